@@ -1,0 +1,41 @@
+import type { CliCommand, CliIO } from './io';
+import { EXIT_USAGE } from './io';
+
+const COMMANDS: Record<string, { summary: string; load: () => Promise<{ run: CliCommand }> }> = {
+  timeline: {
+    summary: 'timeline FILE [--mesh-config FILE] [--json]   sidecar startup/shutdown verdicts',
+    load: () => import('./commands/timeline'),
+  },
+  clusters: {
+    summary: 'clusters FILE [--json]                        istioctl proxy-config cluster table',
+    load: () => import('./commands/clusters'),
+  },
+  accesslog: {
+    summary: 'accesslog LOG [--json] [--format F]           access-log parse summary',
+    load: () => import('./commands/accesslog'),
+  },
+  attribute: {
+    summary: 'attribute LOG --history FILE [--json]         map upstream IPs to pods in time',
+    load: () => import('./commands/attribute'),
+  },
+};
+
+function usage(): string {
+  const lines = Object.values(COMMANDS).map((c) => `  meshdx ${c.summary}`);
+  return `usage:\n${lines.join('\n')}\n`;
+}
+
+export async function main(argv: string[], io: CliIO): Promise<number> {
+  const [name, ...rest] = argv;
+  if (!name || name === '--help' || name === '-h' || name === 'help') {
+    io.stdout(usage());
+    return name ? 0 : EXIT_USAGE;
+  }
+  const command = COMMANDS[name];
+  if (!command) {
+    io.stderr(`meshdx: unknown command "${name}"\n${usage()}`);
+    return EXIT_USAGE;
+  }
+  const mod = await command.load();
+  return mod.run(rest, io);
+}

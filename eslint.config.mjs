@@ -1,0 +1,81 @@
+import tseslint from 'typescript-eslint';
+import reactHooks from 'eslint-plugin-react-hooks';
+
+// Import fences from DESIGN.md: lib/ is pure (no server/, app/, components/, no I/O modules);
+// components/ never reaches into server/.
+const serverImports = ['@/server/*', '@/server/**', '**/server/*', '**/server/**'];
+const appImports = ['@/app/*', '@/app/**', '**/app/*', '**/app/**'];
+const componentImports = ['@/components/*', '@/components/**', '**/components/*', '**/components/**'];
+const ioModules = [
+  'fs',
+  'node:fs',
+  'fs/promises',
+  'node:fs/promises',
+  'net',
+  'node:net',
+  'http',
+  'node:http',
+  'https',
+  'node:https',
+  'child_process',
+  'node:child_process',
+  'better-sqlite3',
+  '@kubernetes/client-node',
+  'next',
+  'react',
+];
+
+export default tseslint.config(
+  {
+    ignores: [
+      'node_modules/**',
+      '.next/**',
+      'test-results/**',
+      'playwright-report/**',
+      'next-env.d.ts',
+      'bench/results/**',
+    ],
+  },
+  ...tseslint.configs.recommended,
+  {
+    rules: {
+      '@typescript-eslint/no-explicit-any': 'error',
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
+    },
+  },
+  {
+    files: ['**/*.tsx'],
+    plugins: { 'react-hooks': reactHooks },
+    rules: {
+      'react-hooks/rules-of-hooks': 'error',
+      'react-hooks/exhaustive-deps': 'warn',
+    },
+  },
+  {
+    files: ['lib/**/*.ts'],
+    ignores: ['lib/**/*.test.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          paths: ioModules.map((name) => ({ name, message: 'lib/ is pure: no I/O, no framework.' })),
+          patterns: [
+            { group: [...serverImports, ...appImports, ...componentImports], message: 'lib/ must not import server/, app/ or components/.' },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    files: ['components/**/*.ts', 'components/**/*.tsx'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          paths: [{ name: '@kubernetes/client-node', message: 'components/ render view models only.' }],
+          patterns: [{ group: serverImports, message: 'components/ must not import server/.' }],
+        },
+      ],
+    },
+  },
+);

@@ -1,0 +1,10 @@
+import type { NextConfig } from 'next';
+import path from 'node:path';
+
+const nextConfig: NextConfig = {
+  serverExternalPackages: ['@kubernetes/client-node', 'better-sqlite3', 'ws'],
+  turbopack: { root: path.resolve(import.meta.dirname) },
+  poweredByHeader: false,
+};
+
+export default nextConfig;

@@ -1,0 +1,36 @@
+import type { KubeObject, Pod } from '../../../lib/kube/types';
+
+/** Resource kinds the simulator stores, by their plural API name. */
+export type SimKind =
+  | 'namespaces'
+  | 'pods'
+  | 'services'
+  | 'endpointslices'
+  | 'events'
+  | 'configmaps'
+  | 'sidecars'
+  | 'destinationrules'
+  | 'virtualservices'
+  | 'serviceentries';
+
+/** What the mesh emulator may read of the simulated cluster: the current objects and the clock. */
+export interface MeshWorld {
+  now(): Date;
+  list(kind: SimKind): readonly KubeObject[];
+}
+
+export interface PodHttpResponse {
+  status: number;
+  contentType: string;
+  body: string;
+}
+
+/**
+ * The simulated data plane and control plane: answers HTTP GETs to a pod's Istio ports
+ * (15000 Envoy admin, 15020 pilot-agent, 15021 health, 15090 Envoy prometheus, 15014 istiod)
+ * with payloads shaped like the real ones, computed from the objects in the world by Istio's
+ * visibility rules (every service/port/subset unless a Sidecar narrows it).
+ */
+export interface MeshEmulator {
+  podHttp(pod: Pod, port: number, path: string, query: URLSearchParams): PodHttpResponse;
+}
