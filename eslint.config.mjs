@@ -5,7 +5,12 @@ import reactHooks from 'eslint-plugin-react-hooks';
 // components/ never reaches into server/.
 const serverImports = ['@/server/*', '@/server/**', '**/server/*', '**/server/**'];
 const appImports = ['@/app/*', '@/app/**', '**/app/*', '**/app/**'];
-const componentImports = ['@/components/*', '@/components/**', '**/components/*', '**/components/**'];
+const componentImports = [
+  '@/components/*',
+  '@/components/**',
+  '**/components/*',
+  '**/components/**',
+];
 const ioModules = [
   'fs',
   'node:fs',
@@ -40,7 +45,10 @@ export default tseslint.config(
   {
     rules: {
       '@typescript-eslint/no-explicit-any': 'error',
-      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
+      '@typescript-eslint/no-unused-vars': [
+        'error',
+        { argsIgnorePattern: '^_', varsIgnorePattern: '^_' },
+      ],
     },
   },
   {
@@ -58,9 +66,15 @@ export default tseslint.config(
       'no-restricted-imports': [
         'error',
         {
-          paths: ioModules.map((name) => ({ name, message: 'lib/ is pure: no I/O, no framework.' })),
+          paths: ioModules.map((name) => ({
+            name,
+            message: 'lib/ is pure: no I/O, no framework.',
+          })),
           patterns: [
-            { group: [...serverImports, ...appImports, ...componentImports], message: 'lib/ must not import server/, app/ or components/.' },
+            {
+              group: [...serverImports, ...appImports, ...componentImports],
+              message: 'lib/ must not import server/, app/ or components/.',
+            },
           ],
         },
       ],
@@ -72,7 +86,9 @@ export default tseslint.config(
       'no-restricted-imports': [
         'error',
         {
-          paths: [{ name: '@kubernetes/client-node', message: 'components/ render view models only.' }],
+          paths: [
+            { name: '@kubernetes/client-node', message: 'components/ render view models only.' },
+          ],
           patterns: [{ group: serverImports, message: 'components/ must not import server/.' }],
         },
       ],

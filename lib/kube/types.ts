@@ -192,7 +192,13 @@ export interface EndpointSlice extends KubeObject {
 }
 
 export interface KubeEvent extends KubeObject {
-  involvedObject: { kind?: string; name?: string; namespace?: string; uid?: string; fieldPath?: string };
+  involvedObject: {
+    kind?: string;
+    name?: string;
+    namespace?: string;
+    uid?: string;
+    fieldPath?: string;
+  };
   reason?: string;
   message?: string;
   type?: string;

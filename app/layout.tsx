@@ -1,0 +1,40 @@
+import type { Metadata } from 'next';
+import { Suspense, type ReactNode } from 'react';
+import { ClusterBadge } from '@/components/ui/ClusterBadge';
+import { Nav } from '@/components/ui/Nav';
+import { getClusterInfo } from '@/server/services/cluster-info';
+import { Providers } from './providers';
+import './globals.css';
+
+export const dynamic = 'force-dynamic';
+
+export const metadata: Metadata = {
+  title: 'meshdx',
+  description: 'Istio mesh diagnostics: sidecar races, xDS bloat, phantom-pod 503s',
+};
+
+export default async function RootLayout({ children }: { children: ReactNode }) {
+  const info = await getClusterInfo();
+  return (
+    <html lang="en">
+      <body>
+        <Providers>
+          <header className="bg-slate-800">
+            <div className="mx-auto flex max-w-[1400px] items-center justify-between gap-4 px-4 py-2">
+              <div className="flex items-center gap-6">
+                <a href="/" className="font-mono text-lg font-bold tracking-tight text-white">
+                  meshdx
+                </a>
+                <Suspense>
+                  <Nav />
+                </Suspense>
+              </div>
+              <ClusterBadge info={info} />
+            </div>
+          </header>
+          <main className="mx-auto max-w-[1400px] px-4 py-5">{children}</main>
+        </Providers>
+      </body>
+    </html>
+  );
+}

@@ -1,0 +1,105 @@
+'use client';
+
+import { useQuery } from '@tanstack/react-query';
+import { findingsQuery } from '../data/queries';
+import { QueryBoundary } from '../data/QueryBoundary';
+import { useViewState } from '../data/useViewState';
+import { Badge, Card } from '../ui/Card';
+import { FilterBar, SelectFilter } from '../ui/Filters';
+
+const tone = { error: 'bad', warning: 'warn', info: 'info' } as const;
+
+export function FindingsView() {
+  const [state, update] = useViewState('findings');
+  const query = useQuery(findingsQuery());
+  return (
+    <QueryBoundary query={query} what="findings">
+      {(report) => {
+        const titles = new Map(report.catalog.map((c) => [c.code, c]));
+        const rows = report.findings.filter(
+          (f) =>
+            (!state.namespace ||
+              f.subject.namespace === state.namespace ||
+              f.subject.name === state.namespace) &&
+            (!state.code || f.code === state.code) &&
+            (!state.severity || f.severity === state.severity),
+        );
+        const namespaces = [
+          ...new Set(report.findings.map((f) => f.subject.namespace ?? f.subject.name)),
+        ].sort();
+        return (
+          <div className="space-y-4">
+            <FilterBar>
+              <SelectFilter
+                label="Namespace"
+                value={state.namespace}
+                options={namespaces.map((n) => ({ value: n, label: n }))}
+                onChange={(v) => update({ namespace: v })}
+                testId="filter-namespace"
+              />
+              <SelectFilter
+                label="Code"
+                value={state.code}
+                options={report.catalog.map((c) => ({
+                  value: c.code,
+                  label: `${c.code} ${c.title}`,
+                }))}
+                onChange={(v) => update({ code: v })}
+                testId="filter-code"
+              />
+              <SelectFilter
+                label="Severity"
+                value={state.severity}
+                options={['error', 'warning', 'info'].map((s) => ({ value: s, label: s }))}
+                onChange={(v) => update({ severity: v })}
+                testId="filter-severity"
+              />
+            </FilterBar>
+            <Card title={`${rows.length} findings`} testId="findings-card">
+              {rows.length === 0 ? (
+                <p className="text-sm text-slate-600">No findings match.</p>
+              ) : (
+                <ul className="divide-y divide-slate-100" data-testid="findings-list">
+                  {rows.map((f, i) => (
+                    <li
+                      key={`${f.code}-${f.subject.namespace}-${f.subject.name}-${i}`}
+                      className="py-2 text-sm"
+                      data-code={f.code}
+                    >
+                      <div className="flex items-center gap-2">
+                        <Badge tone={tone[f.severity]}>{f.severity}</Badge>
+                        <span className="font-mono text-xs">{f.code}</span>
+                        <span className="font-medium">{titles.get(f.code)?.title}</span>
+                        <span className="text-slate-600">
+                          {f.subject.kind} {f.subject.namespace ? `${f.subject.namespace}/` : ''}
+                          {f.subject.name}
+                        </span>
+                      </div>
+                      <div className="mt-1 text-xs text-slate-500">
+                        {Object.entries(f.evidence)
+                          .map(([k, v]) => `${k}=${String(v)}`)
+                          .join('  ')}
+                      </div>
+                      {f.fix && (
+                        <details className="mt-1">
+                          <summary className="cursor-pointer text-xs text-sky-700">
+                            Fix: {f.fix.why}
+                          </summary>
+                          {f.fix.yaml && (
+                            <pre className="mt-1 overflow-x-auto rounded bg-slate-900 p-2 text-xs text-slate-100">
+                              {f.fix.yaml}
+                            </pre>
+                          )}
+                        </details>
+                      )}
+                    </li>
+                  ))}
+                </ul>
+              )}
+            </Card>
+          </div>
+        );
+      }}
+    </QueryBoundary>
+  );
+}

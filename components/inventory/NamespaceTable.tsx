@@ -1,0 +1,72 @@
+'use client';
+
+import Link from 'next/link';
+import type { NamespaceRow } from '../../lib/api/inventory';
+import { Badge } from '../ui/Card';
+
+const injectionTone = {
+  enabled: 'good',
+  revision: 'good',
+  disabled: 'neutral',
+  unset: 'neutral',
+} as const;
+
+/** Namespaces with their mesh state; each row links into the views scoped to it. */
+export function NamespaceTable({
+  rows,
+  focus,
+  testId,
+}: {
+  rows: NamespaceRow[];
+  focus: 'overview' | 'scoping';
+  testId?: string;
+}) {
+  return (
+    <table className="w-full text-sm" data-testid={testId}>
+      <thead className="text-left text-xs uppercase tracking-wide text-slate-500">
+        <tr>
+          <th className="py-1.5">Namespace</th>
+          <th>Injection</th>
+          <th className="text-right">Pods</th>
+          <th className="text-right">Meshed</th>
+          <th className="text-right">Services</th>
+          <th className="text-right">Sidecars</th>
+          <th>Default Sidecar</th>
+          {focus === 'overview' && <th>Open</th>}
+        </tr>
+      </thead>
+      <tbody>
+        {rows.map((n) => (
+          <tr key={n.name} className="border-t border-slate-100" data-namespace={n.name}>
+            <td className="py-1.5 font-medium">{n.name}</td>
+            <td>
+              <Badge tone={injectionTone[n.injection]}>
+                {n.injection === 'revision' ? `rev ${n.revision}` : n.injection}
+              </Badge>
+            </td>
+            <td className="text-right tabular-nums">{n.pods}</td>
+            <td className="text-right tabular-nums">{n.meshedPods}</td>
+            <td className="text-right tabular-nums">{n.services}</td>
+            <td className="text-right tabular-nums">{n.sidecars}</td>
+            <td>
+              {n.defaultSidecar ? (
+                <Badge tone="good">yes</Badge>
+              ) : n.meshedPods > 0 ? (
+                <Badge tone="warn">missing</Badge>
+              ) : (
+                '–'
+              )}
+            </td>
+            {focus === 'overview' && (
+              <td className="space-x-2 text-sky-700">
+                <Link href={`/timelines?namespace=${n.name}`}>timelines</Link>
+                <Link href={`/proxies?namespace=${n.name}`}>proxies</Link>
+                <Link href={`/scoping?namespace=${n.name}`}>scoping</Link>
+              </td>
+            )}
+          </tr>
+        ))}
+      </tbody>
+    </table>
+  );
+}

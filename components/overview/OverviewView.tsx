@@ -1,0 +1,45 @@
+'use client';
+
+import { useQuery } from '@tanstack/react-query';
+import { inventoryQuery } from '../data/queries';
+import { QueryBoundary } from '../data/QueryBoundary';
+import { useViewState } from '../data/useViewState';
+import { NamespaceTable } from '../inventory/NamespaceTable';
+import { Card, Stat } from '../ui/Card';
+
+export function OverviewView() {
+  const [state] = useViewState('overview');
+  const query = useQuery(inventoryQuery());
+  return (
+    <QueryBoundary query={query} what="the cluster inventory">
+      {(inv) => {
+        const t = inv.totals;
+        const rows = state.namespace
+          ? inv.namespaces.filter((n) => n.name === state.namespace)
+          : inv.namespaces;
+        return (
+          <div className="space-y-4">
+            <div className="grid grid-cols-2 gap-3 md:grid-cols-4 lg:grid-cols-8">
+              <Stat label="Namespaces" value={t.namespaces} testId="stat-namespaces" />
+              <Stat label="Pods" value={t.pods} testId="stat-pods" />
+              <Stat label="With proxy" value={t.meshedPods} tone="good" testId="stat-meshed" />
+              <Stat label="Services" value={t.services} testId="stat-services" />
+              <Stat
+                label="Sidecars"
+                value={t.sidecars}
+                tone={t.sidecars === 0 && t.meshedPods > 0 ? 'warn' : 'neutral'}
+                testId="stat-sidecars"
+              />
+              <Stat label="DestinationRules" value={t.destinationRules} />
+              <Stat label="VirtualServices" value={t.virtualServices} />
+              <Stat label="ServiceEntries" value={t.serviceEntries} />
+            </div>
+            <Card title="Namespaces" testId="namespaces-card">
+              <NamespaceTable rows={rows} focus="overview" testId="namespaces-table" />
+            </Card>
+          </div>
+        );
+      }}
+    </QueryBoundary>
+  );
+}

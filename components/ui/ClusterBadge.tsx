@@ -1,0 +1,20 @@
+import type { ClusterInfo } from '../../lib/api/cluster';
+
+/** Always says which cluster is shown, and whether it answers. */
+export function ClusterBadge({ info }: { info: ClusterInfo }) {
+  const dot = info.reachable ? 'bg-emerald-400' : 'bg-red-500';
+  return (
+    <div
+      className="flex items-center gap-2 text-sm"
+      data-testid="cluster-badge"
+      title={info.server}
+    >
+      <span className={`inline-block h-2.5 w-2.5 rounded-full ${dot}`} aria-hidden />
+      <span className="font-mono text-slate-100" data-testid="cluster-label">
+        {info.label}
+      </span>
+      {info.version && <span className="text-slate-400">{info.version}</span>}
+      {!info.reachable && <span className="text-red-300">unreachable</span>}
+    </div>
+  );
+}

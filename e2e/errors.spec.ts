@@ -1,0 +1,60 @@
+import { expect, test } from '@playwright/test';
+import { base, PORTS, snap } from './support';
+
+test('a bad KUBECONFIG path is named on the page and in the API, and the server keeps running', async ({
+  page,
+  request,
+}) => {
+  const url = base(PORTS.badKubeconfig);
+  const res = await request.get(`${url}/api/inventory`);
+  expect(res.status()).toBe(503);
+  const body = (await res.json()) as { error: { code: string; message: string; hint?: string } };
+  expect(body.error.code).toBe('KUBECONFIG_NOT_FOUND');
+  expect(body.error.message).toContain('/nonexistent/meshdx/kubeconfig');
+  expect(body.error.hint).toBeTruthy();
+  await page.goto(`${url}/proxies`);
+  await expect(page.getByTestId('error-panel')).toContainText('/nonexistent/meshdx/kubeconfig');
+  await expect(page.getByTestId('error-panel')).toContainText('KUBECONFIG_NOT_FOUND');
+  await expect(page.getByTestId('cluster-label')).toHaveText('no cluster');
+  await snap(page, 'error-bad-kubeconfig');
+  expect((await request.get(`${url}/api/cluster`)).ok()).toBe(true);
+});
+
+test('an unreachable API server is reported as unreachable, with the fix', async ({
+  page,
+  request,
+}) => {
+  const url = base(PORTS.unreachable);
+  const res = await request.get(`${url}/api/inventory`);
+  expect(res.status()).toBe(502);
+  const body = (await res.json()) as { error: { code: string; message: string } };
+  expect(body.error.code).toBe('API_UNREACHABLE');
+  expect(body.error.message).toContain('127.0.0.1:9');
+  await page.goto(`${url}/`);
+  await expect(page.getByTestId('error-panel')).toContainText('API_UNREACHABLE');
+  await expect(page.getByTestId('cluster-badge')).toContainText('unreachable');
+  await snap(page, 'error-unreachable');
+  expect((await request.get(`${url}/api/cluster`)).ok()).toBe(true);
+});
+
+test('an invalid pod name is a 400 and a clear page error, never an API request', async ({
+  page,
+  request,
+}) => {
+  const url = base(PORTS.demo);
+  for (const bad of ['Bad_Name', '..%2F..%2Fsecrets', 'a%20b']) {
+    const res = await request.get(`${url}/api/pods/default/${bad}`);
+    expect(res.status()).toBe(400);
+    const body = (await res.json()) as { error: { code: string; message: string } };
+    expect(body.error.code).toBe('INVALID_NAME');
+    expect(body.error.message).toMatch(/invalid pod name/);
+  }
+  const ns = await request.get(`${url}/api/pods/Not-A-Namespace/x`);
+  expect(((await ns.json()) as { error: { message: string } }).error.message).toMatch(
+    /invalid namespace name/,
+  );
+  await page.goto(`${url}/pods/default/Bad_Name`);
+  await expect(page.getByTestId('error-panel')).toContainText('INVALID_NAME');
+  await snap(page, 'error-invalid-pod-name');
+  expect((await request.get(`${url}/api/cluster`)).ok()).toBe(true);
+});

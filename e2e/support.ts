@@ -1,0 +1,27 @@
+import { expect, type Page } from '@playwright/test';
+import fs from 'node:fs';
+import path from 'node:path';
+
+export const PORTS = { demo: 3107, badKubeconfig: 3108, unreachable: 3109 };
+export const base = (port: number) => `http://127.0.0.1:${port}`;
+export const SCREENSHOTS = path.join(import.meta.dirname, '..', 'test-results', 'screenshots');
+
+/** Full-page screenshot for the report; waits for data, not for time. */
+export async function snap(page: Page, name: string): Promise<string> {
+  fs.mkdirSync(SCREENSHOTS, { recursive: true });
+  await expect(page.getByTestId('loading')).toHaveCount(0);
+  const file = path.join(SCREENSHOTS, `${name}.png`);
+  await page.screenshot({ path: file, fullPage: true });
+  return file;
+}
+
+/** The simulator behind the demo dashboard (its kubeconfig names its URL). */
+export function simUrl(): string {
+  const kc = fs.readFileSync(
+    path.join(import.meta.dirname, '..', 'data', 'sim-demo.kubeconfig'),
+    'utf8',
+  );
+  const m = /server:\s*(\S+)/.exec(kc);
+  if (!m?.[1]) throw new Error('no server in the simulator kubeconfig');
+  return m[1];
+}

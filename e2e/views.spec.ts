@@ -1,0 +1,102 @@
+import { expect, test } from '@playwright/test';
+import { base, PORTS, simUrl, snap } from './support';
+
+const demo = base(PORTS.demo);
+
+interface SimList {
+  items: {
+    metadata: { name: string; namespace?: string };
+    spec: {
+      containers: { name: string }[];
+      initContainers?: { name: string; restartPolicy?: string }[];
+    };
+  }[];
+}
+
+async function simPods(): Promise<SimList['items']> {
+  const res = await fetch(`${simUrl()}/api/v1/pods`);
+  return ((await res.json()) as SimList).items;
+}
+
+const hasProxy = (p: SimList['items'][number]) =>
+  p.spec.containers.some((c) => c.name === 'istio-proxy') ||
+  (p.spec.initContainers ?? []).some((c) => c.name === 'istio-proxy');
+
+test('the header says which cluster is shown', async ({ page }) => {
+  await page.goto(`${demo}/`);
+  await expect(page.getByTestId('cluster-label')).toHaveText('simulated: demo');
+});
+
+test('overview counts what the simulator holds', async ({ page }) => {
+  const pods = await simPods();
+  await page.goto(`${demo}/`);
+  await expect(page.getByTestId('stat-pods')).toContainText(String(pods.length));
+  await expect(page.getByTestId('stat-meshed')).toContainText(String(pods.filter(hasProxy).length));
+  const namespaces = new Set(pods.map((p) => p.metadata.namespace));
+  for (const ns of namespaces)
+    await expect(page.locator(`[data-namespace="${ns}"]`)).toHaveCount(1);
+  await snap(page, 'overview');
+});
+
+for (const view of ['timelines', 'proxies'] as const) {
+  test(`${view} lists the meshed pods`, async ({ page }) => {
+    const meshed = (await simPods()).filter(hasProxy);
+    await page.goto(`${demo}/${view}`);
+    await expect(page.getByTestId('pods-table')).toContainText(
+      `${meshed.length.toLocaleString('en-US')} rows`,
+    );
+    await snap(page, view);
+  });
+}
+
+test('a deep link reopens the same selection and filters', async ({ page }) => {
+  const pod = (await simPods()).filter(hasProxy)[0];
+  expect(pod).toBeDefined();
+  const ns = pod!.metadata.namespace!;
+  const name = pod!.metadata.name;
+  await page.goto(`${demo}/timelines?namespace=${ns}&pod=${ns}/${name}`);
+  await expect(page.getByTestId('filter-namespace')).toHaveValue(ns);
+  await expect(page.getByTestId('pod-detail')).toContainText(`${ns}/${name}`);
+  await expect(page.getByTestId('pod-detail')).toContainText('istio-proxy');
+  await snap(page, 'timelines-deep-link');
+});
+
+test('choosing a namespace writes it to the URL', async ({ page }) => {
+  const ns = (await simPods()).filter(hasProxy)[0]!.metadata.namespace!;
+  await page.goto(`${demo}/proxies`);
+  await page.getByTestId('filter-namespace').selectOption(ns);
+  await expect(page).toHaveURL(new RegExp(`namespace=${ns}`));
+});
+
+test('scoping ranks meshed namespaces without a default Sidecar', async ({ page }) => {
+  await page.goto(`${demo}/scoping`);
+  await expect(page.getByTestId('scoping-table')).toBeVisible();
+  const meshedNs = new Set((await simPods()).filter(hasProxy).map((p) => p.metadata.namespace));
+  await expect(page.getByTestId('stat-meshed-ns')).toContainText(String(meshedNs.size));
+  await snap(page, 'scoping');
+});
+
+test('incidents finds the pod that holds an IP', async ({ page }) => {
+  const res = await fetch(`${simUrl()}/api/v1/pods`);
+  const list = (await res.json()) as {
+    items: { metadata: { name: string }; status?: { podIP?: string } }[];
+  };
+  const withIp = list.items.find((p) => p.status?.podIP);
+  expect(withIp).toBeDefined();
+  await page.goto(`${demo}/incidents?ip=${withIp!.status!.podIP}`);
+  await expect(page.getByTestId('ip-table')).toContainText(withIp!.metadata.name);
+  await snap(page, 'incidents');
+});
+
+test('findings lists coded findings', async ({ page }) => {
+  await page.goto(`${demo}/findings`);
+  await expect(page.getByTestId('findings-card')).toBeVisible();
+  await snap(page, 'findings');
+});
+
+test('a pod page shows its containers and events', async ({ page }) => {
+  const pod = (await simPods()).filter(hasProxy)[0]!;
+  await page.goto(`${demo}/pods/${pod.metadata.namespace}/${pod.metadata.name}`);
+  await expect(page.getByTestId('pod-page')).toContainText('istio-proxy');
+  await snap(page, 'pod');
+});

@@ -1,0 +1,23 @@
+import { z } from 'zod';
+
+export const FindingSchema = z.object({
+  code: z.string(),
+  severity: z.enum(['error', 'warning', 'info']),
+  subject: z.object({ kind: z.string(), namespace: z.string().optional(), name: z.string() }),
+  evidence: z.record(z.string(), z.union([z.string(), z.number(), z.boolean(), z.null()])),
+  fix: z.object({ why: z.string(), yaml: z.string().optional() }).optional(),
+});
+
+export const FindingsReportSchema = z.object({
+  generatedAt: z.string(),
+  catalog: z.array(
+    z.object({
+      code: z.string(),
+      severity: z.enum(['error', 'warning', 'info']),
+      title: z.string(),
+      description: z.string(),
+    }),
+  ),
+  findings: z.array(FindingSchema),
+});
+export type FindingsReport = z.infer<typeof FindingsReportSchema>;

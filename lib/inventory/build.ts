@@ -1,0 +1,135 @@
+import type { Inventory, NamespaceRow, PodRow } from '../api/inventory';
+import type { ContainerStatus, Namespace, Pod, Service, Sidecar } from '../kube/types';
+import { proxyOf } from './proxy';
+import { workloadOf } from './workload';
+
+export interface InventoryInput {
+  namespaces: Namespace[];
+  pods: Pod[];
+  services: Service[];
+  sidecars: Sidecar[];
+  destinationRules: number;
+  virtualServices: number;
+  serviceEntries: number;
+  namespace?: string | null;
+  now: Date;
+}
+
+function containerState(s: ContainerStatus | undefined): PodRow['containers'][number]['state'] {
+  if (s?.state?.running) return 'running';
+  if (s?.state?.waiting) return 'waiting';
+  if (s?.state?.terminated) return 'terminated';
+  return 'unknown';
+}
+
+export function podRow(pod: Pod): PodRow {
+  const proxy = proxyOf(pod);
+  const wl = workloadOf(pod);
+  const statuses = new Map<string, { s: ContainerStatus; init: boolean }>();
+  for (const s of pod.status?.initContainerStatuses ?? [])
+    statuses.set(`i/${s.name}`, { s, init: true });
+  for (const s of pod.status?.containerStatuses ?? [])
+    statuses.set(`c/${s.name}`, { s, init: false });
+  const containers = [
+    ...(pod.spec.initContainers ?? []).map((c) => ({ c, init: true })),
+    ...pod.spec.containers.map((c) => ({ c, init: false })),
+  ].map(({ c, init }) => {
+    const s = statuses.get(`${init ? 'i' : 'c'}/${c.name}`)?.s;
+    return {
+      name: c.name,
+      init,
+      ready: s?.ready ?? false,
+      restarts: s?.restartCount ?? 0,
+      state: containerState(s),
+      startedAt: s?.state?.running?.startedAt ?? s?.state?.terminated?.startedAt ?? null,
+      reason: s?.state?.waiting?.reason ?? s?.state?.terminated?.reason ?? null,
+    };
+  });
+  const ready =
+    pod.status?.conditions?.some((c) => c.type === 'Ready' && c.status === 'True') ?? false;
+  return {
+    namespace: pod.metadata.namespace ?? '',
+    name: pod.metadata.name,
+    uid: pod.metadata.uid ?? '',
+    phase: pod.status?.phase ?? 'Unknown',
+    ready,
+    deleting: Boolean(pod.metadata.deletionTimestamp),
+    podIP: pod.status?.podIP ?? null,
+    node: pod.spec.nodeName ?? null,
+    workload: wl.name,
+    workloadKind: wl.kind,
+    createdAt: pod.metadata.creationTimestamp ?? null,
+    proxy: {
+      placement: proxy.placement,
+      ready: proxy.status?.ready ?? false,
+      restarts: proxy.status?.restartCount ?? 0,
+      image: proxy.container?.image ?? null,
+    },
+    containers,
+  };
+}
+
+function injectionOf(ns: Namespace): Pick<NamespaceRow, 'injection' | 'revision'> {
+  const labels = ns.metadata.labels ?? {};
+  const inj = labels['istio-injection'];
+  const rev = labels['istio.io/rev'] ?? null;
+  if (inj === 'enabled') return { injection: 'enabled', revision: rev };
+  if (inj === 'disabled') return { injection: 'disabled', revision: rev };
+  if (rev) return { injection: 'revision', revision: rev };
+  return { injection: 'unset', revision: null };
+}
+
+/** What the cluster has, per namespace and per pod: the common ground of every view. */
+export function buildInventory(input: InventoryInput): Inventory {
+  const rows = input.pods
+    .map(podRow)
+    .sort((a, b) => a.namespace.localeCompare(b.namespace) || a.name.localeCompare(b.name));
+  const byNs = new Map<string, NamespaceRow>();
+  const row = (name: string): NamespaceRow => {
+    let r = byNs.get(name);
+    if (!r) {
+      r = {
+        name,
+        injection: 'unset',
+        revision: null,
+        pods: 0,
+        meshedPods: 0,
+        services: 0,
+        sidecars: 0,
+        defaultSidecar: false,
+      };
+      byNs.set(name, r);
+    }
+    return r;
+  };
+  for (const ns of input.namespaces) Object.assign(row(ns.metadata.name), injectionOf(ns));
+  for (const p of rows) {
+    const r = row(p.namespace);
+    r.pods++;
+    if (p.proxy.placement !== 'none') r.meshedPods++;
+  }
+  for (const s of input.services) row(s.metadata.namespace ?? '').services++;
+  for (const sc of input.sidecars) {
+    const r = row(sc.metadata.namespace ?? '');
+    r.sidecars++;
+    if (!sc.spec?.workloadSelector) r.defaultSidecar = true;
+  }
+  const namespaces = [...byNs.values()].sort((a, b) => a.name.localeCompare(b.name));
+  const only = input.namespace ?? null;
+  return {
+    generatedAt: input.now.toISOString(),
+    namespace: only,
+    namespaces,
+    pods: only ? rows.filter((p) => p.namespace === only) : rows,
+    totals: {
+      namespaces: namespaces.length,
+      pods: rows.length,
+      meshedPods: rows.filter((p) => p.proxy.placement !== 'none').length,
+      services: input.services.length,
+      sidecars: input.sidecars.length,
+      destinationRules: input.destinationRules,
+      virtualServices: input.virtualServices,
+      serviceEntries: input.serviceEntries,
+    },
+  };
+}

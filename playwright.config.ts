@@ -1,0 +1,67 @@
+import { defineConfig } from '@playwright/test';
+import path from 'node:path';
+
+/**
+ * e2e against the production build in Debian's Chromium (no browser download): one dashboard on
+ * the simulated cluster (fixed clock, so screenshots are stable), and two dashboards whose
+ * configuration is broken on purpose, to prove errors reach the page and the server survives.
+ */
+export const PORTS = { demo: 3107, badKubeconfig: 3108, unreachable: 3109 };
+const root = import.meta.dirname;
+const next = path.join(root, 'node_modules', '.bin', 'next');
+const env = { NEXT_TELEMETRY_DISABLED: '1', PATH: process.env.PATH ?? '' };
+
+export default defineConfig({
+  testDir: 'e2e',
+  outputDir: 'test-results/e2e',
+  timeout: 60_000,
+  expect: { timeout: 15_000 },
+  fullyParallel: false,
+  workers: 1,
+  retries: 0,
+  reporter: [['list']],
+  use: {
+    browserName: 'chromium',
+    viewport: { width: 1440, height: 900 },
+    launchOptions: {
+      executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+      args: [
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+        '--no-first-run',
+        '--disable-dev-shm-usage',
+      ],
+    },
+  },
+  webServer: [
+    {
+      // builds when needed, then starts the simulator and the dashboard on it
+      command: `node bin/demo.mjs --port ${PORTS.demo} --scenario demo --clock 2026-11-01T12:00:00Z`,
+      url: `http://127.0.0.1:${PORTS.demo}/api/cluster`,
+      timeout: 240_000,
+      reuseExistingServer: false,
+      env: { ...env, MESHDX_DB: path.join(root, 'test-results', 'e2e-demo.sqlite') },
+      stdout: 'pipe',
+    },
+    {
+      command: `${next} start -p ${PORTS.badKubeconfig} -H 127.0.0.1`,
+      url: `http://127.0.0.1:${PORTS.badKubeconfig}/api/cluster`,
+      timeout: 240_000,
+      reuseExistingServer: false,
+      env: { ...env, MESHDX_KUBECONFIG: '/nonexistent/meshdx/kubeconfig' },
+    },
+    {
+      command: `${next} start -p ${PORTS.unreachable} -H 127.0.0.1`,
+      url: `http://127.0.0.1:${PORTS.unreachable}/api/cluster`,
+      timeout: 240_000,
+      reuseExistingServer: false,
+      env: {
+        ...env,
+        MESHDX_KUBECONFIG: path.join(root, 'e2e', 'fixtures', 'unreachable.kubeconfig'),
+      },
+    },
+  ],
+});

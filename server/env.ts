@@ -1,0 +1,32 @@
+import { z } from 'zod';
+
+/** meshdx's server configuration, from the environment, validated once at start-up. */
+const EnvSchema = z.object({
+  MESHDX_KUBECONFIG: z.string().min(1).optional(),
+  MESHDX_CONTEXT: z.string().min(1).optional(),
+  /** Set by `npm run demo`: the simulator scenario behind the kubeconfig. */
+  MESHDX_SIMULATED: z.string().min(1).optional(),
+  /** SQLite history store; a PersistentVolume path in a cluster. */
+  MESHDX_DB: z.string().min(1).default('data/meshdx.sqlite'),
+  MESHDX_PROMETHEUS: z.url().optional(),
+  MESHDX_ISTIO_NAMESPACE: z
+    .string()
+    .regex(/^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/)
+    .default('istio-system'),
+  /** Bounded fan-out to proxies. */
+  MESHDX_PROXY_CONCURRENCY: z.coerce.number().int().min(1).max(512).default(32),
+  MESHDX_PROXY_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(4_000),
+});
+
+export type MeshdxEnv = z.infer<typeof EnvSchema>;
+
+export class EnvError extends Error {}
+
+export function loadEnv(env: NodeJS.ProcessEnv = process.env): MeshdxEnv {
+  const res = EnvSchema.safeParse(env);
+  if (!res.success) {
+    const problems = res.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ');
+    throw new EnvError(`invalid meshdx configuration in the environment: ${problems}`);
+  }
+  return res.data;
+}

@@ -1,0 +1,41 @@
+/** Why a call to the cluster failed, as data the UI can show next to the object it concerns. */
+export type KubeErrorKind = 'unreachable' | 'timeout' | 'http' | 'protocol' | 'invalid-name';
+
+export class KubeError extends Error {
+  readonly kind: KubeErrorKind;
+  /** HTTP status from the API server (or the pod port behind pods/proxy), when there was one. */
+  readonly status?: number;
+  /** Kubernetes Status reason (NotFound, Expired, Forbidden...), when the server sent one. */
+  readonly reason?: string;
+  readonly url?: string;
+
+  constructor(
+    kind: KubeErrorKind,
+    message: string,
+    extra: { status?: number; reason?: string; url?: string } = {},
+  ) {
+    super(message);
+    this.name = 'KubeError';
+    this.kind = kind;
+    this.status = extra.status;
+    this.reason = extra.reason;
+    this.url = extra.url;
+  }
+}
+
+/** Pulls message/reason out of a Kubernetes Status body, if that is what the server sent. */
+export function parseStatusBody(body: string): { message?: string; reason?: string } {
+  try {
+    const parsed: unknown = JSON.parse(body);
+    if (parsed && typeof parsed === 'object' && (parsed as { kind?: unknown }).kind === 'Status') {
+      const st = parsed as { message?: unknown; reason?: unknown };
+      return {
+        message: typeof st.message === 'string' ? st.message : undefined,
+        reason: typeof st.reason === 'string' ? st.reason : undefined,
+      };
+    }
+  } catch {
+    // not JSON: the caller shows the raw text
+  }
+  return {};
+}

@@ -1,0 +1,187 @@
+import { PassThrough, Writable } from 'node:stream';
+import { PortForward, type KubeConfig } from '@kubernetes/client-node';
+import { requireName } from '../../lib/kube/names';
+import { KubeError } from './errors';
+import type { KubeTransport, TextResponse } from './transport';
+
+/** Pod ports meshdx may read through the API server's pods/proxy (not the admin port). */
+export const PROXYABLE_PORTS = new Set([15020, 15021, 15090]);
+/** Envoy admin: bound to localhost in the pod, reachable only through port-forward. */
+export const ENVOY_ADMIN_PORT = 15000;
+
+function checkPath(path: string): string {
+  if (!path.startsWith('/') || path.includes('..') || /[\s#?]/.test(path)) {
+    throw new KubeError('invalid-name', `invalid pod port path ${JSON.stringify(path)}`);
+  }
+  return path;
+}
+
+/**
+ * GET a pod port through the API server's pods/proxy subresource
+ * (/api/v1/namespaces/NS/pods/NAME:PORT/proxy/PATH), as `kubectl get --raw` would.
+ */
+export async function podProxyGet(
+  t: KubeTransport,
+  namespace: string,
+  pod: string,
+  port: number,
+  path: string,
+  opts: { query?: Record<string, string>; timeoutMs?: number; maxBytes?: number } = {},
+): Promise<TextResponse> {
+  if (!PROXYABLE_PORTS.has(port)) {
+    throw new KubeError(
+      'invalid-name',
+      `port ${port} is not read through pods/proxy (allowed: ${[...PROXYABLE_PORTS].join(', ')})`,
+    );
+  }
+  const ns = requireName('namespace', namespace);
+  const name = requireName('pod', pod);
+  return t.request(`/api/v1/namespaces/${ns}/pods/${name}:${port}/proxy${checkPath(path)}`, {
+    query: opts.query,
+    timeoutMs: opts.timeoutMs ?? 5_000,
+    accept: '*/*',
+    maxBytes: opts.maxBytes,
+  });
+}
+
+/** Splits a raw HTTP/1.1 response (Content-Length or chunked or read-to-close). */
+export function parseHttpResponse(raw: Buffer): TextResponse {
+  const headEnd = raw.indexOf('\r\n\r\n');
+  if (headEnd < 0)
+    throw new KubeError('protocol', 'port-forward: incomplete HTTP response from the pod');
+  const head = raw.subarray(0, headEnd).toString('latin1').split('\r\n');
+  const statusLine = head[0] ?? '';
+  const m = /^HTTP\/1\.[01] (\d{3})/.exec(statusLine);
+  if (!m)
+    throw new KubeError(
+      'protocol',
+      `port-forward: not an HTTP response: ${statusLine.slice(0, 80)}`,
+    );
+  const headers = new Map<string, string>();
+  for (const line of head.slice(1)) {
+    const i = line.indexOf(':');
+    if (i > 0) headers.set(line.slice(0, i).trim().toLowerCase(), line.slice(i + 1).trim());
+  }
+  let body = raw.subarray(headEnd + 4);
+  if (headers.get('transfer-encoding')?.toLowerCase() === 'chunked') {
+    const parts: Buffer[] = [];
+    let pos = 0;
+    while (pos < body.length) {
+      const lineEnd = body.indexOf('\r\n', pos);
+      if (lineEnd < 0) break;
+      const size = parseInt(body.subarray(pos, lineEnd).toString('latin1'), 16);
+      if (!Number.isFinite(size) || size === 0) break;
+      parts.push(body.subarray(lineEnd + 2, lineEnd + 2 + size));
+      pos = lineEnd + 2 + size + 2;
+    }
+    body = Buffer.concat(parts);
+  } else if (headers.has('content-length')) {
+    body = body.subarray(0, Number(headers.get('content-length')));
+  }
+  return {
+    status: Number(m[1]),
+    contentType: headers.get('content-type') ?? '',
+    body: body.toString('utf8'),
+  };
+}
+
+/**
+ * GET the Envoy admin API of a pod (127.0.0.1:15000 inside it) over pods/portforward, the way
+ * `istioctl proxy-config` does. Only GETs are ever sent: Envoy's mutating admin endpoints are
+ * POST-only and meshdx never calls them.
+ */
+export async function envoyAdminGet(
+  kc: KubeConfig,
+  namespace: string,
+  pod: string,
+  pathWithQuery: string,
+  opts: { timeoutMs?: number; maxBytes?: number } = {},
+): Promise<TextResponse> {
+  const ns = requireName('namespace', namespace);
+  const name = requireName('pod', pod);
+  if (
+    !pathWithQuery.startsWith('/') ||
+    /[\s]/.test(pathWithQuery) ||
+    pathWithQuery.includes('..')
+  ) {
+    throw new KubeError('invalid-name', `invalid admin path ${JSON.stringify(pathWithQuery)}`);
+  }
+  const timeoutMs = opts.timeoutMs ?? 15_000;
+  const maxBytes = opts.maxBytes ?? 128 * 1024 * 1024;
+  const chunks: Buffer[] = [];
+  let size = 0;
+  const errors: Buffer[] = [];
+  const input = new PassThrough();
+  const output = new Writable({
+    write(chunk: Buffer, _enc, cb) {
+      size += chunk.length;
+      if (size <= maxBytes) chunks.push(chunk);
+      cb();
+    },
+  });
+  const errStream = new Writable({
+    write(chunk: Buffer, _enc, cb) {
+      errors.push(chunk);
+      cb();
+    },
+  });
+  const pf = new PortForward(kc, true);
+  let ws: { close(): void; on(ev: 'close' | 'error', fn: (e?: unknown) => void): void } | undefined;
+  const done = new Promise<void>((resolve, reject) => {
+    const timer = setTimeout(() => {
+      ws?.close();
+      reject(
+        new KubeError(
+          'timeout',
+          `port-forward to ${ns}/${name}:${ENVOY_ADMIN_PORT} gave no complete answer within ${timeoutMs} ms`,
+        ),
+      );
+    }, timeoutMs);
+    pf.portForward(ns, name, [ENVOY_ADMIN_PORT], output, errStream, input)
+      .then((socket) => {
+        ws = typeof socket === 'function' ? (socket() ?? undefined) : socket;
+        if (!ws) throw new KubeError('unreachable', 'port-forward: no websocket');
+        ws.on('close', () => {
+          clearTimeout(timer);
+          resolve();
+        });
+        ws.on('error', (e) => {
+          clearTimeout(timer);
+          reject(
+            new KubeError(
+              'unreachable',
+              `port-forward to ${ns}/${name} failed: ${String((e as Error)?.message ?? e)}`,
+            ),
+          );
+        });
+        input.write(
+          `GET ${pathWithQuery} HTTP/1.1\r\nHost: 127.0.0.1:${ENVOY_ADMIN_PORT}\r\nUser-Agent: meshdx\r\nAccept: */*\r\nConnection: close\r\n\r\n`,
+        );
+      })
+      .catch((e: unknown) => {
+        clearTimeout(timer);
+        const msg = e instanceof Error ? e.message : String(e);
+        const status = /Unexpected server response: (\d{3})/.exec(msg);
+        reject(
+          new KubeError(
+            status ? 'http' : 'unreachable',
+            `port-forward to ${ns}/${name}:${ENVOY_ADMIN_PORT}: ${msg}`,
+            {
+              status: status ? Number(status[1]) : undefined,
+            },
+          ),
+        );
+      });
+  });
+  await done;
+  if (size > maxBytes)
+    throw new KubeError('protocol', `admin response from ${ns}/${name} exceeds ${maxBytes} bytes`);
+  if (chunks.length === 0) {
+    const why = Buffer.concat(errors).toString('utf8').trim();
+    throw new KubeError(
+      'unreachable',
+      `port-forward to ${ns}/${name}:${ENVOY_ADMIN_PORT}: ${why || 'connection closed without an answer'}`,
+    );
+  }
+  return parseHttpResponse(Buffer.concat(chunks));
+}

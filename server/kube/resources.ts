@@ -1,0 +1,167 @@
+import type {
+  ConfigMap,
+  DestinationRule,
+  EndpointSlice,
+  KubeEvent,
+  KubeList,
+  KubeObject,
+  Namespace,
+  Pod,
+  Service,
+  ServiceEntry,
+  Sidecar,
+  VirtualService,
+} from '../../lib/kube/types';
+import { requireName } from '../../lib/kube/names';
+import { KubeError } from './errors';
+import type { KubeTransport } from './transport';
+
+export interface ResourceType {
+  group: string; // '' for core
+  version: string;
+  plural: string;
+  namespaced: boolean;
+}
+
+export const CORE = {
+  namespaces: { group: '', version: 'v1', plural: 'namespaces', namespaced: false },
+  pods: { group: '', version: 'v1', plural: 'pods', namespaced: true },
+  services: { group: '', version: 'v1', plural: 'services', namespaced: true },
+  events: { group: '', version: 'v1', plural: 'events', namespaced: true },
+  configmaps: { group: '', version: 'v1', plural: 'configmaps', namespaced: true },
+  endpointslices: {
+    group: 'discovery.k8s.io',
+    version: 'v1',
+    plural: 'endpointslices',
+    namespaced: true,
+  },
+} satisfies Record<string, ResourceType>;
+
+export type IstioKind = 'sidecars' | 'destinationrules' | 'virtualservices' | 'serviceentries';
+export const ISTIO_GROUP = 'networking.istio.io';
+const ISTIO_VERSIONS = ['v1', 'v1beta1', 'v1alpha3'];
+
+/** The collection path of a resource, optionally in one namespace (validated). */
+export function collectionPath(rt: ResourceType, namespace?: string): string {
+  const root = rt.group ? `/apis/${rt.group}/${rt.version}` : `/api/${rt.version}`;
+  if (namespace !== undefined && rt.namespaced) {
+    return `${root}/namespaces/${requireName('namespace', namespace)}/${rt.plural}`;
+  }
+  return `${root}/${rt.plural}`;
+}
+
+export interface ListOptions {
+  namespace?: string;
+  labelSelector?: string;
+  fieldSelector?: string;
+  timeoutMs?: number;
+}
+
+export interface Listed<T> {
+  items: T[];
+  resourceVersion: string;
+}
+
+export async function listResource<T extends KubeObject>(
+  t: KubeTransport,
+  rt: ResourceType,
+  opts: ListOptions = {},
+): Promise<Listed<T>> {
+  const list = await t.getJson<KubeList<T>>(collectionPath(rt, opts.namespace), {
+    query: { labelSelector: opts.labelSelector, fieldSelector: opts.fieldSelector },
+    timeoutMs: opts.timeoutMs ?? 30_000,
+  });
+  if (!list || !Array.isArray(list.items)) {
+    throw new KubeError('protocol', `${collectionPath(rt, opts.namespace)} did not return a list`);
+  }
+  return { items: list.items, resourceVersion: list.metadata?.resourceVersion ?? '' };
+}
+
+export const listPods = (t: KubeTransport, o?: ListOptions) => listResource<Pod>(t, CORE.pods, o);
+export const listServices = (t: KubeTransport, o?: ListOptions) =>
+  listResource<Service>(t, CORE.services, o);
+export const listEndpointSlices = (t: KubeTransport, o?: ListOptions) =>
+  listResource<EndpointSlice>(t, CORE.endpointslices, o);
+export const listEvents = (t: KubeTransport, o?: ListOptions) =>
+  listResource<KubeEvent>(t, CORE.events, o);
+export const listNamespaces = (t: KubeTransport, o?: Omit<ListOptions, 'namespace'>) =>
+  listResource<Namespace>(t, CORE.namespaces, o);
+
+/** The `istio` ConfigMap in istio-system (mesh config), or null when Istio's config is elsewhere. */
+export async function getIstioConfigMap(
+  t: KubeTransport,
+  namespace = 'istio-system',
+  name = 'istio',
+): Promise<ConfigMap | null> {
+  try {
+    return await t.getJson<ConfigMap>(
+      `${collectionPath(CORE.configmaps, namespace)}/${requireName('resource', name)}`,
+      {
+        timeoutMs: 10_000,
+      },
+    );
+  } catch (e) {
+    if (e instanceof KubeError && e.status === 404) return null;
+    throw e;
+  }
+}
+
+interface ApiGroup {
+  name: string;
+  versions?: { version: string }[];
+  preferredVersion?: { version: string };
+}
+
+/**
+ * Which version of networking.istio.io the server serves (v1 on Istio 1.22+, v1beta1 or v1alpha3
+ * before), or null when Istio's CRDs are not installed.
+ */
+export async function servedIstioVersion(t: KubeTransport): Promise<string | null> {
+  const groups = await t.getJson<{ groups?: ApiGroup[] }>('/apis', { timeoutMs: 10_000 });
+  const g = groups.groups?.find((x) => x.name === ISTIO_GROUP);
+  if (!g) return null;
+  const served = new Set((g.versions ?? []).map((v) => v.version));
+  return ISTIO_VERSIONS.find((v) => served.has(v)) ?? g.preferredVersion?.version ?? null;
+}
+
+export function istioType(kind: IstioKind, version: string): ResourceType {
+  return { group: ISTIO_GROUP, version, plural: kind, namespaced: true };
+}
+
+export interface IstioConfig {
+  version: string | null;
+  sidecars: Sidecar[];
+  destinationRules: DestinationRule[];
+  virtualServices: VirtualService[];
+  serviceEntries: ServiceEntry[];
+}
+
+/** All Istio networking resources meshdx reads, in one parallel fan-out. */
+export async function listIstioConfig(
+  t: KubeTransport,
+  opts: ListOptions = {},
+): Promise<IstioConfig> {
+  const version = await servedIstioVersion(t);
+  if (!version) {
+    return {
+      version: null,
+      sidecars: [],
+      destinationRules: [],
+      virtualServices: [],
+      serviceEntries: [],
+    };
+  }
+  const [sc, dr, vs, se] = await Promise.all([
+    listResource<Sidecar>(t, istioType('sidecars', version), opts),
+    listResource<DestinationRule>(t, istioType('destinationrules', version), opts),
+    listResource<VirtualService>(t, istioType('virtualservices', version), opts),
+    listResource<ServiceEntry>(t, istioType('serviceentries', version), opts),
+  ]);
+  return {
+    version,
+    sidecars: sc.items,
+    destinationRules: dr.items,
+    virtualServices: vs.items,
+    serviceEntries: se.items,
+  };
+}

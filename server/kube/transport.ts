@@ -1,0 +1,196 @@
+import http from 'node:http';
+import https from 'node:https';
+import type { KubeConfig } from '@kubernetes/client-node';
+import { KubeError, parseStatusBody } from './errors';
+
+export interface RequestOptions {
+  query?: Record<string, string | number | boolean | undefined>;
+  timeoutMs?: number;
+  method?: 'GET' | 'POST';
+  body?: string;
+  accept?: string;
+  /** Largest body accepted; past it the request fails (protects the server's memory). */
+  maxBytes?: number;
+}
+
+export interface TextResponse {
+  status: number;
+  contentType: string;
+  body: string;
+}
+
+const DEFAULT_TIMEOUT_MS = 10_000;
+const DEFAULT_MAX_BYTES = 256 * 1024 * 1024;
+/** Credentials from exec plugins and token files are re-read after this long. */
+const AUTH_TTL_MS = 60_000;
+
+/**
+ * Requests to the API server with the credentials, CA and TLS settings of a KubeConfig
+ * (client-node's own applyToHTTPSOptions, so exec plugins, tokens and client certificates all
+ * work as they do for kubectl), with a timeout on every call and Kubernetes Status errors
+ * mapped to KubeError.
+ */
+export class KubeTransport {
+  private readonly kc: KubeConfig;
+  readonly server: URL;
+  private auth?: { at: number; opts: https.RequestOptions };
+  private readonly httpAgent = new http.Agent({ keepAlive: true, maxSockets: 64 });
+
+  constructor(kc: KubeConfig) {
+    this.kc = kc;
+    const server = kc.getCurrentCluster()?.server;
+    if (!server)
+      throw new KubeError('protocol', 'the current kubeconfig context has no cluster server');
+    this.server = new URL(server);
+  }
+
+  private async authOptions(): Promise<https.RequestOptions> {
+    const now = Date.now();
+    if (this.auth && now - this.auth.at < AUTH_TTL_MS) return this.auth.opts;
+    const opts: https.RequestOptions = { headers: {} };
+    await this.kc.applyToHTTPSOptions(opts);
+    if (this.server.protocol === 'https:' && opts.agent instanceof https.Agent) {
+      // keep one agent (and its sockets) for the TTL instead of one per call
+      const agent = opts.agent as https.Agent & { options: https.AgentOptions };
+      opts.agent = new https.Agent({ ...agent.options, keepAlive: true, maxSockets: 64 });
+    }
+    this.auth = { at: now, opts };
+    return opts;
+  }
+
+  url(pathname: string, query?: RequestOptions['query']): URL {
+    const base = this.server.pathname.replace(/\/$/, '');
+    const url = new URL(this.server.origin + base + pathname);
+    for (const [k, v] of Object.entries(query ?? {})) {
+      if (v !== undefined) url.searchParams.set(k, String(v));
+    }
+    return url;
+  }
+
+  async request(pathname: string, opts: RequestOptions = {}): Promise<TextResponse> {
+    const url = this.url(pathname, opts.query);
+    const auth = await this.authOptions();
+    const timeoutMs = opts.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+    const maxBytes = opts.maxBytes ?? DEFAULT_MAX_BYTES;
+    const isHttps = url.protocol === 'https:';
+    const headers: Record<string, string> = {
+      ...(auth.headers as Record<string, string>),
+      Accept: opts.accept ?? 'application/json',
+      'User-Agent': 'meshdx',
+    };
+    if (opts.body !== undefined) headers['Content-Type'] = 'application/json';
+
+    return new Promise<TextResponse>((resolve, reject) => {
+      const req = (isHttps ? https : http).request(
+        url,
+        {
+          ...(isHttps ? auth : {}),
+          agent: isHttps ? auth.agent : this.httpAgent,
+          method: opts.method ?? 'GET',
+          headers,
+        },
+        (res) => {
+          const chunks: Buffer[] = [];
+          let size = 0;
+          res.on('data', (c: Buffer) => {
+            size += c.length;
+            if (size > maxBytes) {
+              req.destroy(
+                new KubeError(
+                  'protocol',
+                  `response from ${url.pathname} exceeds ${maxBytes} bytes`,
+                ),
+              );
+              return;
+            }
+            chunks.push(c);
+          });
+          res.on('end', () => {
+            clearTimeout(timer);
+            const body = Buffer.concat(chunks).toString('utf8');
+            const status = res.statusCode ?? 0;
+            const contentType = String(res.headers['content-type'] ?? '');
+            if (status >= 400) {
+              const st = parseStatusBody(body);
+              const detail = st.message ?? (body.trim().slice(0, 300) || http.STATUS_CODES[status]);
+              reject(
+                new KubeError('http', `${status} from ${url.pathname}: ${detail}`, {
+                  status,
+                  reason: st.reason,
+                  url: url.pathname,
+                }),
+              );
+              return;
+            }
+            resolve({ status, contentType, body });
+          });
+          res.on('error', (e) => reject(toKubeError(e, url)));
+        },
+      );
+      const timer = setTimeout(() => {
+        req.destroy(
+          new KubeError(
+            'timeout',
+            `no answer from ${url.host}${url.pathname} within ${timeoutMs} ms`,
+            { url: url.pathname },
+          ),
+        );
+      }, timeoutMs);
+      req.on('error', (e) => {
+        clearTimeout(timer);
+        reject(toKubeError(e, url));
+      });
+      if (opts.body !== undefined) req.write(opts.body);
+      req.end();
+    });
+  }
+
+  async getJson<T>(pathname: string, opts: RequestOptions = {}): Promise<T> {
+    const res = await this.request(pathname, opts);
+    try {
+      return JSON.parse(res.body) as T;
+    } catch {
+      throw new KubeError(
+        'protocol',
+        `${pathname} did not return JSON (content-type ${res.contentType || 'none'})`,
+        {
+          status: res.status,
+          url: pathname,
+        },
+      );
+    }
+  }
+
+  close(): void {
+    this.httpAgent.destroy();
+    const agent = this.auth?.opts.agent;
+    if (agent instanceof https.Agent) agent.destroy();
+  }
+}
+
+function toKubeError(e: unknown, url: URL): KubeError {
+  if (e instanceof KubeError) return e;
+  const err = e as NodeJS.ErrnoException;
+  const code = err.code ?? '';
+  if (
+    [
+      'ECONNREFUSED',
+      'ENOTFOUND',
+      'EHOSTUNREACH',
+      'ECONNRESET',
+      'EAI_AGAIN',
+      'ENETUNREACH',
+    ].includes(code)
+  ) {
+    return new KubeError('unreachable', `cannot reach the API server at ${url.host}: ${code}`, {
+      url: url.pathname,
+    });
+  }
+  return new KubeError(
+    'unreachable',
+    `request to ${url.host}${url.pathname} failed: ${err.message}`,
+    {
+      url: url.pathname,
+    },
+  );
+}
