@@ -1,0 +1,205 @@
+/**
+ * Simulated istiod debug and metrics endpoints on :15014. Each proxy is connected to exactly one
+ * istiod replica (stable hash of POD.NS over the running replicas, sorted by name): a replica
+ * lists and answers only for its own proxies, 404 for the others, like the real ones.
+ */
+import type { Pod } from '../../../lib/kube/types';
+import { staleXdsTypes } from './annotations';
+import { claJson } from './clusterjson';
+import { configDumpResponse } from './configdump';
+import type { ProxyContext } from './proxy';
+import type { PodHttpResponse } from './types';
+import {
+  hasProxy,
+  isGateway,
+  podIp,
+  podKey,
+  podNamespace,
+  proxyReady,
+  proxyRunning,
+  proxyVersion,
+  stableHash,
+  type MeshConfig,
+  type MeshView,
+} from './world';
+
+export function isIstiod(pod: Pod, mesh: MeshConfig): boolean {
+  return podNamespace(pod) === mesh.istioNamespace && pod.metadata.labels?.app === 'istiod';
+}
+
+function runningIstiods(view: MeshView, mesh: MeshConfig): Pod[] {
+  return view.pods
+    .filter(
+      (p) =>
+        isIstiod(p, mesh) &&
+        podIp(p) &&
+        !p.metadata.deletionTimestamp &&
+        p.status?.phase !== 'Failed' &&
+        p.status?.phase !== 'Succeeded',
+    )
+    .sort((a, b) => a.metadata.name.localeCompare(b.metadata.name));
+}
+
+/** Proxies connected to `istiod` (running proxy container with an IP). */
+export function connectedProxies(view: MeshView, mesh: MeshConfig, istiod: Pod): Pod[] {
+  const replicas = runningIstiods(view, mesh);
+  const index = replicas.findIndex((p) => p.metadata.name === istiod.metadata.name);
+  if (index < 0) return [];
+  return view.pods.filter(
+    (p) =>
+      hasProxy(p) &&
+      proxyRunning(p) &&
+      podIp(p) &&
+      stableHash(podKey(p)) % replicas.length === index,
+  );
+}
+
+function nonce(seed: string): string {
+  const h = (s: string) => stableHash(s).toString(16).padStart(8, '0');
+  const a = h(seed);
+  const b = h(`${seed}#1`);
+  const c = h(`${seed}#2`);
+  const d = h(`${seed}#3`);
+  return `${a}-${b.slice(0, 4)}-4${b.slice(5, 8)}-a${c.slice(1, 4)}-${c.slice(4)}${d}`;
+}
+
+export interface SyncStatus {
+  cluster_id: string;
+  proxy: string;
+  proxy_type: string;
+  proxy_version: string;
+  istio_version: string;
+  cluster_sent?: string;
+  cluster_acked?: string;
+  listener_sent?: string;
+  listener_acked?: string;
+  route_sent?: string;
+  route_acked?: string;
+  endpoint_sent?: string;
+  endpoint_acked?: string;
+}
+
+/** One /debug/syncz row. Not-ready proxies have not ACKed yet; `sim.meshdx.io/xds-stale` lags some types. */
+export function syncStatus(pod: Pod, configVersion: string): SyncStatus {
+  const version = proxyVersion(pod);
+  const stale = staleXdsTypes(pod);
+  const ready = proxyReady(pod);
+  const row: SyncStatus = {
+    cluster_id: 'Kubernetes',
+    proxy: podKey(pod),
+    proxy_type: isGateway(pod) ? 'router' : 'sidecar',
+    proxy_version: version,
+    istio_version: version,
+  };
+  const types: [keyof SyncStatus, keyof SyncStatus, string][] = [
+    ['cluster_sent', 'cluster_acked', 'cds'],
+    ['listener_sent', 'listener_acked', 'lds'],
+    ['route_sent', 'route_acked', 'rds'],
+    ['endpoint_sent', 'endpoint_acked', 'eds'],
+  ];
+  for (const [sent, acked, type] of types) {
+    const current = nonce(`${configVersion}|${row.proxy}|${type}`);
+    row[sent] = current;
+    if (ready) row[acked] = stale.has(type) ? nonce(`old|${row.proxy}|${type}`) : current;
+  }
+  return row;
+}
+
+function json(status: number, body: unknown): PodHttpResponse {
+  return { status, contentType: 'application/json', body: JSON.stringify(body, null, 2) + '\n' };
+}
+
+function histogram(name: string, labels: string, buckets: number[], values: number[]): string[] {
+  const lab = labels ? `${labels},` : '';
+  const lines = buckets.map(
+    (le) => `${name}_bucket{${lab}le="${le}"} ${values.filter((v) => v <= le).length}`,
+  );
+  lines.push(`${name}_bucket{${lab}le="+Inf"} ${values.length}`);
+  lines.push(`${name}_sum${labels ? `{${labels}}` : ''} ${values.reduce((a, b) => a + b, 0)}`);
+  lines.push(`${name}_count${labels ? `{${labels}}` : ''} ${values.length}`);
+  return lines;
+}
+
+export interface IstiodDeps {
+  view: MeshView;
+  mesh: MeshConfig;
+  configVersion: string;
+  contextFor(pod: Pod): ProxyContext;
+}
+
+function metrics(istiod: Pod, deps: IstiodDeps): string {
+  const proxies = connectedProxies(deps.view, deps.mesh, istiod);
+  const services = deps.view.services.length + deps.view.serviceEntries.length;
+  const pushes = 1 + (stableHash(deps.configVersion) % 50);
+  const version = proxyVersion(istiod);
+  const sample = proxies.slice(0, 200).map((p) => deps.contextFor(p));
+  const sizes = sample.map(
+    (c) => (c.clusters.dynamicClusters.length + c.clusters.staticClusters.length) * 1800,
+  );
+  const convergence = proxies.map((p) => ((stableHash(podKey(p)) % 900) + 50) / 1000);
+  const lines = [
+    '# HELP pilot_xds Number of endpoints connected to this pilot using XDS.',
+    '# TYPE pilot_xds gauge',
+    `pilot_xds{version="${version}"} ${proxies.length}`,
+    '# HELP pilot_services Total services known to pilot.',
+    '# TYPE pilot_services gauge',
+    `pilot_services ${services}`,
+    '# HELP pilot_xds_pushes Pilot build and send errors for lds, rds, cds and eds.',
+    '# TYPE pilot_xds_pushes counter',
+    ...['cds', 'eds', 'lds', 'rds'].map(
+      (t) => `pilot_xds_pushes{type="${t}"} ${pushes * Math.max(1, proxies.length)}`,
+    ),
+    '# HELP pilot_proxy_convergence_time Delay in seconds between config change and a proxy receiving all required configuration.',
+    '# TYPE pilot_proxy_convergence_time histogram',
+    ...histogram('pilot_proxy_convergence_time', '', [0.1, 0.5, 1, 3, 5, 10, 20, 30], convergence),
+    '# HELP pilot_xds_config_size_bytes Distribution of configuration sizes pushed to clients',
+    '# TYPE pilot_xds_config_size_bytes histogram',
+    ...histogram(
+      'pilot_xds_config_size_bytes',
+      'type="type.googleapis.com/envoy.config.cluster.v3.Cluster"',
+      [1, 10000, 1000000, 4000000, 10000000, 40000000],
+      sizes,
+    ),
+  ];
+  return lines.join('\n') + '\n';
+}
+
+/** GET on an istiod pod's :15014. */
+export function istiodHttp(
+  istiod: Pod,
+  path: string,
+  query: URLSearchParams,
+  deps: IstiodDeps,
+): PodHttpResponse {
+  if (path === '/metrics')
+    return { status: 200, contentType: 'text/plain; version=0.0.4', body: metrics(istiod, deps) };
+  const proxies = connectedProxies(deps.view, deps.mesh, istiod);
+  if (path === '/debug/syncz')
+    return json(
+      200,
+      proxies.map((p) => syncStatus(p, deps.configVersion)),
+    );
+  if (path === '/debug/config_dump' || path === '/debug/edsz') {
+    const id = query.get('proxyID') ?? '';
+    if (!id)
+      return {
+        status: 400,
+        contentType: 'text/plain',
+        body: 'You must provide a proxyID in the query string\n',
+      };
+    const pod = proxies.find((p) => podKey(p) === id || p.metadata.name === id);
+    if (!pod)
+      return {
+        status: 404,
+        contentType: 'text/plain',
+        body: `Proxy not connected to this Pilot instance: ${id}\n`,
+      };
+    const ctx = deps.contextFor(pod);
+    if (path === '/debug/config_dump') return configDumpResponse(ctx, new URLSearchParams());
+    const eds = ctx.clusters.dynamicClusters
+      .filter((c) => c.type === 'EDS')
+      .map((c) => claJson(c, ctx.endpoints.forCluster(c)));
+    return json(200, eds);
+  }
+  return { status: 404, contentType: 'text/plain', body: '404 page not found\n' };
+}

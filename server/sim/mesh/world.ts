@@ -1,0 +1,182 @@
+/**
+ * Typed reads of the simulated world for the mesh emulator: the objects by kind, the mesh config
+ * from the `istio` ConfigMap, and facts about a pod's proxy (present, gateway, version, ready).
+ */
+import { parse as parseYaml } from 'yaml';
+import type {
+  ConfigMap,
+  Container,
+  ContainerStatus,
+  DestinationRule,
+  EndpointSlice,
+  KubeObject,
+  Pod,
+  Service,
+  ServiceEntry,
+  Sidecar,
+} from '../../../lib/kube/types';
+import type { MeshWorld } from './types';
+
+export const DEFAULT_ISTIO_VERSION = '1.24.2';
+export const PROXY_CONTAINER = 'istio-proxy';
+
+export interface MeshView {
+  pods: readonly Pod[];
+  services: readonly Service[];
+  endpointSlices: readonly EndpointSlice[];
+  sidecars: readonly Sidecar[];
+  destinationRules: readonly DestinationRule[];
+  serviceEntries: readonly ServiceEntry[];
+  configMaps: readonly ConfigMap[];
+}
+
+export function viewOf(world: MeshWorld): MeshView {
+  return {
+    pods: world.list('pods') as readonly Pod[],
+    services: world.list('services') as readonly Service[],
+    endpointSlices: world.list('endpointslices') as readonly EndpointSlice[],
+    sidecars: world.list('sidecars') as readonly Sidecar[],
+    destinationRules: world.list('destinationrules') as readonly DestinationRule[],
+    serviceEntries: world.list('serviceentries') as readonly ServiceEntry[],
+    configMaps: world.list('configmaps') as readonly ConfigMap[],
+  };
+}
+
+/** Cheap change detector for a set of lists: per list, its length and highest resourceVersion. */
+export function versionKey(lists: readonly (readonly KubeObject[])[]): string {
+  return lists
+    .map((list) => {
+      let max = 0;
+      for (const o of list) {
+        const rv = Number(o.metadata.resourceVersion ?? 0);
+        if (rv > max) max = rv;
+      }
+      return `${list.length}:${max}`;
+    })
+    .join('/');
+}
+
+export interface MeshConfig {
+  rootNamespace: string;
+  /** Namespace that holds the `istio` ConfigMap and istiod. */
+  istioNamespace: string;
+  outboundTrafficPolicy: string;
+}
+
+/** Mesh config from the `istio` ConfigMap (key `mesh`, YAML); defaults when absent or broken. */
+export function meshConfig(configMaps: readonly ConfigMap[]): MeshConfig {
+  const cm = configMaps.find(
+    (c) => c.metadata.name === 'istio' && (c.metadata.namespace ?? '') === 'istio-system',
+  );
+  const defaults: MeshConfig = {
+    rootNamespace: 'istio-system',
+    istioNamespace: 'istio-system',
+    outboundTrafficPolicy: 'ALLOW_ANY',
+  };
+  const text = cm?.data?.mesh;
+  if (!cm || !text) return defaults;
+  const cached = meshConfigMemo.get(cm);
+  if (cached && cached.text === text) return cached.config;
+  const config = parseMeshConfig(text, defaults);
+  meshConfigMemo.set(cm, { text, config });
+  return config;
+}
+
+const meshConfigMemo = new WeakMap<ConfigMap, { text: string; config: MeshConfig }>();
+
+function parseMeshConfig(text: string, defaults: MeshConfig): MeshConfig {
+  try {
+    const parsed: unknown = parseYaml(text);
+    if (!parsed || typeof parsed !== 'object') return defaults;
+    const m = parsed as Record<string, unknown>;
+    const policy = m.outboundTrafficPolicy as { mode?: unknown } | undefined;
+    return {
+      ...defaults,
+      rootNamespace: typeof m.rootNamespace === 'string' ? m.rootNamespace : defaults.rootNamespace,
+      outboundTrafficPolicy:
+        typeof policy?.mode === 'string' ? policy.mode : defaults.outboundTrafficPolicy,
+    };
+  } catch {
+    return defaults;
+  }
+}
+
+export function podNamespace(pod: Pod): string {
+  return pod.metadata.namespace ?? 'default';
+}
+
+export function podKey(pod: Pod): string {
+  return `${pod.metadata.name}.${podNamespace(pod)}`;
+}
+
+export function podIp(pod: Pod): string | undefined {
+  return pod.status?.podIP ?? pod.status?.podIPs?.[0]?.ip;
+}
+
+/** The istio-proxy container, classic (containers) or native sidecar (initContainers). */
+export function proxyContainer(pod: Pod): { container: Container; native: boolean } | undefined {
+  const classic = pod.spec?.containers?.find((c) => c.name === PROXY_CONTAINER);
+  if (classic) return { container: classic, native: false };
+  const native = pod.spec?.initContainers?.find((c) => c.name === PROXY_CONTAINER);
+  return native ? { container: native, native: true } : undefined;
+}
+
+export function hasProxy(pod: Pod): boolean {
+  return proxyContainer(pod) !== undefined;
+}
+
+/** Gateways run `pilot-agent proxy router`. */
+export function isGateway(pod: Pod): boolean {
+  return proxyContainer(pod)?.container.args?.includes('router') ?? false;
+}
+
+export function proxyStatus(pod: Pod): ContainerStatus | undefined {
+  const px = proxyContainer(pod);
+  if (!px) return undefined;
+  const list = px.native ? pod.status?.initContainerStatuses : pod.status?.containerStatuses;
+  return list?.find((s) => s.name === PROXY_CONTAINER);
+}
+
+/** The proxy answers at all: its container is running. */
+export function proxyRunning(pod: Pod): boolean {
+  return proxyStatus(pod)?.state?.running !== undefined;
+}
+
+/** The proxy has its config: container ready. */
+export function proxyReady(pod: Pod): boolean {
+  return proxyStatus(pod)?.ready === true;
+}
+
+export function proxyStartedAt(pod: Pod): Date | undefined {
+  const t = proxyStatus(pod)?.state?.running?.startedAt;
+  const ms = t ? Date.parse(t) : NaN;
+  return Number.isNaN(ms) ? undefined : new Date(ms);
+}
+
+/** Istio version from the proxy image tag (`.../proxyv2:1.22.3`), else the default. */
+export function proxyVersion(pod: Pod): string {
+  const image = proxyContainer(pod)?.container.image ?? '';
+  const m = /:(\d+\.\d+(?:\.\d+)?)(?:[-@].*)?$/.exec(image);
+  return m?.[1] ?? DEFAULT_ISTIO_VERSION;
+}
+
+/** Compare dotted versions numerically: negative when a < b. */
+export function compareVersions(a: string, b: string): number {
+  const pa = a.split('.').map((x) => parseInt(x, 10) || 0);
+  const pb = b.split('.').map((x) => parseInt(x, 10) || 0);
+  for (let i = 0; i < Math.max(pa.length, pb.length); i++) {
+    const d = (pa[i] ?? 0) - (pb[i] ?? 0);
+    if (d !== 0) return d;
+  }
+  return 0;
+}
+
+/** Small deterministic hash (FNV-1a) for stable simulated numbers. */
+export function stableHash(text: string): number {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < text.length; i++) {
+    h ^= text.charCodeAt(i);
+    h = Math.imul(h, 0x01000193);
+  }
+  return h >>> 0;
+}
