@@ -1,0 +1,150 @@
+import { describe, it, expect, afterAll } from 'vitest';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { run } from './attribute';
+import type { CliIO } from '../io';
+
+const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'meshdx-attribute-'));
+afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
+
+function io(): CliIO & { out: string; err: string } {
+  const o = {
+    out: '',
+    err: '',
+    cwd: dir,
+    stdout: (t: string) => void (o.out += t),
+    stderr: (t: string) => void (o.err += t),
+  };
+  return o;
+}
+
+const IP = '10.8.0.5';
+function pod(name: string, ip: string | null, extra: Record<string, unknown> = {}) {
+  return {
+    kind: 'Pod',
+    metadata: {
+      name,
+      namespace: 'shop',
+      uid: `uid-${name}`,
+      creationTimestamp: '2024-06-01T09:59:58Z',
+      ownerReferences: [{ kind: 'ReplicaSet', name: 'payments-5d9f', controller: true }],
+      ...extra,
+    },
+    spec: { nodeName: 'node-1', containers: [{ name: 'app' }] },
+    status: {
+      phase: 'Running',
+      startTime: '2024-06-01T10:00:00Z',
+      ...(ip ? { podIP: ip, podIPs: [{ ip }] } : {}),
+    },
+  };
+}
+const deleting = { deletionTimestamp: '2024-06-01T10:10:30Z', deletionGracePeriodSeconds: 30 };
+/** A kubectl capture: no event times; pretty and one-line JSON mixed. */
+const HISTORY = [
+  JSON.stringify({ type: 'ADDED', object: pod('payments-a', IP) }, null, 2),
+  JSON.stringify({ type: 'MODIFIED', object: pod('payments-a', IP, deleting) }),
+  JSON.stringify({ type: 'DELETED', object: pod('payments-a', IP, deleting) }),
+].join('\n');
+
+const LOG_LINE = (time: string, code: number, flags: string) =>
+  `[${time}] "POST /pay HTTP/1.1" ${code} ${flags} via_upstream - "-" 0 95 3 - "-" "curl" "rid" "payments:8080" "${IP}:8080" outbound|8080||payments.shop.svc.cluster.local 10.8.0.99:40000 10.96.0.10:8080 10.8.0.99:39999 - default`;
+const LOG = [
+  LOG_LINE('2024-06-01T10:05:00.000Z', 200, '-'),
+  LOG_LINE('2024-06-01T10:10:10.000Z', 503, 'UC'),
+  'garbage that is no access log',
+  LOG_LINE('2024-06-01T10:12:00.000Z', 503, 'UF,URX'),
+  '',
+].join('\n');
+
+fs.writeFileSync(path.join(dir, 'history.json'), HISTORY);
+fs.writeFileSync(path.join(dir, 'access.log'), LOG);
+
+describe('meshdx attribute', () => {
+  it('prints exactly the documented JSON', async () => {
+    const t = io();
+    expect(await run(['access.log', '--history', 'history.json', '--json'], t)).toBe(0);
+    expect(JSON.parse(t.out)).toEqual({
+      requests: 3,
+      errors: 1,
+      unreadable: [{ line: 3, reason: 'unknown-format' }],
+      attributions: [
+        {
+          line: 2,
+          time: '2024-06-01T10:10:10.000Z',
+          code: 503,
+          flags: ['UC'],
+          upstream: `${IP}:8080`,
+          pod: { namespace: 'shop', name: 'payments-a', uid: 'uid-payments-a' },
+          state: 'terminating',
+          afterTerminationMs: 10_000,
+        },
+        {
+          line: 4,
+          time: '2024-06-01T10:12:00.000Z',
+          code: 503,
+          flags: ['UF', 'URX'],
+          upstream: `${IP}:8080`,
+          pod: { namespace: 'shop', name: 'payments-a', uid: 'uid-payments-a' },
+          state: 'terminated',
+          afterTerminationMs: 120_000,
+        },
+      ],
+    });
+    expect(t.err).toContain('no event times');
+  });
+
+  it('--all attributes successful requests too', async () => {
+    const t = io();
+    expect(await run(['access.log', '--history=history.json', '--json', '--all'], t)).toBe(0);
+    const out = JSON.parse(t.out);
+    expect(out.attributions.map((a: { line: number; state: string }) => [a.line, a.state])).toEqual(
+      [
+        [1, 'live'],
+        [2, 'terminating'],
+        [4, 'terminated'],
+      ],
+    );
+  });
+
+  it('prints a table grouped by upstream pod', async () => {
+    const t = io();
+    expect(await run(['access.log', '--history', 'history.json'], t)).toBe(0);
+    expect(t.out).toContain('requests 3  unreadable lines 1');
+    const row = t.out.split('\n').find((l) => l.startsWith('shop/payments-a')) ?? '';
+    expect(row.split(/\s{2,}/)).toEqual([
+      'shop/payments-a',
+      'ReplicaSet/payments-5d9f',
+      'terminated',
+      '2',
+      'UC=1,UF=1,URX=1',
+      '503=2',
+      '2.0min',
+      IP,
+    ]);
+  });
+
+  it('refuses a SQLite store file with a clear message', async () => {
+    fs.writeFileSync(
+      path.join(dir, 'store.db'),
+      Buffer.concat([Buffer.from('SQLite format 3\u0000'), Buffer.alloc(100)]),
+    );
+    const t = io();
+    expect(await run(['access.log', '--history', 'store.db'], t)).toBe(2);
+    expect(t.err).toContain('store');
+    expect(t.err).toContain(path.join(dir, 'store.db'));
+  });
+
+  it('exits 2 on missing files and bad usage, naming the file', async () => {
+    const t = io();
+    expect(await run(['access.log', '--history', 'missing.json'], t)).toBe(2);
+    expect(t.err).toContain(path.join(dir, 'missing.json'));
+    const u = io();
+    expect(await run(['missing.log', '--history', 'history.json'], u)).toBe(2);
+    expect(u.err).toContain('missing.log');
+    expect(await run(['access.log'], io())).toBe(2);
+    expect(await run(['access.log', '--history', 'history.json', '--gap-minutes', 'x'], io())).toBe(
+      2,
+    );
+  });
+});

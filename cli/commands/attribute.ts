@@ -1,0 +1,205 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import type { CliCommand, CliIO } from '../io';
+import { EXIT_OK, EXIT_USAGE } from '../io';
+import { checkReadable, forEachLine, parseArgs } from './accesslog';
+import { createLineParser } from '../../lib/accesslog/parser';
+import { isFailure } from '../../lib/accesslog/failure';
+import { IpLedger } from '../../lib/ledger/ledger';
+import { createHistoryReader, type HistoryProblem } from '../../lib/ledger/events';
+import { attributeRecord, type Attribution } from '../../lib/ledger/attribution';
+import { groupByUpstreamPod } from '../../lib/ledger/aggregate';
+import { fmtMs } from '../../lib/ledger/lookup';
+
+const USAGE =
+  "usage: meshdx attribute LOG --history FILE [--json] [--all] [--format 'ENVOY FORMAT'] [--gap-minutes N]\n";
+const SQLITE_MAGIC = 'SQLite format 3\u0000';
+/** At most this many unreadable lines are listed one by one (all are counted). */
+const MAX_UNREADABLE_LISTED = 1000;
+
+export const run: CliCommand = async (argv: string[], io: CliIO): Promise<number> => {
+  const args = parseArgs(argv, ['history', 'format', 'gap-minutes'], ['json', 'all']);
+  const historyArg = args.values.get('history');
+  const gapText = args.values.get('gap-minutes');
+  const gapMinutes = gapText === undefined ? 5 : Number(gapText);
+  if (args.problems.length || args.positional.length !== 1 || !historyArg || !(gapMinutes >= 0)) {
+    const why =
+      args.problems.join('; ') ||
+      (!historyArg
+        ? '--history FILE is required'
+        : !(gapMinutes >= 0)
+          ? '--gap-minutes must be a number >= 0'
+          : 'expected exactly one LOG file');
+    io.stderr(`meshdx attribute: ${why}\n${USAGE}`);
+    return EXIT_USAGE;
+  }
+  const logFile = path.resolve(io.cwd, args.positional[0] as string);
+  const historyFile = path.resolve(io.cwd, historyArg);
+  for (const [what, file] of [
+    ['log file', logFile],
+    ['history file', historyFile],
+  ] as const) {
+    const problem = checkReadable(file);
+    if (problem) {
+      io.stderr(`meshdx attribute: cannot read ${what} ${problem}\n`);
+      return EXIT_USAGE;
+    }
+  }
+  if (startsWithSqlite(historyFile)) {
+    io.stderr(
+      `meshdx attribute: ${historyFile} is a meshdx store file (SQLite); store files can be read once the store module lands. Use a watch capture instead: kubectl get pods -A -w -o json --output-watch-events > FILE\n`,
+    );
+    return EXIT_USAGE;
+  }
+
+  const ledger = new IpLedger();
+  const reader = createHistoryReader();
+  try {
+    await readChunks(historyFile, (chunk) => ledger.addAll(reader.push(chunk)));
+    reader.end();
+  } catch (e) {
+    io.stderr(`meshdx attribute: error while reading history ${historyFile}: ${errText(e)}\n`);
+    return EXIT_USAGE;
+  }
+  reportHistoryProblems(
+    io,
+    historyFile,
+    reader.problems,
+    reader.counts.events,
+    reader.counts.timed,
+  );
+
+  const parser = createLineParser({ format: args.values.get('format') });
+  const all = args.flags.has('all');
+  const gapToleranceMs = gapMinutes * 60_000;
+  const attributions: Attribution[] = [];
+  const unreadable: { line: number; reason: string }[] = [];
+  let requests = 0;
+  let errors = 0;
+  try {
+    await forEachLine(logFile, (line) => {
+      const r = parser.push(line);
+      if (r.kind === 'error') {
+        errors++;
+        if (unreadable.length < MAX_UNREADABLE_LISTED)
+          unreadable.push({ line: r.error.line, reason: r.error.reason });
+        return;
+      }
+      if (r.kind !== 'record') return;
+      requests++;
+      if (all || isFailure(r.record))
+        attributions.push(attributeRecord(r.record, ledger, { gapToleranceMs }));
+    });
+  } catch (e) {
+    io.stderr(`meshdx attribute: error while reading ${logFile}: ${errText(e)}\n`);
+    return EXIT_USAGE;
+  }
+
+  if (args.flags.has('json')) {
+    const out = {
+      requests,
+      errors,
+      unreadable,
+      attributions: attributions.map((a) => ({
+        line: a.line,
+        time: a.time,
+        code: a.code,
+        flags: a.flags,
+        upstream: a.upstream,
+        pod: a.pod,
+        state: a.state,
+        afterTerminationMs: a.afterTerminationMs,
+      })),
+    };
+    io.stdout(`${JSON.stringify(out, null, 2)}\n`);
+  } else {
+    io.stdout(renderTable(requests, errors, attributions, all));
+  }
+  return EXIT_OK;
+};
+
+function startsWithSqlite(file: string): boolean {
+  const fd = fs.openSync(file, 'r');
+  try {
+    const buf = Buffer.alloc(16);
+    const n = fs.readSync(fd, buf, 0, 16, 0);
+    return n === 16 && buf.toString('latin1') === SQLITE_MAGIC;
+  } finally {
+    fs.closeSync(fd);
+  }
+}
+
+async function readChunks(file: string, fn: (chunk: string) => void): Promise<void> {
+  const stream = fs.createReadStream(file, { encoding: 'utf8', highWaterMark: 1024 * 1024 });
+  for await (const chunk of stream) fn(chunk as string);
+}
+
+function reportHistoryProblems(
+  io: CliIO,
+  file: string,
+  problems: HistoryProblem[],
+  events: number,
+  timed: number,
+): void {
+  if (events === 0) io.stderr(`meshdx attribute: warning: no pod events found in ${file}\n`);
+  else if (timed === 0)
+    io.stderr(
+      `meshdx attribute: note: ${file} has no event times (kubectl captures have none): interval starts are lower bounds from pod status and removal times are estimates\n`,
+    );
+  for (const p of problems.slice(0, 10))
+    io.stderr(`meshdx attribute: warning: ${file}:${p.line}: ${p.reason}: ${p.message}\n`);
+  if (problems.length > 10)
+    io.stderr(`meshdx attribute: warning: ${problems.length - 10} more problems in ${file}\n`);
+}
+
+function errText(e: unknown): string {
+  return e instanceof Error ? e.message : String(e);
+}
+
+function renderTable(
+  requests: number,
+  errors: number,
+  attributions: Attribution[],
+  all: boolean,
+): string {
+  const lines: string[] = [];
+  lines.push(
+    `requests ${requests}  unreadable lines ${errors}  ${all ? 'attributed (all)' : 'failing (5xx or flagged)'} ${attributions.length}`,
+  );
+  const groups = groupByUpstreamPod(attributions);
+  if (groups.length === 0) return `${lines.join('\n')}\n`;
+  const rows = groups.map((g) => [
+    g.pod ? `${g.pod.namespace}/${g.pod.name}` : '(no pod)',
+    g.owner ? `${g.owner.kind}/${g.owner.name}` : '-',
+    g.state,
+    String(g.count),
+    Object.entries(g.byFlag)
+      .map(([f, n]) => `${f}=${n}`)
+      .join(','),
+    Object.entries(g.byCode)
+      .map(([c, n]) => `${c}=${n}`)
+      .join(','),
+    g.maxAfterTerminationMs === null ? '-' : fmtMs(g.maxAfterTerminationMs),
+    g.upstreamIps.join(',') || '-',
+  ]);
+  const header = [
+    'UPSTREAM POD',
+    'OWNER',
+    'STATE',
+    'REQUESTS',
+    'FLAGS',
+    'CODES',
+    'MAX AFTER TERMINATION',
+    'IPS',
+  ];
+  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? '').length)));
+  const fmt = (r: string[]) =>
+    r
+      .map((c, i) => c.padEnd(widths[i] ?? 0))
+      .join('  ')
+      .trimEnd();
+  lines.push(fmt(header), ...rows.map(fmt));
+  const unknown = attributions.filter((a) => a.state === 'unknown').slice(0, 5);
+  for (const a of unknown) lines.push(`  line ${a.line}: unknown: ${a.reason}`);
+  return `${lines.join('\n')}\n`;
+}

@@ -1,0 +1,164 @@
+import { emptyRecord, type AccessLogRecord } from './types';
+import { assignValue, operatorSpec, valueFits, type OperatorSpec } from './operators';
+
+/**
+ * An Envoy format string compiled into literals and operators:
+ * line = literals[0] op[0] literals[1] op[1] ... op[n-1] literals[n].
+ * Matching is a single left-to-right pass: each operator's value runs up to the next
+ * occurrence of the literal that follows it, and is checked against the operator's kind.
+ */
+export interface CompiledFormat {
+  id: string;
+  source: string;
+  literals: string[];
+  operators: OperatorSpec[];
+  /** Text after the last literal is allowed (a prefix-only format). */
+  allowTrailing: boolean;
+}
+
+export interface FormatProblem {
+  /** 0-based offset in the format string. */
+  position: number;
+  message: string;
+}
+
+export interface CompileResult {
+  format: CompiledFormat;
+  problems: FormatProblem[];
+}
+
+const OPERATOR = /^%([A-Z][A-Z0-9_]*)(?:\(([^)]*)\))?(?::\d+)?%/;
+
+/** Compiles an Envoy format string. Never throws: odd spots are reported in `problems`. */
+export function compileFormat(source: string, id = 'custom', allowTrailing = false): CompileResult {
+  const text = source.replace(/\r?\n$/, '');
+  const literals: string[] = [];
+  const operators: OperatorSpec[] = [];
+  const problems: FormatProblem[] = [];
+  let literal = '';
+  let i = 0;
+  while (i < text.length) {
+    const ch = text[i];
+    if (ch === '%') {
+      if (text[i + 1] === '%') {
+        literal += '%';
+        i += 2;
+        continue;
+      }
+      const m = OPERATOR.exec(text.slice(i));
+      if (m) {
+        if (operators.length > 0 && literal === '') {
+          problems.push({
+            position: i,
+            message: `operator ${m[0]} follows another with no text between: values split at the first space`,
+          });
+        }
+        literals.push(literal);
+        literal = '';
+        operators.push(operatorSpec(m[0], m[1] ?? '', m[2] ?? null));
+        i += m[0].length;
+        continue;
+      }
+      problems.push({ position: i, message: "'%' does not start an operator: read as text" });
+    }
+    literal += ch;
+    i++;
+  }
+  literals.push(literal);
+  if (operators.length === 0) problems.push({ position: 0, message: 'format has no operators' });
+  return { format: { id, source, literals, operators, allowTrailing }, problems };
+}
+
+export type MatchStatus = 'full' | 'partial' | 'mismatch';
+
+export interface MatchResult {
+  status: MatchStatus;
+  /** Values of the first `matched` operators. */
+  values: string[];
+  matched: number;
+}
+
+/** Matches one line (no line terminator) against a compiled format. */
+export function matchFormat(format: CompiledFormat, line: string): MatchResult {
+  const { literals, operators } = format;
+  const values: string[] = [];
+  const first = literals[0] ?? '';
+  if (!line.startsWith(first)) {
+    const ranOut = line.length < first.length && first.startsWith(line);
+    return { status: ranOut ? 'partial' : 'mismatch', values, matched: 0 };
+  }
+  let p = first.length;
+  for (let k = 0; k < operators.length; k++) {
+    const spec = operators[k] as OperatorSpec;
+    const lit = literals[k + 1] ?? '';
+    const last = k === operators.length - 1;
+    let value: string;
+    if (lit === '' && last) {
+      value = line.slice(p);
+      p = line.length;
+    } else {
+      const sep = lit === '' ? ' ' : lit;
+      const idx = line.indexOf(sep, p);
+      if (idx < 0) return ranOut(line, p, sep, spec, values, k);
+      value = line.slice(p, idx);
+      p = lit === '' ? idx : idx + sep.length;
+    }
+    if (!valueFits(spec.kind, value)) return { status: 'mismatch', values, matched: k };
+    values.push(value);
+  }
+  if (p !== line.length && !format.allowTrailing) {
+    return { status: 'mismatch', values, matched: operators.length };
+  }
+  return { status: 'full', values, matched: operators.length };
+}
+
+/**
+ * The separator after operator k is missing: the line was cut. If it ends with the
+ * separator's visible part (`"` of `" `), the value before it is whole and is kept.
+ */
+function ranOut(
+  line: string,
+  p: number,
+  sep: string,
+  spec: OperatorSpec,
+  values: string[],
+  k: number,
+): MatchResult {
+  const visible = sep.trimEnd();
+  if (visible !== '' && line.endsWith(visible) && line.length - visible.length >= p) {
+    const value = line.slice(p, line.length - visible.length);
+    if (valueFits(spec.kind, value)) {
+      values.push(value);
+      return { status: 'partial', values, matched: k + 1 };
+    }
+  }
+  return { status: 'partial', values, matched: k };
+}
+
+/** Builds a record from the values of a (full or partial) match. */
+export function buildRecord(
+  format: CompiledFormat,
+  match: MatchResult,
+  lineNo: number,
+): AccessLogRecord {
+  const record = emptyRecord(lineNo, format.id);
+  for (let k = 0; k < match.matched; k++) {
+    assignValue(record, format.operators[k] as OperatorSpec, match.values[k] ?? '');
+  }
+  record.partial = match.status !== 'full';
+  record.tcp = isTcp(format, match);
+  return record;
+}
+
+/** A TCP proxy line writes "-" for method, path and protocol. */
+function isTcp(format: CompiledFormat, match: MatchResult): boolean {
+  let seen = 0;
+  for (let k = 0; k < match.matched; k++) {
+    const field = format.operators[k]?.field;
+    if (field === 'method' || field === 'path' || field === 'protocol') {
+      if (match.values[k] !== '-') return false;
+      seen++;
+    }
+  }
+  return seen > 0;
+}

@@ -1,0 +1,139 @@
+import { describe, it, expect } from 'vitest';
+import { normalizeIp, parseAddress } from './address';
+import { parseClusterName } from './cluster';
+import { compileFormat, matchFormat } from './format';
+import { parseResponseFlags } from './flags';
+import { parseAccessLog } from './parser';
+import { createSummaryBuilder } from './stats';
+import { failuresPerBucket } from './summary';
+import { emptyRecord } from './types';
+import { readFixture } from '../../test-support/fixtures';
+
+describe('parseAddress', () => {
+  it('reads IPv4, bracketed IPv6 and bare addresses', () => {
+    expect(parseAddress('10.1.2.3:8080')).toEqual({ ip: '10.1.2.3', port: 8080 });
+    expect(parseAddress('[2001:db8::1]:8080')).toEqual({ ip: '2001:db8::1', port: 8080 });
+    expect(parseAddress('2001:db8::1')).toEqual({ ip: '2001:db8::1', port: null });
+    expect(parseAddress('10.1.2.3')).toEqual({ ip: '10.1.2.3', port: null });
+  });
+  it('rejects what is not an address', () => {
+    for (const v of [
+      '-',
+      '',
+      null,
+      'envoy://internal',
+      '10.1.2.300:80',
+      '10.1.2.3:99999',
+      '[::1',
+      'host.example:80',
+    ]) {
+      expect(parseAddress(v)).toBeNull();
+    }
+  });
+  it('normalizes IPv6 case and IPv4-mapped addresses', () => {
+    expect(normalizeIp('2001:DB8::A')).toBe('2001:db8::a');
+    expect(normalizeIp('::ffff:10.0.0.1')).toBe('10.0.0.1');
+  });
+});
+
+describe('parseClusterName', () => {
+  it('splits Istio cluster names', () => {
+    expect(parseClusterName('outbound|8080|v1|payments.shop.svc.cluster.local')).toEqual({
+      name: 'outbound|8080|v1|payments.shop.svc.cluster.local',
+      direction: 'outbound',
+      port: 8080,
+      subset: 'v1',
+      fqdn: 'payments.shop.svc.cluster.local',
+    });
+    expect(parseClusterName('inbound|9080||')).toMatchObject({
+      direction: 'inbound',
+      port: 9080,
+      subset: null,
+      fqdn: null,
+    });
+    expect(parseClusterName('outbound_.8000_._.httpbin.default.svc.cluster.local')).toMatchObject({
+      direction: 'outbound',
+      port: 8000,
+      subset: null,
+      fqdn: 'httpbin.default.svc.cluster.local',
+    });
+    expect(parseClusterName('PassthroughCluster')).toMatchObject({
+      direction: null,
+      port: null,
+      fqdn: null,
+    });
+    expect(parseClusterName('-')).toBeNull();
+  });
+});
+
+describe('format compiler', () => {
+  it('splits a format into literals and operators', () => {
+    const { format, problems } = compileFormat(
+      '[%START_TIME%] "%REQ(:METHOD)%" 100%% %RESPONSE_CODE%',
+    );
+    expect(format.literals).toEqual(['[', '] "', '" 100% ', '']);
+    expect(format.operators.map((o) => o.field)).toEqual(['startTime', 'method', 'responseCode']);
+    expect(problems).toEqual([]);
+  });
+  it('reports odd spots instead of throwing', () => {
+    expect(
+      compileFormat('%RESPONSE_CODE%%RESPONSE_FLAGS% 50% off').problems.map((p) => p.position),
+    ).toEqual([15, 34]);
+    expect(compileFormat('plain text').problems).toHaveLength(1);
+  });
+  it('tells mismatch from a line that ran out', () => {
+    const { format } = compileFormat('%RESPONSE_CODE% %RESPONSE_FLAGS% "%UPSTREAM_HOST%"');
+    expect(matchFormat(format, '503 UC "10.0.0.1:80"').status).toBe('full');
+    expect(matchFormat(format, '503 UC "10.0.0.1:80" extra').status).toBe('mismatch');
+    expect(matchFormat(format, 'abc UC "10.0.0.1:80"').status).toBe('mismatch');
+    expect(matchFormat(format, '503 UC "10.0')).toMatchObject({ status: 'partial', matched: 2 });
+  });
+  it('validates flags', () => {
+    expect(parseResponseFlags('UC,URX')).toEqual({ flags: ['UC', 'URX'], unknown: [] });
+    expect(parseResponseFlags('ZZ')).toEqual({ flags: ['ZZ'], unknown: ['ZZ'] });
+    expect(parseResponseFlags('via_upstream')).toBeNull();
+  });
+});
+
+describe('summary builder', () => {
+  it('counts every line of the docs fixture once', () => {
+    const text = readFixture('access_logs', 'istio-io-docs_text_multi-version.log');
+    const b = createSummaryBuilder();
+    parseAccessLog(`${text.trimEnd()}\n\ngarbage line\n`).forEach((r) => b.add(r));
+    const s = b.summary();
+    const lines = text.split('\n').filter((l) => l !== '').length;
+    expect(s.lines).toBe(lines + 2);
+    expect(s.parsed).toBe(lines);
+    expect(s.byFlag).toEqual({ '-': lines });
+    expect(s.tcp).toBe(text.split('\n').filter((l) => l.includes('"- - -"')).length);
+    expect(s.skipped.empty).toEqual({ count: 1, firstLines: [lines + 1] });
+    expect(s.errors['unknown-format']).toEqual({ count: 1, firstLines: [lines + 2] });
+    expect(s.firstTime).toBe('2017-05-01T22:08:39.310Z');
+    expect(s.lastTime).toBe('2024-04-08T20:08:18.451Z');
+  });
+});
+
+describe('failuresPerBucket', () => {
+  const rec = (iso: string, code: number, flags: string[]) => ({
+    ...emptyRecord(1, 'json'),
+    startTime: iso,
+    time: Date.parse(iso),
+    responseCode: code,
+    responseFlags: flags,
+  });
+  it('buckets failures per minute by flag, filling empty minutes', () => {
+    const { buckets, untimed } = failuresPerBucket([
+      rec('2024-01-01T10:00:05Z', 503, ['UC']),
+      rec('2024-01-01T10:00:50Z', 503, ['UC', 'URX']),
+      rec('2024-01-01T10:00:51Z', 200, []),
+      rec('2024-01-01T10:02:00Z', 500, []),
+      { ...rec('2024-01-01T10:02:00Z', 503, ['UH']), time: null },
+    ]);
+    expect(untimed).toBe(1);
+    expect(buckets).toEqual([
+      { start: '2024-01-01T10:00:00.000Z', count5xx: 2, failures: 2, byFlag: { UC: 2, URX: 1 } },
+      { start: '2024-01-01T10:01:00.000Z', count5xx: 0, failures: 0, byFlag: {} },
+      { start: '2024-01-01T10:02:00.000Z', count5xx: 1, failures: 1, byFlag: { '-': 1 } },
+    ]);
+  });
+});

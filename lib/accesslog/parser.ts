@@ -1,0 +1,164 @@
+import type { AccessLogRecord, ErrorReason, LineResult } from './types';
+import {
+  buildRecord,
+  compileFormat,
+  matchFormat,
+  type CompiledFormat,
+  type FormatProblem,
+  type MatchResult,
+} from './format';
+import { builtinFormats, prefixFormat } from './formats';
+import { classifyJson, recordFromJson } from './json';
+import {
+  isBlank,
+  isProxyLogLine,
+  looksBinary,
+  looksLikeAccessLogStart,
+  splitKubectlTimestamp,
+} from './classify';
+
+export interface ParserOptions {
+  /** A custom Envoy format string; tried before Istio's built-in formats. */
+  format?: string;
+  /** Only the custom format: no auto-detection of the built-in ones. */
+  onlyCustom?: boolean;
+}
+
+export interface LineParser {
+  /** Parses the next line (terminator may be included). Line numbers count from 1. */
+  push(line: string): LineResult;
+  /** Problems found while compiling the custom format, if any. */
+  formatProblems: FormatProblem[];
+}
+
+const SAMPLE = 120;
+
+/**
+ * A stateful line-by-line parser: it keeps only the last matching format (tried first on
+ * the next line) and whether the previous line was a proxy log line (for continuations).
+ * Memory does not grow with the input.
+ */
+export function createLineParser(options: ParserOptions = {}): LineParser {
+  const custom = options.format ? compileFormat(options.format, 'custom') : null;
+  const formats: CompiledFormat[] = [];
+  if (custom) formats.push(custom.format);
+  if (!custom || !options.onlyCustom) formats.push(...builtinFormats());
+  let lineNo = 0;
+  let inProxyLog = false;
+  let lastIndex = 0;
+
+  function error(reason: ErrorReason, message: string, text: string): LineResult {
+    return {
+      kind: 'error',
+      error: { line: lineNo, reason, message, sample: text.slice(0, SAMPLE) },
+    };
+  }
+
+  function parseText(text: string, timestamp: string | null): LineResult {
+    const first = formats[lastIndex];
+    if (first) {
+      const m = matchFormat(first, text);
+      if (m.status === 'full') return done(buildRecord(first, m, lineNo), timestamp);
+    }
+    let best: { format: CompiledFormat; match: MatchResult } | null = null;
+    for (let i = 0; i < formats.length; i++) {
+      if (i === lastIndex) continue;
+      const format = formats[i] as CompiledFormat;
+      const m = matchFormat(format, text);
+      if (m.status === 'full') {
+        lastIndex = i;
+        return done(buildRecord(format, m, lineNo), timestamp);
+      }
+      if (m.status === 'partial' && (!best || m.matched > best.match.matched))
+        best = { format, match: m };
+    }
+    if (first) {
+      const m = matchFormat(first, text);
+      if (m.status === 'partial' && (!best || m.matched > best.match.matched))
+        best = { format: first, match: m };
+    }
+    if (best) {
+      const record = buildRecord(best.format, best.match, lineNo);
+      if (record.startTime !== null && record.responseCode !== null) return done(record, timestamp);
+    }
+    if (!options.onlyCustom) {
+      const prefix = prefixFormat();
+      const m = matchFormat(prefix, text);
+      if (m.status === 'full') {
+        const record = buildRecord(prefix, m, lineNo);
+        record.partial = true;
+        return done(record, timestamp);
+      }
+    }
+    if (looksBinary(text))
+      return error('binary', 'line contains binary data or invalid UTF-8', text);
+    if (best && best.match.matched >= 2)
+      return error(
+        'truncated',
+        `line ends after ${best.match.matched} fields of format ${best.format.id}`,
+        text,
+      );
+    return error('unknown-format', 'no known access-log format matches this line', text);
+  }
+
+  function parseJson(text: string, timestamp: string | null): LineResult {
+    let value: unknown;
+    try {
+      value = JSON.parse(text);
+    } catch (e) {
+      const reason = text.trimEnd().endsWith('}') ? 'invalid-json' : 'truncated';
+      return error(reason, `invalid JSON: ${e instanceof Error ? e.message : String(e)}`, text);
+    }
+    const kind = classifyJson(value);
+    if (kind === 'proxy-log') {
+      inProxyLog = true;
+      return { kind: 'skipped', line: lineNo, reason: 'proxy-log' };
+    }
+    if (kind === 'other')
+      return error('unknown-format', 'JSON object without access-log keys', text);
+    return done(recordFromJson(value as Record<string, unknown>, lineNo), timestamp);
+  }
+
+  function done(record: AccessLogRecord, timestamp: string | null): LineResult {
+    inProxyLog = false;
+    record.logTimestamp = timestamp;
+    return { kind: 'record', record };
+  }
+
+  function push(raw: string): LineResult {
+    lineNo++;
+    let text = raw;
+    if (text.endsWith('\n')) text = text.slice(0, -1);
+    if (text.endsWith('\r')) text = text.slice(0, -1);
+    if (isBlank(text)) return { kind: 'skipped', line: lineNo, reason: 'empty' };
+    const split = splitKubectlTimestamp(text);
+    if (!split) return classify(text, null);
+    const result = classify(split.rest, split.timestamp);
+    if (result.kind !== 'error') return result;
+    // A custom format may itself start with an RFC 3339 time: try the whole line too.
+    const whole = classify(text, null);
+    return whole.kind === 'record' ? whole : result;
+  }
+
+  function classify(text: string, timestamp: string | null): LineResult {
+    if (isProxyLogLine(text)) {
+      inProxyLog = true;
+      return { kind: 'skipped', line: lineNo, reason: 'proxy-log' };
+    }
+    if (inProxyLog && !looksLikeAccessLogStart(text)) {
+      return { kind: 'skipped', line: lineNo, reason: 'proxy-log-continuation' };
+    }
+    if (text.startsWith('{')) return parseJson(text, timestamp);
+    return parseText(text, timestamp);
+  }
+
+  return { push, formatProblems: custom?.problems ?? [] };
+}
+
+/** Parses a whole text (tests, small inputs). Large inputs: feed createLineParser line by line. */
+export function parseAccessLog(text: string, options: ParserOptions = {}): LineResult[] {
+  const parser = createLineParser(options);
+  const lines = text.split('\n');
+  if (lines.length > 0 && lines[lines.length - 1] === '') lines.pop();
+  return lines.map((l) => parser.push(l));
+}

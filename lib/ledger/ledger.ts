@@ -1,0 +1,227 @@
+import type { FromSource, IpLookup, PodEvent, PodInterval, PodObservation } from './types';
+import { lookupInSorted } from './lookup';
+
+/** Kubernetes' default terminationGracePeriodSeconds, used when a deleted pod names none. */
+const DEFAULT_GRACE_SECONDS = 30;
+
+interface PodTrack {
+  latest: PodObservation;
+  /** The pod was seen without an IP: the first timed sighting with one is when it got it. */
+  sawWithoutIp: boolean;
+  deletionStartedAt: number | null;
+  graceEndsAt: number | null;
+  gone: { at: number; uncertain: boolean } | null;
+  lastSeenAt: number | null;
+  ips: Map<string, IpTrack>;
+}
+
+interface IpTrack {
+  firstTimed: number | null;
+}
+
+export interface LedgerCounts {
+  events: number;
+  hostNetworkSkipped: number;
+  /** Pod IPs for which no time at all is known: they cannot be placed and are left out. */
+  untimed: number;
+}
+
+/**
+ * Pod IP history: for every pod IP the interval during which one pod held it. Feed pod events
+ * in any order (each event only widens what is known, so order does not change the result);
+ * query with at(ip, time). Pod IPs are reused, so a lookup always goes by (ip, time).
+ */
+export class IpLedger {
+  private readonly pods = new Map<string, PodTrack>();
+  private readonly byIp = new Map<string, PodInterval[]>();
+  private readonly dirtyPods = new Set<string>();
+  private readonly podIntervals = new Map<string, PodInterval[]>();
+  private readonly untimedByPod = new Map<string, number>();
+  readonly counts: LedgerCounts = { events: 0, hostNetworkSkipped: 0, untimed: 0 };
+
+  /** Records one pod event. */
+  add(event: PodEvent): this {
+    this.counts.events++;
+    const pod = event.pod;
+    if (pod.hostNetwork) {
+      this.counts.hostNetworkSkipped++;
+      return this;
+    }
+    const key = pod.uid ?? `${pod.namespace}/${pod.name}`;
+    let track = this.pods.get(key);
+    if (!track) {
+      track = {
+        latest: pod,
+        sawWithoutIp: false,
+        deletionStartedAt: null,
+        graceEndsAt: null,
+        gone: null,
+        lastSeenAt: null,
+        ips: new Map(),
+      };
+      this.pods.set(key, track);
+    }
+    if (event.time !== null && (track.lastSeenAt === null || event.time >= track.lastSeenAt))
+      track.latest = pod;
+    else if (event.time === null) track.latest = mergeLatest(track.latest, pod);
+    if (event.time !== null) track.lastSeenAt = Math.max(track.lastSeenAt ?? -Infinity, event.time);
+    if (pod.ips.length === 0 && event.type !== 'DELETED') track.sawWithoutIp = true;
+    for (const ip of pod.ips) {
+      const ipTrack = track.ips.get(ip) ?? { firstTimed: null };
+      if (event.time !== null)
+        ipTrack.firstTimed = Math.min(ipTrack.firstTimed ?? Infinity, event.time);
+      track.ips.set(ip, ipTrack);
+    }
+    if (pod.deletionTimestamp !== null) {
+      const grace =
+        pod.deletionGracePeriodSeconds ??
+        pod.terminationGracePeriodSeconds ??
+        DEFAULT_GRACE_SECONDS;
+      track.graceEndsAt = pod.deletionTimestamp;
+      track.deletionStartedAt = pod.deletionTimestamp - grace * 1000;
+    }
+    if (event.type === 'DELETED') {
+      if (event.time !== null) {
+        track.gone = { at: event.time, uncertain: false };
+      } else if (!track.gone || track.gone.uncertain) {
+        const estimate = lastKnownTime(pod, track);
+        if (estimate !== null)
+          track.gone = { at: Math.max(estimate, track.gone?.at ?? -Infinity), uncertain: true };
+      }
+    }
+    this.dirtyPods.add(key);
+    return this;
+  }
+
+  addAll(events: Iterable<PodEvent>): this {
+    for (const e of events) this.add(e);
+    return this;
+  }
+
+  /** All intervals, sorted by IP then start. */
+  intervals(): PodInterval[] {
+    this.refresh();
+    const out: PodInterval[] = [];
+    for (const ip of [...this.byIp.keys()].sort()) out.push(...(this.byIp.get(ip) ?? []));
+    return out;
+  }
+
+  /** Intervals of one IP, sorted by start. */
+  history(ip: string): PodInterval[] {
+    this.refresh();
+    return [...(this.byIp.get(ip) ?? [])];
+  }
+
+  /** Who held `ip` at `time` (epoch ms), and in what state. See lookup.ts for the rules. */
+  at(ip: string, time: number, gapToleranceMs = 5 * 60_000): IpLookup {
+    this.refresh();
+    return lookupInSorted(ip, time, this.byIp.get(ip) ?? [], gapToleranceMs);
+  }
+
+  get size(): number {
+    this.refresh();
+    let n = 0;
+    for (const list of this.byIp.values()) n += list.length;
+    return n;
+  }
+
+  private refresh(): void {
+    if (this.dirtyPods.size === 0) return;
+    const touched = new Set<string>();
+    for (const key of this.dirtyPods) {
+      for (const old of this.podIntervals.get(key) ?? []) {
+        const list = this.byIp.get(old.ip);
+        if (list)
+          this.byIp.set(
+            old.ip,
+            list.filter((i) => i !== old),
+          );
+        touched.add(old.ip);
+      }
+      const track = this.pods.get(key);
+      const fresh = track ? this.materialize(key, track) : [];
+      this.podIntervals.set(key, fresh);
+      for (const interval of fresh) {
+        const list = this.byIp.get(interval.ip) ?? [];
+        list.push(interval);
+        this.byIp.set(interval.ip, list);
+        touched.add(interval.ip);
+      }
+    }
+    this.dirtyPods.clear();
+    let untimed = 0;
+    for (const n of this.untimedByPod.values()) untimed += n;
+    this.counts.untimed = untimed;
+    for (const ip of touched) this.byIp.get(ip)?.sort((a, b) => a.from - b.from);
+  }
+
+  private materialize(key: string, track: PodTrack): PodInterval[] {
+    const pod = track.latest;
+    const out: PodInterval[] = [];
+    let untimed = 0;
+    for (const [ip, ipTrack] of track.ips) {
+      const start = startOf(pod, track.sawWithoutIp, ipTrack.firstTimed);
+      if (!start) {
+        untimed++;
+        continue;
+      }
+      out.push({
+        ip,
+        namespace: pod.namespace,
+        name: pod.name,
+        uid: pod.uid,
+        owner: pod.owner,
+        node: pod.node,
+        from: start.at,
+        fromSource: start.source,
+        deletionStartedAt: track.deletionStartedAt,
+        graceEndsAt: track.graceEndsAt,
+        goneAt: track.gone?.at ?? null,
+        goneUncertain: track.gone?.uncertain ?? false,
+        lastSeenAt: track.lastSeenAt,
+      });
+    }
+    this.untimedByPod.set(key, untimed);
+    return out;
+  }
+}
+
+/**
+ * Start of an interval: the first timed sighting with the IP when the pod was watched
+ * getting it; otherwise a lower bound from the object (status.startTime, else the earliest
+ * condition transition, else creationTimestamp), never later than a timed sighting.
+ */
+function startOf(
+  pod: PodObservation,
+  sawWithoutIp: boolean,
+  firstTimed: number | null,
+): { at: number; source: FromSource } | null {
+  if (firstTimed !== null && sawWithoutIp) return { at: firstTimed, source: 'event' };
+  const bounds: [number | null, FromSource][] = [
+    [pod.startTime, 'startTime'],
+    [pod.firstConditionTime, 'condition'],
+    [pod.creationTimestamp, 'creationTimestamp'],
+  ];
+  for (const [at, source] of bounds) {
+    if (at !== null)
+      return firstTimed !== null && firstTimed < at
+        ? { at: firstTimed, source: 'event' }
+        : { at, source };
+  }
+  return firstTimed !== null ? { at: firstTimed, source: 'event' } : null;
+}
+
+/** Without event times, the last known time of a deleted pod: its latest status time or deletion start. */
+function lastKnownTime(pod: PodObservation, track: PodTrack): number | null {
+  const candidates = [pod.latestTime, track.deletionStartedAt, track.lastSeenAt].filter(
+    (t): t is number => t !== null,
+  );
+  return candidates.length ? Math.max(...candidates) : null;
+}
+
+/** Untimed observations: keep the one that knows more (a deletion, a later status). */
+function mergeLatest(current: PodObservation, next: PodObservation): PodObservation {
+  if ((next.latestTime ?? -Infinity) >= (current.latestTime ?? -Infinity))
+    return { ...next, ips: next.ips.length ? next.ips : current.ips };
+  return current;
+}
