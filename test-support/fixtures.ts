@@ -3,7 +3,8 @@ import fs from 'node:fs';
 
 /** The shared, real fixtures published by the Istio project (../shared/fixtures beside the repo). */
 export const FIXTURES_DIR =
-  process.env.MESHDX_FIXTURES ?? path.resolve(import.meta.dirname, '..', '..', 'shared', 'fixtures');
+  process.env.MESHDX_FIXTURES ??
+  path.resolve(import.meta.dirname, '..', '..', 'shared', 'fixtures');
 
 export function fixturePath(...parts: string[]): string {
   return path.join(FIXTURES_DIR, ...parts);

@@ -1,0 +1,81 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+
+export interface BenchResult {
+  name: string;
+  value: number;
+  unit: string;
+  /** Lower is better unless said otherwise. */
+  target?: number;
+  note?: string;
+}
+
+const root = path.resolve(import.meta.dirname, '..');
+
+export interface SimProcess {
+  kubeconfig: string;
+  kubeconfigYaml: string;
+  url: string;
+  child: ChildProcess;
+  stop(): Promise<void>;
+}
+
+/** Starts the simulator as its own process, so the numbers measured here are meshdx's alone. */
+export async function startSimProcess(
+  scenario: string,
+  params: Record<string, string> = {},
+  extra: string[] = [],
+): Promise<SimProcess> {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'meshdx-bench-'));
+  const kubeconfig = path.join(dir, 'kubeconfig');
+  const args = [
+    'server/sim/main.ts',
+    '--scenario',
+    scenario,
+    '--port',
+    '0',
+    '--kubeconfig',
+    kubeconfig,
+    '--clock',
+    '2026-11-01T12:00:00Z',
+    ...extra,
+  ];
+  for (const [k, v] of Object.entries(params)) args.push('--param', `${k}=${v}`);
+  const child = spawn(path.join(root, 'node_modules', '.bin', 'tsx'), args, {
+    cwd: root,
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
+  const until = Date.now() + 120_000;
+  while (!fs.existsSync(kubeconfig)) {
+    if (child.exitCode !== null) throw new Error(`simulator exited with ${child.exitCode}`);
+    if (Date.now() > until) throw new Error('simulator did not start within 120 s');
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  await new Promise((r) => setTimeout(r, 100));
+  const kubeconfigYaml = fs.readFileSync(kubeconfig, 'utf8');
+  const url = /server:\s*(\S+)/.exec(kubeconfigYaml)?.[1] ?? '';
+  return {
+    kubeconfig,
+    kubeconfigYaml,
+    url,
+    child,
+    stop: () =>
+      new Promise<void>((resolve) => {
+        if (child.exitCode !== null) return resolve();
+        child.once('exit', () => resolve());
+        child.kill('SIGTERM');
+        fs.rmSync(dir, { recursive: true, force: true });
+      }),
+  };
+}
+
+/** Peak resident set size of this process so far, in MB. */
+export function peakRssMb(): number {
+  return process.resourceUsage().maxRSS / 1024;
+}
+
+export function ms(start: bigint): number {
+  return Number(process.hrtime.bigint() - start) / 1e6;
+}

@@ -1,0 +1,159 @@
+import { KubeConfig } from '@kubernetes/client-node';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Pod } from '../../lib/kube/types';
+import { startSimulator } from '../../server/sim/index';
+import { KubeError } from '../../server/kube/errors';
+import { ListWatcher, type ObservedEvent } from '../../server/kube/listwatch';
+import { podLogs } from '../../server/kube/logs';
+import { envoyAdminGet, podProxyGet } from '../../server/kube/podports';
+import {
+  CORE,
+  getIstioConfigMap,
+  listIstioConfig,
+  listPods,
+  servedIstioVersion,
+} from '../../server/kube/resources';
+import { KubeTransport } from '../../server/kube/transport';
+import { adapterScenario, ADAPTER_POD } from './scenario';
+
+type Sim = Awaited<ReturnType<typeof startSimulator>>;
+let sim: Sim;
+let kc: KubeConfig;
+let t: KubeTransport;
+
+beforeAll(async () => {
+  sim = await startSimulator({
+    scenario: 'adapter-test',
+    port: 0,
+    clock: { fixed: new Date('2026-01-01T00:00:00Z') },
+    scenarioImpl: adapterScenario,
+  });
+  kc = new KubeConfig();
+  kc.loadFromString(sim.kubeconfigYaml);
+  t = new KubeTransport(kc);
+});
+
+afterAll(async () => {
+  t?.close();
+  await sim?.close();
+});
+
+describe('the cluster adapter against the simulator (real client-node over HTTP)', () => {
+  it('lists pods across namespaces and in one, with selectors', async () => {
+    const all = await listPods(t);
+    expect(all.items.map((p) => p.metadata.name).sort()).toEqual(
+      sim.store
+        .list<Pod>('pods')
+        .map((p) => p.metadata.name)
+        .sort(),
+    );
+    expect(all.resourceVersion).toMatch(/^\d+$/);
+    const shop = await listPods(t, { namespace: 'shop' });
+    expect(shop.items.every((p) => p.metadata.namespace === 'shop')).toBe(true);
+    const byLabel = await listPods(t, { labelSelector: 'app=payments' });
+    expect(byLabel.items.map((p) => p.metadata.name)).toEqual([ADAPTER_POD]);
+  });
+
+  it('finds the served Istio version and lists Istio config', async () => {
+    expect(await servedIstioVersion(t)).toBe('v1');
+    const istio = await listIstioConfig(t);
+    expect(istio.sidecars.map((s) => s.metadata.name)).toEqual(['default']);
+    const cm = await getIstioConfigMap(t);
+    expect(cm?.data?.mesh).toContain('defaultConfig');
+  });
+
+  it('reads container logs with tailLines and sinceTime', async () => {
+    const all = await podLogs(t, 'shop', ADAPTER_POD, 'istio-proxy');
+    expect(all.trim().split('\n')).toHaveLength(3);
+    const tail = await podLogs(t, 'shop', ADAPTER_POD, 'istio-proxy', { tailLines: 1 });
+    expect(tail.trim()).toContain('third');
+    const since = await podLogs(t, 'shop', ADAPTER_POD, 'istio-proxy', {
+      sinceTime: '2025-12-31T23:59:30Z',
+    });
+    expect(since.trim().split('\n')).toHaveLength(2);
+  });
+
+  it('GETs a pod port through pods/proxy and Envoy admin through port-forward', async () => {
+    const ready = await podProxyGet(t, 'shop', ADAPTER_POD, 15021, '/healthz/ready');
+    expect(ready.status).toBe(200);
+    const info = await envoyAdminGet(kc, 'shop', ADAPTER_POD, '/server_info');
+    expect(info.status).toBe(200);
+    expect(JSON.parse(info.body)).toHaveProperty('state');
+  });
+
+  it('refuses bad names before any request and maps API errors', async () => {
+    await expect(listPods(t, { namespace: '../kube-system' })).rejects.toThrow(
+      /invalid namespace name/,
+    );
+    await expect(podProxyGet(t, 'shop', 'UPPER', 15021, '/healthz/ready')).rejects.toThrow(
+      /invalid pod name/,
+    );
+    await expect(podProxyGet(t, 'shop', ADAPTER_POD, 15000, '/config_dump')).rejects.toThrow(
+      /not read through pods\/proxy/,
+    );
+    const err = await t.getJson('/api/v1/namespaces/shop/pods/nope').catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(KubeError);
+    expect((err as KubeError).status).toBe(404);
+    expect((err as KubeError).reason).toBe('NotFound');
+  });
+
+  it('times out a slow pod without blocking the others', async () => {
+    sim.faults.slowPods.set(`shop/${ADAPTER_POD}`, 3_000);
+    try {
+      const slow = podProxyGet(t, 'shop', ADAPTER_POD, 15021, '/healthz/ready', { timeoutMs: 300 });
+      await expect(slow).rejects.toMatchObject({ kind: 'timeout' });
+      const other = await podProxyGet(t, 'shop', 'checkout-1', 15021, '/healthz/ready', {
+        timeoutMs: 2_000,
+      });
+      expect(other.status).toBe(200);
+    } finally {
+      sim.faults.slowPods.clear();
+    }
+  });
+
+  it('an unreachable API server is an "unreachable" error, not a hang', async () => {
+    const dead = new KubeConfig();
+    dead.loadFromString(sim.kubeconfigYaml.replace(/127\.0\.0\.1:\d+/, '127.0.0.1:9'));
+    const dt = new KubeTransport(dead);
+    await expect(listPods(dt)).rejects.toMatchObject({ kind: 'unreachable' });
+    dt.close();
+  });
+});
+
+describe('ListWatcher', () => {
+  it('resumes a dropped watch and relists after 410 without losing a change', async () => {
+    const events: ObservedEvent<Pod>[] = [];
+    const w = new ListWatcher<Pod>(t, kc, CORE.pods, {
+      namespace: 'shop',
+      onEvent: (e) => events.push(e),
+      backoffMs: [50, 200],
+    });
+    await w.start();
+    const initial = events.length;
+    expect(initial).toBe(
+      sim.store.list<Pod>('pods').filter((p) => p.metadata.namespace === 'shop').length,
+    );
+
+    // a change seen live
+    const pod = sim.store.get<Pod>('pods', 'shop', 'checkout-1')!;
+    sim.store.upsert('pods', {
+      ...pod,
+      metadata: { ...pod.metadata, labels: { ...pod.metadata.labels, seen: 'live' } },
+    });
+    await expect.poll(() => events.filter((e) => e.via === 'watch').length).toBeGreaterThan(0);
+
+    // drop every watch; a deletion while it is down must still arrive
+    sim.faults.dropWatchesAfterMs = 1;
+    await new Promise((r) => setTimeout(r, 100));
+    sim.store.remove('pods', 'shop', 'checkout-1');
+    sim.faults.dropWatchesAfterMs = 0;
+    await expect
+      .poll(
+        () => events.some((e) => e.type === 'DELETED' && e.object.metadata.name === 'checkout-1'),
+        { timeout: 10_000 },
+      )
+      .toBe(true);
+    expect(w.snapshot().some((p) => p.metadata.name === 'checkout-1')).toBe(false);
+    w.stop();
+  });
+});
