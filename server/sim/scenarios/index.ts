@@ -1,0 +1,23 @@
+import type { Scenario } from '../world/types';
+import { startupRace } from './startup-race';
+import { phantom503 } from './phantom-503';
+import { unscopedMesh } from './unscoped-mesh';
+import { portNaming } from './port-naming';
+import { demo } from './demo';
+import { scale } from './scale';
+
+const ALL: readonly Scenario[] = [demo, startupRace, phantom503, unscopedMesh, portNaming, scale];
+
+export function getScenario(name: string): Scenario | undefined {
+  return ALL.find((s) => s.name === name);
+}
+
+export function scenarioNames(): string[] {
+  return ALL.map((s) => s.name);
+}
+
+export function describeScenarios(): { name: string; description: string }[] {
+  return ALL.map((s) => ({ name: s.name, description: s.description }));
+}
+
+export { phantomTruth, type PhantomTruth } from './phantom-503';

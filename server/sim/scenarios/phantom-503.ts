@@ -1,0 +1,194 @@
+import type { Scenario, SimLogs } from '../world/types';
+import { World, type Deployment, type PodEntry } from '../world/build/world';
+import { buildIstioSystem } from '../world/build/istio';
+import { failureFields, type FailureKind } from '../world/build/accesslog';
+import { applyTables, calls, fqdn, type NamespaceTable } from './table';
+import { every, isServing, okEntry, readyBackends, writeAccess, type Route } from './traffic';
+import { proxyLine } from '../world/build/proxylog';
+
+const NS = 'shop';
+
+export const PHANTOM_TABLES: readonly NamespaceTable[] = [
+  {
+    name: NS,
+    services: [
+      { name: 'checkout', ports: [{ name: 'http', port: 8080 }] },
+      { name: 'payments', ports: [{ name: 'http', port: 8080 }] },
+      { name: 'inventory', ports: [{ name: 'http', port: 8080 }] },
+    ],
+    workloads: [
+      {
+        name: 'checkout',
+        replicas: 2,
+        startAt: -3600,
+        annotations: calls([`${fqdn('payments', NS)}:8080`, `${fqdn('inventory', NS)}:8080`]),
+      },
+      { name: 'payments', replicas: 5, startAt: -3000, terminationGracePeriodSeconds: 30 },
+      { name: 'inventory', replicas: 4, startAt: -2800, terminationGracePeriodSeconds: 30 },
+    ],
+  },
+];
+
+/** Ground truth for one 503 line: which pod held the upstream IP when the line was written. */
+export interface PhantomTruth {
+  time: string;
+  client: string;
+  line: string;
+  ip: string;
+  flags: string;
+  podName: string;
+  podUid: string;
+}
+
+const truths = new WeakMap<SimLogs, PhantomTruth[]>();
+
+/** Every 503 line the phantom-503 story wrote into `logs`, with the pod that held the IP. */
+export function phantomTruth(logs: SimLogs): readonly PhantomTruth[] {
+  return truths.get(logs) ?? [];
+}
+
+interface Dying {
+  entry: PodEntry;
+  from: number;
+  until: number;
+  route: Route;
+}
+
+/** Run the phantom-503 story on an existing `shop`-like namespace built from PHANTOM_TABLES. */
+export function runPhantomStory(
+  world: World,
+  pods: Map<string, PodEntry[]>,
+  deps: Map<string, Deployment>,
+): void {
+  const record: PhantomTruth[] = truths.get(world.ctx.logs) ?? [];
+  truths.set(world.ctx.logs, record);
+  const svc = (name: string) => world.servicesIn(NS).find((s) => s.metadata.name === name);
+  const paySvc = svc('payments');
+  const invSvc = svc('inventory');
+  let payDep = deps.get('payments');
+  const invDep = deps.get('inventory');
+  if (paySvc === undefined || invSvc === undefined || payDep === undefined || invDep === undefined)
+    return;
+  const payRoute: Route = { service: paySvc, port: 8080, path: '/api/v1/charge' };
+  const invRoute: Route = { service: invSvc, port: 8080, path: '/api/v1/stock' };
+  const clients = (): PodEntry[] => (pods.get('checkout') ?? []).filter(isServing);
+  const jsonClient = pods.get('checkout')?.[1]?.plan.name;
+  const dying: Dying[] = [];
+  const kinds: FailureKind[] = ['UC', 'UF', 'URX'];
+  let k = 0;
+
+  every(world, 1000, 60_000, (at) => {
+    for (const c of clients()) {
+      const json = c.plan.name === jsonClient;
+      for (const route of [payRoute, invRoute]) {
+        const b = readyBackends(world, route.service);
+        const pick = b[world.ids.int(0, Math.max(0, b.length - 1))];
+        if (pick !== undefined)
+          writeAccess(world, c, okEntry(world, c, route, at, pick.plan.ip), json);
+      }
+      for (const d of dying) {
+        if (at < d.from || at >= d.until) continue;
+        const kind = kinds[k++ % kinds.length] ?? 'UC';
+        const e = {
+          ...okEntry(world, c, d.route, at + 3, d.entry.plan.ip),
+          ...failureFields(kind),
+        };
+        if (kind !== 'URX') delete e.upstreamTime;
+        const line = writeAccess(world, c, e, json);
+        record.push({
+          time: new Date(at + 3).toISOString(),
+          client: c.plan.name,
+          line,
+          ip: d.entry.plan.ip,
+          flags: e.flags,
+          podName: d.entry.plan.name,
+          podUid: d.entry.plan.uid,
+        });
+      }
+    }
+  });
+
+  const stop = (e: PodEntry, at: number, route: Route) => {
+    world.stopPod(e, at);
+    dying.push({ entry: e, from: at, until: at + 4000, route });
+  };
+
+  const rollout = (base: number) => {
+    const oldDep = payDep;
+    if (oldDep === undefined) return;
+    const next = world.rollout(oldDep, {
+      version: 'v2',
+      image: `registry.example.com/${NS}/payments:v${base}`,
+    });
+    payDep = next;
+    const olds = (pods.get('payments') ?? []).filter(
+      (e) => !e.removed && e.plan.deleteAt === undefined,
+    );
+    const fresh: PodEntry[] = [];
+    let firstGone: PodEntry | undefined;
+    olds.forEach((old, i) => {
+      const at = base + i * 6000;
+      world.ctx.clock.schedule(new Date(at), () => {
+        // The last new pod is placed where the first old pod ran and gets its released IP.
+        const reuse = i === olds.length - 1 && firstGone?.removed === true ? firstGone : undefined;
+        const opts = reuse !== undefined ? { node: reuse.plan.node, ip: reuse.plan.ip } : {};
+        fresh.push(world.startPod(next, at, opts));
+        pods.set('payments', [...(pods.get('payments') ?? []), ...fresh.slice(-1)]);
+      });
+      world.ctx.clock.schedule(new Date(at + 5000), () => {
+        firstGone ??= old;
+        stop(old, at + 5000, payRoute);
+      });
+    });
+    for (const c of pods.get('checkout') ?? []) {
+      world.log(
+        c,
+        'istio-proxy',
+        base + 500,
+        proxyLine(
+          base + 500,
+          'warning',
+          'envoy config\tgRPC config for type.googleapis.com/envoy.config.endpoint.v3.ClusterLoadAssignment rejected: stale nonce',
+        ),
+      );
+    }
+  };
+
+  const scaleDown = (at: number) => {
+    const live = (pods.get('inventory') ?? []).filter(
+      (e) => !e.removed && e.plan.deleteAt === undefined,
+    );
+    for (const e of live.slice(2)) stop(e, at, invRoute);
+  };
+  const scaleUp = (at: number) => {
+    const live = (pods.get('inventory') ?? []).filter(
+      (e) => !e.removed && e.plan.deleteAt === undefined,
+    );
+    const add: PodEntry[] = [];
+    for (let i = live.length; i < 4; i++) add.push(world.startPod(invDep, at + i * 500));
+    pods.set('inventory', [...(pods.get('inventory') ?? []), ...add]);
+  };
+
+  const cycle = (base: number, first: boolean) => () => {
+    rollout(base);
+    if (!first) world.ctx.clock.schedule(new Date(base + 10_000), () => scaleUp(base + 10_000));
+    world.ctx.clock.schedule(new Date(base + 40_000), () => scaleDown(base + 40_000));
+    if (world.ctx.clock.mode === 'real') {
+      world.ctx.clock.schedule(new Date(base + 300_000), cycle(base + 300_000, false));
+    }
+  };
+  const start = world.now() + 20_000;
+  world.ctx.clock.schedule(new Date(start), cycle(start, true));
+}
+
+export const phantom503: Scenario = {
+  name: 'phantom-503',
+  description:
+    'shop: checkout calls payments and inventory; payments rolls out at +20s (terminating pods get 503 UC/UF/URX, one IP is reused), inventory scales 4->2 at +60s; repeats every 5 min on a real clock',
+  start(ctx) {
+    const world = new World(ctx);
+    buildIstioSystem(world);
+    const [shop] = applyTables(world, PHANTOM_TABLES);
+    if (shop !== undefined) runPhantomStory(world, shop.pods, shop.deployments);
+  },
+};
