@@ -1,0 +1,147 @@
+import { describe, it, expect, afterAll } from 'vitest';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { run } from './timeline';
+import type { CliIO } from '../io';
+import { fixturePath } from '../../test-support/fixtures';
+import { buildPod } from '../../lib/timeline/test-builders';
+
+const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'meshdx-timeline-'));
+afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
+
+function io(): CliIO & { out: string; err: string } {
+  const o = {
+    out: '',
+    err: '',
+    cwd: dir,
+    stdout: (t: string) => void (o.out += t),
+    stderr: (t: string) => void (o.err += t),
+  };
+  return o;
+}
+
+function write(name: string, text: string): string {
+  fs.writeFileSync(path.join(dir, name), text);
+  return name;
+}
+
+describe('meshdx timeline', () => {
+  it('prints exactly the documented JSON keys for a fixture pod', async () => {
+    const t = io();
+    expect(await run([fixturePath('pods', 'injected_native-sidecar.yaml'), '--json'], t)).toBe(0);
+    const out = JSON.parse(t.out) as { pods: Record<string, unknown>[] };
+    expect(out.pods).toHaveLength(1);
+    expect(Object.keys(out.pods[0] ?? {}).sort()).toEqual(
+      [
+        'appStartedAt',
+        'codes',
+        'fix',
+        'gapMs',
+        'mode',
+        'name',
+        'namespace',
+        'proxyReadyAt',
+        'proxyReadySource',
+        'restarts',
+        'verdicts',
+      ].sort(),
+    );
+    expect(out.pods[0]).toMatchObject({
+      name: 'hello',
+      mode: 'native',
+      verdicts: ['native-ok'],
+      codes: ['MDX0104'],
+      fix: null,
+    });
+  });
+
+  it('a PodList with a racing pod and a mesh ConfigMap setting a long drain', async () => {
+    const racing = buildPod({
+      name: 'api-5f6d7c8b9-x1',
+      mode: 'classic',
+      apps: [{ name: 'app', startedAt: 1, preStopSleep: 10 }],
+      proxy: { startedAt: 4 },
+      conditions: { ContainersReady: 8 },
+    });
+    const file = write('pods.json', JSON.stringify({ kind: 'PodList', items: [racing] }, null, 2));
+    const cm = write(
+      'istio-cm.yaml',
+      'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: istio\ndata:\n  mesh: |-\n    defaultConfig:\n      terminationDrainDuration: 15s\n',
+    );
+    const t = io();
+    expect(await run([file, '--mesh-config', cm, '--json'], t)).toBe(0);
+    const pod = (JSON.parse(t.out) as { pods: Record<string, unknown>[] }).pods[0];
+    expect(pod).toMatchObject({
+      mode: 'classic',
+      verdicts: ['race'],
+      codes: ['MDX0101'],
+      gapMs: -7000,
+      proxyReadySource: 'containers-ready',
+      restarts: 0,
+    });
+    expect(pod?.fix).toContain('holdApplicationUntilProxyStarts');
+    // Without the mesh config, the default 5 s drain is shorter than the 10 s preStop.
+    const t2 = io();
+    await run([file, '--json'], t2);
+    expect((JSON.parse(t2.out) as { pods: { verdicts: string[] }[] }).pods[0]?.verdicts).toEqual([
+      'race',
+      'drain-too-short',
+    ]);
+  });
+
+  it('text mode prints a table with one row per pod', async () => {
+    const t = io();
+    expect(await run([fixturePath('pods', 'kube-dns_pod_with_status.yaml')], t)).toBe(0);
+    const lines = t.out.split('\n');
+    expect(lines[0]).toMatch(/^NAMESPACE\s+POD\s+MODE\s+VERDICTS/);
+    expect(lines[1]).toMatch(/^kube-system\s+kube-dns-548976df6c-d9kkv\s+none\s+-/);
+    expect(t.out).toContain('no istio-proxy');
+  });
+
+  it('unreadable input names the file and position, exit 2', async () => {
+    const bad = write(
+      'bad.json',
+      '{"kind":"PodList","items":[\n  {"metadata": {"name": "a"}, "spec": {"containers": [}]}\n]}\n',
+    );
+    const t = io();
+    expect(await run([bad], t)).toBe(2);
+    expect(t.err).toMatch(/^meshdx timeline: bad\.json:2:\d+: invalid JSON/);
+    const t2 = io();
+    expect(await run(['missing.yaml'], t2)).toBe(2);
+    expect(t2.err).toContain('no such file');
+  });
+
+  it('bad mesh config and bad usage exit 2', async () => {
+    const pods = write(
+      'one.yaml',
+      fs.readFileSync(fixturePath('pods', 'injected_pod.yaml'), 'utf8'),
+    );
+    const mesh = write('mesh.yaml', 'defaultConfig:\n  holdApplicationUntilProxyStarts: [true\n');
+    const t = io();
+    expect(await run([pods, '--mesh-config', mesh], t)).toBe(2);
+    expect(t.err).toMatch(/mesh\.yaml:\d+:\d+:/);
+    const t2 = io();
+    expect(await run([], t2)).toBe(2);
+    expect(await run([pods, '--bogus'], t2)).toBe(2);
+    expect(t2.err).toContain('unknown option --bogus');
+  });
+
+  it('partly readable watch stream: judged as far as read, errors on stderr', async () => {
+    const p = buildPod({
+      mode: 'hold',
+      apps: [{ name: 'app', startedAt: 6 }],
+      proxy: { startedAt: 1 },
+    });
+    const file = write(
+      'watch.jsonl',
+      `${JSON.stringify({ type: 'ADDED', object: p })}\n{"type":"MODIFIED","object":{`,
+    );
+    const t = io();
+    expect(await run([file, '--json'], t)).toBe(0);
+    expect(t.err).toContain('watch.jsonl:2:1: unterminated JSON value');
+    expect((JSON.parse(t.out) as { pods: { mode: string }[] }).pods.map((x) => x.mode)).toEqual([
+      'hold',
+    ]);
+  });
+});

@@ -1,0 +1,100 @@
+/** One pod in, its startup mode, proxy-ready estimate, app starts and verdicts out. */
+import type { KubeEvent, Pod } from '../kube/types';
+import { appContainers, isWrapped } from './containers';
+import { eventsForPod } from './events';
+import type { MeshSettings } from './meshconfig';
+import { detectMode } from './mode';
+import { estimateProxyReady } from './proxyready';
+import { judgeShutdown } from './shutdown';
+import { judgeStartup } from './startup';
+import { containerStatus, firstRun } from './status';
+import type { AppStart, PodTimeline, ProxyReadyEstimate, Transition } from './types';
+import { workloadOf } from './workload';
+import { assessApp } from './assess';
+
+export interface AnalyzeContext {
+  mesh?: MeshSettings;
+  events?: readonly KubeEvent[];
+  transitions?: readonly Transition[];
+  /** Envoy server.initialization_time_ms per pod, keyed by pod uid or "namespace/name". */
+  envoyInitMs?: Readonly<Record<string, number>>;
+}
+
+function noProxy(notes: string[]): ProxyReadyEstimate {
+  return {
+    at: null,
+    notBefore: null,
+    source: 'none',
+    confidence: 'low',
+    clock: 'kubelet',
+    upperBoundOnly: false,
+    notes,
+  };
+}
+
+export function analyzePod(pod: Pod, ctx: AnalyzeContext = {}): PodTimeline {
+  const uid = pod.metadata.uid ?? null;
+  const namespace = pod.metadata.namespace ?? 'default';
+  const transitions = ctx.transitions ?? [];
+  const events = eventsForPod(pod, ctx.events ?? []);
+  const mode = detectMode(pod, ctx.mesh);
+  const workload = workloadOf(pod);
+  const initMs =
+    ctx.envoyInitMs?.[uid ?? ''] ?? ctx.envoyInitMs?.[`${namespace}/${pod.metadata.name}`];
+  const ready = mode.proxy
+    ? estimateProxyReady(pod, mode.proxy, { transitions, events, envoyInitMs: initMs })
+    : noProxy(['no istio-proxy']);
+  const apps: AppStart[] = appContainers(pod).map((c) => {
+    const run = firstRun(containerStatus(pod, c.name), transitions, uid, c.name);
+    const notes: string[] = [];
+    if (run.upperBound) notes.push(`first of ${run.restarts + 1} runs not visible`);
+    if (!containerStatus(pod, c.name)) notes.push('no container status');
+    return {
+      container: c.name,
+      startedAt: run.startedAt,
+      source: run.source,
+      restarts: run.restarts,
+      upperBound: run.upperBound,
+      exitCode: run.exitCode,
+      earlyFailure: run.earlyFailure,
+      guarded: isWrapped(c),
+      notes,
+    };
+  });
+  const excluded =
+    mode.mode === 'none'
+      ? 'no istio-proxy: not in the mesh'
+      : mode.mode === 'gateway'
+        ? 'gateway: the proxy is the workload, there is no app to race'
+        : null;
+  const verdicts = [
+    judgeStartup({ pod, mode, ready, apps, workload }),
+    ...judgeShutdown(pod, mode, workload),
+  ].filter((v): v is NonNullable<typeof v> => v !== null);
+  const starts = apps.map((a) => a.startedAt).filter((v): v is number => v !== null);
+  const gaps = mode.proxy
+    ? apps.map((a) => assessApp(a, ready).gapMs).filter((v): v is number => v !== null)
+    : [];
+  const proxyStatus = mode.proxy ? containerStatus(pod, mode.proxy.container.name) : undefined;
+  return {
+    namespace,
+    name: pod.metadata.name,
+    uid,
+    workload,
+    mode: mode.mode,
+    modeReasons: mode.reasons,
+    excluded,
+    proxyReady: ready,
+    apps,
+    appStartedAt: starts.length ? Math.min(...starts) : null,
+    gapMs: gaps.length ? Math.min(...gaps) : null,
+    restarts: apps.reduce((n, a) => n + a.restarts, 0),
+    proxyRestarts: proxyStatus?.restartCount ?? 0,
+    verdicts,
+    notes: [...mode.notes, ...ready.notes],
+  };
+}
+
+export function analyzePods(pods: readonly Pod[], ctx: AnalyzeContext = {}): PodTimeline[] {
+  return pods.map((p) => analyzePod(p, ctx));
+}

@@ -1,0 +1,66 @@
+/** Which container is the proxy, which are apps, and what their commands say. */
+import type { Container, Pod } from '../kube/types';
+
+export const PROXY_NAME = 'istio-proxy';
+
+export interface ProxyLocation {
+  container: Container;
+  where: 'containers' | 'initContainers';
+  index: number;
+}
+
+export function findProxy(pod: Pod): ProxyLocation | null {
+  const init = pod.spec.initContainers ?? [];
+  const i = init.findIndex((c) => c.name === PROXY_NAME);
+  if (i >= 0) return { container: init[i] as Container, where: 'initContainers', index: i };
+  const c = (pod.spec.containers ?? []).findIndex((x) => x.name === PROXY_NAME);
+  if (c >= 0) {
+    return { container: pod.spec.containers[c] as Container, where: 'containers', index: c };
+  }
+  return null;
+}
+
+/** The proxy runs as a native sidecar: an init container the kubelet keeps running. */
+export function isNativeSidecar(loc: ProxyLocation): boolean {
+  return loc.where === 'initContainers' && loc.container.restartPolicy === 'Always';
+}
+
+/** `pilot-agent proxy router` is a gateway: the proxy is the workload. */
+export function isGatewayProxy(c: Container): boolean {
+  const words = [...(c.command ?? []), ...(c.args ?? [])];
+  return words.includes('router');
+}
+
+/** Injected with hold: postStart runs `pilot-agent wait`, which the kubelet blocks on. */
+export function hasPostStartWait(c: Container): boolean {
+  const cmd = c.lifecycle?.postStart?.exec?.command ?? [];
+  const text = cmd.join(' ');
+  return /pilot-agent/.test(text) && /\bwait\b/.test(text);
+}
+
+export function appContainers(pod: Pod): Container[] {
+  return (pod.spec.containers ?? []).filter((c) => c.name !== PROXY_NAME);
+}
+
+const PROXY_POLL =
+  /(?:localhost|127\.0\.0\.1|\[::1\])?:(?:15000\b|15020\/healthz\/ready|15021\/healthz\/ready)/;
+const POLL_TOOL = /\b(?:curl|wget|nc|until|while|pilot-agent\s+wait)\b/;
+
+/** The app's command/args poll the proxy (admin :15000 or /healthz/ready) before the app starts. */
+export function isWrapped(c: Container): boolean {
+  const text = [...(c.command ?? []), ...(c.args ?? [])].join(' ');
+  if (/pilot-agent\s+wait/.test(text)) return true;
+  return PROXY_POLL.test(text) && POLL_TOOL.test(text);
+}
+
+/** Seconds the app's preStop holds it before SIGTERM: `sleep: {seconds}` or an exec `sleep N`. */
+export function preStopSeconds(c: Container): number | null {
+  const pre = c.lifecycle?.preStop;
+  if (!pre) return null;
+  if (pre.sleep && typeof pre.sleep.seconds === 'number') return pre.sleep.seconds;
+  const text = (pre.exec?.command ?? []).join(' ');
+  const m = /\bsleep\s+(\d+(?:\.\d+)?)(s|m)?\b/.exec(text);
+  if (!m) return null;
+  const n = Number(m[1]);
+  return m[2] === 'm' ? n * 60 : n;
+}

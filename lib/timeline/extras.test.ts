@@ -1,0 +1,143 @@
+import { describe, it, expect } from 'vitest';
+import { parseMeshConfig } from './meshconfig';
+import { readFixture } from '../../test-support/fixtures';
+import { analyzePod, analyzePods } from './analyze';
+import { buildGantt } from './gantt';
+import { summarizeFleet } from './fleet';
+import { timelineFindings } from './findings';
+import { timelineCatalog } from './codes';
+import { buildPod, event, at } from './test-builders';
+
+describe('mesh config', () => {
+  it('reads the ConfigMap mesh key, raw mesh and meshConfig', () => {
+    const cm = parseMeshConfig(
+      JSON.stringify({
+        kind: 'ConfigMap',
+        metadata: { name: 'istio' },
+        data: {
+          mesh: 'defaultConfig:\n  holdApplicationUntilProxyStarts: true\n  terminationDrainDuration: 20s\n',
+        },
+      }),
+    );
+    expect(cm).toEqual({ settings: { from: 'configmap', hold: true, drainMs: 20000 }, errors: [] });
+    expect(
+      parseMeshConfig('meshConfig:\n  defaultConfig:\n    holdApplicationUntilProxyStarts: true\n')
+        .settings.hold,
+    ).toBe(true);
+  });
+
+  it('the real analyzer meshconfig fixture has a defaultConfig without these fields', () => {
+    const r = parseMeshConfig(readFixture('istio_config', 'analyzer', 'common', 'meshconfig.yaml'));
+    expect(r).toEqual({ settings: { from: 'mesh' }, errors: [] });
+  });
+
+  it('errors inside data.mesh carry a position', () => {
+    const r = parseMeshConfig('kind: ConfigMap\ndata:\n  mesh: "defaultConfig: [1"\n');
+    expect(r.errors.length).toBeGreaterThan(0);
+    expect(r.errors[0]?.message).toContain('data.mesh');
+  });
+});
+
+describe('gantt, fleet, findings', () => {
+  it('gantt rows and markers for a restarted app with events and deletion', () => {
+    const pod = buildPod({
+      mode: 'classic',
+      apps: [
+        {
+          name: 'app',
+          startedAt: 12,
+          restarts: 1,
+          last: { startedAt: 1, finishedAt: 2, exitCode: 1, reason: 'Error' },
+        },
+      ],
+      proxy: { startedAt: 3 },
+      conditions: { PodScheduled: 0, Initialized: 1, ContainersReady: 13, Ready: 13 },
+      deletion: { at: 100, grace: 30 },
+    });
+    const events = [
+      event(pod, 'Unhealthy', 'Readiness probe failed: 503', 4, { container: 'istio-proxy' }),
+      event(pod, 'Killing', 'Stopping container app', 100, { container: 'app' }),
+    ];
+    const t = analyzePod(pod, { events });
+    const g = buildGantt(pod, t, events);
+    expect(g.rows.map((r) => [r.container, r.role])).toEqual([
+      ['istio-init', 'init'],
+      ['app', 'app'],
+      ['istio-proxy', 'proxy'],
+    ]);
+    expect(g.rows[1]?.segments.map((s) => [s.kind, s.from, s.to])).toEqual([
+      ['waiting', at(0), at(1)],
+      ['terminated', at(1), at(2)],
+      ['restart', at(2), at(12)],
+      ['running', at(12), null],
+    ]);
+    const kinds = g.markers.map((m) => m.kind);
+    expect(kinds).toEqual([
+      'scheduled',
+      'initialized',
+      'probe-failed',
+      'containers-ready',
+      'ready',
+      'proxy-ready', // 4 s failure + 10 s period, capped at ContainersReady (13 s)
+      'killing',
+      'deletion',
+      'grace-end',
+    ]);
+    expect(g.markers.find((m) => m.kind === 'proxy-ready')?.time).toBe(at(13));
+    expect(g.markers.find((m) => m.kind === 'deletion')?.time).toBe(at(100));
+    expect(g.start).toBe(at(0));
+    expect(g.end).toBe(at(130));
+  });
+
+  it('fleet summary counts verdicts and gap distribution per workload', () => {
+    const owner = { replicaSet: 'web-7d9f8b6c5d', hash: '7d9f8b6c5d' };
+    const pods = [1, 2, 3].map((s, i) =>
+      buildPod({
+        name: `web-7d9f8b6c5d-${i}`,
+        uid: `u${i}`,
+        mode: 'classic',
+        owner,
+        apps: [{ name: 'app', startedAt: s }],
+        proxy: { startedAt: 1 },
+      }),
+    );
+    const init = { u0: 3000, u1: 3000, u2: 500 };
+    const s = summarizeFleet(
+      analyzePods([...pods, buildPod({ mode: 'none' })], { envoyInitMs: init }),
+    );
+    // gaps: 1-4 = -3 s, 2-4 = -2 s, 3-1.5 = +1.5 s
+    const web = s.workloads.find((w) => w.name === 'web');
+    expect(web).toMatchObject({
+      kind: 'Deployment',
+      pods: 3,
+      measured: 3,
+      minMs: -3000,
+      medianMs: -2000,
+      maxMs: 1500,
+    });
+    expect(s.byVerdict).toEqual({ race: 2, 'classic-ok': 1 });
+    expect(s.byMode).toEqual({ classic: 3, none: 1 });
+    expect(s.excluded).toBe(1);
+  });
+
+  it('findings use the catalog codes and severities', () => {
+    const t = analyzePod(
+      buildPod({ mode: 'classic', apps: [{ name: 'app', startedAt: 1 }], proxy: { startedAt: 5 } }),
+    );
+    const f = timelineFindings(t);
+    expect(f.map((x) => [x.code, x.severity])).toEqual([['MDX0101', 'warning']]);
+    expect(f[0]?.subject).toEqual({ kind: 'Pod', namespace: 'shop', name: 'web-7d9f8b6c5d-abcde' });
+    const codes = timelineCatalog().map((c) => c.code);
+    expect(new Set(codes).size).toBe(8);
+    expect(codes.every((c) => /^MDX01\d\d$/.test(c))).toBe(true);
+  });
+});
+
+describe('jsonErrorOffset', () => {
+  it('points at the first bad character, -1 for valid JSON', async () => {
+    const { jsonErrorOffset } = await import('./jsonerror');
+    expect(jsonErrorOffset('{"a": [1, 2}')).toBe(11);
+    expect(jsonErrorOffset('{"a" 1}')).toBe(5);
+    expect(jsonErrorOffset('{"a": {"b": "x\\"y"}, "c": [true, null, -1.5e3]}')).toBe(-1);
+  });
+});

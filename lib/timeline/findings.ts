@@ -1,0 +1,19 @@
+/** Verdicts as findings: {code, severity, subject, evidence, fix}. */
+import type { Finding } from '../findings/types';
+import { TIMELINE_CATALOG } from './codes';
+import type { PodTimeline } from './types';
+
+export function timelineFindings(t: PodTimeline): Finding[] {
+  return t.verdicts.map((v) => ({
+    code: v.code,
+    severity: TIMELINE_CATALOG[v.verdict].severity,
+    subject: { kind: 'Pod', namespace: t.namespace, name: t.name },
+    evidence: {
+      ...v.evidence,
+      verdict: v.verdict,
+      confidence: v.confidence,
+      workload: `${t.workload.kind}/${t.workload.name}`,
+    },
+    ...(v.fixes[0] ? { fix: v.fixes[0] } : {}),
+  }));
+}

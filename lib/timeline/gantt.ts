@@ -1,0 +1,233 @@
+/**
+ * The per-pod Gantt model: pure data for a chart (recharts). One row per container (init,
+ * proxy, apps) with run segments, plus markers for conditions, the proxy-ready estimate,
+ * probe and hook failures, kills and deletion. Times are RFC 3339 strings.
+ */
+import type { ContainerStatus, KubeEvent, Pod } from '../kube/types';
+import { PROXY_NAME } from './containers';
+import { eventContainer, eventLastMs, eventsForPod, sameNodeKubelet } from './events';
+import { toIso, toMs } from './time';
+import type { Confidence, PodTimeline, Transition } from './types';
+import { transitionsFor } from './status';
+
+export type SegmentKind = 'waiting' | 'running' | 'terminated' | 'restart';
+export type MarkerKind =
+  | 'scheduled'
+  | 'initialized'
+  | 'containers-ready'
+  | 'ready'
+  | 'proxy-ready'
+  | 'probe-failed'
+  | 'hook-failed'
+  | 'deletion'
+  | 'grace-end'
+  | 'killing';
+
+export interface GanttSegment {
+  kind: SegmentKind;
+  from: string;
+  /** null = still going at the time of the snapshot. */
+  to: string | null;
+  label: string;
+}
+
+export interface GanttRow {
+  container: string;
+  role: 'init' | 'proxy' | 'app';
+  segments: GanttSegment[];
+}
+
+export interface GanttMarker {
+  time: string;
+  kind: MarkerKind;
+  source: string;
+  confidence: Confidence;
+  container?: string;
+  label?: string;
+}
+
+export interface PodGantt {
+  namespace: string;
+  name: string;
+  rows: GanttRow[];
+  markers: GanttMarker[];
+  /** Earliest and latest time on the chart. */
+  start: string | null;
+  end: string | null;
+}
+
+function seg(
+  kind: SegmentKind,
+  from: string | undefined,
+  to: string | null | undefined,
+  label: string,
+): GanttSegment[] {
+  return from && toMs(from) !== null ? [{ kind, from, to: to ?? null, label }] : [];
+}
+
+function segments(
+  pod: Pod,
+  cs: ContainerStatus | undefined,
+  transitions: readonly Transition[],
+): GanttSegment[] {
+  if (!cs) return [];
+  const out: GanttSegment[] = [];
+  const last = cs.lastState?.terminated;
+  const starts = transitionsFor(transitions, pod.metadata.uid ?? null, cs.name, 'startedAt')
+    .map((t) => String(t.value))
+    .sort();
+  const firstStart =
+    starts[0] ?? last?.startedAt ?? cs.state?.running?.startedAt ?? cs.state?.terminated?.startedAt;
+  out.push(...seg('waiting', pod.status?.startTime, firstStart, 'waiting to start'));
+  if (last) {
+    if (starts.length > 2 || cs.restartCount > 1) {
+      out.push(
+        ...seg(
+          'restart',
+          starts[0] ?? last.startedAt,
+          last.startedAt,
+          `${Math.max(cs.restartCount - 1, 0)} earlier run(s)`,
+        ),
+      );
+    }
+    out.push(
+      ...seg(
+        'terminated',
+        last.startedAt,
+        last.finishedAt,
+        `exit ${last.exitCode}${last.reason ? ` ${last.reason}` : ''}`,
+      ),
+    );
+    const next = cs.state?.running?.startedAt ?? cs.state?.terminated?.startedAt ?? null;
+    out.push(
+      ...seg(
+        'restart',
+        last.finishedAt,
+        next,
+        cs.state?.waiting?.reason ?? `restart #${cs.restartCount}`,
+      ),
+    );
+  }
+  const run = cs.state?.running;
+  if (run)
+    out.push(...seg('running', run.startedAt, null, cs.ready ? 'running, ready' : 'running'));
+  const term = cs.state?.terminated;
+  if (term)
+    out.push(
+      ...seg(
+        'terminated',
+        term.startedAt,
+        term.finishedAt,
+        `exit ${term.exitCode}${term.reason ? ` ${term.reason}` : ''}`,
+      ),
+    );
+  return out;
+}
+
+const CONDITION_MARKERS: [string, MarkerKind][] = [
+  ['PodScheduled', 'scheduled'],
+  ['Initialized', 'initialized'],
+  ['ContainersReady', 'containers-ready'],
+  ['Ready', 'ready'],
+];
+
+function eventMarker(e: KubeEvent, pod: Pod): GanttMarker[] {
+  const kind: MarkerKind | null =
+    e.reason === 'Unhealthy'
+      ? 'probe-failed'
+      : e.reason === 'FailedPostStartHook' || e.reason === 'FailedPreStopHook'
+        ? 'hook-failed'
+        : e.reason === 'Killing'
+          ? 'killing'
+          : null;
+  const time = toIso(eventLastMs(e));
+  if (!kind || !time) return [];
+  const container = eventContainer(e);
+  const count = e.count && e.count > 1 ? ` (x${e.count})` : '';
+  return [
+    {
+      time,
+      kind,
+      source: `event:${e.source?.component ?? 'unknown'}`,
+      confidence: sameNodeKubelet(e, pod) ? 'medium' : 'low',
+      ...(container ? { container } : {}),
+      label: `${e.message ?? e.reason}${count}`.slice(0, 200),
+    },
+  ];
+}
+
+export function buildGantt(
+  pod: Pod,
+  timeline: PodTimeline,
+  events: readonly KubeEvent[] = [],
+  transitions: readonly Transition[] = [],
+): PodGantt {
+  const statusOf = (name: string) =>
+    pod.status?.initContainerStatuses?.find((c) => c.name === name) ??
+    pod.status?.containerStatuses?.find((c) => c.name === name);
+  const rows: GanttRow[] = [
+    ...(pod.spec.initContainers ?? []).map((c) => ({ c, init: true })),
+    ...pod.spec.containers.map((c) => ({ c, init: false })),
+  ].map(({ c, init }) => ({
+    container: c.name,
+    role: c.name === PROXY_NAME ? 'proxy' : init ? 'init' : 'app',
+    segments: segments(pod, statusOf(c.name), transitions),
+  }));
+  const markers: GanttMarker[] = [];
+  for (const [type, kind] of CONDITION_MARKERS) {
+    const c = pod.status?.conditions?.find((x) => x.type === type && x.status === 'True');
+    if (c?.lastTransitionTime && toMs(c.lastTransitionTime) !== null) {
+      markers.push({
+        time: c.lastTransitionTime,
+        kind,
+        source: `condition:${type}`,
+        confidence: 'high',
+      });
+    }
+  }
+  const ready = timeline.proxyReady;
+  if (ready.at !== null) {
+    markers.push({
+      time: toIso(ready.at) as string,
+      kind: 'proxy-ready',
+      source: ready.source,
+      confidence: ready.confidence,
+      container: PROXY_NAME,
+      label: ready.notes.join('; '),
+    });
+  }
+  for (const e of eventsForPod(pod, events)) markers.push(...eventMarker(e, pod));
+  const del = toMs(pod.metadata.deletionTimestamp);
+  if (del !== null) {
+    const grace =
+      pod.metadata.deletionGracePeriodSeconds ?? pod.spec.terminationGracePeriodSeconds ?? 30;
+    // deletionTimestamp is set to request time + grace period.
+    markers.push({
+      time: toIso(del - grace * 1000) as string,
+      kind: 'deletion',
+      source: 'metadata.deletionTimestamp',
+      confidence: 'medium',
+    });
+    markers.push({
+      time: toIso(del) as string,
+      kind: 'grace-end',
+      source: 'metadata.deletionTimestamp',
+      confidence: 'high',
+    });
+  }
+  markers.sort((a, b) => a.time.localeCompare(b.time));
+  const times = [
+    ...rows.flatMap((r) => r.segments.flatMap((s) => [s.from, s.to])),
+    ...markers.map((m) => m.time),
+  ]
+    .map((t) => toMs(t))
+    .filter((v): v is number => v !== null);
+  return {
+    namespace: timeline.namespace,
+    name: timeline.name,
+    rows,
+    markers,
+    start: times.length ? toIso(Math.min(...times)) : null,
+    end: times.length ? toIso(Math.max(...times)) : null,
+  };
+}

@@ -1,0 +1,147 @@
+import { describe, it, expect } from 'vitest';
+import { parse } from 'yaml';
+import { listFixtures, readFixture } from '../../test-support/fixtures';
+import { detectMode } from './mode';
+import { readTimelineInput } from './input';
+import { analyzePod } from './analyze';
+import { buildPod } from './test-builders';
+import type { Pod } from '../kube/types';
+
+function fixturePod(file: string): Pod {
+  const input = readTimelineInput(readFixture('pods', file));
+  expect(input.errors).toEqual([]);
+  expect(input.pods).toHaveLength(1);
+  return input.pods[0] as Pod;
+}
+
+describe('startup mode on the real injected pods', () => {
+  // Verified by reading the files: pod.yaml.injected is a native-sidecar injection (istio-proxy
+  // in initContainers with restartPolicy Always), the opt-out keeps it in containers.
+  const expected: Record<string, string> = {
+    'injected_pod.yaml': 'native',
+    'injected_native-sidecar.yaml': 'native',
+    'injected_hello-multiport-metrics.yaml': 'native',
+    'injected_native-sidecar-opt-out.yaml': 'classic',
+    'kube-dns_pod_with_status.yaml': 'none',
+  };
+
+  it('covers every pod fixture', () => {
+    expect(listFixtures('pods').sort()).toEqual(Object.keys(expected).sort());
+  });
+
+  for (const [file, mode] of Object.entries(expected)) {
+    it(`${file} is ${mode}`, () => {
+      expect(detectMode(fixturePod(file)).mode).toBe(mode);
+    });
+  }
+
+  it('agrees with the raw YAML on where istio-proxy lives', () => {
+    for (const file of Object.keys(expected)) {
+      const raw = parse(readFixture('pods', file).split('\n---')[0] as string) as Pod;
+      const init = (raw.spec.initContainers ?? []).find((c) => c.name === 'istio-proxy');
+      const inContainers = raw.spec.containers.some((c) => c.name === 'istio-proxy');
+      const mode = detectMode(fixturePod(file)).mode;
+      if (init?.restartPolicy === 'Always') expect(mode).toBe('native');
+      else if (inContainers) expect(mode).toBe('classic');
+      else expect(mode).toBe('none');
+    }
+  });
+
+  it('the opt-out pod has no status: unknown with the reason, hold fix offered', () => {
+    const t = analyzePod(fixturePod('injected_native-sidecar-opt-out.yaml'));
+    expect(t.verdicts.map((v) => v.verdict)).toEqual(['unknown']);
+    expect(String(t.verdicts[0]?.evidence.reason)).toContain('no container statuses');
+    expect(t.verdicts[0]?.fixes[0]?.yaml).toContain('holdApplicationUntilProxyStarts');
+  });
+
+  it('native fixtures are native-ok from the spec (medium confidence), kube-dns is excluded', () => {
+    const t = analyzePod(fixturePod('injected_native-sidecar.yaml'));
+    expect(t.verdicts.map((v) => [v.verdict, v.code, v.confidence])).toEqual([
+      ['native-ok', 'MDX0104', 'medium'],
+    ]);
+    const dns = analyzePod(fixturePod('kube-dns_pod_with_status.yaml'));
+    expect(dns.verdicts).toEqual([]);
+    expect(dns.excluded).toContain('no istio-proxy');
+    // 4 app containers read from the fixture status, all with start times.
+    expect(dns.apps.map((a) => a.container)).toEqual([
+      'kubedns',
+      'dnsmasq',
+      'sidecar',
+      'prometheus-to-sd',
+    ]);
+    expect(dns.appStartedAt).toBe(Date.parse('2018-12-03T17:00:10Z'));
+    expect(dns.workload).toEqual({
+      kind: 'Deployment',
+      name: 'kube-dns',
+      namespace: 'kube-system',
+    });
+  });
+});
+
+describe('startup mode from annotations, mesh config and commands', () => {
+  it('hold from the annotation (YAML or JSON) on a classic-ordered pod, with a note', () => {
+    for (const value of [
+      'holdApplicationUntilProxyStarts: true',
+      '{ "holdApplicationUntilProxyStarts": true }',
+    ]) {
+      const m = detectMode(
+        buildPod({ mode: 'classic', annotations: { 'proxy.istio.io/config': value } }),
+      );
+      expect(m.mode).toBe('hold');
+      expect(m.notes.join(' ')).toContain('applies at injection');
+    }
+  });
+
+  it('hold from the mesh defaultConfig; the annotation can turn it off', () => {
+    expect(detectMode(buildPod({ mode: 'classic' }), { from: 'configmap', hold: true }).mode).toBe(
+      'hold',
+    );
+    const off = buildPod({
+      mode: 'classic',
+      annotations: { 'proxy.istio.io/config': 'holdApplicationUntilProxyStarts: false' },
+    });
+    expect(detectMode(off, { from: 'configmap', hold: true }).mode).toBe('classic');
+  });
+
+  it('hold visible from postStart pilot-agent wait', () => {
+    const m = detectMode(buildPod({ mode: 'hold' }));
+    expect(m.mode).toBe('hold');
+    expect(m.reasons[0]).toContain('first container');
+  });
+
+  it('wrapper when every app polls the proxy; classic when one does not', () => {
+    const poll = [
+      'sh',
+      '-c',
+      'until curl -fsI http://localhost:15021/healthz/ready; do sleep 1; done; exec /app',
+    ];
+    expect(
+      detectMode(buildPod({ mode: 'classic', apps: [{ name: 'a', startedAt: 1, command: poll }] }))
+        .mode,
+    ).toBe('wrapper');
+    const admin = [
+      'sh',
+      '-c',
+      'while ! wget -q -O- 127.0.0.1:15000/ready; do sleep 1; done; ./run',
+    ];
+    expect(detectMode(buildPod({ mode: 'classic', apps: [{ name: 'a', args: admin }] })).mode).toBe(
+      'wrapper',
+    );
+    const mixed = buildPod({
+      mode: 'classic',
+      apps: [
+        { name: 'a', command: poll },
+        { name: 'b', command: ['/b'] },
+      ],
+    });
+    expect(detectMode(mixed).mode).toBe('classic');
+  });
+
+  it('gateway and none', () => {
+    expect(detectMode(buildPod({ mode: 'gateway' })).mode).toBe('gateway');
+    expect(detectMode(buildPod({ mode: 'none' })).mode).toBe('none');
+    const g = analyzePod(buildPod({ mode: 'gateway' }));
+    expect(g.verdicts).toEqual([]);
+    expect(g.excluded).toContain('gateway');
+  });
+});

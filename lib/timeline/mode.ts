@@ -1,0 +1,111 @@
+/** Detects the startup mode of a pod from its spec, annotations and the mesh config. */
+import type { Pod } from '../kube/types';
+import {
+  appContainers,
+  findProxy,
+  hasPostStartWait,
+  isGatewayProxy,
+  isNativeSidecar,
+  isWrapped,
+  type ProxyLocation,
+} from './containers';
+import type { MeshSettings } from './meshconfig';
+import { parseProxyConfigText, proxyContainerSettings, type ProxySettings } from './proxyconfig';
+import type { StartupMode } from './types';
+
+export const PROXY_CONFIG_ANNOTATION = 'proxy.istio.io/config';
+
+export interface ModeResult {
+  mode: StartupMode;
+  reasons: string[];
+  notes: string[];
+  proxy: ProxyLocation | null;
+  /** Effective proxy settings: annotation > PROXY_CONFIG env / legacy env > mesh. */
+  settings: ProxySettings;
+  /** Where the drain duration came from. */
+  drainSource: 'annotation' | 'proxy-env' | 'mesh' | 'default';
+}
+
+/** Merges the proxy settings in Istio's precedence order and remembers the drain source. */
+export function effectiveSettings(
+  pod: Pod,
+  proxy: ProxyLocation | null,
+  mesh: MeshSettings | undefined,
+): { settings: ProxySettings; drainSource: ModeResult['drainSource']; notes: string[] } {
+  const notes: string[] = [];
+  const raw = pod.metadata.annotations?.[PROXY_CONFIG_ANNOTATION];
+  let ann: ProxySettings = {};
+  if (raw !== undefined) {
+    const parsed = parseProxyConfigText(raw);
+    if (parsed.error)
+      notes.push(`annotation ${PROXY_CONFIG_ANNOTATION} unreadable: ${parsed.error}`);
+    ann = parsed.settings;
+  }
+  const env = proxyContainerSettings(proxy?.container);
+  notes.push(...env.errors);
+  const settings: ProxySettings = {};
+  const hold = ann.hold ?? env.settings.hold ?? mesh?.hold;
+  if (hold !== undefined) settings.hold = hold;
+  let drainSource: ModeResult['drainSource'] = 'default';
+  if (ann.drainMs !== undefined) [settings.drainMs, drainSource] = [ann.drainMs, 'annotation'];
+  else if (env.settings.drainMs !== undefined) {
+    [settings.drainMs, drainSource] = [env.settings.drainMs, 'proxy-env'];
+  } else if (mesh?.drainMs !== undefined) [settings.drainMs, drainSource] = [mesh.drainMs, 'mesh'];
+  return { settings, drainSource, notes };
+}
+
+export function detectMode(pod: Pod, mesh?: MeshSettings): ModeResult {
+  const proxy = findProxy(pod);
+  const eff = effectiveSettings(pod, proxy, mesh);
+  const base = { proxy, settings: eff.settings, drainSource: eff.drainSource, notes: eff.notes };
+  if (!proxy) return { ...base, mode: 'none', reasons: ['no istio-proxy container'] };
+  if (isGatewayProxy(proxy.container) && appContainers(pod).length === 0) {
+    return { ...base, mode: 'gateway', reasons: ['istio-proxy runs `proxy router`: a gateway'] };
+  }
+  if (isNativeSidecar(proxy)) {
+    return {
+      ...base,
+      mode: 'native',
+      reasons: ['istio-proxy is an initContainer with restartPolicy: Always'],
+    };
+  }
+  if (proxy.where === 'initContainers') {
+    // A plain init container proxy never finishes: the pod would not start. Report it as classic.
+    base.notes.push('istio-proxy is an initContainer without restartPolicy: Always');
+  }
+  const visibleHold = proxy.where === 'containers' && hasPostStartWait(proxy.container);
+  if (visibleHold) {
+    const first = proxy.index === 0 ? ' and is the first container' : '';
+    return {
+      ...base,
+      mode: 'hold',
+      reasons: [`istio-proxy has postStart pilot-agent wait${first}`],
+    };
+  }
+  if (eff.settings.hold === true) {
+    const src = pod.metadata.annotations?.[PROXY_CONFIG_ANNOTATION]?.includes('hold')
+      ? `annotation ${PROXY_CONFIG_ANNOTATION}`
+      : 'mesh defaultConfig / injected PROXY_CONFIG';
+    base.notes.push(
+      'holdApplicationUntilProxyStarts is set but istio-proxy has no postStart wait: the setting applies at injection, restart the workload',
+    );
+    return {
+      ...base,
+      mode: 'hold',
+      reasons: [`holdApplicationUntilProxyStarts: true from ${src}`],
+    };
+  }
+  const apps = appContainers(pod);
+  if (apps.length > 0 && apps.every(isWrapped)) {
+    return {
+      ...base,
+      mode: 'wrapper',
+      reasons: ['every app command polls the proxy before starting'],
+    };
+  }
+  return {
+    ...base,
+    mode: 'classic',
+    reasons: ['istio-proxy is a plain container: nothing orders it before the app'],
+  };
+}

@@ -1,0 +1,87 @@
+/**
+ * The ProxyConfig fields that decide startup and shutdown order, read from wherever they live:
+ * the pod annotation `proxy.istio.io/config` (YAML or JSON), the `PROXY_CONFIG` env the
+ * injector writes on istio-proxy, the mesh `defaultConfig`, and older injections' env vars.
+ */
+import { parse as parseYaml } from 'yaml';
+import type { Container } from '../kube/types';
+import { parseDurationMs } from './time';
+
+export interface ProxySettings {
+  hold?: boolean;
+  drainMs?: number;
+}
+
+export const DEFAULT_DRAIN_MS = 5000;
+export const DEFAULT_GRACE_S = 30;
+export const DEFAULT_MIN_DRAIN_MS = 5000;
+
+function asBool(v: unknown): boolean | undefined {
+  if (typeof v === 'boolean') return v;
+  if (v === 'true' || v === 'True') return true;
+  if (v === 'false' || v === 'False') return false;
+  return undefined;
+}
+
+/** Reads hold/drain from a ProxyConfig-shaped object (camelCase or snake_case keys). */
+export function readProxyConfigObject(obj: unknown): ProxySettings {
+  if (!obj || typeof obj !== 'object' || Array.isArray(obj)) return {};
+  const o = obj as Record<string, unknown>;
+  const out: ProxySettings = {};
+  const hold = asBool(o.holdApplicationUntilProxyStarts ?? o.hold_application_until_proxy_starts);
+  if (hold !== undefined) out.hold = hold;
+  const drain = parseDurationMs(o.terminationDrainDuration ?? o.termination_drain_duration);
+  if (drain !== null) out.drainMs = drain;
+  return out;
+}
+
+/** Parses a ProxyConfig written as YAML or JSON text; the error is a message, never thrown. */
+export function parseProxyConfigText(text: string): { settings: ProxySettings; error?: string } {
+  try {
+    const value: unknown = parseYaml(text);
+    if (value === null || value === undefined) return { settings: {} };
+    if (typeof value !== 'object' || Array.isArray(value)) {
+      return { settings: {}, error: 'proxy config is not a mapping' };
+    }
+    return { settings: readProxyConfigObject(value) };
+  } catch (e) {
+    return { settings: {}, error: e instanceof Error ? e.message.split('\n')[0] : String(e) };
+  }
+}
+
+export function envValue(container: Container | undefined, name: string): string | undefined {
+  return container?.env?.find((e) => e.name === name)?.value;
+}
+
+/** Settings the injector baked into the proxy container (PROXY_CONFIG, legacy env vars). */
+export function proxyContainerSettings(proxy: Container | undefined): {
+  settings: ProxySettings;
+  errors: string[];
+} {
+  const errors: string[] = [];
+  let settings: ProxySettings = {};
+  const raw = envValue(proxy, 'PROXY_CONFIG');
+  if (raw !== undefined) {
+    const parsed = parseProxyConfigText(raw);
+    if (parsed.error) errors.push(`PROXY_CONFIG env: ${parsed.error}`);
+    settings = parsed.settings;
+  }
+  const legacy = envValue(proxy, 'TERMINATION_DRAIN_DURATION_SECONDS');
+  if (settings.drainMs === undefined && legacy !== undefined) {
+    const ms = parseDurationMs(legacy);
+    if (ms !== null) settings = { ...settings, drainMs: ms };
+    else errors.push(`TERMINATION_DRAIN_DURATION_SECONDS env: cannot read "${legacy}"`);
+  }
+  return { settings, errors };
+}
+
+/** EXIT_ON_ZERO_ACTIVE_CONNECTIONS=true: the agent waits MINIMUM_DRAIN_DURATION, then for zero connections. */
+export function exitOnZeroActive(proxy: Container | undefined): boolean {
+  return asBool(envValue(proxy, 'EXIT_ON_ZERO_ACTIVE_CONNECTIONS')) === true;
+}
+
+export function minimumDrainMs(proxy: Container | undefined): number {
+  const v = envValue(proxy, 'MINIMUM_DRAIN_DURATION');
+  const ms = v === undefined ? null : parseDurationMs(v);
+  return ms ?? DEFAULT_MIN_DRAIN_MS;
+}

@@ -1,0 +1,133 @@
+import { describe, it, expect } from 'vitest';
+import { analyzePod } from './analyze';
+import { buildPod } from './test-builders';
+import { parseDurationMs } from './time';
+
+const shutdown = (t: ReturnType<typeof analyzePod>) =>
+  t.verdicts.filter((v) => v.phase === 'shutdown');
+
+describe('shutdown verdicts', () => {
+  it('preStop sleep 15 with the default 5s drain -> drain-too-short with a matched drain fix', () => {
+    const pod = buildPod({
+      mode: 'classic',
+      apps: [{ name: 'app', startedAt: 9, preStopSleep: 15 }],
+      owner: { replicaSet: 'web-7d9f8b6c5d', hash: '7d9f8b6c5d' },
+    });
+    const [v, ...rest] = shutdown(analyzePod(pod));
+    expect(rest).toEqual([]);
+    expect(v?.verdict).toBe('drain-too-short');
+    expect(v?.code).toBe('MDX0105');
+    expect(v?.evidence).toMatchObject({
+      terminationDrainDurationMs: 5000,
+      drainSource: 'default',
+      appPreStopSeconds: 15,
+      terminationGracePeriodSeconds: 30,
+    });
+    // 15 s preStop + 5 s margin = 20 s, fits in 30 s grace: no grace change
+    expect(v?.fixes[0]?.yaml).toContain('"terminationDrainDuration":"20s"');
+    expect(v?.fixes[0]?.yaml).not.toContain('terminationGracePeriodSeconds');
+  });
+
+  it('exec sleep in preStop, drain from annotation long enough -> no verdict', () => {
+    const pod = buildPod({
+      mode: 'classic',
+      apps: [{ name: 'app', startedAt: 9, preStopExec: ['/bin/sh', '-c', 'sleep 10'] }],
+      annotations: { 'proxy.istio.io/config': '{"terminationDrainDuration": "12s"}' },
+    });
+    expect(shutdown(analyzePod(pod))).toEqual([]);
+  });
+
+  it('drain from legacy env and from mesh config; annotation wins over mesh', () => {
+    const legacy = buildPod({
+      mode: 'classic',
+      apps: [{ name: 'app', preStopSleep: 8 }],
+      proxy: { env: { TERMINATION_DRAIN_DURATION_SECONDS: '10' } },
+    });
+    expect(shutdown(analyzePod(legacy))).toEqual([]);
+    const mesh = buildPod({ mode: 'classic', apps: [{ name: 'app', preStopSleep: 8 }] });
+    expect(
+      shutdown(analyzePod(mesh, { mesh: { from: 'configmap', drainMs: 3000 } }))[0]?.evidence
+        .drainSource,
+    ).toBe('mesh');
+    const ann = buildPod({
+      mode: 'classic',
+      apps: [{ name: 'app', preStopSleep: 8 }],
+      annotations: { 'proxy.istio.io/config': 'terminationDrainDuration: 1m' },
+    });
+    expect(
+      shutdown(analyzePod(ann, { mesh: { from: 'configmap', drainMs: 3000 } })).map(
+        (v) => v.verdict,
+      ),
+    ).toEqual(['grace-exceeded']);
+  });
+
+  it('EXIT_ON_ZERO_ACTIVE_CONNECTIONS changes the logic: no drain-too-short', () => {
+    const pod = buildPod({
+      mode: 'classic',
+      apps: [{ name: 'app', preStopSleep: 15 }],
+      proxy: { env: { EXIT_ON_ZERO_ACTIVE_CONNECTIONS: 'true' } },
+    });
+    expect(shutdown(analyzePod(pod))).toEqual([]);
+  });
+
+  it('preStop as long as the grace period -> grace-exceeded (and drain-too-short)', () => {
+    const pod = buildPod({ mode: 'classic', grace: 20, apps: [{ name: 'app', preStopSleep: 20 }] });
+    const vs = shutdown(analyzePod(pod));
+    expect(vs.map((v) => v.verdict)).toEqual(['drain-too-short', 'grace-exceeded']);
+    const g = vs[1];
+    expect(g?.code).toBe('MDX0106');
+    // drain fix must raise the grace period too: 25 s drain + 5 s
+    expect(vs[0]?.fixes[0]?.yaml).toContain('terminationGracePeriodSeconds: 30');
+    expect(g?.fixes[0]?.yaml).toContain('terminationGracePeriodSeconds: 25');
+  });
+
+  it('native: no drain race, but preStop + drain beyond grace -> grace-exceeded', () => {
+    const ok = buildPod({
+      mode: 'native',
+      apps: [{ name: 'app', startedAt: 5, preStopSleep: 15 }],
+    });
+    expect(shutdown(analyzePod(ok))).toEqual([]);
+    const over = buildPod({
+      mode: 'native',
+      grace: 18,
+      apps: [{ name: 'app', startedAt: 5, preStopSleep: 15 }],
+    });
+    expect(shutdown(analyzePod(over)).map((v) => [v.verdict, v.evidence.neededSeconds])).toEqual([
+      ['grace-exceeded', 25],
+    ]);
+  });
+
+  it('observed: app finished 8 s after the proxy during deletion, and was killed with 137', () => {
+    const pod = buildPod({
+      mode: 'classic',
+      deletion: { at: 100, grace: 30 },
+      apps: [
+        {
+          name: 'app',
+          terminated: { startedAt: 5, finishedAt: 130, exitCode: 137, reason: 'Error' },
+        },
+      ],
+      proxy: { terminated: { startedAt: 3, finishedAt: 105, exitCode: 0, reason: 'Completed' } },
+    });
+    const vs = shutdown(analyzePod(pod));
+    expect(vs.map((v) => [v.verdict, v.confidence])).toEqual([
+      ['drain-too-short', 'high'],
+      ['grace-exceeded', 'high'],
+    ]);
+    expect(vs[0]?.evidence.appFinishedAfterProxyMs).toBe(25000);
+    expect(vs[1]?.evidence.killedContainer).toBe('app');
+  });
+});
+
+describe('durations', () => {
+  it('reads Go, protobuf and plain-second forms and rejects garbage', () => {
+    expect(parseDurationMs('5s')).toBe(5000);
+    expect(parseDurationMs('1m30s')).toBe(90000);
+    expect(parseDurationMs('500ms')).toBe(500);
+    expect(parseDurationMs('2.5s')).toBe(2500);
+    expect(parseDurationMs('45')).toBe(45000);
+    expect(parseDurationMs({ seconds: 3, nanos: 500000000 })).toBe(3500);
+    expect(parseDurationMs('5 seconds')).toBeNull();
+    expect(parseDurationMs('')).toBeNull();
+  });
+});

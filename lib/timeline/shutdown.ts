@@ -1,0 +1,115 @@
+/**
+ * Shutdown verdicts. Classic (and hold/wrapper) sidecars get SIGTERM together with the app:
+ * the proxy drains for terminationDrainDuration (default 5s) and exits, unless
+ * EXIT_ON_ZERO_ACTIVE_CONNECTIONS makes it wait for connections to close. A native sidecar
+ * is stopped after the apps, so only the grace period can cut it short.
+ */
+import type { Pod } from '../kube/types';
+import type { FindingFix } from '../findings/types';
+import { appContainers, preStopSeconds } from './containers';
+import { codeOf } from './codes';
+import { drainFix, graceFix, mergedProxyConfig, nativeFix } from './fix';
+import type { ModeResult } from './mode';
+import { DEFAULT_DRAIN_MS, DEFAULT_GRACE_S, exitOnZeroActive, minimumDrainMs } from './proxyconfig';
+import { containerStatus } from './status';
+import { SKEW_TOLERANCE_MS, toMs } from './time';
+import type { VerdictResult, Workload } from './types';
+
+/** Time an app is assumed to need after SIGTERM to finish in-flight work, on top of preStop. */
+export const APP_SHUTDOWN_MARGIN_MS = 5000;
+
+function finishedMs(pod: Pod, name: string): { ms: number | null; exitCode: number | null } {
+  const t = containerStatus(pod, name)?.state?.terminated;
+  return { ms: toMs(t?.finishedAt), exitCode: t?.exitCode ?? null };
+}
+
+export function judgeShutdown(pod: Pod, mode: ModeResult, workload: Workload): VerdictResult[] {
+  if (mode.mode === 'none' || mode.mode === 'gateway' || !mode.proxy) return [];
+  const proxy = mode.proxy.container;
+  const graceS = pod.spec.terminationGracePeriodSeconds ?? DEFAULT_GRACE_S;
+  const drainMs = mode.settings.drainMs ?? DEFAULT_DRAIN_MS;
+  const exitOnZero = exitOnZeroActive(proxy);
+  const apps = appContainers(pod);
+  const preStops = apps.map((c) => ({ name: c.name, s: preStopSeconds(c) }));
+  const maxPreStop = preStops.reduce<number | null>(
+    (m, p) => (p.s === null ? m : Math.max(m ?? 0, p.s)),
+    null,
+  );
+  const deleting = pod.metadata.deletionTimestamp !== undefined;
+  const evidence: VerdictResult['evidence'] = {
+    mode: mode.mode,
+    terminationDrainDurationMs: drainMs,
+    drainSource: mode.drainSource,
+    terminationGracePeriodSeconds: graceS,
+    appPreStopSeconds: maxPreStop,
+    exitOnZeroActiveConnections: exitOnZero,
+  };
+  const out: VerdictResult[] = [];
+  const native = mode.mode === 'native';
+
+  // drain-too-short: observed (app finished after the proxy) or configured (drain < preStop).
+  if (!native) {
+    const proxyEnd = finishedMs(pod, proxy.name).ms;
+    const lateApp = apps
+      .map((c) => ({ name: c.name, end: finishedMs(pod, c.name).ms }))
+      .find(
+        (a) =>
+          deleting && proxyEnd !== null && a.end !== null && a.end - proxyEnd > SKEW_TOLERANCE_MS,
+      );
+    const needMs = maxPreStop === null ? null : maxPreStop * 1000 + APP_SHUTDOWN_MARGIN_MS;
+    const configured = !exitOnZero && maxPreStop !== null && drainMs < maxPreStop * 1000;
+    if (lateApp || configured) {
+      const target = Math.max(
+        needMs ?? 0,
+        lateApp && proxyEnd !== null ? (lateApp.end as number) - proxyEnd + drainMs : 0,
+      );
+      const fixes: FindingFix[] = [
+        drainFix(pod, workload, target, graceS),
+        {
+          why: 'or let the proxy drain until the app has closed its connections (then MINIMUM_DRAIN_DURATION applies)',
+          yaml: `# pod template annotation\nproxy.istio.io/config: '${mergedProxyConfig(pod, {
+            proxyMetadata: { EXIT_ON_ZERO_ACTIVE_CONNECTIONS: 'true' },
+          })}'\n`,
+        },
+        nativeFix(workload),
+      ];
+      out.push({
+        verdict: 'drain-too-short',
+        code: codeOf('drain-too-short'),
+        phase: 'shutdown',
+        confidence: lateApp ? 'high' : 'medium',
+        evidence: lateApp
+          ? {
+              ...evidence,
+              observed: true,
+              appContainer: lateApp.name,
+              appFinishedAfterProxyMs: (lateApp.end as number) - (proxyEnd as number),
+            }
+          : { ...evidence, observed: false },
+        fixes,
+      });
+    }
+  }
+
+  // grace-exceeded: killed after deletion, or preStop (+ native drain) does not fit.
+  const killed = [...apps.map((c) => c.name), proxy.name].find(
+    (n) => deleting && finishedMs(pod, n).exitCode === 137,
+  );
+  const appNeedMs = maxPreStop === null ? 0 : maxPreStop * 1000;
+  const proxyMs = exitOnZero ? minimumDrainMs(proxy) : drainMs;
+  const totalMs = native ? appNeedMs + proxyMs : Math.max(appNeedMs, proxyMs);
+  const graceMs = graceS * 1000;
+  const configured = (maxPreStop !== null && appNeedMs >= graceMs) || totalMs > graceMs;
+  if (killed || configured) {
+    const neededS = Math.ceil((totalMs + APP_SHUTDOWN_MARGIN_MS) / 1000);
+    out.push({
+      verdict: 'grace-exceeded',
+      code: codeOf('grace-exceeded'),
+      phase: 'shutdown',
+      confidence: killed ? 'high' : 'medium',
+      evidence: { ...evidence, killedContainer: killed ?? null, neededSeconds: neededS },
+      fixes: [graceFix(workload, Math.max(neededS, graceS + 1))],
+    });
+  }
+  return out;
+}

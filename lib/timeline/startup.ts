@@ -1,0 +1,125 @@
+/** The startup verdict of a pod: race, race-restart, held-ok, native-ok, classic-ok or unknown. */
+import type { Pod } from '../kube/types';
+import { assessApp, type Assessment } from './assess';
+import { codeOf } from './codes';
+import { holdFix, meshHoldFix, nativeFix } from './fix';
+import type { ModeResult } from './mode';
+import { minConfidence, toIso } from './time';
+import type {
+  AppStart,
+  Confidence,
+  ProxyReadyEstimate,
+  Verdict,
+  VerdictResult,
+  Workload,
+} from './types';
+import type { FindingFix } from '../findings/types';
+
+export interface StartupInput {
+  pod: Pod;
+  mode: ModeResult;
+  ready: ProxyReadyEstimate;
+  apps: AppStart[];
+  workload: Workload;
+}
+
+function raceFixes(input: StartupInput): FindingFix[] {
+  const { pod, mode, workload } = input;
+  if (mode.mode === 'classic') return [holdFix(pod, workload), nativeFix(workload), meshHoldFix()];
+  if (mode.mode === 'hold') {
+    const restart: FindingFix = {
+      why: 'hold is applied at injection: pods created before the setting keep the racing order until restarted',
+      yaml: `kubectl -n ${workload.namespace} rollout restart ${workload.kind.toLowerCase()} ${workload.name}\n`,
+    };
+    const visible = mode.reasons.some((r) => r.includes('postStart'));
+    return visible ? [nativeFix(workload)] : [restart, nativeFix(workload)];
+  }
+  if (mode.mode === 'wrapper') return [holdFix(pod, workload), nativeFix(workload)];
+  return [];
+}
+
+function okVerdict(mode: ModeResult['mode']): Verdict {
+  if (mode === 'native') return 'native-ok';
+  if (mode === 'hold' || mode === 'wrapper') return 'held-ok';
+  return 'classic-ok';
+}
+
+function result(
+  verdict: Verdict,
+  confidence: Confidence,
+  evidence: VerdictResult['evidence'],
+  fixes: FindingFix[],
+): VerdictResult {
+  return { verdict, code: codeOf(verdict), phase: 'startup', confidence, evidence, fixes };
+}
+
+export function judgeStartup(input: StartupInput): VerdictResult | null {
+  const { mode, ready, apps } = input;
+  if (mode.mode === 'none' || mode.mode === 'gateway') return null;
+  const base: VerdictResult['evidence'] = {
+    mode: mode.mode,
+    proxyReadySource: ready.source,
+    proxyReadyAt: toIso(ready.at),
+    proxyReadyConfidence: ready.confidence,
+    proxyReadyClock: ready.clock,
+  };
+  if (apps.length === 0) {
+    return result('unknown', 'low', { ...base, reason: 'no app containers' }, []);
+  }
+  const rows = apps.map((app) => ({ app, a: assessApp(app, ready) }));
+  const evidenceOf = (app: AppStart, a: Assessment): VerdictResult['evidence'] => ({
+    ...base,
+    container: app.container,
+    appStartedAt: toIso(app.startedAt),
+    appStartSource: app.source,
+    gapMs: a.gapMs,
+    restarts: app.restarts,
+    exitCode: app.exitCode,
+    reason: a.reason,
+  });
+  const raced = rows.filter((r) => r.a.state === 'raced');
+  const unguarded = raced.filter((r) => !r.app.guarded);
+  if (unguarded.length > 0) {
+    const failed = unguarded.find((r) => r.app.earlyFailure);
+    const worst =
+      failed ?? unguarded.reduce((x, y) => ((y.a.gapMs ?? 0) < (x.a.gapMs ?? 0) ? y : x));
+    return result(
+      failed ? 'race-restart' : 'race',
+      worst.a.confidence,
+      evidenceOf(worst.app, worst.a),
+      raceFixes(input),
+    );
+  }
+  const unknown = rows.filter((r) => r.a.state === 'unknown');
+  const conf = rows.reduce<Confidence>((c, r) => minConfidence(c, r.a.confidence), 'high');
+  const first = rows.reduce((x, y) =>
+    (y.app.startedAt ?? Infinity) < (x.app.startedAt ?? Infinity) ? y : x,
+  );
+  if (unknown.length === 0) {
+    const v = okVerdict(mode.mode);
+    return result(
+      v,
+      conf,
+      evidenceOf(first.app, first.a),
+      v === 'classic-ok' ? raceFixes(input) : [],
+    );
+  }
+  // Structure alone guarantees the order for native sidecars and a visible postStart hold.
+  const structural =
+    mode.mode === 'native' ||
+    mode.mode === 'wrapper' ||
+    (mode.mode === 'hold' && mode.reasons.some((r) => r.includes('postStart')));
+  const u = unknown[0] as (typeof unknown)[number];
+  if (!input.pod.status?.containerStatuses?.length) {
+    u.a.reason = 'pod has no container statuses (spec only): start order not visible';
+  }
+  if (structural) {
+    return result(
+      okVerdict(mode.mode),
+      'medium',
+      { ...evidenceOf(u.app, u.a), judgedFrom: 'spec' },
+      [],
+    );
+  }
+  return result('unknown', 'low', evidenceOf(u.app, u.a), raceFixes(input));
+}

@@ -1,0 +1,123 @@
+/**
+ * Sidecar startup/shutdown timeline model: startup modes, verdicts, the proxy-ready estimate,
+ * the observed transitions recorded from watches, and the per-pod result. Times are epoch
+ * milliseconds inside the analysis and RFC 3339 strings at the edges (Transition, Gantt, JSON).
+ */
+import type { FindingFix } from '../findings/types';
+
+/** How the app container is ordered against the proxy at start. */
+export type StartupMode = 'classic' | 'hold' | 'native' | 'wrapper' | 'gateway' | 'none';
+
+export type Verdict =
+  | 'race'
+  | 'race-restart'
+  | 'held-ok'
+  | 'native-ok'
+  | 'classic-ok'
+  | 'drain-too-short'
+  | 'grace-exceeded'
+  | 'unknown';
+
+export type Confidence = 'high' | 'medium' | 'low';
+
+/**
+ * Whose clock set a timestamp. Container states and pod conditions come from the kubelet of the
+ * pod's node; events from the component that emitted them; `observer` is meshdx's own clock
+ * (the time a watch event was received). Timestamps from different clocks are never compared
+ * without noting it.
+ */
+export type ClockSource = 'kubelet' | 'observer' | 'event';
+
+/**
+ * One container or condition change, as the server records it from a watch.
+ * `time` is the moment the change happened or was seen (see `timeSource`).
+ */
+export interface Transition {
+  time: string;
+  podUid: string;
+  /** Container name; '' for a pod-level field (conditions). */
+  container: string;
+  /** 'ready' | 'started' | 'startedAt' | 'restartCount' | 'terminated' | 'condition:<Type>' ... */
+  field: string;
+  value: string | number | boolean | null;
+  /**
+   * observed: receipt time of a live watch event (observer clock);
+   * condition: a kubelet condition lastTransitionTime that coincides with the change;
+   * state: a kubelet container-state timestamp (startedAt/finishedAt);
+   * bounded: offline stream without receipt time, `time` is the latest timestamp in the event
+   * and `notBefore` the latest one in the previous event.
+   */
+  timeSource?: 'observed' | 'condition' | 'state' | 'bounded';
+  notBefore?: string;
+}
+
+export type ProxyReadySource =
+  'transition' | 'envoy-init' | 'unhealthy-events' | 'containers-ready' | 'none';
+
+export interface ProxyReadyEstimate {
+  /** Best point estimate (ms), null when nothing places it. */
+  at: number | null;
+  /** Proven lower bound (ms): the proxy cannot have been ready before this. */
+  notBefore: number | null;
+  source: ProxyReadySource;
+  confidence: Confidence;
+  clock: ClockSource;
+  /** True when `at` is only an upper bound (ContainersReady of all containers). */
+  upperBoundOnly: boolean;
+  notes: string[];
+}
+
+export interface AppStart {
+  container: string;
+  /** Start of the first run (ms), null when unknown. */
+  startedAt: number | null;
+  /** Where it came from: 'running', 'lastState' (first run of a restarted container), 'transition', 'terminated'. */
+  source: string;
+  restarts: number;
+  /** True when the first run is not visible (restartCount > 1): the first run started before startedAt. */
+  upperBound: boolean;
+  /** Exit code of the first (or earliest visible) finished run. */
+  exitCode: number | null;
+  /** True when the first run ended early with a failure (non-zero exit or quick restart). */
+  earlyFailure: boolean;
+  /** True when the app's command polls the proxy before starting (wrapper script). */
+  guarded: boolean;
+  notes: string[];
+}
+
+export interface VerdictResult {
+  verdict: Verdict;
+  code: string;
+  phase: 'startup' | 'shutdown';
+  confidence: Confidence;
+  evidence: Record<string, string | number | boolean | null>;
+  /** Ordered, best first; empty when nothing to change. */
+  fixes: FindingFix[];
+}
+
+export interface Workload {
+  kind: string;
+  name: string;
+  namespace: string;
+}
+
+export interface PodTimeline {
+  namespace: string;
+  name: string;
+  uid: string | null;
+  workload: Workload;
+  mode: StartupMode;
+  modeReasons: string[];
+  /** Why a pod has no verdicts (gateway, no proxy). */
+  excluded: string | null;
+  proxyReady: ProxyReadyEstimate;
+  apps: AppStart[];
+  /** Earliest first-run start of an app container, ms. */
+  appStartedAt: number | null;
+  /** Smallest appStartedAt - proxyReady.at over the apps (negative = raced), ms. */
+  gapMs: number | null;
+  restarts: number;
+  proxyRestarts: number;
+  verdicts: VerdictResult[];
+  notes: string[];
+}
