@@ -1,0 +1,43 @@
+import type { MeshEmulator } from '../mesh/types';
+import type { SimLogsImpl } from '../store/logs';
+import type { SimStoreImpl } from '../store/store';
+import type { SimClock, SimFaults } from '../world/types';
+
+export interface ApiOptions {
+  /** How long an unreachable pod port takes to fail (a dial timeout); default 2,000 ms. */
+  dialTimeoutMs: number;
+  /** Interval of BOOKMARK events on watches that allow them; default 10,000 ms. */
+  bookmarkIntervalMs: number;
+  /** Watch length when the client gives no timeoutSeconds; default 30 min. */
+  defaultWatchTimeoutMs: number;
+  /** Pod ports bound to 127.0.0.1 inside the pod: refused through pods/proxy; default [15000]. */
+  loopbackPorts: readonly number[];
+}
+
+export const DEFAULT_API_OPTIONS: ApiOptions = {
+  dialTimeoutMs: 2_000,
+  bookmarkIntervalMs: 10_000,
+  defaultWatchTimeoutMs: 30 * 60_000,
+  loopbackPorts: [15000],
+};
+
+/** Everything the request handlers work with. */
+export interface SimContext {
+  scenario: string;
+  store: SimStoreImpl;
+  logs: SimLogsImpl;
+  clock: SimClock;
+  faults: SimFaults;
+  mesh: MeshEmulator;
+  /** For the errorRate fault. */
+  random: () => number;
+  options: ApiOptions;
+}
+
+export const sleep = (ms: number): Promise<void> =>
+  new Promise((resolve) => setTimeout(resolve, ms));
+
+/** Go's strconv.ParseBool truths, as the API server reads ?watch= and friends. */
+export function queryBool(v: string | null): boolean {
+  return v !== null && ['1', 't', 'T', 'true', 'TRUE', 'True'].includes(v);
+}

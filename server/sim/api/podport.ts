@@ -1,0 +1,52 @@
+import type { Pod } from '../../../lib/kube/types';
+import type { PodHttpResponse } from '../mesh/types';
+import type { SimContext } from './context';
+
+/** "name", "name:port" or "scheme:name:port" (the pods/proxy name forms). */
+export function splitProxyName(raw: string): { name: string; port?: string } {
+  const parts = raw.split(':');
+  if (parts.length === 3) return { name: parts[1] ?? '', port: parts[2] };
+  if (parts.length === 2) return { name: parts[0] ?? '', port: parts[1] };
+  return { name: raw };
+}
+
+/** A numeric port, a named container port, or (none given) the first container port / 80. */
+export function resolvePort(pod: Pod, port: string | undefined): number | undefined {
+  const all = [...pod.spec.containers, ...(pod.spec.initContainers ?? [])].flatMap(
+    (c) => c.ports ?? [],
+  );
+  if (port === undefined || port === '') return all[0]?.containerPort ?? 80;
+  if (/^\d+$/.test(port)) {
+    const n = Number(port);
+    return n >= 1 && n <= 65535 ? n : undefined;
+  }
+  return all.find((p) => p.name === port)?.containerPort;
+}
+
+/** Why the pod's network cannot be reached at all (not running, no IP), or undefined. */
+export function podNotReachable(pod: Pod): string | undefined {
+  const phase = pod.status?.phase ?? 'Unknown';
+  if (pod.status?.podIP === undefined || pod.status.podIP === '') {
+    return `pod ${pod.metadata.name} has no IP address (phase ${phase})`;
+  }
+  if (phase !== 'Running') return `pod ${pod.metadata.name} is not running (phase ${phase})`;
+  return undefined;
+}
+
+export const podKey = (pod: Pod): string => `${pod.metadata.namespace ?? ''}/${pod.metadata.name}`;
+
+/** Call the mesh emulator without letting its bugs take the server down. */
+export function askMesh(
+  ctx: SimContext,
+  pod: Pod,
+  port: number,
+  path: string,
+  query: URLSearchParams,
+): PodHttpResponse {
+  try {
+    return ctx.mesh.podHttp(pod, port, path, query);
+  } catch (err) {
+    const msg = err instanceof Error ? err.message : String(err);
+    return { status: 500, contentType: 'text/plain', body: `mesh emulator failed: ${msg}\n` };
+  }
+}

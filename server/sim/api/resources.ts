@@ -1,0 +1,229 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { KubeObject } from '../../../lib/kube/types';
+import { renderEntry } from '../store/entry';
+import { apiVersionOf, type KindInfo } from '../store/kinds';
+import { parseJson, readBody } from './body';
+import type { SimContext } from './context';
+import { requestFilter } from './filter';
+import { nameErrors } from './names';
+import type { ResourcePath } from './paths';
+import { badRequest, failure, notFound, sendJson, sendStatus } from './status';
+
+/** GET a collection (without ?watch): a <Kind>List of the matching objects, serialised once each. */
+export function handleList(
+  ctx: SimContext,
+  res: ServerResponse,
+  info: KindInfo,
+  path: ResourcePath,
+  query: URLSearchParams,
+): void {
+  const f = requestFilter(info, path.namespace, query);
+  if (!f.ok) return sendStatus(res, f.status);
+  const apiVersion = apiVersionOf(info.group, path.version);
+  const items: string[] = [];
+  for (const e of ctx.store.entries(info.resource)) {
+    if (f.filter(e.obj)) items.push(renderEntry(e, apiVersion));
+  }
+  const head = JSON.stringify({
+    apiVersion,
+    kind: `${info.kind}List`,
+    metadata: { resourceVersion: String(ctx.store.resourceVersion()) },
+  });
+  sendJson(res, 200, `${head.slice(0, -1)},"items":[${items.join(',')}]}`);
+}
+
+export function handleGet(
+  ctx: SimContext,
+  res: ServerResponse,
+  info: KindInfo,
+  path: ResourcePath,
+  name: string,
+): void {
+  const e = ctx.store.getEntry(info.resource, path.namespace, name);
+  if (e === undefined) return sendStatus(res, notFound(info.resource, name, info.group));
+  sendJson(res, 200, renderEntry(e, apiVersionOf(info.group, path.version)));
+}
+
+type BodyResult = { ok: true; obj: KubeObject } | { ok: false };
+
+/** Read and check a POST/PUT body: JSON object of the right kind with metadata. */
+async function readObject(
+  req: IncomingMessage,
+  res: ServerResponse,
+  info: KindInfo,
+): Promise<BodyResult> {
+  const text = await readBody(req);
+  if (text === 'too-large') {
+    sendStatus(res, failure(413, 'RequestEntityTooLarge', 'the request body is too large'));
+    return { ok: false };
+  }
+  const parsed = parseJson(text);
+  if (!parsed.ok) {
+    sendStatus(res, badRequest(`error decoding request body: ${parsed.error}`));
+    return { ok: false };
+  }
+  const v = parsed.value;
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) {
+    sendStatus(res, badRequest('the request body must be a JSON object'));
+    return { ok: false };
+  }
+  const o = v as Record<string, unknown>;
+  if (o.kind !== undefined && o.kind !== info.kind) {
+    sendStatus(res, badRequest(`the body is a ${String(o.kind)}, expected ${info.kind}`));
+    return { ok: false };
+  }
+  const meta = o.metadata;
+  if (meta === null || typeof meta !== 'object' || Array.isArray(meta)) {
+    sendStatus(res, badRequest('metadata must be an object'));
+    return { ok: false };
+  }
+  return { ok: true, obj: o as unknown as KubeObject };
+}
+
+function invalidStatus(info: KindInfo, name: string, field: string, errs: string[]) {
+  const gk = info.group === '' ? info.kind : `${info.kind}.${info.group}`;
+  return failure(
+    422,
+    'Invalid',
+    `${gk} "${name}" is invalid: ${field}: Invalid value: "${name}": ${errs.join(', ')}`,
+    { name, group: info.group, kind: info.kind },
+  );
+}
+
+/** Namespace checks shared by create and replace. */
+function checkNamespace(
+  ctx: SimContext,
+  res: ServerResponse,
+  info: KindInfo,
+  path: ResourcePath,
+  obj: KubeObject,
+): boolean {
+  if (!info.namespaced) return true;
+  if (path.namespace === undefined) {
+    sendStatus(
+      res,
+      failure(405, 'MethodNotAllowed', `${info.resource} must be created in a namespace`),
+    );
+    return false;
+  }
+  if (obj.metadata.namespace !== undefined && obj.metadata.namespace !== path.namespace) {
+    sendStatus(
+      res,
+      badRequest(
+        'the namespace of the provided object does not match the namespace sent on the request',
+      ),
+    );
+    return false;
+  }
+  if (ctx.store.get('namespaces', undefined, path.namespace) === undefined) {
+    sendStatus(res, notFound('namespaces', path.namespace));
+    return false;
+  }
+  return true;
+}
+
+export async function handleCreate(
+  ctx: SimContext,
+  req: IncomingMessage,
+  res: ServerResponse,
+  info: KindInfo,
+  path: ResourcePath,
+): Promise<void> {
+  const body = await readObject(req, res, info);
+  if (!body.ok) return;
+  const obj = body.obj;
+  let name = obj.metadata.name;
+  if ((name === undefined || name === '') && typeof obj.metadata.generateName === 'string') {
+    name = `${obj.metadata.generateName}${Math.random().toString(36).slice(2, 7)}`;
+  }
+  if (typeof name !== 'string' || name === '') {
+    return sendStatus(
+      res,
+      invalidStatus(info, '', 'metadata.name', ['name or generateName is required']),
+    );
+  }
+  const labelOnly = info.resource === 'namespaces' || info.resource === 'services';
+  const errs = nameErrors(name, labelOnly);
+  if (errs.length > 0) return sendStatus(res, invalidStatus(info, name, 'metadata.name', errs));
+  if (!checkNamespace(ctx, res, info, path, obj)) return;
+  if (ctx.store.get(info.resource, path.namespace, name) !== undefined) {
+    const gr = info.group === '' ? info.resource : `${info.resource}.${info.group}`;
+    return sendStatus(
+      res,
+      failure(409, 'AlreadyExists', `${gr} "${name}" already exists`, {
+        name,
+        group: info.group,
+        kind: info.resource,
+      }),
+    );
+  }
+  const { uid: _u, resourceVersion: _r, creationTimestamp: _c, ...meta } = obj.metadata;
+  ctx.store.upsert(info.resource, {
+    ...obj,
+    metadata: { ...meta, name, namespace: path.namespace },
+  });
+  const e = ctx.store.getEntry(info.resource, path.namespace, name);
+  if (e === undefined) return sendStatus(res, failure(500, 'InternalError', 'lost the new object'));
+  sendJson(res, 201, renderEntry(e, apiVersionOf(info.group, path.version)));
+}
+
+export async function handleReplace(
+  ctx: SimContext,
+  req: IncomingMessage,
+  res: ServerResponse,
+  info: KindInfo,
+  path: ResourcePath,
+  name: string,
+): Promise<void> {
+  const body = await readObject(req, res, info);
+  if (!body.ok) return;
+  const obj = body.obj;
+  if (obj.metadata.name !== name) {
+    return sendStatus(
+      res,
+      badRequest(
+        `the name of the object (${String(obj.metadata.name)}) does not match the name on the URL (${name})`,
+      ),
+    );
+  }
+  if (!checkNamespace(ctx, res, info, path, obj)) return;
+  const cur = ctx.store.get(info.resource, path.namespace, name);
+  if (cur === undefined) return sendStatus(res, notFound(info.resource, name, info.group));
+  const sentRv = obj.metadata.resourceVersion;
+  if (sentRv !== undefined && sentRv !== '' && sentRv !== cur.metadata.resourceVersion) {
+    const gr = info.group === '' ? info.resource : `${info.resource}.${info.group}`;
+    return sendStatus(
+      res,
+      failure(
+        409,
+        'Conflict',
+        `Operation cannot be fulfilled on ${gr} "${name}": the object has been modified; please apply your changes to the latest version and try again`,
+        { name, group: info.group, kind: info.resource },
+      ),
+    );
+  }
+  const meta = {
+    ...obj.metadata,
+    namespace: path.namespace,
+    uid: cur.metadata.uid,
+    creationTimestamp: cur.metadata.creationTimestamp,
+  };
+  delete meta.resourceVersion;
+  ctx.store.upsert(info.resource, { ...obj, metadata: meta });
+  const e = ctx.store.getEntry(info.resource, path.namespace, name);
+  if (e === undefined) return sendStatus(res, failure(500, 'InternalError', 'lost the object'));
+  sendJson(res, 200, renderEntry(e, apiVersionOf(info.group, path.version)));
+}
+
+export function handleDelete(
+  ctx: SimContext,
+  res: ServerResponse,
+  info: KindInfo,
+  path: ResourcePath,
+  name: string,
+): void {
+  const e = ctx.store.getEntry(info.resource, path.namespace, name);
+  if (e === undefined) return sendStatus(res, notFound(info.resource, name, info.group));
+  ctx.store.remove(info.resource, path.namespace, name);
+  sendJson(res, 200, renderEntry(e, apiVersionOf(info.group, path.version)));
+}

@@ -1,0 +1,71 @@
+import type { ServerResponse } from 'node:http';
+
+export type StatusReason =
+  | 'NotFound'
+  | 'AlreadyExists'
+  | 'BadRequest'
+  | 'Expired'
+  | 'Gone'
+  | 'InternalError'
+  | 'ServiceUnavailable'
+  | 'MethodNotAllowed'
+  | 'Conflict'
+  | 'Invalid'
+  | 'RequestEntityTooLarge';
+
+export interface StatusObject {
+  kind: 'Status';
+  apiVersion: 'v1';
+  metadata: Record<string, never>;
+  status: 'Failure';
+  message: string;
+  reason: StatusReason;
+  details?: { name?: string; group?: string; kind?: string };
+  code: number;
+}
+
+/** A failure Status object, shaped like the API server's. */
+export function failure(
+  code: number,
+  reason: StatusReason,
+  message: string,
+  details?: StatusObject['details'],
+): StatusObject {
+  const s: StatusObject = {
+    kind: 'Status',
+    apiVersion: 'v1',
+    metadata: {},
+    status: 'Failure',
+    message,
+    reason,
+    code,
+  };
+  if (details !== undefined) s.details = details;
+  return s;
+}
+
+export function notFound(resource: string, name: string, group = ''): StatusObject {
+  const gr = group === '' ? resource : `${resource}.${group}`;
+  return failure(404, 'NotFound', `${gr} "${name}" not found`, { name, group, kind: resource });
+}
+
+export function badRequest(message: string): StatusObject {
+  return failure(400, 'BadRequest', message);
+}
+
+export function sendJson(res: ServerResponse, code: number, body: string): void {
+  if (res.headersSent) {
+    res.end();
+    return;
+  }
+  res.writeHead(code, {
+    'Content-Type': 'application/json',
+    'Content-Length': Buffer.byteLength(body),
+    'Cache-Control': 'no-cache, private',
+  });
+  res.end(body);
+}
+
+export function sendStatus(res: ServerResponse, s: StatusObject): void {
+  sendJson(res, s.code, JSON.stringify(s));
+}

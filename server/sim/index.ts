@@ -1,0 +1,122 @@
+/**
+ * The meshdx cluster simulator: a real HTTP server on 127.0.0.1 speaking the Kubernetes API wire
+ * format, with a scenario driving the store on a clock and a mesh emulator behind pod ports.
+ */
+import fs from 'node:fs/promises';
+import { createApiServer } from './api/server';
+import { DEFAULT_API_OPTIONS, type ApiOptions, type SimContext } from './api/context';
+import { createClock } from './clock';
+import { createMeshEmulator } from './mesh/index';
+import type { MeshEmulator, MeshWorld } from './mesh/types';
+import { getScenario, scenarioNames } from './scenarios/index';
+import { createFaults, type FaultSettings } from './store/faults';
+import { createSimLogs, type SimLogsImpl } from './store/logs';
+import { createSimStore, type SimStoreImpl } from './store/store';
+import { simKubeconfig } from './kubeconfig';
+import { seededRandom } from './world/build/ids';
+import type { Scenario, SimClock, SimFaults } from './world/types';
+
+export interface SimulatorOptions {
+  scenario: string;
+  /** 0 (default) = any free port. */
+  port?: number;
+  /** Default 127.0.0.1. */
+  host?: string;
+  /** Default 'real'. */
+  clock?: 'real' | { fixed: Date };
+  params?: Record<string, string>;
+  /** Write the kubeconfig here too. */
+  kubeconfigPath?: string;
+  faults?: FaultSettings;
+  /** Watch history size (default 10,000). */
+  historySize?: number;
+  /** Log lines kept per container (default 5,000). */
+  maxLogLines?: number;
+  api?: Partial<ApiOptions>;
+  /** For tests: a scenario that is not in the registry. */
+  scenarioImpl?: Scenario;
+  /** For tests: a mesh emulator in place of the real one. */
+  meshImpl?: (world: MeshWorld) => MeshEmulator;
+  /** For tests: randomness of the errorRate fault (default Math.random). */
+  random?: () => number;
+}
+
+export interface RunningSimulator {
+  url: string;
+  port: number;
+  scenario: string;
+  kubeconfigYaml: string;
+  kubeconfigPath?: string;
+  store: SimStoreImpl;
+  logs: SimLogsImpl;
+  clock: SimClock;
+  faults: SimFaults;
+  close(): Promise<void>;
+}
+
+export class UnknownScenarioError extends Error {
+  constructor(
+    readonly scenario: string,
+    readonly known: string[],
+  ) {
+    super(`unknown scenario "${scenario}"; known scenarios: ${known.join(', ') || '(none)'}`);
+  }
+}
+
+export async function startSimulator(opts: SimulatorOptions): Promise<RunningSimulator> {
+  const scenario = opts.scenarioImpl ?? getScenario(opts.scenario);
+  if (scenario === undefined) throw new UnknownScenarioError(opts.scenario, scenarioNames());
+  const name = opts.scenarioImpl?.name ?? opts.scenario;
+  const clock = createClock(opts.clock ?? 'real');
+  const store = createSimStore({ now: () => clock.now(), historySize: opts.historySize });
+  const logs = createSimLogs({ maxLinesPerContainer: opts.maxLogLines });
+  const faults = createFaults(opts.faults);
+  const world: MeshWorld = { now: () => clock.now(), list: (kind) => store.list(kind) };
+  const mesh = (opts.meshImpl ?? createMeshEmulator)(world);
+  const ctx: SimContext = {
+    scenario: name,
+    store,
+    logs,
+    clock,
+    faults,
+    mesh,
+    random: opts.random ?? Math.random,
+    options: { ...DEFAULT_API_OPTIONS, ...opts.api },
+  };
+  scenario.start({ store, logs, clock, random: seededRandom(name), params: opts.params ?? {} });
+
+  const api = createApiServer(ctx);
+  const host = opts.host ?? '127.0.0.1';
+  let port: number;
+  try {
+    port = await api.listen(opts.port ?? 0, host);
+  } catch (err) {
+    clock.stop();
+    throw err;
+  }
+  const urlHost = host.includes(':') ? `[${host}]` : host;
+  const url = `http://${urlHost}:${port}`;
+  const kubeconfigYaml = simKubeconfig(url, name);
+  if (opts.kubeconfigPath !== undefined) {
+    await fs.writeFile(opts.kubeconfigPath, kubeconfigYaml, { mode: 0o600 });
+  }
+  let closed: Promise<void> | undefined;
+  return {
+    url,
+    port,
+    scenario: name,
+    kubeconfigYaml,
+    kubeconfigPath: opts.kubeconfigPath,
+    store,
+    logs,
+    clock,
+    faults,
+    close() {
+      closed ??= (async () => {
+        clock.stop();
+        await api.close();
+      })();
+      return closed;
+    },
+  };
+}

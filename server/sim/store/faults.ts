@@ -1,0 +1,112 @@
+import { z } from 'zod';
+import type { SimFaults } from '../world/types';
+
+/** Fault settings as plain data (what /_sim/faults accepts and what startSimulator takes). */
+export interface FaultSettings {
+  latencyMs?: number;
+  errorRate?: number;
+  dropWatchesAfterMs?: number;
+  unreachablePods?: Iterable<string>;
+  slowPods?: Record<string, number> | Map<string, number>;
+}
+
+export function createFaults(init: FaultSettings = {}): SimFaults {
+  const f: SimFaults = {
+    latencyMs: 0,
+    errorRate: 0,
+    dropWatchesAfterMs: 0,
+    unreachablePods: new Set(),
+    slowPods: new Map(),
+  };
+  applyFaults(f, init);
+  return f;
+}
+
+/** Apply settings in place: given fields replace the current ones, missing fields stay. */
+export function applyFaults(f: SimFaults, s: FaultSettings): void {
+  if (s.latencyMs !== undefined) f.latencyMs = Math.max(0, s.latencyMs);
+  if (s.errorRate !== undefined) f.errorRate = Math.min(1, Math.max(0, s.errorRate));
+  if (s.dropWatchesAfterMs !== undefined) f.dropWatchesAfterMs = Math.max(0, s.dropWatchesAfterMs);
+  if (s.unreachablePods !== undefined) {
+    f.unreachablePods.clear();
+    for (const p of s.unreachablePods) f.unreachablePods.add(p);
+  }
+  if (s.slowPods !== undefined) {
+    f.slowPods.clear();
+    const pairs = s.slowPods instanceof Map ? [...s.slowPods] : Object.entries(s.slowPods);
+    for (const [k, v] of pairs) f.slowPods.set(k, Math.max(0, v));
+  }
+}
+
+const podRef = z.string().regex(/^[^/\s]+\/[^/\s]+$/, 'expected "namespace/name"');
+
+export const faultPatchSchema = z
+  .object({
+    latencyMs: z.number().finite().min(0),
+    errorRate: z.number().min(0).max(1),
+    dropWatchesAfterMs: z.number().finite().min(0),
+    unreachablePods: z.array(podRef),
+    slowPods: z.record(podRef, z.number().finite().min(0)),
+  })
+  .partial()
+  .strict();
+
+/** Validate an untrusted patch (JSON body of POST /_sim/faults); returns the errors it found. */
+export function parseFaultPatch(
+  body: unknown,
+): { ok: true; patch: FaultSettings } | { ok: false; errors: string[] } {
+  const r = faultPatchSchema.safeParse(body);
+  if (r.success) return { ok: true, patch: r.data };
+  return {
+    ok: false,
+    errors: r.error.issues.map((i) => `${i.path.join('.') || '(body)'}: ${i.message}`),
+  };
+}
+
+/** Faults as plain JSON (for /_sim/info). */
+export function faultsJson(f: SimFaults): Required<
+  Omit<FaultSettings, 'slowPods' | 'unreachablePods'>
+> & {
+  unreachablePods: string[];
+  slowPods: Record<string, number>;
+} {
+  return {
+    latencyMs: f.latencyMs,
+    errorRate: f.errorRate,
+    dropWatchesAfterMs: f.dropWatchesAfterMs,
+    unreachablePods: [...f.unreachablePods].sort(),
+    slowPods: Object.fromEntries([...f.slowPods].sort()),
+  };
+}
+
+function num(key: string, v: string): number {
+  const n = Number(v);
+  if (v === '' || !Number.isFinite(n) || n < 0)
+    throw new Error(`--fault ${key} wants a number >= 0, got "${v}"`);
+  return n;
+}
+
+/** `--fault key=value` command-line items into fault settings; throws on a bad item. */
+export function parseFaultArgs(list: string[] | undefined): FaultSettings {
+  const out: FaultSettings = {};
+  const unreachable: string[] = [];
+  const slow: Record<string, number> = {};
+  for (const item of list ?? []) {
+    const i = item.indexOf('=');
+    if (i <= 0) throw new Error(`--fault wants key=value, got "${item}"`);
+    const k = item.slice(0, i);
+    const v = item.slice(i + 1);
+    if (k === 'latency' || k === 'latencyMs') out.latencyMs = num(k, v);
+    else if (k === 'errorRate' || k === 'errors') out.errorRate = Math.min(1, num(k, v));
+    else if (k === 'dropWatches' || k === 'dropWatchesAfterMs') out.dropWatchesAfterMs = num(k, v);
+    else if (k === 'unreachable') unreachable.push(v);
+    else if (k === 'slow') {
+      const m = /^([^/]+\/[^:]+):(\d+)$/.exec(v);
+      if (m === null) throw new Error(`--fault slow wants NS/POD:MS, got "${v}"`);
+      slow[m[1] ?? ''] = Number(m[2]);
+    } else throw new Error(`unknown fault "${k}"`);
+  }
+  if (unreachable.length > 0) out.unreachablePods = unreachable;
+  if (Object.keys(slow).length > 0) out.slowPods = slow;
+  return out;
+}
