@@ -20,7 +20,9 @@ const EnvSchema = z.object({
 
 export type MeshdxEnv = z.infer<typeof EnvSchema>;
 
-export class EnvError extends Error {}
+export class EnvError extends Error {
+  override name = 'EnvError';
+}
 
 export function loadEnv(env: NodeJS.ProcessEnv = process.env): MeshdxEnv {
   const res = EnvSchema.safeParse(env);

@@ -1,8 +1,7 @@
 import { apiError, type ApiError } from '../lib/api/errors';
-import { InvalidNameError } from '../lib/kube/names';
-import { EnvError } from './env';
-import { KubeError } from './kube/errors';
-import { ClusterConfigError } from './kube/source';
+import { isInvalidNameError } from '../lib/kube/names';
+import { isKubeError } from './kube/errors';
+import { isClusterConfigError } from './kube/source';
 
 export interface ErrorResult {
   status: number;
@@ -11,12 +10,11 @@ export interface ErrorResult {
 
 /** Maps any failure to an HTTP status and an error that says what to do about it. */
 export function toErrorResult(e: unknown): ErrorResult {
-  if (e instanceof InvalidNameError)
-    return { status: 400, body: apiError('INVALID_NAME', e.message) };
-  if (e instanceof ClusterConfigError)
-    return { status: 503, body: apiError(e.code, e.message, e.hint) };
-  if (e instanceof EnvError) return { status: 500, body: apiError('INVALID_CONFIG', e.message) };
-  if (e instanceof KubeError) {
+  if (isInvalidNameError(e)) return { status: 400, body: apiError('INVALID_NAME', e.message) };
+  if (isClusterConfigError(e)) return { status: 503, body: apiError(e.code, e.message, e.hint) };
+  if (e instanceof Error && e.name === 'EnvError')
+    return { status: 500, body: apiError('INVALID_CONFIG', e.message) };
+  if (isKubeError(e)) {
     switch (e.kind) {
       case 'invalid-name':
         return { status: 400, body: apiError('INVALID_REQUEST', e.message) };

@@ -1,6 +1,11 @@
 import type { KubeConfig } from '@kubernetes/client-node';
 import { loadEnv, type MeshdxEnv } from './env';
-import { ClusterConfigError, resolveClusterSource, type ClusterSource } from './kube/source';
+import {
+  ClusterConfigError,
+  isClusterConfigError,
+  resolveClusterSource,
+  type ClusterSource,
+} from './kube/source';
 import { KubeTransport } from './kube/transport';
 
 export interface Cluster {
@@ -53,7 +58,7 @@ export function cluster(): Cluster {
     s.error = undefined;
     return s.cluster;
   } catch (e) {
-    if (e instanceof ClusterConfigError) {
+    if (isClusterConfigError(e)) {
       s.error = e;
       s.errorAt = Date.now();
     }

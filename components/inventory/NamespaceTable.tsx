@@ -30,7 +30,7 @@ export function NamespaceTable({
           <th className="text-right">Pods</th>
           <th className="text-right">Meshed</th>
           <th className="text-right">Services</th>
-          <th className="text-right">Sidecars</th>
+          <th className="pr-4 text-right">Sidecars</th>
           <th>Default Sidecar</th>
           {focus === 'overview' && <th>Open</th>}
         </tr>
@@ -47,7 +47,7 @@ export function NamespaceTable({
             <td className="text-right tabular-nums">{n.pods}</td>
             <td className="text-right tabular-nums">{n.meshedPods}</td>
             <td className="text-right tabular-nums">{n.services}</td>
-            <td className="text-right tabular-nums">{n.sidecars}</td>
+            <td className="pr-4 text-right tabular-nums">{n.sidecars}</td>
             <td>
               {n.defaultSidecar ? (
                 <Badge tone="good">yes</Badge>

@@ -51,3 +51,12 @@ export function requireName(kind: NameKind, value: string): string {
   if (err) throw new InvalidNameError(err);
   return value;
 }
+
+/** By name, not instanceof (a bundler may hold several copies of the class). */
+export function isInvalidNameError(e: unknown): e is InvalidNameError {
+  return (
+    e instanceof Error &&
+    e.name === 'InvalidNameError' &&
+    typeof (e as InvalidNameError).detail === 'object'
+  );
+}

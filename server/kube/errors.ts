@@ -39,3 +39,12 @@ export function parseStatusBody(body: string): { message?: string; reason?: stri
   }
   return {};
 }
+
+/**
+ * Next bundles each route separately, so one error class can exist in several copies while
+ * the cluster state (and the transport that throws) is shared process-wide: recognise errors
+ * by name, never by instanceof.
+ */
+export function isKubeError(e: unknown): e is KubeError {
+  return e instanceof Error && e.name === 'KubeError' && typeof (e as KubeError).kind === 'string';
+}

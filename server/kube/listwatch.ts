@@ -1,6 +1,6 @@
 import { Watch, type KubeConfig } from '@kubernetes/client-node';
 import type { KubeObject } from '../../lib/kube/types';
-import { KubeError } from './errors';
+import { isKubeError } from './errors';
 import { collectionPath, listResource, type ResourceType } from './resources';
 import type { KubeTransport } from './transport';
 
@@ -196,7 +196,7 @@ export class ListWatcher<T extends KubeObject> {
         if (this.stopped) ac.abort();
       },
       (e: unknown) => {
-        const msg = e instanceof KubeError ? e.message : (e as Error).message;
+        const msg = isKubeError(e) ? e.message : (e as Error).message;
         this.scheduleRetry(`watch could not start: ${msg}`, false);
       },
     );

@@ -13,7 +13,7 @@ import type {
   VirtualService,
 } from '../../lib/kube/types';
 import { requireName } from '../../lib/kube/names';
-import { KubeError } from './errors';
+import { isKubeError, KubeError } from './errors';
 import type { KubeTransport } from './transport';
 
 export interface ResourceType {
@@ -101,7 +101,7 @@ export async function getIstioConfigMap(
       },
     );
   } catch (e) {
-    if (e instanceof KubeError && e.status === 404) return null;
+    if (isKubeError(e) && e.status === 404) return null;
     throw e;
   }
 }

@@ -35,6 +35,15 @@ export class ClusterConfigError extends Error {
   }
 }
 
+/** By name, not instanceof: see isKubeError. */
+export function isClusterConfigError(e: unknown): e is ClusterConfigError {
+  return (
+    e instanceof Error &&
+    e.name === 'ClusterConfigError' &&
+    typeof (e as ClusterConfigError).code === 'string'
+  );
+}
+
 export interface SourceOptions {
   /** --kubeconfig, or MESHDX_KUBECONFIG; wins over everything. */
   kubeconfig?: string;
@@ -42,7 +51,7 @@ export interface SourceOptions {
   context?: string;
   /** The simulator's scenario when meshdx was started as the demo (MESHDX_SIMULATED). */
   simulatedScenario?: string;
-  env?: NodeJS.ProcessEnv;
+  env?: Record<string, string | undefined>;
   home?: string;
   /** Filesystem prefix before /var/run/secrets/... (tests). */
   serviceAccountRoot?: string;

@@ -1,7 +1,7 @@
 import http from 'node:http';
 import https from 'node:https';
 import type { KubeConfig } from '@kubernetes/client-node';
-import { KubeError, parseStatusBody } from './errors';
+import { isKubeError, KubeError, parseStatusBody } from './errors';
 
 export interface RequestOptions {
   query?: Record<string, string | number | boolean | undefined>;
@@ -169,7 +169,7 @@ export class KubeTransport {
 }
 
 function toKubeError(e: unknown, url: URL): KubeError {
-  if (e instanceof KubeError) return e;
+  if (isKubeError(e)) return e;
   const err = e as NodeJS.ErrnoException;
   const code = err.code ?? '';
   if (

@@ -1,7 +1,7 @@
 import type { ClusterInfo } from '../../lib/api/cluster';
-import { KubeError } from '../kube/errors';
+import { isKubeError } from '../kube/errors';
 import { servedIstioVersion } from '../kube/resources';
-import { ClusterConfigError } from '../kube/source';
+import { isClusterConfigError } from '../kube/source';
 import { toErrorResult } from '../http';
 import { cluster } from '../wiring';
 
@@ -31,7 +31,7 @@ export async function getClusterInfo(): Promise<ClusterInfo> {
       info = { ...base, reachable: false, error: r.body.error };
     }
   } catch (e) {
-    if (!(e instanceof ClusterConfigError) && !(e instanceof KubeError)) throw e;
+    if (!isClusterConfigError(e) && !isKubeError(e)) throw e;
     const r = toErrorResult(e);
     info = {
       label: 'no cluster',
