@@ -133,8 +133,8 @@ export function registryServices(
   services: readonly Service[],
   serviceEntries: readonly ServiceEntry[],
   domain = DEFAULT_DOMAIN_SUFFIX,
-): { entry: VisibleService; exportTo: string[] | undefined }[] {
-  const out: { entry: VisibleService; exportTo: string[] | undefined }[] = [];
+): RegistryEntry[] {
+  const out: RegistryEntry[] = [];
   for (const s of services) {
     const ns = s.metadata.namespace ?? 'default';
     out.push({
@@ -182,12 +182,15 @@ export function registryServices(
   return out;
 }
 
-interface EgressRule {
+export interface EgressRule {
   hosts: EgressHost[];
   port?: number;
 }
 
-function egressRules(sidecar: Sidecar | undefined): { rules: EgressRule[]; errors: HostError[] } {
+export function egressRules(sidecar: Sidecar | undefined): {
+  rules: EgressRule[];
+  errors: HostError[];
+} {
   const all: EgressHost = { raw: '*/*', namespace: { kind: 'any' }, dns: '*' };
   const egress = sidecar?.spec?.egress ?? [];
   if (!sidecar || egress.length === 0) return { rules: [{ hosts: [all] }], errors: [] };
@@ -198,6 +201,36 @@ function egressRules(sidecar: Sidecar | undefined): { rules: EgressRule[]; error
     return { hosts: parsed.hosts, port: listener.port?.number };
   });
   return { rules, errors };
+}
+
+export type RegistryEntry = { entry: VisibleService; exportTo: string[] | undefined };
+
+/**
+ * Visibility for a proxy in `podNs` under an already chosen Sidecar, over a prebuilt registry:
+ * the per-scope building block (every proxy of a namespace under the same Sidecar sees the same).
+ */
+export function visibleInScope(
+  podNs: string,
+  selection: SidecarSelection,
+  registry: readonly RegistryEntry[],
+): Visibility {
+  const { rules, errors } = egressRules(selection.sidecar);
+  // A root-namespace default is applied as if it lived in the pod's namespace (`.` = pod's ns).
+  const sidecarNs =
+    selection.source === 'root' ? podNs : (selection.sidecar?.metadata.namespace ?? podNs);
+  const out: VisibleService[] = [];
+  for (const { entry, exportTo } of registry) {
+    if (!isExportedTo(exportTo, entry.namespace, podNs)) continue;
+    const ports = entry.ports.filter((p) =>
+      rules.some(
+        (r) =>
+          (r.port === undefined || r.port === p.port) &&
+          r.hosts.some((h) => egressHostMatches(h, sidecarNs, entry.namespace, entry.hostname)),
+      ),
+    );
+    if (ports.length > 0) out.push({ ...entry, ports });
+  }
+  return { selection, services: out, errors };
 }
 
 /**
@@ -217,21 +250,9 @@ export function visibleServices(
   const selection: SidecarSelection = options.gateway
     ? { source: 'none', conflicts: [] }
     : selectSidecar(pod, sidecars, rootNamespace);
-  const { rules, errors } = egressRules(selection.sidecar);
-  // A root-namespace default is applied as if it lived in the pod's namespace (`.` = pod's ns).
-  const sidecarNs =
-    selection.source === 'root' ? podNs : (selection.sidecar?.metadata.namespace ?? podNs);
-  const out: VisibleService[] = [];
-  for (const { entry, exportTo } of registryServices(services, serviceEntries, options.domain)) {
-    if (!isExportedTo(exportTo, entry.namespace, podNs)) continue;
-    const ports = entry.ports.filter((p) =>
-      rules.some(
-        (r) =>
-          (r.port === undefined || r.port === p.port) &&
-          r.hosts.some((h) => egressHostMatches(h, sidecarNs, entry.namespace, entry.hostname)),
-      ),
-    );
-    if (ports.length > 0) out.push({ ...entry, ports });
-  }
-  return { selection, services: out, errors };
+  return visibleInScope(
+    podNs,
+    selection,
+    registryServices(services, serviceEntries, options.domain),
+  );
 }

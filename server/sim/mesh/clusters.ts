@@ -6,11 +6,15 @@
  */
 import type { DestinationRule, OutlierDetection, Pod, Service } from '../../../lib/kube/types';
 import type { VisiblePort, VisibleService } from '../../../lib/scoping/visibility';
-import { labelsMatch } from '../../../lib/scoping/visibility';
-import { serviceFqdn } from '../../../lib/scoping/hosts';
-import { destinationRuleFor } from './destinationrules';
+import {
+  destinationRuleFor,
+  indexDestinationRules,
+  type DestinationRuleIndex,
+} from '../../../lib/scoping/destinationrule';
+import { inboundClusterKeys, servicesOfPod, targetPortOf } from '../../../lib/scoping/inbound';
+import { outboundClusterKeys } from '../../../lib/scoping/outbound';
+import { compareVersions } from '../../../lib/scoping/proxy';
 import { portProtocol } from './protocol';
-import { compareVersions, podNamespace } from './world';
 
 export type ClusterType = 'EDS' | 'STATIC' | 'STRICT_DNS' | 'LOGICAL_DNS' | 'ORIGINAL_DST';
 
@@ -103,81 +107,46 @@ function outboundType(svc: VisibleService): ClusterType {
 /** Outbound clusters for the visible services of a proxy in `clientNamespace`. */
 export function outboundClusters(
   visible: readonly VisibleService[],
-  destinationRules: readonly DestinationRule[],
+  destinationRules: readonly DestinationRule[] | DestinationRuleIndex,
   clientNamespace: string,
   rootNamespace: string,
 ): SimCluster[] {
-  const out: SimCluster[] = [];
-  const seen = new Set<string>();
-  for (const svc of visible) {
-    const dr = destinationRuleFor(
-      svc.hostname,
-      clientNamespace,
-      svc.namespace,
-      destinationRules,
-      rootNamespace,
-    );
-    const drRef = dr
-      ? { namespace: dr.metadata.namespace ?? 'default', name: dr.metadata.name }
-      : undefined;
-    const type = outboundType(svc);
-    for (const port of svc.ports) {
-      const base = {
-        static: false,
-        type,
-        direction: 'outbound' as const,
-        port: port.port,
-        host: svc.hostname,
-        protocol: portProtocol(port, svc.kind),
-        service: svc,
-        servicePort: port,
-        destinationRule: drRef,
-        outlierDetection: dr?.spec?.trafficPolicy?.outlierDetection,
-      };
-      const name = `outbound|${port.port}||${svc.hostname}`;
-      if (seen.has(name)) continue; // same host from two registries: first wins, like istiod
-      seen.add(name);
-      out.push({ ...base, name });
-      for (const subset of dr?.spec?.subsets ?? []) {
-        out.push({
-          ...base,
-          name: `outbound|${port.port}|${subset.name}|${svc.hostname}`,
-          subset: subset.name,
-          subsetLabels: subset.labels ?? {},
-          outlierDetection: subset.trafficPolicy?.outlierDetection ?? base.outlierDetection,
-        });
-      }
-    }
-  }
-  return out;
-}
-
-/** Resolve a service targetPort (number or container port name) against a pod; default: the port. */
-export function targetPortOf(
-  pod: Pod | undefined,
-  port: { port: number; targetPort?: number | string },
-): number | undefined {
-  const t = port.targetPort;
-  if (t === undefined || t === '') return port.port;
-  if (typeof t === 'number') return t;
-  if (/^\d+$/.test(t)) return Number(t);
-  if (!pod) return undefined;
-  for (const c of [...(pod.spec?.containers ?? []), ...(pod.spec?.initContainers ?? [])]) {
-    const hit = c.ports?.find((p) => p.name === t);
-    if (hit) return hit.containerPort;
-  }
-  return undefined;
-}
-
-/** Services whose selector picks the pod (same namespace). */
-export function servicesOfPod(pod: Pod, services: readonly Service[]): Service[] {
-  const ns = podNamespace(pod);
-  return services.filter(
-    (s) =>
-      (s.metadata.namespace ?? 'default') === ns &&
-      labelsMatch(s.spec?.selector, pod.metadata.labels),
+  const index =
+    destinationRules instanceof Map
+      ? destinationRules
+      : indexDestinationRules(destinationRules as DestinationRule[]);
+  const keys = outboundClusterKeys(visible, (svc) =>
+    destinationRuleFor(svc.hostname, clientNamespace, svc.namespace, index, rootNamespace),
   );
+  return keys.map((k) => {
+    const dr = k.destinationRule;
+    const base: SimCluster = {
+      name: k.name,
+      static: false,
+      type: outboundType(k.service),
+      direction: 'outbound',
+      port: k.port.port,
+      host: k.service.hostname,
+      protocol: portProtocol(k.port, k.service.kind),
+      service: k.service,
+      servicePort: k.port,
+      destinationRule: dr
+        ? { namespace: dr.metadata.namespace ?? 'default', name: dr.metadata.name }
+        : undefined,
+      outlierDetection: dr?.spec?.trafficPolicy?.outlierDetection,
+    };
+    if (!k.subset) return base;
+    const subset = dr?.spec?.subsets?.[k.subset.index];
+    return {
+      ...base,
+      subset: k.subset.name,
+      subsetLabels: k.subset.labels,
+      outlierDetection: subset?.trafficPolicy?.outlierDetection ?? base.outlierDetection,
+    };
+  });
 }
+
+export { targetPortOf, servicesOfPod };
 
 /**
  * Inbound clusters for the pod's own service ports: `inbound|TARGETPORT||` since Istio 1.10,
@@ -188,32 +157,22 @@ export function inboundClusters(
   services: readonly Service[],
   version: string,
 ): SimCluster[] {
-  const modern = compareVersions(version, '1.10') >= 0;
-  const out: SimCluster[] = [];
-  const seen = new Set<string>();
-  for (const svc of servicesOfPod(pod, services)) {
-    const ns = svc.metadata.namespace ?? 'default';
-    for (const p of svc.spec?.ports ?? []) {
-      const target = targetPortOf(pod, p);
-      if (target === undefined) continue;
-      const fqdn = serviceFqdn(svc.metadata.name, ns);
-      const name = modern ? `inbound|${target}||` : `inbound|${p.port}|${p.name ?? ''}|${fqdn}`;
-      if (seen.has(name)) continue;
-      seen.add(name);
-      out.push({
-        name,
-        static: false,
-        type: modern ? 'ORIGINAL_DST' : 'STATIC',
-        direction: 'inbound',
-        port: target,
-        host: modern ? '' : fqdn,
-        protocol: portProtocol(
-          { port: p.port, name: p.name, protocol: p.protocol, appProtocol: p.appProtocol },
-          'Service',
-        ),
-        localAddress: { address: '127.0.0.1', port: target },
-      });
-    }
-  }
-  return out;
+  return inboundClusterKeys(pod, services, version).map((k) => ({
+    name: k.name,
+    static: false,
+    type: k.modern ? 'ORIGINAL_DST' : 'STATIC',
+    direction: 'inbound',
+    port: k.targetPort,
+    host: k.modern ? '' : k.fqdn,
+    protocol: portProtocol(
+      {
+        port: k.port.port,
+        name: k.port.name,
+        protocol: k.port.protocol,
+        appProtocol: k.port.appProtocol,
+      },
+      'Service',
+    ),
+    localAddress: { address: '127.0.0.1', port: k.targetPort },
+  }));
 }

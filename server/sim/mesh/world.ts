@@ -5,7 +5,6 @@
 import { parse as parseYaml } from 'yaml';
 import type {
   ConfigMap,
-  Container,
   ContainerStatus,
   DestinationRule,
   EndpointSlice,
@@ -15,10 +14,17 @@ import type {
   ServiceEntry,
   Sidecar,
 } from '../../../lib/kube/types';
+import {
+  compareVersions,
+  DEFAULT_ISTIO_VERSION,
+  isGatewayPod,
+  PROXY_CONTAINER,
+  proxyContainer,
+  proxyVersionOf,
+} from '../../../lib/scoping/proxy';
 import type { MeshWorld } from './types';
 
-export const DEFAULT_ISTIO_VERSION = '1.24.2';
-export const PROXY_CONTAINER = 'istio-proxy';
+export { compareVersions, DEFAULT_ISTIO_VERSION, PROXY_CONTAINER, proxyContainer };
 
 export interface MeshView {
   pods: readonly Pod[];
@@ -113,21 +119,13 @@ export function podIp(pod: Pod): string | undefined {
   return pod.status?.podIP ?? pod.status?.podIPs?.[0]?.ip;
 }
 
-/** The istio-proxy container, classic (containers) or native sidecar (initContainers). */
-export function proxyContainer(pod: Pod): { container: Container; native: boolean } | undefined {
-  const classic = pod.spec?.containers?.find((c) => c.name === PROXY_CONTAINER);
-  if (classic) return { container: classic, native: false };
-  const native = pod.spec?.initContainers?.find((c) => c.name === PROXY_CONTAINER);
-  return native ? { container: native, native: true } : undefined;
-}
-
 export function hasProxy(pod: Pod): boolean {
   return proxyContainer(pod) !== undefined;
 }
 
 /** Gateways run `pilot-agent proxy router`. */
 export function isGateway(pod: Pod): boolean {
-  return proxyContainer(pod)?.container.args?.includes('router') ?? false;
+  return isGatewayPod(pod);
 }
 
 export function proxyStatus(pod: Pod): ContainerStatus | undefined {
@@ -155,20 +153,7 @@ export function proxyStartedAt(pod: Pod): Date | undefined {
 
 /** Istio version from the proxy image tag (`.../proxyv2:1.22.3`), else the default. */
 export function proxyVersion(pod: Pod): string {
-  const image = proxyContainer(pod)?.container.image ?? '';
-  const m = /:(\d+\.\d+(?:\.\d+)?)(?:[-@].*)?$/.exec(image);
-  return m?.[1] ?? DEFAULT_ISTIO_VERSION;
-}
-
-/** Compare dotted versions numerically: negative when a < b. */
-export function compareVersions(a: string, b: string): number {
-  const pa = a.split('.').map((x) => parseInt(x, 10) || 0);
-  const pb = b.split('.').map((x) => parseInt(x, 10) || 0);
-  for (let i = 0; i < Math.max(pa.length, pb.length); i++) {
-    const d = (pa[i] ?? 0) - (pb[i] ?? 0);
-    if (d !== 0) return d;
-  }
-  return 0;
+  return proxyVersionOf(pod);
 }
 
 /** Small deterministic hash (FNV-1a) for stable simulated numbers. */

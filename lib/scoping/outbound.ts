@@ -1,0 +1,53 @@
+/**
+ * The outbound clusters istiod builds for the services a proxy sees: `outbound|PORT||FQDN` per
+ * visible service port plus `outbound|PORT|SUBSET|FQDN` per subset of the DestinationRule that
+ * applies. A host seen twice (two registries) keeps its first entry, like istiod. The simulator
+ * turns these keys into full clusters; the Scoping analysis counts them.
+ */
+import type { DestinationRule } from '../kube/types';
+import type { VisiblePort, VisibleService } from './visibility';
+
+export interface OutboundClusterKey {
+  name: string;
+  service: VisibleService;
+  port: VisiblePort;
+  subset?: { name: string; labels: Record<string, string>; index: number };
+  destinationRule?: DestinationRule;
+}
+
+/** Resolves the DestinationRule for a visible service (client namespace already bound). */
+export type DestinationRuleLookup = (svc: VisibleService) => DestinationRule | undefined;
+
+export function outboundClusterKeys(
+  visible: readonly VisibleService[],
+  lookup: DestinationRuleLookup,
+): OutboundClusterKey[] {
+  const out: OutboundClusterKey[] = [];
+  const seen = new Set<string>();
+  for (const svc of visible) {
+    const dr = lookup(svc);
+    for (const port of svc.ports) {
+      const name = `outbound|${port.port}||${svc.hostname}`;
+      if (seen.has(name)) continue;
+      seen.add(name);
+      out.push({ name, service: svc, port, destinationRule: dr });
+      (dr?.spec?.subsets ?? []).forEach((subset, index) => {
+        out.push({
+          name: `outbound|${port.port}|${subset.name}|${svc.hostname}`,
+          service: svc,
+          port,
+          subset: { name: subset.name, labels: subset.labels ?? {}, index },
+          destinationRule: dr,
+        });
+      });
+    }
+  }
+  return out;
+}
+
+/** Outbound cluster count per hostname (ports x (1 + subsets), after de-duplication). */
+export function outboundCountsByHost(keys: readonly OutboundClusterKey[]): Map<string, number> {
+  const out = new Map<string, number>();
+  for (const k of keys) out.set(k.service.hostname, (out.get(k.service.hostname) ?? 0) + 1);
+  return out;
+}

@@ -1,0 +1,261 @@
+/**
+ * Which Sidecars to propose: for each namespace a default (`./*`, the control plane, the
+ * namespaces its workloads call), replacements for workload Sidecars that cut off observed calls
+ * or carry more than needed, and per-workload Sidecars where a workload needs less than its
+ * namespace default. Returns the Sidecar set as it would be after applying the proposals.
+ */
+import type { Pod, Sidecar } from '../kube/types';
+import { cutOffHosts, type WorkloadFacts } from './facts';
+import { buildSidecar, standardHosts } from './generate';
+import type { MeshModel, Scope, ScopeResolver } from './scopes';
+import type { SidecarSelection } from './visibility';
+import { uniqueSelector } from './workloads';
+
+export type PlanAction = 'create' | 'replace' | 'unchanged';
+
+export interface PlannedSidecar {
+  namespace: string;
+  name: string;
+  level: 'namespace' | 'workload';
+  /** Workload keys (ns/name) this Sidecar governs after applying. */
+  workloads: string[];
+  selector: Record<string, string> | null;
+  hosts: string[];
+  action: PlanAction;
+  /** The proposal is included in the predicted counts (create/replace). */
+  apply: boolean;
+  sidecar: Sidecar;
+  replaces: Sidecar | null;
+  warnings: { code: string; message: string }[];
+}
+
+export interface Plan {
+  proposals: PlannedSidecar[];
+  afterSidecars: Sidecar[];
+  /** Workloads that needed their own Sidecar but have no label set that selects only them. */
+  noSelector: string[];
+}
+
+export interface PlanContext {
+  model: MeshModel;
+  before: ScopeResolver;
+  facts: readonly WorkloadFacts[];
+  podsByNamespace: Map<string, Pod[]>;
+  sidecars: readonly Sidecar[];
+  istioNamespace: string;
+}
+
+function ref(s: Sidecar): string {
+  return `${s.metadata.namespace ?? 'default'}/${s.metadata.name}`;
+}
+
+function candidateScope(
+  ctx: PlanContext,
+  ns: string,
+  sidecar: Sidecar,
+  level: 'namespace' | 'workload',
+): Scope {
+  const selection: SidecarSelection = { sidecar, source: level, conflicts: [] };
+  const hosts = sidecar.spec.egress?.[0]?.hosts.join(',') ?? '';
+  return ctx.before.scopeWith(ns, selection, `${ns}|candidate|${hosts}`);
+}
+
+function union(facts: readonly WorkloadFacts[]): Set<string> {
+  const out = new Set<string>();
+  for (const f of facts) for (const n of f.calledNamespaces) out.add(n);
+  return out;
+}
+
+function droppedHosts(existing: Sidecar | undefined, hosts: readonly string[]): string[] {
+  const all = (existing?.spec?.egress ?? []).flatMap((e) => e.hosts ?? []);
+  return [...new Set(all)].filter((h) => !hosts.includes(h) && h !== '~/*').sort();
+}
+
+function decide(
+  current: Scope,
+  candidate: Scope,
+  cut: boolean,
+  unobserved: number,
+  hasExisting: boolean,
+): PlanAction {
+  const act: PlanAction = hasExisting ? 'replace' : 'create';
+  if (current.selection.source === 'none') return 'create';
+  if (cut) return act;
+  if (unobserved > 0) return 'unchanged';
+  return candidate.outbound < current.outbound ? act : 'unchanged';
+}
+
+function warningsFor(
+  facts: readonly WorkloadFacts[],
+  existing: Sidecar | undefined,
+  hosts: readonly string[],
+): PlannedSidecar['warnings'] {
+  const out: PlannedSidecar['warnings'] = [];
+  const unobserved = facts.filter((f) => !f.observed).map((f) => f.workload.key);
+  if (unobserved.length > 0) {
+    out.push({
+      code: 'MDX0308',
+      message: `${unobserved.length} workload(s) without any traffic source: ${unobserved.join(', ')}`,
+    });
+  }
+  const dropped = droppedHosts(existing, hosts);
+  if (dropped.length > 0) {
+    out.push({
+      code: 'MDX0306',
+      message: `hosts of the current Sidecar left out: ${dropped.join(', ')}`,
+    });
+  }
+  return out;
+}
+
+function freeName(wanted: string, taken: Set<string>): string {
+  let name = wanted;
+  for (let i = 2; taken.has(name); i++) name = `${wanted}-${i}`;
+  taken.add(name);
+  return name;
+}
+
+export function planSidecars(ctx: PlanContext): Plan {
+  const proposals: PlannedSidecar[] = [];
+  const noSelector: string[] = [];
+  const taken = new Map<string, Set<string>>();
+  for (const s of ctx.sidecars) {
+    const ns = s.metadata.namespace ?? 'default';
+    const set = taken.get(ns) ?? new Set<string>();
+    set.add(s.metadata.name);
+    taken.set(ns, set);
+  }
+  const namesIn = (ns: string) => {
+    const set = taken.get(ns) ?? new Set<string>();
+    taken.set(ns, set);
+    return set;
+  };
+
+  // 1. Workload-level Sidecars in use today.
+  const byOwn = new Map<string, { sidecar: Sidecar; facts: WorkloadFacts[] }>();
+  for (const f of ctx.facts) {
+    const s = f.scope.selection.sidecar;
+    if (f.scope.selection.source !== 'workload' || !s) continue;
+    const entry = byOwn.get(ref(s)) ?? { sidecar: s, facts: [] };
+    entry.facts.push(f);
+    byOwn.set(ref(s), entry);
+  }
+  for (const { sidecar, facts } of byOwn.values()) {
+    const ns = sidecar.metadata.namespace ?? 'default';
+    const hosts = standardHosts(ns, union(facts), ctx.istioNamespace);
+    const obj = buildSidecar({
+      name: sidecar.metadata.name,
+      namespace: ns,
+      hosts,
+      replaces: sidecar,
+    });
+    const cand = candidateScope(ctx, ns, obj, 'workload');
+    const cut = facts.some((f) => cutOffHosts(f, f.scope).length > 0);
+    const unobserved = facts.filter((f) => !f.observed).length;
+    const current = facts[0]?.scope ?? cand;
+    const action = decide(current, cand, cut, unobserved, true);
+    if (action === 'unchanged') continue;
+    proposals.push({
+      namespace: ns,
+      name: sidecar.metadata.name,
+      level: 'workload',
+      workloads: facts.map((f) => f.workload.key),
+      selector: obj.spec.workloadSelector?.labels ?? null,
+      hosts,
+      action,
+      apply: true,
+      sidecar: obj,
+      replaces: sidecar,
+      warnings: warningsFor(facts, sidecar, hosts),
+    });
+  }
+
+  // 2. Namespace defaults (never in the root namespace: there it would become the mesh default).
+  const governedBy = new Map<string, WorkloadFacts[]>();
+  for (const f of ctx.facts) {
+    if (f.scope.selection.source === 'workload') continue;
+    const list = governedBy.get(f.workload.namespace) ?? [];
+    list.push(f);
+    governedBy.set(f.workload.namespace, list);
+  }
+  const nsDefaults = new Map<string, { proposal: PlannedSidecar; scope: Scope }>();
+  for (const [ns, governed] of [...governedBy.entries()].sort(([a], [b]) => a.localeCompare(b))) {
+    if (ns === ctx.model.rootNamespace) continue;
+    const current = governed[0]?.scope;
+    if (!current) continue;
+    const existing =
+      current.selection.source === 'namespace' ? current.selection.sidecar : undefined;
+    const hosts = standardHosts(ns, union(governed.filter((f) => f.observed)), ctx.istioNamespace);
+    const name = existing?.metadata.name ?? freeName('default', namesIn(ns));
+    const obj = buildSidecar({ name, namespace: ns, hosts, replaces: existing });
+    const cand = candidateScope(ctx, ns, obj, 'namespace');
+    const cut = governed.some((f) => cutOffHosts(f, f.scope).length > 0);
+    const unobserved = governed.filter((f) => !f.observed).length;
+    const action = decide(current, cand, cut, unobserved, existing !== undefined);
+    const proposal: PlannedSidecar = {
+      namespace: ns,
+      name,
+      level: 'namespace',
+      workloads: governed.map((f) => f.workload.key),
+      selector: null,
+      hosts,
+      action,
+      apply: action !== 'unchanged',
+      sidecar: obj,
+      replaces: existing ?? null,
+      warnings: warningsFor(governed, existing, hosts),
+    };
+    proposals.push(proposal);
+    nsDefaults.set(ns, { proposal, scope: proposal.apply ? cand : current });
+  }
+
+  // 3. Per-workload Sidecars where a workload needs less than its namespace default gives it.
+  for (const [ns, governed] of governedBy) {
+    const def = nsDefaults.get(ns);
+    for (const f of governed) {
+      if (!f.observed) continue;
+      const hosts = standardHosts(ns, f.calledNamespaces, ctx.istioNamespace);
+      if (def && hosts.join(',') === def.proposal.hosts.join(',')) continue;
+      const base = def?.scope ?? f.scope;
+      const probe = buildSidecar({ name: f.workload.name, namespace: ns, hosts });
+      const cand = candidateScope(ctx, ns, probe, 'workload');
+      if (cand.outbound >= base.outbound) continue;
+      const selector = uniqueSelector(f.workload, ctx.podsByNamespace.get(ns) ?? []);
+      if (!selector) {
+        noSelector.push(f.workload.key);
+        continue;
+      }
+      const name = freeName(f.workload.name, namesIn(ns));
+      const obj = buildSidecar({ name, namespace: ns, hosts, selector });
+      if (def) def.proposal.workloads = def.proposal.workloads.filter((k) => k !== f.workload.key);
+      proposals.push({
+        namespace: ns,
+        name,
+        level: 'workload',
+        workloads: [f.workload.key],
+        selector,
+        hosts,
+        action: 'create',
+        apply: true,
+        sidecar: obj,
+        replaces: null,
+        warnings: [],
+      });
+    }
+  }
+
+  const replaced = new Set(
+    proposals.filter((p) => p.apply && p.replaces).map((p) => ref(p.replaces as Sidecar)),
+  );
+  const afterSidecars = [
+    ...ctx.sidecars.filter((s) => !replaced.has(ref(s))),
+    ...proposals.filter((p) => p.apply).map((p) => p.sidecar),
+  ];
+  proposals.sort(
+    (a, b) =>
+      a.namespace.localeCompare(b.namespace) ||
+      (a.level === b.level ? 0 : a.level === 'namespace' ? -1 : 1) ||
+      a.name.localeCompare(b.name),
+  );
+  return { proposals, afterSidecars, noSelector: noSelector.sort() };
+}

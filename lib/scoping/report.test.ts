@@ -1,0 +1,318 @@
+import { describe, it, expect } from 'vitest';
+import { parse } from 'yaml';
+import { ScopingReportSchema } from '../api/scoping';
+import type { DestinationRule, Pod, Service, ServiceEntry, Sidecar } from '../kube/types';
+import { createMeshEmulator } from '../../server/sim/mesh/index';
+import {
+  bookinfo,
+  makePod,
+  makeService,
+  makeSidecar,
+  worldOf,
+  type WorldObjects,
+} from '../../server/sim/mesh/testworld';
+import { buildScopingReport } from './report';
+import type { ProxyClusterCount, ScopingInput, TrafficObservation } from './types';
+
+const REVIEWS = 'reviews.default.svc.cluster.local';
+const RATINGS = 'ratings.prod.svc.cluster.local';
+
+/** What the simulator serves a proxy: every cluster name from /clusters?format=json. */
+function simClusters(w: WorldObjects, pod: Pod): string[] {
+  const mesh = createMeshEmulator(worldOf(w));
+  const r = mesh.podHttp(pod, 15000, '/clusters', new URLSearchParams('format=json'));
+  expect(r.status).toBe(200);
+  const body = JSON.parse(r.body) as { cluster_statuses: { name: string }[] };
+  return body.cluster_statuses.map((c) => c.name);
+}
+
+function simCount(w: WorldObjects, pod: Pod): ProxyClusterCount {
+  const names = simClusters(w, pod);
+  return {
+    namespace: pod.metadata.namespace ?? 'default',
+    pod: pod.metadata.name,
+    active: names.length,
+    service: names.filter((n) => n.includes('|')).length,
+  };
+}
+
+const pods = (w: WorldObjects) => (w.pods ?? []) as Pod[];
+const scopable = (w: WorldObjects) =>
+  pods(w).filter((p) => {
+    const px = p.spec.containers.find((c) => c.name === 'istio-proxy');
+    return px !== undefined && !(px.args ?? []).includes('router');
+  });
+
+function inputOf(
+  w: WorldObjects,
+  observations: TrafficObservation[],
+  counts: ProxyClusterCount[] | 'measure' = 'measure',
+  window: ScopingInput['window'] = { start: '2024-06-01T00:00:00Z', end: '2024-06-01T12:00:00Z' },
+): ScopingInput {
+  return {
+    generatedAt: '2024-06-01T12:00:00Z',
+    pods: pods(w),
+    services: (w.services ?? []) as Service[],
+    serviceEntries: (w.serviceentries ?? []) as ServiceEntry[],
+    sidecars: (w.sidecars ?? []) as Sidecar[],
+    destinationRules: (w.destinationrules ?? []) as DestinationRule[],
+    proxyCounts: counts === 'measure' ? scopable(w).map((p) => simCount(w, p)) : counts,
+    observations,
+    window,
+  };
+}
+
+/** bookinfo plus a `shop` namespace nobody calls: productpage -> reviews, reviews -> ratings.prod. */
+function world(): WorldObjects {
+  const w = bookinfo();
+  pods(w).push(makePod('cart-1', 'shop', '10.1.3.1', { labels: { app: 'cart' } }));
+  (w.services as Service[]).push(
+    makeService(
+      'cart',
+      'shop',
+      [
+        { port: 8080, name: 'http' },
+        { port: 8443, name: 'grpc' },
+      ],
+      { app: 'cart' },
+    ),
+  );
+  return w;
+}
+
+function traffic(): TrafficObservation[] {
+  return [
+    {
+      source: 'envoy-stats',
+      namespace: 'default',
+      pod: 'productpage-v1-abc',
+      available: true,
+      hits: [
+        { cluster: `outbound|9080||${REVIEWS}`, count: 42 },
+        { cluster: 'xds-grpc', count: 9 },
+        { cluster: 'inbound|9080||', count: 50 },
+      ],
+    },
+    {
+      source: 'access-log',
+      namespace: 'default',
+      pod: 'reviews-v1-aaa',
+      available: true,
+      hits: [{ cluster: `outbound|9080||${RATINGS}`, count: 7 }],
+    },
+    {
+      source: 'envoy-stats',
+      namespace: 'default',
+      pod: 'reviews-v2-bbb',
+      available: false,
+      error: 'connection refused',
+      hits: [],
+    },
+    {
+      source: 'prometheus',
+      namespace: 'default',
+      workload: 'reviews-v2-bbb',
+      available: true,
+      hits: [
+        { host: RATINGS, count: 3 },
+        { host: 'unknown', count: 1 },
+      ],
+    },
+    {
+      source: 'prometheus',
+      namespace: 'prod',
+      workload: 'ratings-v1-ccc',
+      available: true,
+      hits: [],
+    },
+    { source: 'prometheus', namespace: 'shop', workload: 'cart-1', available: true, hits: [] },
+    { source: 'prometheus', namespace: 'gone', workload: 'old', available: true, hits: [] },
+  ];
+}
+
+/** Apply the report's applicable YAML to a copy of the world, as `kubectl apply` would. */
+function applyGenerated(w: WorldObjects, yamls: string[]): WorldObjects {
+  const next: WorldObjects = { ...w, sidecars: [...((w.sidecars ?? []) as Sidecar[])] };
+  let rv = 5000;
+  for (const y of yamls) {
+    const doc = parse(y) as Sidecar;
+    const list = next.sidecars as Sidecar[];
+    const i = list.findIndex(
+      (s) =>
+        s.metadata.name === doc.metadata.name && s.metadata.namespace === doc.metadata.namespace,
+    );
+    const created = i >= 0 ? list[i]?.metadata.creationTimestamp : '2024-06-01T12:30:00Z';
+    const obj = {
+      ...doc,
+      metadata: { ...doc.metadata, creationTimestamp: created, resourceVersion: String(rv++) },
+    };
+    if (i >= 0) list[i] = obj;
+    else list.push(obj);
+  }
+  return next;
+}
+
+describe('buildScopingReport on an unscoped mesh', () => {
+  const w = world();
+  const report = buildScopingReport(inputOf(w, traffic()));
+
+  it('validates against the view contract', () => {
+    expect(ScopingReportSchema.safeParse(report).success).toBe(true);
+  });
+
+  it('learns destinations per workload from every source, best first', () => {
+    const pp = report.workloads.find((r) => r.name === 'productpage-v1-abc');
+    expect(pp?.destinations.map((d) => [d.host, d.bestSource, d.count])).toEqual([
+      [REVIEWS, 'envoy-stats', 42],
+    ]);
+    const rv2 = report.workloads.find((r) => r.name === 'reviews-v2-bbb');
+    expect(rv2?.sources.find((s) => s.source === 'envoy-stats')).toMatchObject({
+      available: false,
+      errors: ['connection refused'],
+    });
+    expect(rv2?.destinations.map((d) => d.host)).toEqual([RATINGS]);
+    // xds-grpc, inbound|9080|| and `unknown` name no destination; the `gone/old` workload is unknown
+    expect(report.totals.hitsIgnored).toBe(3);
+    expect(report.totals.observationsUnattributed).toBe(1);
+  });
+
+  it('proposes ./* + istio-system/* + called namespaces per namespace, never ~/*', () => {
+    const def = report.generated.find((g) => g.namespace === 'default' && g.level === 'namespace');
+    expect(def?.action).toBe('create');
+    const doc = parse(def?.yaml ?? '') as Sidecar;
+    expect(doc.kind).toBe('Sidecar');
+    expect(doc.metadata).toEqual({ name: 'default', namespace: 'default' });
+    expect(doc.spec.egress?.[0]?.hosts).toEqual(['./*', 'istio-system/*', 'prod/*']);
+    expect(report.generated.every((g) => !g.hosts.includes('~/*'))).toBe(true);
+    // stable key order: apiVersion, kind, metadata, spec
+    expect(def?.yaml.split('\n')[0]).toBe('apiVersion: networking.istio.io/v1');
+    const prod = report.generated.find((g) => g.namespace === 'prod' && g.level === 'namespace');
+    expect(prod?.hosts).toEqual(['./*', 'istio-system/*']);
+  });
+
+  it('gives productpage its own narrower Sidecar, selected by its app label', () => {
+    const pp = report.generated.find((g) => g.workloads.includes('default/productpage-v1-abc'));
+    expect(pp).toMatchObject({
+      level: 'workload',
+      selector: { app: 'productpage' },
+      hosts: ['./*', 'istio-system/*'],
+    });
+  });
+
+  it('predicts exactly what the simulator serves after applying the generated Sidecars', () => {
+    const applied = applyGenerated(
+      w,
+      report.generated.filter((g) => g.apply).map((g) => g.yaml),
+    );
+    let reduction = 0;
+    for (const pod of scopable(w)) {
+      const row = report.workloads
+        .flatMap((r) => r.proxies)
+        .find((p) => p.pod === pod.metadata.name);
+      const before = simClusters(w, pod).length;
+      const after = simClusters(applied, pod).length;
+      expect(row?.clusters.current).toBe(before);
+      expect(row?.clusters.predicted).toBe(after);
+      expect(row?.clusters.modelled).toBe(before);
+      reduction += before - after;
+    }
+    expect(report.totals.reduction).toBe(reduction);
+    expect(reduction).toBeGreaterThan(0);
+  });
+
+  it('predicts the same counts from the model alone when no proxy answered', () => {
+    const unreachable = scopable(w).map((p) => ({
+      namespace: p.metadata.namespace ?? '',
+      pod: p.metadata.name,
+      active: null,
+      service: null,
+    }));
+    const r2 = buildScopingReport(inputOf(w, traffic(), unreachable));
+    expect(r2.totals.proxiesMeasured).toBe(0);
+    expect(r2.totals.reduction).toBe(report.totals.reduction);
+    expect(r2.totals.clustersAfter).toBe(report.totals.clustersAfter);
+  });
+
+  it('ranks namespaces by waste (unused clusters x replicas) and computes the minimum', () => {
+    expect(report.namespaces.map((n) => n.name)).toEqual(['default', 'prod', 'shop']);
+    const pp = report.workloads.find((r) => r.name === 'productpage-v1-abc');
+    // today: every service port (+3 reviews subsets); used: reviews (1 port x (1 + 3 subsets))
+    const outbound =
+      (w.services as Service[]).reduce((n, s) => n + (s.spec.ports?.length ?? 0), 0) + 3;
+    expect(pp?.clusters.unused).toBe(outbound - 4);
+    expect(pp?.clusters.minimum).toBe(4 + 1 + 8);
+    expect(pp?.unusedServicesTotal).toBe((w.services as Service[]).length - 1);
+    const def = report.namespaces.find((n) => n.name === 'default');
+    expect(def?.waste).toBe(
+      report.workloads
+        .filter((r) => r.namespace === 'default')
+        .reduce((n, r) => n + (r.clustersTotal.unused ?? 0), 0),
+    );
+    expect(def?.defaultSidecar.source).toBe('none');
+  });
+
+  it('flags namespaces without a default Sidecar (MDX0301) with the generated YAML as fix', () => {
+    const f = report.findings.filter((x) => x.code === 'MDX0301').map((x) => x.subject.name);
+    expect(f).toEqual(['default', 'prod', 'shop']);
+    expect(report.findings.find((x) => x.code === 'MDX0301')?.fix?.yaml).toContain('prod/*');
+  });
+});
+
+describe('buildScopingReport with existing Sidecars', () => {
+  it('replaces a ~/* default that cuts off observed calls (MDX0305, MDX0306) and keeps its name', () => {
+    const w = world();
+    w.sidecars = [makeSidecar('narrow', 'default', ['~/*'])];
+    const report = buildScopingReport(inputOf(w, traffic()));
+    const codes = report.findings.map((f) => `${f.code}:${f.subject.name}`);
+    expect(codes).toContain('MDX0305:productpage-v1-abc');
+    expect(codes).toContain('MDX0306:productpage-v1-abc');
+    expect(codes).not.toContain('MDX0305:ratings-v1-ccc');
+    const def = report.generated.find((g) => g.namespace === 'default' && g.level === 'namespace');
+    expect(def).toMatchObject({ action: 'replace', name: 'narrow', replaces: 'narrow' });
+    const pp = report.workloads.find((r) => r.name === 'productpage-v1-abc');
+    expect(pp?.cutOff).toEqual([REVIEWS]);
+    expect(pp?.destinations[0]?.visibleNow).toBe(false);
+    const applied = applyGenerated(
+      w,
+      report.generated.filter((g) => g.apply).map((g) => g.yaml),
+    );
+    for (const pod of scopable(w)) {
+      const row = report.workloads
+        .flatMap((r) => r.proxies)
+        .find((p) => p.pod === pod.metadata.name);
+      expect(row?.clusters.predicted).toBe(simClusters(applied, pod).length);
+    }
+  });
+
+  it('leaves a good default alone when some workload is unobserved', () => {
+    const w = world();
+    w.sidecars = [makeSidecar('default', 'prod', ['./*', 'istio-system/*', 'shop/*'])];
+    const obs = traffic().filter((o) => o.namespace !== 'prod');
+    const report = buildScopingReport(inputOf(w, obs));
+    const prod = report.generated.find((g) => g.namespace === 'prod');
+    expect(prod).toMatchObject({ action: 'unchanged', apply: false });
+    expect(prod?.warnings.map((x) => x.code)).toContain('MDX0308');
+    expect(report.findings.map((f) => `${f.code}:${f.subject.name}`)).toContain(
+      'MDX0308:ratings-v1-ccc',
+    );
+    expect(report.namespaces.find((n) => n.name === 'prod')?.defaultSidecar).toEqual({
+      source: 'namespace',
+      namespace: 'prod',
+      name: 'default',
+    });
+  });
+
+  it('warns when the observation window is short or unknown (MDX0307)', () => {
+    const w = world();
+    const short = buildScopingReport(
+      inputOf(w, traffic(), [], { start: '2024-06-01T11:30:00Z', end: '2024-06-01T12:00:00Z' }),
+    );
+    expect(short.findings.find((f) => f.code === 'MDX0307')?.evidence.seconds).toBe(1800);
+    expect(short.window).toMatchObject({ seconds: 1800, trusted: false });
+    const none = buildScopingReport(inputOf(w, traffic(), [], null));
+    expect(none.findings.find((f) => f.code === 'MDX0307')?.evidence.seconds).toBeNull();
+    const long = buildScopingReport(inputOf(w, traffic(), []));
+    expect(long.findings.some((f) => f.code === 'MDX0307')).toBe(false);
+    expect(long.totals.proxiesMeasured).toBe(0);
+  });
+});
