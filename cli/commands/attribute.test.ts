@@ -4,6 +4,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { run } from './attribute';
 import type { CliIO } from '../io';
+import type { Pod } from '../../lib/kube/types';
+import { openHistoryStore } from '../../server/store/history-store';
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'meshdx-attribute-'));
 afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
@@ -124,14 +126,53 @@ describe('meshdx attribute', () => {
     ]);
   });
 
-  it('refuses a SQLite store file with a clear message', async () => {
+  it('reads a meshdx store file: intervals with watched times, the IP reused later', async () => {
+    const file = path.join(dir, 'meshdx.sqlite');
+    const store = openHistoryStore(file, { flushIntervalMs: 0 });
+    const seen = (type: 'ADDED' | 'MODIFIED' | 'DELETED', obj: unknown, at: string) =>
+      store.recordPodEvent({
+        type,
+        object: obj as Pod,
+        observedAt: new Date(at),
+        via: type === 'ADDED' ? 'list' : 'watch',
+      });
+    seen('ADDED', pod('payments-a', IP), '2024-06-01T10:00:05Z');
+    seen('MODIFIED', pod('payments-a', IP, deleting), '2024-06-01T10:10:00Z');
+    seen('DELETED', pod('payments-a', IP, deleting), '2024-06-01T10:10:31Z');
+    const b = pod('payments-b', IP);
+    b.status.startTime = '2024-06-01T10:11:28Z';
+    seen('ADDED', b, '2024-06-01T10:11:30Z');
+    store.close();
+    expect(fs.readFileSync(file).subarray(0, 15).toString()).toBe('SQLite format 3');
+
+    const t = io();
+    expect(await run(['access.log', '--history', 'meshdx.sqlite', '--json'], t)).toBe(0);
+    const out = JSON.parse(t.out);
+    expect(out.requests).toBe(3);
+    expect(
+      out.attributions.map(
+        (a: {
+          line: number;
+          pod: { name: string };
+          state: string;
+          afterTerminationMs: number | null;
+        }) => [a.line, a.pod?.name, a.state, a.afterTerminationMs],
+      ),
+    ).toEqual([
+      [2, 'payments-a', 'terminating', 10_000],
+      [4, 'payments-b', 'live', null],
+    ]);
+    expect(t.err).toBe('');
+  });
+
+  it('a file that only looks like SQLite is refused with a clear message', async () => {
     fs.writeFileSync(
       path.join(dir, 'store.db'),
       Buffer.concat([Buffer.from('SQLite format 3\u0000'), Buffer.alloc(100)]),
     );
     const t = io();
     expect(await run(['access.log', '--history', 'store.db'], t)).toBe(2);
-    expect(t.err).toContain('store');
+    expect(t.err).toContain('cannot read store file');
     expect(t.err).toContain(path.join(dir, 'store.db'));
   });
 

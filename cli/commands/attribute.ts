@@ -7,12 +7,14 @@ import { createLineParser } from '../../lib/accesslog/parser';
 import { isFailure } from '../../lib/accesslog/failure';
 import { IpLedger } from '../../lib/ledger/ledger';
 import { createHistoryReader, type HistoryProblem } from '../../lib/ledger/events';
-import { attributeRecord, type Attribution } from '../../lib/ledger/attribution';
+import { attributeRecord, type Attribution, type IpHistory } from '../../lib/ledger/attribution';
 import { groupByUpstreamPod } from '../../lib/ledger/aggregate';
 import { fmtMs } from '../../lib/ledger/lookup';
+import { openHistoryStore } from '../../server/store/history-store';
 
 const USAGE =
-  "usage: meshdx attribute LOG --history FILE [--json] [--all] [--format 'ENVOY FORMAT'] [--gap-minutes N]\n";
+  "usage: meshdx attribute LOG --history FILE [--json] [--all] [--format 'ENVOY FORMAT'] [--gap-minutes N]\n" +
+  '  FILE: a pod watch capture (kubectl get pods -A -w -o json --output-watch-events) or a meshdx store file (MESHDX_DB)\n';
 const SQLITE_MAGIC = 'SQLite format 3\u0000';
 /** At most this many unreadable lines are listed one by one (all are counted). */
 const MAX_UNREADABLE_LISTED = 1000;
@@ -45,29 +47,10 @@ export const run: CliCommand = async (argv: string[], io: CliIO): Promise<number
       return EXIT_USAGE;
     }
   }
-  if (startsWithSqlite(historyFile)) {
-    io.stderr(
-      `meshdx attribute: ${historyFile} is a meshdx store file (SQLite); store files can be read once the store module lands. Use a watch capture instead: kubectl get pods -A -w -o json --output-watch-events > FILE\n`,
-    );
-    return EXIT_USAGE;
-  }
-
-  const ledger = new IpLedger();
-  const reader = createHistoryReader();
-  try {
-    await readChunks(historyFile, (chunk) => ledger.addAll(reader.push(chunk)));
-    reader.end();
-  } catch (e) {
-    io.stderr(`meshdx attribute: error while reading history ${historyFile}: ${errText(e)}\n`);
-    return EXIT_USAGE;
-  }
-  reportHistoryProblems(
-    io,
-    historyFile,
-    reader.problems,
-    reader.counts.events,
-    reader.counts.timed,
-  );
+  const history = startsWithSqlite(historyFile)
+    ? historyFromStore(io, historyFile)
+    : await historyFromCapture(io, historyFile);
+  if (!history) return EXIT_USAGE;
 
   const parser = createLineParser({ format: args.values.get('format') });
   const all = args.flags.has('all');
@@ -88,7 +71,7 @@ export const run: CliCommand = async (argv: string[], io: CliIO): Promise<number
       if (r.kind !== 'record') return;
       requests++;
       if (all || isFailure(r.record))
-        attributions.push(attributeRecord(r.record, ledger, { gapToleranceMs }));
+        attributions.push(attributeRecord(r.record, history, { gapToleranceMs }));
     });
   } catch (e) {
     io.stderr(`meshdx attribute: error while reading ${logFile}: ${errText(e)}\n`);
@@ -117,6 +100,39 @@ export const run: CliCommand = async (argv: string[], io: CliIO): Promise<number
   }
   return EXIT_OK;
 };
+
+/** A meshdx store file, opened read-only: its intervals, indexed for lookups. */
+function historyFromStore(io: CliIO, file: string): IpHistory | null {
+  try {
+    const store = openHistoryStore(file, { readonly: true });
+    try {
+      const history = store.loadHistory();
+      if (history.size === 0)
+        io.stderr(`meshdx attribute: warning: no pod IP intervals in store file ${file}\n`);
+      return history;
+    } finally {
+      store.close();
+    }
+  } catch (e) {
+    io.stderr(`meshdx attribute: cannot read store file ${file}: ${errText(e)}\n`);
+    return null;
+  }
+}
+
+/** A watch capture or pod list (kubectl -w -o json ...), read in chunks. */
+async function historyFromCapture(io: CliIO, file: string): Promise<IpHistory | null> {
+  const ledger = new IpLedger();
+  const reader = createHistoryReader();
+  try {
+    await readChunks(file, (chunk) => ledger.addAll(reader.push(chunk)));
+    reader.end();
+  } catch (e) {
+    io.stderr(`meshdx attribute: error while reading history ${file}: ${errText(e)}\n`);
+    return null;
+  }
+  reportHistoryProblems(io, file, reader.problems, reader.counts.events, reader.counts.timed);
+  return ledger;
+}
 
 function startsWithSqlite(file: string): boolean {
   const fd = fs.openSync(file, 'r');

@@ -1,0 +1,309 @@
+import type { KubeEvent, Pod } from '../../lib/kube/types';
+import type { PodInterval } from '../../lib/ledger/types';
+import { observePod } from '../../lib/ledger/observation';
+import type { ObservedEvent } from '../kube/listwatch';
+import { integrityCheck, openDatabase, type Db } from './db';
+import { schemaVersion } from './schema';
+import { diffStates, podState, type PodState } from './pod-state';
+import { PodIntervalTracker, type PreservedStart } from './tracker';
+import { intervalToRow, podKeyOf, toFromSource, withoutManagedFields } from './rows';
+import { kubeEventRow, type RecordedKubeEvent } from './kube-events';
+import { BatchWriter } from './writer';
+import type { HistoryStoreOptions, RecordCounts, StoreStats } from './options';
+import { StoreReader, type PodSnapshot, type Transition } from './reader';
+import { DAY_MS, pruneBefore, type PruneResult } from './retention';
+
+export type { HistoryStoreOptions, RecordCounts, StoreStats } from './options';
+import { IntervalIndex } from './interval-index';
+
+const MAX_ERRORS = 20;
+
+/**
+ * meshdx's history: pod IP intervals, last pod states (kept after deletion), container and
+ * condition transitions, and Kubernetes events, in one SQLite file. Writes are buffered and
+ * committed in batches; every read commits what is pending first.
+ */
+export class HistoryStore {
+  private readonly reader: StoreReader;
+  private readonly writer: BatchWriter | null;
+  private readonly tracker: PodIntervalTracker;
+  private readonly states = new Map<string, PodState>();
+  private readonly preserved = new Map<string, Map<string, PreservedStart>>();
+  private timer: NodeJS.Timeout | null = null;
+  private closed = false;
+  readonly counts: RecordCounts = {
+    podEvents: 0,
+    kubeEvents: 0,
+    invalid: 0,
+    transitions: 0,
+    closedMissing: 0,
+  };
+  readonly errors: string[] = [];
+  lastError: string | null = null;
+  lastPrune: PruneResult | null = null;
+
+  constructor(
+    readonly db: Db,
+    private readonly opts: HistoryStoreOptions = {},
+  ) {
+    this.reader = new StoreReader(db);
+    this.writer = opts.readonly ? null : new BatchWriter(db, opts.onCommit);
+    if (this.writer) {
+      for (const r of this.reader.liveStarts()) {
+        const byIp = this.preserved.get(r.pod_key) ?? new Map<string, PreservedStart>();
+        byIp.set(r.ip, { from: r.from, fromSource: toFromSource(r.from_source) });
+        this.preserved.set(r.pod_key, byIp);
+      }
+    }
+    this.tracker = new PodIntervalTracker((k, ip) => this.preserved.get(k)?.get(ip));
+  }
+
+  /** Rows waiting for the next commit. */
+  get pending(): number {
+    return this.writer?.pending ?? 0;
+  }
+
+  recordPodEvent(ev: ObservedEvent<Pod>): void {
+    const w = this.writable();
+    this.counts.podEvents++;
+    const at = ev.observedAt.getTime();
+    const obs = observePod(ev.object);
+    if (typeof obs === 'string') return this.invalid(`pod ${ev.type}: ${obs}`);
+    const key = podKeyOf(obs.uid, obs.namespace, obs.name);
+    const deleted = ev.type === 'DELETED';
+    const uncertain = ev.via === 'reconcile';
+
+    const next = podState(ev.object);
+    let prev = this.states.get(key) ?? null;
+    if (!prev) {
+      const stored = this.reader.snapshotObject(key);
+      if (stored) prev = podState(stored);
+    }
+    const changes = prev || ev.via !== 'list' ? diffStates(prev, next) : [];
+    for (const c of changes) {
+      w.transition({
+        pod_key: key,
+        namespace: obs.namespace,
+        pod: obs.name,
+        container: c.container,
+        field: c.field,
+        old_value: c.oldValue,
+        new_value: c.newValue,
+        reported_at: c.reportedAt,
+        observed_at: at,
+        via: ev.via,
+      });
+    }
+    this.counts.transitions += changes.length;
+
+    for (const i of this.tracker.apply(key, { type: ev.type, pod: obs, at, uncertain }))
+      w.interval(intervalToRow(key, i));
+    w.snapshot({
+      pod_key: key,
+      uid: obs.uid,
+      namespace: obs.namespace,
+      name: obs.name,
+      object: JSON.stringify(withoutManagedFields(ev.object)),
+      first_seen: at,
+      seen: at,
+      deleted_at: deleted ? at : null,
+      deleted_uncertain: deleted && uncertain ? 1 : 0,
+    });
+    if (deleted) this.forget(key);
+    else this.states.set(key, next);
+    this.noteWatch('pods', ev.object.metadata?.resourceVersion ?? null, at);
+    this.maybeFlush();
+  }
+
+  recordKubeEvent(ev: ObservedEvent<KubeEvent>): void {
+    const w = this.writable();
+    this.counts.kubeEvents++;
+    const at = ev.observedAt.getTime();
+    const row = kubeEventRow(ev.object, at);
+    if (!row) return this.invalid(`event ${ev.type}: not an Event with metadata.name`);
+    w.event(row);
+    this.noteWatch('events', ev.object.metadata?.resourceVersion ?? null, at);
+    this.maybeFlush();
+  }
+
+  /** Records a watcher's state (listing, watching, retrying...) for health reporting. */
+  recordWatchState(resource: string, state: string, at: number): void {
+    this.writable().watchState({ resource, resource_version: null, state, updated: at });
+    this.maybeFlush();
+  }
+
+  /** Pods the store holds as live (not deleted, or with an open interval). */
+  livePodKeys(): Set<string> {
+    this.flush();
+    return this.reader.livePodKeys();
+  }
+
+  /**
+   * Closes pods the store held as live that a fresh list no longer has: gone at an uncertain
+   * time between their last sighting and `at`. Returns how many were closed.
+   */
+  closeMissing(liveBefore: Iterable<string>, seen: ReadonlySet<string>, at: number): number {
+    const w = this.writable();
+    let n = 0;
+    for (const key of liveBefore) {
+      if (seen.has(key)) continue;
+      w.close(key, at);
+      this.forget(key);
+      n++;
+    }
+    this.counts.closedMissing += n;
+    this.flush();
+    return n;
+  }
+
+  /** Commits everything pending in one transaction. Returns the rows written. */
+  flush(): number {
+    if (this.timer) {
+      clearTimeout(this.timer);
+      this.timer = null;
+    }
+    if (!this.writer || this.closed) return 0;
+    try {
+      const n = this.writer.flush();
+      this.lastError = null;
+      return n;
+    } catch (e) {
+      this.lastError = `commit failed: ${e instanceof Error ? e.message : String(e)}`;
+      throw e;
+    }
+  }
+
+  intervalsForIp(ip: string): PodInterval[] {
+    this.flush();
+    return this.reader.intervalsForIp(ip);
+  }
+
+  /** Every interval, ordered by IP then start, streamed from the database. */
+  allIntervals(): Iterable<PodInterval> {
+    this.flush();
+    return this.reader.allIntervals();
+  }
+
+  /** The IP history as an in-memory index for many lookups (attribution). */
+  loadHistory(): IntervalIndex {
+    return new IntervalIndex(this.allIntervals());
+  }
+
+  podSnapshot(namespace: string, name: string): PodSnapshot | null {
+    this.flush();
+    return this.reader.podSnapshot(namespace, name);
+  }
+
+  podSnapshotByUid(uid: string): PodSnapshot | null {
+    this.flush();
+    return this.reader.podSnapshotByUid(uid);
+  }
+
+  deletedPods(since?: number): PodSnapshot[] {
+    this.flush();
+    return this.reader.deletedPods(since);
+  }
+
+  transitions(uid: string): Transition[] {
+    this.flush();
+    return this.reader.transitions(uid);
+  }
+
+  eventsFor(uid: string): RecordedKubeEvent[] {
+    this.flush();
+    return this.reader.eventsFor(uid);
+  }
+
+  eventsForObject(namespace: string, name: string, kind = 'Pod'): RecordedKubeEvent[] {
+    this.flush();
+    return this.reader.eventsForObject(namespace, name, kind);
+  }
+
+  /** Applies the retention setting; null when none is set. */
+  prune(now = Date.now()): PruneResult | null {
+    const days = this.opts.retentionDays;
+    if (days === null || days === undefined || this.opts.readonly) return null;
+    this.flush();
+    this.lastPrune = pruneBefore(this.db, now - days * DAY_MS);
+    return this.lastPrune;
+  }
+
+  stats(): StoreStats {
+    this.flush();
+    return {
+      schemaVersion: schemaVersion(this.db),
+      tables: this.reader.tableStats(),
+      pending: this.writer?.pending ?? 0,
+      commits: this.writer?.commits ?? 0,
+      counts: { ...this.counts },
+      lastError: this.lastError,
+      lastPrune: this.lastPrune,
+      watch: this.reader.watchStates().map((r) => ({
+        resource: r.resource,
+        resourceVersion: r.resource_version,
+        state: r.state,
+        updated: r.updated,
+      })),
+    };
+  }
+
+  integrityCheck(): string {
+    return integrityCheck(this.db);
+  }
+
+  close(): void {
+    if (this.closed) return;
+    try {
+      this.flush();
+    } finally {
+      this.closed = true;
+      this.db.close();
+    }
+  }
+
+  private writable(): BatchWriter {
+    if (!this.writer) throw new Error('the history store is open read-only');
+    if (this.closed) throw new Error('the history store is closed');
+    return this.writer;
+  }
+
+  private forget(key: string): void {
+    this.states.delete(key);
+    this.tracker.forget(key);
+    this.preserved.delete(key);
+  }
+
+  private invalid(message: string): void {
+    this.counts.invalid++;
+    if (this.errors.length < MAX_ERRORS) this.errors.push(message);
+  }
+
+  private noteWatch(resource: string, rv: string | null, at: number): void {
+    if (rv) this.writer?.watchState({ resource, resource_version: rv, state: null, updated: at });
+  }
+
+  private maybeFlush(): void {
+    const w = this.writer;
+    if (!w) return;
+    if (w.pending >= (this.opts.batchSize ?? 1000)) {
+      this.flush();
+      return;
+    }
+    const delay = this.opts.flushIntervalMs ?? 250;
+    if (this.timer || delay <= 0) return;
+    this.timer = setTimeout(() => {
+      this.timer = null;
+      try {
+        this.flush();
+      } catch {
+        // kept in lastError; the batch stays pending and is retried with the next write
+      }
+    }, delay);
+    this.timer.unref();
+  }
+}
+
+/** Opens (creating and migrating when writable) the history store at `path` (':memory:' for tests). */
+export function openHistoryStore(path: string, opts: HistoryStoreOptions = {}): HistoryStore {
+  return new HistoryStore(openDatabase(path, { readonly: opts.readonly }), opts);
+}

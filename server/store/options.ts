@@ -1,0 +1,42 @@
+import type { TableStats } from './reader';
+import type { PruneResult } from './retention';
+import type { CommitInfo } from './writer';
+
+export interface HistoryStoreOptions {
+  /** Read an existing file only (no migration, no recording): the CLI. */
+  readonly?: boolean;
+  /** Commit once this many rows are pending (default 1000). */
+  batchSize?: number;
+  /** Commit pending rows at most this long after the first of them (default 250 ms; 0: only by size or flush()). */
+  flushIntervalMs?: number;
+  /** prune() deletes what ended more than this many days ago (default: keep everything). */
+  retentionDays?: number | null;
+  /** Told after every committed batch (the durability test prints it). */
+  onCommit?: (info: CommitInfo) => void;
+}
+
+export interface RecordCounts {
+  podEvents: number;
+  kubeEvents: number;
+  /** Objects that were not usable pods or events (counted, not stored). */
+  invalid: number;
+  transitions: number;
+  /** Pods closed as gone because a relist after a restart no longer had them. */
+  closedMissing: number;
+}
+
+export interface StoreStats {
+  schemaVersion: number;
+  tables: Record<'intervals' | 'snapshots' | 'transitions' | 'events', TableStats>;
+  pending: number;
+  commits: number;
+  counts: RecordCounts;
+  lastError: string | null;
+  lastPrune: PruneResult | null;
+  watch: {
+    resource: string;
+    resourceVersion: string | null;
+    state: string | null;
+    updated: number;
+  }[];
+}

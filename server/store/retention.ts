@@ -1,0 +1,31 @@
+import type { Db } from './db';
+
+export interface PruneResult {
+  cutoff: number;
+  intervals: number;
+  snapshots: number;
+  transitions: number;
+  events: number;
+}
+
+export const DAY_MS = 86_400_000;
+
+/**
+ * Deletes what ended before `cutoff`: intervals and snapshots of pods gone before it,
+ * transitions observed before it, events last seen before it. Live pods are never pruned.
+ */
+export function pruneBefore(db: Db, cutoff: number): PruneResult {
+  return db.transaction(() => ({
+    cutoff,
+    intervals: db
+      .prepare('DELETE FROM pod_intervals WHERE gone_at IS NOT NULL AND gone_at < ?')
+      .run(cutoff).changes,
+    snapshots: db
+      .prepare('DELETE FROM pod_snapshots WHERE deleted_at IS NOT NULL AND deleted_at < ?')
+      .run(cutoff).changes,
+    transitions: db.prepare('DELETE FROM transitions WHERE observed_at < ?').run(cutoff).changes,
+    events: db
+      .prepare('DELETE FROM kube_events WHERE coalesce(last_ts, observed_at) < ?')
+      .run(cutoff).changes,
+  }))();
+}

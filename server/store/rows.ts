@@ -1,0 +1,84 @@
+import type { Pod } from '../../lib/kube/types';
+import type { FromSource, PodInterval } from '../../lib/ledger/types';
+
+/** A pod_intervals row as SQLite returns it. */
+export interface IntervalRow {
+  pod_key: string;
+  ip: string;
+  namespace: string;
+  name: string;
+  uid: string | null;
+  owner_kind: string | null;
+  owner_name: string | null;
+  node: string | null;
+  from: number;
+  from_source: string;
+  deletion_started_at: number | null;
+  grace_ends_at: number | null;
+  gone_at: number | null;
+  gone_uncertain: number;
+  last_seen_at: number | null;
+}
+
+const FROM_SOURCES: readonly FromSource[] = [
+  'event',
+  'startTime',
+  'condition',
+  'creationTimestamp',
+];
+
+export function toFromSource(s: string): FromSource {
+  return (FROM_SOURCES as readonly string[]).includes(s) ? (s as FromSource) : 'creationTimestamp';
+}
+
+export function intervalFromRow(r: IntervalRow): PodInterval {
+  return {
+    ip: r.ip,
+    namespace: r.namespace,
+    name: r.name,
+    uid: r.uid,
+    owner: r.owner_kind && r.owner_name ? { kind: r.owner_kind, name: r.owner_name } : null,
+    node: r.node,
+    from: r.from,
+    fromSource: toFromSource(r.from_source),
+    deletionStartedAt: r.deletion_started_at,
+    graceEndsAt: r.grace_ends_at,
+    goneAt: r.gone_at,
+    goneUncertain: r.gone_uncertain !== 0,
+    lastSeenAt: r.last_seen_at,
+  };
+}
+
+export function intervalToRow(podKey: string, i: PodInterval): IntervalRow {
+  return {
+    pod_key: podKey,
+    ip: i.ip,
+    namespace: i.namespace,
+    name: i.name,
+    uid: i.uid,
+    owner_kind: i.owner?.kind ?? null,
+    owner_name: i.owner?.name ?? null,
+    node: i.node,
+    from: i.from,
+    from_source: i.fromSource,
+    deletion_started_at: i.deletionStartedAt,
+    grace_ends_at: i.graceEndsAt,
+    gone_at: i.goneAt,
+    gone_uncertain: i.goneUncertain ? 1 : 0,
+    last_seen_at: i.lastSeenAt,
+  };
+}
+
+/** The store's key of a pod: its uid, or namespace/name for objects without one. */
+export function podKeyOf(uid: string | null | undefined, namespace: string, name: string): string {
+  return uid ? uid : `${namespace}/${name}`;
+}
+
+/** The pod without metadata.managedFields (large, and of no use to meshdx). */
+export function withoutManagedFields(pod: Pod): Pod {
+  if (!pod.metadata || !('managedFields' in pod.metadata)) return pod;
+  const { managedFields: _drop, ...metadata } = pod.metadata as Pod['metadata'] & {
+    managedFields?: unknown;
+  };
+  return { ...pod, metadata };
+}

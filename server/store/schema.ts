@@ -1,0 +1,128 @@
+import type { Database } from 'better-sqlite3';
+
+/**
+ * The store's schema as forward migrations: migration N takes a database from version N-1 to N.
+ * A file's version lives in meta('schema_version'). Never edit a released migration: add one.
+ */
+export const MIGRATIONS: readonly string[] = [
+  // 1: the base tables
+  `
+  CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+  CREATE TABLE pod_intervals (
+    pod_key TEXT NOT NULL,
+    ip TEXT NOT NULL,
+    namespace TEXT NOT NULL,
+    name TEXT NOT NULL,
+    uid TEXT,
+    owner_kind TEXT,
+    owner_name TEXT,
+    node TEXT,
+    "from" INTEGER NOT NULL,
+    from_source TEXT NOT NULL,
+    deletion_started_at INTEGER,
+    grace_ends_at INTEGER,
+    gone_at INTEGER,
+    gone_uncertain INTEGER NOT NULL DEFAULT 0,
+    last_seen_at INTEGER,
+    PRIMARY KEY (pod_key, ip)
+  );
+  CREATE INDEX pod_intervals_ip_from ON pod_intervals (ip, "from");
+  CREATE INDEX pod_intervals_gone ON pod_intervals (gone_at);
+  CREATE TABLE pod_snapshots (
+    pod_key TEXT PRIMARY KEY,
+    uid TEXT,
+    namespace TEXT NOT NULL,
+    name TEXT NOT NULL,
+    object TEXT NOT NULL,
+    first_seen INTEGER NOT NULL,
+    last_seen INTEGER NOT NULL,
+    deleted_at INTEGER,
+    deleted_uncertain INTEGER NOT NULL DEFAULT 0
+  );
+  CREATE INDEX pod_snapshots_name ON pod_snapshots (namespace, name, last_seen);
+  CREATE INDEX pod_snapshots_deleted ON pod_snapshots (deleted_at);
+  CREATE TABLE transitions (
+    id INTEGER PRIMARY KEY,
+    pod_key TEXT NOT NULL,
+    namespace TEXT NOT NULL,
+    pod TEXT NOT NULL,
+    container TEXT,
+    field TEXT NOT NULL,
+    old_value TEXT,
+    new_value TEXT,
+    reported_at INTEGER,
+    observed_at INTEGER NOT NULL,
+    via TEXT NOT NULL
+  );
+  CREATE INDEX transitions_pod ON transitions (pod_key, observed_at);
+  CREATE INDEX transitions_observed ON transitions (observed_at);
+  CREATE TABLE kube_events (
+    event_key TEXT NOT NULL,
+    count INTEGER NOT NULL,
+    involved_uid TEXT,
+    involved_kind TEXT,
+    namespace TEXT,
+    name TEXT,
+    reason TEXT,
+    message TEXT,
+    type TEXT,
+    field_path TEXT,
+    source TEXT,
+    first_ts INTEGER,
+    last_ts INTEGER,
+    observed_at INTEGER NOT NULL,
+    PRIMARY KEY (event_key, count)
+  );
+  CREATE INDEX kube_events_involved ON kube_events (involved_uid, last_ts);
+  CREATE TABLE watch_state (
+    resource TEXT PRIMARY KEY,
+    resource_version TEXT,
+    state TEXT,
+    updated INTEGER NOT NULL
+  );
+  `,
+  // 2: events looked up by object name (pods whose uid the event lacks), pruning by time
+  `
+  CREATE INDEX kube_events_object ON kube_events (namespace, involved_kind, name, last_ts);
+  CREATE INDEX kube_events_observed ON kube_events (observed_at);
+  `,
+];
+
+export const SCHEMA_VERSION = MIGRATIONS.length;
+
+export class StoreVersionError extends Error {}
+
+/** The file's schema version: 0 for an empty database. */
+export function schemaVersion(db: Database): number {
+  const hasMeta = db
+    .prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'meta'")
+    .get();
+  if (!hasMeta) return 0;
+  const row = db.prepare("SELECT value FROM meta WHERE key = 'schema_version'").get() as
+    { value: string } | undefined;
+  const n = row ? Number(row.value) : 0;
+  return Number.isInteger(n) && n >= 0 ? n : 0;
+}
+
+/**
+ * Applies the migrations the file lacks, each in its own transaction, up to `target`
+ * (default: the latest). Refuses a file written by a newer meshdx.
+ */
+export function migrate(db: Database, target = SCHEMA_VERSION): number {
+  const from = schemaVersion(db);
+  if (from > SCHEMA_VERSION) {
+    throw new StoreVersionError(
+      `store schema version ${from} is newer than this meshdx understands (${SCHEMA_VERSION}); upgrade meshdx or use another file`,
+    );
+  }
+  for (let v = from + 1; v <= Math.min(target, SCHEMA_VERSION); v++) {
+    const sql = MIGRATIONS[v - 1] as string;
+    db.transaction(() => {
+      db.exec(sql);
+      db.prepare(
+        "INSERT INTO meta (key, value) VALUES ('schema_version', ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value",
+      ).run(String(v));
+    })();
+  }
+  return schemaVersion(db);
+}

@@ -1,0 +1,67 @@
+import { IpLedger } from '../../lib/ledger/ledger';
+import type { FromSource, PodInterval, PodObservation } from '../../lib/ledger/types';
+
+export interface TrackedPodEvent {
+  type: 'ADDED' | 'MODIFIED' | 'DELETED';
+  pod: PodObservation;
+  /** When meshdx observed it (epoch ms). */
+  at: number;
+  /**
+   * The change happened at an unknown time before `at` (seen on a relist, not on the watch):
+   * a DELETED then closes the intervals at `at` marked uncertain, and `at` is not a sighting.
+   */
+  uncertain: boolean;
+}
+
+export interface PreservedStart {
+  from: number;
+  fromSource: FromSource;
+}
+
+interface Tracked {
+  ledger: IpLedger;
+  uncertainGoneAt: number | null;
+}
+
+/**
+ * Pod IP intervals of the pods being watched, one IpLedger per pod (the ledger's rules, not a
+ * second algorithm), so that a pod's intervals can be recomputed and written after each event
+ * and the pod forgotten once it is gone. `preserved` gives the start an interval already had in
+ * the store before this process saw the pod (a restart): the start seen then was at least as
+ * good as the lower bound a relist gives now, so it is kept.
+ */
+export class PodIntervalTracker {
+  private readonly pods = new Map<string, Tracked>();
+
+  constructor(
+    private readonly preserved: (podKey: string, ip: string) => PreservedStart | undefined = () =>
+      undefined,
+  ) {}
+
+  get size(): number {
+    return this.pods.size;
+  }
+
+  /** Records one event and returns the pod's intervals after it. */
+  apply(podKey: string, ev: TrackedPodEvent): PodInterval[] {
+    let t = this.pods.get(podKey);
+    if (!t) {
+      t = { ledger: new IpLedger(), uncertainGoneAt: null };
+      this.pods.set(podKey, t);
+    }
+    const untimed = ev.uncertain && ev.type === 'DELETED';
+    t.ledger.add({ type: ev.type, pod: ev.pod, time: untimed ? null : ev.at });
+    if (untimed) t.uncertainGoneAt = ev.at;
+    return t.ledger.intervals().map((i) => {
+      const kept = this.preserved(podKey, i.ip);
+      const out = kept ? { ...i, from: kept.from, fromSource: kept.fromSource } : i;
+      return t.uncertainGoneAt !== null
+        ? { ...out, goneAt: t.uncertainGoneAt, goneUncertain: true }
+        : out;
+    });
+  }
+
+  forget(podKey: string): void {
+    this.pods.delete(podKey);
+  }
+}
