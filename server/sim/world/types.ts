@@ -11,7 +11,11 @@ export interface SimStore {
   upsert<T extends KubeObject>(kind: SimKind, obj: T): T;
   /** Delete; emits DELETED with the last state. Returns false when it did not exist. */
   remove(kind: SimKind, namespace: string | undefined, name: string): boolean;
-  get<T extends KubeObject>(kind: SimKind, namespace: string | undefined, name: string): T | undefined;
+  get<T extends KubeObject>(
+    kind: SimKind,
+    namespace: string | undefined,
+    name: string,
+  ): T | undefined;
   list<T extends KubeObject>(kind: SimKind): readonly T[];
   /** Current resourceVersion of the store. */
   resourceVersion(): number;
