@@ -1,0 +1,87 @@
+import { KubeConfig } from '@kubernetes/client-node';
+import { envoyAdminGet } from '../server/kube/podports';
+import { listPods } from '../server/kube/resources';
+import { KubeTransport } from '../server/kube/transport';
+import { scanFleet } from '../server/services/proxies-scan';
+import { ms, peakRssMb, startSimProcess, type BenchResult } from './support';
+
+/** istioctl's way is capped at this many proxies and extrapolated to the fleet. */
+const ISTIOCTL_SAMPLE = 200;
+
+/**
+ * Fleet scan of the `scale` scenario (2,000 proxies) through the simulator in a child process,
+ * end to end (list pods and Sidecars, every :15090 scrape, istiod sync state, view model), against
+ * fetching each proxy's full config_dump one after another as istioctl does.
+ */
+export async function run(): Promise<BenchResult[]> {
+  const proxies = 2000;
+  const sim = await startSimProcess('scale', { pods: String(proxies), services: '500' });
+  try {
+    const kc = new KubeConfig();
+    kc.loadFromString(sim.kubeconfigYaml);
+    const t = new KubeTransport(kc);
+    const rssBefore = peakRssMb();
+    const start = process.hrtime.bigint();
+    const fleet = await scanFleet({
+      transport: t,
+      kc,
+      istioNamespace: 'istio-system',
+      concurrency: 32,
+      timeoutMs: 4_000,
+    });
+    const scanMs = ms(start);
+    const scanRss = peakRssMb();
+    const scanned = fleet.rows.filter((r) => r.status === 'ok').length;
+    if (fleet.rows.length < proxies)
+      throw new Error(`expected at least ${proxies} proxies, saw ${fleet.rows.length}`);
+
+    // istioctl's way: the full config_dump of one proxy after the other (sample, extrapolated)
+    const pods = (await listPods(t)).items.filter((p) =>
+      fleet.rows.some(
+        (r) => r.status === 'ok' && r.key === `${p.metadata.namespace}/${p.metadata.name}`,
+      ),
+    );
+    const sample = pods.slice(0, ISTIOCTL_SAMPLE);
+    let bytes = 0;
+    const seqStart = process.hrtime.bigint();
+    for (const p of sample) {
+      const res = await envoyAdminGet(
+        kc,
+        p.metadata.namespace ?? 'default',
+        p.metadata.name,
+        '/config_dump',
+        {
+          timeoutMs: 30_000,
+        },
+      );
+      bytes += res.body.length;
+    }
+    const seqMs = ms(seqStart);
+    const perProxy = seqMs / Math.max(1, sample.length);
+    t.close();
+    return [
+      {
+        name: 'proxies.fleet-scan-2000-proxies',
+        value: Math.round(scanMs),
+        unit: 'ms',
+        target: 5_000,
+        note: `${scanned} answered, ${fleet.totals.clusters.toLocaleString('en-US')} clusters in total`,
+      },
+      {
+        name: 'proxies.fleet-scan-peak-rss',
+        value: Math.round(scanRss),
+        unit: 'MB',
+        target: 300,
+        note: `before the scan: ${Math.round(rssBefore)} MB`,
+      },
+      {
+        name: 'proxies.istioctl-way-sequential-config-dumps',
+        value: Math.round(perProxy * fleet.rows.length),
+        unit: 'ms',
+        note: `extrapolated from ${sample.length} proxies: ${Math.round(seqMs)} ms, ${Math.round(perProxy)} ms and ${Math.round(bytes / sample.length / 1024)} KiB per proxy`,
+      },
+    ];
+  } finally {
+    await sim.stop();
+  }
+}

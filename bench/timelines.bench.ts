@@ -1,0 +1,149 @@
+import { spawn } from 'node:child_process';
+import net from 'node:net';
+import path from 'node:path';
+import { KubeConfig } from '@kubernetes/client-node';
+import { chromium } from 'playwright-core';
+import { ClusterCache } from '../server/cache/cluster-cache';
+import { KubeTransport } from '../server/kube/transport';
+import { timelineFleetFrom } from '../server/services/timelines';
+import { ms, startSimProcess, type BenchResult } from './support';
+
+/**
+ * Issue 3 performance: the Timelines fleet API on the `scale` scenario (5,000 pods), warm, in
+ * process and through `next start`, and the page render (virtualised table) in Chromium.
+ */
+const PODS = 5000;
+const CALLS = 20;
+const root = path.resolve(import.meta.dirname, '..');
+
+function pct(xs: number[], p: number): number {
+  const s = [...xs].sort((a, b) => a - b);
+  return Math.round(s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))] ?? 0);
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const s = net.createServer();
+    s.once('error', reject);
+    s.listen(0, '127.0.0.1', () => {
+      const a = s.address();
+      s.close(() => resolve(typeof a === 'object' && a ? a.port : 0));
+    });
+  });
+}
+
+async function timed(n: number, f: () => Promise<unknown>): Promise<number[]> {
+  const out: number[] = [];
+  for (let i = 0; i < n; i++) {
+    const t = process.hrtime.bigint();
+    await f();
+    out.push(ms(t));
+  }
+  return out;
+}
+
+async function inProcess(kubeconfigYaml: string): Promise<BenchResult[]> {
+  const kc = new KubeConfig();
+  kc.loadFromString(kubeconfigYaml);
+  const t = new KubeTransport(kc);
+  const cache = new ClusterCache(t, kc);
+  try {
+    const t0 = process.hrtime.bigint();
+    const first = await timelineFleetFrom(cache);
+    const cold = ms(t0);
+    if (first.rows.length < PODS * 0.9) throw new Error(`only ${first.rows.length} meshed pods`);
+    const warm = await timed(CALLS, async () => JSON.stringify(await timelineFleetFrom(cache)));
+    return [
+      {
+        name: 'timelines.api-cold-in-process',
+        value: Math.round(cold),
+        unit: 'ms',
+        note: `${first.rows.length} rows (list+watch+analysis)`,
+      },
+      { name: 'timelines.api-warm-in-process-p50', value: pct(warm, 50), unit: 'ms', target: 300 },
+      { name: 'timelines.api-warm-in-process-p95', value: pct(warm, 95), unit: 'ms', target: 300 },
+    ];
+  } finally {
+    cache.stop();
+    t.close();
+  }
+}
+
+async function throughNext(kubeconfig: string): Promise<BenchResult[]> {
+  const port = await freePort();
+  const child = spawn(
+    path.join(root, 'node_modules', '.bin', 'next'),
+    ['start', '-p', String(port), '-H', '127.0.0.1'],
+    {
+      cwd: root,
+      env: { ...process.env, MESHDX_KUBECONFIG: kubeconfig, NEXT_TELEMETRY_DISABLED: '1' },
+      stdio: ['ignore', 'ignore', 'inherit'],
+    },
+  );
+  const url = `http://127.0.0.1:${port}`;
+  try {
+    const until = Date.now() + 60_000;
+    for (;;) {
+      const ok = await fetch(`${url}/api/cluster`).then(
+        (r) => r.ok,
+        () => false,
+      );
+      if (ok) break;
+      if (Date.now() > until) throw new Error('next start did not answer within 60 s');
+      await new Promise((r) => setTimeout(r, 250));
+    }
+    const t0 = process.hrtime.bigint();
+    const first = await fetch(`${url}/api/timelines`);
+    const bytes = (await first.text()).length;
+    const cold = ms(t0);
+    const warm = await timed(CALLS, async () => (await fetch(`${url}/api/timelines`)).text());
+    const browser = await chromium.launch({
+      executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+      args: ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage', '--no-first-run'],
+    });
+    const renders: number[] = [];
+    try {
+      for (let i = 0; i < 3; i++) {
+        const page = await browser.newPage({ viewport: { width: 1440, height: 900 } });
+        const t = process.hrtime.bigint();
+        await page.goto(`${url}/timelines`, { waitUntil: 'commit' });
+        await page
+          .locator('[data-testid="pods-table"] [role="row"][data-row-key]')
+          .first()
+          .waitFor();
+        renders.push(ms(t));
+        await page.close();
+      }
+    } finally {
+      await browser.close();
+    }
+    return [
+      {
+        name: 'timelines.http-cold',
+        value: Math.round(cold),
+        unit: 'ms',
+        note: `${Math.round(bytes / 1024)} KB JSON`,
+      },
+      { name: 'timelines.http-warm-p50', value: pct(warm, 50), unit: 'ms', target: 300 },
+      { name: 'timelines.http-warm-p95', value: pct(warm, 95), unit: 'ms', target: 300 },
+      {
+        name: 'timelines.page-render-table',
+        value: pct(renders, 50),
+        unit: 'ms',
+        target: 1500,
+        note: `median of 3, max ${Math.round(Math.max(...renders))} ms`,
+      },
+    ];
+  } finally {
+    child.kill('SIGTERM');
+  }
+}
+
+export async function run(): Promise<BenchResult[]> {
+  const sim = await startSimProcess('scale', { pods: String(PODS), services: '500' });
+  try {
+    return [...(await inProcess(sim.kubeconfigYaml)), ...(await throughNext(sim.kubeconfig))];
+  } finally {
+    await sim.stop();
+  }
+}
