@@ -38,11 +38,14 @@ test('overview counts what the simulator holds', async ({ page }) => {
   await snap(page, 'overview');
 });
 
-for (const view of ['timelines', 'proxies'] as const) {
+for (const [view, table] of [
+  ['timelines', 'pods-table'],
+  ['proxies', 'proxies-table'],
+] as const) {
   test(`${view} lists the meshed pods`, async ({ page }) => {
     const meshed = (await simPods()).filter(hasProxy);
     await page.goto(`${demo}/${view}`);
-    await expect(page.getByTestId('pods-table')).toContainText(
+    await expect(page.getByTestId(table)).toContainText(
       `${meshed.length.toLocaleString('en-US')} rows`,
     );
     await snap(page, view);

@@ -86,17 +86,41 @@ export function parseHttpResponse(raw: Buffer): TextResponse {
 }
 
 /**
+ * Ports read over pods/portforward: Envoy admin (bound to 127.0.0.1 in the pod) and istiod's
+ * debug port (which skips authentication for local callers).
+ */
+export const PORT_FORWARD_PORTS = new Set([ENVOY_ADMIN_PORT, 15014]);
+
+/**
  * GET the Envoy admin API of a pod (127.0.0.1:15000 inside it) over pods/portforward, the way
  * `istioctl proxy-config` does. Only GETs are ever sent: Envoy's mutating admin endpoints are
  * POST-only and meshdx never calls them.
  */
-export async function envoyAdminGet(
+export function envoyAdminGet(
   kc: KubeConfig,
   namespace: string,
   pod: string,
   pathWithQuery: string,
   opts: { timeoutMs?: number; maxBytes?: number } = {},
 ): Promise<TextResponse> {
+  return portForwardGet(kc, namespace, pod, ENVOY_ADMIN_PORT, pathWithQuery, opts);
+}
+
+/** One HTTP GET to a pod port over pods/portforward (GET only; ports in PORT_FORWARD_PORTS). */
+export async function portForwardGet(
+  kc: KubeConfig,
+  namespace: string,
+  pod: string,
+  port: number,
+  pathWithQuery: string,
+  opts: { timeoutMs?: number; maxBytes?: number } = {},
+): Promise<TextResponse> {
+  if (!PORT_FORWARD_PORTS.has(port)) {
+    throw new KubeError(
+      'invalid-name',
+      `port ${port} is not read over port-forward (allowed: ${[...PORT_FORWARD_PORTS].join(', ')})`,
+    );
+  }
   const ns = requireName('namespace', namespace);
   const name = requireName('pod', pod);
   if (
@@ -133,11 +157,11 @@ export async function envoyAdminGet(
       reject(
         new KubeError(
           'timeout',
-          `port-forward to ${ns}/${name}:${ENVOY_ADMIN_PORT} gave no complete answer within ${timeoutMs} ms`,
+          `port-forward to ${ns}/${name}:${port} gave no complete answer within ${timeoutMs} ms`,
         ),
       );
     }, timeoutMs);
-    pf.portForward(ns, name, [ENVOY_ADMIN_PORT], output, errStream, input)
+    pf.portForward(ns, name, [port], output, errStream, input)
       .then((socket) => {
         ws = typeof socket === 'function' ? (socket() ?? undefined) : socket;
         if (!ws) throw new KubeError('unreachable', 'port-forward: no websocket');
@@ -155,7 +179,7 @@ export async function envoyAdminGet(
           );
         });
         input.write(
-          `GET ${pathWithQuery} HTTP/1.1\r\nHost: 127.0.0.1:${ENVOY_ADMIN_PORT}\r\nUser-Agent: meshdx\r\nAccept: */*\r\nConnection: close\r\n\r\n`,
+          `GET ${pathWithQuery} HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nUser-Agent: meshdx\r\nAccept: */*\r\nConnection: close\r\n\r\n`,
         );
       })
       .catch((e: unknown) => {
@@ -165,7 +189,7 @@ export async function envoyAdminGet(
         reject(
           new KubeError(
             status ? 'http' : 'unreachable',
-            `port-forward to ${ns}/${name}:${ENVOY_ADMIN_PORT}: ${msg}`,
+            `port-forward to ${ns}/${name}:${port}: ${msg}`,
             {
               status: status ? Number(status[1]) : undefined,
             },
@@ -180,7 +204,7 @@ export async function envoyAdminGet(
     const why = Buffer.concat(errors).toString('utf8').trim();
     throw new KubeError(
       'unreachable',
-      `port-forward to ${ns}/${name}:${ENVOY_ADMIN_PORT}: ${why || 'connection closed without an answer'}`,
+      `port-forward to ${ns}/${name}:${port}: ${why || 'connection closed without an answer'}`,
     );
   }
   return parseHttpResponse(Buffer.concat(chunks));

@@ -1,24 +1,28 @@
 import { HydrationBoundary } from '@tanstack/react-query';
 import { Suspense } from 'react';
-import { inventoryQuery } from '@/components/data/queries';
-import { PodsView } from '@/components/inventory/PodsView';
+import { FleetView } from '@/components/proxies/FleetView';
+import { FLEET_KEY } from '@/components/proxies/queries';
 import { PageTitle } from '@/components/ui/Card';
 import { prefetch } from '@/server/prefetch';
-import { getInventory } from '@/server/services/inventory';
+import { cachedFleet } from '@/server/services/proxies-fleet';
+
+export const dynamic = 'force-dynamic';
 
 export default async function Page() {
-  const state = await prefetch([
-    { queryKey: inventoryQuery().queryKey, queryFn: () => getInventory() },
-  ]);
+  // a fresh scan is served at once; otherwise the page streams a new one with its progress
+  const cached = cachedFleet();
+  const state = await prefetch(
+    cached ? [{ queryKey: [...FLEET_KEY], queryFn: () => Promise.resolve(cached) }] : [],
+  );
   return (
     <>
       <PageTitle
         title="Proxies"
-        subtitle="Every Istio proxy in the mesh: sidecars, native sidecars and gateways."
+        subtitle="Every Istio proxy's config size: clusters, listeners and memory, the Sidecar that scopes it, and its sync state. Unscoped proxies carry the whole mesh."
       />
       <HydrationBoundary state={state}>
         <Suspense>
-          <PodsView view="proxies" onlyMeshed />
+          <FleetView />
         </Suspense>
       </HydrationBoundary>
     </>

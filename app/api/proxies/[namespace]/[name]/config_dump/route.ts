@@ -1,0 +1,30 @@
+import { toErrorResult } from '@/server/http';
+import { getProxyRawClusters } from '@/server/services/proxies-detail';
+
+export const dynamic = 'force-dynamic';
+
+/**
+ * GET /api/proxies/NS/NAME/config_dump: the proxy's raw cluster sections (dynamic active and
+ * static) as a JSON download. Secrets are never requested.
+ */
+export async function GET(
+  _req: Request,
+  ctx: { params: Promise<{ namespace: string; name: string }> },
+) {
+  const { namespace, name } = await ctx.params;
+  const ns = decodeURIComponent(namespace);
+  const pod = decodeURIComponent(name);
+  try {
+    const body = await getProxyRawClusters(ns, pod);
+    return new Response(body, {
+      headers: {
+        'Content-Type': 'application/json',
+        'Content-Disposition': `attachment; filename="${ns}_${pod}_clusters.json"`,
+        'Cache-Control': 'no-store',
+      },
+    });
+  } catch (e) {
+    const r = toErrorResult(e);
+    return Response.json(r.body, { status: r.status, headers: { 'Cache-Control': 'no-store' } });
+  }
+}

@@ -1,0 +1,85 @@
+import type { FleetProgress, FleetStreamLine } from '@/lib/api/proxies';
+import { jsonResponse, toErrorResult } from '@/server/http';
+import { cachedFleet, fleetScan, getFleet } from '@/server/services/proxies-fleet';
+
+export const dynamic = 'force-dynamic';
+
+/** Progress lines are written at most this often (plus the first and the last). */
+const PROGRESS_EVERY_MS = 100;
+
+/**
+ * GET /api/proxies/fleet: the fleet view model. With `?stream=1` the answer is NDJSON: progress
+ * lines (`{"type":"progress","done":412,"total":1200,...}`) while the scan runs, then one
+ * `{"type":"result","fleet":...}` line (or `{"type":"error",...}`). `?refresh=1` skips the
+ * short server cache.
+ */
+export function GET(req: Request) {
+  const sp = new URL(req.url).searchParams;
+  const refresh = sp.get('refresh') === '1';
+  if (sp.get('stream') !== '1') return jsonResponse(() => getFleet({ refresh }));
+  const enc = new TextEncoder();
+  let closed = false;
+  const stream = new ReadableStream<Uint8Array>({
+    start(controller) {
+      const write = (line: FleetStreamLine) => {
+        if (closed) return;
+        try {
+          controller.enqueue(enc.encode(JSON.stringify(line) + '\n'));
+        } catch {
+          closed = true;
+        }
+      };
+      const end = () => {
+        if (closed) return;
+        closed = true;
+        controller.close();
+      };
+      const cached = refresh ? null : cachedFleet();
+      if (cached) {
+        write({ type: 'result', fleet: cached });
+        end();
+        return;
+      }
+      let last = 0;
+      let pending: FleetProgress | null = null;
+      const onProgress = (p: FleetProgress) => {
+        const now = Date.now();
+        if (now - last >= PROGRESS_EVERY_MS || p.done === 0 || p.done === p.total) {
+          last = now;
+          pending = null;
+          write(p);
+        } else pending = p;
+      };
+      let scan: ReturnType<typeof fleetScan>;
+      try {
+        scan = fleetScan(onProgress);
+      } catch (e) {
+        write({ type: 'error', error: toErrorResult(e).body.error });
+        end();
+        return;
+      }
+      scan.promise.then(
+        (fleet) => {
+          if (pending) write(pending);
+          write({ type: 'result', fleet });
+          end();
+        },
+        (e: unknown) => {
+          write({ type: 'error', error: toErrorResult(e).body.error });
+          end();
+        },
+      );
+    },
+    cancel() {
+      // the browser went away: the scan goes on and its result is cached for the next visit
+      closed = true;
+    },
+  });
+  return new Response(stream, {
+    headers: {
+      'Content-Type': 'application/x-ndjson; charset=utf-8',
+      'Cache-Control': 'no-store',
+      'X-Accel-Buffering': 'no',
+    },
+  });
+}

@@ -1,0 +1,99 @@
+import type { FleetView } from '../../lib/api/proxies';
+import { Badge, Card, Stat } from '../ui/Card';
+import { bytes, count } from './format';
+
+export function FleetStats({ fleet }: { fleet: FleetView }) {
+  const t = fleet.totals;
+  return (
+    <div className="mb-4 grid grid-cols-2 gap-3 md:grid-cols-6">
+      <Stat label="Proxies" value={count(t.proxies)} testId="stat-proxies" />
+      <Stat label="Answered" value={count(t.reachable)} tone="good" testId="stat-reachable" />
+      <Stat
+        label="Unreachable"
+        value={count(t.unreachable)}
+        tone={t.unreachable > 0 ? 'bad' : 'neutral'}
+        testId="stat-unreachable"
+      />
+      <Stat label="Push volume (clusters)" value={count(t.clusters)} testId="stat-clusters" />
+      <Stat
+        label="Service clusters (derived)"
+        value={count(t.serviceClustersEstimate)}
+        testId="stat-service-clusters"
+      />
+      <Stat
+        label="Unscoped proxies"
+        value={count(t.unscopedProxies)}
+        tone={t.unscopedProxies > 0 ? 'warn' : 'good'}
+        testId="stat-unscoped"
+      />
+      <p className="col-span-full text-xs text-slate-500">
+        Cluster counts from each proxy&apos;s :15090 gauge (all clusters). Service clusters are
+        derived: active minus the known static/control-plane set (bootstrap clusters,
+        BlackHole/Passthrough/InboundPassthrough); open a proxy for the exact split. Envoy memory in
+        total: {bytes(t.memoryBytes)}. Scan took {count(fleet.durationMs)} ms ({fleet.concurrency}{' '}
+        at a time, {fleet.timeoutMs} ms timeout each).
+        {fleet.sync.problems.length > 0 && ` Sync state: ${fleet.sync.problems.join('; ')}.`}
+      </p>
+    </div>
+  );
+}
+
+/** Namespaces, unscoped ones first: they receive the whole mesh's config. */
+export function NamespaceList({
+  fleet,
+  onPick,
+}: {
+  fleet: FleetView;
+  onPick: (ns: string) => void;
+}) {
+  return (
+    <Card title="Namespaces (unscoped first)" testId="proxies-namespaces">
+      <ul className="divide-y divide-slate-100 text-sm">
+        {fleet.namespaces.map((n) => (
+          <li
+            key={n.namespace}
+            data-namespace={n.namespace}
+            data-unscoped={n.unscoped || undefined}
+            className={`flex cursor-pointer items-center justify-between gap-2 px-1 py-1 hover:bg-sky-50 ${n.unscoped ? 'bg-amber-50' : ''}`}
+            onClick={() => onPick(n.namespace)}
+          >
+            <span className="truncate font-medium">{n.namespace}</span>
+            <span className="flex items-center gap-2 tabular-nums text-slate-600">
+              {n.unscoped ? (
+                <Badge tone="warn">no Sidecar: {count(n.unscopedProxies)}</Badge>
+              ) : (
+                <Badge tone="good">scoped</Badge>
+              )}
+              {count(n.proxies)} proxies · max {count(n.maxClusters)} clusters
+            </span>
+          </li>
+        ))}
+      </ul>
+    </Card>
+  );
+}
+
+export function TopWorkloads({ fleet }: { fleet: FleetView }) {
+  return (
+    <Card title="Top 10 heaviest workloads (sum of clusters)" testId="proxies-top-workloads">
+      <table className="w-full text-sm">
+        <tbody>
+          {fleet.topWorkloads.map((w) => (
+            <tr key={`${w.namespace}/${w.workload}`} className="border-b border-slate-100">
+              <td className="truncate py-1">
+                {w.namespace}/{w.workload}
+                {w.unscoped && (
+                  <span className="ml-1">
+                    <Badge tone="warn">unscoped</Badge>
+                  </span>
+                )}
+              </td>
+              <td className="py-1 text-right tabular-nums">{count(w.proxies)} ×</td>
+              <td className="py-1 text-right tabular-nums font-medium">{count(w.clusters)}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </Card>
+  );
+}

@@ -1,0 +1,88 @@
+'use client';
+
+import { useQuery } from '@tanstack/react-query';
+import type { ProxyDetail } from '../../lib/api/proxies';
+import { QueryBoundary } from '../data/QueryBoundary';
+import { Card } from '../ui/Card';
+import { ErrorPanel } from '../ui/ErrorPanel';
+import { ClusterTable } from './ClusterTable';
+import { count } from './format';
+import { proxyDetailQuery } from './queries';
+
+function Counts({ d }: { d: ProxyDetail }) {
+  const s = d.summary;
+  const l = d.listeners;
+  const r = d.routes;
+  return (
+    <div className="mb-3 grid grid-cols-2 gap-2 text-sm md:grid-cols-4" data-testid="proxy-counts">
+      <div>
+        <b className="tabular-nums">{count(s.total)}</b> clusters: {count(s.service)} service,{' '}
+        {count(s.nonService)} static/control-plane
+        {s.warming > 0 && `, ${count(s.warming)} warming`}
+      </div>
+      <div>
+        <b>{l ? count(l.static + l.dynamic) : '–'}</b> listeners
+        {l && ` (${l.static} static, ${l.dynamic} dynamic)`}
+      </div>
+      <div>
+        <b>{r ? count(r.static + r.dynamic) : '–'}</b> route configs
+      </div>
+      <div>
+        {d.usage.available ? (
+          <>
+            <b>{count(d.usage.used)}</b> used, <b>{count(d.usage.unused)}</b> never used
+          </>
+        ) : (
+          'usage: per-cluster stats unavailable'
+        )}
+      </div>
+    </div>
+  );
+}
+
+/** One proxy: the istioctl cluster table, counts per destination namespace, raw JSON. */
+export function ProxyDetailPanel({ namespace, name }: { namespace: string; name: string }) {
+  const q = useQuery(proxyDetailQuery(namespace, name));
+  const raw = `/api/proxies/${encodeURIComponent(namespace)}/${encodeURIComponent(name)}/config_dump`;
+  return (
+    <Card
+      title={`Proxy ${namespace}/${name}`}
+      testId="proxy-detail"
+      actions={
+        <a
+          className="text-xs text-sky-700 underline"
+          href={raw}
+          download
+          data-testid="raw-download"
+        >
+          Download clusters JSON
+        </a>
+      }
+    >
+      <QueryBoundary query={q} what={`the clusters of ${namespace}/${name}`}>
+        {(d) => (
+          <>
+            <Counts d={d} />
+            {d.errors.map((e) => (
+              <div key={`${e.part}:${e.message}`} className="mb-2">
+                <ErrorPanel title={`Could not read ${e.part}`} message={e.message} />
+              </div>
+            ))}
+            <div
+              className="mb-3 flex flex-wrap gap-2 text-xs text-slate-600"
+              data-testid="clusters-by-namespace"
+            >
+              Outbound clusters by destination namespace:
+              {d.byNamespace.map((n) => (
+                <span key={n.namespace} className="rounded bg-slate-100 px-1.5 py-0.5">
+                  {n.namespace}: {count(n.clusters)}
+                </span>
+              ))}
+            </div>
+            <ClusterTable rows={d.clusters} />
+          </>
+        )}
+      </QueryBoundary>
+    </Card>
+  );
+}

@@ -1,0 +1,67 @@
+import { queryOptions } from '@tanstack/react-query';
+import {
+  FleetStreamLineSchema,
+  ProxyDetailSchema,
+  type FleetProgress,
+  type FleetView,
+} from '../../lib/api/proxies';
+import { ApiRequestError, fetchJson } from '../data/fetchJson';
+
+export const FLEET_KEY = ['proxies', 'fleet'] as const;
+
+/**
+ * Reads GET /api/proxies/fleet?stream=1 (NDJSON): reports each progress line and resolves with
+ * the final fleet. One request for the whole screen.
+ */
+export async function streamFleet(
+  onProgress: (p: FleetProgress) => void,
+  signal?: AbortSignal,
+): Promise<FleetView> {
+  let res: Response;
+  try {
+    res = await fetch('/api/proxies/fleet?stream=1', {
+      signal,
+      headers: { Accept: 'application/x-ndjson' },
+    });
+  } catch (e) {
+    throw new ApiRequestError(0, 'NETWORK', `meshdx server not reachable: ${(e as Error).message}`);
+  }
+  if (!res.ok || !res.body)
+    throw new ApiRequestError(res.status, 'HTTP', `fleet scan answered ${res.status}`);
+  const reader = res.body.pipeThrough(new TextDecoderStream()).getReader();
+  let buf = '';
+  for (;;) {
+    const { value, done } = await reader.read();
+    if (value) buf += value;
+    let nl: number;
+    while ((nl = buf.indexOf('\n')) >= 0) {
+      const line = buf.slice(0, nl).trim();
+      buf = buf.slice(nl + 1);
+      if (!line) continue;
+      const msg = FleetStreamLineSchema.parse(JSON.parse(line));
+      if (msg.type === 'progress') onProgress(msg);
+      else if (msg.type === 'result') return msg.fleet;
+      else throw new ApiRequestError(502, msg.error.code, msg.error.message, msg.error.hint);
+    }
+    if (done) break;
+  }
+  throw new ApiRequestError(502, 'STREAM_ENDED', 'the fleet scan stream ended without a result');
+}
+
+export const fleetQuery = (onProgress: (p: FleetProgress) => void = () => undefined) =>
+  queryOptions({
+    queryKey: FLEET_KEY,
+    queryFn: ({ signal }) => streamFleet(onProgress, signal),
+    staleTime: 15_000,
+    retry: 0,
+  });
+
+export const proxyDetailQuery = (namespace: string, name: string) =>
+  queryOptions({
+    queryKey: ['proxies', 'detail', namespace, name] as const,
+    queryFn: () =>
+      fetchJson(`/api/proxies/${encodeURIComponent(namespace)}/${encodeURIComponent(name)}`, (d) =>
+        ProxyDetailSchema.parse(d),
+      ),
+    staleTime: 15_000,
+  });

@@ -1,0 +1,100 @@
+import { expect, test } from '@playwright/test';
+import { base, PORTS, simUrl, snap } from './support';
+
+const demo = base(PORTS.demo);
+
+interface SimPod {
+  metadata: { name: string; namespace?: string };
+  spec: { containers: { name: string }[]; initContainers?: { name: string }[] };
+  status?: { podIP?: string; containerStatuses?: { name: string; state?: { running?: object } }[] };
+}
+
+async function simPods(): Promise<SimPod[]> {
+  const res = await fetch(`${simUrl()}/api/v1/pods`);
+  return ((await res.json()) as { items: SimPod[] }).items;
+}
+
+const hasProxy = (p: SimPod) =>
+  [...p.spec.containers, ...(p.spec.initContainers ?? [])].some((c) => c.name === 'istio-proxy');
+
+/** The simulator's own :15090 gauge for a pod (asked directly, not through meshdx). */
+async function simActiveClusters(p: SimPod): Promise<number | null> {
+  const url = `${simUrl()}/api/v1/namespaces/${p.metadata.namespace}/pods/${p.metadata.name}:15090/proxy/stats/prometheus`;
+  const res = await fetch(url);
+  if (!res.ok) return null;
+  const m = /^envoy_cluster_manager_active_clusters(?:\{\})? (\d+)$/m.exec(await res.text());
+  return m?.[1] ? Number(m[1]) : null;
+}
+
+test('the fleet shows every proxy with the cluster count the proxy reports', async ({ page }) => {
+  const meshed = (await simPods()).filter(hasProxy);
+  await page.goto(`${demo}/proxies`);
+  await expect(page.getByTestId('stat-proxies')).toContainText(
+    meshed.length.toLocaleString('en-US'),
+  );
+  await expect(page.getByTestId('proxies-table')).toContainText(
+    `${meshed.length.toLocaleString('en-US')} rows`,
+  );
+  // three proxies checked against the simulator's own gauge
+  let checked = 0;
+  for (const p of meshed) {
+    if (checked >= 3) break;
+    const n = await simActiveClusters(p);
+    if (n === null) continue;
+    const key = `${p.metadata.namespace}/${p.metadata.name}`;
+    await page.getByTestId('filter-q').fill(p.metadata.name);
+    await page.getByTestId('filter-q').press('Enter');
+    const row = page.locator(`[data-row-key="${key}"]`);
+    await expect(row).toContainText(n.toLocaleString('en-US'));
+    checked++;
+  }
+  expect(checked).toBeGreaterThan(0);
+  await page.goto(`${demo}/proxies`);
+  await expect(page.getByTestId('proxies-table')).toBeVisible();
+  await snap(page, 'proxies-fleet');
+});
+
+test('unscoped namespaces stand out at the top', async ({ page }) => {
+  await page.goto(`${demo}/proxies`);
+  const items = page.getByTestId('proxies-namespaces').locator('li[data-namespace]');
+  await expect(items.first()).toBeVisible();
+  const flags = await items.evaluateAll((els) => els.map((e) => e.hasAttribute('data-unscoped')));
+  expect(flags.length).toBeGreaterThan(1);
+  expect(flags[0]).toBe(true);
+  // every unscoped namespace comes before every scoped one
+  const firstScoped = flags.indexOf(false);
+  if (firstScoped >= 0) expect(flags.slice(firstScoped).includes(true)).toBe(false);
+  await expect(items.first()).toContainText('no Sidecar');
+});
+
+test('clicking a proxy shows its istioctl cluster table', async ({ page }) => {
+  const meshed = (await simPods()).filter(hasProxy);
+  let target: SimPod | undefined;
+  let clusters: number | null = null;
+  for (const p of meshed) {
+    clusters = await simActiveClusters(p);
+    if (clusters !== null) {
+      target = p;
+      break;
+    }
+  }
+  expect(target).toBeDefined();
+  const key = `${target!.metadata.namespace}/${target!.metadata.name}`;
+  await page.goto(`${demo}/proxies?q=${target!.metadata.name}`);
+  await page.locator(`[data-row-key="${key}"]`).click();
+  await expect(page).toHaveURL(
+    new RegExp(`proxy=${encodeURIComponent(key).replace(/%2F/, '(%2F|/)')}`),
+  );
+  const detail = page.getByTestId('proxy-detail');
+  await expect(detail).toContainText(`Proxy ${key}`);
+  await expect(detail.getByTestId('cluster-table')).toContainText('SERVICE FQDN');
+  await expect(detail.getByTestId('cluster-table')).toContainText('DESTINATION RULE');
+  await expect(detail.getByTestId('cluster-table')).toContainText(
+    `${clusters!.toLocaleString('en-US')} rows`,
+  );
+  // the deep link reopens the panel
+  await page.goto(`${demo}/proxies?proxy=${key}`);
+  await expect(page.getByTestId('proxy-detail')).toContainText(`Proxy ${key}`);
+  await expect(page.getByTestId('cluster-table')).toContainText('outbound');
+  await snap(page, 'proxies-detail');
+});

@@ -1,0 +1,190 @@
+import { z } from 'zod';
+import { ApiErrorSchema } from './errors';
+
+/**
+ * View models of the Proxies screen: the fleet (every proxy's cheap numbers from :15090, streamed
+ * as NDJSON progress lines then the result) and one proxy's istioctl cluster table.
+ */
+
+export const FleetPlacementSchema = z.enum(['sidecar', 'native-sidecar', 'gateway']);
+
+/** ok: scraped; unreachable: the scrape failed (reason says why); not-running: nothing to ask. */
+export const ProxyStatusSchema = z.enum(['ok', 'unreachable', 'not-running']);
+
+export const SidecarRefSchema = z.object({
+  namespace: z.string(),
+  name: z.string(),
+  /** Which level selected it: a workloadSelector, the namespace default, or the root default. */
+  source: z.enum(['workload', 'namespace', 'root']),
+});
+
+/** istioctl proxy-status per xDS type: SYNCED, STALE, STALE (Never Acknowledged), NOT SENT. */
+export const SyncSchema = z.object({
+  istiod: z.string(),
+  /** Worst state over the xDS types. */
+  state: z.string(),
+  types: z.record(z.string(), z.string()),
+});
+
+export const FleetRowSchema = z.object({
+  key: z.string(),
+  namespace: z.string(),
+  name: z.string(),
+  workload: z.string(),
+  workloadKind: z.string(),
+  placement: FleetPlacementSchema,
+  status: ProxyStatusSchema,
+  reason: z.string().nullable(),
+  activeClusters: z.number().nullable(),
+  warmingClusters: z.number().nullable(),
+  /** Static/control-plane clusters this proxy kind is known to carry (bootstrap + catch-alls). */
+  knownStaticClusters: z.number(),
+  /** Derived: active - knownStatic (never below 0). The per-proxy detail gives the exact split. */
+  serviceClustersEstimate: z.number().nullable(),
+  listeners: z.number().nullable(),
+  memoryBytes: z.number().nullable(),
+  istioVersion: z.string().nullable(),
+  serverState: z.string().nullable(),
+  sidecar: SidecarRefSchema.nullable(),
+  sync: SyncSchema.nullable(),
+  /** Lines of the scrape meshdx could not read (counted, not hidden). */
+  scrapeErrors: z.number(),
+});
+export type FleetRow = z.infer<typeof FleetRowSchema>;
+
+export const NamespaceSummarySchema = z.object({
+  namespace: z.string(),
+  proxies: z.number(),
+  reachable: z.number(),
+  /** Proxies no Sidecar resource selects (they get every service of the mesh). */
+  unscopedProxies: z.number(),
+  unscoped: z.boolean(),
+  clusters: z.number(),
+  maxClusters: z.number().nullable(),
+});
+export type NamespaceSummary = z.infer<typeof NamespaceSummarySchema>;
+
+export const WorkloadSummarySchema = z.object({
+  namespace: z.string(),
+  workload: z.string(),
+  workloadKind: z.string(),
+  proxies: z.number(),
+  /** Sum of active clusters over the workload's reachable proxies: its share of the push volume. */
+  clusters: z.number(),
+  maxClusters: z.number(),
+  unscoped: z.boolean(),
+});
+export type WorkloadSummary = z.infer<typeof WorkloadSummarySchema>;
+
+export const DistributionBinSchema = z.object({
+  from: z.number(),
+  /** Exclusive upper bound. */
+  to: z.number(),
+  count: z.number(),
+});
+export type DistributionBin = z.infer<typeof DistributionBinSchema>;
+
+export const FleetTotalsSchema = z.object({
+  proxies: z.number(),
+  reachable: z.number(),
+  unreachable: z.number(),
+  notRunning: z.number(),
+  /** Sum of active clusters over reachable proxies: the push volume. */
+  clusters: z.number(),
+  serviceClustersEstimate: z.number(),
+  listeners: z.number(),
+  memoryBytes: z.number(),
+  unscopedProxies: z.number(),
+});
+export type FleetTotals = z.infer<typeof FleetTotalsSchema>;
+
+export const FleetViewSchema = z.object({
+  scannedAt: z.string(),
+  durationMs: z.number(),
+  concurrency: z.number(),
+  timeoutMs: z.number(),
+  rows: z.array(FleetRowSchema),
+  namespaces: z.array(NamespaceSummarySchema),
+  topWorkloads: z.array(WorkloadSummarySchema),
+  distribution: z.array(DistributionBinSchema),
+  totals: FleetTotalsSchema,
+  sync: z.object({
+    available: z.boolean(),
+    istiods: z.number(),
+    /** Why sync state is missing or partial (per istiod replica), when it is. */
+    problems: z.array(z.string()),
+  }),
+});
+export type FleetView = z.infer<typeof FleetViewSchema>;
+
+export const FleetProgressSchema = z.object({
+  type: z.literal('progress'),
+  done: z.number(),
+  total: z.number(),
+  unreachable: z.number(),
+});
+export type FleetProgress = z.infer<typeof FleetProgressSchema>;
+
+/** One NDJSON line of GET /api/proxies/fleet?stream=1. */
+export const FleetStreamLineSchema = z.discriminatedUnion('type', [
+  FleetProgressSchema,
+  z.object({ type: z.literal('result'), fleet: FleetViewSchema }),
+  z.object({ type: z.literal('error'), error: ApiErrorSchema.shape.error }),
+]);
+export type FleetStreamLine = z.infer<typeof FleetStreamLineSchema>;
+
+export const ClusterRowViewSchema = z.object({
+  name: z.string(),
+  fqdn: z.string(),
+  port: z.union([z.number(), z.literal('-')]),
+  subset: z.string(),
+  direction: z.string(),
+  type: z.string(),
+  destinationRule: z.string(),
+  source: z.enum(['static', 'dynamic']),
+  /** Namespace of the destination service (`NAME.NS.svc...`), null when not a Kubernetes host. */
+  destinationNamespace: z.string().nullable(),
+  service: z.boolean(),
+  /** From /stats upstream_rq_total/upstream_cx_total; null when stats were not available. */
+  used: z.boolean().nullable(),
+});
+export type ClusterRowView = z.infer<typeof ClusterRowViewSchema>;
+
+export const ResourceCountsSchema = z.object({
+  static: z.number(),
+  dynamic: z.number(),
+  warming: z.number(),
+  draining: z.number(),
+});
+
+export const PartErrorSchema = z.object({ part: z.string(), message: z.string() });
+
+export const ProxyDetailSchema = z.object({
+  namespace: z.string(),
+  name: z.string(),
+  fetchedAt: z.string(),
+  clusters: z.array(ClusterRowViewSchema),
+  summary: z.object({
+    total: z.number(),
+    static: z.number(),
+    dynamic: z.number(),
+    service: z.number(),
+    nonService: z.number(),
+    warming: z.number(),
+    byType: z.record(z.string(), z.number()),
+    byDirection: z.object({ inbound: z.number(), outbound: z.number(), other: z.number() }),
+  }),
+  byNamespace: z.array(z.object({ namespace: z.string(), clusters: z.number() })),
+  listeners: ResourceCountsSchema.nullable(),
+  routes: ResourceCountsSchema.nullable(),
+  usage: z.object({
+    available: z.boolean(),
+    used: z.number(),
+    unused: z.number(),
+    /** Counter names seen for clusters that are not in the table (removed since, or renamed). */
+    unmatched: z.number(),
+  }),
+  /** What could not be read (each part separately), never hidden. */
+  errors: z.array(PartErrorSchema),
+});
+export type ProxyDetail = z.infer<typeof ProxyDetailSchema>;

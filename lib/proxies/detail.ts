@@ -1,0 +1,88 @@
+import type { ClusterRowView, ProxyDetail } from '../api/proxies';
+import { isServiceCluster, summarizeClusters } from '../configdump/summary';
+import type { ClusterRow, ResourceCounts } from '../configdump/types';
+
+/** Namespace of a Kubernetes service host `NAME.NS.svc[.DOMAIN]`, else null. */
+export function destinationNamespace(fqdn: string): string | null {
+  const parts = fqdn.split('.');
+  const svc = parts.indexOf('svc');
+  if (svc === 2 && parts[0] && parts[1]) return parts[1];
+  return null;
+}
+
+export interface UsageTable {
+  /** cluster name -> counter -> value, from /stats?filter=...&usedonly. */
+  counters: Record<string, Record<string, number>>;
+}
+
+export interface DetailParts {
+  namespace: string;
+  name: string;
+  fetchedAt: Date;
+  clusters: { rows: ClusterRow[]; warming: number } | null;
+  listeners: ResourceCounts | null;
+  routes: ResourceCounts | null;
+  usage: UsageTable | null;
+  errors: { part: string; message: string }[];
+}
+
+function isUsed(counters: Record<string, number> | undefined): boolean {
+  if (!counters) return false;
+  return Object.values(counters).some((v) => v > 0);
+}
+
+/** One proxy's istioctl cluster table, with used/unused where per-cluster stats exist. */
+export function buildProxyDetail(p: DetailParts): ProxyDetail {
+  const rows = p.clusters?.rows ?? [];
+  const usage = p.usage;
+  const views: ClusterRowView[] = rows.map((r) => ({
+    name: r.name,
+    fqdn: r.fqdn,
+    port: r.port,
+    subset: r.subset,
+    direction: r.direction,
+    type: r.type,
+    destinationRule: r.destinationRule,
+    source: r.source,
+    destinationNamespace: destinationNamespace(r.fqdn),
+    service: isServiceCluster(r),
+    used: usage ? isUsed(usage.counters[r.name]) : null,
+  }));
+  const s = summarizeClusters(rows);
+  const byNs = new Map<string, number>();
+  for (const v of views) {
+    if (!v.service || v.direction.startsWith('inbound')) continue;
+    const ns = v.destinationNamespace ?? '(not a Kubernetes service)';
+    byNs.set(ns, (byNs.get(ns) ?? 0) + 1);
+  }
+  const names = new Set(rows.map((r) => r.name));
+  const used = views.filter((v) => v.used === true).length;
+  return {
+    namespace: p.namespace,
+    name: p.name,
+    fetchedAt: p.fetchedAt.toISOString(),
+    clusters: views,
+    summary: {
+      total: s.total,
+      static: s.static,
+      dynamic: s.dynamic,
+      service: s.service,
+      nonService: s.nonService,
+      warming: p.clusters?.warming ?? 0,
+      byType: s.byType,
+      byDirection: s.byDirection,
+    },
+    byNamespace: [...byNs]
+      .map(([namespace, clusters]) => ({ namespace, clusters }))
+      .sort((a, b) => b.clusters - a.clusters || a.namespace.localeCompare(b.namespace)),
+    listeners: p.listeners,
+    routes: p.routes,
+    usage: {
+      available: usage !== null,
+      used,
+      unused: usage ? views.length - used : 0,
+      unmatched: usage ? Object.keys(usage.counters).filter((n) => !names.has(n)).length : 0,
+    },
+    errors: p.errors,
+  };
+}

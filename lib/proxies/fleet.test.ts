@@ -1,0 +1,140 @@
+import { describe, expect, it } from 'vitest';
+import { FleetViewSchema } from '../api/proxies';
+import type { EnvoyProxyStats } from '../metrics/envoy-stats';
+import { buildFleet } from './fleet';
+import { knownStaticCount } from './static-set';
+import type { ProxyTarget, ScrapeOutcome } from './types';
+
+function target(ns: string, name: string, extra: Partial<ProxyTarget> = {}): ProxyTarget {
+  return {
+    namespace: ns,
+    name,
+    workload: name.replace(/-\d+$/, ''),
+    workloadKind: 'Deployment',
+    placement: 'sidecar',
+    podIP: '10.0.0.1',
+    notRunning: null,
+    sidecar: null,
+    imageVersion: '1.23.1',
+    ...extra,
+  };
+}
+
+function ok(active: number, extra: Partial<EnvoyProxyStats> = {}): ScrapeOutcome {
+  return {
+    ok: true,
+    errors: 0,
+    stats: {
+      activeClusters: active,
+      warmingClusters: 0,
+      listenersActive: 10,
+      memoryAllocatedBytes: 1000,
+      serverState: { value: 0, name: 'LIVE' },
+      initializationTimeMs: null,
+      istioVersion: '1.24.0',
+      ...extra,
+    },
+  };
+}
+
+const scoped = { namespace: 'b', name: 'default', source: 'namespace' as const };
+
+describe('buildFleet', () => {
+  const targets = [
+    target('a', 'web-1'),
+    target('a', 'web-2'),
+    target('b', 'api-1', { sidecar: scoped }),
+    target('b', 'api-2', { sidecar: scoped }),
+    target('b', 'dead-1', { sidecar: scoped }),
+    target('c', 'pending-1', { notRunning: 'pod has no IP yet (phase Pending)' }),
+    target('c', 'gw-1', { placement: 'gateway', sidecar: scoped }),
+  ];
+  const outcomes: (ScrapeOutcome | null)[] = [
+    ok(300),
+    ok(310),
+    ok(40),
+    ok(45),
+    { ok: false, reason: 'timeout: no answer' },
+    null,
+    ok(0, { activeClusters: null }),
+  ];
+  const fleet = FleetViewSchema.parse(
+    buildFleet({
+      targets,
+      outcomes,
+      sync: null,
+      scannedAt: new Date('2026-01-01T00:00:00Z'),
+      durationMs: 12.4,
+      concurrency: 4,
+      timeoutMs: 1000,
+    }),
+  );
+
+  it('never shows an unreachable proxy as 0 clusters', () => {
+    const dead = fleet.rows.find((r) => r.key === 'b/dead-1');
+    expect(dead).toMatchObject({
+      status: 'unreachable',
+      activeClusters: null,
+      reason: 'timeout: no answer',
+    });
+    const gw = fleet.rows.find((r) => r.key === 'c/gw-1');
+    expect(gw?.status).toBe('unreachable');
+    expect(gw?.reason).toMatch(/active_clusters/);
+    const pending = fleet.rows.find((r) => r.key === 'c/pending-1');
+    expect(pending).toMatchObject({ status: 'not-running', activeClusters: null });
+  });
+
+  it('totals the push volume over answering proxies only', () => {
+    expect(fleet.totals).toMatchObject({
+      proxies: 7,
+      reachable: 4,
+      unreachable: 2,
+      notRunning: 1,
+      clusters: 300 + 310 + 40 + 45,
+      listeners: 40,
+      memoryBytes: 4000,
+      unscopedProxies: 3,
+    });
+    const k = knownStaticCount('sidecar');
+    expect(fleet.totals.serviceClustersEstimate).toBe(300 + 310 + 40 + 45 - 4 * k);
+    expect(fleet.rows.find((r) => r.key === 'a/web-1')?.serviceClustersEstimate).toBe(300 - k);
+  });
+
+  it('ranks unscoped and heavy proxies first, unreadable ones last', () => {
+    expect(fleet.rows.map((r) => r.key)).toEqual([
+      'a/web-2',
+      'a/web-1',
+      'b/api-2',
+      'b/api-1',
+      'b/dead-1',
+      'c/gw-1',
+      'c/pending-1',
+    ]);
+  });
+
+  it('puts unscoped namespaces first and sums workloads', () => {
+    expect(fleet.namespaces.map((n) => [n.namespace, n.unscoped])).toEqual([
+      ['a', true],
+      ['c', true],
+      ['b', false],
+    ]);
+    expect(fleet.namespaces[0]).toMatchObject({
+      proxies: 2,
+      reachable: 2,
+      clusters: 610,
+      maxClusters: 310,
+    });
+    expect(fleet.topWorkloads[0]).toMatchObject({
+      namespace: 'a',
+      workload: 'web',
+      proxies: 2,
+      clusters: 610,
+      unscoped: true,
+    });
+    expect(fleet.distribution.reduce((a, b) => a + b.count, 0)).toBe(4);
+    expect(fleet.sync.available).toBe(false);
+    expect(fleet.durationMs).toBe(12);
+    expect(fleet.rows.find((r) => r.key === 'c/pending-1')?.istioVersion).toBe('1.23.1');
+    expect(fleet.rows.find((r) => r.key === 'a/web-1')?.istioVersion).toBe('1.24.0');
+  });
+});

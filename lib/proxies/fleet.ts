@@ -1,0 +1,58 @@
+import type { FleetRow, FleetView } from '../api/proxies';
+import { fleetTotals, namespaceSummaries, topWorkloads } from './aggregate';
+import { distribution } from './distribution';
+import { fleetRow, istiodProxyId } from './rows';
+import type { SyncParse } from './sync';
+import type { ProxyTarget, ScrapeOutcome } from './types';
+
+export interface FleetInput {
+  targets: readonly ProxyTarget[];
+  /** Same order as targets; null for targets that were not scraped (not running). */
+  outcomes: readonly (ScrapeOutcome | null)[];
+  sync: (SyncParse & { istiods: number }) | null;
+  scannedAt: Date;
+  durationMs: number;
+  concurrency: number;
+  timeoutMs: number;
+}
+
+/**
+ * Ranking: unscoped proxies first, then by active clusters (heaviest first); unreachable and
+ * not-running proxies after the ones with numbers, so nothing looks like a proxy with 0 clusters.
+ */
+export function compareFleetRows(a: FleetRow, b: FleetRow): number {
+  const rank = (r: FleetRow) => (r.status === 'ok' ? 0 : r.status === 'unreachable' ? 1 : 2);
+  return (
+    rank(a) - rank(b) ||
+    Number(a.sidecar !== null) - Number(b.sidecar !== null) ||
+    (b.activeClusters ?? -1) - (a.activeClusters ?? -1) ||
+    a.key.localeCompare(b.key)
+  );
+}
+
+/** The finished fleet view model from the scan's outcomes. */
+export function buildFleet(input: FleetInput): FleetView {
+  const rows = input.targets.map((t, i) =>
+    fleetRow(t, input.outcomes[i] ?? null, input.sync?.byProxy.get(istiodProxyId(t)) ?? null),
+  );
+  rows.sort(compareFleetRows);
+  const values = rows.flatMap((r) =>
+    r.status === 'ok' && r.activeClusters !== null ? [r.activeClusters] : [],
+  );
+  return {
+    scannedAt: input.scannedAt.toISOString(),
+    durationMs: Math.round(input.durationMs),
+    concurrency: input.concurrency,
+    timeoutMs: input.timeoutMs,
+    rows,
+    namespaces: namespaceSummaries(rows),
+    topWorkloads: topWorkloads(rows),
+    distribution: distribution(values),
+    totals: fleetTotals(rows),
+    sync: {
+      available: (input.sync?.byProxy.size ?? 0) > 0,
+      istiods: input.sync?.istiods ?? 0,
+      problems: input.sync?.errors ?? ['no istiod pod found: sync state unavailable'],
+    },
+  };
+}

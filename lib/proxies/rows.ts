@@ -1,0 +1,65 @@
+import type { FleetRow } from '../api/proxies';
+import { knownStaticCount, serviceClustersEstimate } from './static-set';
+import type { ProxySync } from './sync';
+import type { ProxyTarget, ScrapeOutcome } from './types';
+
+/** istiod names a proxy `POD.NAMESPACE`. */
+export function istiodProxyId(t: { namespace: string; name: string }): string {
+  return `${t.name}.${t.namespace}`;
+}
+
+/**
+ * One fleet row. A proxy that could not be read keeps null numbers and the reason: it is shown as
+ * unreachable, never as 0.
+ */
+export function fleetRow(
+  target: ProxyTarget,
+  outcome: ScrapeOutcome | null,
+  sync: ProxySync | null,
+): FleetRow {
+  const base: FleetRow = {
+    key: `${target.namespace}/${target.name}`,
+    namespace: target.namespace,
+    name: target.name,
+    workload: target.workload,
+    workloadKind: target.workloadKind,
+    placement: target.placement,
+    status: 'not-running',
+    reason: target.notRunning,
+    activeClusters: null,
+    warmingClusters: null,
+    knownStaticClusters: knownStaticCount(target.placement),
+    serviceClustersEstimate: null,
+    listeners: null,
+    memoryBytes: null,
+    istioVersion: target.imageVersion,
+    serverState: null,
+    sidecar: target.sidecar,
+    sync: sync ? { istiod: sync.istiod, state: sync.state, types: sync.types } : null,
+    scrapeErrors: 0,
+  };
+  if (outcome === null) return base;
+  if (!outcome.ok) return { ...base, status: 'unreachable', reason: outcome.reason };
+  const s = outcome.stats;
+  if (s.activeClusters === null) {
+    return {
+      ...base,
+      status: 'unreachable',
+      reason: 'the scrape has no envoy_cluster_manager_active_clusters gauge',
+      scrapeErrors: outcome.errors,
+    };
+  }
+  return {
+    ...base,
+    status: 'ok',
+    reason: null,
+    activeClusters: s.activeClusters,
+    warmingClusters: s.warmingClusters,
+    serviceClustersEstimate: serviceClustersEstimate(s.activeClusters, target.placement),
+    listeners: s.listenersActive,
+    memoryBytes: s.memoryAllocatedBytes,
+    istioVersion: s.istioVersion ?? target.imageVersion,
+    serverState: s.serverState?.name ?? null,
+    scrapeErrors: outcome.errors,
+  };
+}

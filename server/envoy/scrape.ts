@@ -1,0 +1,45 @@
+import { envoyProxyStats } from '../../lib/metrics/envoy-stats';
+import { parsePrometheusText } from '../../lib/metrics/prometheus';
+import type { ScrapeOutcome } from '../../lib/proxies/types';
+import { podProxyGet } from '../kube/podports';
+import type { KubeTransport } from '../kube/transport';
+import { failureReason } from './reason';
+
+/** Envoy's prometheus listener: cheap, always carries cluster_manager/listener_manager/server. */
+export const ENVOY_PROMETHEUS_PORT = 15090;
+
+/** Only the families the fleet reads are kept when parsing (a scrape has thousands of lines). */
+const WANTED =
+  /^(envoy_cluster_manager_|envoy_listener_manager_total_listeners_active|envoy_server_(memory_allocated|state|initialization_time_ms)|istio_build)/;
+
+/** Keeps the lines of the wanted families (and their TYPE/HELP comments). */
+export function keepWanted(text: string): string {
+  const out: string[] = [];
+  for (const line of text.split('\n')) {
+    const name = line.startsWith('# ') ? (line.split(' ')[2] ?? '') : line;
+    if (WANTED.test(name)) out.push(line);
+  }
+  return out.join('\n') + '\n';
+}
+
+/**
+ * One proxy's numbers from GET pods/NAME:15090/proxy/stats/prometheus. Never throws: a failure
+ * is an outcome with its reason.
+ */
+export async function scrapeProxyStats(
+  t: KubeTransport,
+  namespace: string,
+  name: string,
+  timeoutMs: number,
+): Promise<ScrapeOutcome> {
+  try {
+    const res = await podProxyGet(t, namespace, name, ENVOY_PROMETHEUS_PORT, '/stats/prometheus', {
+      timeoutMs,
+      maxBytes: 64 * 1024 * 1024,
+    });
+    const parsed = parsePrometheusText(keepWanted(res.body));
+    return { ok: true, stats: envoyProxyStats(parsed.samples), errors: parsed.errors.length };
+  } catch (e) {
+    return { ok: false, reason: failureReason(e) };
+  }
+}

@@ -1,0 +1,114 @@
+import { KubeConfig } from '@kubernetes/client-node';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { FleetProgress } from '../../lib/api/proxies';
+import { FleetViewSchema } from '../../lib/api/proxies';
+import { startSimulator, type RunningSimulator } from '../../server/sim/index';
+import { KubeTransport } from '../../server/kube/transport';
+import { scanFleet, type ScanDeps } from '../../server/services/proxies-scan';
+import { meshedPods, simClusterNames } from './sim-truth';
+
+let sim: RunningSimulator;
+let deps: ScanDeps;
+
+beforeAll(async () => {
+  sim = await startSimulator({
+    scenario: 'demo',
+    port: 0,
+    clock: { fixed: new Date('2026-11-01T12:00:00Z') },
+    api: { dialTimeoutMs: 300 },
+  });
+  const kc = new KubeConfig();
+  kc.loadFromString(sim.kubeconfigYaml);
+  deps = {
+    transport: new KubeTransport(kc),
+    kc,
+    istioNamespace: 'istio-system',
+    concurrency: 8,
+    timeoutMs: 2_000,
+  };
+});
+
+afterAll(async () => {
+  deps?.transport.close();
+  await sim?.close();
+});
+
+describe('fleet scan through the simulator', () => {
+  it('reports every proxy with the cluster count the simulator serves', async () => {
+    const progress: FleetProgress[] = [];
+    const fleet = FleetViewSchema.parse(await scanFleet(deps, (p) => progress.push(p)));
+    const pods = meshedPods(sim);
+    expect(fleet.rows.length).toBe(pods.length);
+    expect(pods.length).toBeGreaterThan(3);
+    let checked = 0;
+    for (const pod of pods) {
+      const row = fleet.rows.find(
+        (r) => r.key === `${pod.metadata.namespace}/${pod.metadata.name}`,
+      );
+      expect(row, pod.metadata.name).toBeDefined();
+      if (row?.status !== 'ok') continue;
+      const names = simClusterNames(sim, pod);
+      expect(row.activeClusters, row.key).toBe(names.length);
+      // the derived service count equals the Istio-named clusters of the dump
+      expect(row.serviceClustersEstimate, row.key).toBe(
+        names.filter((n) => n.includes('|')).length,
+      );
+      checked++;
+    }
+    expect(checked).toBeGreaterThan(3);
+    const sum = fleet.rows.reduce((a, r) => a + (r.activeClusters ?? 0), 0);
+    expect(fleet.totals.clusters).toBe(sum);
+    // progress went from 0 to all, one step per proxy
+    expect(progress[0]?.done).toBe(0);
+    expect(progress.at(-1)).toMatchObject({ done: pods.length, total: pods.length });
+    expect(progress.length).toBe(pods.length + 1);
+  });
+
+  it('reads sync state from istiod and the Sidecar that selects each proxy', async () => {
+    const fleet = await scanFleet(deps);
+    expect(fleet.sync.istiods).toBeGreaterThan(0);
+    expect(fleet.sync.available).toBe(true);
+    const ok = fleet.rows.filter((r) => r.status === 'ok');
+    expect(ok.filter((r) => r.sync !== null).length).toBe(ok.length);
+    // unscoped first in the ranking, and namespaces with unscoped proxies first
+    const firstScoped = fleet.rows.findIndex((r) => r.sidecar !== null);
+    const lastUnscopedOk = fleet.rows.findLastIndex((r) => r.sidecar === null && r.status === 'ok');
+    if (firstScoped >= 0 && lastUnscopedOk >= 0) expect(lastUnscopedOk).toBeLessThan(firstScoped);
+    const firstScopedNs = fleet.namespaces.findIndex((n) => !n.unscoped);
+    const lastUnscopedNs = fleet.namespaces.findLastIndex((n) => n.unscoped);
+    if (firstScopedNs >= 0) expect(lastUnscopedNs).toBeLessThan(firstScopedNs);
+  });
+
+  it('a slow and an unreachable proxy neither stall nor spoil the rest', async () => {
+    const pods = meshedPods(sim).filter((p) => p.status?.podIP && !p.metadata.deletionTimestamp);
+    const [dead, slow] = pods.map((p) => `${p.metadata.namespace}/${p.metadata.name}`);
+    expect(dead && slow).toBeTruthy();
+    sim.faults.unreachablePods.add(dead as string);
+    sim.faults.slowPods.set(slow as string, 60_000);
+    try {
+      // the slow proxy answers after 60 s: if it stalled the scan, this test would time out
+      const fleet = await scanFleet({ ...deps, timeoutMs: 800 });
+      const deadRow = fleet.rows.find((r) => r.key === dead);
+      const slowRow = fleet.rows.find((r) => r.key === slow);
+      expect(deadRow?.status).toBe('unreachable');
+      expect(deadRow?.activeClusters).toBeNull();
+      expect(deadRow?.reason).toMatch(/i\/o timeout|timeout/);
+      expect(slowRow?.status).toBe('unreachable');
+      expect(slowRow?.reason).toMatch(/timeout/);
+      const others = fleet.rows.filter(
+        (r) => r.key !== dead && r.key !== slow && r.status === 'ok',
+      );
+      for (const r of others) {
+        const pod = pods.find((p) => `${p.metadata.namespace}/${p.metadata.name}` === r.key);
+        if (pod) expect(r.activeClusters).toBe(simClusterNames(sim, pod).length);
+      }
+      expect(fleet.totals.unreachable).toBe(
+        fleet.rows.filter((r) => r.status === 'unreachable').length,
+      );
+      expect(fleet.totals.unreachable).toBeGreaterThanOrEqual(2);
+    } finally {
+      sim.faults.unreachablePods.clear();
+      sim.faults.slowPods.clear();
+    }
+  });
+});
