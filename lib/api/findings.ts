@@ -19,5 +19,7 @@ export const FindingsReportSchema = z.object({
     }),
   ),
   findings: z.array(FindingSchema),
+  /** What was read to make the findings; a source that failed says why (never silently dropped). */
+  sources: z.array(z.object({ name: z.string(), ok: z.boolean(), detail: z.string() })).optional(),
 });
 export type FindingsReport = z.infer<typeof FindingsReportSchema>;

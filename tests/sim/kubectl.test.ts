@@ -5,6 +5,8 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSimulator, type RunningSimulator } from '../../server/sim/index';
+import type { Pod } from '../../lib/kube/types';
+import { podReadyCell, podStatusCell } from '../../server/sim/api/podstatus';
 import { fakeMesh, HELLO, proxyLogLines, START, testScenario } from './world';
 
 const KUBECTL = '/usr/bin/kubectl';
@@ -54,8 +56,50 @@ describe.runIf(hasKubectl)('real kubectl against the simulator', () => {
     expect(list.items.map((i) => i.metadata.name).sort()).toEqual(expected);
   });
 
-  it('get pods -A prints a table (after falling back from aggregated discovery and Table)', async () => {
+  it('get pods -A prints the server-side Table with READY and STATUS', async () => {
     const lines = (await kubectl('get', 'pods', '-A')).trim().split('\n');
+    expect(lines[0]).toMatch(/^NAMESPACE\s+NAME\s+READY\s+STATUS\s+RESTARTS\s+AGE$/);
+    const byKey = new Map(
+      sim.store.list<Pod>('pods').map((p) => [`${p.metadata.namespace}/${p.metadata.name}`, p]),
+    );
+    for (const l of lines.slice(1)) {
+      const [ns, name, ready, status] = l.split(/\s+/);
+      const p = byKey.get(`${ns}/${name}`);
+      expect(p, l).toBeDefined();
+      // READY from the stored statuses: ready / all containers, native sidecars included
+      const native = new Set(
+        (p?.spec.initContainers ?? [])
+          .filter((c) => c.restartPolicy === 'Always')
+          .map((c) => c.name),
+      );
+      const statuses = [
+        ...(p?.status?.containerStatuses ?? []),
+        ...(p?.status?.initContainerStatuses ?? []).filter((c) => native.has(c.name)),
+      ];
+      const total = (p?.spec.containers.length ?? 0) + native.size;
+      expect(ready).toBe(`${statuses.filter((c) => c.ready).length}/${total}`);
+      expect(ready).toBe(podReadyCell(p as Pod));
+      expect(status).toBe(podStatusCell(p as Pod));
+    }
+    expect(lines.some((l) => /\sPending\s/.test(l))).toBe(true);
+  });
+
+  it('get pods -o wide adds IP and NODE; get svc and ns print their columns', async () => {
+    const wide = (await kubectl('get', 'pods', '-n', 'shop', '-o', 'wide')).trim().split('\n');
+    expect(wide[0]).toMatch(
+      /^NAME\s+READY\s+STATUS\s+RESTARTS\s+AGE\s+IP\s+NODE\s+NOMINATED NODE\s+READINESS GATES$/,
+    );
+    const svc = (await kubectl('get', 'svc', '-A')).trim().split('\n');
+    expect(svc[0]).toMatch(
+      /^NAMESPACE\s+NAME\s+TYPE\s+CLUSTER-IP\s+EXTERNAL-IP\s+PORT\(S\)\s+AGE$/,
+    );
+    const ns = (await kubectl('get', 'ns')).trim().split('\n');
+    expect(ns[0]).toMatch(/^NAME\s+STATUS\s+AGE$/);
+    expect(ns.length - 1).toBe(sim.store.list('namespaces').length);
+  });
+
+  it('get pods -A without Table still lists every pod', async () => {
+    const lines = (await kubectl('get', 'pods', '-A', '--server-print=false')).trim().split('\n');
     expect(lines[0]).toMatch(/^NAMESPACE\s+NAME\s/);
     expect(
       lines

@@ -8,6 +8,54 @@ import { requestFilter } from './filter';
 import { nameErrors } from './names';
 import type { ResourcePath } from './paths';
 import { badRequest, failure, notFound, sendJson, sendStatus } from './status';
+import { includeObjectOf, renderTable, responseForm } from './table';
+
+/** Table output when the Accept header asks for it; false when the caller serves plain JSON. */
+function tryTable(
+  ctx: SimContext,
+  res: ServerResponse,
+  info: KindInfo,
+  apiVersion: string,
+  accept: string | undefined,
+  query: URLSearchParams,
+  objects: () => KubeObject[],
+): boolean {
+  const form = responseForm(accept);
+  if (form === 'json') return false;
+  if (form === 'unsupported') {
+    sendStatus(
+      res,
+      failure(
+        406,
+        'NotAcceptable',
+        `only the following media types are accepted: application/json, application/json;as=Table;v=v1;g=meta.k8s.io`,
+      ),
+    );
+    return true;
+  }
+  const includeObject = includeObjectOf(query.get('includeObject'));
+  if (includeObject === null) {
+    sendStatus(
+      res,
+      badRequest(
+        `includeObject: Unsupported value: "${query.get('includeObject') ?? ''}": supported values: "Metadata", "None", "Object"`,
+      ),
+    );
+    return true;
+  }
+  sendJson(
+    res,
+    200,
+    renderTable(info.resource, objects(), {
+      now: ctx.clock.now(),
+      resourceVersion: String(ctx.store.resourceVersion()),
+      includeObject,
+      apiVersion,
+      kind: info.kind,
+    }),
+  );
+  return true;
+}
 
 /** GET a collection (without ?watch): a <Kind>List of the matching objects, serialised once each. */
 export function handleList(
@@ -16,10 +64,17 @@ export function handleList(
   info: KindInfo,
   path: ResourcePath,
   query: URLSearchParams,
+  accept?: string,
 ): void {
   const f = requestFilter(info, path.namespace, query);
   if (!f.ok) return sendStatus(res, f.status);
   const apiVersion = apiVersionOf(info.group, path.version);
+  const matching = () =>
+    ctx.store
+      .entries(info.resource)
+      .filter((e) => f.filter(e.obj))
+      .map((e) => e.obj);
+  if (tryTable(ctx, res, info, apiVersion, accept, query, matching)) return;
   const items: string[] = [];
   for (const e of ctx.store.entries(info.resource)) {
     if (f.filter(e.obj)) items.push(renderEntry(e, apiVersion));
@@ -38,10 +93,14 @@ export function handleGet(
   info: KindInfo,
   path: ResourcePath,
   name: string,
+  accept?: string,
+  query: URLSearchParams = new URLSearchParams(),
 ): void {
   const e = ctx.store.getEntry(info.resource, path.namespace, name);
   if (e === undefined) return sendStatus(res, notFound(info.resource, name, info.group));
-  sendJson(res, 200, renderEntry(e, apiVersionOf(info.group, path.version)));
+  const apiVersion = apiVersionOf(info.group, path.version);
+  if (tryTable(ctx, res, info, apiVersion, accept, query, () => [e.obj])) return;
+  sendJson(res, 200, renderEntry(e, apiVersion));
 }
 
 type BodyResult = { ok: true; obj: KubeObject } | { ok: false };

@@ -86,7 +86,7 @@ export async function routeApi(
     if (method === 'GET') {
       return watching
         ? handleWatch(ctx, watches, req, res, info, path, url.searchParams)
-        : handleList(ctx, res, info, path, url.searchParams);
+        : handleList(ctx, res, info, path, url.searchParams, req.headers.accept);
     }
     if (method === 'POST') return handleCreate(ctx, req, res, info, path);
     return sendStatus(res, methodNotAllowed(method));
@@ -95,7 +95,7 @@ export async function routeApi(
     case 'GET':
       return watching
         ? handleWatch(ctx, watches, req, res, info, path, url.searchParams)
-        : handleGet(ctx, res, info, path, path.name);
+        : handleGet(ctx, res, info, path, path.name, req.headers.accept, url.searchParams);
     case 'PUT':
       return handleReplace(ctx, req, res, info, path, path.name);
     case 'DELETE':

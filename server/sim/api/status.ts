@@ -11,7 +11,8 @@ export type StatusReason =
   | 'MethodNotAllowed'
   | 'Conflict'
   | 'Invalid'
-  | 'RequestEntityTooLarge';
+  | 'RequestEntityTooLarge'
+  | 'NotAcceptable';
 
 export interface StatusObject {
   kind: 'Status';
