@@ -22,7 +22,7 @@ export const demo: Scenario = {
     const [ports] = applyTables(world, PORT_TABLES);
     if (ports !== undefined) portTraffic(world, ports);
     const teams = unscopedTables(world.ids, {
-      namespaces: 5,
+      namespaces: 6,
       scopedIndex: 1,
       maxPodsPerWorkload: 3,
     });

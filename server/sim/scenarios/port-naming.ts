@@ -24,6 +24,8 @@ export const PORT_TABLES: readonly NamespaceTable[] = [
         ],
       },
       { name: 'orders-db', ports: [{ name: 'db', port: 3306 }] },
+      // MySQL behind a non-standard Service port: sniffed, and MySQL speaks first -> hangs
+      { name: 'ledger-db', ports: [{ name: 'db', port: 13306, targetPort: 3306 }] },
     ],
     workloads: [
       { name: 'web-legacy', replicas: 2, httpProbe: probe, startAt: -5000 },
@@ -46,6 +48,12 @@ export const PORT_TABLES: readonly NamespaceTable[] = [
       },
       {
         name: 'orders-db',
+        replicas: 1,
+        ports: [{ name: 'mysql', containerPort: 3306 }],
+        startAt: -5000,
+      },
+      {
+        name: 'ledger-db',
         replicas: 1,
         ports: [{ name: 'mysql', containerPort: 3306 }],
         startAt: -5000,
