@@ -1,24 +1,39 @@
 import { HydrationBoundary } from '@tanstack/react-query';
 import { Suspense } from 'react';
-import { inventoryQuery } from '@/components/data/queries';
-import { PodsView } from '@/components/inventory/PodsView';
+import { podTimelineQuery } from '@/components/timeline/queries';
+import { TimelinesView } from '@/components/timeline/TimelinesView';
 import { PageTitle } from '@/components/ui/Card';
-import { prefetch } from '@/server/prefetch';
-import { getInventory } from '@/server/services/inventory';
+import { parseViewState } from '@/lib/api/viewstate';
+import { prefetch, type Prefetch } from '@/server/prefetch';
+import { getPodTimeline, getTimelineFleet } from '@/server/services/timelines';
 
-export default async function Page() {
-  const state = await prefetch([
-    { queryKey: inventoryQuery().queryKey, queryFn: () => getInventory() },
-  ]);
+export default async function Page({
+  searchParams,
+}: {
+  searchParams: Promise<Record<string, string | string[] | undefined>>;
+}) {
+  const state = parseViewState('timelines', await searchParams);
+  // The fleet (thousands of rows) is fetched by the browser: embedding it in the HTML doubles
+  // its parse cost. Prefetching here only starts the server's watch-fed cache.
+  void getTimelineFleet().catch(() => undefined);
+  const queries: Prefetch[] = [];
+  const [ns, name] = state.pod?.split('/') ?? [];
+  if (ns && name) {
+    queries.push({
+      queryKey: podTimelineQuery(ns, name).queryKey,
+      queryFn: () => getPodTimeline(ns, name),
+    });
+  }
+  const dehydrated = await prefetch(queries);
   return (
     <>
       <PageTitle
         title="Timelines"
-        subtitle="Every meshed pod's containers and their start, with the proxy's state: where the sidecar startup race and the shutdown drain show."
+        subtitle="Every meshed pod's start against its proxy: which workloads race their sidecar, which drain too short, and the fix to copy. Pick a pod for its timeline."
       />
-      <HydrationBoundary state={state}>
+      <HydrationBoundary state={dehydrated}>
         <Suspense>
-          <PodsView view="timelines" onlyMeshed />
+          <TimelinesView />
         </Suspense>
       </HydrationBoundary>
     </>

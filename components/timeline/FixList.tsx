@@ -1,0 +1,54 @@
+'use client';
+
+import type { WorkloadFix } from '../../lib/api/timelines';
+import { Badge } from '../ui/Card';
+import { FixBlock } from './FixBlock';
+import { VERDICT_HELP, VERDICT_TONE } from './format';
+
+/**
+ * Per workload and verdict: the fix to copy (the first is open). At most `limit` entries; the
+ * filters narrow the rest.
+ */
+export function FixList({ fixes, limit = 40 }: { fixes: readonly WorkloadFix[]; limit?: number }) {
+  if (fixes.length === 0) {
+    return <p className="text-sm text-slate-500">No workload needs a startup or shutdown fix.</p>;
+  }
+  const shown = fixes.slice(0, limit);
+  return (
+    <div className="space-y-2" data-testid="fix-list">
+      {shown.map((f, i) => (
+        <details
+          key={`${f.namespace}/${f.kind}/${f.name}/${f.verdict}`}
+          open={i === 0}
+          className="rounded border border-slate-200 p-2"
+          data-testid="workload-fix"
+        >
+          <summary className="cursor-pointer text-sm">
+            <Badge tone={VERDICT_TONE[f.verdict] ?? 'neutral'}>{f.verdict}</Badge>{' '}
+            <span className="font-mono text-xs">
+              {f.namespace}/{f.name}
+            </span>{' '}
+            <span className="text-xs text-slate-500">
+              {f.kind}, {f.pods} pod{f.pods === 1 ? '' : 's'}, {f.code}: {VERDICT_HELP[f.verdict]}
+            </span>
+          </summary>
+          <div className="mt-2 space-y-2">
+            {f.fixes.map((fix, j) => (
+              <FixBlock
+                key={j}
+                fix={fix}
+                testId={j === 0 ? `fix-${f.name}-${f.verdict}` : undefined}
+              />
+            ))}
+            <p className="text-[11px] text-slate-500">from pod {f.example}</p>
+          </div>
+        </details>
+      ))}
+      {fixes.length > shown.length && (
+        <p className="text-xs text-slate-500">
+          {fixes.length - shown.length} more: filter by namespace or workload.
+        </p>
+      )}
+    </div>
+  );
+}

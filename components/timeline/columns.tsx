@@ -1,0 +1,114 @@
+'use client';
+
+import type { FleetRow } from '../../lib/api/timelines';
+import { Badge } from '../ui/Card';
+import type { Column } from '../ui/VirtualTable';
+import { gapText, VERDICT_ORDER, VERDICT_TONE } from './format';
+
+const MODE_TONE = {
+  classic: 'warn',
+  hold: 'good',
+  native: 'good',
+  wrapper: 'info',
+  gateway: 'neutral',
+  none: 'neutral',
+} as const;
+
+function verdictRank(r: FleetRow): number {
+  const ranks = r.verdicts.map((v) => VERDICT_ORDER.indexOf(v));
+  return ranks.length ? Math.min(...ranks) : VERDICT_ORDER.length;
+}
+
+export const FLEET_COLUMNS: Column<FleetRow>[] = [
+  {
+    key: 'namespace',
+    header: 'Namespace',
+    width: '1fr',
+    render: (r) => r.namespace,
+    sortValue: (r) => r.namespace,
+  },
+  {
+    key: 'name',
+    header: 'Pod',
+    width: '2.2fr',
+    render: (r) => (
+      <span className="font-mono text-xs">
+        {r.name} {r.deleted && <Badge tone="warn">deleted</Badge>}
+      </span>
+    ),
+    sortValue: (r) => r.name,
+  },
+  {
+    key: 'workload',
+    header: 'Workload',
+    width: '1.2fr',
+    render: (r) => r.workload,
+    sortValue: (r) => r.workload,
+  },
+  {
+    key: 'mode',
+    header: 'Startup mode',
+    width: '110px',
+    render: (r) => <Badge tone={MODE_TONE[r.mode]}>{r.mode}</Badge>,
+    sortValue: (r) => r.mode,
+  },
+  {
+    key: 'verdict',
+    header: 'Verdict',
+    width: '1.6fr',
+    render: (r) =>
+      r.verdicts.length === 0 ? (
+        <span className="text-xs text-slate-500">{r.excluded ? 'excluded' : '–'}</span>
+      ) : (
+        <span className="flex gap-1">
+          {r.verdicts.map((v) => (
+            <Badge key={v} tone={VERDICT_TONE[v] ?? 'neutral'}>
+              {v}
+            </Badge>
+          ))}
+        </span>
+      ),
+    sortValue: verdictRank,
+  },
+  {
+    key: 'gap',
+    header: 'App start − proxy ready',
+    width: '150px',
+    align: 'right',
+    render: (r) => (
+      <span className={r.gapMs !== null && r.gapMs < 0 ? 'font-semibold text-red-700' : ''}>
+        {gapText(r.gapMs)}
+      </span>
+    ),
+    sortValue: (r) => r.gapMs ?? Number.MAX_SAFE_INTEGER,
+  },
+  {
+    key: 'ready',
+    header: 'Proxy ready from',
+    width: '1.3fr',
+    render: (r) =>
+      r.proxyReadySource === 'none' ? (
+        '–'
+      ) : (
+        <span className="text-xs">
+          {r.proxyReadySource} ({r.proxyReadyConfidence})
+        </span>
+      ),
+    sortValue: (r) => r.proxyReadySource,
+  },
+  {
+    key: 'restarts',
+    header: 'Restarts',
+    width: '80px',
+    align: 'right',
+    render: (r) => r.restarts + r.proxyRestarts,
+    sortValue: (r) => r.restarts + r.proxyRestarts,
+  },
+  {
+    key: 'phase',
+    header: 'Phase',
+    width: '100px',
+    render: (r) => (r.phase === 'Running' ? r.phase : <Badge tone="warn">{r.phase}</Badge>),
+    sortValue: (r) => r.phase,
+  },
+];

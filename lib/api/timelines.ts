@@ -1,0 +1,193 @@
+/**
+ * View models of the Timelines screen: the fleet (every meshed pod with its startup mode and
+ * verdicts, counts, gap distribution per workload, one fix per workload and verdict) and one
+ * pod's Gantt. Times are RFC 3339 strings, durations milliseconds.
+ */
+import { z } from 'zod';
+
+export const StartupModeSchema = z.enum([
+  'classic',
+  'hold',
+  'native',
+  'wrapper',
+  'gateway',
+  'none',
+]);
+export const VerdictSchema = z.enum([
+  'race',
+  'race-restart',
+  'held-ok',
+  'native-ok',
+  'classic-ok',
+  'drain-too-short',
+  'grace-exceeded',
+  'unknown',
+]);
+export const ConfidenceSchema = z.enum(['high', 'medium', 'low']);
+
+export const FixSchema = z.object({ why: z.string(), yaml: z.string().optional() });
+
+export const FleetRowSchema = z.object({
+  namespace: z.string(),
+  name: z.string(),
+  uid: z.string().nullable(),
+  workloadKind: z.string(),
+  workload: z.string(),
+  mode: StartupModeSchema,
+  verdicts: z.array(VerdictSchema),
+  codes: z.array(z.string()),
+  restarts: z.number(),
+  proxyRestarts: z.number(),
+  /** First app start minus proxy ready (negative: the app raced the proxy). */
+  gapMs: z.number().nullable(),
+  proxyReadySource: z.string(),
+  proxyReadyConfidence: ConfidenceSchema,
+  excluded: z.string().nullable(),
+  phase: z.string(),
+  deleted: z.boolean(),
+  deletedAt: z.string().nullable(),
+});
+
+export const WorkloadGapsSchema = z.object({
+  namespace: z.string(),
+  kind: z.string(),
+  name: z.string(),
+  pods: z.number(),
+  measured: z.number(),
+  minMs: z.number().nullable(),
+  medianMs: z.number().nullable(),
+  maxMs: z.number().nullable(),
+  verdicts: z.record(z.string(), z.number()),
+});
+
+/** The fix of one verdict for one workload (taken from one of its pods). */
+export const WorkloadFixSchema = z.object({
+  namespace: z.string(),
+  kind: z.string(),
+  name: z.string(),
+  verdict: VerdictSchema,
+  code: z.string(),
+  pods: z.number(),
+  example: z.string(),
+  fixes: z.array(FixSchema),
+});
+
+export const MeshConfigInfoSchema = z.object({
+  /** 'configmap' | 'none' | 'error' ... */
+  from: z.string(),
+  holdApplicationUntilProxyStarts: z.boolean().nullable(),
+  errors: z.array(z.string()),
+});
+
+export const CacheInfoSchema = z.object({
+  podsWatch: z.string(),
+  eventsWatch: z.string(),
+  livePods: z.number(),
+  deletedPods: z.number(),
+  /** Deleted pods forgotten because the in-memory history is full. */
+  evictedPods: z.number(),
+  events: z.number(),
+  history: z.enum(['memory', 'store']),
+});
+
+export const TimelineFleetSchema = z.object({
+  generatedAt: z.string(),
+  /** Pods listed: meshed pods, live and deleted. */
+  pods: z.number(),
+  byVerdict: z.record(z.string(), z.number()),
+  byMode: z.record(z.string(), z.number()),
+  rows: z.array(FleetRowSchema),
+  workloads: z.array(WorkloadGapsSchema),
+  fixes: z.array(WorkloadFixSchema),
+  mesh: MeshConfigInfoSchema,
+  cache: CacheInfoSchema,
+});
+
+export const GanttSegmentSchema = z.object({
+  kind: z.enum(['waiting', 'running', 'terminated', 'restart']),
+  from: z.string(),
+  to: z.string().nullable(),
+  label: z.string(),
+});
+
+export const GanttRowSchema = z.object({
+  container: z.string(),
+  role: z.enum(['init', 'proxy', 'app']),
+  segments: z.array(GanttSegmentSchema),
+});
+
+export const GanttMarkerSchema = z.object({
+  time: z.string(),
+  kind: z.string(),
+  source: z.string(),
+  confidence: ConfidenceSchema,
+  container: z.string().optional(),
+  label: z.string().optional(),
+});
+
+export const PodGanttSchema = z.object({
+  namespace: z.string(),
+  name: z.string(),
+  rows: z.array(GanttRowSchema),
+  markers: z.array(GanttMarkerSchema),
+  start: z.string().nullable(),
+  end: z.string().nullable(),
+});
+
+const evidenceValue = z.union([z.string(), z.number(), z.boolean(), z.null()]);
+
+export const VerdictViewSchema = z.object({
+  verdict: VerdictSchema,
+  code: z.string(),
+  phase: z.enum(['startup', 'shutdown']),
+  confidence: ConfidenceSchema,
+  evidence: z.record(z.string(), evidenceValue),
+  fixes: z.array(FixSchema),
+});
+
+export const PodTimelineViewSchema = z.object({
+  namespace: z.string(),
+  name: z.string(),
+  uid: z.string().nullable(),
+  workloadKind: z.string(),
+  workload: z.string(),
+  mode: StartupModeSchema,
+  modeReasons: z.array(z.string()),
+  excluded: z.string().nullable(),
+  deleted: z.boolean(),
+  deletedAt: z.string().nullable(),
+  deletedUncertain: z.boolean(),
+  proxyReady: z.object({
+    at: z.string().nullable(),
+    notBefore: z.string().nullable(),
+    source: z.string(),
+    confidence: ConfidenceSchema,
+    clock: z.string(),
+    upperBoundOnly: z.boolean(),
+    notes: z.array(z.string()),
+  }),
+  appStartedAt: z.string().nullable(),
+  gapMs: z.number().nullable(),
+  restarts: z.number(),
+  verdicts: z.array(VerdictViewSchema),
+  gantt: PodGanttSchema,
+  notes: z.array(z.string()),
+  /** What the timeline was built from. */
+  inputs: z.object({ events: z.number(), transitions: z.number() }),
+});
+
+export type FleetRow = z.infer<typeof FleetRowSchema>;
+export type WorkloadFix = z.infer<typeof WorkloadFixSchema>;
+export type TimelineFleet = z.infer<typeof TimelineFleetSchema>;
+export type PodTimelineView = z.infer<typeof PodTimelineViewSchema>;
+export type GanttRowView = z.infer<typeof GanttRowSchema>;
+export type GanttMarkerView = z.infer<typeof GanttMarkerSchema>;
+export type PodGanttView = z.infer<typeof PodGanttSchema>;
+export type MeshConfigInfo = z.infer<typeof MeshConfigInfoSchema>;
+export type CacheInfo = z.infer<typeof CacheInfoSchema>;
+
+/** Query keys of the Timelines screen (server prefetch and client use the same). */
+export const timelineKeys = {
+  fleet: () => ['timelines'] as const,
+  pod: (namespace: string, name: string) => ['timelines', namespace, name] as const,
+};

@@ -1,0 +1,88 @@
+/**
+ * Per-pod analysis cached by (pod key, resourceVersion, history revision, mesh config version):
+ * a warm fleet request re-analyses only the pods that changed since the last one.
+ */
+import type { FleetRow } from '../../lib/api/timelines';
+import type { Pod } from '../../lib/kube/types';
+import { analyzePod } from '../../lib/timeline/analyze';
+import type { MeshSettings } from '../../lib/timeline/meshconfig';
+import type { PodTimeline } from '../../lib/timeline/types';
+import type { DeletedPodRecord, TimelineHistory } from './timelines-history';
+
+export interface Analyzed {
+  pod: Pod;
+  timeline: PodTimeline;
+  row: FleetRow;
+}
+
+interface Entry extends Analyzed {
+  stamp: string;
+}
+
+export function toFleetRow(pod: Pod, t: PodTimeline, deleted: DeletedPodRecord | null): FleetRow {
+  const phase = deleted
+    ? 'Deleted'
+    : pod.metadata.deletionTimestamp
+      ? 'Terminating'
+      : (pod.status?.phase ?? 'Unknown');
+  return {
+    namespace: t.namespace,
+    name: t.name,
+    uid: t.uid,
+    workloadKind: t.workload.kind,
+    workload: t.workload.name,
+    mode: t.mode,
+    verdicts: t.verdicts.map((v) => v.verdict),
+    codes: t.verdicts.map((v) => v.code),
+    restarts: t.restarts,
+    proxyRestarts: t.proxyRestarts,
+    gapMs: t.gapMs,
+    proxyReadySource: t.proxyReady.source,
+    proxyReadyConfidence: t.proxyReady.confidence,
+    excluded: t.excluded,
+    phase,
+    deleted: deleted !== null,
+    deletedAt: deleted?.deletedAt ?? null,
+  };
+}
+
+export class AnalysisCache {
+  private entries = new Map<string, Entry>();
+  hits = 0;
+  misses = 0;
+
+  analyze(
+    h: TimelineHistory,
+    pod: Pod,
+    mesh: { settings: MeshSettings | undefined; version: number },
+    deleted: DeletedPodRecord | null,
+    seen?: Set<string>,
+  ): Analyzed {
+    const key = pod.metadata.uid ?? `${pod.metadata.namespace ?? 'default'}/${pod.metadata.name}`;
+    seen?.add(key);
+    const stamp = `${pod.metadata.resourceVersion ?? ''}|${h.revision(pod)}|${mesh.version}|${deleted ? 'd' : 'l'}`;
+    const hit = this.entries.get(key);
+    if (hit && hit.stamp === stamp && hit.pod === pod) {
+      this.hits++;
+      return hit;
+    }
+    this.misses++;
+    const timeline = analyzePod(pod, {
+      ...(mesh.settings ? { mesh: mesh.settings } : {}),
+      events: h.eventsFor(pod),
+      transitions: h.transitions(pod),
+    });
+    const entry: Entry = { pod, timeline, row: toFleetRow(pod, timeline, deleted), stamp };
+    this.entries.set(key, entry);
+    return entry;
+  }
+
+  /** Forgets pods not in `seen` (gone from the history). */
+  retain(seen: Set<string>): void {
+    for (const k of this.entries.keys()) if (!seen.has(k)) this.entries.delete(k);
+  }
+
+  get size(): number {
+    return this.entries.size;
+  }
+}
