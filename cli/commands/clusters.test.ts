@@ -1,24 +1,12 @@
-import { describe, it, expect, afterAll } from 'vitest';
+import { describe, it, expect } from 'vitest';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { run } from './clusters';
-import type { CliIO } from '../io';
+import { fakeIO, tempDir } from '../testing';
 import { fixturePath, readFixture } from '../../test-support/fixtures';
 
-const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'meshdx-clusters-'));
-afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
-
-function io(): CliIO & { out: string; err: string } {
-  const o = {
-    out: '',
-    err: '',
-    cwd: dir,
-    stdout: (t: string) => void (o.out += t),
-    stderr: (t: string) => void (o.err += t),
-  };
-  return o;
-}
+const dir = tempDir('clusters');
+const io = () => fakeIO(dir);
 
 const WAYPOINT = fixturePath('config_dump', 'istioctl-proxyconfig_all_types_config_dump.json');
 const DETAILS = fixturePath('config_dump', 'istio-details-v1_sidecar_config_dump_camelCase.json');

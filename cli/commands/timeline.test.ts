@@ -1,25 +1,13 @@
-import { describe, it, expect, afterAll } from 'vitest';
+import { describe, it, expect } from 'vitest';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { run } from './timeline';
-import type { CliIO } from '../io';
+import { fakeIO, tempDir } from '../testing';
 import { fixturePath } from '../../test-support/fixtures';
 import { buildPod } from '../../lib/timeline/test-builders';
 
-const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'meshdx-timeline-'));
-afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
-
-function io(): CliIO & { out: string; err: string } {
-  const o = {
-    out: '',
-    err: '',
-    cwd: dir,
-    stdout: (t: string) => void (o.out += t),
-    stderr: (t: string) => void (o.err += t),
-  };
-  return o;
-}
+const dir = tempDir('timeline');
+const io = () => fakeIO(dir);
 
 function write(name: string, text: string): string {
   fs.writeFileSync(path.join(dir, name), text);
