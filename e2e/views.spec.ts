@@ -7,7 +7,7 @@ interface SimList {
   items: {
     metadata: { name: string; namespace?: string };
     spec: {
-      containers: { name: string }[];
+      containers: { name: string; args?: string[] }[];
       initContainers?: { name: string; restartPolicy?: string }[];
     };
   }[];
@@ -17,6 +17,9 @@ async function simPods(): Promise<SimList['items']> {
   const res = await fetch(`${simUrl()}/api/v1/pods`);
   return ((await res.json()) as SimList).items;
 }
+
+const isGateway = (p: SimList['items'][number]) =>
+  p.spec.containers.some((c) => c.name === 'istio-proxy' && (c.args ?? []).includes('router'));
 
 const hasProxy = (p: SimList['items'][number]) =>
   p.spec.containers.some((c) => c.name === 'istio-proxy') ||
@@ -74,8 +77,11 @@ test('choosing a namespace writes it to the URL', async ({ page }) => {
 test('scoping ranks meshed namespaces without a default Sidecar', async ({ page }) => {
   await page.goto(`${demo}/scoping`);
   await expect(page.getByTestId('scoping-table')).toBeVisible();
-  const meshedNs = new Set((await simPods()).filter(hasProxy).map((p) => p.metadata.namespace));
-  await expect(page.getByTestId('stat-meshed-ns')).toContainText(String(meshedNs.size));
+  // gateways ignore Sidecar resources: only namespaces with sidecar proxies are ranked
+  const sidecarNs = new Set(
+    (await simPods()).filter((p) => hasProxy(p) && !isGateway(p)).map((p) => p.metadata.namespace),
+  );
+  await expect(page.getByTestId('stat-meshed-ns')).toContainText(String(sidecarNs.size));
   await snap(page, 'scoping');
 });
 

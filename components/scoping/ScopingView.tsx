@@ -1,55 +1,128 @@
 'use client';
 
 import { useQuery } from '@tanstack/react-query';
-import { inventoryQuery } from '../data/queries';
 import { QueryBoundary } from '../data/QueryBoundary';
 import { useViewState } from '../data/useViewState';
-import { NamespaceTable } from '../inventory/NamespaceTable';
 import { Card, Stat } from '../ui/Card';
 import { FilterBar, SelectFilter } from '../ui/Filters';
+import { FindingsList } from './FindingsList';
+import { GatherPanel } from './GatherPanel';
+import { NamespaceRanking } from './NamespaceRanking';
+import { num, pct } from './format';
+import { scopingQuery } from './queries';
+import { SidecarProposal } from './SidecarProposal';
+import { WorkloadTable } from './WorkloadTable';
+import { YamlActions } from './YamlActions';
 
-/** Which namespaces carry the whole mesh: meshed pods and no default Sidecar. */
+/**
+ * Which namespaces carry the whole mesh, what each workload really calls, and the Sidecar
+ * resources that would cut the pushed config, with their predicted effect.
+ */
 export function ScopingView() {
   const [state, update] = useViewState('scoping');
-  const query = useQuery(inventoryQuery());
+  const query = useQuery(scopingQuery());
   return (
-    <QueryBoundary query={query} what="namespaces and Sidecars">
-      {(inv) => {
-        const meshed = inv.namespaces.filter((n) => n.meshedPods > 0);
-        const unscoped = meshed.filter((n) => !n.defaultSidecar);
-        const rows = (
-          state.namespace ? inv.namespaces.filter((n) => n.name === state.namespace) : meshed
-        ).sort(
-          (a, b) =>
-            Number(a.defaultSidecar) - Number(b.defaultSidecar) || b.meshedPods - a.meshedPods,
+    <QueryBoundary query={query} what="the scoping report">
+      {(view) => {
+        const { report } = view;
+        const unscoped = report.namespaces.filter((n) => n.defaultSidecar.source === 'none');
+        const first = report.namespaces.find((n) =>
+          report.generated.some((g) => g.namespace === n.name && g.apply),
         );
+        const ns = state.namespace ?? first?.name;
+        const proposals = report.generated.filter((g) => g.namespace === ns);
+        const workloads = report.workloads.filter(
+          (w) => w.namespace === ns && (!state.workload || w.name === state.workload),
+        );
+        const t = report.totals;
         return (
           <div className="space-y-4">
-            <div className="grid grid-cols-3 gap-3">
-              <Stat label="Meshed namespaces" value={meshed.length} testId="stat-meshed-ns" />
+            <div className="grid grid-cols-2 gap-3 md:grid-cols-4">
+              <Stat label="Namespaces with sidecars" value={t.namespaces} testId="stat-meshed-ns" />
               <Stat
-                label="Without a default Sidecar"
+                label="Without any Sidecar"
                 value={unscoped.length}
                 tone={unscoped.length ? 'warn' : 'good'}
                 testId="stat-unscoped-ns"
               />
               <Stat
-                label="Sidecar resources"
-                value={inv.totals.sidecars}
-                testId="stat-sidecar-resources"
+                label="Clusters pushed today"
+                value={num(t.clustersBefore)}
+                testId="stat-clusters-before"
+              />
+              <Stat
+                label="Saved by the proposals"
+                value={`${num(t.reduction)} (${pct(t.reduction, t.clustersBefore)})`}
+                tone={t.reduction > 0 ? 'good' : 'neutral'}
+                testId="stat-reduction"
               />
             </div>
+            {unscoped.length > 0 && (
+              <p className="text-sm text-slate-700" data-testid="unscoped-names">
+                No Sidecar scopes these namespaces, so their proxies carry every service of the
+                mesh: {unscoped.map((n) => n.name).join(', ')}.
+              </p>
+            )}
+            <Card
+              title="Namespaces ranked by waste (clusters carried, never called)"
+              testId="scoping-card"
+              actions={
+                report.generatedYaml ? (
+                  <YamlActions
+                    yaml={report.generatedYaml}
+                    filename="meshdx-sidecars.yaml"
+                    testId="all-sidecars"
+                  />
+                ) : undefined
+              }
+            >
+              <NamespaceRanking
+                rows={report.namespaces}
+                selected={ns}
+                onSelect={(n) => update({ namespace: n, workload: undefined })}
+              />
+            </Card>
             <FilterBar>
               <SelectFilter
                 label="Namespace"
-                value={state.namespace}
-                options={inv.namespaces.map((n) => ({ value: n.name, label: n.name }))}
-                onChange={(v) => update({ namespace: v })}
+                value={ns}
+                options={report.namespaces.map((n) => ({ value: n.name, label: n.name }))}
+                onChange={(v) => update({ namespace: v, workload: undefined })}
                 testId="filter-namespace"
               />
+              <SelectFilter
+                label="Workload"
+                value={state.workload}
+                options={report.workloads
+                  .filter((w) => w.namespace === ns)
+                  .map((w) => ({ value: w.name, label: w.name }))}
+                onChange={(v) => update({ workload: v })}
+                testId="filter-workload"
+              />
             </FilterBar>
-            <Card title="Meshed namespaces, unscoped first" testId="scoping-card">
-              <NamespaceTable rows={rows} focus="scoping" testId="scoping-table" />
+            {ns && (
+              <Card title={`Proposed Sidecar for ${ns}`} testId="scoping-proposal">
+                {proposals.length === 0 ? (
+                  <p className="text-sm text-slate-500">No change proposed for {ns}.</p>
+                ) : (
+                  <div className="space-y-4">
+                    {proposals.map((g) => (
+                      <SidecarProposal key={`${g.namespace}/${g.name}`} g={g} />
+                    ))}
+                  </div>
+                )}
+              </Card>
+            )}
+            {ns && (
+              <Card title={`Workloads in ${ns}: what they call`}>
+                <WorkloadTable rows={workloads} />
+              </Card>
+            )}
+            <Card title="How this was measured">
+              <GatherPanel view={view} />
+            </Card>
+            <Card title="Findings">
+              <FindingsList findings={report.findings} catalog={report.catalog} />
             </Card>
           </div>
         );

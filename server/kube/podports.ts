@@ -4,8 +4,11 @@ import { requireName } from '../../lib/kube/names';
 import { KubeError } from './errors';
 import type { KubeTransport, TextResponse } from './transport';
 
-/** Pod ports meshdx may read through the API server's pods/proxy (not the admin port). */
-export const PROXYABLE_PORTS = new Set([15020, 15021, 15090]);
+/**
+ * Pod ports meshdx may read through the API server's pods/proxy: pilot-agent, health, Envoy's
+ * Prometheus listener and istiod's monitoring port (/metrics). Not Envoy admin (loopback only).
+ */
+export const PROXYABLE_PORTS = new Set([15014, 15020, 15021, 15090]);
 /** Envoy admin: bound to localhost in the pod, reachable only through port-forward. */
 export const ENVOY_ADMIN_PORT = 15000;
 

@@ -1,0 +1,10 @@
+import { jsonResponse } from '@/server/http';
+import { getScoping } from '@/server/services/scoping';
+
+export const dynamic = 'force-dynamic';
+
+/** GET /api/scoping: the Scoping view model. `?refresh=1` skips the short server cache. */
+export function GET(req: Request) {
+  const refresh = new URL(req.url).searchParams.get('refresh') === '1';
+  return jsonResponse(() => getScoping({ refresh }));
+}

@@ -1,0 +1,57 @@
+'use client';
+
+import type { GeneratedSidecar } from '../../lib/api/scoping';
+import { Badge } from '../ui/Card';
+import { num, pct } from './format';
+import { YamlActions } from './YamlActions';
+
+/** One proposed Sidecar: what it governs, its YAML, and the clusters it saves. */
+export function SidecarProposal({ g }: { g: GeneratedSidecar }) {
+  const saved = g.clustersBefore - g.clustersAfter;
+  const id = `proposal-${g.namespace}-${g.name}`;
+  return (
+    <div className="space-y-2" data-testid={id}>
+      <div className="flex flex-wrap items-center justify-between gap-2">
+        <div className="flex flex-wrap items-center gap-2 text-sm">
+          <span className="font-mono font-medium text-slate-900">
+            {g.namespace}/{g.name}
+          </span>
+          <Badge tone={g.level === 'namespace' ? 'info' : 'neutral'}>
+            {g.level === 'namespace' ? 'namespace default' : `workload: ${g.workloads.join(', ')}`}
+          </Badge>
+          <Badge tone={g.action === 'unchanged' ? 'neutral' : 'warn'}>
+            {g.action === 'replace' ? `replaces ${g.replaces ?? ''}` : g.action}
+          </Badge>
+          {!g.apply && <Badge tone="bad">not recommended to apply</Badge>}
+        </div>
+        <YamlActions
+          yaml={g.yaml}
+          filename={`sidecar-${g.namespace}-${g.name}.yaml`}
+          testId={`${id}-yaml`}
+        />
+      </div>
+      <p className="text-sm text-slate-700" data-testid="proposal-saves">
+        {num(g.proxies)} proxies: <strong>{num(g.clustersBefore)}</strong> clusters today,{' '}
+        <strong>{num(g.clustersAfter)}</strong> after applying:{' '}
+        <strong className="text-emerald-700">
+          {num(saved)} fewer ({pct(saved, g.clustersBefore)})
+        </strong>
+      </p>
+      {g.warnings.length > 0 && (
+        <ul className="space-y-0.5 text-xs text-amber-800" data-testid={`${id}-warnings`}>
+          {g.warnings.map((w, i) => (
+            <li key={i}>
+              <span className="font-mono">{w.code}</span> {w.message}
+            </li>
+          ))}
+        </ul>
+      )}
+      <pre
+        className="overflow-x-auto rounded bg-slate-900 p-3 font-mono text-xs leading-snug text-slate-100"
+        data-testid="sidecar-yaml"
+      >
+        {g.yaml}
+      </pre>
+    </div>
+  );
+}
