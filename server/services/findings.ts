@@ -7,11 +7,17 @@ import { protocolFindings } from '../../lib/protocol/analyze';
 import { PROTOCOL_CATALOG } from '../../lib/protocol/codes';
 import type { ClientRecords } from '../../lib/protocol/external';
 import { groupWorkloads, isMeshed, pickLogWorkloads } from '../../lib/protocol/select';
+import { mapBounded } from '../../lib/proxies/pool';
+import type { Finding } from '../../lib/findings/types';
 import { podLogs } from '../kube/logs';
 import { listPods, listServices } from '../kube/resources';
 import type { KubeTransport } from '../kube/transport';
 import { cluster, env } from '../wiring';
 import { getInventory } from './inventory';
+import { getScoping } from './scoping';
+import { getTimelineFleet } from './timelines';
+import type { TimelineFleet } from '../../lib/api/timelines';
+import { timelineCatalog } from '../../lib/timeline/codes';
 
 export interface FindingsOptions {
   /** Most istio-proxy logs read for the external-host check (one pod per workload). */
@@ -22,19 +28,6 @@ export interface FindingsOptions {
 }
 
 type Source = NonNullable<FindingsReport['sources']>[number];
-
-async function mapBounded<T, R>(items: readonly T[], limit: number, fn: (t: T) => Promise<R>) {
-  const out: R[] = new Array<R>(items.length);
-  let next = 0;
-  const worker = async () => {
-    while (next < items.length) {
-      const i = next++;
-      out[i] = await fn(items[i] as T);
-    }
-  };
-  await Promise.all(Array.from({ length: Math.max(1, Math.min(limit, items.length)) }, worker));
-  return out;
-}
 
 /** Access logs of one running pod per meshed workload (up to max), each a source in the report. */
 async function readAccessLogs(
@@ -54,28 +47,43 @@ async function readAccessLogs(
       detail: `read ${picked.length} of ${groups.length} meshed workloads (limit ${o.maxLogPods})`,
     });
   }
-  const results = await mapBounded(picked, o.logConcurrency, async (g) => {
-    const ns = g.namespace;
-    const name = `logs ${ns}/${g.pod.metadata.name}`;
-    try {
-      const text = await podLogs(t, ns, g.pod.metadata.name, 'istio-proxy', {
-        tailLines: o.logTailLines,
-        timeoutMs: o.logTimeoutMs,
-      });
-      const lines = parseAccessLog(text);
-      const records: AccessLogRecord[] = [];
-      let errors = 0;
-      for (const l of lines) {
-        if (l.kind === 'record') records.push(l.record);
-        else if (l.kind === 'error') errors += 1;
+  type Read = { entry: ClientRecords | null; source: Source };
+  const results = await mapBounded<(typeof picked)[number], Read>(
+    picked,
+    o.logConcurrency,
+    async (g) => {
+      const ns = g.namespace;
+      const name = `logs ${ns}/${g.pod.metadata.name}`;
+      try {
+        const text = await podLogs(t, ns, g.pod.metadata.name, 'istio-proxy', {
+          tailLines: o.logTailLines,
+          timeoutMs: o.logTimeoutMs,
+        });
+        const lines = parseAccessLog(text);
+        const records: AccessLogRecord[] = [];
+        let errors = 0;
+        for (const l of lines) {
+          if (l.kind === 'record') records.push(l.record);
+          else if (l.kind === 'error') errors += 1;
+        }
+        const client = { kind: g.kind, namespace: ns, name: g.name };
+        const detail = `${records.length} access-log records, ${errors} unreadable lines, ${lines.length - records.length - errors} proxy lines`;
+        return { entry: { client, records }, source: { name, ok: true, detail } };
+      } catch (e) {
+        return { entry: null, source: { name, ok: false, detail: (e as Error).message } };
       }
-      const client = { kind: g.kind, namespace: ns, name: g.name };
-      const detail = `${records.length} access-log records, ${errors} unreadable lines, ${lines.length - records.length - errors} proxy lines`;
-      return { entry: { client, records }, source: { name, ok: true, detail } };
-    } catch (e) {
-      return { entry: null, source: { name, ok: false, detail: (e as Error).message } };
-    }
-  });
+    },
+    {
+      onThrow: (e, g) => ({
+        entry: null,
+        source: {
+          name: `logs ${g.namespace}/${g.pod.metadata.name}`,
+          ok: false,
+          detail: String(e),
+        },
+      }),
+    },
+  );
   const logs: ClientRecords[] = [];
   for (const r of results) {
     sources.push(r.source);
@@ -94,18 +102,70 @@ export async function getFindings(opts: FindingsOptions = {}): Promise<FindingsR
   };
   const { transport: t } = cluster();
   const [inv, pods, services] = await Promise.all([getInventory(), listPods(t), listServices(t)]);
-  const { logs, sources } = await readAccessLogs(t, pods.items, services.items, o);
+  const [{ logs, sources }, timelines, scoping] = await Promise.all([
+    readAccessLogs(t, pods.items, services.items, o),
+    getTimelineFleet().then(
+      (f) => ({ ok: true as const, findings: workloadTimelineFindings(f) }),
+      (e: unknown) => ({ ok: false as const, error: e instanceof Error ? e.message : String(e) }),
+    ),
+    getScoping().then(
+      (v) => ({ ok: true as const, findings: v.report.findings, catalog: v.report.catalog }),
+      (e: unknown) => ({ ok: false as const, error: e instanceof Error ? e.message : String(e) }),
+    ),
+  ]);
+  const catalog = new Map(
+    [
+      ...INVENTORY_CATALOG,
+      ...PROTOCOL_CATALOG,
+      ...timelineCatalog(),
+      ...(scoping.ok ? scoping.catalog : []),
+    ].map((c) => [c.code, c]),
+  );
   return {
     generatedAt: new Date().toISOString(),
-    catalog: [...INVENTORY_CATALOG, ...PROTOCOL_CATALOG],
-    findings: [
+    catalog: [...catalog.values()],
+    findings: dedupe([
       ...inventoryFindings(inv, env().MESHDX_ISTIO_NAMESPACE),
       ...protocolFindings({ services: services.items, pods: pods.items, accessLogs: logs }),
-    ],
+      ...(timelines.ok ? timelines.findings : []),
+      ...(scoping.ok ? scoping.findings : []),
+    ]),
     sources: [
       { name: 'pods', ok: true, detail: `${pods.items.length} pods` },
       { name: 'services', ok: true, detail: `${services.items.length} services` },
+      timelines.ok
+        ? { name: 'timelines analysis', ok: true, detail: `${timelines.findings.length} findings` }
+        : { name: 'timelines analysis', ok: false, detail: timelines.error },
+      scoping.ok
+        ? { name: 'scoping analysis', ok: true, detail: `${scoping.findings.length} findings` }
+        : { name: 'scoping analysis', ok: false, detail: scoping.error },
       ...sources,
     ],
   };
+}
+
+/** The same finding (code and subject) from two analyses is shown once. */
+function dedupe(findings: Finding[]): Finding[] {
+  const seen = new Set<string>();
+  return findings.filter((f) => {
+    const key = `${f.code}|${f.subject.kind}|${f.subject.namespace ?? ''}|${f.subject.name}`;
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
+}
+
+const TIMELINE_SEVERITY = new Map(timelineCatalog().map((c) => [c.code, c.severity]));
+
+/** One finding per workload and startup/shutdown verdict that needs action (not the *-ok ones). */
+function workloadTimelineFindings(fleet: TimelineFleet): Finding[] {
+  return fleet.fixes
+    .filter((w) => !w.verdict.endsWith('-ok'))
+    .map((w) => ({
+      code: w.code,
+      severity: TIMELINE_SEVERITY.get(w.code) ?? 'warning',
+      subject: { kind: w.kind, namespace: w.namespace, name: w.name },
+      evidence: { verdict: w.verdict, pods: w.pods, examplePod: w.example },
+      fix: w.fixes[0],
+    }));
 }
