@@ -5,6 +5,8 @@
 export async function register(): Promise<void> {
   if (process.env.NEXT_RUNTIME !== 'nodejs') return;
   const { ensureRecorder } = await import('./server/history');
+  const { startIncidentHistory } = await import('./server/services/incidents-wiring');
+  startIncidentHistory();
   const started = ensureRecorder();
   if (started.error) console.warn(`meshdx: history recorder not started yet: ${started.error}`);
   const timer = setInterval(() => {

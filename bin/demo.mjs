@@ -18,6 +18,7 @@ const { values } = parseArgs({
     scenario: { type: 'string', default: 'demo' },
     clock: { type: 'string' },
     rebuild: { type: 'boolean', default: false },
+    'fresh-history': { type: 'boolean', default: false },
   },
 });
 const port = Number(values.port);
@@ -108,6 +109,11 @@ sim.on('exit', (code) => {
 });
 await waitFor(() => fs.existsSync(kubeconfig), 'the simulator to write its kubeconfig', 60_000);
 
+const db = process.env.MESHDX_DB ?? path.join(dataDir, `${values.scenario}.sqlite`);
+if (values['fresh-history']) {
+  // a run that must be reproducible (e2e, screenshots) starts with no recorded history
+  for (const suffix of ['', '-wal', '-shm']) fs.rmSync(`${db}${suffix}`, { force: true });
+}
 const next = spawn(bin('next'), ['start', '-p', String(port), '-H', values.host], {
   cwd: root,
   stdio: ['ignore', 'pipe', 'inherit'],
@@ -115,7 +121,7 @@ const next = spawn(bin('next'), ['start', '-p', String(port), '-H', values.host]
     ...env,
     MESHDX_KUBECONFIG: kubeconfig,
     MESHDX_SIMULATED: values.scenario,
-    MESHDX_DB: process.env.MESHDX_DB ?? path.join(dataDir, `${values.scenario}.sqlite`),
+    MESHDX_DB: db,
   },
 });
 children.push(next);

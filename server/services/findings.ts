@@ -15,6 +15,8 @@ import type { KubeTransport } from '../kube/transport';
 import { cluster, env } from '../wiring';
 import { getInventory } from './inventory';
 import { getScoping } from './scoping';
+import { getIncidents } from './incidents';
+import { INCIDENT_CATALOG } from '../../lib/incidents/codes';
 import { getTimelineFleet } from './timelines';
 import type { TimelineFleet } from '../../lib/api/timelines';
 import { timelineCatalog } from '../../lib/timeline/codes';
@@ -102,7 +104,7 @@ export async function getFindings(opts: FindingsOptions = {}): Promise<FindingsR
   };
   const { transport: t } = cluster();
   const [inv, pods, services] = await Promise.all([getInventory(), listPods(t), listServices(t)]);
-  const [{ logs, sources }, timelines, scoping] = await Promise.all([
+  const [{ logs, sources }, timelines, scoping, incidents] = await Promise.all([
     readAccessLogs(t, pods.items, services.items, o),
     getTimelineFleet().then(
       (f) => ({ ok: true as const, findings: workloadTimelineFindings(f) }),
@@ -112,12 +114,17 @@ export async function getFindings(opts: FindingsOptions = {}): Promise<FindingsR
       (v) => ({ ok: true as const, findings: v.report.findings, catalog: v.report.catalog }),
       (e: unknown) => ({ ok: false as const, error: e instanceof Error ? e.message : String(e) }),
     ),
+    getIncidents({}).then(
+      (v) => ({ ok: true as const, findings: v.findings }),
+      (e: unknown) => ({ ok: false as const, error: e instanceof Error ? e.message : String(e) }),
+    ),
   ]);
   const catalog = new Map(
     [
       ...INVENTORY_CATALOG,
       ...PROTOCOL_CATALOG,
       ...timelineCatalog(),
+      ...Object.values(INCIDENT_CATALOG),
       ...(scoping.ok ? scoping.catalog : []),
     ].map((c) => [c.code, c]),
   );
@@ -129,6 +136,7 @@ export async function getFindings(opts: FindingsOptions = {}): Promise<FindingsR
       ...protocolFindings({ services: services.items, pods: pods.items, accessLogs: logs }),
       ...(timelines.ok ? timelines.findings : []),
       ...(scoping.ok ? scoping.findings : []),
+      ...(incidents.ok ? incidents.findings : []),
     ]),
     sources: [
       { name: 'pods', ok: true, detail: `${pods.items.length} pods` },
@@ -139,6 +147,9 @@ export async function getFindings(opts: FindingsOptions = {}): Promise<FindingsR
       scoping.ok
         ? { name: 'scoping analysis', ok: true, detail: `${scoping.findings.length} findings` }
         : { name: 'scoping analysis', ok: false, detail: scoping.error },
+      incidents.ok
+        ? { name: 'incidents analysis', ok: true, detail: `${incidents.findings.length} findings` }
+        : { name: 'incidents analysis', ok: false, detail: incidents.error },
       ...sources,
     ],
   };

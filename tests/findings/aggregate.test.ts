@@ -36,7 +36,7 @@ afterAll(async () => {
 describe('the Findings report gathers every analysis', () => {
   it('is valid and names each analysis as a source that answered', () => {
     expect(FindingsReportSchema.safeParse(report).success).toBe(true);
-    for (const name of ['timelines analysis', 'scoping analysis']) {
+    for (const name of ['timelines analysis', 'scoping analysis', 'incidents analysis']) {
       expect(report.sources?.find((s) => s.name === name)).toMatchObject({ ok: true });
     }
   });

@@ -5,6 +5,7 @@ import { failureFields, type FailureKind } from '../world/build/accesslog';
 import { applyTables, calls, fqdn, type NamespaceTable } from './table';
 import { every, isServing, okEntry, readyBackends, writeAccess, type Route } from './traffic';
 import { proxyLine } from '../world/build/proxylog';
+import { stageStaleEndpoint, staleHit, type StaleStage } from './phantom-stale';
 
 const NS = 'shop';
 
@@ -52,7 +53,20 @@ interface Dying {
   from: number;
   until: number;
   route: Route;
+  /** Clients keep failing on it until this long after the pod is gone (ms), not just `until`. */
+  afterGoneMs?: number;
 }
+
+/** Rollout victims: clients still send to them this long after they are gone (stale EDS). */
+const AFTER_GONE_MS = 3000;
+/** The second replaced payments pod stays in the clients' /clusters this long after removal. */
+const STALE_FOR_MS = 240_000;
+const STALE_EVERY_MS = 5000;
+
+const untilOf = (d: Dying): number =>
+  d.afterGoneMs !== undefined && d.entry.plan.removeAt !== undefined
+    ? Math.max(d.until, d.entry.plan.removeAt + d.afterGoneMs)
+    : d.until;
 
 /** Run the phantom-503 story on an existing `shop`-like namespace built from PHANTOM_TABLES. */
 export function runPhantomStory(
@@ -74,6 +88,7 @@ export function runPhantomStory(
   const clients = (): PodEntry[] => (pods.get('checkout') ?? []).filter(isServing);
   const jsonClient = pods.get('checkout')?.[1]?.plan.name;
   const dying: Dying[] = [];
+  const stale: StaleStage[] = [];
   const kinds: FailureKind[] = ['UC', 'UF', 'URX'];
   let k = 0;
 
@@ -86,8 +101,26 @@ export function runPhantomStory(
         if (pick !== undefined)
           writeAccess(world, c, okEntry(world, c, route, at, pick.plan.ip), json);
       }
+      for (const st of stale) {
+        if (!staleHit(world, st, at, STALE_EVERY_MS)) continue;
+        const e = {
+          ...okEntry(world, c, payRoute, at + 7, st.target.plan.ip),
+          ...failureFields('UF'),
+        };
+        delete e.upstreamTime;
+        const line = writeAccess(world, c, e, json);
+        record.push({
+          time: new Date(at + 7).toISOString(),
+          client: c.plan.name,
+          line,
+          ip: st.target.plan.ip,
+          flags: e.flags,
+          podName: st.target.plan.name,
+          podUid: st.target.plan.uid,
+        });
+      }
       for (const d of dying) {
-        if (at < d.from || at >= d.until) continue;
+        if (at < d.from || at >= untilOf(d)) continue;
         const kind = kinds[k++ % kinds.length] ?? 'UC';
         const e = {
           ...okEntry(world, c, d.route, at + 3, d.entry.plan.ip),
@@ -108,9 +141,9 @@ export function runPhantomStory(
     }
   });
 
-  const stop = (e: PodEntry, at: number, route: Route) => {
+  const stop = (e: PodEntry, at: number, route: Route, afterGoneMs?: number) => {
     world.stopPod(e, at);
-    dying.push({ entry: e, from: at, until: at + 4000, route });
+    dying.push({ entry: e, from: at, until: at + 4000, route, afterGoneMs });
   };
 
   const rollout = (base: number) => {
@@ -137,9 +170,19 @@ export function runPhantomStory(
       });
       world.ctx.clock.schedule(new Date(at + 5000), () => {
         firstGone ??= old;
-        stop(old, at + 5000, payRoute);
+        stop(old, at + 5000, payRoute, AFTER_GONE_MS);
       });
     });
+    const staleTarget = olds[1];
+    if (staleTarget !== undefined) {
+      stale.push(
+        stageStaleEndpoint(world, staleTarget, () => pods.get('checkout') ?? [], {
+          host: fqdn('payments', NS),
+          port: 8080,
+          forMs: STALE_FOR_MS,
+        }),
+      );
+    }
     for (const c of pods.get('checkout') ?? []) {
       world.log(
         c,
@@ -184,7 +227,7 @@ export function runPhantomStory(
 export const phantom503: Scenario = {
   name: 'phantom-503',
   description:
-    'shop: checkout calls payments and inventory; payments rolls out at +20s (terminating pods get 503 UC/UF/URX, one IP is reused), inventory scales 4->2 at +60s; repeats every 5 min on a real clock',
+    "shop: checkout calls payments and inventory; payments rolls out at +20s (terminating and just-gone pods get 503 UC/UF/URX, one IP is reused, one gone pod stays in the checkout proxies' /clusters for 4 min and gets UF), inventory scales 4->2 at +60s; repeats every 5 min on a real clock",
   start(ctx) {
     const world = new World(ctx);
     buildIstioSystem(world);

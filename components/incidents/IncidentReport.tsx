@@ -1,0 +1,194 @@
+'use client';
+
+import type { IncidentsView } from '../../lib/api/incidents';
+import { clock, fmtDuration } from '../../lib/incidents/format';
+import { Card, Stat } from '../ui/Card';
+import { IncidentChart } from './IncidentChart';
+import { PodsTable, StateBadge } from './PodsTable';
+import { Recommendations } from './Recommendations';
+
+const MAX_SHOWN = 200;
+
+function Summary({ view }: { view: IncidentsView }) {
+  const s = view.totals.byState;
+  const gone = view.pods.filter((p) => p.state === 'terminated');
+  return (
+    <div className="grid grid-cols-2 gap-3 md:grid-cols-5" data-testid="incident-summary">
+      <Stat label="Requests read" value={view.totals.records} />
+      <Stat
+        label="Failing (5xx / flagged)"
+        value={view.totals.shown}
+        tone={view.totals.shown ? 'bad' : 'good'}
+      />
+      <Stat
+        label="To pods already gone"
+        value={s.terminated ?? 0}
+        tone={s.terminated ? 'bad' : 'neutral'}
+        testId="stat-gone"
+      />
+      <Stat
+        label="To terminating pods"
+        value={s.terminating ?? 0}
+        tone={s.terminating ? 'warn' : 'neutral'}
+      />
+      <Stat label="Pods involved (gone)" value={`${view.pods.length} (${gone.length})`} />
+    </div>
+  );
+}
+
+function Requests({ view }: { view: IncidentsView }) {
+  const rows = view.requests.slice(0, MAX_SHOWN);
+  return (
+    <Card
+      title={`Failing requests (${view.totals.shown}${view.totals.shown > rows.length ? `, first ${rows.length} shown` : ''})`}
+      testId="incident-requests"
+    >
+      <div className="max-h-96 overflow-auto">
+        <table className="w-full text-left text-xs">
+          <thead className="sticky top-0 bg-white text-slate-500">
+            <tr>
+              <th className="py-1">Time</th>
+              <th>Code</th>
+              <th>Flags</th>
+              <th>Client</th>
+              <th>Service</th>
+              <th>Upstream</th>
+              <th>Pod then</th>
+              <th>State</th>
+              <th>Why</th>
+            </tr>
+          </thead>
+          <tbody>
+            {rows.map((r) => (
+              <tr key={`${r.source}:${r.line}`} className="border-t border-slate-100 align-top">
+                <td className="py-0.5 font-mono">{clock(r.time)}</td>
+                <td>{r.code ?? '–'}</td>
+                <td>{r.flags.join(',') || '–'}</td>
+                <td className="font-mono">{r.client?.split('/')[1] ?? r.client ?? '–'}</td>
+                <td className="font-mono">{r.service?.split('.')[0] ?? '–'}</td>
+                <td className="font-mono">{r.upstream ?? '–'}</td>
+                <td className="font-mono">{r.pod?.name ?? '–'}</td>
+                <td>
+                  <StateBadge state={r.state} />
+                  {r.afterTerminationMs !== null && (
+                    <span className="ml-1 text-slate-500">
+                      +{fmtDuration(r.afterTerminationMs)}
+                    </span>
+                  )}
+                </td>
+                <td className="text-slate-600">{r.reason}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
+    </Card>
+  );
+}
+
+function Sources({ view }: { view: IncidentsView }) {
+  const problems = view.sources.filter((s) => s.problem);
+  const errors = view.sources.reduce((n, s) => n + s.errors, 0);
+  const skipped = view.sources.reduce((n, s) => n + s.skipped, 0);
+  return (
+    <Card title="Logs read" testId="incident-sources">
+      <p className="text-sm text-slate-700">
+        {view.sources.length} log{view.sources.length === 1 ? '' : 's'} (
+        {view.sources
+          .map((s) => s.source)
+          .slice(0, 8)
+          .join(', ')}
+        {view.sources.length > 8 ? ', …' : ''}); {view.totals.records} requests, {skipped} proxy log
+        lines skipped, {errors} unreadable line{errors === 1 ? '' : 's'}
+        {view.sourcesSkipped ? `; ${view.sourcesSkipped} more client pods not read (limit)` : ''}
+        {view.totals.inbound
+          ? `; ${view.totals.inbound} failing inbound-side lines not attributed`
+          : ''}
+        {view.totals.outsideWindow
+          ? `; ${view.totals.outsideWindow} failing requests outside the window`
+          : ''}
+        .
+      </p>
+      <p className="mt-1 text-xs text-slate-500">
+        Pod IP history: {view.history.source}, {view.history.intervals} intervals.{' '}
+        {view.history.note}
+      </p>
+      {problems.map((s) => (
+        <p key={s.source} className="mt-1 text-xs text-red-700">
+          {s.source}: {s.problem}
+        </p>
+      ))}
+      {view.lineErrors.length > 0 && (
+        <ul
+          className="mt-2 max-h-40 overflow-auto text-xs text-amber-800"
+          data-testid="incident-line-errors"
+        >
+          {view.lineErrors.slice(0, 50).map((e) => (
+            <li key={`${e.source}:${e.line}`}>
+              {e.source} line {e.line}: {e.reason}: {e.message}
+            </li>
+          ))}
+        </ul>
+      )}
+    </Card>
+  );
+}
+
+function Stale({ stale }: { stale: NonNullable<IncidentsView['stale']> }) {
+  return (
+    <Card title={`Stale endpoints in ${stale.client}'s proxy`} testId="incident-stale">
+      {stale.problem ? (
+        <p className="text-sm text-red-700">Could not read its Envoy /clusters: {stale.problem}</p>
+      ) : stale.hosts.length === 0 ? (
+        <p className="text-sm text-slate-600">
+          All {stale.checked} upstream hosts of its Kubernetes-service clusters are in
+          EndpointSlices.
+        </p>
+      ) : (
+        <table className="w-full text-left text-xs">
+          <thead className="text-slate-500">
+            <tr>
+              <th className="py-1">Cluster</th>
+              <th>Host</th>
+              <th>Envoy health</th>
+              <th>Last pod with this IP</th>
+              <th>State</th>
+            </tr>
+          </thead>
+          <tbody>
+            {stale.hosts.map((h) => (
+              <tr key={`${h.cluster}/${h.address}`} className="border-t border-slate-100">
+                <td className="py-0.5 font-mono">{h.cluster}</td>
+                <td className="font-mono">{h.address}</td>
+                <td>{h.health ?? '–'}</td>
+                <td className="font-mono">{h.lastHolder ?? 'unknown'}</td>
+                <td>
+                  <StateBadge state={h.state} />
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+    </Card>
+  );
+}
+
+/** The whole incident picture for one view model (pods' logs or an uploaded log). */
+export function IncidentReport({ view }: { view: IncidentsView }) {
+  return (
+    <div className="space-y-4">
+      <Summary view={view} />
+      <Card title="Failing requests over time" testId="incident-timeline">
+        <IncidentChart chart={view.chart} />
+      </Card>
+      <Card title="Where the failing requests went (pod that held the IP at the time)">
+        <PodsTable pods={view.pods} />
+      </Card>
+      {view.stale && <Stale stale={view.stale} />}
+      <Recommendations view={view} />
+      <Requests view={view} />
+      <Sources view={view} />
+    </div>
+  );
+}

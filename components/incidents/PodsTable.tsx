@@ -1,0 +1,111 @@
+'use client';
+
+import type { UpstreamPodRow } from '../../lib/api/incidents';
+import { afterGone, clock, fmtDuration } from '../../lib/incidents/format';
+import { Badge } from '../ui/Card';
+import { VirtualTable, type Column } from '../ui/VirtualTable';
+
+const TONE = { live: 'good', terminating: 'warn', terminated: 'bad', unknown: 'neutral' } as const;
+
+export function StateBadge({ state }: { state: keyof typeof TONE }) {
+  return <Badge tone={TONE[state]}>{state}</Badge>;
+}
+
+const counts = (m: Record<string, number>) =>
+  Object.entries(m)
+    .sort((a, b) => b[1] - a[1])
+    .map(([k, n]) => `${k} ${n}`)
+    .join(', ');
+
+const COLUMNS: Column<UpstreamPodRow>[] = [
+  {
+    key: 'pod',
+    header: 'Upstream pod',
+    width: '2.2fr',
+    render: (p) => (
+      <span className="font-mono text-xs">
+        {p.pod ? `${p.pod.namespace}/${p.pod.name}` : '(no pod known)'}
+      </span>
+    ),
+    sortValue: (p) => (p.pod ? p.pod.name : ''),
+  },
+  {
+    key: 'state',
+    header: 'State',
+    width: '100px',
+    render: (p) => <StateBadge state={p.state} />,
+    sortValue: (p) => p.state,
+  },
+  {
+    key: 'count',
+    header: 'Failed',
+    width: '70px',
+    align: 'right',
+    render: (p) => p.count,
+    sortValue: (p) => p.count,
+  },
+  {
+    key: 'flags',
+    header: 'Flags',
+    width: '1.2fr',
+    render: (p) => <span className="text-xs">{counts(p.byFlag)}</span>,
+  },
+  {
+    key: 'deleted',
+    header: 'Deletion started',
+    width: '110px',
+    render: (p) => clock(p.deletionStartedAt),
+    sortValue: (p) => p.deletionStartedAt ?? '',
+  },
+  {
+    key: 'gone',
+    header: 'Gone',
+    width: '90px',
+    render: (p) => clock(p.goneAt),
+    sortValue: (p) => p.goneAt ?? '',
+  },
+  {
+    key: 'after',
+    header: 'Last failure',
+    width: '1.4fr',
+    render: (p) => {
+      const gone = afterGone(p.lastTime, p.goneAt);
+      if (gone !== null)
+        return <span className="text-red-700">{fmtDuration(gone)} after it was gone</span>;
+      if (p.maxAfterTerminationMs !== null)
+        return <span>{fmtDuration(p.maxAfterTerminationMs)} into its termination</span>;
+      return clock(p.lastTime);
+    },
+    sortValue: (p) => p.maxAfterTerminationMs ?? -1,
+  },
+  {
+    key: 'ips',
+    header: 'IP',
+    width: '110px',
+    render: (p) => <span className="font-mono text-xs">{p.upstreamIps.join(', ')}</span>,
+  },
+  {
+    key: 'clients',
+    header: 'Clients',
+    width: '1.4fr',
+    render: (p) => (
+      <span className="font-mono text-xs">{p.clients.map((c) => c.split('/')[1]).join(', ')}</span>
+    ),
+  },
+];
+
+/** Failing requests grouped by the pod that held the upstream IP when each was sent. */
+export function PodsTable({ pods }: { pods: UpstreamPodRow[] }) {
+  return (
+    <VirtualTable
+      testId="incident-pods"
+      rows={pods}
+      columns={COLUMNS}
+      rowKey={(p) => (p.pod ? (p.pod.uid ?? `${p.pod.namespace}/${p.pod.name}`) : '-')}
+      sort="count"
+      dir="desc"
+      height={Math.min(420, 44 + pods.length * 34)}
+      empty="No failing requests in this window."
+    />
+  );
+}

@@ -1,0 +1,109 @@
+import { expect, test } from '@playwright/test';
+import { base, PORTS, simUrl, snap } from './support';
+
+const demo = base(PORTS.demo);
+// The demo runs on a fixed clock at 2026-11-01T12:00:00Z; payments rolls out at +20 s.
+const FROM = '2026-11-01T11:59:30.000Z';
+const TO = '2026-11-01T12:02:00.000Z';
+
+interface SimPod {
+  metadata: { name: string; namespace?: string; labels?: Record<string, string> };
+}
+
+async function simNow(): Promise<number> {
+  const info = (await (await fetch(`${simUrl()}/_sim/info`)).json()) as { clock: { now: string } };
+  return Date.parse(info.clock.now);
+}
+
+interface ViewJson {
+  totals: { byState: Record<string, number> };
+  pods: { state: string }[];
+  stale: { hosts: unknown[] } | null;
+}
+
+test.describe.configure({ mode: 'serial' });
+
+test('the incident view opened from a deep link shows the phantom-503 story', async ({ page }) => {
+  test.setTimeout(180_000);
+  const pods = (
+    (await (await fetch(`${simUrl()}/api/v1/namespaces/shop/pods`)).json()) as {
+      items: SimPod[];
+    }
+  ).items;
+  const checkout = pods
+    .filter((p) => p.metadata.labels?.app === 'checkout')
+    .map((p) => p.metadata.name)
+    .sort()[0];
+  expect(checkout).toBeDefined();
+  const link = `/incidents?client=shop/${checkout}&from=${FROM}&namespace=shop&to=${TO}`;
+  const api = `${demo}/api/incidents?client=shop/${checkout}&from=${FROM}&namespace=shop&to=${TO}`;
+
+  // The dashboard records pod IP history while it runs: make sure it watches, then let the
+  // rollout happen (the clock is fixed, so it happens when we advance it).
+  expect((await fetch(api)).status).toBe(200);
+  const target = Date.parse(TO);
+  while ((await simNow()) < target) {
+    const res = await fetch(`${simUrl()}/_sim/advance?ms=10000`, { method: 'POST' });
+    expect(res.status).toBe(200);
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  await expect
+    .poll(
+      async () => {
+        const v = (await (await fetch(api)).json()) as ViewJson;
+        return (v.totals.byState.terminated ?? 0) > 0 && (v.stale?.hosts.length ?? 0) > 0;
+      },
+      { timeout: 30_000, intervals: [500, 1000] },
+    )
+    .toBe(true);
+
+  await page.goto(`${demo}${link}`);
+  await expect(page.getByTestId('filter-namespace')).toHaveValue('shop');
+  await expect(page.getByTestId('filter-client')).toHaveValue(`shop/${checkout}`);
+  await expect(page.getByTestId('filter-from')).toHaveValue(FROM);
+  // the 503s, the pods they went to, that those were gone, and for how long
+  const podsTable = page.getByTestId('incident-pods');
+  await expect(podsTable).toContainText('payments-');
+  await expect(podsTable).toContainText('terminated');
+  await expect(podsTable).toContainText('after it was gone');
+  await expect(page.getByTestId('incident-chart')).toContainText('rollout payments');
+  // the stale endpoint in the client's Envoy and the YAML that would have stopped it
+  await expect(page.getByTestId('incident-stale')).toContainText('payments.shop.svc.cluster.local');
+  await expect(page.getByTestId('incident-stale')).toContainText('terminated');
+  await expect(page.getByTestId('finding-MDX0401').first()).toContainText('outlierDetection');
+  await expect(page.getByTestId('incident-findings')).toContainText('retryOn');
+  await expect(page.getByTestId('incident-findings')).toContainText('reset');
+  const summary = (await page.getByTestId('incident-summary').textContent()) ?? '';
+  const podsText = (await podsTable.textContent()) ?? '';
+  expect(summary).toMatch(/To pods already gone[1-9]/);
+  await snap(page, 'incidents-deep-link');
+
+  // the link reopens the same picture
+  const again = await page.context().newPage();
+  await again.goto(`${demo}${link}`);
+  await expect(again.getByTestId('incident-summary')).toHaveText(summary);
+  await expect(again.getByTestId('incident-pods')).toHaveText(podsText);
+  await again.close();
+});
+
+test('a pasted log is analysed with line numbers for what cannot be read', async ({ page }) => {
+  await page.goto(`${demo}/incidents?namespace=shop&from=${FROM}&to=${TO}`);
+  const first = page.getByTestId('incident-requests').locator('tbody tr').first();
+  await expect(first).toBeVisible();
+  const logs = await (
+    await fetch(`${simUrl()}/api/v1/namespaces/shop/pods?labelSelector=app%3Dcheckout`)
+  ).json();
+  const name = (logs as { items: SimPod[] }).items[0]?.metadata.name ?? '';
+  const text = await (
+    await fetch(`${simUrl()}/api/v1/namespaces/shop/pods/${name}/log?container=istio-proxy`)
+  ).text();
+  const failing = text.split('\n').filter((l) => / 503 (UC|UF|URX) |"response_code":503/.test(l));
+  expect(failing.length).toBeGreaterThan(0);
+  await page.getByTestId('upload-text').fill(`${failing.join('\n')}\nthis is not an access log\n`);
+  await page.getByTestId('upload-analyze').click();
+  const upload = page.getByTestId('incident-upload');
+  await expect(upload.getByTestId('incident-line-errors')).toContainText(
+    `upload line ${failing.length + 1}`,
+  );
+  await expect(upload.getByTestId('incident-pods')).toContainText('payments-');
+});

@@ -1,0 +1,168 @@
+import { z } from 'zod';
+import { FindingSchema } from './findings';
+
+/** The Incidents screen's view model: one request, a finished picture (see lib/incidents/build.ts). */
+const podRef = z.object({ namespace: z.string(), name: z.string(), uid: z.string().nullable() });
+const owner = z.object({ kind: z.string(), name: z.string() }).nullable();
+const holderState = z.enum(['live', 'terminating', 'terminated', 'unknown']);
+const counts = z.record(z.string(), z.number());
+
+export const RequestRowSchema = z.object({
+  /** Which log the line came from ("ns/pod" of the client, or "upload"). */
+  source: z.string(),
+  line: z.number(),
+  time: z.string().nullable(),
+  code: z.number().nullable(),
+  flags: z.array(z.string()),
+  upstream: z.string().nullable(),
+  upstreamIp: z.string().nullable(),
+  pod: podRef.nullable(),
+  owner,
+  state: holderState,
+  afterTerminationMs: z.number().nullable(),
+  reason: z.string(),
+  client: z.string().nullable(),
+  service: z.string().nullable(),
+});
+export type RequestRow = z.infer<typeof RequestRowSchema>;
+
+export const UpstreamPodRowSchema = z.object({
+  pod: podRef.nullable(),
+  owner,
+  node: z.string().nullable(),
+  state: holderState,
+  count: z.number(),
+  byState: counts,
+  byFlag: counts,
+  byCode: counts,
+  upstreamIps: z.array(z.string()),
+  firstTime: z.string().nullable(),
+  lastTime: z.string().nullable(),
+  maxAfterTerminationMs: z.number().nullable(),
+  deletionStartedAt: z.string().nullable(),
+  goneAt: z.string().nullable(),
+  services: z.array(z.string()),
+  clients: z.array(z.string()),
+});
+export type UpstreamPodRow = z.infer<typeof UpstreamPodRowSchema>;
+
+export const ServiceRowSchema = z.object({
+  fqdn: z.string(),
+  count: z.number(),
+  byState: counts,
+  byFlag: counts,
+  replicas: z.number().nullable(),
+  /** Most server pods seen terminating at the same time. */
+  concurrentTerminations: z.number(),
+  destinationRule: z.string().nullable(),
+  outlier: z
+    .object({
+      source: z.string(),
+      subset: z.string().nullable(),
+      consecutive5xxErrors: z.number().nullable(),
+      consecutiveGatewayErrors: z.number().nullable(),
+      interval: z.string().nullable(),
+      baseEjectionTime: z.string().nullable(),
+      maxEjectionPercent: z.number().nullable(),
+    })
+    .nullable(),
+  retries: z.object({
+    source: z.string().nullable(),
+    attempts: z.number(),
+    retryOn: z.string(),
+    perTryTimeout: z.string().nullable(),
+    isDefault: z.boolean(),
+  }),
+});
+export type ServiceRow = z.infer<typeof ServiceRowSchema>;
+
+export const ChartBucketSchema = z.object({
+  start: z.string(),
+  total: z.number(),
+  byFlag: counts,
+});
+
+export const MarkerSchema = z.object({
+  kind: z.enum(['termination', 'gone']),
+  at: z.string(),
+  pod: z.string(),
+  workload: z.string().nullable(),
+});
+export type Marker = z.infer<typeof MarkerSchema>;
+
+export const RolloutSchema = z.object({
+  namespace: z.string(),
+  workload: z.string(),
+  from: z.string(),
+  to: z.string(),
+  pods: z.number(),
+});
+export type Rollout = z.infer<typeof RolloutSchema>;
+
+export const LogSourceSchema = z.object({
+  source: z.string(),
+  lines: z.number(),
+  records: z.number(),
+  failing: z.number(),
+  errors: z.number(),
+  skipped: z.number(),
+  /** Fetch or read problem, when the log could not be read at all. */
+  problem: z.string().nullable(),
+});
+export type LogSource = z.infer<typeof LogSourceSchema>;
+
+export const LineErrorSchema = z.object({
+  source: z.string(),
+  line: z.number(),
+  reason: z.string(),
+  message: z.string(),
+});
+
+export const StaleHostSchema = z.object({
+  cluster: z.string(),
+  service: z.string().nullable(),
+  address: z.string(),
+  health: z.string().nullable(),
+  /** Last pod known to hold the IP, from history. */
+  lastHolder: z.string().nullable(),
+  state: holderState,
+});
+export type StaleHost = z.infer<typeof StaleHostSchema>;
+
+export const IncidentsViewSchema = z.object({
+  generatedAt: z.string(),
+  window: z.object({ from: z.string().nullable(), to: z.string().nullable() }),
+  history: z.object({ source: z.string(), intervals: z.number(), note: z.string().nullable() }),
+  sources: z.array(LogSourceSchema),
+  /** Client pods that were not read (limit reached). */
+  sourcesSkipped: z.number(),
+  lineErrors: z.array(LineErrorSchema),
+  totals: z.object({
+    records: z.number(),
+    failing: z.number(),
+    shown: z.number(),
+    byState: counts,
+    outsideWindow: z.number(),
+    inbound: z.number(),
+  }),
+  chart: z.object({
+    bucketMs: z.number(),
+    buckets: z.array(ChartBucketSchema),
+    flags: z.array(z.string()),
+    markers: z.array(MarkerSchema),
+    rollouts: z.array(RolloutSchema),
+  }),
+  pods: z.array(UpstreamPodRowSchema),
+  requests: z.array(RequestRowSchema),
+  services: z.array(ServiceRowSchema),
+  findings: z.array(FindingSchema),
+  stale: z
+    .object({
+      client: z.string(),
+      checked: z.number(),
+      problem: z.string().nullable(),
+      hosts: z.array(StaleHostSchema),
+    })
+    .nullable(),
+});
+export type IncidentsView = z.infer<typeof IncidentsViewSchema>;

@@ -1,0 +1,227 @@
+import type { DestinationRule, EndpointSlice, VirtualService } from '../kube/types';
+import type { PodInterval } from '../ledger/types';
+import type { IpHistory } from '../ledger/attribution';
+import type { Finding } from '../findings/types';
+import type { IncidentsView, StaleHost } from '../api/incidents';
+import {
+  collectRequests,
+  type AttributedRequest,
+  type LogInput,
+  type RequestFilter,
+} from './collect';
+import { bucketSizeMs, failureBuckets } from './chart';
+import { rollouts, terminationMarkers, workloadOf } from './markers';
+import { maxConcurrentTerminations, requestRows, serviceName, upstreamPodRows } from './rows';
+import { resilienceFor, destinationRuleFor } from './resilience';
+import { recommendForService, type ServiceEvidence } from './recommend';
+import { splitServiceFqdn } from './hosts';
+
+export interface IncidentsInput {
+  now: number;
+  filter: RequestFilter;
+  logs: readonly LogInput[];
+  sourcesSkipped: number;
+  history: IpHistory;
+  /** Every known pod IP interval (for markers, rollouts, end of life). */
+  intervals: readonly PodInterval[];
+  historyInfo: { source: string; note: string | null };
+  destinationRules: readonly DestinationRule[];
+  virtualServices: readonly VirtualService[];
+  endpointSlices: readonly EndpointSlice[];
+  /** Grace period (s) by pod uid and by "namespace/workload", from live pods. */
+  graceSeconds?: ReadonlyMap<string, number>;
+  stale: IncidentsView['stale'];
+  maxRequests?: number;
+}
+
+const MINUTE = 60_000;
+
+/** Ready endpoints of a Kubernetes service, from its EndpointSlices; null when it has none. */
+export function readyEndpoints(fqdn: string, slices: readonly EndpointSlice[]): number | null {
+  const svc = splitServiceFqdn(fqdn);
+  if (!svc) return null;
+  const mine = slices.filter(
+    (s) =>
+      s.metadata.namespace === svc.namespace &&
+      s.metadata.labels?.['kubernetes.io/service-name'] === svc.name,
+  );
+  if (mine.length === 0) return null;
+  const ips = new Set<string>();
+  for (const s of mine)
+    for (const e of s.endpoints ?? [])
+      if (e.conditions?.ready !== false) for (const a of e.addresses) ips.add(a);
+  return ips.size;
+}
+
+function median(values: number[]): number {
+  if (values.length === 0) return 0;
+  const s = [...values].sort((a, b) => a - b);
+  return s[Math.floor((s.length - 1) / 2)] ?? 0;
+}
+
+function evidenceFor(
+  fqdn: string,
+  reqs: readonly AttributedRequest[],
+  input: IncidentsInput,
+  range: { fromMs: number; toMs: number },
+): ServiceEvidence {
+  const byFlag: Record<string, number> = {};
+  const perClientPod = new Map<string, number>();
+  const workloads = new Set<string>();
+  let toTerminating = 0;
+  let toTerminated = 0;
+  let unknown = 0;
+  let maxAfterDeletionMs: number | null = null;
+  let maxAfterGoneMs: number | null = null;
+  let grace: number | null = null;
+  for (const r of reqs) {
+    for (const f of r.flags) byFlag[f] = (byFlag[f] ?? 0) + 1;
+    if (r.state === 'unknown') unknown++;
+    if (r.state === 'terminating') {
+      toTerminating++;
+      maxAfterDeletionMs = Math.max(maxAfterDeletionMs ?? 0, r.afterTerminationMs ?? 0);
+    }
+    if (r.state === 'terminated') {
+      toTerminated++;
+      maxAfterGoneMs = Math.max(maxAfterGoneMs ?? 0, r.afterTerminationMs ?? 0);
+    }
+    if (r.pod && (r.state === 'terminating' || r.state === 'terminated')) {
+      const k = `${r.clientName ?? r.source}|${r.pod.uid ?? r.pod.name}`;
+      perClientPod.set(k, (perClientPod.get(k) ?? 0) + 1);
+      const w = workloadOf({ owner: r.owner, name: r.pod.name });
+      const g =
+        input.graceSeconds?.get(r.pod.uid ?? `${r.pod.namespace}/${r.pod.name}`) ??
+        (w ? input.graceSeconds?.get(`${r.pod.namespace}/${w}`) : undefined);
+      if (g !== undefined) grace = Math.max(grace ?? 0, g);
+    }
+    if (r.pod) {
+      const w = workloadOf({ owner: r.owner, name: r.pod.name });
+      if (w) workloads.add(`${r.pod.namespace}/${w}`);
+    }
+  }
+  const subset = reqs.find((r) => r.service?.subset)?.service?.subset ?? null;
+  return {
+    fqdn,
+    subset,
+    count: reqs.length,
+    toTerminating,
+    toTerminated,
+    unknown,
+    byFlag,
+    replicas: readyEndpoints(fqdn, input.endpointSlices),
+    concurrentTerminations: maxConcurrentTerminations(
+      input.intervals,
+      workloads,
+      range.fromMs - MINUTE,
+      range.toMs + MINUTE,
+    ),
+    failuresPerClientPod: median([...perClientPod.values()]),
+    maxAfterDeletionMs,
+    maxAfterGoneMs,
+    serverWorkloads: [...workloads].sort(),
+    graceSeconds: grace,
+    resilience: resilienceFor(fqdn, subset, input.destinationRules, input.virtualServices),
+    destinationRule: destinationRuleFor(fqdn, input.destinationRules),
+  };
+}
+
+/** The whole Incidents view model from logs, pod IP history and the mesh's config. */
+export function buildIncidentsView(input: IncidentsInput): IncidentsView {
+  const c = collectRequests(input.logs, input.history, input.filter);
+  const times = c.requests.map((r) => r.timeMs).filter((t): t is number => t !== null);
+  const fromMs =
+    input.filter.fromMs ?? (times.length ? Math.min(...times) : input.now - 15 * MINUTE);
+  const toMs = input.filter.toMs ?? (times.length ? Math.max(...times) : input.now);
+  const bucketMs = bucketSizeMs(Math.max(0, toMs - fromMs));
+  const chart = failureBuckets(c.requests, fromMs, toMs, bucketMs);
+
+  const podIndex = new Map<string, PodInterval>();
+  for (const i of input.intervals) {
+    podIndex.set(i.uid ?? `${i.namespace}/${i.name}`, i);
+  }
+  const namespaces = new Set<string>();
+  for (const r of c.requests) if (r.pod) namespaces.add(r.pod.namespace);
+  const scope = { fromMs: fromMs - MINUTE, toMs: toMs + MINUTE, namespaces };
+  const markers = namespaces.size ? terminationMarkers(input.intervals, scope) : [];
+  const rolls = namespaces.size ? rollouts(input.intervals, scope) : [];
+
+  const byService = new Map<string, AttributedRequest[]>();
+  for (const r of c.requests) {
+    const s = serviceName(r);
+    if (!s) continue;
+    const list = byService.get(s) ?? [];
+    list.push(r);
+    byService.set(s, list);
+  }
+  const services: IncidentsView['services'] = [];
+  const findings: Finding[] = [];
+  for (const [fqdn, reqs] of [...byService.entries()].sort((a, b) => b[1].length - a[1].length)) {
+    const e = evidenceFor(fqdn, reqs, input, { fromMs, toMs });
+    const byState: Record<string, number> = {};
+    for (const r of reqs) byState[r.state] = (byState[r.state] ?? 0) + 1;
+    services.push({
+      fqdn,
+      count: reqs.length,
+      byState,
+      byFlag: e.byFlag,
+      replicas: e.replicas,
+      concurrentTerminations: e.concurrentTerminations,
+      destinationRule: e.resilience.destinationRule,
+      outlier: e.resilience.outlier,
+      retries: e.resilience.retries,
+    });
+    findings.push(...recommendForService(e));
+  }
+  if (input.stale && input.stale.hosts.length > 0) findings.push(...staleFindings(input.stale));
+
+  const byState: Record<string, number> = {};
+  for (const r of c.requests) byState[r.state] = (byState[r.state] ?? 0) + 1;
+  return {
+    generatedAt: new Date(input.now).toISOString(),
+    window: {
+      from: input.filter.fromMs !== null ? iso(input.filter.fromMs) : null,
+      to: input.filter.toMs !== null ? iso(input.filter.toMs) : null,
+    },
+    history: { ...input.historyInfo, intervals: input.intervals.length },
+    sources: c.sources,
+    sourcesSkipped: input.sourcesSkipped,
+    lineErrors: c.lineErrors,
+    totals: {
+      records: c.records,
+      failing: c.failing,
+      shown: c.requests.length,
+      byState,
+      outsideWindow: c.outsideWindow,
+      inbound: c.inbound,
+    },
+    chart: { bucketMs, buckets: chart.buckets, flags: chart.flags, markers, rollouts: rolls },
+    pods: upstreamPodRows(c.requests, (k) => podIndex.get(k) ?? null),
+    requests: requestRows(c.requests, input.maxRequests ?? 500),
+    services,
+    findings,
+    stale: input.stale,
+  };
+}
+
+function staleFindings(stale: NonNullable<IncidentsView['stale']>): Finding[] {
+  const [ns = '', name = stale.client] = stale.client.split('/');
+  const byCluster = new Map<string, StaleHost[]>();
+  for (const h of stale.hosts) byCluster.set(h.cluster, [...(byCluster.get(h.cluster) ?? []), h]);
+  return [...byCluster.entries()].map(([cluster, hosts]) => ({
+    code: 'MDX0407',
+    severity: 'error' as const,
+    subject: { kind: 'Pod', namespace: ns, name },
+    evidence: {
+      cluster,
+      staleHosts: hosts.map((h) => h.address).join(','),
+      lastHolders: hosts.map((h) => h.lastHolder ?? '?').join(','),
+    },
+    fix: {
+      why: 'The proxy did not receive or apply the EDS update: check istiod /debug/syncz for this proxy (sent vs acked) and its istio-proxy log for rejected config; outlier detection ejects such hosts meanwhile.',
+    },
+  }));
+}
+
+function iso(ms: number): string {
+  return new Date(ms).toISOString();
+}

@@ -1,0 +1,165 @@
+import { createLineParser } from '../accesslog/parser';
+import { isFailure } from '../accesslog/failure';
+import { normalizeIp, parseAddress } from '../accesslog/address';
+import { parseClusterName } from '../accesslog/cluster';
+import type { AccessLogRecord } from '../accesslog/types';
+import { attributeRecord, type Attribution, type IpHistory } from '../ledger/attribution';
+import type { LogSource } from '../api/incidents';
+
+/** One access log to read: a client pod's istio-proxy log, or an uploaded text. */
+export interface LogInput {
+  /** "namespace/pod" of the proxy that wrote it, or a label such as "upload". */
+  source: string;
+  /** The client pod when the log is a pod's own proxy log (its outbound requests). */
+  clientPod: string | null;
+  text: string;
+  /** Set when the log could not be fetched: counted as a source with a problem. */
+  problem?: string | null;
+}
+
+export interface RequestFilter {
+  fromMs: number | null;
+  toMs: number | null;
+  /** Service FQDN or its first label (matched against the upstream cluster). */
+  service: string | null;
+  ip: string | null;
+  /** Attribute every request, not only 5xx and flagged ones. */
+  all?: boolean;
+  format?: string;
+  gapToleranceMs?: number;
+}
+
+export interface AttributedRequest extends Attribution {
+  source: string;
+  timeMs: number | null;
+  /** Client pod ("ns/name"): the log's own pod, else the pod behind the downstream address. */
+  clientName: string | null;
+}
+
+export interface LineProblem {
+  source: string;
+  line: number;
+  reason: string;
+  message: string;
+}
+
+export interface Collected {
+  requests: AttributedRequest[];
+  sources: LogSource[];
+  lineErrors: LineProblem[];
+  records: number;
+  failing: number;
+  outsideWindow: number;
+  /** Failing inbound-side records (the server's own log): not attributed, counted. */
+  inbound: number;
+}
+
+const MAX_LINE_ERRORS = 200;
+
+/** Parses every log, keeps the failing outbound requests that pass the filter, and attributes them. */
+export function collectRequests(
+  inputs: readonly LogInput[],
+  history: IpHistory,
+  filter: RequestFilter,
+): Collected {
+  const out: Collected = {
+    requests: [],
+    sources: [],
+    lineErrors: [],
+    records: 0,
+    failing: 0,
+    outsideWindow: 0,
+    inbound: 0,
+  };
+  for (const input of inputs) {
+    const src: LogSource = {
+      source: input.source,
+      lines: 0,
+      records: 0,
+      failing: 0,
+      errors: 0,
+      skipped: 0,
+      problem: input.problem ?? null,
+    };
+    out.sources.push(src);
+    if (input.problem) continue;
+    const parser = createLineParser({ format: filter.format });
+    for (const line of splitLines(input.text)) {
+      src.lines++;
+      const r = parser.push(line);
+      if (r.kind === 'skipped') {
+        if (r.reason !== 'empty') src.skipped++;
+        continue;
+      }
+      if (r.kind === 'error') {
+        src.errors++;
+        if (out.lineErrors.length < MAX_LINE_ERRORS)
+          out.lineErrors.push({
+            source: input.source,
+            line: r.error.line,
+            reason: r.error.reason,
+            message: r.error.message,
+          });
+        continue;
+      }
+      src.records++;
+      out.records++;
+      const rec = r.record;
+      if (!filter.all && !isFailure(rec)) continue;
+      src.failing++;
+      out.failing++;
+      if (parseClusterName(rec.upstreamCluster)?.direction === 'inbound') {
+        out.inbound++;
+        continue;
+      }
+      if (!inWindow(rec, filter)) {
+        out.outsideWindow++;
+        continue;
+      }
+      if (!matches(rec, filter)) continue;
+      const a = attributeRecord(rec, history, { gapToleranceMs: filter.gapToleranceMs });
+      const fromAddress = a.client?.pod ? `${a.client.pod.namespace}/${a.client.pod.name}` : null;
+      out.requests.push({
+        ...a,
+        source: input.source,
+        timeMs: rec.time,
+        clientName: input.clientPod ?? fromAddress,
+      });
+    }
+  }
+  out.requests.sort((x, y) => (x.timeMs ?? 0) - (y.timeMs ?? 0));
+  return out;
+}
+
+function splitLines(text: string): string[] {
+  const lines = text.split('\n');
+  if (lines.length > 0 && lines[lines.length - 1] === '') lines.pop();
+  return lines;
+}
+
+function inWindow(rec: AccessLogRecord, f: RequestFilter): boolean {
+  if (rec.time === null) return f.fromMs === null && f.toMs === null;
+  if (f.fromMs !== null && rec.time < f.fromMs) return false;
+  if (f.toMs !== null && rec.time > f.toMs) return false;
+  return true;
+}
+
+/** Service filter: the cluster FQDN, or its first label, or a prefix of the FQDN. */
+export function serviceMatches(fqdn: string | null, wanted: string): boolean {
+  if (!fqdn) return false;
+  const f = fqdn.toLowerCase();
+  const w = wanted.toLowerCase();
+  return f === w || f.split('.')[0] === w || f.startsWith(`${w}.`);
+}
+
+function matches(rec: AccessLogRecord, f: RequestFilter): boolean {
+  if (f.service) {
+    const c = parseClusterName(rec.upstreamCluster);
+    if (!serviceMatches(c?.fqdn ?? c?.name ?? null, f.service)) return false;
+  }
+  if (f.ip) {
+    const a = parseAddress(rec.upstreamHost);
+    if (!a || normalizeIp(a.ip) !== normalizeIp(f.ip)) return false;
+  }
+  return true;
+}

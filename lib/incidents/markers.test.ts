@@ -1,0 +1,117 @@
+import { describe, it, expect } from 'vitest';
+import { IpLedger } from '../ledger/ledger';
+import { ev, MIN, T0 } from '../ledger/test-pods';
+import type { PodInterval } from '../ledger/types';
+import { afterGone, clock, fmtDuration } from './format';
+import { bucketSizeMs, failureBuckets } from './chart';
+import { rollouts, terminationMarkers, workloadOf } from './markers';
+import { maxConcurrentTerminations } from './rows';
+import type { AttributedRequest } from './collect';
+
+function withOwner(i: PodInterval, rs: string): PodInterval {
+  return { ...i, owner: { kind: 'ReplicaSet', name: rs } };
+}
+
+function intervals(): PodInterval[] {
+  const l = new IpLedger().addAll([
+    ev('ADDED', { name: 'old-1', ip: '10.0.0.1', start: T0 - 60 * MIN }, null),
+    ev(
+      'MODIFIED',
+      { name: 'old-1', ip: '10.0.0.1', start: T0 - 60 * MIN, deletionAt: T0 + MIN },
+      T0 + MIN,
+    ),
+    ev(
+      'DELETED',
+      { name: 'old-1', ip: '10.0.0.1', start: T0 - 60 * MIN, deletionAt: T0 + MIN },
+      T0 + MIN + 6000,
+    ),
+    ev('ADDED', { name: 'old-2', ip: '10.0.0.2', start: T0 - 60 * MIN }, null),
+    ev(
+      'MODIFIED',
+      { name: 'old-2', ip: '10.0.0.2', start: T0 - 60 * MIN, deletionAt: T0 + MIN + 3000 },
+      T0 + MIN + 3000,
+    ),
+    ev(
+      'DELETED',
+      { name: 'old-2', ip: '10.0.0.2', start: T0 - 60 * MIN, deletionAt: T0 + MIN + 3000 },
+      T0 + MIN + 9000,
+    ),
+    ev('ADDED', { name: 'new-1' }, T0 + 50_000),
+    ev('MODIFIED', { name: 'new-1', ip: '10.0.0.3', start: T0 + 50_000 }, T0 + 52_000),
+  ]);
+  return l
+    .intervals()
+    .map((i) => withOwner(i, i.name.startsWith('old') ? 'payments-6f7c9' : 'payments-8d2b1'));
+}
+
+describe('markers and rollouts', () => {
+  const scope = { fromMs: T0, toMs: T0 + 5 * MIN, namespaces: new Set(['shop']) };
+  it('marks each termination and removal once, in time order', () => {
+    const m = terminationMarkers(intervals(), scope);
+    expect(m.map((x) => [x.kind, x.pod, x.at])).toEqual([
+      ['termination', 'shop/old-1', new Date(T0 + MIN).toISOString()],
+      ['termination', 'shop/old-2', new Date(T0 + MIN + 3000).toISOString()],
+      ['gone', 'shop/old-1', new Date(T0 + MIN + 6000).toISOString()],
+      ['gone', 'shop/old-2', new Date(T0 + MIN + 9000).toISOString()],
+    ]);
+    expect(terminationMarkers(intervals(), { ...scope, namespaces: new Set(['other']) })).toEqual(
+      [],
+    );
+  });
+
+  it('finds a rollout (old ReplicaSet out, new one in) and the overlap of terminations', () => {
+    expect(rollouts(intervals(), scope)).toEqual([
+      {
+        namespace: 'shop',
+        workload: 'payments',
+        from: new Date(T0 + 52_000).toISOString(),
+        to: new Date(T0 + MIN + 9000).toISOString(),
+        pods: 2,
+      },
+    ]);
+    const onlyOld = intervals().filter((i) => i.name.startsWith('old'));
+    expect(rollouts(onlyOld, scope)).toEqual([]);
+    expect(
+      maxConcurrentTerminations(intervals(), new Set(['shop/payments']), T0, T0 + 5 * MIN),
+    ).toBe(2);
+    expect(workloadOf({ owner: { kind: 'ReplicaSet', name: 'payments-6f7c9' }, name: 'x' })).toBe(
+      'payments',
+    );
+    expect(workloadOf({ owner: { kind: 'StatefulSet', name: 'db' }, name: 'db-0' })).toBe('db');
+    expect(workloadOf({ owner: null, name: 'bare' })).toBeNull();
+  });
+});
+
+describe('chart buckets and formatting', () => {
+  const req = (timeMs: number | null, flags: string[]) => ({ timeMs, flags }) as AttributedRequest;
+  it('zero-fills minute buckets and counts each flag', () => {
+    const r = failureBuckets(
+      [
+        req(T0 + 1000, ['UC']),
+        req(T0 + 2000, ['UC', 'URX']),
+        req(T0 + 2 * MIN, []),
+        req(null, ['UF']),
+      ],
+      T0,
+      T0 + 2 * MIN + 1,
+      60_000,
+    );
+    expect(r.buckets.map((b) => b.total)).toEqual([2, 0, 1]);
+    expect(r.buckets[0]?.byFlag).toEqual({ UC: 2, URX: 1 });
+    expect(r.flags).toEqual(['UC', '-', 'URX']);
+    expect(r.untimed).toBe(1);
+    expect(bucketSizeMs(30 * MIN)).toBe(60_000);
+    expect(bucketSizeMs(24 * 60 * MIN)).toBe(120_000);
+  });
+
+  it('prints durations and times', () => {
+    expect(fmtDuration(850)).toBe('850 ms');
+    expect(fmtDuration(4200)).toBe('4.2 s');
+    expect(fmtDuration(81_000)).toBe('1 min 21 s');
+    expect(fmtDuration(2 * 3_600_000 + 10 * MIN)).toBe('2 h 10 min');
+    expect(clock('2026-11-01T12:00:31.003Z')).toBe('12:00:31');
+    expect(clock(null)).toBe('–');
+    expect(afterGone('2026-11-01T12:00:34Z', '2026-11-01T12:00:31Z')).toBe(3000);
+    expect(afterGone('2026-11-01T12:00:30Z', '2026-11-01T12:00:31Z')).toBeNull();
+  });
+});

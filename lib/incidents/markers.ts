@@ -1,0 +1,116 @@
+import type { PodInterval } from '../ledger/types';
+import { endOf } from '../ledger/lookup';
+import type { Marker, Rollout } from '../api/incidents';
+
+/** Workload of a pod from its owner: a ReplicaSet `name-<hash>` belongs to Deployment `name`. */
+export function workloadOf(i: Pick<PodInterval, 'owner' | 'name'>): string | null {
+  if (!i.owner) return null;
+  if (i.owner.kind === 'ReplicaSet') {
+    const cut = i.owner.name.lastIndexOf('-');
+    return cut > 0 ? i.owner.name.slice(0, cut) : i.owner.name;
+  }
+  return i.owner.name;
+}
+
+export interface MarkerScope {
+  fromMs: number;
+  toMs: number;
+  /** Only pods in these namespaces (empty: all). */
+  namespaces: ReadonlySet<string>;
+  max?: number;
+}
+
+function inScope(i: PodInterval, s: MarkerScope): boolean {
+  return s.namespaces.size === 0 || s.namespaces.has(i.namespace);
+}
+
+/** Pod terminations (deletion started) and removals inside the window, one per pod, in time order. */
+export function terminationMarkers(intervals: Iterable<PodInterval>, s: MarkerScope): Marker[] {
+  const seen = new Set<string>();
+  const out: Marker[] = [];
+  for (const i of intervals) {
+    if (!inScope(i, s)) continue;
+    const key = i.uid ?? `${i.namespace}/${i.name}`;
+    if (seen.has(key)) continue;
+    seen.add(key);
+    const pod = `${i.namespace}/${i.name}`;
+    const workload = workloadOf(i);
+    const start = i.deletionStartedAt;
+    if (start !== null && start >= s.fromMs && start <= s.toMs)
+      out.push({ kind: 'termination', at: iso(start), pod, workload });
+    const end = endOf(i);
+    if (end !== null && end >= s.fromMs && end <= s.toMs)
+      out.push({ kind: 'gone', at: iso(end), pod, workload });
+  }
+  out.sort((a, b) => a.at.localeCompare(b.at) || a.pod.localeCompare(b.pod));
+  return out.slice(0, s.max ?? 400);
+}
+
+/**
+ * Rollouts: a workload whose pods of one ReplicaSet terminated in the window while pods of
+ * another ReplicaSet started in it. The span runs from the first of those starts/deletions to
+ * the last removal or start.
+ */
+export function rollouts(intervals: Iterable<PodInterval>, s: MarkerScope): Rollout[] {
+  type Acc = {
+    namespace: string;
+    workload: string;
+    old: Set<string>;
+    fresh: Set<string>;
+    times: number[];
+    pods: Set<string>;
+  };
+  const byWorkload = new Map<string, Map<string, PodInterval[]>>();
+  for (const i of intervals) {
+    if (!inScope(i, s) || i.owner?.kind !== 'ReplicaSet') continue;
+    const w = workloadOf(i);
+    if (!w) continue;
+    const key = `${i.namespace}/${w}`;
+    const rs = byWorkload.get(key) ?? new Map<string, PodInterval[]>();
+    const list = rs.get(i.owner.name) ?? [];
+    list.push(i);
+    rs.set(i.owner.name, list);
+    byWorkload.set(key, rs);
+  }
+  const out: Rollout[] = [];
+  for (const [key, sets] of byWorkload) {
+    const acc: Acc = {
+      namespace: key.split('/')[0] ?? '',
+      workload: key.slice(key.indexOf('/') + 1),
+      old: new Set(),
+      fresh: new Set(),
+      times: [],
+      pods: new Set(),
+    };
+    for (const [rsName, list] of sets) {
+      for (const i of list) {
+        const del = i.deletionStartedAt;
+        if (del !== null && del >= s.fromMs && del <= s.toMs) {
+          acc.old.add(rsName);
+          acc.pods.add(i.name);
+          acc.times.push(del);
+          const end = endOf(i);
+          if (end !== null) acc.times.push(end);
+        }
+        if (i.from >= s.fromMs && i.from <= s.toMs && i.fromSource !== 'creationTimestamp') {
+          acc.fresh.add(rsName);
+          acc.times.push(i.from);
+        }
+      }
+    }
+    const replaced = [...acc.old].some((o) => [...acc.fresh].some((f) => f !== o));
+    if (!replaced || acc.times.length === 0) continue;
+    out.push({
+      namespace: acc.namespace,
+      workload: acc.workload,
+      from: iso(Math.min(...acc.times)),
+      to: iso(Math.max(...acc.times)),
+      pods: acc.pods.size,
+    });
+  }
+  return out.sort((a, b) => a.from.localeCompare(b.from));
+}
+
+function iso(ms: number): string {
+  return new Date(ms).toISOString();
+}

@@ -1,0 +1,163 @@
+import { describe, it, expect } from 'vitest';
+import { parse } from 'yaml';
+import type { DestinationRule } from '../kube/types';
+import { DEFAULT_RETRY_ON } from './resilience';
+import {
+  ejectableHosts,
+  ejectionPercentFor,
+  recommendForService,
+  uncoveredFlags,
+  type ServiceEvidence,
+} from './recommend';
+
+const FQDN = 'payments.shop.svc.cluster.local';
+
+function evidence(patch: Partial<ServiceEvidence> = {}): ServiceEvidence {
+  return {
+    fqdn: FQDN,
+    subset: null,
+    count: 20,
+    toTerminating: 12,
+    toTerminated: 8,
+    unknown: 0,
+    byFlag: { UC: 10, UF: 6, URX: 4 },
+    replicas: 5,
+    concurrentTerminations: 2,
+    failuresPerClientPod: 4,
+    maxAfterDeletionMs: 6200,
+    maxAfterGoneMs: 9000,
+    serverWorkloads: ['shop/payments'],
+    graceSeconds: 30,
+    resilience: {
+      fqdn: FQDN,
+      destinationRule: null,
+      outlier: null,
+      retries: {
+        source: null,
+        attempts: 2,
+        retryOn: DEFAULT_RETRY_ON,
+        perTryTimeout: null,
+        isDefault: true,
+      },
+    },
+    destinationRule: null,
+    ...patch,
+  };
+}
+
+const codes = (e: ServiceEvidence) => recommendForService(e).map((f) => f.code);
+
+describe('ejection arithmetic', () => {
+  it('lets enough hosts be ejected, and knows Envoy always ejects the first one', () => {
+    expect(ejectionPercentFor(1, 5)).toBe(20);
+    expect(ejectionPercentFor(2, 5)).toBe(40);
+    expect(ejectionPercentFor(2, 2)).toBe(100);
+    expect(ejectionPercentFor(1, null)).toBe(50);
+    expect(ejectableHosts(10, 5)).toBe(1);
+    expect(ejectableHosts(null, 30)).toBe(3);
+    expect(ejectableHosts(40, 5)).toBe(2);
+  });
+
+  it('knows which flags the retry conditions cover', () => {
+    expect(uncoveredFlags(DEFAULT_RETRY_ON, { UC: 1, UF: 1, URX: 1 })).toEqual(['UC']);
+    expect(uncoveredFlags('5xx', { UC: 1, UF: 1 })).toEqual([]);
+    expect(uncoveredFlags('reset', { UC: 1, UF: 1 })).toEqual(['UF']);
+  });
+});
+
+describe('recommendForService', () => {
+  it('without outlier detection: gone pods, terminating pods, a new DestinationRule, retries on reset, drain', () => {
+    const f = recommendForService(evidence());
+    expect(f.map((x) => x.code)).toEqual(['MDX0401', 'MDX0402', 'MDX0403', 'MDX0405', 'MDX0406']);
+    const dr = parse(f.find((x) => x.code === 'MDX0403')?.fix?.yaml ?? '') as DestinationRule;
+    expect(dr.metadata).toEqual({ name: 'payments', namespace: 'shop' });
+    expect(dr.spec.host).toBe(FQDN);
+    expect(dr.spec.trafficPolicy?.outlierDetection).toEqual({
+      consecutive5xxErrors: 3,
+      interval: '5s',
+      baseEjectionTime: '30s',
+      maxEjectionPercent: 40,
+    });
+    const vs = parse(f.find((x) => x.code === 'MDX0405')?.fix?.yaml ?? '') as {
+      spec: { http: { retries: { attempts: number; retryOn: string } }[] };
+    };
+    expect(vs.spec.http[0]?.retries.attempts).toBe(3);
+    expect(vs.spec.http[0]?.retries.retryOn.split(',')).toContain('reset');
+    const drain = f.find((x) => x.code === 'MDX0406');
+    expect(drain?.subject).toEqual({ kind: 'Deployment', namespace: 'shop', name: 'payments' });
+    expect(drain?.evidence.recommendedDrainS).toBe(15);
+    expect(drain?.fix?.yaml).toContain('terminationDrainDuration');
+  });
+
+  it('keeps the existing DestinationRule and flags outlier detection that cannot act', () => {
+    const existing: DestinationRule = {
+      apiVersion: 'networking.istio.io/v1',
+      kind: 'DestinationRule',
+      metadata: { namespace: 'shop', name: 'payments-dr' },
+      spec: {
+        host: 'payments',
+        trafficPolicy: {
+          loadBalancer: { simple: 'LEAST_REQUEST' },
+          outlierDetection: { consecutive5xxErrors: 7, maxEjectionPercent: 10 },
+        },
+      },
+    };
+    const e = evidence({
+      destinationRule: existing,
+      resilience: {
+        ...evidence().resilience,
+        destinationRule: 'shop/payments-dr',
+        outlier: {
+          source: 'shop/payments-dr',
+          subset: null,
+          consecutive5xxErrors: 7,
+          consecutiveGatewayErrors: null,
+          interval: null,
+          baseEjectionTime: null,
+          maxEjectionPercent: 10,
+        },
+      },
+    });
+    const f = recommendForService(e);
+    const weak = f.find((x) => x.code === 'MDX0404');
+    expect(weak?.evidence).toMatchObject({
+      consecutive5xxErrors: 7,
+      ejectableHosts: 1,
+      concurrentTerminations: 2,
+    });
+    const dr = parse(weak?.fix?.yaml ?? '') as DestinationRule;
+    expect(dr.metadata.name).toBe('payments-dr');
+    expect(dr.spec.host).toBe('payments');
+    expect(dr.spec.trafficPolicy?.loadBalancer).toEqual({ simple: 'LEAST_REQUEST' });
+    expect(dr.spec.trafficPolicy?.outlierDetection?.consecutive5xxErrors).toBe(3);
+    expect(codes(e)).not.toContain('MDX0403');
+  });
+
+  it('says nothing about ejection or retries when requests only hit live pods with covered flags', () => {
+    const e = evidence({ toTerminating: 0, toTerminated: 0, byFlag: { UF: 3 }, count: 3 });
+    expect(codes(e)).toEqual([]);
+    expect(codes(evidence({ toTerminating: 0, toTerminated: 0, unknown: 3, byFlag: {} }))).toEqual([
+      'MDX0408',
+    ]);
+  });
+
+  it('names the VirtualService to edit when one already sets retries', () => {
+    const e = evidence({
+      resilience: {
+        ...evidence().resilience,
+        retries: {
+          source: 'shop/pay',
+          attempts: 2,
+          retryOn: 'connect-failure',
+          perTryTimeout: '1s',
+          isDefault: false,
+        },
+      },
+    });
+    const y = recommendForService(e).find((x) => x.code === 'MDX0405')?.fix?.yaml ?? '';
+    expect(y.startsWith('# in VirtualService shop/pay')).toBe(true);
+    expect(parse(y)).toEqual({
+      retries: { attempts: 3, retryOn: 'connect-failure,reset', perTryTimeout: '1s' },
+    });
+  });
+});

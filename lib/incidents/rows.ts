@@ -1,0 +1,106 @@
+import { groupByUpstreamPod } from '../ledger/aggregate';
+import { endOf } from '../ledger/lookup';
+import type { PodInterval } from '../ledger/types';
+import type { RequestRow, UpstreamPodRow } from '../api/incidents';
+import type { AttributedRequest } from './collect';
+import { workloadOf } from './markers';
+
+const podKey = (p: { namespace: string; name: string; uid: string | null }) =>
+  p.uid ?? `${p.namespace}/${p.name}`;
+
+export const serviceName = (a: AttributedRequest): string | null =>
+  a.service?.fqdn ?? a.service?.name ?? null;
+
+/** Failing requests grouped by the pod that held the upstream IP, with its end of life. */
+export function upstreamPodRows(
+  requests: readonly AttributedRequest[],
+  intervalOf: (podKey: string) => PodInterval | null,
+): UpstreamPodRow[] {
+  const extra = new Map<string, { services: Set<string>; clients: Set<string> }>();
+  for (const a of requests) {
+    const key = a.pod ? podKey(a.pod) : '';
+    const e = extra.get(key) ?? { services: new Set<string>(), clients: new Set<string>() };
+    const svc = serviceName(a);
+    if (svc) e.services.add(svc);
+    if (a.clientName) e.clients.add(a.clientName);
+    extra.set(key, e);
+  }
+  return groupByUpstreamPod(requests).map((g) => {
+    const key = g.pod ? podKey(g.pod) : '';
+    const i = g.pod ? intervalOf(key) : null;
+    const end = i ? endOf(i) : null;
+    const e = extra.get(key);
+    return {
+      pod: g.pod,
+      owner: g.owner,
+      node: i?.node ?? null,
+      state: g.state,
+      count: g.count,
+      byState: g.byState,
+      byFlag: g.byFlag,
+      byCode: g.byCode,
+      upstreamIps: g.upstreamIps,
+      firstTime: g.firstTime,
+      lastTime: g.lastTime,
+      maxAfterTerminationMs: g.maxAfterTerminationMs,
+      deletionStartedAt: i?.deletionStartedAt != null ? iso(i.deletionStartedAt) : null,
+      goneAt: end !== null ? iso(end) : null,
+      services: [...(e?.services ?? [])].sort(),
+      clients: [...(e?.clients ?? [])].sort(),
+    };
+  });
+}
+
+/** The request table: newest first is not wanted for a story; time order, capped. */
+export function requestRows(requests: readonly AttributedRequest[], max: number): RequestRow[] {
+  return requests.slice(0, max).map((a) => ({
+    source: a.source,
+    line: a.line,
+    time: a.time,
+    code: a.code,
+    flags: a.flags,
+    upstream: a.upstream,
+    upstreamIp: a.upstreamIp,
+    pod: a.pod,
+    owner: a.owner,
+    state: a.state,
+    afterTerminationMs: a.afterTerminationMs,
+    reason: a.reason,
+    client: a.clientName,
+    service: serviceName(a),
+  }));
+}
+
+/** Most pods of the given workloads terminating at the same time within [fromMs, toMs]. */
+export function maxConcurrentTerminations(
+  intervals: Iterable<PodInterval>,
+  workloads: ReadonlySet<string>,
+  fromMs: number,
+  toMs: number,
+): number {
+  const edges: [number, number][] = [];
+  const seen = new Set<string>();
+  for (const i of intervals) {
+    const w = workloadOf(i);
+    if (!w || !workloads.has(`${i.namespace}/${w}`)) continue;
+    const key = i.uid ?? `${i.namespace}/${i.name}`;
+    if (seen.has(key) || i.deletionStartedAt === null) continue;
+    seen.add(key);
+    const start = i.deletionStartedAt;
+    const end = endOf(i) ?? i.graceEndsAt ?? start;
+    if (end < fromMs || start > toMs) continue;
+    edges.push([start, 1], [Math.max(end, start + 1), -1]);
+  }
+  edges.sort((a, b) => a[0] - b[0] || a[1] - b[1]);
+  let cur = 0;
+  let max = 0;
+  for (const [, d] of edges) {
+    cur += d;
+    max = Math.max(max, cur);
+  }
+  return max;
+}
+
+function iso(ms: number): string {
+  return new Date(ms).toISOString();
+}

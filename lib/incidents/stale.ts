@@ -1,0 +1,95 @@
+import { normalizeIp } from '../accesslog/address';
+import { parseClusterName } from '../accesslog/cluster';
+import type { EndpointSlice } from '../kube/types';
+import { splitServiceFqdn } from './hosts';
+
+/** One upstream host in Envoy's /clusters?format=json. */
+export interface ClusterHost {
+  cluster: string;
+  ip: string;
+  port: number | null;
+  health: string | null;
+}
+
+type Obj = Record<string, unknown>;
+const obj = (v: unknown): Obj | null =>
+  typeof v === 'object' && v !== null && !Array.isArray(v) ? (v as Obj) : null;
+const arr = (v: unknown): unknown[] => (Array.isArray(v) ? v : []);
+/** snake_case or camelCase (protojson): accept both. */
+const pick = (o: Obj | null, snake: string, camel: string): unknown => o?.[snake] ?? o?.[camel];
+
+/**
+ * Hosts of every cluster in an Envoy `/clusters?format=json` answer. Pipe hosts and anything
+ * without a socket address are counted in `skipped`; a body that is not that JSON gives `problem`.
+ */
+export function parseClustersJson(text: string): {
+  hosts: ClusterHost[];
+  clusters: number;
+  skipped: number;
+  problem: string | null;
+} {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (e) {
+    return { hosts: [], clusters: 0, skipped: 0, problem: `not JSON: ${(e as Error).message}` };
+  }
+  const root = obj(value);
+  const statuses = pick(root, 'cluster_statuses', 'clusterStatuses');
+  if (!Array.isArray(statuses))
+    return { hosts: [], clusters: 0, skipped: 0, problem: 'no cluster_statuses in the answer' };
+  const hosts: ClusterHost[] = [];
+  let skipped = 0;
+  for (const c of statuses) {
+    const co = obj(c);
+    const name = typeof co?.name === 'string' ? co.name : null;
+    for (const h of arr(pick(co, 'host_statuses', 'hostStatuses'))) {
+      const ho = obj(h);
+      const sock = obj(pick(obj(ho?.address), 'socket_address', 'socketAddress'));
+      const ip = sock?.address;
+      if (!name || typeof ip !== 'string') {
+        skipped++;
+        continue;
+      }
+      const port = pick(sock, 'port_value', 'portValue');
+      const hs = obj(pick(ho, 'health_status', 'healthStatus'));
+      const eds = pick(hs, 'eds_health_status', 'edsHealthStatus');
+      const outlier = pick(hs, 'failed_outlier_check', 'failedOutlierCheck') === true;
+      hosts.push({
+        cluster: name,
+        ip: normalizeIp(ip),
+        port: typeof port === 'number' ? port : null,
+        health: outlier ? 'FAILED_OUTLIER_CHECK' : typeof eds === 'string' ? eds : null,
+      });
+    }
+  }
+  return { hosts, clusters: statuses.length, skipped, problem: null };
+}
+
+/** Every address in the EndpointSlices, normalized. */
+export function sliceAddresses(slices: Iterable<EndpointSlice>): Set<string> {
+  const out = new Set<string>();
+  for (const s of slices)
+    for (const e of s.endpoints ?? []) for (const a of e.addresses) out.add(normalizeIp(a));
+  return out;
+}
+
+/**
+ * Hosts of the client's outbound Kubernetes-service clusters that are in no EndpointSlice:
+ * its EDS still names endpoints Kubernetes has dropped. Clusters of other hosts (ServiceEntries,
+ * passthrough) are not compared, since their endpoints never are in slices.
+ */
+export function staleHosts(
+  hosts: readonly ClusterHost[],
+  addresses: ReadonlySet<string>,
+): { checked: number; stale: ClusterHost[] } {
+  let checked = 0;
+  const stale: ClusterHost[] = [];
+  for (const h of hosts) {
+    const c = parseClusterName(h.cluster);
+    if (c?.direction !== 'outbound' || !c.fqdn || !splitServiceFqdn(c.fqdn)) continue;
+    checked++;
+    if (!addresses.has(h.ip)) stale.push(h);
+  }
+  return { checked, stale };
+}

@@ -1,0 +1,170 @@
+/**
+ * Pod IP history from kube-state-metrics in Prometheus: `kube_pod_info` (one series per pod and
+ * IP while the pod exists), `kube_pod_created` and `kube_pod_deletion_timestamp`. This reaches
+ * back before meshdx was installed. Answers are validated (zod); bad series are counted.
+ */
+import { z } from 'zod';
+import type { PodInterval } from '../../lib/ledger/types';
+
+const MatrixSchema = z.object({
+  status: z.string(),
+  error: z.string().optional(),
+  data: z
+    .object({
+      resultType: z.string(),
+      result: z.array(
+        z.object({
+          metric: z.record(z.string(), z.string()),
+          values: z.array(z.tuple([z.number(), z.string()])),
+        }),
+      ),
+    })
+    .optional(),
+});
+
+export interface Series {
+  metric: Record<string, string>;
+  /** [epoch ms, value] */
+  samples: [number, number][];
+}
+
+/** A /api/v1/query_range answer as series, or the error it carries. */
+export function parseMatrix(body: unknown): { series: Series[]; error: string | null } {
+  const parsed = MatrixSchema.safeParse(body);
+  if (!parsed.success)
+    return { series: [], error: 'Prometheus answer is not a range query result' };
+  if (parsed.data.status !== 'success' || !parsed.data.data)
+    return {
+      series: [],
+      error: `Prometheus query failed: ${parsed.data.error ?? parsed.data.status}`,
+    };
+  return {
+    series: parsed.data.data.result.map((r) => ({
+      metric: r.metric,
+      samples: r.values.map(([t, v]) => [Math.round(t * 1000), Number(v)] as [number, number]),
+    })),
+    error: null,
+  };
+}
+
+const podKey = (m: Record<string, string>) => m.uid || `${m.namespace ?? ''}/${m.pod ?? ''}`;
+
+export interface PodInfoHistory {
+  intervals: PodInterval[];
+  /** kube_pod_info series without namespace, pod or pod_ip (pending pods, hostNetwork...). */
+  skipped: number;
+}
+
+/**
+ * One interval per kube_pod_info series with a pod IP: from its first sample (or creation, if
+ * later) to one step after its last sample, unless that reaches the end of the range (still
+ * there). Deletion start is the first sample of kube_pod_deletion_timestamp.
+ */
+export function intervalsFromKsm(
+  info: readonly Series[],
+  created: readonly Series[],
+  deletion: readonly Series[],
+  range: { endMs: number; stepMs: number },
+): PodInfoHistory {
+  const createdAt = new Map<string, number>();
+  for (const s of created) {
+    const v = s.samples.find(([, x]) => Number.isFinite(x))?.[1];
+    if (v !== undefined) createdAt.set(podKey(s.metric), v * 1000);
+  }
+  const deleted = new Map<string, { startedAt: number; graceEndsAt: number }>();
+  for (const s of deletion) {
+    const first = s.samples[0];
+    if (first && Number.isFinite(first[1]))
+      deleted.set(podKey(s.metric), { startedAt: first[0], graceEndsAt: first[1] * 1000 });
+  }
+  const intervals: PodInterval[] = [];
+  let skipped = 0;
+  for (const s of info) {
+    const m = s.metric;
+    const ip = m.pod_ip;
+    const first = s.samples[0];
+    const last = s.samples[s.samples.length - 1];
+    if (!m.namespace || !m.pod || !ip || !first || !last || m.host_network === 'true') {
+      skipped++;
+      continue;
+    }
+    const key = podKey(m);
+    const gone =
+      last[0] + range.stepMs <= range.endMs - range.stepMs ? last[0] + range.stepMs : null;
+    const del = deleted.get(key);
+    const created = createdAt.get(key);
+    intervals.push({
+      ip,
+      namespace: m.namespace,
+      name: m.pod,
+      uid: m.uid || null,
+      owner:
+        m.created_by_kind && m.created_by_name
+          ? { kind: m.created_by_kind, name: m.created_by_name }
+          : null,
+      node: m.node || null,
+      from:
+        created !== undefined && created > first[0] - range.stepMs
+          ? Math.max(created, first[0] - range.stepMs)
+          : first[0],
+      fromSource: 'event',
+      deletionStartedAt: del?.startedAt ?? null,
+      graceEndsAt: del?.graceEndsAt ?? null,
+      goneAt: gone,
+      goneUncertain: gone !== null,
+      lastSeenAt: last[0],
+    });
+  }
+  return { intervals, skipped };
+}
+
+export interface KsmRange {
+  startMs: number;
+  endMs: number;
+}
+
+/** Step for a range: at most about 1000 points, never under 15 s. */
+export function stepFor(r: KsmRange): number {
+  return Math.max(15_000, Math.ceil((r.endMs - r.startMs) / 1000 / 15_000) * 15_000);
+}
+
+/** Reads the three series over the range. Never throws: a failure is an error string. */
+export async function readKsmPodHistory(
+  baseUrl: string,
+  range: KsmRange,
+  timeoutMs: number,
+  fetchImpl: typeof fetch = fetch,
+): Promise<PodInfoHistory & { error: string | null }> {
+  const stepMs = stepFor(range);
+  const get = async (query: string) => {
+    const url = new URL('api/v1/query_range', baseUrl.endsWith('/') ? baseUrl : `${baseUrl}/`);
+    url.searchParams.set('query', query);
+    url.searchParams.set('start', String(range.startMs / 1000));
+    url.searchParams.set('end', String(range.endMs / 1000));
+    url.searchParams.set('step', `${stepMs / 1000}s`);
+    const res = await fetchImpl(url, { signal: AbortSignal.timeout(timeoutMs) });
+    return parseMatrix(await res.json());
+  };
+  try {
+    const [info, created, deletion] = await Promise.all([
+      get('kube_pod_info{pod_ip!=""}'),
+      get('kube_pod_created'),
+      get('kube_pod_deletion_timestamp'),
+    ]);
+    const error = info.error ?? created.error ?? deletion.error;
+    if (info.error) return { intervals: [], skipped: 0, error };
+    return {
+      ...intervalsFromKsm(info.series, created.series, deletion.series, {
+        endMs: range.endMs,
+        stepMs,
+      }),
+      error,
+    };
+  } catch (e) {
+    return {
+      intervals: [],
+      skipped: 0,
+      error: `Prometheus not reachable: ${e instanceof Error ? e.message : String(e)}`,
+    };
+  }
+}

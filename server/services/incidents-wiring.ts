@@ -1,0 +1,57 @@
+import { cluster, env } from '../wiring';
+import { historyStore } from '../history';
+import {
+  storeIntervalSource,
+  WatchedIntervalSource,
+  type IntervalSource,
+} from './incidents-history';
+
+interface Holder {
+  source?: IntervalSource;
+}
+// One history source per process (Next may load this module more than once).
+const holder = globalThis as typeof globalThis & { __meshdxIncidents?: Holder };
+
+/**
+ * The pod IP history the Incidents view uses. On a real cluster: the SQLite store the recorder
+ * fills (instrumentation.ts), so pods that were gone before meshdx restarted are still found.
+ * On the simulator, whose clock is not the wall clock the recorder stamps events with: an
+ * in-memory watch that uses only the times written in the pod objects.
+ */
+export function incidentHistory(): IntervalSource {
+  const h = (holder.__meshdxIncidents ??= {});
+  if (!h.source) {
+    const c = cluster();
+    if (env().MESHDX_SIMULATED) {
+      h.source = new WatchedIntervalSource(c.transport, c.kc, { clock: null });
+    } else {
+      try {
+        h.source = storeIntervalSource(historyStore());
+      } catch (e) {
+        console.error(
+          'meshdx: history store unavailable, keeping IP history in memory:',
+          e instanceof Error ? e.message : e,
+        );
+        h.source = new WatchedIntervalSource(c.transport, c.kc, { clock: () => Date.now() });
+      }
+    }
+  }
+  return h.source;
+}
+
+/** Plug another history (e.g. the SQLite store) in; replaces the in-memory watch. */
+export function setIncidentHistory(source: IntervalSource): void {
+  const h = (holder.__meshdxIncidents ??= {});
+  const old = h.source;
+  if (old instanceof WatchedIntervalSource) old.stop();
+  h.source = source;
+}
+
+/** Starts the history watch at server start (instrumentation.ts register()); errors are logged. */
+export function startIncidentHistory(): void {
+  try {
+    incidentHistory();
+  } catch (e) {
+    console.error('meshdx: incident history not started:', e instanceof Error ? e.message : e);
+  }
+}

@@ -1,0 +1,191 @@
+import type { IncidentsView } from '../../lib/api/incidents';
+import type { ViewState } from '../../lib/api/viewstate';
+import { buildIncidentsView } from '../../lib/incidents/build';
+import type { LogInput, RequestFilter } from '../../lib/incidents/collect';
+import { workloadOf } from '../../lib/incidents/markers';
+import type { EndpointSlice, Pod } from '../../lib/kube/types';
+import { requireName } from '../../lib/kube/names';
+import { podLogs } from '../kube/logs';
+import { envoyAdminGet } from '../kube/podports';
+import { listEndpointSlices, listIstioConfig, listPods } from '../kube/resources';
+import type { KubeTransport } from '../kube/transport';
+import { cluster, env } from '../wiring';
+import { withPrometheus } from './incidents-prometheus';
+import type { IntervalSource } from './incidents-history';
+import { incidentHistory } from './incidents-wiring';
+import { staleEndpointsFor } from './incidents-stale';
+
+export type IncidentsQuery = ViewState<'incidents'>;
+
+/** At most this many client proxies' logs are read per request (the rest are counted). */
+export const MAX_CLIENTS = 40;
+const LOG_CONCURRENCY = 8;
+const LOG_LIMIT_BYTES = 16 * 1024 * 1024;
+const LOG_TAIL_LINES = 20_000;
+
+export function isMeshed(p: Pod): boolean {
+  const named = (c: { name: string }) => c.name === 'istio-proxy';
+  return p.spec.containers.some(named) || (p.spec.initContainers ?? []).some(named);
+}
+
+export function filterOf(q: IncidentsQuery): RequestFilter {
+  return {
+    fromMs: q.from ? Date.parse(q.from) : null,
+    toMs: q.to ? Date.parse(q.to) : null,
+    service: q.service ?? null,
+    ip: q.ip ?? null,
+  };
+}
+
+/** Client proxies whose logs to read: the chosen client, else meshed pods of the namespace. */
+export function chooseClients(
+  pods: readonly Pod[],
+  q: IncidentsQuery,
+): { chosen: Pod[]; skipped: number } {
+  const meshed = pods
+    .filter(isMeshed)
+    .filter((p) => !q.namespace || p.metadata.namespace === q.namespace)
+    .filter((p) => !q.client || `${p.metadata.namespace}/${p.metadata.name}` === q.client)
+    .sort((a, b) =>
+      `${a.metadata.namespace}/${a.metadata.name}`.localeCompare(
+        `${b.metadata.namespace}/${b.metadata.name}`,
+      ),
+    );
+  return {
+    chosen: meshed.slice(0, MAX_CLIENTS),
+    skipped: Math.max(0, meshed.length - MAX_CLIENTS),
+  };
+}
+
+async function mapLimited<T, R>(
+  items: readonly T[],
+  limit: number,
+  fn: (x: T) => Promise<R>,
+): Promise<R[]> {
+  const out: R[] = new Array<R>(items.length);
+  let next = 0;
+  const worker = async () => {
+    while (next < items.length) {
+      const i = next++;
+      out[i] = await fn(items[i] as T);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
+  return out;
+}
+
+/** The istio-proxy log of each client pod in the window; a failed fetch becomes a source problem. */
+export async function fetchClientLogs(
+  t: KubeTransport,
+  pods: readonly Pod[],
+  q: IncidentsQuery,
+): Promise<LogInput[]> {
+  return mapLimited(pods, LOG_CONCURRENCY, async (p) => {
+    const ns = p.metadata.namespace ?? 'default';
+    const source = `${ns}/${p.metadata.name}`;
+    try {
+      const text = await podLogs(t, ns, p.metadata.name, 'istio-proxy', {
+        sinceTime: q.from,
+        tailLines: q.from ? undefined : LOG_TAIL_LINES,
+        limitBytes: LOG_LIMIT_BYTES,
+      });
+      return { source, clientPod: source, text };
+    } catch (e) {
+      return {
+        source,
+        clientPod: source,
+        text: '',
+        problem: e instanceof Error ? e.message : String(e),
+      };
+    }
+  });
+}
+
+/** terminationGracePeriodSeconds by pod uid and by "namespace/workload", from live pods. */
+export function graceMap(pods: readonly Pod[]): Map<string, number> {
+  const out = new Map<string, number>();
+  for (const p of pods) {
+    const g = p.spec.terminationGracePeriodSeconds ?? 30;
+    const ns = p.metadata.namespace ?? 'default';
+    if (p.metadata.uid) out.set(p.metadata.uid, g);
+    const ref =
+      p.metadata.ownerReferences?.find((o) => o.controller) ?? p.metadata.ownerReferences?.[0];
+    const w = ref
+      ? workloadOf({ owner: { kind: ref.kind, name: ref.name }, name: p.metadata.name })
+      : null;
+    if (w) out.set(`${ns}/${w}`, Math.max(out.get(`${ns}/${w}`) ?? 0, g));
+  }
+  return out;
+}
+
+export interface IncidentsDeps {
+  t: KubeTransport;
+  history: IntervalSource;
+  /** Envoy /clusters?format=json of a pod (port-forward in production). */
+  clustersJson?: (namespace: string, pod: string) => Promise<string>;
+  now?: () => number;
+  /** Logs to analyse instead of the client pods' logs (an upload). */
+  logs?: LogInput[];
+  format?: string;
+}
+
+/** The Incidents use case: logs, pod IP history and mesh config in one fan-out, then the view. */
+export async function buildIncidents(
+  q: IncidentsQuery,
+  deps: IncidentsDeps,
+): Promise<IncidentsView> {
+  if (q.namespace) requireName('namespace', q.namespace);
+  const { t, history } = deps;
+  const [pods, istio, slices] = await Promise.all([
+    listPods(t),
+    listIstioConfig(t),
+    listEndpointSlices(t),
+    history.ready.catch(() => undefined),
+  ]);
+  const { chosen, skipped } = deps.logs ? { chosen: [], skipped: 0 } : chooseClients(pods.items, q);
+  const logsP = deps.logs ? Promise.resolve(deps.logs) : fetchClientLogs(t, chosen, q);
+  const staleP =
+    q.client && deps.clustersJson
+      ? staleEndpointsFor(
+          q.client,
+          deps.clustersJson,
+          slices.items as EndpointSlice[],
+          history.lookup(),
+        )
+      : Promise.resolve(null);
+  const [logs, stale] = await Promise.all([logsP, staleP]);
+  return buildIncidentsView({
+    now: deps.now?.() ?? Date.now(),
+    filter: { ...filterOf(q), format: deps.format },
+    logs,
+    sourcesSkipped: skipped,
+    history: history.lookup(),
+    intervals: history.intervals(),
+    historyInfo: history.info(),
+    destinationRules: istio.destinationRules,
+    virtualServices: istio.virtualServices,
+    endpointSlices: slices.items,
+    graceSeconds: graceMap(pods.items),
+    stale,
+  });
+}
+
+/** GET /api/incidents: the view for the URL's state, on the configured cluster. */
+export async function getIncidents(q: IncidentsQuery): Promise<IncidentsView> {
+  const c = cluster();
+  const e = env();
+  const history = e.MESHDX_PROMETHEUS
+    ? await withPrometheus(incidentHistory(), e.MESHDX_PROMETHEUS, q, Date.now(), 10_000)
+    : incidentHistory();
+  return buildIncidents(q, {
+    t: c.transport,
+    history,
+    clustersJson: async (ns, pod) => {
+      const res = await envoyAdminGet(c.kc, ns, pod, '/clusters?format=json', {
+        timeoutMs: 10_000,
+      });
+      if (res.status !== 200) throw new Error(`Envoy admin /clusters answered ${res.status}`);
+      return res.body;
+    },
+  });
+}
