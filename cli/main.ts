@@ -18,6 +18,11 @@ const COMMANDS: Record<string, { summary: string; load: () => Promise<{ run: Cli
     summary: 'attribute LOG --history FILE [--json]         map upstream IPs to pods in time',
     load: () => import('./commands/attribute'),
   },
+  report: {
+    summary:
+      'report --url URL [--out DIR] [--pdf] [...]    screenshot report of a running meshdx (--help)',
+    load: () => import('./commands/report'),
+  },
 };
 
 function usage(): string {

@@ -22,7 +22,7 @@ export interface EnvoyProxyStats {
     mean: number | null;
     p50: number | null;
   } | null;
-  /** From `istio_build{component="proxy",tag=...}` (pilot-agent's merged metrics). */
+  /** From `istio_build{component="proxy",tag=...}`, which the proxy exports on :15090 itself (and pilot-agent's :15020 merges). */
   istioVersion: string | null;
 }
 

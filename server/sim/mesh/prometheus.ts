@@ -33,12 +33,27 @@ function groupByName(stats: StatEntry[]): Map<string, { kind: string; lines: str
   return out;
 }
 
+/**
+ * `istio_build{component="proxy",tag=VERSION}`: written by the proxy's own istio_stats extension
+ * (istio/proxy#2431, #4221), so a real Envoy has it on :15090 and on admin
+ * /stats?format=prometheus, not only in pilot-agent's merged output on :15020.
+ */
+export function istioBuildStat(ctx: ProxyContext): StatEntry {
+  return {
+    name: 'istio_build',
+    value: 1,
+    kind: 'gauge',
+    prom: { name: 'istio_build', tags: { component: 'proxy', tag: ctx.clusters.version } },
+  };
+}
+
 /** Envoy's /stats/prometheus body. */
 export function envoyPrometheus(ctx: ProxyContext): string {
   const { stats, histograms } = proxyStats(ctx, false);
+  const all = [...stats, istioBuildStat(ctx)];
   const lines: string[] = [];
   for (const kind of ['counter', 'gauge'] as const) {
-    const groups = groupByName(stats.filter((s) => s.kind === kind));
+    const groups = groupByName(all.filter((s) => s.kind === kind));
     for (const name of [...groups.keys()].sort()) {
       lines.push(`# TYPE ${name} ${kind}`, ...(groups.get(name)?.lines ?? []));
     }
@@ -56,13 +71,13 @@ export function envoyPrometheus(ctx: ProxyContext): string {
   return lines.join('\n') + '\n';
 }
 
-/** pilot-agent :15020 /stats/prometheus: Envoy's metrics merged with the agent's own. */
+/**
+ * pilot-agent :15020 /stats/prometheus: Envoy's metrics (istio_build included) merged with the
+ * agent's own.
+ */
 export function mergedPrometheus(ctx: ProxyContext): string {
   const h = stableHash(ctx.key);
   const agent = [
-    '# HELP istio_build Istio component build info',
-    '# TYPE istio_build gauge',
-    `istio_build{component="proxy",tag="${ctx.clusters.version}"} 1`,
     '# HELP istio_agent_go_goroutines Number of goroutines that currently exist.',
     '# TYPE istio_agent_go_goroutines gauge',
     `istio_agent_go_goroutines ${30 + (h % 20)}`,
