@@ -2,25 +2,26 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { CliCommand, CliIO } from '../io';
 import { EXIT_OK, EXIT_USAGE } from '../io';
-import { checkReadable, forEachLine, parseArgs } from './accesslog';
-import { createLineParser } from '../../lib/accesslog/parser';
-import { isFailure } from '../../lib/accesslog/failure';
+import { checkReadable, parseArgs } from './accesslog';
 import { IpLedger } from '../../lib/ledger/ledger';
 import { createHistoryReader, type HistoryProblem } from '../../lib/ledger/events';
-import { attributeRecord, type Attribution, type IpHistory } from '../../lib/ledger/attribution';
-import { groupByUpstreamPod } from '../../lib/ledger/aggregate';
+import type { Attribution, IpHistory } from '../../lib/ledger/attribution';
+import { createAttributionScan, type AttributionScanResult } from '../../lib/ledger/scan';
+import { createUpstreamPodGrouper, type UpstreamPodGroup } from '../../lib/ledger/aggregate';
+import { assembleReport, attributionJsonItem } from '../../lib/ledger/report-json';
 import { fmtMs } from '../../lib/ledger/lookup';
 import { openHistoryStore } from '../../server/store/history-store';
 
 const USAGE =
-  "usage: meshdx attribute LOG --history FILE [--json] [--all] [--format 'ENVOY FORMAT'] [--gap-minutes N]\n" +
-  '  FILE: a pod watch capture (kubectl get pods -A -w -o json --output-watch-events) or a meshdx store file (MESHDX_DB)\n';
+  "usage: meshdx attribute LOG --history FILE [--json] [--all] [--format 'ENVOY FORMAT'] [--gap-minutes N] [--no-prescan]\n" +
+  '  FILE: a pod watch capture (kubectl get pods -A -w -o json --output-watch-events) or a meshdx store file (MESHDX_DB)\n' +
+  '  --no-prescan: parse every line fully (slower; same results)\n';
 const SQLITE_MAGIC = 'SQLite format 3\u0000';
 /** At most this many unreadable lines are listed one by one (all are counted). */
 const MAX_UNREADABLE_LISTED = 1000;
 
 export const run: CliCommand = async (argv: string[], io: CliIO): Promise<number> => {
-  const args = parseArgs(argv, ['history', 'format', 'gap-minutes'], ['json', 'all']);
+  const args = parseArgs(argv, ['history', 'format', 'gap-minutes'], ['json', 'all', 'no-prescan']);
   const historyArg = args.values.get('history');
   const gapText = args.values.get('gap-minutes');
   const gapMinutes = gapText === undefined ? 5 : Number(gapText);
@@ -52,51 +53,37 @@ export const run: CliCommand = async (argv: string[], io: CliIO): Promise<number
     : await historyFromCapture(io, historyFile);
   if (!history) return EXIT_USAGE;
 
-  const parser = createLineParser({ format: args.values.get('format') });
-  const all = args.flags.has('all');
-  const gapToleranceMs = gapMinutes * 60_000;
-  const attributions: Attribution[] = [];
-  const unreadable: { line: number; reason: string }[] = [];
-  let requests = 0;
-  let errors = 0;
+  // Each attribution is reduced as it comes (JSON text, or a group count): a long log keeps
+  // a few hundred bytes per failing request, not its objects.
+  const json = args.flags.has('json');
+  const items: string[] = [];
+  const grouper = createUpstreamPodGrouper();
+  const unknown: Attribution[] = [];
+  const scan = createAttributionScan(history, {
+    format: args.values.get('format'),
+    all: args.flags.has('all'),
+    gapToleranceMs: gapMinutes * 60_000,
+    prescan: !args.flags.has('no-prescan'),
+    maxUnreadableListed: MAX_UNREADABLE_LISTED,
+    onAttribution: (a) => {
+      if (json) return void items.push(attributionJsonItem(a));
+      grouper.add(a);
+      if (a.state === 'unknown' && unknown.length < 5) unknown.push(a);
+    },
+  });
+  let result: AttributionScanResult;
   try {
-    await forEachLine(logFile, (line) => {
-      const r = parser.push(line);
-      if (r.kind === 'error') {
-        errors++;
-        if (unreadable.length < MAX_UNREADABLE_LISTED)
-          unreadable.push({ line: r.error.line, reason: r.error.reason });
-        return;
-      }
-      if (r.kind !== 'record') return;
-      requests++;
-      if (all || isFailure(r.record))
-        attributions.push(attributeRecord(r.record, history, { gapToleranceMs }));
-    });
+    readFileChunks(logFile, (chunk) => scan.push(chunk));
+    result = scan.end();
   } catch (e) {
     io.stderr(`meshdx attribute: error while reading ${logFile}: ${errText(e)}\n`);
     return EXIT_USAGE;
   }
-
-  if (args.flags.has('json')) {
-    const out = {
-      requests,
-      errors,
-      unreadable,
-      attributions: attributions.map((a) => ({
-        line: a.line,
-        time: a.time,
-        code: a.code,
-        flags: a.flags,
-        upstream: a.upstream,
-        pod: a.pod,
-        state: a.state,
-        afterTerminationMs: a.afterTerminationMs,
-      })),
-    };
-    io.stdout(`${JSON.stringify(out, null, 2)}\n`);
+  if (json) {
+    const { requests, errors, unreadable } = result;
+    io.stdout(assembleReport({ requests, errors, unreadable }, items));
   } else {
-    io.stdout(renderTable(requests, errors, attributions, all));
+    io.stdout(renderTable(result, args.flags.has('all'), grouper.groups(), unknown));
   }
   return EXIT_OK;
 };
@@ -145,6 +132,21 @@ function startsWithSqlite(file: string): boolean {
   }
 }
 
+/** Reads a file in 1 MiB chunks into one reused buffer (the scan copies what it keeps). */
+function readFileChunks(file: string, fn: (chunk: Uint8Array) => void): void {
+  const fd = fs.openSync(file, 'r');
+  try {
+    const buf = Buffer.allocUnsafe(1024 * 1024);
+    for (;;) {
+      const n = fs.readSync(fd, buf, 0, buf.length, null);
+      if (n <= 0) break;
+      fn(n === buf.length ? buf : buf.subarray(0, n));
+    }
+  } finally {
+    fs.closeSync(fd);
+  }
+}
+
 async function readChunks(file: string, fn: (chunk: string) => void): Promise<void> {
   const stream = fs.createReadStream(file, { encoding: 'utf8', highWaterMark: 1024 * 1024 });
   for await (const chunk of stream) fn(chunk as string);
@@ -173,16 +175,17 @@ function errText(e: unknown): string {
 }
 
 function renderTable(
-  requests: number,
-  errors: number,
-  attributions: Attribution[],
+  result: AttributionScanResult,
   all: boolean,
+  groups: UpstreamPodGroup[],
+  unknown: Attribution[],
 ): string {
+  const { requests, errors, attributed } = result;
   const lines: string[] = [];
   lines.push(
-    `requests ${requests}  unreadable lines ${errors}  ${all ? 'attributed (all)' : 'failing (5xx or flagged)'} ${attributions.length}`,
+    `requests ${requests}  unreadable lines ${errors}  ${all ? 'attributed (all)' : 'failing (5xx or flagged)'} ${attributed}` +
+      (result.prescan ? `  passed by pre-scan ${result.skippedByFilter}` : ''),
   );
-  const groups = groupByUpstreamPod(attributions);
   if (groups.length === 0) return `${lines.join('\n')}\n`;
   const rows = groups.map((g) => [
     g.pod ? `${g.pod.namespace}/${g.pod.name}` : '(no pod)',
@@ -215,7 +218,6 @@ function renderTable(
       .join('  ')
       .trimEnd();
   lines.push(fmt(header), ...rows.map(fmt));
-  const unknown = attributions.filter((a) => a.state === 'unknown').slice(0, 5);
   for (const a of unknown) lines.push(`  line ${a.line}: unknown: ${a.reason}`);
   return `${lines.join('\n')}\n`;
 }

@@ -27,6 +27,12 @@ export interface ParserOptions {
 export interface LineParser {
   /** Parses the next line (terminator may be included). Line numbers count from 1. */
   push(line: string): LineResult;
+  /**
+   * Advances over a line the caller has proven to be an access-log record without reading it
+   * (the pre-scan's verdict): counts the line and leaves the state as push() would. Returns
+   * its line number.
+   */
+  skipRecord(): number;
   /** Problems found while compiling the custom format, if any. */
   formatProblems: FormatProblem[];
 }
@@ -34,9 +40,8 @@ export interface LineParser {
 const SAMPLE = 120;
 
 /**
- * A stateful line-by-line parser: it keeps only the last matching format (tried first on
- * the next line) and whether the previous line was a proxy log line (for continuations).
- * Memory does not grow with the input.
+ * A stateful line-by-line parser: it keeps only the line number and whether the previous line
+ * was a proxy log line (for continuations). Memory does not grow with the input.
  */
 export function createLineParser(options: ParserOptions = {}): LineParser {
   const custom = options.format ? compileFormat(options.format, 'custom') : null;
@@ -45,7 +50,6 @@ export function createLineParser(options: ParserOptions = {}): LineParser {
   if (!custom || !options.onlyCustom) formats.push(...builtinFormats());
   let lineNo = 0;
   let inProxyLog = false;
-  let lastIndex = 0;
 
   function error(reason: ErrorReason, message: string, text: string): LineResult {
     return {
@@ -54,28 +58,18 @@ export function createLineParser(options: ParserOptions = {}): LineParser {
     };
   }
 
+  /**
+   * Formats are tried in priority order (custom first, then Istio's generations newest first)
+   * on every line: the first full match wins, so a line reads the same whatever came before it
+   * (which lets a caller skip lines it has classified itself, see prescan.ts).
+   */
   function parseText(text: string, timestamp: string | null): LineResult {
-    const first = formats[lastIndex];
-    if (first) {
-      const m = matchFormat(first, text);
-      if (m.status === 'full') return done(buildRecord(first, m, lineNo), timestamp);
-    }
     let best: { format: CompiledFormat; match: MatchResult } | null = null;
-    for (let i = 0; i < formats.length; i++) {
-      if (i === lastIndex) continue;
-      const format = formats[i] as CompiledFormat;
+    for (const format of formats) {
       const m = matchFormat(format, text);
-      if (m.status === 'full') {
-        lastIndex = i;
-        return done(buildRecord(format, m, lineNo), timestamp);
-      }
+      if (m.status === 'full') return done(buildRecord(format, m, lineNo), timestamp);
       if (m.status === 'partial' && (!best || m.matched > best.match.matched))
         best = { format, match: m };
-    }
-    if (first) {
-      const m = matchFormat(first, text);
-      if (m.status === 'partial' && (!best || m.matched > best.match.matched))
-        best = { format: first, match: m };
     }
     if (best) {
       const record = buildRecord(best.format, best.match, lineNo);
@@ -152,7 +146,13 @@ export function createLineParser(options: ParserOptions = {}): LineParser {
     return parseText(text, timestamp);
   }
 
-  return { push, formatProblems: custom?.problems ?? [] };
+  function skipRecord(): number {
+    lineNo++;
+    inProxyLog = false;
+    return lineNo;
+  }
+
+  return { push, skipRecord, formatProblems: custom?.problems ?? [] };
 }
 
 /** Parses a whole text (tests, small inputs). Large inputs: feed createLineParser line by line. */

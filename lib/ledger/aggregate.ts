@@ -27,8 +27,21 @@ const STATE_RANK: Record<HolderState, number> = {
 
 /** Failing requests grouped by the pod that received them, most requests first. */
 export function groupByUpstreamPod(attributions: Iterable<Attribution>): UpstreamPodGroup[] {
+  const grouper = createUpstreamPodGrouper();
+  for (const a of attributions) grouper.add(a);
+  return grouper.groups();
+}
+
+export interface UpstreamPodGrouper {
+  add(a: Attribution): void;
+  /** The groups so far, most requests first. */
+  groups(): UpstreamPodGroup[];
+}
+
+/** groupByUpstreamPod one attribution at a time: keeps the groups, not the attributions. */
+export function createUpstreamPodGrouper(): UpstreamPodGrouper {
   const groups = new Map<string, UpstreamPodGroup>();
-  for (const a of attributions) {
+  function add(a: Attribution): void {
     const key = a.pod ? (a.pod.uid ?? `${a.pod.namespace}/${a.pod.name}`) : '';
     let g = groups.get(key);
     if (!g) {
@@ -66,9 +79,13 @@ export function groupByUpstreamPod(attributions: Iterable<Attribution>): Upstrea
         a.afterTerminationMs,
       );
   }
-  return [...groups.values()].sort(
-    (x, y) => y.count - x.count || STATE_RANK[y.state] - STATE_RANK[x.state],
-  );
+  return {
+    add,
+    groups: () =>
+      [...groups.values()].sort(
+        (x, y) => y.count - x.count || STATE_RANK[y.state] - STATE_RANK[x.state],
+      ),
+  };
 }
 
 export interface ServiceCount {

@@ -44,52 +44,37 @@ export function attributeRecord(
   options: AttributeOptions = {},
 ): Attribution {
   const upstream = parseAddress(record.upstreamHost);
-  const base = {
+  const upstreamIp = upstream ? normalizeIp(upstream.ip) : null;
+  const client = clientOf(record, history, options);
+  let found: IpLookup | null = null;
+  let reason: string;
+  if (upstreamIp === null)
+    reason =
+      record.upstreamHost === null
+        ? 'no upstream host in the log line (request never reached a pod)'
+        : `upstream "${record.upstreamHost}" is not an IP address`;
+  else if (record.time === null) reason = 'request has no usable start time';
+  else {
+    found = history.at(upstreamIp, record.time, options.gapToleranceMs);
+    reason = found.reason;
+  }
+  const h = found?.holder ?? null;
+  // one object literal with every field (no spreads): this runs for every failing request
+  return {
     line: record.line,
     time: record.startTime,
     code: record.responseCode,
     flags: record.responseFlags,
     upstream: record.upstreamHost,
-    upstreamIp: upstream ? normalizeIp(upstream.ip) : null,
-    service: parseClusterName(record.upstreamCluster),
-    client: clientOf(record, history, options),
-  };
-  if (!upstream) {
-    const reason =
-      record.upstreamHost === null
-        ? 'no upstream host in the log line (request never reached a pod)'
-        : `upstream "${record.upstreamHost}" is not an IP address`;
-    return {
-      ...base,
-      pod: null,
-      owner: null,
-      node: null,
-      state: 'unknown',
-      afterTerminationMs: null,
-      reason,
-    };
-  }
-  if (record.time === null) {
-    return {
-      ...base,
-      pod: null,
-      owner: null,
-      node: null,
-      state: 'unknown',
-      afterTerminationMs: null,
-      reason: 'request has no usable start time',
-    };
-  }
-  const found = history.at(normalizeIp(upstream.ip), record.time, options.gapToleranceMs);
-  const h = found.holder;
-  return {
-    ...base,
+    upstreamIp,
     pod: h ? { namespace: h.namespace, name: h.name, uid: h.uid } : null,
     owner: h?.owner ?? null,
     node: h?.node ?? null,
-    state: found.state,
-    afterTerminationMs: found.afterTerminationMs,
-    reason: found.reason,
+    state: found?.state ?? 'unknown',
+    afterTerminationMs: found?.afterTerminationMs ?? null,
+    reason,
+    client,
+    service: parseClusterName(record.upstreamCluster),
   };
 }
 

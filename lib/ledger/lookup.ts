@@ -46,14 +46,13 @@ export function lookupInSorted(
   intervals: readonly PodInterval[],
   gapToleranceMs: number,
 ): IpLookup {
-  const base = { ip, time: t };
   const idx = lastStartingBefore(intervals, t);
   if (idx < 0) {
     const next = intervals[0];
     const reason = next
       ? `no pod known to hold ${ip} before ${iso(next.from)} (${next.namespace}/${next.name})`
       : `no pod known to have held ${ip}`;
-    return { ...base, holder: null, state: 'unknown', afterTerminationMs: null, reason };
+    return { ip, time: t, holder: null, state: 'unknown', afterTerminationMs: null, reason };
   }
   const covering: PodInterval[] = [];
   let lastGone: PodInterval | null = null;
@@ -67,7 +66,8 @@ export function lookupInSorted(
     const started = holder.deletionStartedAt;
     if (started !== null && t >= started) {
       return {
-        ...base,
+        ip,
+        time: t,
         holder,
         state: 'terminating',
         afterTerminationMs: t - started,
@@ -77,7 +77,8 @@ export function lookupInSorted(
     const estimate =
       holder.fromSource === 'event' ? '' : ` (start estimated from ${holder.fromSource})`;
     return {
-      ...base,
+      ip,
+      time: t,
       holder,
       state: 'live',
       afterTerminationMs: null,
@@ -92,7 +93,8 @@ export function lookupInSorted(
     if (gap <= gapToleranceMs) {
       const after = t - (lastGone.deletionStartedAt ?? lastEnd);
       return {
-        ...base,
+        ip,
+        time: t,
         holder: lastGone,
         state: 'terminated',
         afterTerminationMs: after,
@@ -100,7 +102,8 @@ export function lookupInSorted(
       };
     }
     return {
-      ...base,
+      ip,
+      time: t,
       holder: null,
       state: 'unknown',
       afterTerminationMs: null,
@@ -108,7 +111,8 @@ export function lookupInSorted(
     };
   }
   return {
-    ...base,
+    ip,
+    time: t,
     holder: null,
     state: 'unknown',
     afterTerminationMs: null,

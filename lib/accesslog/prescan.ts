@@ -1,0 +1,143 @@
+import { splitKubectlTimestamp } from './classify';
+import { PREFIX_FORMAT } from './formats';
+
+/**
+ * A byte-level look at the start of one access-log line, made before any string is created.
+ *
+ * PASS means: this line is certainly an access-log record whose response code is below 500
+ * (or "-") and whose flags are "-": the full parser would read it as such a record whatever
+ * format it then picks, because every format it can pick starts with Istio's head
+ * `[%START_TIME%] "%REQ(:METHOD)% %PATH% %PROTOCOL%" %RESPONSE_CODE% %RESPONSE_FLAGS% `
+ * and reads those fields the same way. Such a line needs no attribution by default.
+ * PARSE means anything else: a failure (5xx or flagged), another shape (JSON, a custom format,
+ * a proxy log line), or something odd. Those lines go to the full parser, which reads or
+ * reports them. The verdict errs only towards PARSE.
+ */
+export const PASS = 0;
+export const PARSE = 1;
+export type PrescanVerdict = typeof PASS | typeof PARSE;
+
+const CR = 13;
+const SPACE = 32;
+const TAB = 9;
+const QUOTE = 34;
+const OPEN = 91; // [
+const CLOSE = 93; // ]
+const DASH = 45;
+
+function isDigit(c: number): boolean {
+  return c >= 48 && c <= 57;
+}
+
+function isUpper(c: number): boolean {
+  return c >= 65 && c <= 90;
+}
+
+/** Characters of a START_TIME the pre-scan accepts: ASCII letters, digits and `:.+-`. */
+function isTimeChar(c: number): boolean {
+  return (
+    isDigit(c) ||
+    isUpper(c) ||
+    (c >= 97 && c <= 122) ||
+    c === 58 /* : */ ||
+    c === 46 /* . */ ||
+    c === 43 /* + */ ||
+    c === DASH
+  );
+}
+
+/**
+ * Where the access-log part of a `kubectl logs --timestamps` line starts (after the RFC 3339
+ * time and one space), or -1 when the line has no such prefix the pre-scan can vouch for.
+ */
+function afterKubectlTimestamp(b: Uint8Array, s: number, e: number): number {
+  const n = Math.min(e - s, 42);
+  let head = '';
+  for (let i = 0; i < n; i++) {
+    const c = b[s + i] as number;
+    if (c >= 128) return -1;
+    head += String.fromCharCode(c);
+  }
+  const split = splitKubectlTimestamp(head);
+  return split ? s + split.timestamp.length + 1 : -1;
+}
+
+/** Reads a token (non-empty, no space or tab) ending at `stop`; returns the index of `stop` or -1. */
+function token(b: Uint8Array, p: number, e: number, stop: number): number {
+  const start = p;
+  while (p < e) {
+    const c = b[p] as number;
+    if (c === stop) return p === start ? -1 : p;
+    if (c === TAB || c === SPACE) return -1;
+    p++;
+  }
+  return -1;
+}
+
+/**
+ * Classifies the line b[s, e) (without its '\n'; a trailing '\r' is allowed).
+ * Only looks at the head of the line: cost is independent of the line's length.
+ */
+export function prescanLine(b: Uint8Array, s: number, e: number): PrescanVerdict {
+  if (e > s && b[e - 1] === CR) e--;
+  let p = s;
+  if (p >= e) return PARSE;
+  if (isDigit(b[p] as number)) {
+    p = afterKubectlTimestamp(b, s, e);
+    if (p < 0 || p >= e) return PARSE;
+  }
+  // [START_TIME] with a digit first, 8..40 characters, no ']' inside (so no proxy log line)
+  if (b[p] !== OPEN) return PARSE;
+  p++;
+  const t0 = p;
+  if (p >= e || !isDigit(b[p] as number)) return PARSE;
+  while (p < e && b[p] !== CLOSE) {
+    if (!isTimeChar(b[p] as number)) return PARSE;
+    p++;
+  }
+  const timeLen = p - t0;
+  if (timeLen < 8 || timeLen > 40 || p + 2 >= e) return PARSE;
+  if (b[p + 1] !== SPACE || b[p + 2] !== QUOTE) return PARSE;
+  p += 3;
+  // "METHOD PATH PROTOCOL"
+  p = token(b, p, e, SPACE);
+  if (p < 0) return PARSE;
+  p = token(b, p + 1, e, SPACE);
+  if (p < 0) return PARSE;
+  p++;
+  const proto = p;
+  while (p < e) {
+    const c = b[p] as number;
+    if (c === QUOTE && p + 1 < e && b[p + 1] === SPACE) break;
+    if (c === SPACE || c === TAB) return PARSE;
+    p++;
+  }
+  if (p === proto || p >= e) return PARSE;
+  p += 2;
+  // RESPONSE_CODE: '-' or 1..15 digits
+  let code = 0;
+  const c0 = p;
+  if (b[p] === DASH) p++;
+  else {
+    while (p < e && isDigit(b[p] as number)) code = code * 10 + ((b[p++] as number) - 48);
+    if (p === c0 || p - c0 > 15) return PARSE;
+  }
+  if (p >= e || b[p] !== SPACE) return PARSE;
+  p++;
+  // RESPONSE_FLAGS: PASS only for "-" or an empty value, each followed by a space
+  if (p < e && b[p] === SPACE) return code >= 500 ? PARSE : PASS;
+  if (p + 1 < e && b[p] === DASH && b[p + 1] === SPACE) return code >= 500 ? PARSE : PASS;
+  return PARSE;
+}
+
+/**
+ * Whether the pre-scan's PASS verdict holds for a parser built with these options: every
+ * format the parser may pick must start with Istio's head (so the code and flags it reads
+ * are the ones the pre-scan read), and the prefix fallback must be on.
+ */
+export function prescanAppliesTo(options: { format?: string; onlyCustom?: boolean }): boolean {
+  if (options.onlyCustom) return false;
+  if (!options.format) return true;
+  const custom = options.format.replace(/\r?\n$/, '');
+  return custom.startsWith(PREFIX_FORMAT.source);
+}

@@ -1,0 +1,123 @@
+import { createLineParser } from '../accesslog/parser';
+import { createLineSplitter } from '../accesslog/lines';
+import { PASS, prescanAppliesTo, prescanLine } from '../accesslog/prescan';
+import { isFailure } from '../accesslog/failure';
+import type { ErrorReason, SkipReason } from '../accesslog/types';
+import { attributeRecord, type Attribution, type IpHistory } from './attribution';
+
+export interface AttributionScanOptions {
+  /** A custom Envoy format string (see parser.ts). */
+  format?: string;
+  /** Attribute every request, not only failures (5xx or flagged). */
+  all?: boolean;
+  gapToleranceMs?: number;
+  /**
+   * Pre-scan each line's bytes and fully parse only the lines that can need attribution
+   * (default true). Off: every line is decoded and parsed; the results are the same.
+   */
+  prescan?: boolean;
+  /**
+   * Called with each attribution, in line order. When given, attributions are not collected
+   * in the result (a long log then holds only what the callback keeps).
+   */
+  onAttribution?: (a: Attribution) => void;
+  /** Unreadable lines listed one by one (all are counted). Default 1000. */
+  maxUnreadableListed?: number;
+}
+
+export interface AttributionScanResult {
+  /** Attributions made (also when they went to onAttribution). */
+  attributed: number;
+  /** Lines in the input, as `wc -l` counts them (plus a last line without '\n'). */
+  lines: number;
+  /** Access-log records: parsed ones plus those the pre-scan passed. */
+  requests: number;
+  /** Records the pre-scan passed without parsing: certainly not failing (skipped by filter). */
+  skippedByFilter: number;
+  /** Lines that are no access log but are known for what they are (proxy logs, blank). */
+  skipped: Partial<Record<SkipReason, number>>;
+  /** Unreadable lines (all counted; the first ones listed in `unreadable`). */
+  errors: number;
+  errorsByReason: Partial<Record<ErrorReason, number>>;
+  unreadable: { line: number; reason: ErrorReason }[];
+  /** The attributions, in line order (empty when onAttribution was given). */
+  attributions: Attribution[];
+  /** Whether the pre-scan was used (off for --all and formats that do not start like Istio's). */
+  prescan: boolean;
+}
+
+export interface AttributionScan {
+  push(chunk: Uint8Array): void;
+  end(): AttributionScanResult;
+}
+
+/**
+ * Reads an access log chunk by chunk and attributes its failing requests (or all, with
+ * `all`) to the pods that held their upstream IPs. Memory holds the results, not the input.
+ */
+export function createAttributionScan(
+  history: IpHistory,
+  options: AttributionScanOptions = {},
+): AttributionScan {
+  const all = options.all ?? false;
+  const maxListed = options.maxUnreadableListed ?? 1000;
+  const onAttribution = options.onAttribution;
+  const attributeOptions = { gapToleranceMs: options.gapToleranceMs };
+  const parser = createLineParser({ format: options.format });
+  const usePrescan = (options.prescan ?? true) && !all && prescanAppliesTo(options);
+  const decoder = new TextDecoder('utf-8', { ignoreBOM: true });
+  const result: AttributionScanResult = {
+    lines: 0,
+    attributed: 0,
+    requests: 0,
+    skippedByFilter: 0,
+    skipped: {},
+    errors: 0,
+    errorsByReason: {},
+    unreadable: [],
+    attributions: [],
+    prescan: usePrescan,
+  };
+
+  function parse(bytes: Uint8Array, start: number, end: number): void {
+    const r = parser.push(decoder.decode(bytes.subarray(start, end)));
+    if (r.kind === 'record') {
+      result.requests++;
+      if (all || isFailure(r.record)) {
+        const a = attributeRecord(r.record, history, attributeOptions);
+        result.attributed++;
+        if (onAttribution) onAttribution(a);
+        else result.attributions.push(a);
+      }
+    } else if (r.kind === 'skipped') {
+      result.skipped[r.reason] = (result.skipped[r.reason] ?? 0) + 1;
+    } else {
+      result.errors++;
+      const reason = r.error.reason;
+      result.errorsByReason[reason] = (result.errorsByReason[reason] ?? 0) + 1;
+      if (result.unreadable.length < maxListed)
+        result.unreadable.push({ line: r.error.line, reason });
+    }
+  }
+
+  const splitter = createLineSplitter(
+    usePrescan
+      ? (bytes, start, end) => {
+          if (prescanLine(bytes, start, end) === PASS) {
+            parser.skipRecord();
+            result.requests++;
+            result.skippedByFilter++;
+          } else parse(bytes, start, end);
+        }
+      : parse,
+  );
+
+  return {
+    push: (chunk) => splitter.push(chunk),
+    end() {
+      splitter.end();
+      result.lines = splitter.lines;
+      return result;
+    },
+  };
+}
