@@ -9,7 +9,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
-import type { ScopingView } from '../../app/api/scoping/contract';
+import type { ScopingView } from '../../lib/api/scoping-view';
 import { scrapeProxyStats } from '../../server/envoy/scrape';
 import { startSimulator } from '../../server/sim/index';
 import { computeScoping, scopingDepsFromWiring } from '../../server/services/scoping';
