@@ -3,7 +3,7 @@
 import type { FleetRow } from '../../lib/api/timelines';
 import { Badge } from '../ui/Card';
 import type { Column } from '../ui/VirtualTable';
-import { gapText, VERDICT_ORDER, VERDICT_TONE } from './format';
+import { gapText, VERDICT_TONE } from './format';
 
 const MODE_TONE = {
   classic: 'warn',
@@ -14,9 +14,9 @@ const MODE_TONE = {
   none: 'neutral',
 } as const;
 
+/** Harm first (computed server-side), then the gap: the worst races lead. */
 function verdictRank(r: FleetRow): number {
-  const ranks = r.verdicts.map((v) => VERDICT_ORDER.indexOf(v));
-  return ranks.length ? Math.min(...ranks) : VERDICT_ORDER.length;
+  return r.harm * 1e9 + Math.max(-5e8, Math.min(5e8, r.gapMs ?? 0));
 }
 
 export const FLEET_COLUMNS: Column<FleetRow>[] = [
@@ -62,8 +62,11 @@ export const FLEET_COLUMNS: Column<FleetRow>[] = [
       ) : (
         <span className="flex gap-1">
           {r.verdicts.map((v) => (
-            <Badge key={v} tone={VERDICT_TONE[v] ?? 'neutral'}>
-              {v}
+            <Badge
+              key={v}
+              tone={v === 'race' && r.severity === 'error' ? 'bad' : (VERDICT_TONE[v] ?? 'neutral')}
+            >
+              {v === 'race' && r.restarts > 0 ? `${v} (app restarted)` : v}
             </Badge>
           ))}
         </span>
@@ -76,7 +79,15 @@ export const FLEET_COLUMNS: Column<FleetRow>[] = [
     width: '150px',
     align: 'right',
     render: (r) => (
-      <span className={r.gapMs !== null && r.gapMs < 0 ? 'font-semibold text-red-700' : ''}>
+      <span
+        className={
+          r.gapMs === null || r.gapMs >= 0
+            ? ''
+            : r.severity === 'error'
+              ? 'font-semibold text-red-700'
+              : 'text-amber-700'
+        }
+      >
         {gapText(r.gapMs)}
       </span>
     ),

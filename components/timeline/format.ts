@@ -1,11 +1,12 @@
 /** Display helpers of the Timelines view. */
 export type Tone = 'neutral' | 'good' | 'warn' | 'bad' | 'info';
 
+/** Worst first: a race that broke the app's start, shutdown problems, then a race the app survived. */
 export const VERDICT_ORDER = [
-  'race',
   'race-restart',
-  'drain-too-short',
   'grace-exceeded',
+  'drain-too-short',
+  'race',
   'unknown',
   'classic-ok',
   'held-ok',
@@ -13,7 +14,7 @@ export const VERDICT_ORDER = [
 ] as const;
 
 export const VERDICT_TONE: Record<string, Tone> = {
-  race: 'bad',
+  race: 'warn',
   'race-restart': 'bad',
   'drain-too-short': 'warn',
   'grace-exceeded': 'warn',
@@ -24,7 +25,7 @@ export const VERDICT_TONE: Record<string, Tone> = {
 };
 
 export const VERDICT_HELP: Record<string, string> = {
-  race: 'the app started before its proxy was ready',
+  race: 'the app started before its proxy was ready (it survived this time)',
   'race-restart': 'the app raced the proxy and crashed or restarted',
   'drain-too-short': 'the proxy stops draining before the app has finished',
   'grace-exceeded': 'shutdown needs longer than the grace period',

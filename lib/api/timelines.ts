@@ -36,6 +36,10 @@ export const FleetRowSchema = z.object({
   mode: StartupModeSchema,
   verdicts: z.array(VerdictSchema),
   codes: z.array(z.string()),
+  /** Worst severity of the verdicts (a race whose app restarted is an error). */
+  severity: z.enum(['error', 'warning', 'info']),
+  /** Harm order, lower is worse: race-restart, race with app restarts, shutdown, benign race, ... */
+  harm: z.number(),
   restarts: z.number(),
   proxyRestarts: z.number(),
   /** First app start minus proxy ready (negative: the app raced the proxy). */
@@ -87,7 +91,10 @@ export const CacheInfoSchema = z.object({
   /** Deleted pods forgotten because the in-memory history is full. */
   evictedPods: z.number(),
   events: z.number(),
+  /** Where deleted pods, transitions and events come from: the SQLite store, or memory only. */
   history: z.enum(['memory', 'store']),
+  /** Why the history is in memory only (the store could not be opened), when it is. */
+  historyNote: z.string().nullable().optional(),
 });
 
 export const TimelineFleetSchema = z.object({

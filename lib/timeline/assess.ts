@@ -21,12 +21,15 @@ export function assessApp(app: AppStart, ready: ProxyReadyEstimate): Assessment 
   }
   const ref = ready.at ?? ready.notBefore;
   const gap = ref === null ? null : s - ref;
-  if (ready.notBefore !== null && s < ready.notBefore - SKEW_TOLERANCE_MS) {
+  // Same clock, second resolution: strictly earlier is proven; across clocks allow for skew.
+  const tolerance = ready.notBeforeSameClock ? 0 : SKEW_TOLERANCE_MS;
+  if (ready.notBefore !== null && s < ready.notBefore - tolerance) {
+    const what = ready.notBeforeWhat ?? 'istio-proxy started';
     return {
       state: 'raced',
       gapMs: gap,
       confidence: 'high',
-      reason: `${app.container} started before istio-proxy itself started`,
+      reason: `${app.container} started before ${what} (${new Date(ready.notBefore).toISOString()}): the proxy was not ready yet`,
     };
   }
   if (ready.at === null) {
@@ -51,6 +54,17 @@ export function assessApp(app: AppStart, ready: ProxyReadyEstimate): Assessment 
     };
   }
   if (d < 0) {
+    if (ready.source === 'unhealthy-events' && ready.notBefore !== null && s >= ready.notBefore) {
+      // The proxy became ready somewhere between its last failed probe and the next probe: an
+      // app start inside that window is not proven to be before it (pilot-agent wait, for one,
+      // checks readiness itself and lets the app start before the kubelet's next probe).
+      return {
+        state: 'unknown',
+        gapMs: d,
+        confidence: 'low',
+        reason: `${app.container} started after istio-proxy's last failed probe and before the next one: which came first is not known`,
+      };
+    }
     if (ready.upperBoundOnly) {
       return {
         state: 'unknown',

@@ -21,10 +21,14 @@ export interface ProxyReadyInput {
   envoyInitMs?: number;
 }
 
+const STARTED = 'istio-proxy started';
+
 function none(notBefore: number | null, notes: string[]): ProxyReadyEstimate {
   return {
     at: null,
     notBefore,
+    notBeforeWhat: STARTED,
+    notBeforeSameClock: true,
     source: 'none',
     confidence: 'low',
     clock: 'kubelet',
@@ -55,9 +59,12 @@ export function estimateProxyReady(
     const lower = [start, bound].filter((v): v is number => v !== null);
     if (src === 'observed')
       notes.push('ready time is the watcher clock; app start is the kubelet clock');
+    const nb = lower.length ? Math.max(...lower) : null;
     return {
       at: readyMs,
-      notBefore: lower.length ? Math.max(...lower) : null,
+      notBefore: nb,
+      notBeforeWhat: nb !== null && nb === start ? STARTED : 'the last status before ready',
+      notBeforeSameClock: true,
       source: 'transition',
       confidence: src === 'bounded' ? 'low' : 'high',
       clock: src === 'observed' ? 'observer' : 'kubelet',
@@ -71,6 +78,8 @@ export function estimateProxyReady(
       return {
         at: start + input.envoyInitMs,
         notBefore: start,
+        notBeforeWhat: STARTED,
+        notBeforeSameClock: true,
         source: 'envoy-init',
         confidence: 'medium',
         clock: 'kubelet',
@@ -101,6 +110,11 @@ export function estimateProxyReady(
     return {
       at: containersReady !== null ? Math.min(at, Math.max(containersReady, last.ms)) : at,
       notBefore: Math.max(last.ms, start ?? last.ms),
+      notBeforeWhat:
+        start !== null && start > last.ms
+          ? STARTED
+          : `istio-proxy failed a ${last.e.message?.split(' ')[0]?.toLowerCase() ?? 'readiness'} probe`,
+      notBeforeSameClock: !crossClock || (start !== null && start > last.ms),
       source: 'unhealthy-events',
       confidence: 'low',
       clock: crossClock ? 'event' : 'kubelet',
@@ -117,6 +131,8 @@ export function estimateProxyReady(
     return {
       at: containersReady,
       notBefore: start,
+      notBeforeWhat: STARTED,
+      notBeforeSameClock: true,
       source: 'containers-ready',
       confidence: 'low',
       clock: 'kubelet',

@@ -83,9 +83,58 @@ describe('startup verdicts', () => {
     // last failure at 3 s + default readiness period 10 s
     expect(t.proxyReady.at).toBe(T0 + 13000);
     const v = startup(t);
-    // app at 6 s before estimate 13 s, but after the proven lower bound: the estimate is low confidence
+    // app at 6 s: before the probe-based estimate (13 s) but after the last failed probe (3 s).
+    // pilot-agent wait checks readiness itself, so the app may start before the kubelet's next
+    // probe: not a race; the visible postStart hold guarantees the order (judged from the spec).
+    expect(v?.verdict).toBe('held-ok');
+    expect(v?.confidence).toBe('medium');
+    expect(v?.evidence.judgedFrom).toBe('spec');
+    expect(v?.evidence.gapMs).toBe(-7000);
+  });
+
+  it('classic: app started inside the probe window -> unknown, not race', () => {
+    const pod = buildPod({
+      mode: 'classic',
+      apps: [{ name: 'app', startedAt: 4 }],
+      proxy: { startedAt: 1 },
+      conditions: { ContainersReady: 14 },
+    });
+    const events = [
+      event(pod, 'Unhealthy', 'Readiness probe failed: connection refused', 3, {
+        container: 'istio-proxy',
+      }),
+    ];
+    const v = startup(analyzePod(pod, { events }));
+    expect(v?.verdict).toBe('unknown');
+    expect(String(v?.evidence.reason)).toMatch(/last failed probe and before the next/);
+  });
+
+  it('classic: app started before a failed probe of the same kubelet -> proven race, high', () => {
+    const pod = buildPod({
+      mode: 'classic',
+      apps: [{ name: 'app', startedAt: 1 }],
+      proxy: { startedAt: 1 },
+      conditions: { ContainersReady: 6 },
+    });
+    // one second later, same node clock: second-resolution times keep their order
+    const events = [
+      event(pod, 'Unhealthy', 'Readiness probe failed: connection refused', 2, {
+        container: 'istio-proxy',
+      }),
+    ];
+    const t = analyzePod(pod, { events });
+    const v = startup(t);
     expect(v?.verdict).toBe('race');
-    expect(v?.confidence).toBe('low');
+    expect(v?.confidence).toBe('high');
+    expect(String(v?.evidence.reason)).toContain('failed a readiness probe');
+    // the same failure from another node's clock is within the skew tolerance: not proven
+    const far = [
+      event(pod, 'Unhealthy', 'Readiness probe failed: connection refused', 2, {
+        container: 'istio-proxy',
+        host: 'other-node',
+      }),
+    ];
+    expect(startup(analyzePod(pod, { events: far }))?.confidence).not.toBe('high');
   });
 
   it('hold with envoy init time -> held-ok with medium confidence', () => {

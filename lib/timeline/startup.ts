@@ -91,7 +91,12 @@ export function judgeStartup(input: StartupInput): VerdictResult | null {
     );
   }
   const unknown = rows.filter((r) => r.a.state === 'unknown');
-  const conf = rows.reduce<Confidence>((c, r) => minConfidence(c, r.a.confidence), 'high');
+  // A guarded app that started before the proxy was ready is held by its command (the spec),
+  // not by anything the timestamps show: no better than medium.
+  const conf = rows.reduce<Confidence>(
+    (c, r) => minConfidence(c, r.a.state === 'raced' ? 'medium' : r.a.confidence),
+    'high',
+  );
   const first = rows.reduce((x, y) =>
     (y.app.startedAt ?? Infinity) < (x.app.startedAt ?? Infinity) ? y : x,
   );

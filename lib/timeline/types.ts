@@ -59,6 +59,14 @@ export interface ProxyReadyEstimate {
   at: number | null;
   /** Proven lower bound (ms): the proxy cannot have been ready before this. */
   notBefore: number | null;
+  /**
+   * What sets notBefore, for the evidence ("istio-proxy started", "istio-proxy failed a
+   * readiness probe"), and whether it is on the pod node's clock (the app's start clock). Two
+   * second-resolution times of one clock keep their order, so an app start strictly before a
+   * same-clock notBefore proves the race; across clocks the skew tolerance applies.
+   */
+  notBeforeWhat?: string;
+  notBeforeSameClock?: boolean;
   source: ProxyReadySource;
   confidence: Confidence;
   clock: ClockSource;

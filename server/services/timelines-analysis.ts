@@ -5,6 +5,7 @@
 import type { FleetRow } from '../../lib/api/timelines';
 import type { Pod } from '../../lib/kube/types';
 import { analyzePod } from '../../lib/timeline/analyze';
+import { harmRank, worstSeverity } from '../../lib/timeline/harm';
 import type { MeshSettings } from '../../lib/timeline/meshconfig';
 import type { PodTimeline } from '../../lib/timeline/types';
 import type { DeletedPodRecord, TimelineHistory } from './timelines-history';
@@ -34,6 +35,8 @@ export function toFleetRow(pod: Pod, t: PodTimeline, deleted: DeletedPodRecord |
     mode: t.mode,
     verdicts: t.verdicts.map((v) => v.verdict),
     codes: t.verdicts.map((v) => v.code),
+    severity: worstSeverity({ verdicts: t.verdicts.map((v) => v.verdict), restarts: t.restarts }),
+    harm: harmRank({ verdicts: t.verdicts.map((v) => v.verdict), restarts: t.restarts }),
     restarts: t.restarts,
     proxyRestarts: t.proxyRestarts,
     gapMs: t.gapMs,

@@ -97,7 +97,16 @@ export function buildFleet(
     pods: summary.pods,
     byVerdict: summary.byVerdict,
     byMode: summary.byMode,
-    rows: items.map((a) => a.row),
+    // worst first: the harmful races lead, the benign ones follow
+    rows: items
+      .map((a) => a.row)
+      .sort(
+        (a, b) =>
+          a.harm - b.harm ||
+          (a.gapMs ?? 0) - (b.gapMs ?? 0) ||
+          a.namespace.localeCompare(b.namespace) ||
+          a.name.localeCompare(b.name),
+      ),
     workloads: summary.workloads,
     fixes: workloadFixes(items),
     mesh: meshInfo(mesh),

@@ -1,26 +1,48 @@
 /**
  * The Timelines use case: every meshed pod's sidecar startup/shutdown verdicts (the fleet) and
- * one pod's Gantt, served from the shared watch-fed ClusterCache. The history store plugs in
- * behind TimelineHistory (see timelines-history.ts).
+ * one pod's Gantt. Live pods come from the shared watch-fed ClusterCache; deleted pods,
+ * transitions and events from the SQLite history store (so timelines survive deletion and
+ * meshdx's restart), or from the cache's memory when the store cannot be opened (said in
+ * `cache.history` / `cache.historyNote`).
  */
 import type { CacheInfo, PodTimelineView, TimelineFleet } from '../../lib/api/timelines';
 import { requireName } from '../../lib/kube/names';
 import type { ClusterCache } from '../cache/cluster-cache';
 import { sharedClusterCache } from '../cache/shared';
+import { ensureRecorder, historyStore } from '../history';
 import { KubeError } from '../kube/errors';
+import type { HistoryStore } from '../store';
 import { cluster, env } from '../wiring';
 import { AnalysisCache } from './timelines-analysis';
+import type { TimelineHistory } from './timelines-history';
+import { StoreTimelineHistory, type StoreHistoryOptions } from './timelines-store-history';
 import { analyzeHistory, buildFleet, buildPodView, type MeshInput } from './timelines-view';
+
+/** Where the history comes from: the store (preferred) or, when it cannot open, memory. */
+export interface TimelineSource {
+  store?: HistoryStore | null;
+  /** Why there is no store (shown in the view). */
+  storeError?: string | null;
+  /** A problem with the store's recorder worth showing (e.g. not running). */
+  storeNote?: string | null;
+  storeOptions?: StoreHistoryOptions;
+}
 
 interface Memo {
   key: string;
   fleet: TimelineFleet;
 }
 
-/** Per cache: analysis results and the last fleet answer (reused while nothing changed). */
-const state = new WeakMap<ClusterCache, { analysis: AnalysisCache; memo?: Memo }>();
+interface CacheState {
+  analysis: AnalysisCache;
+  memo?: Memo;
+  store?: { store: HistoryStore; history: StoreTimelineHistory };
+}
 
-function stateOf(cache: ClusterCache) {
+/** Per cache: analysis results, the store-backed history and the last fleet answer. */
+const state = new WeakMap<ClusterCache, CacheState>();
+
+function stateOf(cache: ClusterCache): CacheState {
   let s = state.get(cache);
   if (!s) {
     s = { analysis: new AnalysisCache() };
@@ -29,16 +51,42 @@ function stateOf(cache: ClusterCache) {
   return s;
 }
 
-function cacheInfo(cache: ClusterCache): CacheInfo {
+interface Resolved {
+  history: TimelineHistory;
+  store: StoreTimelineHistory | null;
+  note: string | null;
+}
+
+function resolve(cache: ClusterCache, src: TimelineSource): Resolved {
+  const s = stateOf(cache);
+  if (!src.store) {
+    return { history: cache, store: null, note: src.storeError ?? null };
+  }
+  if (s.store?.store !== src.store) {
+    // a different store (reopened): start over, the analyses were of another history
+    s.store = {
+      store: src.store,
+      history: new StoreTimelineHistory(cache, src.store, src.storeOptions),
+    };
+    s.analysis = new AnalysisCache();
+    s.memo = undefined;
+  }
+  s.store.history.sync();
+  return { history: s.store.history, store: s.store.history, note: src.storeNote ?? null };
+}
+
+function cacheInfo(cache: ClusterCache, r: Resolved): CacheInfo {
   const s = cache.status();
+  const st = r.store?.stats();
   return {
     podsWatch: s.podsWatch,
     eventsWatch: s.eventsWatch,
     livePods: s.livePods,
-    deletedPods: s.deletedPods,
-    evictedPods: s.evictedPods,
+    deletedPods: st ? r.history.deletedPods().length : s.deletedPods,
+    evictedPods: st ? st.evictedPods : s.evictedPods,
     events: s.events,
-    history: 'memory',
+    history: st ? 'store' : 'memory',
+    historyNote: r.note,
   };
 }
 
@@ -47,18 +95,28 @@ async function meshOf(cache: ClusterCache): Promise<MeshInput> {
   return { settings: m.settings, version: m.version, from: m.from, errors: m.errors };
 }
 
-/** The fleet view model from a (ready) cache. */
+/** The fleet view model from a (ready) cache, with the store's history when given one. */
 export async function timelineFleetFrom(
   cache: ClusterCache,
   now: Date = new Date(),
+  src: TimelineSource = {},
 ): Promise<TimelineFleet> {
   await cache.ready();
   const mesh = await meshOf(cache);
+  const r = resolve(cache, src);
   const s = stateOf(cache);
   const st = cache.status();
-  const key = `${cache.pods.version}|${mesh.version}|${st.podsWatch}|${st.eventsWatch}`;
+  const key = [
+    cache.pods.version,
+    r.store?.generation() ?? 'memory',
+    r.note ?? '',
+    mesh.version,
+    st.podsWatch,
+    st.eventsWatch,
+  ].join('|');
   if (s.memo?.key === key) return { ...s.memo.fleet, generatedAt: now.toISOString() };
-  const fleet = buildFleet(analyzeHistory(cache, mesh, s.analysis), mesh, cacheInfo(cache), now);
+  const items = analyzeHistory(r.history, mesh, s.analysis);
+  const fleet = buildFleet(items, mesh, cacheInfo(cache, r), now);
   s.memo = { key, fleet };
   return fleet;
 }
@@ -68,12 +126,14 @@ export async function podTimelineFrom(
   cache: ClusterCache,
   namespace: string,
   name: string,
+  src: TimelineSource = {},
 ): Promise<PodTimelineView> {
   requireName('namespace', namespace);
   requireName('pod', name);
   await cache.ready();
   const mesh = await meshOf(cache);
-  const view = buildPodView(cache, namespace, name, mesh, stateOf(cache).analysis);
+  const r = resolve(cache, src);
+  const view = buildPodView(r.history, namespace, name, mesh, stateOf(cache).analysis);
   if (!view) {
     throw new KubeError(
       'http',
@@ -84,14 +144,33 @@ export async function podTimelineFrom(
   return view;
 }
 
-function clusterCache(): ClusterCache {
+/** The process's shared, watch-fed cache (throws when the cluster is not configured). */
+export function processClusterCache(): ClusterCache {
   return sharedClusterCache(cluster(), { istioNamespace: env().MESHDX_ISTIO_NAMESPACE });
 }
 
+/** The process's history store, or why it cannot be used (then the cache's memory is). */
+export function processSource(): TimelineSource {
+  let store: HistoryStore;
+  try {
+    store = historyStore();
+  } catch (e) {
+    const why = e instanceof Error ? e.message : String(e);
+    return { store: null, storeError: `history store unavailable (${why}): kept in memory only` };
+  }
+  const rec = ensureRecorder();
+  return {
+    store,
+    storeNote: rec.error ? `history recorder not running: ${rec.error}` : null,
+  };
+}
+
 export function getTimelineFleet(): Promise<TimelineFleet> {
-  return timelineFleetFrom(clusterCache());
+  const cache = processClusterCache();
+  return timelineFleetFrom(cache, new Date(), processSource());
 }
 
 export function getPodTimeline(namespace: string, name: string): Promise<PodTimelineView> {
-  return podTimelineFrom(clusterCache(), namespace, name);
+  const cache = processClusterCache();
+  return podTimelineFrom(cache, namespace, name, processSource());
 }

@@ -12,7 +12,13 @@ export interface ContainerRun {
   startAt: number;
   /** Run-to-completion init containers. */
   completeAt?: number;
+  /** When the kubelet marks the container ready (for the proxy: its first passing probe). */
   readyAt?: number;
+  /**
+   * istio-proxy only: when Envoy itself is ready (what pilot-agent wait and a wrapper's poll of
+   * :15021 see). The kubelet's readiness probe notices at its next tick, `readyAt`.
+   */
+  envoyReadyAt?: number;
   /** The first run crashed (lastState.terminated) and the container was restarted. */
   crash?: { at: number; restartAt: number; exitCode: number };
   /** Termination: when the container exits and how. */
@@ -76,6 +82,13 @@ function failures(from: number, readyAt: number, initialMs: number, periodMs: nu
   return out;
 }
 
+/** The first probe tick (from + initialMs + k * periodMs) at or after `readyAt`. */
+function probeTick(from: number, readyAt: number, initialMs: number, periodMs: number): number {
+  const first = from + initialMs;
+  if (readyAt <= first) return first;
+  return first + Math.ceil((readyAt - first) / periodMs) * periodMs;
+}
+
 /** Plan the start of one pod of `tpl` (times from t0); the pod gets `ip` on `node`. */
 export function planStart(
   tpl: PodTemplate,
@@ -94,11 +107,14 @@ export function planStart(
   const proxyRun = (at: number, kind: ContainerRun['kind'], native: boolean): ContainerRun => {
     const c = run(ids, PROXY_CONTAINER, tpl.spec.containers[0]?.image ?? '', kind, at);
     c.image = 'docker.io/istio/proxyv2:1.24.2';
-    c.readyAt = at + proxyReadyMs;
+    const envoyReadyAt = at + proxyReadyMs;
+    const initialMs = 1000;
+    const periodMs = native ? 1000 : 2000;
+    c.envoyReadyAt = envoyReadyAt;
     c.probe = native ? 'Startup' : 'Readiness';
-    c.probeFailures = native
-      ? failures(at, c.readyAt, 1000, 1000)
-      : failures(at, c.readyAt, 1000, 2000);
+    c.probeFailures = failures(at, envoyReadyAt, initialMs, periodMs);
+    // the kubelet marks it ready at the first probe tick after Envoy is ready
+    c.readyAt = probeTick(at, envoyReadyAt, initialMs, periodMs);
     return c;
   };
   for (const ic of tpl.spec.initContainers ?? []) {
@@ -119,8 +135,10 @@ export function planStart(
     if (spec.name === PROXY_CONTAINER) {
       const p = proxyRun(cursor, 'app', false);
       containers.push(p);
-      // A postStart hook (pilot-agent wait) blocks the next container until the proxy is ready.
-      cursor = spec.lifecycle?.postStart !== undefined ? (p.readyAt ?? cursor) + 200 : cursor + 200;
+      // A postStart hook (pilot-agent wait) blocks the next container until Envoy is ready
+      // (pilot-agent checks it itself: the kubelet's probe may mark it ready only later).
+      cursor =
+        spec.lifecycle?.postStart !== undefined ? (p.envoyReadyAt ?? cursor) + 200 : cursor + 200;
       continue;
     }
     const c = run(ids, spec.name, spec.image, 'app', cursor);
@@ -129,15 +147,16 @@ export function planStart(
     cursor += 200;
   }
   const proxy = containers.find((c) => c.isProxy);
+  const envoyReady = proxy?.envoyReadyAt ?? proxy?.readyAt;
   for (const c of containers) {
-    if (c.isProxy || proxy?.readyAt === undefined) continue;
-    if (timing.race && c.startAt < proxy.readyAt) {
+    if (c.isProxy || envoyReady === undefined) continue;
+    if (timing.race && c.startAt < envoyReady) {
       const at = c.startAt + 600;
       c.crash = { at, restartAt: at + 10_000, exitCode: 1 };
       c.restartedId = ids.containerId();
       c.readyAt = at + 11_000;
     } else if (tpl.mode === 'wrapper') {
-      c.readyAt = Math.max(c.readyAt ?? 0, proxy.readyAt + 1000);
+      c.readyAt = Math.max(c.readyAt ?? 0, envoyReady + 1000);
     }
   }
   return {

@@ -305,9 +305,10 @@ export class World {
 
   private proxyLogs(entry: PodEntry): void {
     const proxy = [...entry.plan.inits, ...entry.plan.containers].find((c) => c.isProxy);
-    if (proxy?.readyAt === undefined) return;
+    const envoyReady = proxy?.envoyReadyAt ?? proxy?.readyAt;
+    if (proxy === undefined || envoyReady === undefined) return;
     const id = `${entry.plan.name}.${entry.plan.namespace}`;
-    for (const l of proxyStartLines(proxy.startAt, proxy.readyAt, entry.plan.ip, id)) {
+    for (const l of proxyStartLines(proxy.startAt, envoyReady, entry.plan.ip, id)) {
       this.log(entry, 'istio-proxy', l.at, l.line);
     }
   }
