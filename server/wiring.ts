@@ -71,3 +71,16 @@ export function resetWiring(): void {
   holder.__meshdx?.cluster?.transport.close();
   holder.__meshdx = undefined;
 }
+
+/** What every fan-out to proxies needs: the cluster, where Istio lives, and its bounds. */
+export function proxyFanout() {
+  const c = cluster();
+  const e = env();
+  return {
+    transport: c.transport,
+    kc: c.kc,
+    istioNamespace: e.MESHDX_ISTIO_NAMESPACE,
+    concurrency: e.MESHDX_PROXY_CONCURRENCY,
+    timeoutMs: e.MESHDX_PROXY_TIMEOUT_MS,
+  };
+}

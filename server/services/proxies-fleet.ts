@@ -1,5 +1,5 @@
 import type { FleetProgress, FleetView } from '../../lib/api/proxies';
-import { cluster, env } from '../wiring';
+import { proxyFanout } from '../wiring';
 import { scanFleet, type ScanDeps } from './proxies-scan';
 
 /** A finished scan is served from memory this long, so navigating back is instant. */
@@ -21,15 +21,7 @@ const holder = globalThis as typeof globalThis & { __meshdxFleet?: FleetState };
 const state = (): FleetState => (holder.__meshdxFleet ??= {});
 
 function depsFromWiring(): ScanDeps {
-  const c = cluster();
-  const e = env();
-  return {
-    transport: c.transport,
-    kc: c.kc,
-    istioNamespace: e.MESHDX_ISTIO_NAMESPACE,
-    concurrency: e.MESHDX_PROXY_CONCURRENCY,
-    timeoutMs: e.MESHDX_PROXY_TIMEOUT_MS,
-  };
+  return proxyFanout();
 }
 
 /** The finished scan if it is fresh enough, else null (the page then streams a new one). */

@@ -6,7 +6,7 @@
 import type { ScopingView } from '../../lib/api/scoping-view';
 import { buildScopingReport } from '../../lib/scoping/report';
 import { gatherScopingInput, type GatherDeps } from '../scoping/gather';
-import { cluster, env } from '../wiring';
+import { env, proxyFanout } from '../wiring';
 
 export const SCOPING_CACHE_MS = 15_000;
 
@@ -18,14 +18,9 @@ const holder = globalThis as typeof globalThis & { __meshdxScoping?: State };
 const state = (): State => (holder.__meshdxScoping ??= {});
 
 export function scopingDepsFromWiring(): GatherDeps {
-  const c = cluster();
   const e = env();
   return {
-    transport: c.transport,
-    kc: c.kc,
-    istioNamespace: e.MESHDX_ISTIO_NAMESPACE,
-    concurrency: e.MESHDX_PROXY_CONCURRENCY,
-    timeoutMs: e.MESHDX_PROXY_TIMEOUT_MS,
+    ...proxyFanout(),
     prometheusUrl: e.MESHDX_PROMETHEUS,
     simulated: e.MESHDX_SIMULATED !== undefined,
   };
