@@ -64,7 +64,13 @@ describe('protocol findings on the port-naming scenario, through the real client
   });
 
   it('IST0118 for the web, 8080 and foo-http ports, not for http-web or appProtocol grpc', () => {
-    expect(names('IST0118')).toEqual(['ledger-db', 'numbers', 'orders-db-legacy', 'suffix-wrong', 'web-legacy']);
+    expect(names('IST0118')).toEqual([
+      'ledger-db',
+      'numbers',
+      'orders-db-legacy',
+      'suffix-wrong',
+      'web-legacy',
+    ]);
     const legacy = inPorts('IST0118').find((f) => f.subject.name === 'web-legacy');
     expect(legacy?.evidence).toMatchObject({ portName: 'web', port: 80, targetPort: '8080' });
   });
