@@ -8,6 +8,8 @@ import { requireName } from '../../lib/kube/names';
 import { podLogs } from '../kube/logs';
 import { envoyAdminGet } from '../kube/podports';
 import { listEndpointSlices, listIstioConfig, listPods } from '../kube/resources';
+import { mapBounded } from '../../lib/proxies/pool';
+import type { PodInterval } from '../../lib/ledger/types';
 import type { KubeTransport } from '../kube/transport';
 import { cluster, env } from '../wiring';
 import { withPrometheus } from './incidents-prometheus';
@@ -37,19 +39,25 @@ export function filterOf(q: IncidentsQuery): RequestFilter {
   };
 }
 
-/** Client proxies whose logs to read: the chosen client, else meshed pods of the namespace. */
+/**
+ * Client proxies whose logs to read: the chosen client, else meshed pods of the namespace.
+ * When there are more than can be read, clients in namespaces where pods were terminated
+ * recently (`churn`: terminations per namespace) come first: that is where phantom 503s are.
+ */
 export function chooseClients(
   pods: readonly Pod[],
   q: IncidentsQuery,
+  churn: ReadonlyMap<string, number> = new Map(),
 ): { chosen: Pod[]; skipped: number } {
+  const key = (p: Pod) => `${p.metadata.namespace}/${p.metadata.name}`;
   const meshed = pods
     .filter(isMeshed)
     .filter((p) => !q.namespace || p.metadata.namespace === q.namespace)
-    .filter((p) => !q.client || `${p.metadata.namespace}/${p.metadata.name}` === q.client)
-    .sort((a, b) =>
-      `${a.metadata.namespace}/${a.metadata.name}`.localeCompare(
-        `${b.metadata.namespace}/${b.metadata.name}`,
-      ),
+    .filter((p) => !q.client || key(p) === q.client)
+    .sort(
+      (a, b) =>
+        (churn.get(b.metadata.namespace ?? '') ?? 0) -
+          (churn.get(a.metadata.namespace ?? '') ?? 0) || key(a).localeCompare(key(b)),
     );
   return {
     chosen: meshed.slice(0, MAX_CLIENTS),
@@ -57,20 +65,18 @@ export function chooseClients(
   };
 }
 
-async function mapLimited<T, R>(
-  items: readonly T[],
-  limit: number,
-  fn: (x: T) => Promise<R>,
-): Promise<R[]> {
-  const out: R[] = new Array<R>(items.length);
-  let next = 0;
-  const worker = async () => {
-    while (next < items.length) {
-      const i = next++;
-      out[i] = await fn(items[i] as T);
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
+/** Terminations per namespace in the last `sinceMs` (or the window), from the IP history. */
+export function churnByNamespace(
+  intervals: readonly PodInterval[],
+  fromMs: number,
+  toMs: number,
+): Map<string, number> {
+  const out = new Map<string, number>();
+  for (const iv of intervals) {
+    const t = iv.deletionStartedAt ?? iv.goneAt;
+    if (t !== null && t >= fromMs && t <= toMs)
+      out.set(iv.namespace, (out.get(iv.namespace) ?? 0) + 1);
+  }
   return out;
 }
 
@@ -80,7 +86,7 @@ export async function fetchClientLogs(
   pods: readonly Pod[],
   q: IncidentsQuery,
 ): Promise<LogInput[]> {
-  return mapLimited(pods, LOG_CONCURRENCY, async (p) => {
+  const read = async (p: Pod): Promise<LogInput> => {
     const ns = p.metadata.namespace ?? 'default';
     const source = `${ns}/${p.metadata.name}`;
     try {
@@ -98,6 +104,12 @@ export async function fetchClientLogs(
         problem: e instanceof Error ? e.message : String(e),
       };
     }
+  };
+  return mapBounded(pods, LOG_CONCURRENCY, read, {
+    onThrow: (e, p) => {
+      const source = `${p.metadata.namespace ?? 'default'}/${p.metadata.name}`;
+      return { source, clientPod: source, text: '', problem: String(e) };
+    },
   });
 }
 
@@ -142,7 +154,15 @@ export async function buildIncidents(
     listEndpointSlices(t),
     history.ready.catch(() => undefined),
   ]);
-  const { chosen, skipped } = deps.logs ? { chosen: [], skipped: 0 } : chooseClients(pods.items, q);
+  const nowMs = deps.now?.() ?? Date.now();
+  const churn = churnByNamespace(
+    history.intervals(),
+    q.from ? Date.parse(q.from) : nowMs - 60 * 60_000,
+    q.to ? Date.parse(q.to) : nowMs,
+  );
+  const { chosen, skipped } = deps.logs
+    ? { chosen: [], skipped: 0 }
+    : chooseClients(pods.items, q, churn);
   const logsP = deps.logs ? Promise.resolve(deps.logs) : fetchClientLogs(t, chosen, q);
   const staleP =
     q.client && deps.clustersJson
@@ -155,7 +175,7 @@ export async function buildIncidents(
       : Promise.resolve(null);
   const [logs, stale] = await Promise.all([logsP, staleP]);
   return buildIncidentsView({
-    now: deps.now?.() ?? Date.now(),
+    now: nowMs,
     filter: { ...filterOf(q), format: deps.format },
     logs,
     sourcesSkipped: skipped,
