@@ -106,9 +106,23 @@ test('incidents finds the pod that holds an IP', async ({ page }) => {
   await snap(page, 'incidents');
 });
 
-test('findings lists coded findings', async ({ page }) => {
+test('findings lists coded findings, counted per code, worst first', async ({ page }) => {
+  const report = (await (await fetch(`${demo}/api/findings`)).json()) as {
+    findings: { code: string; severity: string }[];
+  };
+  expect(report.findings.length).toBeGreaterThan(0);
+  const counts = new Map<string, number>();
+  for (const f of report.findings) counts.set(f.code, (counts.get(f.code) ?? 0) + 1);
   await page.goto(`${demo}/findings`);
   await expect(page.getByTestId('findings-card')).toBeVisible();
+  for (const [code, n] of counts) {
+    await expect(page.locator(`[data-code-count="${code}"]`)).toContainText(String(n));
+  }
+  // the list starts with the worst severity present
+  const worst = ['error', 'warning', 'info'].find((s) =>
+    report.findings.some((f) => f.severity === s),
+  );
+  await expect(page.getByTestId('findings-list').locator('li').first()).toContainText(worst!);
   await snap(page, 'findings');
 });
 

@@ -6,6 +6,7 @@ import { QueryBoundary } from '../data/QueryBoundary';
 import { useViewState } from '../data/useViewState';
 import { Badge, Card } from '../ui/Card';
 import { FilterBar, SelectFilter } from '../ui/Filters';
+import { countByCode, sortFindings } from './summary';
 
 const tone = { error: 'bad', warning: 'warn', info: 'info' } as const;
 
@@ -16,7 +17,14 @@ export function FindingsView() {
     <QueryBoundary query={query} what="findings">
       {(report) => {
         const titles = new Map(report.catalog.map((c) => [c.code, c]));
-        const rows = report.findings.filter(
+        const inNamespace = report.findings.filter(
+          (f) =>
+            !state.namespace ||
+            f.subject.namespace === state.namespace ||
+            f.subject.name === state.namespace,
+        );
+        const codes = countByCode(inNamespace, report.catalog);
+        const rows = sortFindings(report.findings).filter(
           (f) =>
             (!state.namespace ||
               f.subject.namespace === state.namespace ||
@@ -29,6 +37,38 @@ export function FindingsView() {
         ].sort();
         return (
           <div className="space-y-4">
+            <Card title="By code (click to filter)" testId="findings-by-code">
+              <div className="flex flex-wrap gap-2">
+                {codes.map((c) => (
+                  <button
+                    key={c.code}
+                    type="button"
+                    data-code-count={c.code}
+                    onClick={() => update({ code: state.code === c.code ? undefined : c.code })}
+                    className={`rounded border px-2 py-1 text-left text-xs ${state.code === c.code ? 'border-sky-500 bg-sky-50' : 'border-slate-200 bg-white hover:bg-slate-50'}`}
+                  >
+                    <Badge tone={tone[c.severity]}>{c.count}</Badge>{' '}
+                    <span className="font-mono">{c.code}</span> {c.title}
+                  </button>
+                ))}
+              </div>
+              {report.sources && report.sources.length > 0 && (
+                <details className="mt-3 text-xs text-slate-600" data-testid="findings-sources">
+                  <summary className="cursor-pointer">
+                    Built from {report.sources.length} sources
+                    {report.sources.some((s) => !s.ok) &&
+                      `, ${report.sources.filter((s) => !s.ok).length} unavailable`}
+                  </summary>
+                  <ul className="mt-1 space-y-0.5">
+                    {report.sources.map((s) => (
+                      <li key={s.name}>
+                        {s.ok ? '✓' : '✗'} <span className="font-medium">{s.name}</span>: {s.detail}
+                      </li>
+                    ))}
+                  </ul>
+                </details>
+              )}
+            </Card>
             <FilterBar>
               <SelectFilter
                 label="Namespace"
