@@ -45,21 +45,17 @@ export function attributeRecord(
 ): Attribution {
   const upstream = parseAddress(record.upstreamHost);
   const upstreamIp = upstream ? normalizeIp(upstream.ip) : null;
-  const client = clientOf(record, history, options);
-  let found: IpLookup | null = null;
-  let reason: string;
-  if (upstreamIp === null)
-    reason =
-      record.upstreamHost === null
-        ? 'no upstream host in the log line (request never reached a pod)'
-        : `upstream "${record.upstreamHost}" is not an IP address`;
-  else if (record.time === null) reason = 'request has no usable start time';
-  else {
-    found = history.at(upstreamIp, record.time, options.gapToleranceMs);
-    reason = found.reason;
-  }
+  const found =
+    upstreamIp !== null && record.time !== null
+      ? history.at(upstreamIp, record.time, options.gapToleranceMs)
+      : null;
   const h = found?.holder ?? null;
-  // one object literal with every field (no spreads): this runs for every failing request
+  // the reason text and the client's lookup are made only when read: the --json report of a
+  // long log prints neither, and this runs for every failing request
+  const host = record.upstreamHost;
+  const remote = record.downstreamRemoteAddress;
+  const time = record.time;
+  let client: Attribution['client'] | undefined;
   return {
     line: record.line,
     time: record.startTime,
@@ -72,25 +68,35 @@ export function attributeRecord(
     node: h?.node ?? null,
     state: found?.state ?? 'unknown',
     afterTerminationMs: found?.afterTerminationMs ?? null,
-    reason,
-    client,
+    get reason() {
+      if (found) return found.reason;
+      if (upstreamIp === null)
+        return host === null
+          ? 'no upstream host in the log line (request never reached a pod)'
+          : `upstream "${host}" is not an IP address`;
+      return 'request has no usable start time';
+    },
+    get client() {
+      if (client === undefined) client = clientOf(remote, time, history, options.gapToleranceMs);
+      return client;
+    },
     service: parseClusterName(record.upstreamCluster),
   };
 }
 
 function clientOf(
-  record: AccessLogRecord,
+  remote: string | null,
+  time: number | null,
   history: IpHistory,
-  options: AttributeOptions,
+  gapToleranceMs: number | undefined,
 ): Attribution['client'] {
-  const addr = parseAddress(record.downstreamRemoteAddress);
-  if (!addr || record.downstreamRemoteAddress === null) return null;
-  if (record.time === null)
-    return { address: record.downstreamRemoteAddress, pod: null, state: 'unknown' };
-  const found = history.at(normalizeIp(addr.ip), record.time, options.gapToleranceMs);
+  const addr = parseAddress(remote);
+  if (!addr || remote === null) return null;
+  if (time === null) return { address: remote, pod: null, state: 'unknown' };
+  const found = history.at(normalizeIp(addr.ip), time, gapToleranceMs);
   const h = found.holder;
   return {
-    address: record.downstreamRemoteAddress,
+    address: remote,
     pod: h ? { namespace: h.namespace, name: h.name, uid: h.uid } : null,
     state: found.state,
   };

@@ -1,4 +1,4 @@
-import type { IpLookup, PodInterval } from './types';
+import type { HolderState, IpLookup, PodInterval } from './types';
 
 /** How far back from the newest interval starting before t a lookup looks for a holder. */
 const SCAN_BACK = 16;
@@ -27,11 +27,6 @@ export function endOf(i: PodInterval): number | null {
   return i.goneUncertain && i.graceEndsAt !== null ? Math.max(i.goneAt, i.graceEndsAt) : i.goneAt;
 }
 
-function covers(i: PodInterval, t: number): boolean {
-  const end = endOf(i);
-  return end === null || t < end;
-}
-
 /**
  * The holder of an IP at time t, given the IP's intervals sorted by start.
  * - An interval covering t: `live`, or `terminating` once its deletion has started.
@@ -48,88 +43,106 @@ export function lookupInSorted(
 ): IpLookup {
   const idx = lastStartingBefore(intervals, t);
   if (idx < 0) {
-    const next = intervals[0];
-    const reason = next
-      ? `no pod known to hold ${ip} before ${iso(next.from)} (${next.namespace}/${next.name})`
-      : `no pod known to have held ${ip}`;
-    return { ip, time: t, holder: null, state: 'unknown', afterTerminationMs: null, reason };
+    const next = intervals[0] ?? null;
+    return lazy(ip, t, null, 'unknown', null, () =>
+      next
+        ? `no pod known to hold ${ip} before ${iso(next.from)} (${next.namespace}/${next.name})`
+        : `no pod known to have held ${ip}`,
+    );
   }
-  const covering: PodInterval[] = [];
+  let holder: PodInterval | null = null;
   let lastGone: PodInterval | null = null;
+  let lastGoneEnd = -Infinity;
+  let older: PodInterval | null = null;
   for (let k = idx; k >= 0 && k > idx - SCAN_BACK; k--) {
     const i = intervals[k] as PodInterval;
-    if (covers(i, t)) covering.push(i);
-    else if (!lastGone || (endOf(i) ?? -Infinity) > (endOf(lastGone) ?? -Infinity)) lastGone = i;
+    const end = endOf(i);
+    if (end === null || t < end) {
+      // covering t: the newest wins, unless its start is an estimate and an older one has
+      // a certain end after t
+      if (!holder) holder = i;
+      else if (!older && i.goneAt !== null && !i.goneUncertain && t < i.goneAt) older = i;
+    } else if (!lastGone || end > lastGoneEnd) {
+      lastGone = i;
+      lastGoneEnd = end;
+    }
   }
-  const holder = pickCovering(covering, t);
+  if (holder && holder.fromSource !== 'event' && older) holder = older;
   if (holder) {
-    const started = holder.deletionStartedAt;
-    if (started !== null && t >= started) {
-      return {
+    const h = holder;
+    const started = h.deletionStartedAt;
+    if (started !== null && t >= started)
+      return lazy(
         ip,
-        time: t,
-        holder,
-        state: 'terminating',
-        afterTerminationMs: t - started,
-        reason: `deletion of ${holder.namespace}/${holder.name} started ${fmtMs(t - started)} before the request`,
-      };
-    }
-    const estimate =
-      holder.fromSource === 'event' ? '' : ` (start estimated from ${holder.fromSource})`;
-    return {
-      ip,
-      time: t,
-      holder,
-      state: 'live',
-      afterTerminationMs: null,
-      reason: `${holder.namespace}/${holder.name} held ${ip} since ${iso(holder.from)}${estimate}`,
-    };
+        t,
+        h,
+        'terminating',
+        t - started,
+        () =>
+          `deletion of ${h.namespace}/${h.name} started ${fmtMs(t - started)} before the request`,
+      );
+    return lazy(ip, t, h, 'live', null, () => {
+      const estimate = h.fromSource === 'event' ? '' : ` (start estimated from ${h.fromSource})`;
+      return `${h.namespace}/${h.name} held ${ip} since ${iso(h.from)}${estimate}`;
+    });
   }
-  const lastEnd = lastGone ? endOf(lastGone) : null;
-  if (lastGone && lastEnd !== null) {
-    const gap = t - lastEnd;
-    const who = `${lastGone.namespace}/${lastGone.name}`;
-    const uncertain = lastGone.goneUncertain ? ' (time of removal estimated)' : '';
-    if (gap <= gapToleranceMs) {
-      const after = t - (lastGone.deletionStartedAt ?? lastEnd);
-      return {
+  if (lastGone) {
+    const g = lastGone;
+    const gap = t - lastGoneEnd;
+    const who = () => `${g.namespace}/${g.name}`;
+    const uncertain = () => (g.goneUncertain ? ' (time of removal estimated)' : '');
+    if (gap <= gapToleranceMs)
+      return lazy(
         ip,
-        time: t,
-        holder: lastGone,
-        state: 'terminated',
-        afterTerminationMs: after,
-        reason: `${ip} was free; its last holder ${who} was gone ${fmtMs(gap)} before the request${uncertain}`,
-      };
-    }
-    return {
+        t,
+        g,
+        'terminated',
+        t - (g.deletionStartedAt ?? lastGoneEnd),
+        () =>
+          `${ip} was free; its last holder ${who()} was gone ${fmtMs(gap)} before the request${uncertain()}`,
+      );
+    return lazy(
       ip,
-      time: t,
-      holder: null,
-      state: 'unknown',
-      afterTerminationMs: null,
-      reason: `${ip} was free for ${fmtMs(gap)} before the request; last holder ${who}${uncertain} is too far back to blame`,
-    };
+      t,
+      null,
+      'unknown',
+      null,
+      () =>
+        `${ip} was free for ${fmtMs(gap)} before the request; last holder ${who()}${uncertain()} is too far back to blame`,
+    );
   }
-  return {
+  return lazy(
     ip,
-    time: t,
-    holder: null,
-    state: 'unknown',
-    afterTerminationMs: null,
-    reason: `no holder of ${ip} found around the request time`,
-  };
+    t,
+    null,
+    'unknown',
+    null,
+    () => `no holder of ${ip} found around the request time`,
+  );
 }
 
-function pickCovering(covering: PodInterval[], t: number): PodInterval | null {
-  const newest = covering[0];
-  if (!newest) return null;
-  if (newest.fromSource !== 'event') {
-    const older = covering.find(
-      (i) => i !== newest && i.goneAt !== null && !i.goneUncertain && t < i.goneAt,
-    );
-    if (older) return older;
-  }
-  return newest;
+/**
+ * A lookup whose `reason` text is only built when read: attribution of a long log reads it
+ * for a handful of lines (the --json report does not print it at all).
+ */
+function lazy(
+  ip: string,
+  time: number,
+  holder: PodInterval | null,
+  state: HolderState,
+  afterTerminationMs: number | null,
+  reason: () => string,
+): IpLookup {
+  return {
+    ip,
+    time,
+    holder,
+    state,
+    afterTerminationMs,
+    get reason() {
+      return reason();
+    },
+  };
 }
 
 function iso(ms: number): string {

@@ -34,4 +34,20 @@ describe('report-json', () => {
       `${JSON.stringify({ attributions: [attributionView(a(1, false, []))] }, null, 2)}\n`,
     );
   });
+  it('writes ugly values exactly as JSON.stringify does', () => {
+    const ref = (x: Attribution) =>
+      `    ${JSON.stringify(attributionView(x), null, 2).split('\n').join('\n    ')}`;
+    const base = a(7, true, ['UC']);
+    const ugly: Attribution[] = [
+      { ...base, code: Number.NaN, afterTerminationMs: Number.POSITIVE_INFINITY },
+      { ...base, time: null, code: null, upstream: null, flags: [] },
+      { ...base, flags: ['U"C', 'x\\y', '\u2028', 'é\u0001'], upstream: '\ud800:80' },
+      { ...base, pod: { namespace: 'ns\n', name: 'p\t', uid: 'u-1' }, state: 'live' },
+      { ...base, line: -0, afterTerminationMs: -1.5e-7 },
+      // not the usual pod shape: the general path
+      { ...base, pod: { name: 'b', namespace: 'a', uid: null } },
+      { ...base, pod: { namespace: 'a', name: 'b', uid: null, extra: 1 } as Attribution['pod'] },
+    ];
+    for (const x of ugly) expect(attributionJsonItem(x)).toBe(ref(x));
+  });
 });

@@ -17,9 +17,69 @@ export function attributionView(a: Attribution) {
 /**
  * One attribution as it appears inside the report's "attributions" array (indented as
  * JSON.stringify(report, null, 2) indents it). Kept as text, a flat string, so that a long
- * run holds a few hundred bytes per failing request rather than its objects.
+ * run holds a few hundred bytes per failing request rather than its objects. Written field
+ * by field (each value through JSON.stringify): the same bytes as stringifying
+ * attributionView(a) with indent 2 and indenting it by 4, at a fraction of the cost.
  */
 export function attributionJsonItem(a: Attribution): string {
+  const pod = podText(a.pod);
+  if (pod === undefined) return slowItem(a);
+  // join, not concatenation: one flat string, not a rope that keeps every piece alive
+  return [
+    '    {\n      "line": ',
+    v(a.line),
+    ',\n      "time": ',
+    v(a.time),
+    ',\n      "code": ',
+    v(a.code),
+    ',\n      "flags": ',
+    flagsText(a.flags),
+    ',\n      "upstream": ',
+    v(a.upstream),
+    ',\n      "pod": ',
+    pod,
+    ',\n      "state": ',
+    v(a.state),
+    ',\n      "afterTerminationMs": ',
+    v(a.afterTerminationMs),
+    '\n    }',
+  ].join('');
+}
+
+/** A JSON scalar as JSON.stringify prints it inside an object (NaN and Infinity as null). */
+function v(x: string | number | null): string {
+  if (x === null) return 'null';
+  if (typeof x === 'number') return Number.isFinite(x) ? String(x) : 'null';
+  return JSON.stringify(x);
+}
+
+function flagsText(flags: readonly string[]): string {
+  if (flags.length === 0) return '[]';
+  let out = '[';
+  for (let k = 0; k < flags.length; k++)
+    out += `${k ? ',' : ''}\n        ${typeof flags[k] === 'string' ? JSON.stringify(flags[k]) : 'null'}`;
+  return `${out}\n      ]`;
+}
+
+/** The pod object's text, or undefined when it is not exactly {namespace, name, uid}. */
+function podText(pod: Attribution['pod']): string | undefined {
+  if (pod === null) return 'null';
+  const keys = Object.keys(pod);
+  if (
+    keys.length !== 3 ||
+    keys[0] !== 'namespace' ||
+    keys[1] !== 'name' ||
+    keys[2] !== 'uid' ||
+    typeof pod.namespace !== 'string' ||
+    typeof pod.name !== 'string' ||
+    (pod.uid !== null && typeof pod.uid !== 'string')
+  )
+    return undefined;
+  return `{\n        "namespace": ${JSON.stringify(pod.namespace)},\n        "name": ${JSON.stringify(pod.name)},\n        "uid": ${v(pod.uid)}\n      }`;
+}
+
+/** The general path, for attributions made elsewhere with unusual values. */
+function slowItem(a: Attribution): string {
   // split/join gives one flat string; a regex replace here kept ~5x the text alive (V8)
   return `    ${JSON.stringify(attributionView(a), null, 2).split('\n').join('\n    ')}`;
 }
