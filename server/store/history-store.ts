@@ -15,6 +15,7 @@ import { DAY_MS, pruneBefore, type PruneResult } from './retention';
 
 export type { HistoryStoreOptions, RecordCounts, StoreStats } from './options';
 import { IntervalIndex } from './interval-index';
+import { groupRawIntervals } from './interval-load';
 
 const MAX_ERRORS = 20;
 
@@ -29,6 +30,8 @@ export class HistoryStore {
   private readonly tracker: PodIntervalTracker;
   private readonly states = new Map<string, PodState>();
   private readonly preserved = new Map<string, Map<string, PreservedStart>>();
+  /** Pods the file held as not deleted when opened: the only ones with a stored state to diff. */
+  private readonly storedLive = new Set<string>();
   private timer: NodeJS.Timeout | null = null;
   private closed = false;
   readonly counts: RecordCounts = {
@@ -54,6 +57,7 @@ export class HistoryStore {
         byIp.set(r.ip, { from: r.from, fromSource: toFromSource(r.from_source) });
         this.preserved.set(r.pod_key, byIp);
       }
+      for (const key of this.reader.undeletedSnapshotKeys()) this.storedLive.add(key);
     }
     this.tracker = new PodIntervalTracker((k, ip) => this.preserved.get(k)?.get(ip));
   }
@@ -75,7 +79,7 @@ export class HistoryStore {
 
     const next = podState(ev.object);
     let prev = this.states.get(key) ?? null;
-    if (!prev) {
+    if (!prev && this.storedLive.delete(key)) {
       const stored = this.reader.snapshotObject(key);
       if (stored) prev = podState(stored);
     }
@@ -186,7 +190,10 @@ export class HistoryStore {
 
   /** The IP history as an in-memory index for many lookups (attribution). */
   loadHistory(): IntervalIndex {
-    return new IntervalIndex(this.allIntervals());
+    this.flush();
+    const { byIp, count, skipped } = groupRawIntervals(this.reader.intervalRowsRaw());
+    if (skipped > 0) this.invalid(`${skipped} pod_intervals rows with missing ip, name or start`);
+    return IntervalIndex.fromSorted(byIp, count);
   }
 
   podSnapshot(namespace: string, name: string): PodSnapshot | null {

@@ -10,6 +10,14 @@ export class IntervalIndex implements IpHistory {
   private readonly byIp = new Map<string, PodInterval[]>();
   private count = 0;
 
+  /** Lists already grouped by IP and sorted by start (groupRawIntervals), taken as they are. */
+  static fromSorted(byIp: Map<string, PodInterval[]>, count: number): IntervalIndex {
+    const index = new IntervalIndex([]);
+    for (const [ip, list] of byIp) index.byIp.set(ip, list);
+    index.count = count;
+    return index;
+  }
+
   constructor(intervals: Iterable<PodInterval>) {
     for (const i of intervals) {
       const list = this.byIp.get(i.ip);

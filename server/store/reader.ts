@@ -4,6 +4,7 @@ import type { PodInterval } from '../../lib/ledger/types';
 import { asObj } from '../../lib/ledger/observation';
 import type { Db } from './db';
 import { intervalFromRow, type IntervalRow } from './rows';
+import { RAW_INTERVAL_COLUMNS } from './interval-load';
 import { recordedFromRow, type KubeEventRow, type RecordedKubeEvent } from './kube-events';
 
 /** The last state meshdx saw of a pod, kept after the pod is deleted. */
@@ -67,11 +68,15 @@ export class StoreReader {
     this.s = {
       byIp: p('SELECT * FROM pod_intervals WHERE ip = ? ORDER BY "from", pod_key'),
       all: p('SELECT * FROM pod_intervals ORDER BY ip, "from", pod_key'),
+      allRaw: p(
+        `SELECT ${RAW_INTERVAL_COLUMNS.map((c) => `"${c}"`).join(', ')} FROM pod_intervals`,
+      ),
       podIntervals: p('SELECT * FROM pod_intervals WHERE pod_key = ? ORDER BY ip'),
       snapByName: p(
         'SELECT * FROM pod_snapshots WHERE namespace = ? AND name = ? ORDER BY last_seen DESC LIMIT 1',
       ),
       snapByKey: p('SELECT * FROM pod_snapshots WHERE pod_key = ? OR uid = ? LIMIT 1'),
+      snapObject: p('SELECT object, deleted_at FROM pod_snapshots WHERE pod_key = ?'),
       deleted: p(
         'SELECT * FROM pod_snapshots WHERE deleted_at IS NOT NULL AND deleted_at >= ? ORDER BY deleted_at DESC',
       ),
@@ -87,6 +92,7 @@ export class StoreReader {
       livePods: p(
         'SELECT pod_key FROM pod_snapshots WHERE deleted_at IS NULL UNION SELECT pod_key FROM pod_intervals WHERE gone_at IS NULL',
       ),
+      undeleted: p('SELECT pod_key FROM pod_snapshots WHERE deleted_at IS NULL'),
       liveStarts: p(
         'SELECT pod_key, ip, "from", from_source FROM pod_intervals WHERE gone_at IS NULL',
       ),
@@ -100,6 +106,11 @@ export class StoreReader {
 
   *allIntervals(): Generator<PodInterval> {
     for (const r of this.st('all').iterate() as Iterable<IntervalRow>) yield intervalFromRow(r);
+  }
+
+  /** Every interval as a raw row (columns RAW_INTERVAL_COLUMNS), in table order. */
+  intervalRowsRaw(): Iterable<unknown[]> {
+    return this.st('allRaw').raw().iterate() as Iterable<unknown[]>;
   }
 
   intervalsOfPod(podKey: string): PodInterval[] {
@@ -118,7 +129,8 @@ export class StoreReader {
 
   /** The stored object JSON of a pod (for diffing after a restart), or null. */
   snapshotObject(podKey: string): unknown {
-    const r = this.st('snapByKey').get(podKey, podKey) as SnapshotDbRow | undefined;
+    const r = this.st('snapObject').get(podKey) as
+      Pick<SnapshotDbRow, 'object' | 'deleted_at'> | undefined;
     return r && r.deleted_at === null ? parseObject(r.object) : null;
   }
 
@@ -146,6 +158,11 @@ export class StoreReader {
     return (this.st('eventsByObject').all(namespace, kind, name) as KubeEventRow[]).map(
       recordedFromRow,
     );
+  }
+
+  /** Keys of the pods whose snapshot is not marked deleted. */
+  undeletedSnapshotKeys(): string[] {
+    return this.st('undeleted').pluck().all() as string[];
   }
 
   livePodKeys(): Set<string> {
