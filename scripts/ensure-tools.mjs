@@ -47,3 +47,12 @@ if (!which('kubectl') && !aptInstall(['kubernetes-client'])) {
     'meshdx tests: kubectl not found and could not be installed; the kubectl compatibility tests will be skipped.',
   );
 }
+
+// Prometheus for the kube-state-metrics history tests (they fail in CI without it, and say
+// they are skipped elsewhere).
+const prometheus = process.env.PROMETHEUS_PATH ?? '/usr/bin/prometheus';
+if (!fs.existsSync(prometheus) && !aptInstall(['prometheus'])) {
+  console.warn(
+    `meshdx tests: ${prometheus} not found and could not be installed (sudo apt-get install -y prometheus); the Prometheus history tests will be skipped.`,
+  );
+}

@@ -9,6 +9,11 @@ const EnvSchema = z.object({
   /** SQLite history store; a PersistentVolume path in a cluster. */
   MESHDX_DB: z.string().min(1).default('data/meshdx.sqlite'),
   MESHDX_PROMETHEUS: z.url().optional(),
+  /**
+   * Finest step (seconds) of pod-history range queries to Prometheus: the kube-state-metrics
+   * scrape interval, when it is finer than the default 15 s.
+   */
+  MESHDX_PROMETHEUS_STEP: z.coerce.number().int().min(1).max(3600).optional(),
   MESHDX_ISTIO_NAMESPACE: z
     .string()
     .regex(/^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/)

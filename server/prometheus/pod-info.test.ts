@@ -88,7 +88,7 @@ describe('kube-state-metrics pod history', () => {
 
   it('reports errors as data and queries the range API', async () => {
     expect(parseMatrix({ status: 'error', error: 'bad query' }).error).toMatch(/bad query/);
-    expect(parseMatrix('nope').error).toMatch(/not a range/);
+    expect(parseMatrix('nope').error).toMatch(/not a query result/);
     expect(stepFor({ startMs: 0, endMs: 3_600_000 })).toBe(15_000);
     expect(stepFor({ startMs: 0, endMs: 7 * 86_400_000 })).toBe(615_000);
     const asked: string[] = [];

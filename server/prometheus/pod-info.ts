@@ -3,49 +3,10 @@
  * IP while the pod exists), `kube_pod_created` and `kube_pod_deletion_timestamp`. This reaches
  * back before meshdx was installed. Answers are validated (zod); bad series are counted.
  */
-import { z } from 'zod';
 import type { PodInterval } from '../../lib/ledger/types';
+import { promGet, type PromClient, type Series } from './query';
 
-const MatrixSchema = z.object({
-  status: z.string(),
-  error: z.string().optional(),
-  data: z
-    .object({
-      resultType: z.string(),
-      result: z.array(
-        z.object({
-          metric: z.record(z.string(), z.string()),
-          values: z.array(z.tuple([z.number(), z.string()])),
-        }),
-      ),
-    })
-    .optional(),
-});
-
-export interface Series {
-  metric: Record<string, string>;
-  /** [epoch ms, value] */
-  samples: [number, number][];
-}
-
-/** A /api/v1/query_range answer as series, or the error it carries. */
-export function parseMatrix(body: unknown): { series: Series[]; error: string | null } {
-  const parsed = MatrixSchema.safeParse(body);
-  if (!parsed.success)
-    return { series: [], error: 'Prometheus answer is not a range query result' };
-  if (parsed.data.status !== 'success' || !parsed.data.data)
-    return {
-      series: [],
-      error: `Prometheus query failed: ${parsed.data.error ?? parsed.data.status}`,
-    };
-  return {
-    series: parsed.data.data.result.map((r) => ({
-      metric: r.metric,
-      samples: r.values.map(([t, v]) => [Math.round(t * 1000), Number(v)] as [number, number]),
-    })),
-    error: null,
-  };
-}
+export { parseMatrix, type Series } from './query';
 
 const podKey = (m: Record<string, string>) => m.uid || `${m.namespace ?? ''}/${m.pod ?? ''}`;
 
@@ -123,9 +84,15 @@ export interface KsmRange {
   endMs: number;
 }
 
-/** Step for a range: at most about 1000 points, never under 15 s. */
-export function stepFor(r: KsmRange): number {
-  return Math.max(15_000, Math.ceil((r.endMs - r.startMs) / 1000 / 15_000) * 15_000);
+/** The default finest step of a pod-history range query: a common kube-state-metrics scrape. */
+export const DEFAULT_MIN_STEP_MS = 15_000;
+
+/**
+ * Step for a range: at most about 1000 points, a multiple of the finest step (15 s unless
+ * MESHDX_PROMETHEUS_STEP says the scrape is finer), never under it.
+ */
+export function stepFor(r: KsmRange, minStepMs = DEFAULT_MIN_STEP_MS): number {
+  return Math.max(minStepMs, Math.ceil((r.endMs - r.startMs) / 1000 / minStepMs) * minStepMs);
 }
 
 /** Reads the three series over the range. Never throws: a failure is an error string. */
@@ -134,37 +101,28 @@ export async function readKsmPodHistory(
   range: KsmRange,
   timeoutMs: number,
   fetchImpl: typeof fetch = fetch,
+  minStepMs = DEFAULT_MIN_STEP_MS,
 ): Promise<PodInfoHistory & { error: string | null }> {
-  const stepMs = stepFor(range);
-  const get = async (query: string) => {
-    const url = new URL('api/v1/query_range', baseUrl.endsWith('/') ? baseUrl : `${baseUrl}/`);
-    url.searchParams.set('query', query);
-    url.searchParams.set('start', String(range.startMs / 1000));
-    url.searchParams.set('end', String(range.endMs / 1000));
-    url.searchParams.set('step', `${stepMs / 1000}s`);
-    const res = await fetchImpl(url, { signal: AbortSignal.timeout(timeoutMs) });
-    return parseMatrix(await res.json());
+  const stepMs = stepFor(range, minStepMs);
+  const client: PromClient = { baseUrl, timeoutMs, fetchImpl };
+  const get = (query: string) =>
+    promGet(client, 'query_range', {
+      query,
+      start: String(range.startMs / 1000),
+      end: String(range.endMs / 1000),
+      step: `${stepMs / 1000}s`,
+    });
+  const [info, created, deletion] = await Promise.all([
+    get('kube_pod_info{pod_ip!=""}'),
+    get('kube_pod_created'),
+    get('kube_pod_deletion_timestamp'),
+  ]);
+  if (info.error) return { intervals: [], skipped: 0, error: info.error };
+  return {
+    ...intervalsFromKsm(info.series, created.series, deletion.series, {
+      endMs: range.endMs,
+      stepMs,
+    }),
+    error: created.error ?? deletion.error,
   };
-  try {
-    const [info, created, deletion] = await Promise.all([
-      get('kube_pod_info{pod_ip!=""}'),
-      get('kube_pod_created'),
-      get('kube_pod_deletion_timestamp'),
-    ]);
-    const error = info.error ?? created.error ?? deletion.error;
-    if (info.error) return { intervals: [], skipped: 0, error };
-    return {
-      ...intervalsFromKsm(info.series, created.series, deletion.series, {
-        endMs: range.endMs,
-        stepMs,
-      }),
-      error,
-    };
-  } catch (e) {
-    return {
-      intervals: [],
-      skipped: 0,
-      error: `Prometheus not reachable: ${e instanceof Error ? e.message : String(e)}`,
-    };
-  }
 }

@@ -3,24 +3,8 @@
  * workload and destination service, over the observation window. Only used when
  * MESHDX_PROMETHEUS is set. Answers are validated (zod); bad samples are counted.
  */
-import { z } from 'zod';
 import type { TrafficObservation } from '../../lib/scoping/types';
-
-const VectorSchema = z.object({
-  status: z.string(),
-  error: z.string().optional(),
-  data: z
-    .object({
-      resultType: z.string(),
-      result: z.array(
-        z.object({
-          metric: z.record(z.string(), z.string()),
-          value: z.tuple([z.number(), z.string()]),
-        }),
-      ),
-    })
-    .optional(),
-});
+import { parseMatrix, promGet, type Series } from '../prometheus/query';
 
 export function requestsQuery(windowSeconds: number): string {
   const w = Math.max(60, Math.round(windowSeconds));
@@ -36,22 +20,19 @@ export interface PrometheusUsage {
 
 /** Turns a Prometheus /api/v1/query answer into one observation per client workload. */
 export function usageFromPrometheus(body: unknown): PrometheusUsage {
-  const parsed = VectorSchema.safeParse(body);
-  if (!parsed.success)
-    return { observations: [], badSamples: 0, error: 'Prometheus answer is not a query result' };
-  if (parsed.data.status !== 'success' || !parsed.data.data)
-    return {
-      observations: [],
-      badSamples: 0,
-      error: `Prometheus query failed: ${parsed.data.error ?? parsed.data.status}`,
-    };
+  const answer = parseMatrix(body);
+  if (answer.error) return { observations: [], badSamples: 0, error: answer.error };
+  return usageFromSeries(answer.series);
+}
+
+function usageFromSeries(series: readonly Series[]): PrometheusUsage {
   const byWorkload = new Map<string, TrafficObservation>();
   let badSamples = 0;
-  for (const s of parsed.data.data.result) {
+  for (const s of series) {
     const ns = s.metric.source_workload_namespace;
     const wl = s.metric.source_workload;
     const host = s.metric.destination_service;
-    const count = Number(s.value[1]);
+    const count = s.samples[0]?.[1] ?? Number.NaN;
     if (!ns || !wl || !host || !Number.isFinite(count)) {
       badSamples++;
       continue;
@@ -75,20 +56,11 @@ export async function readPrometheusUsage(
   baseUrl: string,
   windowSeconds: number,
   timeoutMs: number,
+  fetchImpl: typeof fetch = fetch,
 ): Promise<PrometheusUsage> {
-  try {
-    const url = new URL('api/v1/query', baseUrl.endsWith('/') ? baseUrl : `${baseUrl}/`);
-    url.searchParams.set('query', requestsQuery(windowSeconds));
-    const res = await fetch(url, { signal: AbortSignal.timeout(timeoutMs) });
-    const body: unknown = await res.json().catch(() => null);
-    const out = usageFromPrometheus(body);
-    if (!res.ok && !out.error) out.error = `Prometheus answered HTTP ${res.status}`;
-    return out;
-  } catch (e) {
-    return {
-      observations: [],
-      badSamples: 0,
-      error: `Prometheus at ${baseUrl} not reachable: ${e instanceof Error ? e.message : String(e)}`,
-    };
-  }
+  const answer = await promGet({ baseUrl, timeoutMs, fetchImpl }, 'query', {
+    query: requestsQuery(windowSeconds),
+  });
+  if (answer.error) return { observations: [], badSamples: 0, error: answer.error };
+  return usageFromSeries(answer.series);
 }

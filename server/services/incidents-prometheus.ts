@@ -4,23 +4,40 @@ import type { IntervalSource } from './incidents-history';
 import type { IncidentsQuery } from './incidents';
 
 const HOUR = 3_600_000;
+/**
+ * How far before the window pod history is read: a pod deleted up to this long before the
+ * window can still be blamed for its requests (the ledger's gap tolerance is 5 minutes).
+ */
+const LEAD_MS = 10 * 60_000;
 
 /**
  * The history source plus kube-state-metrics pod history from Prometheus over the incident
  * window (an hour before it, so pods that started earlier are known). Never fails: a Prometheus
  * problem becomes a note.
  */
+export interface PrometheusSettings {
+  baseUrl: string;
+  timeoutMs: number;
+  /** Finest step of the range queries (ms); see stepFor. */
+  minStepMs?: number;
+}
+
 export async function withPrometheus(
   source: IntervalSource,
-  baseUrl: string,
+  prom: PrometheusSettings,
   q: IncidentsQuery,
   now: number,
-  timeoutMs: number,
 ): Promise<IntervalSource> {
   await source.ready.catch(() => undefined);
   const endMs = q.to ? Date.parse(q.to) : now;
-  const startMs = (q.from ? Date.parse(q.from) : endMs - 6 * HOUR) - HOUR;
-  const ksm = await readKsmPodHistory(baseUrl, { startMs, endMs }, timeoutMs);
+  const startMs = (q.from ? Date.parse(q.from) : endMs - 6 * HOUR) - LEAD_MS;
+  const ksm = await readKsmPodHistory(
+    prom.baseUrl,
+    { startMs, endMs },
+    prom.timeoutMs,
+    fetch,
+    prom.minStepMs,
+  );
   const merged = mergeIntervals(source.intervals(), ksm.intervals);
   const added = merged.length - source.intervals().length;
   const lookup = new IntervalHistory(merged);
@@ -37,4 +54,28 @@ export async function withPrometheus(
       note: [base.note, note].filter(Boolean).join(' '),
     }),
   };
+}
+
+/** The Prometheus settings of the environment, or null when no Prometheus is configured. */
+export function prometheusSettings(e: {
+  MESHDX_PROMETHEUS?: string;
+  MESHDX_PROMETHEUS_STEP?: number;
+}): PrometheusSettings | null {
+  if (!e.MESHDX_PROMETHEUS) return null;
+  return {
+    baseUrl: e.MESHDX_PROMETHEUS,
+    timeoutMs: 10_000,
+    minStepMs: e.MESHDX_PROMETHEUS_STEP === undefined ? undefined : e.MESHDX_PROMETHEUS_STEP * 1000,
+  };
+}
+
+/** The history source, with Prometheus' pod history merged in when one is configured. */
+export async function historyWithPrometheus(
+  source: IntervalSource,
+  e: { MESHDX_PROMETHEUS?: string; MESHDX_PROMETHEUS_STEP?: number },
+  q: IncidentsQuery,
+  now: number,
+): Promise<IntervalSource> {
+  const prom = prometheusSettings(e);
+  return prom ? withPrometheus(source, prom, q, now) : source;
 }

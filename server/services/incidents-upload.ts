@@ -1,6 +1,6 @@
 import type { IncidentsView } from '../../lib/api/incidents';
 import { cluster, env } from '../wiring';
-import { withPrometheus } from './incidents-prometheus';
+import { historyWithPrometheus } from './incidents-prometheus';
 import { buildIncidents, type IncidentsQuery } from './incidents';
 import { incidentHistory } from './incidents-wiring';
 
@@ -45,9 +45,7 @@ export async function analyzeUploadedLog(
 ): Promise<IncidentsView> {
   const c = cluster();
   const e = env();
-  const history = e.MESHDX_PROMETHEUS
-    ? await withPrometheus(incidentHistory(), e.MESHDX_PROMETHEUS, q, Date.now(), 10_000)
-    : incidentHistory();
+  const history = await historyWithPrometheus(incidentHistory(), e, q, Date.now());
   return buildIncidents(
     { ...q, client: undefined },
     {

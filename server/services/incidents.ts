@@ -12,7 +12,7 @@ import { mapBounded } from '../../lib/proxies/pool';
 import type { PodInterval } from '../../lib/ledger/types';
 import type { KubeTransport } from '../kube/transport';
 import { cluster, env } from '../wiring';
-import { withPrometheus } from './incidents-prometheus';
+import { historyWithPrometheus } from './incidents-prometheus';
 import type { IntervalSource } from './incidents-history';
 import { incidentHistory } from './incidents-wiring';
 import { staleEndpointsFor } from './incidents-stale';
@@ -194,9 +194,7 @@ export async function buildIncidents(
 export async function getIncidents(q: IncidentsQuery): Promise<IncidentsView> {
   const c = cluster();
   const e = env();
-  const history = e.MESHDX_PROMETHEUS
-    ? await withPrometheus(incidentHistory(), e.MESHDX_PROMETHEUS, q, Date.now(), 10_000)
-    : incidentHistory();
+  const history = await historyWithPrometheus(incidentHistory(), e, q, Date.now());
   return buildIncidents(q, {
     t: c.transport,
     history,

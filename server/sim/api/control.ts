@@ -1,4 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { sendKsmMetrics } from '../ksm/handler';
 import { applyFaults, faultsJson, parseFaultPatch } from '../store/faults';
 import { parseJson, readBody } from './body';
 import type { SimContext } from './context';
@@ -16,7 +17,10 @@ export function simInfo(ctx: SimContext): object {
   };
 }
 
-/** /_sim/info, /_sim/advance?ms=N, /_sim/faults: simulator controls, not part of the k8s API. */
+/**
+ * /_sim/info, /_sim/advance?ms=N, /_sim/faults: simulator controls, not part of the k8s API;
+ * /_sim/ksm/metrics: the pods as kube-state-metrics exposes them, for a Prometheus to scrape.
+ */
 export async function handleControl(
   ctx: SimContext,
   req: IncomingMessage,
@@ -35,6 +39,8 @@ export async function handleControl(
       ctx.clock.advance(Number(ms));
       return sendJson(res, 200, JSON.stringify({ now: ctx.clock.now().toISOString() }));
     }
+    case 'GET /_sim/ksm/metrics':
+      return sendKsmMetrics(ctx.store, res);
     case 'GET /_sim/faults':
       return sendJson(res, 200, JSON.stringify(faultsJson(ctx.faults)));
     case 'POST /_sim/faults': {

@@ -1,0 +1,115 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+
+/** Debian's Prometheus (package `prometheus`), installed by .ci/run and scripts/ensure-tools. */
+export const PROMETHEUS_BIN = process.env.PROMETHEUS_PATH ?? '/usr/bin/prometheus';
+
+export interface RunningPrometheus {
+  url: string;
+  /** Everything Prometheus printed, for failure messages. */
+  output(): string;
+  stop(): Promise<void>;
+}
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const s = net.createServer();
+    s.once('error', reject);
+    s.listen(0, '127.0.0.1', () => {
+      const a = s.address();
+      const port = typeof a === 'object' && a ? a.port : 0;
+      s.close(() => resolve(port));
+    });
+  });
+}
+
+/**
+ * Starts a real Prometheus on loopback with its own empty TSDB, scraping one target
+ * (`host:port` + metricsPath) every scrapeSeconds, and waits until it answers /-/ready.
+ */
+export async function startPrometheus(target: {
+  hostPort: string;
+  metricsPath: string;
+  scrapeSeconds: number;
+}): Promise<RunningPrometheus> {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'meshdx-prometheus-'));
+  const config = path.join(dir, 'prometheus.yml');
+  fs.writeFileSync(
+    config,
+    [
+      'global:',
+      `  scrape_interval: ${target.scrapeSeconds}s`,
+      `  evaluation_interval: ${target.scrapeSeconds}s`,
+      'scrape_configs:',
+      '  - job_name: kube-state-metrics',
+      `    metrics_path: ${target.metricsPath}`,
+      '    static_configs:',
+      `      - targets: ['${target.hostPort}']`,
+      '',
+    ].join('\n'),
+  );
+  const port = await freePort();
+  let out = '';
+  const child: ChildProcess = spawn(
+    PROMETHEUS_BIN,
+    [
+      `--config.file=${config}`,
+      `--storage.tsdb.path=${path.join(dir, 'data')}`,
+      `--web.listen-address=127.0.0.1:${port}`,
+    ],
+    { stdio: ['ignore', 'pipe', 'pipe'] },
+  );
+  child.stdout?.on('data', (d: Buffer) => (out += d.toString()));
+  child.stderr?.on('data', (d: Buffer) => (out += d.toString()));
+  const url = `http://127.0.0.1:${port}`;
+  const stop = async () => {
+    if (child.exitCode === null) {
+      const exited = new Promise((r) => child.once('exit', r));
+      child.kill('SIGTERM');
+      await Promise.race([exited, new Promise((r) => setTimeout(r, 5_000))]);
+      if (child.exitCode === null) child.kill('SIGKILL');
+    }
+    fs.rmSync(dir, { recursive: true, force: true });
+  };
+  const until = Date.now() + 20_000;
+  for (;;) {
+    if (child.exitCode !== null) {
+      await stop();
+      throw new Error(`prometheus exited (${child.exitCode}) at start:\n${out}`);
+    }
+    const ready = await fetch(`${url}/-/ready`).then(
+      (r) => r.ok,
+      () => false,
+    );
+    if (ready) break;
+    if (Date.now() > until) {
+      await stop();
+      throw new Error(`prometheus did not become ready within 20 s:\n${out}`);
+    }
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  return { url, output: () => out, stop };
+}
+
+/** Polls an instant query until check() accepts its result vector (or throws after timeoutMs). */
+export async function waitForQuery(
+  prom: RunningPrometheus,
+  query: string,
+  check: (result: { metric: Record<string, string> }[]) => boolean,
+  timeoutMs = 20_000,
+): Promise<void> {
+  const until = Date.now() + timeoutMs;
+  let last = '';
+  while (Date.now() < until) {
+    const res = await fetch(`${prom.url}/api/v1/query?query=${encodeURIComponent(query)}`);
+    const body = (await res.json()) as { data?: { result?: { metric: Record<string, string> }[] } };
+    const result = body.data?.result ?? [];
+    last = JSON.stringify(result.map((r) => r.metric));
+    if (check(result)) return;
+    await new Promise((r) => setTimeout(r, 250));
+  }
+  throw new Error(`query ${query} never gave the expected result; last: ${last}`);
+}
