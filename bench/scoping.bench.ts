@@ -27,7 +27,6 @@ export async function run(): Promise<BenchResult[]> {
       concurrency: 32,
       timeoutMs: 10_000,
       logTailLines: 500,
-      simulated: true,
     });
     const gatherMs = ms(start);
     if (g.gather.proxies < proxies)

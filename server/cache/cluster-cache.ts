@@ -52,6 +52,11 @@ export class ClusterCache {
     );
   }
 
+  /** Now on the cluster's clock (the API server's `Date`, see ClockOffset). */
+  now(): Date {
+    return this.t.clusterNow();
+  }
+
   /**
    * Resolves once pods and events have been listed (the watches then keep the cache current).
    * A failed first list rejects; the next call tries again.

@@ -7,7 +7,7 @@ import type { KubeTransport } from './transport';
 export interface ObservedEvent<T extends KubeObject> {
   type: 'ADDED' | 'MODIFIED' | 'DELETED';
   object: T;
-  /** When meshdx saw it. */
+  /** When meshdx saw it, on the API server's clock (see ClockOffset). */
   observedAt: Date;
   /**
    * 'watch': streamed by the API server. 'list': present at a (re)list. 'reconcile': derived by
@@ -78,7 +78,7 @@ export class ListWatcher<T extends KubeObject> {
   }
 
   private now(): Date {
-    return this.opts.now?.() ?? new Date();
+    return this.opts.now?.() ?? this.t.clusterNow();
   }
 
   private setState(s: WatchState, detail?: string): void {

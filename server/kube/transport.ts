@@ -1,6 +1,7 @@
 import http from 'node:http';
 import https from 'node:https';
 import type { KubeConfig } from '@kubernetes/client-node';
+import { ClockOffset } from './clock-offset';
 import { isKubeError, KubeError, parseStatusBody } from './errors';
 
 export interface RequestOptions {
@@ -35,6 +36,8 @@ export class KubeTransport {
   readonly server: URL;
   private auth?: { at: number; opts: https.RequestOptions };
   private readonly httpAgent = new http.Agent({ keepAlive: true, maxSockets: 64 });
+  /** The API server's clock relative to this process's, from the `Date` of its answers. */
+  readonly clock = new ClockOffset();
 
   constructor(kc: KubeConfig) {
     this.kc = kc;
@@ -80,6 +83,7 @@ export class KubeTransport {
     };
     if (opts.body !== undefined) headers['Content-Type'] = 'application/json';
 
+    const sentAt = Date.now();
     return new Promise<TextResponse>((resolve, reject) => {
       const req = (isHttps ? https : http).request(
         url,
@@ -90,6 +94,7 @@ export class KubeTransport {
           headers,
         },
         (res) => {
+          this.clock.observe(res.headers.date, sentAt, Date.now());
           const chunks: Buffer[] = [];
           let size = 0;
           res.on('data', (c: Buffer) => {
@@ -143,6 +148,11 @@ export class KubeTransport {
       if (opts.body !== undefined) req.write(opts.body);
       req.end();
     });
+  }
+
+  /** Now on the API server's clock: what observation times are recorded in. */
+  clusterNow(): Date {
+    return this.clock.now();
   }
 
   async getJson<T>(pathname: string, opts: RequestOptions = {}): Promise<T> {

@@ -19,7 +19,6 @@ import { scrapeProxyStats } from '../envoy/scrape';
 import { listIstioConfig, listNamespaces, listPods, listServices } from '../kube/resources';
 import type { KubeTransport } from '../kube/transport';
 import { readAccessLogUsage } from './access-logs';
-import { clusterNow } from './clock';
 import { readEnvoyUsage } from './envoy-usage';
 import { readPrometheusUsage } from './prometheus';
 import { readIstiodPush } from './push-health';
@@ -34,8 +33,6 @@ export interface GatherDeps {
   /** Access-log lines read per proxy (default 2000). */
   logTailLines?: number;
   prometheusUrl?: string;
-  /** The simulator runs its own clock (read from /_sim/info). */
-  simulated?: boolean;
   /** Skip sources (benchmarks, tests). */
   skip?: { accessLogs?: boolean; envoyStats?: boolean };
 }
@@ -59,13 +56,14 @@ export async function gatherScopingInput(deps: GatherDeps): Promise<Gathered> {
   const started = Date.now();
   const t = deps.transport;
   const tail = deps.logTailLines ?? 2000;
-  const [now, namespaces, pods, services, istio] = await Promise.all([
-    clusterNow(t, deps.simulated ?? false),
+  const [namespaces, pods, services, istio] = await Promise.all([
     listNamespaces(t),
     listPods(t),
     listServices(t),
     listIstioConfig(t),
   ]);
+  // windows measured against pod start times are on the cluster's clock
+  const now = t.clusterNow();
   const targets = scopingTargets(pods.items);
   const istiods = istiodPods(pods.items, deps.istioNamespace);
   const pushPromise = Promise.all(istiods.map((p) => readIstiodPush(t, p, deps.timeoutMs)));

@@ -45,7 +45,7 @@ export async function analyzeUploadedLog(
 ): Promise<IncidentsView> {
   const c = cluster();
   const e = env();
-  const history = await historyWithPrometheus(incidentHistory(), e, q, Date.now());
+  const history = await historyWithPrometheus(incidentHistory(), e, q, c.transport.clusterNow().getTime());
   return buildIncidents(
     { ...q, client: undefined },
     {

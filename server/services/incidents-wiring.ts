@@ -32,7 +32,9 @@ export function incidentHistory(): IntervalSource {
           'meshdx: history store unavailable, keeping IP history in memory:',
           e instanceof Error ? e.message : e,
         );
-        h.source = new WatchedIntervalSource(c.transport, c.kc, { clock: () => Date.now() });
+        h.source = new WatchedIntervalSource(c.transport, c.kc, {
+          clock: () => c.transport.clusterNow().getTime(),
+        });
       }
     }
   }

@@ -154,7 +154,7 @@ export async function buildIncidents(
     listEndpointSlices(t),
     history.ready.catch(() => undefined),
   ]);
-  const nowMs = deps.now?.() ?? Date.now();
+  const nowMs = deps.now?.() ?? t.clusterNow().getTime();
   const churn = churnByNamespace(
     history.intervals(),
     q.from ? Date.parse(q.from) : nowMs - 60 * 60_000,
@@ -194,7 +194,7 @@ export async function buildIncidents(
 export async function getIncidents(q: IncidentsQuery): Promise<IncidentsView> {
   const c = cluster();
   const e = env();
-  const history = await historyWithPrometheus(incidentHistory(), e, q, Date.now());
+  const history = await historyWithPrometheus(incidentHistory(), e, q, c.transport.clusterNow().getTime());
   return buildIncidents(q, {
     t: c.transport,
     history,

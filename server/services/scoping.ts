@@ -22,7 +22,6 @@ export function scopingDepsFromWiring(): GatherDeps {
   return {
     ...proxyFanout(),
     prometheusUrl: e.MESHDX_PROMETHEUS,
-    simulated: e.MESHDX_SIMULATED !== undefined,
   };
 }
 

@@ -66,7 +66,10 @@ function resolve(cache: ClusterCache, src: TimelineSource): Resolved {
     // a different store (reopened): start over, the analyses were of another history
     s.store = {
       store: src.store,
-      history: new StoreTimelineHistory(cache, src.store, src.storeOptions),
+      history: new StoreTimelineHistory(cache, src.store, {
+        now: () => cache.now(),
+        ...src.storeOptions,
+      }),
     };
     s.analysis = new AnalysisCache();
     s.memo = undefined;
@@ -167,7 +170,7 @@ export function processSource(): TimelineSource {
 
 export function getTimelineFleet(): Promise<TimelineFleet> {
   const cache = processClusterCache();
-  return timelineFleetFrom(cache, new Date(), processSource());
+  return timelineFleetFrom(cache, cache.now(), processSource());
 }
 
 export function getPodTimeline(namespace: string, name: string): Promise<PodTimelineView> {

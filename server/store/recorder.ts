@@ -10,7 +10,7 @@ export interface RecorderOptions {
   transport: KubeTransport;
   kc: KubeConfig;
   store: HistoryStore;
-  /** Observation clock (the simulator's clock in tests). */
+  /** Observation clock (default: the API server's, see ClockOffset). */
   now?: () => Date;
   /** Backoff of the watchers and of a failed first list: first delay and cap (ms). */
   backoffMs?: [number, number];
@@ -62,7 +62,7 @@ const newStatus = (): WatchStatus => ({
  */
 export function startRecorder(opts: RecorderOptions): Recorder {
   const { store } = opts;
-  const now = opts.now ?? (() => new Date());
+  const now = opts.now ?? (() => opts.transport.clusterNow());
   const status: RecorderStatus = {
     pods: newStatus(),
     events: newStatus(),

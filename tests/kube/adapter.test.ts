@@ -111,6 +111,13 @@ describe('the cluster adapter against the simulator (real client-node over HTTP)
     }
   });
 
+  it("reads time on the API server's clock, not this machine's", async () => {
+    await listPods(t);
+    const simNow = sim.clock.now().getTime();
+    expect(Math.abs(t.clusterNow().getTime() - simNow)).toBeLessThanOrEqual(1500);
+    expect(Math.abs(Date.now() - simNow)).toBeGreaterThan(86_400_000);
+  });
+
   it('an unreachable API server is an "unreachable" error, not a hang', async () => {
     const dead = new KubeConfig();
     dead.loadFromString(sim.kubeconfigYaml.replace(/127\.0\.0\.1:\d+/, '127.0.0.1:9'));

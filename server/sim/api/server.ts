@@ -46,6 +46,8 @@ export function createApiServer(ctx: SimContext): ApiServer {
 
   async function onRequest(req: IncomingMessage, res: ServerResponse): Promise<void> {
     res.setHeader(SCENARIO_HEADER, ctx.scenario);
+    // as a real API server does, on its own (here: the simulated) clock
+    res.setHeader('Date', ctx.clock.now().toUTCString());
     const url = new URL(req.url ?? '/', 'http://sim.invalid');
     if (url.pathname === '/_sim' || url.pathname.startsWith('/_sim/')) {
       return handleControl(ctx, req, res, url);
