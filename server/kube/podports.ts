@@ -203,12 +203,20 @@ export async function portForwardGet(
   await done;
   if (size > maxBytes)
     throw new KubeError('protocol', `admin response from ${ns}/${name} exceeds ${maxBytes} bytes`);
-  if (chunks.length === 0) {
-    const why = Buffer.concat(errors).toString('utf8').trim();
+  // client-node strips the 2-byte port frame that opens each channel and passes on what is left,
+  // an empty buffer: only bytes count as an answer. What the kubelet could not do (connection
+  // refused inside the pod) arrives as text on the error channel.
+  const why = Buffer.concat(errors).toString('utf8').trim();
+  if (size === 0) {
     throw new KubeError(
       'unreachable',
       `port-forward to ${ns}/${name}:${port}: ${why || 'connection closed without an answer'}`,
     );
   }
-  return parseHttpResponse(Buffer.concat(chunks));
+  try {
+    return parseHttpResponse(Buffer.concat(chunks));
+  } catch (e) {
+    if (why === '') throw e;
+    throw new KubeError('unreachable', `port-forward to ${ns}/${name}:${port}: ${why}`);
+  }
 }

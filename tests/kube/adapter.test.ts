@@ -5,7 +5,7 @@ import { startSimulator } from '../../server/sim/index';
 import { KubeError } from '../../server/kube/errors';
 import { ListWatcher, type ObservedEvent } from '../../server/kube/listwatch';
 import { podLogs } from '../../server/kube/logs';
-import { envoyAdminGet, podProxyGet } from '../../server/kube/podports';
+import { envoyAdminGet, podProxyGet, portForwardGet } from '../../server/kube/podports';
 import {
   CORE,
   getIstioConfigMap,
@@ -14,7 +14,7 @@ import {
   servedIstioVersion,
 } from '../../server/kube/resources';
 import { KubeTransport } from '../../server/kube/transport';
-import { adapterScenario, ADAPTER_POD } from './scenario';
+import { adapterScenario, ADAPTER_POD, ISTIOD_POD } from './scenario';
 
 type Sim = Awaited<ReturnType<typeof startSimulator>>;
 let sim: Sim;
@@ -80,6 +80,35 @@ describe('the cluster adapter against the simulator (real client-node over HTTP)
     expect(info.status).toBe(200);
     expect(JSON.parse(info.body)).toHaveProperty('state');
   });
+
+  it("reads istiod's debug port over port-forward", async () => {
+    const syncz = await portForwardGet(kc, 'istio-system', ISTIOD_POD, 15014, '/debug/syncz');
+    expect(syncz.status).toBe(200);
+    expect(Array.isArray(JSON.parse(syncz.body))).toBe(true);
+  });
+
+  it.each([
+    ['Envoy admin', 'shop', ADAPTER_POD, 15000, '/server_info'],
+    ['istiod', 'istio-system', ISTIOD_POD, 15014, '/debug/syncz'],
+  ] as const)(
+    'an unreachable pod behind port-forward (%s) is "unreachable" with the kubelet\'s reason',
+    async (_what, ns, pod, port, path) => {
+      sim.faults.unreachablePods.add(`${ns}/${pod}`);
+      try {
+        const err = await portForwardGet(kc, ns, pod, port, path, { timeoutMs: 5_000 }).catch(
+          (e: unknown) => e,
+        );
+        expect(err).toBeInstanceOf(KubeError);
+        expect((err as KubeError).kind).toBe('unreachable');
+        expect((err as KubeError).message).toContain(`${ns}/${pod}:${port}`);
+        expect((err as KubeError).message).toMatch(
+          new RegExp(`error forwarding port ${port} .*connection refused`),
+        );
+      } finally {
+        sim.faults.unreachablePods.clear();
+      }
+    },
+  );
 
   it('refuses bad names before any request and maps API errors', async () => {
     await expect(listPods(t, { namespace: '../kube-system' })).rejects.toThrow(

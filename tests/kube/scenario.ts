@@ -2,6 +2,38 @@ import type { Pod } from '../../lib/kube/types';
 import type { Scenario } from '../../server/sim/world/types';
 
 export const ADAPTER_POD = 'payments-7d4b9c8f6d-x2x9q';
+export const ISTIOD_POD = 'istiod-5f4c8b7d9-abcde';
+
+function istiodPod(): Pod {
+  return {
+    apiVersion: 'v1',
+    kind: 'Pod',
+    metadata: { name: ISTIOD_POD, namespace: 'istio-system', labels: { app: 'istiod' } },
+    spec: {
+      nodeName: 'node-a',
+      containers: [
+        {
+          name: 'discovery',
+          image: 'docker.io/istio/pilot:1.24.2',
+          ports: [{ name: 'http-monitoring', containerPort: 15014 }],
+        },
+      ],
+    },
+    status: {
+      phase: 'Running',
+      podIP: '10.1.0.2',
+      podIPs: [{ ip: '10.1.0.2' }],
+      containerStatuses: [
+        {
+          name: 'discovery',
+          ready: true,
+          restartCount: 0,
+          state: { running: { startedAt: '2025-12-31T22:00:00Z' } },
+        },
+      ],
+    },
+  };
+}
 
 function meshedPod(name: string, app: string, ip: string): Pod {
   return {
@@ -43,7 +75,7 @@ function meshedPod(name: string, app: string, ip: string): Pod {
   };
 }
 
-/** A tiny world for adapter tests: two meshed pods, a Sidecar, the mesh config, three log lines. */
+/** A tiny world for adapter tests: two meshed pods, istiod, a Sidecar, the mesh config, three log lines. */
 export const adapterScenario: Scenario = {
   name: 'adapter-test',
   description: 'two meshed pods in shop, for the adapter tests',
@@ -60,6 +92,7 @@ export const adapterScenario: Scenario = {
     });
     ctx.store.upsert('pods', meshedPod(ADAPTER_POD, 'payments', '10.1.0.10'));
     ctx.store.upsert('pods', meshedPod('checkout-1', 'checkout', '10.1.0.11'));
+    ctx.store.upsert('pods', istiodPod());
     ctx.store.upsert('sidecars', {
       apiVersion: 'networking.istio.io/v1',
       kind: 'Sidecar',
