@@ -1,3 +1,4 @@
+import { podParams, type PodRef } from '@/app/api/_lib/params';
 import { toErrorResult } from '@/server/http';
 import { getProxyRawClusters } from '@/server/services/proxies-detail';
 
@@ -7,14 +8,9 @@ export const dynamic = 'force-dynamic';
  * GET /api/proxies/NS/NAME/config_dump: the proxy's raw cluster sections (dynamic active and
  * static) as a JSON download. Secrets are never requested.
  */
-export async function GET(
-  _req: Request,
-  ctx: { params: Promise<{ namespace: string; name: string }> },
-) {
-  const { namespace, name } = await ctx.params;
-  const ns = decodeURIComponent(namespace);
-  const pod = decodeURIComponent(name);
+export async function GET(_req: Request, ctx: { params: Promise<PodRef> }) {
   try {
+    const { namespace: ns, name: pod } = await podParams(ctx.params);
     const body = await getProxyRawClusters(ns, pod);
     return new Response(body, {
       headers: {
