@@ -4,7 +4,8 @@
  * services, sidecars, destination rules or service entries change (count + max resourceVersion).
  */
 import type { Pod } from '../../../lib/kube/types';
-import { selectSidecar, visibleServices, type Visibility } from '../../../lib/scoping/visibility';
+import type { VisibleService } from '../../../lib/scoping/visibility';
+import { simSidecarFor, simVisibleServices, type SimSidecarChoice } from './sidecar-scope';
 import {
   fixedDynamicClusters,
   inboundClusters,
@@ -21,6 +22,12 @@ import {
   type MeshConfig,
   type MeshView,
 } from './world';
+
+/** What istiod (played by sidecar-scope.ts, not lib/scoping) gives one scope. */
+export interface Visibility {
+  selection: SimSidecarChoice;
+  services: VisibleService[];
+}
 
 export interface ScopeEntry {
   visibility: Visibility;
@@ -55,6 +62,7 @@ export function createScopeCache(): ScopeCache {
       view.sidecars,
       view.destinationRules,
       view.serviceEntries,
+      view.virtualServices,
       view.configMaps,
     ]);
     if (k !== key) {
@@ -62,22 +70,19 @@ export function createScopeCache(): ScopeCache {
       key = k;
     }
     const ns = podNamespace(pod);
-    const sel = gateway ? undefined : selectSidecar(pod, view.sidecars, mesh.rootNamespace);
+    // gateways ignore Sidecars and see every service exported to their namespace
+    const sel: SimSidecarChoice = gateway
+      ? { level: 'none' }
+      : simSidecarFor(pod, view.sidecars, mesh.rootNamespace);
     const scopeKey = gateway
       ? `gateway|${ns}`
-      : `${sel?.source}|${sel?.sidecar?.metadata.namespace ?? ''}/${sel?.sidecar?.metadata.name ?? ''}|${ns}`;
+      : `${sel.level}|${sel.sidecar?.metadata.namespace ?? ''}/${sel.sidecar?.metadata.name ?? ''}|${ns}`;
     const hit = scopes.get(scopeKey);
     if (hit) return hit;
-    const visibility = visibleServices(
-      pod,
-      view.services,
-      view.serviceEntries,
-      view.sidecars,
-      mesh.rootNamespace,
-      {
-        gateway,
-      },
-    );
+    const visibility: Visibility = {
+      selection: sel,
+      services: simVisibleServices(ns, sel.sidecar, view),
+    };
     const entry: ScopeEntry = {
       visibility,
       outbound: outboundClusters(

@@ -13,6 +13,7 @@ import type {
   Service,
   ServiceEntry,
   Sidecar,
+  VirtualService,
 } from '../../../lib/kube/types';
 import {
   compareVersions,
@@ -33,6 +34,7 @@ export interface MeshView {
   sidecars: readonly Sidecar[];
   destinationRules: readonly DestinationRule[];
   serviceEntries: readonly ServiceEntry[];
+  virtualServices: readonly VirtualService[];
   configMaps: readonly ConfigMap[];
 }
 
@@ -44,6 +46,7 @@ export function viewOf(world: MeshWorld): MeshView {
     sidecars: world.list('sidecars') as readonly Sidecar[],
     destinationRules: world.list('destinationrules') as readonly DestinationRule[],
     serviceEntries: world.list('serviceentries') as readonly ServiceEntry[],
+    virtualServices: world.list('virtualservices') as readonly VirtualService[],
     configMaps: world.list('configmaps') as readonly ConfigMap[],
   };
 }

@@ -1,0 +1,154 @@
+import { describe, expect, it } from 'vitest';
+import type { ServiceEntry, Sidecar, VirtualService } from '../../../lib/kube/types';
+import { hostSubsetOf, simSidecarFor, simVisibleServices } from './sidecar-scope';
+import { makePod, makeService, makeSidecar } from './testworld';
+
+const pod = makePod('web-1', 'shop', '10.0.0.1', { labels: { app: 'web' } });
+const services = [
+  makeService('web', 'shop', [{ port: 80, name: 'http' }]),
+  makeService('cart', 'shop', [
+    { port: 80, name: 'http' },
+    { port: 9090, name: 'grpc' },
+  ]),
+  makeService('istiod', 'istio-system', [{ port: 15012, name: 'https' }]),
+  makeService('pay', 'money', [{ port: 8080, name: 'http' }]),
+  makeService('ledger', 'money', [{ port: 8080, name: 'http' }]),
+];
+
+function entry(name: string, ns: string, hosts: string[], exportTo?: string[]): ServiceEntry {
+  return {
+    kind: 'ServiceEntry',
+    metadata: { name, namespace: ns },
+    spec: { hosts, ports: [{ number: 443, name: 'tls', protocol: 'TLS' }], exportTo },
+  };
+}
+
+function visible(
+  sidecar: Sidecar | undefined,
+  extra: { serviceEntries?: ServiceEntry[]; virtualServices?: VirtualService[] } = {},
+  ns = 'shop',
+): string[] {
+  return simVisibleServices(ns, sidecar, {
+    services,
+    serviceEntries: extra.serviceEntries ?? [],
+    virtualServices: extra.virtualServices ?? [],
+  })
+    .flatMap((s) => s.ports.map((p) => `${s.hostname}:${p.port}`))
+    .sort();
+}
+
+describe('the simulator picks the Sidecar istiod would', () => {
+  const older = { creationTimestamp: '2024-01-01T00:00:00Z' };
+  it('workloadSelector over namespace default over root default', () => {
+    const root = makeSidecar('default', 'istio-system', ['*/*']);
+    const nsDefault = makeSidecar('default', 'shop', ['./*']);
+    const forWeb = makeSidecar('web', 'shop', ['./*'], { app: 'web' });
+    const forOther = makeSidecar('api', 'shop', ['./*'], { app: 'api' });
+    expect(simSidecarFor(pod, [root], 'istio-system').level).toBe('root');
+    expect(simSidecarFor(pod, [root, nsDefault, forOther], 'istio-system')).toMatchObject({
+      level: 'namespace',
+      sidecar: nsDefault,
+    });
+    expect(simSidecarFor(pod, [root, nsDefault, forWeb], 'istio-system').sidecar).toBe(forWeb);
+    // a selector in the root namespace is not the mesh default
+    const rootSel = makeSidecar('sel', 'istio-system', ['*/*'], { app: 'web' });
+    expect(simSidecarFor(pod, [rootSel], 'istio-system').level).toBe('none');
+  });
+
+  it('the oldest of two namespace defaults wins', () => {
+    const a = makeSidecar('b-new', 'shop', ['./*']);
+    const b = {
+      ...makeSidecar('z-old', 'shop', ['~/*']),
+      metadata: { ...older, name: 'z-old', namespace: 'shop' },
+    };
+    expect(simSidecarFor(pod, [a, b], 'istio-system').sidecar?.metadata.name).toBe('z-old');
+  });
+});
+
+describe('the simulator imports hosts as istiod would', () => {
+  it('host subset rules of host.Name.SubsetOf', () => {
+    expect(hostSubsetOf('a.foo.com', '*.foo.com')).toBe(true);
+    expect(hostSubsetOf('a.b.foo.com', '*.foo.com')).toBe(true);
+    expect(hostSubsetOf('foo.com', '*.foo.com')).toBe(false);
+    expect(hostSubsetOf('*.foo.com', '*')).toBe(true);
+    expect(hostSubsetOf('*.b.foo.com', '*.foo.com')).toBe(true);
+    expect(hostSubsetOf('*.foo.com', 'bar.foo.com')).toBe(false);
+  });
+
+  it('no Sidecar: every exported service port', () => {
+    expect(visible(undefined)).toHaveLength(6);
+  });
+
+  it('`.`, named namespaces, `~` and exact names', () => {
+    expect(visible(makeSidecar('default', 'shop', ['./*']))).toEqual([
+      'cart.shop.svc.cluster.local:80',
+      'cart.shop.svc.cluster.local:9090',
+      'web.shop.svc.cluster.local:80',
+    ]);
+    expect(visible(makeSidecar('default', 'shop', ['~/*']))).toEqual([]);
+    expect(visible(makeSidecar('default', 'shop', ['money/pay.money.svc.cluster.local']))).toEqual([
+      'pay.money.svc.cluster.local:8080',
+    ]);
+    expect(visible(makeSidecar('default', 'shop', ['*/*.money.svc.cluster.local']))).toEqual([
+      'ledger.money.svc.cluster.local:8080',
+      'pay.money.svc.cluster.local:8080',
+    ]);
+    // a root default's `.` is the proxy's namespace
+    expect(visible(makeSidecar('default', 'istio-system', ['./*']))).toHaveLength(3);
+  });
+
+  it('a listener with a port keeps that port only', () => {
+    const sc = makeSidecar('default', 'shop', []);
+    sc.spec.egress = [{ port: { number: 9090, protocol: 'GRPC', name: 'grpc' }, hosts: ['./*'] }];
+    expect(visible(sc)).toEqual(['cart.shop.svc.cluster.local:9090']);
+  });
+
+  it('exportTo on Services and ServiceEntries', () => {
+    const hidden = makeService('secret', 'money', [{ port: 1, name: 'tcp' }]);
+    hidden.metadata.annotations = { 'networking.istio.io/exportTo': '.' };
+    const out = simVisibleServices('shop', undefined, {
+      services: [hidden],
+      serviceEntries: [
+        entry('ext', 'money', ['api.ext.com'], ['shop']),
+        entry('x', 'money', ['x.com'], ['~']),
+      ],
+      virtualServices: [],
+    });
+    expect(out.map((s) => s.hostname)).toEqual(['api.ext.com']);
+  });
+
+  it('a wildcard ServiceEntry host needs a wildcard egress host that covers it', () => {
+    const se = entry('foo', 'ext', ['*.foo.com']);
+    const exact = makeSidecar('default', 'shop', ['ext/bar.foo.com']);
+    expect(visible(exact, { serviceEntries: [se] })).toEqual([]);
+    const wild = makeSidecar('default', 'shop', ['ext/*.foo.com']);
+    expect(visible(wild, { serviceEntries: [se] })).toEqual(['*.foo.com:443']);
+  });
+
+  it('adds the destinations of the VirtualServices it imports', () => {
+    const vs: VirtualService = {
+      kind: 'VirtualService',
+      metadata: { name: 'web', namespace: 'shop' },
+      spec: {
+        hosts: ['web'],
+        http: [
+          {
+            route: [
+              { destination: { host: 'pay.money.svc.cluster.local', port: { number: 8080 } } },
+            ],
+          },
+        ],
+      },
+    };
+    const sc = makeSidecar('default', 'shop', ['./*']);
+    expect(visible(sc, { virtualServices: [vs] })).toContain('pay.money.svc.cluster.local:8080');
+    // bound to a gateway only: not imported
+    const gw = { ...vs, spec: { ...vs.spec, gateways: ['shop/gw'] } };
+    expect(visible(sc, { virtualServices: [gw] })).not.toContain(
+      'pay.money.svc.cluster.local:8080',
+    );
+    // a VirtualService in a namespace the Sidecar does not import is not followed
+    const elsewhere = { ...vs, metadata: { name: 'web', namespace: 'other' } };
+    expect(visible(sc, { virtualServices: [elsewhere] })).toHaveLength(3);
+  });
+});
