@@ -162,7 +162,7 @@ function reportHistoryProblems(
   if (events === 0) io.stderr(`meshdx attribute: warning: no pod events found in ${file}\n`);
   else if (timed === 0)
     io.stderr(
-      `meshdx attribute: note: ${file} has no event times (kubectl captures have none): interval starts are lower bounds from pod status and removal times are estimates\n`,
+      `meshdx attribute: note: ${file} has no event times (kubectl captures have none): interval starts are lower bounds from pod status, and a pod is taken as gone when its last container exited (or, when the capture does not show that, at the end of its grace period)\n`,
     );
   for (const p of problems.slice(0, 10))
     io.stderr(`meshdx attribute: warning: ${file}:${p.line}: ${p.reason}: ${p.message}\n`);

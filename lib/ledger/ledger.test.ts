@@ -2,7 +2,7 @@ import { describe, it, expect } from 'vitest';
 import { parse as parseYaml } from 'yaml';
 import { IpLedger } from './ledger';
 import { observePod } from './observation';
-import { ev, MIN, T0 } from './test-pods';
+import { ev, MIN, podJson, T0 } from './test-pods';
 import { readFixture } from '../../test-support/fixtures';
 import type { PodEvent } from './types';
 
@@ -201,5 +201,47 @@ describe('IpLedger', () => {
       }
     }
     expect(wrong).toBe(0);
+  });
+
+  it('dates an untimed DELETED by the last container exit, certain, like the dashboard does', () => {
+    const exited = (finishedAt: number | null) => {
+      const json = podJson({ name: 'a', ip: IP, start: T0, deletionAt: T0 + 10 * MIN });
+      const status = json.status as Record<string, unknown>;
+      status.containerStatuses = [
+        {
+          name: 'app',
+          state: {
+            terminated: { exitCode: 0, finishedAt: new Date(T0 + 10 * MIN + 4000).toISOString() },
+          },
+        },
+        {
+          name: 'istio-proxy',
+          state:
+            finishedAt === null
+              ? { running: { startedAt: new Date(T0).toISOString() } }
+              : { terminated: { exitCode: 0, finishedAt: new Date(finishedAt).toISOString() } },
+        },
+      ];
+      const pod = observePod(json);
+      if (typeof pod === 'string') throw new Error(pod);
+      return pod;
+    };
+    const capture = (last: number | null) =>
+      new IpLedger().addAll([
+        ev('ADDED', { name: 'a', ip: IP, start: T0 }, null),
+        { type: 'DELETED', pod: exited(last), time: null },
+      ]);
+    const done = capture(T0 + 10 * MIN + 6000);
+    expect(done.history(IP)[0]).toMatchObject({
+      goneAt: T0 + 10 * MIN + 6000,
+      goneUncertain: false,
+    });
+    // 2 s after the last exit, well inside the 30 s grace period: already a phantom
+    expect(done.at(IP, T0 + 10 * MIN + 8000).state).toBe('terminated');
+    expect(done.at(IP, T0 + 10 * MIN + 5000).state).toBe('terminating');
+    // a container still running in the final object: removal time unknown, given the grace period
+    const forced = capture(null);
+    expect(forced.history(IP)[0]?.goneUncertain).toBe(true);
+    expect(forced.at(IP, T0 + 10 * MIN + 8000).state).toBe('terminating');
   });
 });

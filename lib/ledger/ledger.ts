@@ -83,6 +83,10 @@ export class IpLedger {
     if (event.type === 'DELETED') {
       if (event.time !== null) {
         track.gone = { at: event.time, uncertain: false };
+      } else if (pod.exitedAt !== null && (!track.gone || track.gone.uncertain)) {
+        // kubectl's watch output has no times: the final object's last container exit is
+        // when the pod stopped answering on its IP (the API removal follows within moments)
+        track.gone = { at: pod.exitedAt, uncertain: false };
       } else if (!track.gone || track.gone.uncertain) {
         const estimate = lastKnownTime(pod, track);
         if (estimate !== null)

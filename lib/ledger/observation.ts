@@ -59,6 +59,7 @@ export function observePod(value: unknown): PodObservation | string {
     startTime: time(status.startTime),
     firstConditionTime: conditionTimes.length ? Math.min(...conditionTimes) : null,
     latestTime: times.length ? Math.max(...times) : null,
+    exitedAt: lastExit(status),
     deletionTimestamp: time(meta.deletionTimestamp),
     deletionGracePeriodSeconds: num(meta.deletionGracePeriodSeconds),
     terminationGracePeriodSeconds: num(spec.terminationGracePeriodSeconds),
@@ -78,6 +79,19 @@ function conditionsOf(status: Obj): Obj[] {
   return Array.isArray(status.conditions)
     ? status.conditions.map(asObj).filter((c): c is Obj => c !== null)
     : [];
+}
+
+/** The last finishedAt when every app container is terminated; null while any is not. */
+function lastExit(status: Obj): number | null {
+  const list = status.containerStatuses;
+  if (!Array.isArray(list) || list.length === 0) return null;
+  let last = -Infinity;
+  for (const cs of list) {
+    const finished = time(asObj(asObj(asObj(cs)?.state)?.terminated)?.finishedAt);
+    if (finished === null) return null;
+    last = Math.max(last, finished);
+  }
+  return last;
 }
 
 /** Every timestamp in the status: start, conditions, container states (current and last). */

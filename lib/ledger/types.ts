@@ -14,6 +14,11 @@ export interface PodObservation {
   firstConditionTime: number | null;
   /** Latest timestamp anywhere in the status (conditions, container states), not deletion. */
   latestTime: number | null;
+  /**
+   * When the last of its containers exited, if the object shows every container terminated
+   * (the final state a DELETED event carries): from then on nothing answers on its IP.
+   */
+  exitedAt: number | null;
   deletionTimestamp: number | null;
   deletionGracePeriodSeconds: number | null;
   terminationGracePeriodSeconds: number | null;
@@ -47,7 +52,11 @@ export interface PodInterval {
   graceEndsAt: number | null;
   /** When the pod left the API (DELETED). */
   goneAt: number | null;
-  /** goneAt is an estimate (DELETED seen without a time, from the last known time). */
+  /**
+   * goneAt is an estimate (DELETED seen without a time and without every container's exit,
+   * from the last known time). A DELETED without a time whose containers had all exited is
+   * dated by the last exit, which is certain: nothing served on the IP after it.
+   */
   goneUncertain: boolean;
   lastSeenAt: number | null;
 }

@@ -89,13 +89,9 @@ export class WatchedIntervalSource implements IntervalSource {
     }
     if (ev.via === 'watch' && this.opts.clock) {
       this.ledger.add({ type: ev.type, pod, time: this.opts.clock() });
-    } else if (ev.via === 'watch' && ev.type === 'DELETED' && pod.latestTime !== null) {
-      // Without a clock, a streamed DELETED is dated by the pod's last status time (its
-      // containers' exit): close to the removal, and far better than the end of the grace
-      // period the ledger assumes otherwise. Its IPs are left out so that this time does not
-      // become a sighting of the IP.
-      this.ledger.add({ type: 'DELETED', pod: { ...pod, ips: [] }, time: pod.latestTime });
     } else {
+      // Only the objects' own times: the ledger dates a DELETED by its containers' last exit,
+      // exactly as it does for an offline kubectl watch capture (meshdx attribute).
       this.ledger.add({ type: ev.type, pod, time: null });
     }
   }
