@@ -5,7 +5,20 @@ import { FleetViewSchema } from '../../lib/api/proxies';
 import { startSimulator, type RunningSimulator } from '../../server/sim/index';
 import { KubeTransport } from '../../server/kube/transport';
 import { scanFleet, type ScanDeps } from '../../server/services/proxies-scan';
+import type { DestinationRule, Service, ServiceEntry, Sidecar } from '../../lib/kube/types';
+import { expectedActive, type RawMesh } from '../scoping/istio-rules';
 import { meshedPods, simClusterNames } from './sim-truth';
+
+/** The objects as stored, for counts worked out independently of lib/scoping and the sim's model. */
+function rawMesh(s: RunningSimulator): RawMesh {
+  return {
+    services: s.store.list<Service>('services'),
+    serviceEntries: s.store.list<ServiceEntry>('serviceentries'),
+    destinationRules: s.store.list<DestinationRule>('destinationrules'),
+    sidecars: s.store.list<Sidecar>('sidecars'),
+    rootNamespace: 'istio-system',
+  };
+}
 
 let sim: RunningSimulator;
 let deps: ScanDeps;
@@ -49,6 +62,7 @@ describe('fleet scan through the simulator', () => {
       if (row?.status !== 'ok') continue;
       const names = simClusterNames(sim, pod);
       expect(row.activeClusters, row.key).toBe(names.length);
+      expect(row.activeClusters, row.key).toBe(expectedActive(pod, rawMesh(sim)));
       // the derived service count equals the Istio-named clusters of the dump
       expect(row.serviceClustersEstimate, row.key).toBe(
         names.filter((n) => n.includes('|')).length,

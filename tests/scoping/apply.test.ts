@@ -2,7 +2,9 @@
  * The proof: on the unscoped-mesh simulator, the Scoping report's generated Sidecar for one
  * namespace, created the way `kubectl apply` would, moves every affected proxy's
  * envoy_cluster_manager_active_clusters to exactly the predicted number, and leaves the other
- * namespaces' proxies where they were.
+ * namespaces' proxies where they were. Every number is also checked against a count worked out
+ * here from the raw objects (istio-rules.ts), so neither meshdx's model (lib/scoping) nor the
+ * simulator's (server/sim/mesh/sidecar-scope.ts) is trusted on its own word.
  */
 import fs from 'node:fs';
 import os from 'node:os';
@@ -10,10 +12,12 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import type { ScopingView } from '../../lib/api/scoping-view';
+import type { DestinationRule, Pod, Service, ServiceEntry, Sidecar } from '../../lib/kube/types';
 import { scrapeProxyStats } from '../../server/envoy/scrape';
 import { startSimulator } from '../../server/sim/index';
 import { computeScoping, scopingDepsFromWiring } from '../../server/services/scoping';
 import { cluster, resetWiring } from '../../server/wiring';
+import { expectedActive, type RawMesh } from './istio-rules';
 
 type Sim = Awaited<ReturnType<typeof startSimulator>>;
 let sim: Sim;
@@ -43,6 +47,24 @@ afterAll(async () => {
   await sim?.close();
   if (dir) fs.rmSync(dir, { recursive: true, force: true });
 });
+
+function rawMesh(): RawMesh {
+  return {
+    services: sim.store.list<Service>('services'),
+    serviceEntries: sim.store.list<ServiceEntry>('serviceentries'),
+    destinationRules: sim.store.list<DestinationRule>('destinationrules'),
+    sidecars: sim.store.list<Sidecar>('sidecars'),
+    rootNamespace: 'istio-system',
+  };
+}
+
+function podNamed(namespace: string, name: string): Pod {
+  const pod = sim.store
+    .list<Pod>('pods')
+    .find((p) => p.metadata.namespace === namespace && p.metadata.name === name);
+  if (!pod) throw new Error(`no pod ${namespace}/${name}`);
+  return pod;
+}
 
 async function activeClusters(namespace: string, pod: string): Promise<number | null> {
   const r = await scrapeProxyStats(cluster().transport, namespace, pod, 5_000);
@@ -79,8 +101,13 @@ describe('apply the generated Sidecar and verify (unscoped-mesh simulator)', () 
     const others = rows.filter((r) => r.w.namespace !== ns).slice(0, 10);
     expect(inNs.length).toBe(proposal.proxies);
     // before: what the report measured is what the proxies report
-    for (const { w, p } of inNs)
-      expect(await activeClusters(w.namespace, p.pod)).toBe(p.measuredActive);
+    for (const { w, p } of inNs) {
+      const independent = expectedActive(podNamed(w.namespace, p.pod), rawMesh());
+      expect(await activeClusters(w.namespace, p.pod)).toBe(independent);
+      expect(p.measuredActive).toBe(independent);
+    }
+    const egress = (parse(proposal.yaml) as Sidecar).spec.egress?.flatMap((e) => e.hosts) ?? [];
+    expect(egress).toEqual(expect.arrayContaining(['./*', 'istio-system/*']));
 
     const doc: unknown = parse(proposal.yaml);
     const t = cluster().transport;
@@ -94,6 +121,9 @@ describe('apply the generated Sidecar and verify (unscoped-mesh simulator)', () 
     for (const { w, p } of inNs) {
       const now = await activeClusters(w.namespace, p.pod);
       expect({ pod: p.pod, active: now }).toEqual({ pod: p.pod, active: p.clusters.predicted });
+      // ... and that number is what Istio's rules give for the applied egress hosts
+      expect(now).toBe(expectedActive(podNamed(w.namespace, p.pod), rawMesh(), egress));
+      expect(now).toBe(expectedActive(podNamed(w.namespace, p.pod), rawMesh()));
       after += now ?? 0;
     }
     expect(after).toBe(proposal.clustersAfter);
@@ -101,4 +131,61 @@ describe('apply the generated Sidecar and verify (unscoped-mesh simulator)', () 
     for (const { w, p } of others)
       expect(await activeClusters(w.namespace, p.pod)).toBe(p.measuredActive);
   });
+
+  it('a workloadSelector Sidecar moves only the proxies it selects, as Istio and meshdx say', async () => {
+    const target =
+      view.report.namespaces.find(
+        (n) =>
+          n.defaultSidecar.source === 'none' &&
+          !view.report.generated.some((g) => g.namespace === n.name && g.level === 'namespace'),
+      ) ??
+      view.report.namespaces.find((n) => n.defaultSidecar.source === 'none' && n.workloads > 1);
+    if (!target) throw new Error('no unscoped namespace left');
+    const inNs = view.report.workloads.filter(
+      (w) => w.namespace === target.name && w.proxies.length > 0,
+    );
+    const [chosen, ...rest] = inNs;
+    if (!chosen || rest.length === 0) throw new Error(`${target.name}: need two workloads`);
+    const app = podNamed(chosen.namespace, chosen.proxies[0]!.pod).metadata.labels?.app;
+    expect(app).toBeDefined();
+    const hosts = ['./*', 'istio-system/*'];
+    const sidecar: Sidecar = {
+      apiVersion: 'networking.istio.io/v1',
+      kind: 'Sidecar',
+      metadata: { name: `only-${chosen.name}`, namespace: target.name },
+      spec: { workloadSelector: { labels: { app: app! } }, egress: [{ hosts }] },
+    };
+    const res = await cluster().transport.request(
+      `/apis/networking.istio.io/v1/namespaces/${target.name}/sidecars`,
+      { method: 'POST', body: JSON.stringify(sidecar) },
+    );
+    expect(res.status).toBe(201);
+
+    const selected = chosen.proxies.filter(
+      (p) => podNamed(chosen.namespace, p.pod).metadata.labels?.app === app,
+    );
+    expect(selected.length).toBe(chosen.proxies.length);
+    for (const p of selected) {
+      const pod = podNamed(chosen.namespace, p.pod);
+      const now = await activeClusters(chosen.namespace, p.pod);
+      expect(now).toBe(expectedActive(pod, rawMesh(), hosts));
+      expect(now).toBe(expectedActive(pod, rawMesh()));
+      expect(now).toBeLessThan(p.measuredActive ?? 0);
+    }
+    for (const w of rest)
+      for (const p of w.proxies)
+        expect(await activeClusters(w.namespace, p.pod)).toBe(p.measuredActive);
+
+    // meshdx, asked again, sees the Sidecar and models exactly what the proxies now report
+    const again = await computeScoping(scopingDepsFromWiring());
+    const row = again.report.workloads.find(
+      (w) => w.namespace === chosen.namespace && w.name === chosen.name,
+    );
+    expect(row?.sidecar).toMatchObject({ source: 'workload', name: sidecar.metadata.name });
+    for (const p of row?.proxies ?? [])
+      expect({ pod: p.pod, modelled: p.clusters.modelled }).toEqual({
+        pod: p.pod,
+        modelled: p.measuredActive,
+      });
+  }, 60_000);
 });
