@@ -30,7 +30,8 @@ function Counts({ d }: { d: ProxyDetail }) {
       <div>
         {d.usage.available ? (
           <>
-            <b>{count(d.usage.used)}</b> used, <b>{count(d.usage.unused)}</b> never used
+            outbound service clusters: <b>{count(d.usage.used)}</b> used,{' '}
+            <b>{count(d.usage.unused)}</b> never used
           </>
         ) : (
           'usage: per-cluster stats unavailable'

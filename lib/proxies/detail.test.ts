@@ -74,12 +74,21 @@ describe('buildProxyDetail on a real sidecar config dump (bookinfo details-v1)',
       usage: {
         counters: {
           [used as string]: { upstream_rq_total: 3 },
+          'xds-grpc': { upstream_cx_total: 1, upstream_rq_total: 7 },
           'outbound|1||gone.default.svc.cluster.local': { upstream_cx_total: 1 },
         },
       },
       errors: [{ part: 'routes', message: 'timeout' }],
     });
-    expect(d.usage).toEqual({ available: true, used: 1, unused: names.length - 1, unmatched: 1 });
+    // used/unused over outbound service clusters only: not xds-grpc, inbound or BlackHole
+    const outbound = names.filter((n) => n.startsWith('outbound|'));
+    expect(outbound.length).toBeLessThan(names.length);
+    expect(d.usage).toEqual({
+      available: true,
+      used: 1,
+      unused: outbound.length - 1,
+      unmatched: 1,
+    });
     expect(d.clusters.find((c) => c.name === used)?.used).toBe(true);
     expect(d.errors).toEqual([{ part: 'routes', message: 'timeout' }]);
   });

@@ -26,6 +26,13 @@ export interface DetailParts {
   errors: { part: string; message: string }[];
 }
 
+/** An `outbound|PORT|SUBSET|FQDN` cluster: a destination the proxy may or may not call. */
+export function isOutboundServiceCluster(
+  v: Pick<ClusterRowView, 'service' | 'direction'>,
+): boolean {
+  return v.service && v.direction === 'outbound';
+}
+
 function isUsed(counters: Record<string, number> | undefined): boolean {
   if (!counters) return false;
   return Object.values(counters).some((v) => v > 0);
@@ -56,7 +63,10 @@ export function buildProxyDetail(p: DetailParts): ProxyDetail {
     byNs.set(ns, (byNs.get(ns) ?? 0) + 1);
   }
   const names = new Set(rows.map((r) => r.name));
-  const used = views.filter((v) => v.used === true).length;
+  // Used vs unused only over outbound service clusters: xds-grpc is always "used", and inbound,
+  // BlackHole or agent clusters are not destinations a Sidecar could drop.
+  const outbound = views.filter(isOutboundServiceCluster);
+  const used = outbound.filter((v) => v.used === true).length;
   return {
     namespace: p.namespace,
     name: p.name,
@@ -80,7 +90,7 @@ export function buildProxyDetail(p: DetailParts): ProxyDetail {
     usage: {
       available: usage !== null,
       used,
-      unused: usage ? views.length - used : 0,
+      unused: usage ? outbound.length - used : 0,
       unmatched: usage ? Object.keys(usage.counters).filter((n) => !names.has(n)).length : 0,
     },
     errors: p.errors,
