@@ -42,6 +42,16 @@ export function appContainers(pod: Pod): Container[] {
   return (pod.spec.containers ?? []).filter((c) => c.name !== PROXY_NAME);
 }
 
+/**
+ * App containers listed before istio-proxy in `containers`: the kubelet starts containers in
+ * order and blocks only on the postStart hooks of earlier ones, so these are started before the
+ * proxy whatever hook the proxy carries. Empty for a proxy in initContainers.
+ */
+export function appsBeforeProxy(pod: Pod, proxy: ProxyLocation): string[] {
+  if (proxy.where !== 'containers') return [];
+  return (pod.spec.containers ?? []).slice(0, proxy.index).map((c) => c.name);
+}
+
 const PROXY_POLL =
   /(?:localhost|127\.0\.0\.1|\[::1\])?:(?:15000\b|15020\/healthz\/ready|15021\/healthz\/ready)/;
 const POLL_TOOL = /\b(?:curl|wget|nc|until|while|pilot-agent\s+wait)\b/;

@@ -79,34 +79,88 @@ describe('startup mode on the real injected pods', () => {
 });
 
 describe('startup mode from annotations, mesh config and commands', () => {
-  it('hold from the annotation (YAML or JSON) on a classic-ordered pod, with a note', () => {
+  it('hold from the annotation (YAML or JSON) with istio-proxy first, with a note', () => {
     for (const value of [
       'holdApplicationUntilProxyStarts: true',
       '{ "holdApplicationUntilProxyStarts": true }',
     ]) {
       const m = detectMode(
-        buildPod({ mode: 'classic', annotations: { 'proxy.istio.io/config': value } }),
+        buildPod({
+          mode: 'classic',
+          proxyAt: 'first',
+          annotations: { 'proxy.istio.io/config': value },
+        }),
       );
       expect(m.mode).toBe('hold');
+      expect(m.holdVisible).toBe(false);
       expect(m.notes.join(' ')).toContain('applies at injection');
     }
   });
 
-  it('hold from the mesh defaultConfig; the annotation can turn it off', () => {
-    expect(detectMode(buildPod({ mode: 'classic' }), { from: 'configmap', hold: true }).mode).toBe(
-      'hold',
+  it('hold from the annotation, but the spec puts the app before istio-proxy: classic', () => {
+    const m = detectMode(
+      buildPod({
+        mode: 'classic',
+        annotations: { 'proxy.istio.io/config': 'holdApplicationUntilProxyStarts: true' },
+      }),
     );
-    const off = buildPod({
-      mode: 'classic',
-      annotations: { 'proxy.istio.io/config': 'holdApplicationUntilProxyStarts: false' },
-    });
-    expect(detectMode(off, { from: 'configmap', hold: true }).mode).toBe('classic');
+    expect(m.mode).toBe('classic');
+    expect(m.holdIgnored).toMatch(/placed after app .*nothing holds the app/);
+    expect(m.reasons[0]).toBe(m.holdIgnored);
   });
 
-  it('hold visible from postStart pilot-agent wait', () => {
+  it('hold from the mesh defaultConfig; the spec order wins; the annotation can turn it off', () => {
+    const mesh = { from: 'configmap', hold: true } as const;
+    expect(detectMode(buildPod({ mode: 'classic', proxyAt: 'first' }), mesh).mode).toBe('hold');
+    // injected before the mesh setting: app first, nothing holds it
+    expect(detectMode(buildPod({ mode: 'classic' }), mesh).mode).toBe('classic');
+    const off = buildPod({
+      mode: 'classic',
+      proxyAt: 'first',
+      annotations: { 'proxy.istio.io/config': 'holdApplicationUntilProxyStarts: false' },
+    });
+    expect(detectMode(off, mesh).mode).toBe('classic');
+  });
+
+  it('hold visible from postStart pilot-agent wait on the first container', () => {
     const m = detectMode(buildPod({ mode: 'hold' }));
     expect(m.mode).toBe('hold');
-    expect(m.reasons[0]).toContain('first container');
+    expect(m.holdVisible).toBe(true);
+    expect(m.reasons[0]).toContain('no app container before it');
+  });
+
+  it('postStart pilot-agent wait on an istio-proxy placed after the app holds nothing: classic', () => {
+    const pod = buildPod({
+      mode: 'hold',
+      proxyAt: 'last',
+      apps: [{ name: 'app', startedAt: 1 }],
+      proxy: { startedAt: 1 },
+      conditions: { ContainersReady: 9 },
+    });
+    const m = detectMode(pod);
+    expect(m.mode).toBe('classic');
+    expect(m.holdVisible).toBe(false);
+    expect(m.holdIgnored).toContain('placed after app');
+    expect(m.holdIgnored).toContain('the hook holds nothing');
+    // The start order is not structurally held: no held-ok from the spec, and the evidence says why.
+    const t = analyzePod(pod);
+    const v = t.verdicts.find((x) => x.phase === 'startup');
+    expect(v?.verdict).not.toBe('held-ok');
+    expect(String(v?.evidence.holdIgnored)).toContain('holds nothing');
+    // Same pod without any status: not held-ok from the spec either.
+    const spec = analyzePod({ ...pod, status: undefined } as Pod);
+    expect(spec.verdicts[0]?.verdict).toBe('unknown');
+    // With several apps, only the ones before the proxy count.
+    const mid = buildPod({
+      mode: 'hold',
+      apps: [{ name: 'a1' }, { name: 'a2' }],
+    });
+    mid.spec.containers = [
+      mid.spec.containers[1]!,
+      mid.spec.containers[0]!,
+      mid.spec.containers[2]!,
+    ];
+    expect(detectMode(mid).holdIgnored).toContain('placed after a1');
   });
 
   it('wrapper when every app polls the proxy; classic when one does not', () => {

@@ -2,6 +2,7 @@
 import type { Pod } from '../kube/types';
 import {
   appContainers,
+  appsBeforeProxy,
   findProxy,
   hasPostStartWait,
   isGatewayProxy,
@@ -10,7 +11,13 @@ import {
   type ProxyLocation,
 } from './containers';
 import type { MeshSettings } from './meshconfig';
-import { parseProxyConfigText, proxyContainerSettings, type ProxySettings } from './proxyconfig';
+import {
+  exitOnZeroEnv,
+  minimumDrainEnvMs,
+  parseProxyConfigText,
+  proxyContainerSettings,
+  type ProxySettings,
+} from './proxyconfig';
 import type { StartupMode } from './types';
 
 export const PROXY_CONFIG_ANNOTATION = 'proxy.istio.io/config';
@@ -24,6 +31,13 @@ export interface ModeResult {
   settings: ProxySettings;
   /** Where the drain duration came from. */
   drainSource: 'annotation' | 'proxy-env' | 'mesh' | 'default';
+  /** True when the start order is held by a postStart `pilot-agent wait` the spec shows. */
+  holdVisible: boolean;
+  /**
+   * Why a hold that is there (a postStart wait, or holdApplicationUntilProxyStarts in the
+   * annotation or mesh config) does not hold this pod; null when there is none.
+   */
+  holdIgnored: string | null;
 }
 
 /** Merges the proxy settings in Istio's precedence order and remembers the drain source. */
@@ -46,6 +60,18 @@ export function effectiveSettings(
   const settings: ProxySettings = {};
   const hold = ann.hold ?? env.settings.hold ?? mesh?.hold;
   if (hold !== undefined) settings.hold = hold;
+  const exitOnZero =
+    ann.exitOnZero ??
+    exitOnZeroEnv(proxy?.container) ??
+    env.settings.exitOnZero ??
+    mesh?.exitOnZero;
+  if (exitOnZero !== undefined) settings.exitOnZero = exitOnZero;
+  const minDrain =
+    ann.minDrainMs ??
+    minimumDrainEnvMs(proxy?.container) ??
+    env.settings.minDrainMs ??
+    mesh?.minDrainMs;
+  if (minDrain !== undefined) settings.minDrainMs = minDrain;
   let drainSource: ModeResult['drainSource'] = 'default';
   if (ann.drainMs !== undefined) [settings.drainMs, drainSource] = [ann.drainMs, 'annotation'];
   else if (env.settings.drainMs !== undefined) {
@@ -54,10 +80,23 @@ export function effectiveSettings(
   return { settings, drainSource, notes };
 }
 
+function holdSource(pod: Pod): string {
+  return pod.metadata.annotations?.[PROXY_CONFIG_ANNOTATION]?.includes('hold')
+    ? `annotation ${PROXY_CONFIG_ANNOTATION}`
+    : 'mesh defaultConfig / injected PROXY_CONFIG';
+}
+
 export function detectMode(pod: Pod, mesh?: MeshSettings): ModeResult {
   const proxy = findProxy(pod);
   const eff = effectiveSettings(pod, proxy, mesh);
-  const base = { proxy, settings: eff.settings, drainSource: eff.drainSource, notes: eff.notes };
+  const base = {
+    proxy,
+    settings: eff.settings,
+    drainSource: eff.drainSource,
+    notes: eff.notes,
+    holdVisible: false,
+    holdIgnored: null as string | null,
+  };
   if (!proxy) return { ...base, mode: 'none', reasons: ['no istio-proxy container'] };
   if (isGatewayProxy(proxy.container) && appContainers(pod).length === 0) {
     return { ...base, mode: 'gateway', reasons: ['istio-proxy runs `proxy router`: a gateway'] };
@@ -73,28 +112,37 @@ export function detectMode(pod: Pod, mesh?: MeshSettings): ModeResult {
     // A plain init container proxy never finishes: the pod would not start. Report it as classic.
     base.notes.push('istio-proxy is an initContainer without restartPolicy: Always');
   }
-  const visibleHold = proxy.where === 'containers' && hasPostStartWait(proxy.container);
-  if (visibleHold) {
-    const first = proxy.index === 0 ? ' and is the first container' : '';
-    return {
-      ...base,
-      mode: 'hold',
-      reasons: [`istio-proxy has postStart pilot-agent wait${first}`],
-    };
+  // The kubelet starts `containers` in order and blocks only on the postStart hook of a
+  // container that comes before the app: apps listed before istio-proxy are never held.
+  const before = appsBeforeProxy(pod, proxy);
+  const after = before.length ? ` after ${before.join(', ')}` : '';
+  if (proxy.where === 'containers' && hasPostStartWait(proxy.container)) {
+    if (before.length === 0) {
+      return {
+        ...base,
+        holdVisible: true,
+        mode: 'hold',
+        reasons: ['istio-proxy has postStart pilot-agent wait and no app container before it'],
+      };
+    }
+    base.holdIgnored = `istio-proxy has postStart pilot-agent wait but is placed${after}: the kubelet starts ${before.join(', ')} first, so the hook holds nothing`;
+  } else if (eff.settings.hold === true) {
+    const src = holdSource(pod);
+    if (before.length > 0) {
+      // The spec wins: the injector would have put the proxy first, this pod was not injected so.
+      base.holdIgnored = `holdApplicationUntilProxyStarts: true from ${src}, but istio-proxy is placed${after} (the pod was injected without it): nothing holds the app`;
+    } else {
+      base.notes.push(
+        'holdApplicationUntilProxyStarts is set but istio-proxy has no postStart wait: the setting applies at injection, restart the workload',
+      );
+      return {
+        ...base,
+        mode: 'hold',
+        reasons: [`holdApplicationUntilProxyStarts: true from ${src}`],
+      };
+    }
   }
-  if (eff.settings.hold === true) {
-    const src = pod.metadata.annotations?.[PROXY_CONFIG_ANNOTATION]?.includes('hold')
-      ? `annotation ${PROXY_CONFIG_ANNOTATION}`
-      : 'mesh defaultConfig / injected PROXY_CONFIG';
-    base.notes.push(
-      'holdApplicationUntilProxyStarts is set but istio-proxy has no postStart wait: the setting applies at injection, restart the workload',
-    );
-    return {
-      ...base,
-      mode: 'hold',
-      reasons: [`holdApplicationUntilProxyStarts: true from ${src}`],
-    };
-  }
+  if (base.holdIgnored) base.notes.push(base.holdIgnored);
   const apps = appContainers(pod);
   if (apps.length > 0 && apps.every(isWrapped)) {
     return {
@@ -106,6 +154,8 @@ export function detectMode(pod: Pod, mesh?: MeshSettings): ModeResult {
   return {
     ...base,
     mode: 'classic',
-    reasons: ['istio-proxy is a plain container: nothing orders it before the app'],
+    reasons: [
+      base.holdIgnored ?? 'istio-proxy is a plain container: nothing orders it before the app',
+    ],
   };
 }

@@ -10,6 +10,10 @@ import { parseDurationMs } from './time';
 export interface ProxySettings {
   hold?: boolean;
   drainMs?: number;
+  /** proxyMetadata EXIT_ON_ZERO_ACTIVE_CONNECTIONS (the agent env it becomes). */
+  exitOnZero?: boolean;
+  /** proxyMetadata MINIMUM_DRAIN_DURATION. */
+  minDrainMs?: number;
 }
 
 export const DEFAULT_DRAIN_MS = 5000;
@@ -32,6 +36,14 @@ export function readProxyConfigObject(obj: unknown): ProxySettings {
   if (hold !== undefined) out.hold = hold;
   const drain = parseDurationMs(o.terminationDrainDuration ?? o.termination_drain_duration);
   if (drain !== null) out.drainMs = drain;
+  const meta = o.proxyMetadata ?? o.proxy_metadata;
+  if (meta && typeof meta === 'object' && !Array.isArray(meta)) {
+    const m = meta as Record<string, unknown>;
+    const eoz = asBool(m.EXIT_ON_ZERO_ACTIVE_CONNECTIONS);
+    if (eoz !== undefined) out.exitOnZero = eoz;
+    const min = parseDurationMs(m.MINIMUM_DRAIN_DURATION);
+    if (min !== null) out.minDrainMs = min;
+  }
   return out;
 }
 
@@ -75,13 +87,16 @@ export function proxyContainerSettings(proxy: Container | undefined): {
   return { settings, errors };
 }
 
-/** EXIT_ON_ZERO_ACTIVE_CONNECTIONS=true: the agent waits MINIMUM_DRAIN_DURATION, then for zero connections. */
-export function exitOnZeroActive(proxy: Container | undefined): boolean {
-  return asBool(envValue(proxy, 'EXIT_ON_ZERO_ACTIVE_CONNECTIONS')) === true;
+/**
+ * EXIT_ON_ZERO_ACTIVE_CONNECTIONS as an env var on istio-proxy (true/false), undefined when not
+ * set there. When true the agent waits MINIMUM_DRAIN_DURATION, then for zero connections.
+ */
+export function exitOnZeroEnv(proxy: Container | undefined): boolean | undefined {
+  return asBool(envValue(proxy, 'EXIT_ON_ZERO_ACTIVE_CONNECTIONS'));
 }
 
-export function minimumDrainMs(proxy: Container | undefined): number {
+/** MINIMUM_DRAIN_DURATION as an env var on istio-proxy, null when not set or unreadable. */
+export function minimumDrainEnvMs(proxy: Container | undefined): number | null {
   const v = envValue(proxy, 'MINIMUM_DRAIN_DURATION');
-  const ms = v === undefined ? null : parseDurationMs(v);
-  return ms ?? DEFAULT_MIN_DRAIN_MS;
+  return v === undefined ? null : parseDurationMs(v);
 }

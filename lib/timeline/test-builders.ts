@@ -40,6 +40,8 @@ export interface PodOpts {
   owner?: { replicaSet: string; hash: string };
   noStatus?: boolean;
   startTime?: number;
+  /** Where istio-proxy sits in `containers` (classic: last, hold: first by default). */
+  proxyAt?: 'first' | 'last';
 }
 
 function container(c: Ctr): Container {
@@ -81,10 +83,12 @@ export function buildPod(o: PodOpts): Pod {
   const init: Container[] = [{ name: 'istio-init', args: ['istio-iptables'] }];
   let containers = apps.map(container);
   if (o.mode === 'native') init.push({ ...proxy, restartPolicy: 'Always' });
-  if (o.mode === 'classic') containers = [...containers, proxy];
   if (o.mode === 'hold') {
     proxy.lifecycle = { postStart: { exec: { command: ['pilot-agent', 'wait'] } } };
-    containers = [proxy, ...containers];
+  }
+  if (o.mode === 'classic' || o.mode === 'hold') {
+    const first = (o.proxyAt ?? (o.mode === 'hold' ? 'first' : 'last')) === 'first';
+    containers = first ? [proxy, ...containers] : [...containers, proxy];
   }
   if (o.mode === 'gateway') containers = [proxy];
   const withProxy = o.mode !== 'none';
