@@ -1,45 +1,125 @@
 /**
  * Copyable fixes per verdict: the YAML to apply to the pod's workload and one line of why.
- * Pod-template patches are merge patches (`kubectl patch --type merge --patch-file`); an
- * existing proxy.istio.io/config annotation is kept and extended, never replaced.
+ * Every pod-template change is a merge patch on the workload's pod template
+ * (`kubectl patch --type merge --patch-file`), written with the `yaml` package so that every
+ * value parses back; an existing proxy.istio.io/config annotation is deep-merged (nested
+ * settings such as proxyMetadata are kept), never replaced. What kubectl can do differs by
+ * owner kind: Deployments, StatefulSets and DaemonSets roll out a patched template; a bare
+ * ReplicaSet or pod must have its pods recreated; a Job's template is immutable, so the fix
+ * goes to the next Job (the CronJob's jobTemplate, or the manifest).
  */
-import { stringify } from 'yaml';
+import { parse as parseYaml, stringify } from 'yaml';
 import type { FindingFix } from '../findings/types';
 import type { Pod } from '../kube/types';
 import { PROXY_CONFIG_ANNOTATION } from './mode';
 import { parseProxyConfigText } from './proxyconfig';
-import { parse as parseYaml } from 'yaml';
 import type { Workload } from './types';
 
-const TEMPLATED = new Set(['Deployment', 'StatefulSet', 'DaemonSet', 'ReplicaSet', 'Job']);
+/** Kinds whose controller replaces the pods when the pod template changes. */
+const ROLLING = new Set(['Deployment', 'StatefulSet', 'DaemonSet']);
 
-function header(w: Workload): string {
-  if (TEMPLATED.has(w.kind)) {
-    return `# kubectl -n ${w.namespace} patch ${w.kind.toLowerCase()} ${w.name} --type merge --patch-file fix.yaml\n`;
+type Json = Record<string, unknown>;
+
+function isRecord(v: unknown): v is Json {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+/** Recursive merge: mappings are merged key by key, anything else in `extra` replaces. */
+export function deepMerge(base: Json, extra: Json): Json {
+  const out: Json = { ...base };
+  for (const [k, v] of Object.entries(extra)) {
+    const b = out[k];
+    out[k] = isRecord(b) && isRecord(v) ? deepMerge(b, v) : v;
   }
-  return `# ${w.kind} ${w.namespace}/${w.name}: add this to its pod template (a bare pod must be recreated)\n`;
+  return out;
 }
 
-function templatePatch(w: Workload, template: Record<string, unknown>): string {
-  const body = TEMPLATED.has(w.kind) ? { spec: { template } } : template;
-  return header(w) + stringify(body, { lineWidth: 0 });
+/** A CronJob's Jobs are named `<cronjob>-<scheduled minute>`: the likely CronJob name. */
+function cronJobOf(jobName: string): string | null {
+  const m = /^(.+)-\d{8,}$/.exec(jobName);
+  return m ? (m[1] as string) : null;
 }
 
-/** The pod's proxy.istio.io/config as an object, with `extra` merged in, as compact JSON. */
-export function mergedProxyConfig(pod: Pod, extra: Record<string, unknown>): string {
+function yamlText(body: unknown): string {
+  return stringify(body, { lineWidth: 0 });
+}
+
+/** The merge patch for the workload that owns the pod, with how to apply it. */
+export function templatePatch(w: Workload, template: Json): string {
+  const ns = w.namespace;
+  if (ROLLING.has(w.kind)) {
+    return (
+      `# kubectl -n ${ns} patch ${w.kind.toLowerCase()} ${w.name} --type merge --patch-file fix.yaml\n` +
+      `# (the ${w.kind} rolls its pods out with the new template)\n` +
+      yamlText({ spec: { template } })
+    );
+  }
+  if (w.kind === 'ReplicaSet') {
+    return (
+      `# kubectl -n ${ns} patch replicaset ${w.name} --type merge --patch-file fix.yaml\n` +
+      '# a ReplicaSet does not replace running pods (kubectl rollout restart does not apply to it):\n' +
+      `# delete its pods so that it recreates them with the new template\n` +
+      yamlText({ spec: { template } })
+    );
+  }
+  if (w.kind === 'Job' || w.kind === 'CronJob') {
+    const cron = w.kind === 'CronJob' ? w.name : cronJobOf(w.name);
+    const target = cron
+      ? `# kubectl -n ${ns} patch cronjob ${cron} --type merge --patch-file fix.yaml\n`
+      : '';
+    return (
+      `# ${w.kind} ${ns}/${w.name}: a Job's pod template cannot be changed, the fix applies to the next Job:\n` +
+      '# put it in the Job manifest, or patch the CronJob that creates the Jobs\n' +
+      target +
+      yamlText({ spec: { jobTemplate: { spec: { template } } } })
+    );
+  }
+  return (
+    `# ${w.kind} ${ns}/${w.name}: a pod cannot be patched in place: add this to the pod template\n` +
+    '# (or manifest) that creates it, then recreate the pod\n' +
+    yamlText(template)
+  );
+}
+
+/** How to restart the workload's pods so that injection runs again, per owner kind. */
+export function restartFix(w: Workload, why: string): FindingFix {
+  const ns = w.namespace;
+  let yaml: string;
+  if (ROLLING.has(w.kind)) {
+    yaml = `kubectl -n ${ns} rollout restart ${w.kind.toLowerCase()} ${w.name}\n`;
+  } else if (w.kind === 'ReplicaSet') {
+    yaml = `# kubectl rollout restart does not apply to a bare ReplicaSet: delete its pods, it recreates them\nkubectl -n ${ns} delete pods -l <the ReplicaSet's selector>\n`;
+  } else if (w.kind === 'Job' || w.kind === 'CronJob') {
+    yaml = `# ${w.kind} ${ns}/${w.name}: running Job pods are not restarted; the next Job's pods are injected anew\n`;
+  } else {
+    yaml = `# ${w.kind} ${ns}/${w.name}: recreate the pod (delete it and apply its manifest again)\n`;
+  }
+  return { why, yaml };
+}
+
+/** The pod's proxy.istio.io/config as an object (empty when absent or unreadable). */
+function existingProxyConfig(pod: Pod): { config: Json; unreadable: boolean } {
   const raw = pod.metadata.annotations?.[PROXY_CONFIG_ANNOTATION];
-  let base: Record<string, unknown> = {};
-  if (raw !== undefined && !parseProxyConfigText(raw).error) {
-    const v: unknown = parseYaml(raw);
-    if (v && typeof v === 'object' && !Array.isArray(v)) base = v as Record<string, unknown>;
-  }
-  return JSON.stringify({ ...base, ...extra });
+  if (raw === undefined) return { config: {}, unreadable: false };
+  if (parseProxyConfigText(raw).error) return { config: {}, unreadable: true };
+  const v: unknown = parseYaml(raw);
+  return { config: isRecord(v) ? v : {}, unreadable: v !== null && !isRecord(v) };
 }
 
-function annotationFix(pod: Pod, w: Workload, extra: Record<string, unknown>): string {
-  return templatePatch(w, {
+/** The pod's proxy.istio.io/config deep-merged with `extra`, as compact JSON. */
+export function mergedProxyConfig(pod: Pod, extra: Json): string {
+  return JSON.stringify(deepMerge(existingProxyConfig(pod).config, extra));
+}
+
+function annotationFix(pod: Pod, w: Workload, extra: Json, spec?: Json): string {
+  const template: Json = {
     metadata: { annotations: { [PROXY_CONFIG_ANNOTATION]: mergedProxyConfig(pod, extra) } },
-  });
+  };
+  if (spec) template.spec = spec;
+  const lost = existingProxyConfig(pod).unreadable
+    ? `# the pod's ${PROXY_CONFIG_ANNOTATION} could not be read: this value replaces it\n`
+    : '';
+  return lost + templatePatch(w, template);
 }
 
 export function holdFix(pod: Pod, w: Workload): FindingFix {
@@ -72,20 +152,24 @@ function seconds(ms: number): string {
 }
 
 export function drainFix(pod: Pod, w: Workload, drainMs: number, graceS: number): FindingFix {
-  const template: Record<string, unknown> = {
-    metadata: {
-      annotations: {
-        [PROXY_CONFIG_ANNOTATION]: mergedProxyConfig(pod, {
-          terminationDrainDuration: seconds(drainMs),
-        }),
-      },
-    },
-  };
   const neededGrace = Math.ceil(drainMs / 1000) + 5;
-  if (neededGrace > graceS) template.spec = { terminationGracePeriodSeconds: neededGrace };
   return {
     why: `keep the proxy draining (${seconds(drainMs)}) until the app has finished, inside the grace period`,
-    yaml: templatePatch(w, template),
+    yaml: annotationFix(
+      pod,
+      w,
+      { terminationDrainDuration: seconds(drainMs) },
+      neededGrace > graceS ? { terminationGracePeriodSeconds: neededGrace } : undefined,
+    ),
+  };
+}
+
+export function exitOnZeroFix(pod: Pod, w: Workload): FindingFix {
+  return {
+    why: 'or let the proxy drain until the app has closed its connections (then MINIMUM_DRAIN_DURATION applies)',
+    yaml: annotationFix(pod, w, {
+      proxyMetadata: { EXIT_ON_ZERO_ACTIVE_CONNECTIONS: 'true' },
+    }),
   };
 }
 

@@ -119,6 +119,76 @@ describe('shutdown verdicts', () => {
   });
 });
 
+describe('shutdown: what the proxy itself does', () => {
+  it('EXIT_ON_ZERO_ACTIVE_CONNECTIONS in the annotation proxyMetadata counts like the env var', () => {
+    const pod = buildPod({
+      mode: 'classic',
+      apps: [{ name: 'app', startedAt: 9, preStopExec: ['sh', '-c', 'sleep 20'] }],
+      grace: 60,
+      annotations: {
+        'proxy.istio.io/config': '{"proxyMetadata":{"EXIT_ON_ZERO_ACTIVE_CONNECTIONS":"true"}}',
+      },
+    });
+    expect(shutdown(analyzePod(pod))).toEqual([]);
+    // and from the mesh defaultConfig, with the minimum drain from there too
+    const mesh = buildPod({
+      mode: 'classic',
+      apps: [{ name: 'app', preStopSleep: 20 }],
+      grace: 60,
+    });
+    expect(shutdown(analyzePod(mesh, { mesh: { from: 'configmap', exitOnZero: true } }))).toEqual(
+      [],
+    );
+    const longMin = shutdown(
+      analyzePod(mesh, { mesh: { from: 'configmap', exitOnZero: true, minDrainMs: 70_000 } }),
+    );
+    expect(longMin.map((v) => v.verdict)).toEqual(['grace-exceeded']);
+    // an explicit false in the annotation wins over the mesh
+    const off = buildPod({
+      mode: 'classic',
+      apps: [{ name: 'app', preStopSleep: 20 }],
+      grace: 60,
+      annotations: {
+        'proxy.istio.io/config': 'proxyMetadata:\n  EXIT_ON_ZERO_ACTIVE_CONNECTIONS: "false"\n',
+      },
+    });
+    const v = shutdown(analyzePod(off, { mesh: { from: 'configmap', exitOnZero: true } }));
+    expect(v.map((x) => x.verdict)).toEqual(['drain-too-short']);
+    expect(v[0]?.fixes.some((f) => f.yaml?.includes('EXIT_ON_ZERO'))).toBe(true);
+  });
+
+  it("istio-proxy's own preStop keeps it serving before its drain starts", () => {
+    const pod = buildPod({
+      mode: 'classic',
+      apps: [{ name: 'app', startedAt: 9, preStopSleep: 20 }],
+      proxy: { preStopExec: ['sleep', '30'] },
+      grace: 60,
+    });
+    const t = analyzePod(pod);
+    expect(shutdown(t)).toEqual([]);
+    // 30 s proxy preStop + 5 s drain does not fit a 30 s grace period
+    const tight = buildPod({
+      mode: 'classic',
+      apps: [{ name: 'app', startedAt: 9, preStopSleep: 20 }],
+      proxy: { preStopExec: ['sleep', '30'] },
+      grace: 30,
+    });
+    const vs = shutdown(analyzePod(tight));
+    expect(vs.map((v) => v.verdict)).toEqual(['grace-exceeded']);
+    expect(vs[0]?.evidence.proxyPreStopSeconds).toBe(30);
+    // a short proxy preStop shortens the drain the fix asks for
+    const short = buildPod({
+      mode: 'classic',
+      apps: [{ name: 'app', startedAt: 9, preStopSleep: 20 }],
+      proxy: { preStopSleep: 10 },
+      grace: 60,
+    });
+    const d = shutdown(analyzePod(short))[0];
+    expect(d?.verdict).toBe('drain-too-short');
+    expect(d?.fixes[0]?.yaml).toContain('"terminationDrainDuration":"15s"');
+  });
+});
+
 describe('durations', () => {
   it('reads Go, protobuf and plain-second forms and rejects garbage', () => {
     expect(parseDurationMs('5s')).toBe(5000);

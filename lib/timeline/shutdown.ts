@@ -1,16 +1,18 @@
 /**
  * Shutdown verdicts. Classic (and hold/wrapper) sidecars get SIGTERM together with the app:
  * the proxy drains for terminationDrainDuration (default 5s) and exits, unless
- * EXIT_ON_ZERO_ACTIVE_CONNECTIONS makes it wait for connections to close. A native sidecar
- * is stopped after the apps, so only the grace period can cut it short.
+ * EXIT_ON_ZERO_ACTIVE_CONNECTIONS (env on istio-proxy, or proxyMetadata in the annotation or
+ * mesh config) makes it wait for connections to close. A preStop hook on istio-proxy itself
+ * delays its SIGTERM, so the proxy serves for that hook plus the drain. A native sidecar is
+ * stopped after the apps, so only the grace period can cut it short.
  */
 import type { Pod } from '../kube/types';
 import type { FindingFix } from '../findings/types';
 import { appContainers, preStopSeconds } from './containers';
 import { codeOf } from './codes';
-import { drainFix, graceFix, mergedProxyConfig, nativeFix } from './fix';
+import { drainFix, exitOnZeroFix, graceFix, nativeFix } from './fix';
 import type { ModeResult } from './mode';
-import { DEFAULT_DRAIN_MS, DEFAULT_GRACE_S, exitOnZeroActive, minimumDrainMs } from './proxyconfig';
+import { DEFAULT_DRAIN_MS, DEFAULT_GRACE_S, DEFAULT_MIN_DRAIN_MS } from './proxyconfig';
 import { containerStatus } from './status';
 import { SKEW_TOLERANCE_MS, toMs } from './time';
 import type { VerdictResult, Workload } from './types';
@@ -28,7 +30,11 @@ export function judgeShutdown(pod: Pod, mode: ModeResult, workload: Workload): V
   const proxy = mode.proxy.container;
   const graceS = pod.spec.terminationGracePeriodSeconds ?? DEFAULT_GRACE_S;
   const drainMs = mode.settings.drainMs ?? DEFAULT_DRAIN_MS;
-  const exitOnZero = exitOnZeroActive(proxy);
+  const exitOnZero = mode.settings.exitOnZero === true;
+  const minDrainMs = mode.settings.minDrainMs ?? DEFAULT_MIN_DRAIN_MS;
+  // The proxy's own preStop runs before its SIGTERM: it keeps serving during the hook.
+  const proxyPreStopS = proxy.lifecycle?.preStop ? preStopSeconds(proxy) : 0;
+  const proxyHoldMs = (proxyPreStopS ?? 0) * 1000;
   const apps = appContainers(pod);
   const preStops = apps.map((c) => ({ name: c.name, s: preStopSeconds(c) }));
   const maxPreStop = preStops.reduce<number | null>(
@@ -43,7 +49,11 @@ export function judgeShutdown(pod: Pod, mode: ModeResult, workload: Workload): V
     terminationGracePeriodSeconds: graceS,
     appPreStopSeconds: maxPreStop,
     exitOnZeroActiveConnections: exitOnZero,
+    proxyPreStopSeconds: proxyPreStopS,
   };
+  if (proxyPreStopS === null) {
+    evidence.proxyPreStop = 'istio-proxy has a preStop hook of unknown length: not counted';
+  }
   const out: VerdictResult[] = [];
   const native = mode.mode === 'native';
 
@@ -57,20 +67,16 @@ export function judgeShutdown(pod: Pod, mode: ModeResult, workload: Workload): V
           deleting && proxyEnd !== null && a.end !== null && a.end - proxyEnd > SKEW_TOLERANCE_MS,
       );
     const needMs = maxPreStop === null ? null : maxPreStop * 1000 + APP_SHUTDOWN_MARGIN_MS;
-    const configured = !exitOnZero && maxPreStop !== null && drainMs < maxPreStop * 1000;
+    const configured =
+      !exitOnZero && maxPreStop !== null && proxyHoldMs + drainMs < maxPreStop * 1000;
     if (lateApp || configured) {
       const target = Math.max(
-        needMs ?? 0,
+        (needMs ?? 0) - proxyHoldMs,
         lateApp && proxyEnd !== null ? (lateApp.end as number) - proxyEnd + drainMs : 0,
       );
       const fixes: FindingFix[] = [
         drainFix(pod, workload, target, graceS),
-        {
-          why: 'or let the proxy drain until the app has closed its connections (then MINIMUM_DRAIN_DURATION applies)',
-          yaml: `# pod template annotation\nproxy.istio.io/config: '${mergedProxyConfig(pod, {
-            proxyMetadata: { EXIT_ON_ZERO_ACTIVE_CONNECTIONS: 'true' },
-          })}'\n`,
-        },
+        ...(exitOnZero ? [] : [exitOnZeroFix(pod, workload)]),
         nativeFix(workload),
       ];
       out.push({
@@ -96,7 +102,7 @@ export function judgeShutdown(pod: Pod, mode: ModeResult, workload: Workload): V
     (n) => deleting && finishedMs(pod, n).exitCode === 137,
   );
   const appNeedMs = maxPreStop === null ? 0 : maxPreStop * 1000;
-  const proxyMs = exitOnZero ? minimumDrainMs(proxy) : drainMs;
+  const proxyMs = proxyHoldMs + (exitOnZero ? minDrainMs : drainMs);
   const totalMs = native ? appNeedMs + proxyMs : Math.max(appNeedMs, proxyMs);
   const graceMs = graceS * 1000;
   const configured = (maxPreStop !== null && appNeedMs >= graceMs) || totalMs > graceMs;

@@ -2,7 +2,7 @@
 import type { Pod } from '../kube/types';
 import { assessApp, type Assessment } from './assess';
 import { codeOf } from './codes';
-import { holdFix, meshHoldFix, nativeFix } from './fix';
+import { holdFix, meshHoldFix, nativeFix, restartFix } from './fix';
 import type { ModeResult } from './mode';
 import { minConfidence, toIso } from './time';
 import type {
@@ -23,16 +23,22 @@ export interface StartupInput {
   workload: Workload;
 }
 
+const REINJECT =
+  'hold is applied at injection: pods created before the setting keep the racing order until they are recreated';
+
 function raceFixes(input: StartupInput): FindingFix[] {
   const { pod, mode, workload } = input;
-  if (mode.mode === 'classic') return [holdFix(pod, workload), nativeFix(workload), meshHoldFix()];
+  // holdApplicationUntilProxyStarts is already on but this pod was injected without it.
+  const configured = mode.settings.hold === true && !mode.holdVisible;
+  if (mode.mode === 'classic') {
+    return configured
+      ? [restartFix(workload, REINJECT), nativeFix(workload)]
+      : [holdFix(pod, workload), nativeFix(workload), meshHoldFix()];
+  }
   if (mode.mode === 'hold') {
-    const restart: FindingFix = {
-      why: 'hold is applied at injection: pods created before the setting keep the racing order until restarted',
-      yaml: `kubectl -n ${workload.namespace} rollout restart ${workload.kind.toLowerCase()} ${workload.name}\n`,
-    };
-    const visible = mode.reasons.some((r) => r.includes('postStart'));
-    return visible ? [nativeFix(workload)] : [restart, nativeFix(workload)];
+    return configured
+      ? [restartFix(workload, REINJECT), nativeFix(workload)]
+      : [nativeFix(workload)];
   }
   if (mode.mode === 'wrapper') return [holdFix(pod, workload), nativeFix(workload)];
   return [];
@@ -63,6 +69,7 @@ export function judgeStartup(input: StartupInput): VerdictResult | null {
     proxyReadyConfidence: ready.confidence,
     proxyReadyClock: ready.clock,
   };
+  if (mode.holdIgnored) base.holdIgnored = mode.holdIgnored;
   if (apps.length === 0) {
     return result('unknown', 'low', { ...base, reason: 'no app containers' }, []);
   }
@@ -110,10 +117,7 @@ export function judgeStartup(input: StartupInput): VerdictResult | null {
     );
   }
   // Structure alone guarantees the order for native sidecars and a visible postStart hold.
-  const structural =
-    mode.mode === 'native' ||
-    mode.mode === 'wrapper' ||
-    (mode.mode === 'hold' && mode.reasons.some((r) => r.includes('postStart')));
+  const structural = mode.mode === 'native' || mode.mode === 'wrapper' || mode.holdVisible;
   const u = unknown[0] as (typeof unknown)[number];
   if (!input.pod.status?.containerStatuses?.length) {
     u.a.reason = 'pod has no container statuses (spec only): start order not visible';
