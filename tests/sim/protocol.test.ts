@@ -88,13 +88,19 @@ describe('version and discovery', () => {
     );
   });
 
-  it('answers /openapi and unknown resources with a 404 Status', async () => {
-    for (const p of [
-      '/openapi/v2',
-      '/openapi/v3',
-      '/apis/networking.istio.io/v1/gateways',
-      '/apis/nope/v1',
-    ]) {
+  it('serves OpenAPI v3 (what kubectl apply validates with) and an index of its documents', async () => {
+    const idx = (await (await get('/openapi/v3')).json()) as {
+      paths: Record<string, { serverRelativeURL: string }>;
+    };
+    const url = idx.paths['apis/networking.istio.io/v1']?.serverRelativeURL ?? '';
+    const doc = await get(url);
+    expect(doc.status).toBe(200);
+    expect(JSON.stringify(await doc.json())).toContain('"fieldValidation"');
+    expect((await get('/openapi/v3/apis/nope/v1')).status).toBe(404);
+  });
+
+  it('answers /openapi/v2 (protobuf only on real servers) and unknown resources with a 404 Status', async () => {
+    for (const p of ['/openapi/v2', '/apis/networking.istio.io/v1/gateways', '/apis/nope/v1']) {
       const r = await get(p);
       expect(r.status).toBe(404);
       expect(await r.json()).toMatchObject({

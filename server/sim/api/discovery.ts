@@ -13,7 +13,7 @@ export const VERSION_INFO = {
   platform: 'linux/amd64',
 } as const;
 
-const VERBS = ['create', 'delete', 'get', 'list', 'update', 'watch'];
+const VERBS = ['create', 'delete', 'get', 'list', 'patch', 'update', 'watch'];
 
 interface ApiResource {
   name: string;

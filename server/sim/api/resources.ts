@@ -139,7 +139,7 @@ async function readObject(
   return { ok: true, obj: o as unknown as KubeObject };
 }
 
-function invalidStatus(info: KindInfo, name: string, field: string, errs: string[]) {
+export function invalidStatus(info: KindInfo, name: string, field: string, errs: string[]) {
   const gk = info.group === '' ? info.kind : `${info.kind}.${info.group}`;
   return failure(
     422,
@@ -149,8 +149,8 @@ function invalidStatus(info: KindInfo, name: string, field: string, errs: string
   );
 }
 
-/** Namespace checks shared by create and replace. */
-function checkNamespace(
+/** Namespace checks shared by create, replace and patch. */
+export function checkNamespace(
   ctx: SimContext,
   res: ServerResponse,
   info: KindInfo,
@@ -187,6 +187,7 @@ export async function handleCreate(
   res: ServerResponse,
   info: KindInfo,
   path: ResourcePath,
+  query: URLSearchParams = new URLSearchParams(),
 ): Promise<void> {
   const body = await readObject(req, res, info);
   if (!body.ok) return;
@@ -217,6 +218,12 @@ export async function handleCreate(
     );
   }
   const { uid: _u, resourceVersion: _r, creationTimestamp: _c, ...meta } = obj.metadata;
+  if (query.getAll('dryRun').includes('All')) {
+    // --dry-run=server: validated as a create would be, nothing stored
+    const apiVersion = apiVersionOf(info.group, path.version);
+    const dry = { ...obj, apiVersion, metadata: { ...meta, name, namespace: path.namespace } };
+    return sendJson(res, 201, JSON.stringify(dry));
+  }
   ctx.store.upsert(info.resource, {
     ...obj,
     metadata: { ...meta, name, namespace: path.namespace },

@@ -3,6 +3,8 @@ import { findKind } from '../store/kinds';
 import { queryBool, type SimContext } from './context';
 import { coreVersions, group, groupList, resourceList, VERSION_INFO } from './discovery';
 import { parseApiPath } from './paths';
+import { openApiV3Index, openApiV3Served, parseOpenApiV3Path } from './openapi';
+import { handlePatch } from './patchhandler';
 import { handlePodLog } from './podlog';
 import { handlePodProxy } from './podproxy';
 import { handleCreate, handleDelete, handleGet, handleList, handleReplace } from './resources';
@@ -40,6 +42,14 @@ export async function routeApi(
       res.writeHead(200, { 'Content-Type': 'text/plain' });
       res.end('ok');
       return;
+    }
+    if (p === '/openapi/v3' || p === '/openapi/v3/') {
+      return sendJson(res, 200, JSON.stringify(openApiV3Index()));
+    }
+    const oa = parseOpenApiV3Path(p);
+    if (oa !== undefined) {
+      const doc = openApiV3Served(oa.group, oa.version);
+      return doc === undefined ? sendStatus(res, notServed()) : sendJson(res, 200, doc.body);
     }
     const g = /^\/apis\/([^/]+)\/?$/.exec(p);
     if (g !== null) {
@@ -88,7 +98,7 @@ export async function routeApi(
         ? handleWatch(ctx, watches, req, res, info, path, url.searchParams)
         : handleList(ctx, res, info, path, url.searchParams, req.headers.accept);
     }
-    if (method === 'POST') return handleCreate(ctx, req, res, info, path);
+    if (method === 'POST') return handleCreate(ctx, req, res, info, path, url.searchParams);
     return sendStatus(res, methodNotAllowed(method));
   }
   switch (method) {
@@ -98,6 +108,8 @@ export async function routeApi(
         : handleGet(ctx, res, info, path, path.name, req.headers.accept, url.searchParams);
     case 'PUT':
       return handleReplace(ctx, req, res, info, path, path.name);
+    case 'PATCH':
+      return handlePatch(ctx, req, res, info, path, path.name, url.searchParams);
     case 'DELETE':
       return handleDelete(ctx, res, info, path, path.name);
     default:

@@ -12,7 +12,8 @@ export type StatusReason =
   | 'Conflict'
   | 'Invalid'
   | 'RequestEntityTooLarge'
-  | 'NotAcceptable';
+  | 'NotAcceptable'
+  | 'UnsupportedMediaType';
 
 export interface StatusObject {
   kind: 'Status';
