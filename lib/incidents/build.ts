@@ -11,7 +11,13 @@ import {
 } from './collect';
 import { bucketSizeMs, failureBuckets } from './chart';
 import { rollouts, terminationMarkers, workloadOf } from './markers';
-import { maxConcurrentTerminations, requestRows, serviceName, upstreamPodRows } from './rows';
+import {
+  maxConcurrentTerminations,
+  peakHolders,
+  requestRows,
+  serviceName,
+  upstreamPodRows,
+} from './rows';
 import { resilienceFor, destinationRuleFor } from './resilience';
 import { recommendForService, type ServiceEvidence } from './recommend';
 import { splitServiceFqdn } from './hosts';
@@ -109,6 +115,7 @@ function evidenceFor(
     unknown,
     byFlag,
     replicas: readyEndpoints(fqdn, input.endpointSlices),
+    replicasDuring: peakHolders(input.intervals, workloads, range.fromMs, range.toMs) || null,
     concurrentTerminations: maxConcurrentTerminations(
       input.intervals,
       workloads,

@@ -5,7 +5,7 @@ import type { PodInterval } from '../ledger/types';
 import { afterGone, clock, fmtDuration } from './format';
 import { bucketSizeMs, failureBuckets } from './chart';
 import { rollouts, terminationMarkers, workloadOf } from './markers';
-import { maxConcurrentTerminations } from './rows';
+import { maxConcurrentTerminations, peakHolders } from './rows';
 import type { AttributedRequest } from './collect';
 
 function withOwner(i: PodInterval, rs: string): PodInterval {
@@ -74,6 +74,11 @@ describe('markers and rollouts', () => {
     expect(
       maxConcurrentTerminations(intervals(), new Set(['shop/payments']), T0, T0 + 5 * MIN),
     ).toBe(2);
+    // 3 pods held an IP at once (new-1 came before old-1 went), 1 once the old ones are gone
+    const payments = new Set(['shop/payments']);
+    expect(peakHolders(intervals(), payments, T0, T0 + 5 * MIN)).toBe(3);
+    expect(peakHolders(intervals(), payments, T0 + 2 * MIN, T0 + 5 * MIN)).toBe(1);
+    expect(peakHolders(intervals(), new Set(['shop/other']), T0, T0 + 5 * MIN)).toBe(0);
     expect(workloadOf({ owner: { kind: 'ReplicaSet', name: 'payments-6f7c9' }, name: 'x' })).toBe(
       'payments',
     );

@@ -6,6 +6,8 @@ import {
   ejectableHosts,
   ejectionPercentFor,
   recommendForService,
+  replicasFor,
+  retryOnWith,
   uncoveredFlags,
   type ServiceEvidence,
 } from './recommend';
@@ -22,6 +24,7 @@ function evidence(patch: Partial<ServiceEvidence> = {}): ServiceEvidence {
     unknown: 0,
     byFlag: { UC: 10, UF: 6, URX: 4 },
     replicas: 5,
+    replicasDuring: null,
     concurrentTerminations: 2,
     failuresPerClientPod: 4,
     maxAfterDeletionMs: 6200,
@@ -51,11 +54,36 @@ describe('ejection arithmetic', () => {
   it('lets enough hosts be ejected, and knows Envoy always ejects the first one', () => {
     expect(ejectionPercentFor(1, 5)).toBe(20);
     expect(ejectionPercentFor(2, 5)).toBe(40);
-    expect(ejectionPercentFor(2, 2)).toBe(100);
+    // never every host: with all of them ejected there is nowhere to send
+    expect(ejectionPercentFor(2, 2)).toBe(50);
+    expect(ejectionPercentFor(4, 4)).toBe(75);
+    expect(ejectionPercentFor(1, 1)).toBe(100);
     expect(ejectionPercentFor(1, null)).toBe(50);
     expect(ejectableHosts(10, 5)).toBe(1);
     expect(ejectableHosts(null, 30)).toBe(3);
     expect(ejectableHosts(40, 5)).toBe(2);
+  });
+
+  it('sizes ejection by the replicas during the failures, not after a scale-down', () => {
+    expect(replicasFor({ replicas: 2, replicasDuring: 4 })).toBe(4);
+    expect(replicasFor({ replicas: 5, replicasDuring: null })).toBe(5);
+    expect(replicasFor({ replicas: null, replicasDuring: null })).toBeNull();
+    const e = evidence({ replicas: 2, replicasDuring: 4, concurrentTerminations: 2 });
+    const dr = parse(
+      recommendForService(e).find((x) => x.code === 'MDX0403')?.fix?.yaml ?? '',
+    ) as DestinationRule;
+    expect(dr.spec.trafficPolicy?.outlierDetection?.maxEjectionPercent).toBe(50);
+  });
+
+  it('writes 503 out when it turns the default retry policy into a VirtualService one', () => {
+    // Istio replaces its default retriable status codes (503) by the numbers in retryOn
+    expect(retryOnWith(DEFAULT_RETRY_ON, true, ['reset']).split(',')).toEqual([
+      ...DEFAULT_RETRY_ON.split(','),
+      '503',
+      'reset',
+    ]);
+    expect(retryOnWith('connect-failure', false, ['reset'])).toBe('connect-failure,reset');
+    expect(retryOnWith('5xx,503', true, [])).toBe('5xx,503');
   });
 
   it('knows which flags the retry conditions cover', () => {
@@ -83,6 +111,7 @@ describe('recommendForService', () => {
     };
     expect(vs.spec.http[0]?.retries.attempts).toBe(3);
     expect(vs.spec.http[0]?.retries.retryOn.split(',')).toContain('reset');
+    expect(vs.spec.http[0]?.retries.retryOn.split(',')).toContain('503');
     const drain = f.find((x) => x.code === 'MDX0406');
     expect(drain?.subject).toEqual({ kind: 'Deployment', namespace: 'shop', name: 'payments' });
     expect(drain?.evidence.recommendedDrainS).toBe(15);

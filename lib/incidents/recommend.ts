@@ -16,6 +16,8 @@ export interface ServiceEvidence {
   byFlag: Record<string, number>;
   /** Ready endpoints now (EndpointSlices), null when unknown. */
   replicas: number | null;
+  /** Most pods of the server workloads holding an IP at once during the failures (history). */
+  replicasDuring: number | null;
   concurrentTerminations: number;
   /** Median failures one client sent to one dead/dying pod. */
   failuresPerClientPod: number;
@@ -48,10 +50,24 @@ function finding(
   return { code: c.code, severity: c.severity, subject, evidence, ...(fix ? { fix } : {}) };
 }
 
-/** maxEjectionPercent that lets Envoy eject `hosts` of `replicas` at once. */
+/**
+ * maxEjectionPercent that lets Envoy eject `hosts` of `replicas` at once, but never all of them
+ * when there are several: with every host ejected Envoy has nowhere to send (UH, or panic mode
+ * routing to all of them anyway).
+ */
 export function ejectionPercentFor(hosts: number, replicas: number | null): number {
   const n = replicas !== null && replicas > 0 ? replicas : hosts + 1;
-  return Math.min(100, Math.ceil((100 * Math.max(1, hosts)) / n));
+  const wanted = Math.ceil((100 * Math.max(1, hosts)) / n);
+  const cap = n > 1 ? Math.floor((100 * (n - 1)) / n) : 100;
+  return Math.min(wanted, cap);
+}
+
+/** The replica count to size ejection by: the larger of now and during the failures. */
+export function replicasFor(
+  e: Pick<ServiceEvidence, 'replicas' | 'replicasDuring'>,
+): number | null {
+  const known = [e.replicas, e.replicasDuring].filter((n): n is number => n !== null && n > 0);
+  return known.length ? Math.max(...known) : null;
 }
 
 /** How many hosts an outlier setting can eject: Envoy always ejects the first one (verified). */
@@ -89,7 +105,7 @@ function recommendedOutlier(e: ServiceEvidence): OutlierDetection {
   );
   const percent = Math.max(
     current?.maxEjectionPercent ?? 0,
-    ejectionPercentFor(Math.max(1, e.concurrentTerminations), e.replicas),
+    ejectionPercentFor(Math.max(1, e.concurrentTerminations), replicasFor(e)),
   );
   return {
     consecutive5xxErrors: consecutive,
@@ -97,6 +113,20 @@ function recommendedOutlier(e: ServiceEvidence): OutlierDetection {
     baseEjectionTime: current?.baseEjectionTime ?? '30s',
     maxEjectionPercent: percent,
   };
+}
+
+/**
+ * The retryOn to write: the current conditions plus `add`. Istio turns numbers in a
+ * VirtualService retryOn into the retriable status codes and replaces its default ones (503)
+ * with them, so a policy built from the default names 503 itself.
+ */
+export function retryOnWith(current: string, isDefault: boolean, add: readonly string[]): string {
+  const parts = current
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
+  if (isDefault && !parts.some((p) => /^\d{3}$/.test(p))) parts.push('503');
+  return [...parts, ...add].filter((v, i, a) => a.indexOf(v) === i).join(',');
 }
 
 /** Findings with copyable fixes for one destination service, from the evidence. */
@@ -141,18 +171,19 @@ export function recommendForService(e: ServiceEvidence): Finding[] {
         {
           destinationRule: e.resilience.destinationRule,
           replicas: e.replicas,
+          replicasDuringFailures: e.replicasDuring,
           concurrentTerminations: e.concurrentTerminations,
           failuresPerClientPod: e.failuresPerClientPod,
         },
         {
-          why: `Eject a host after ${recommendedOutlier(e).consecutive5xxErrors} consecutive 5xx; maxEjectionPercent ${recommendedOutlier(e).maxEjectionPercent} lets ${Math.max(1, e.concurrentTerminations)} of ${e.replicas ?? '?'} hosts be ejected at once.`,
+          why: `Eject a host after ${recommendedOutlier(e).consecutive5xxErrors} consecutive 5xx; maxEjectionPercent ${recommendedOutlier(e).maxEjectionPercent} lets ${ejectableHosts(recommendedOutlier(e).maxEjectionPercent ?? 10, replicasFor(e) ?? Math.max(1, e.concurrentTerminations) + 1)} of ${replicasFor(e) ?? '?'} hosts be ejected at once (${Math.max(1, e.concurrentTerminations)} were dying together), never all.`,
           yaml: drYaml(),
         },
       ),
     );
   } else if (dying > 0 && od) {
     const consecutive = od.consecutive5xxErrors ?? 5;
-    const replicas = e.replicas ?? Math.max(1, e.concurrentTerminations);
+    const replicas = replicasFor(e) ?? Math.max(1, e.concurrentTerminations);
     const ejectable = ejectableHosts(od.maxEjectionPercent, replicas);
     const tooMany = consecutive >= e.failuresPerClientPod;
     const tooFew = ejectable < e.concurrentTerminations;
@@ -184,15 +215,7 @@ export function recommendForService(e: ServiceEvidence): Finding[] {
   const exhausted = e.byFlag.URX ?? 0;
   if (missing.length > 0 || (exhausted > 0 && retries.attempts < 3)) {
     const add = [...new Set(missing.map((f) => ADD_FOR_FLAG[f] ?? ''))].filter((s) => s !== '');
-    const retryOn = [
-      ...retries.retryOn
-        .split(',')
-        .map((s) => s.trim())
-        .filter(Boolean),
-      ...add,
-    ]
-      .filter((v, i, a) => a.indexOf(v) === i)
-      .join(',');
+    const retryOn = retryOnWith(retries.retryOn, retries.isDefault, add);
     const attempts = Math.max(3, retries.attempts);
     out.push(
       finding(
@@ -206,7 +229,7 @@ export function recommendForService(e: ServiceEvidence): Finding[] {
           retryLimitExceeded: exhausted,
         },
         {
-          why: `${missing.length ? `Retry on ${add.join(',')} too, so ${missing.join(',')} failures go to another host (previous_hosts)` : 'Retries ran out'}; ${attempts} attempts. Only for idempotent requests: \`reset\` retries a request the server may have started.`,
+          why: `${missing.length ? `Retry on ${add.join(',')} too, so ${missing.join(',')} failures go to another host (previous_hosts)` : 'Retries ran out'}; ${attempts} attempts.${retries.isDefault ? " 503 is written out: a retryOn in a VirtualService replaces the status codes of Istio's default policy, which retries 503." : ''} Only for idempotent requests: \`reset\` retries a request the server may have started.`,
           yaml: retriesYaml(e.fqdn, retries.source, {
             attempts,
             retryOn,

@@ -101,6 +101,40 @@ export function maxConcurrentTerminations(
   return max;
 }
 
+/**
+ * Most pods of the given workloads that held an IP at the same time within [fromMs, toMs]: the
+ * replica count while the failures happened (a scale-down leaves fewer endpoints afterwards).
+ */
+export function peakHolders(
+  intervals: Iterable<PodInterval>,
+  workloads: ReadonlySet<string>,
+  fromMs: number,
+  toMs: number,
+): number {
+  const spans = new Map<string, [number, number]>();
+  for (const i of intervals) {
+    const w = workloadOf(i);
+    if (!w || !workloads.has(`${i.namespace}/${w}`)) continue;
+    const key = i.uid ?? `${i.namespace}/${i.name}`;
+    const end = endOf(i) ?? Infinity;
+    const s = spans.get(key);
+    spans.set(key, s ? [Math.min(s[0], i.from), Math.max(s[1], end)] : [i.from, end]);
+  }
+  const edges: [number, number][] = [];
+  for (const [from, end] of spans.values()) {
+    if (end < fromMs || from > toMs) continue;
+    edges.push([Math.max(from, fromMs), 1], [Math.min(end, toMs + 1), -1]);
+  }
+  edges.sort((a, b) => a[0] - b[0] || a[1] - b[1]);
+  let cur = 0;
+  let max = 0;
+  for (const [, d] of edges) {
+    cur += d;
+    max = Math.max(max, cur);
+  }
+  return max;
+}
+
 function iso(ms: number): string {
   return new Date(ms).toISOString();
 }
