@@ -23,6 +23,9 @@ export function SidecarProposal({ g }: { g: GeneratedSidecar }) {
             {g.action === 'replace' ? `replaces ${g.replaces ?? ''}` : g.action}
           </Badge>
           {!g.apply && <Badge tone="bad">not recommended to apply</Badge>}
+          {g.warnings.some((w) => w.code === 'IST0111') && (
+            <Badge tone="bad">also delete the conflicting Sidecar(s) named below</Badge>
+          )}
         </div>
         <YamlActions
           yaml={g.yaml}

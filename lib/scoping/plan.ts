@@ -26,6 +26,8 @@ export interface PlannedSidecar {
   apply: boolean;
   sidecar: Sidecar;
   replaces: Sidecar | null;
+  /** Other selector-less Sidecars of the namespace to delete with it (IST0111 conflict). */
+  deletes: Sidecar[];
   warnings: { code: string; message: string }[];
 }
 
@@ -166,6 +168,7 @@ export function planSidecars(ctx: PlanContext): Plan {
       apply: true,
       sidecar: obj,
       replaces: sidecar,
+      deletes: [],
       warnings: warningsFor(facts, sidecar, hosts),
     });
   }
@@ -191,7 +194,25 @@ export function planSidecars(ctx: PlanContext): Plan {
     const cand = candidateScope(ctx, ns, obj, 'namespace');
     const cut = governed.some((f) => cutOffHosts(f, f.scope).length > 0);
     const unobserved = governed.filter((f) => !f.observed).length;
-    const action = decide(current, cand, cut, unobserved, existing !== undefined);
+    // Two selector-less Sidecars in a namespace (IST0111): istiod uses the oldest, so the
+    // proposal only holds if the others go; name them, and predict as if they are deleted.
+    const deletes = ctx.sidecars.filter(
+      (s) =>
+        (s.metadata.namespace ?? 'default') === ns &&
+        Object.keys(s.spec?.workloadSelector?.labels ?? {}).length === 0 &&
+        s !== existing,
+    );
+    const decided = decide(current, cand, cut, unobserved, existing !== undefined);
+    const action: PlanAction =
+      decided === 'unchanged' && deletes.length > 0 && !cut ? 'replace' : decided;
+    const warnings = warningsFor(governed, existing, hosts);
+    if (deletes.length > 0) {
+      const names = deletes.map((s) => s.metadata.name).sort();
+      warnings.unshift({
+        code: 'IST0111',
+        message: `delete ${names.map((n) => `Sidecar ${ns}/${n}`).join(', ')} as well: only one Sidecar without workloadSelector may exist in ${ns} (kubectl -n ${ns} delete sidecar ${names.join(' ')})`,
+      });
+    }
     const proposal: PlannedSidecar = {
       namespace: ns,
       name,
@@ -203,7 +224,8 @@ export function planSidecars(ctx: PlanContext): Plan {
       apply: action !== 'unchanged',
       sidecar: obj,
       replaces: existing ?? null,
-      warnings: warningsFor(governed, existing, hosts),
+      deletes,
+      warnings,
     };
     proposals.push(proposal);
     nsDefaults.set(ns, { proposal, scope: proposal.apply ? cand : current });
@@ -239,13 +261,17 @@ export function planSidecars(ctx: PlanContext): Plan {
         apply: true,
         sidecar: obj,
         replaces: null,
+        deletes: [],
         warnings: [],
       });
     }
   }
 
   const replaced = new Set(
-    proposals.filter((p) => p.apply && p.replaces).map((p) => ref(p.replaces as Sidecar)),
+    proposals
+      .filter((p) => p.apply)
+      .flatMap((p) => [...(p.replaces ? [p.replaces] : []), ...p.deletes])
+      .map(ref),
   );
   const afterSidecars = [
     ...ctx.sidecars.filter((s) => !replaced.has(ref(s))),

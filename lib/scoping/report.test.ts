@@ -284,6 +284,32 @@ describe('buildScopingReport with existing Sidecars', () => {
     }
   });
 
+  it('names the second selector-less Sidecar to delete (IST0111) and predicts without it', () => {
+    const w = world();
+    w.sidecars = [
+      makeSidecar('a-default', 'prod', ['./*', 'istio-system/*', 'shop/*']),
+      makeSidecar('b-extra', 'prod', ['*/*']),
+    ];
+    const report = buildScopingReport(inputOf(w, traffic()));
+    const prod = report.generated.find((g) => g.namespace === 'prod' && g.level === 'namespace');
+    expect(prod).toMatchObject({ name: 'a-default', replaces: 'a-default', apply: true });
+    const warning = prod?.warnings.find((x) => x.code === 'IST0111');
+    expect(warning?.message).toContain('prod/b-extra');
+    expect(warning?.message).not.toContain('a-default');
+    expect(prod?.yaml).toContain('kubectl -n prod delete sidecar b-extra');
+    // applying the YAML and deleting b-extra gives the predicted counts
+    const applied = applyGenerated(
+      { ...w, sidecars: [(w.sidecars as Sidecar[])[0] as Sidecar] },
+      report.generated.filter((g) => g.apply).map((g) => g.yaml),
+    );
+    const ratings = scopable(w).find((p) => p.metadata.namespace === 'prod');
+    if (!ratings) throw new Error('no prod pod');
+    const row = report.workloads
+      .flatMap((r) => r.proxies)
+      .find((p) => p.pod === ratings.metadata.name);
+    expect(row?.clusters.predicted).toBe(simClusters(applied, ratings).length);
+  });
+
   it('leaves a good default alone when some workload is unobserved', () => {
     const w = world();
     w.sidecars = [makeSidecar('default', 'prod', ['./*', 'istio-system/*', 'shop/*'])];

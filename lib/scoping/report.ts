@@ -108,7 +108,7 @@ export function buildScopingReport(input: ScopingInput): ScopingReport {
       selector: p.selector,
       hosts: p.hosts,
       replaces: p.replaces ? p.replaces.metadata.name : null,
-      yaml: sidecarYaml(p.sidecar),
+      yaml: deleteComments(p) + sidecarYaml(p.sidecar),
       proxies: figs.length,
       clustersBefore: figs.reduce((n, x) => n + x.current, 0),
       clustersAfter: figs.reduce((n, x) => n + (p.apply ? x.predicted : x.current), 0),
@@ -170,4 +170,15 @@ export function buildScopingReport(input: ScopingInput): ScopingReport {
     findings,
     catalog: SCOPING_CATALOG,
   };
+}
+
+/** YAML comment lines naming the Sidecars to delete with a proposal (kept with the copied YAML). */
+function deleteComments(p: PlannedSidecar): string {
+  if (!p.apply || p.deletes.length === 0) return '';
+  return p.deletes
+    .map(
+      (s) =>
+        `# delete as well (IST0111): kubectl -n ${p.namespace} delete sidecar ${s.metadata.name}\n`,
+    )
+    .join('');
 }
