@@ -67,12 +67,17 @@ describe('meshdx clusters', () => {
       name: 'outbound|9080||reviews.default.svc.cluster.local',
       fqdn: 'reviews.default.svc.cluster.local',
       port: 9080,
-      subset: '-',
+      subset: null,
       direction: 'outbound',
       type: 'EDS',
-      destinationRule: '',
+      destinationRule: null,
       source: 'dynamic',
     });
+    // absent values are null in JSON, never istioctl's "-"
+    const xds = clusters.find((c) => c.name === 'xds-grpc');
+    expect(xds).toMatchObject({ port: null, subset: null, direction: null, source: 'static' });
+    expect(clusters.every((c) => c.port === null || typeof c.port === 'number')).toBe(true);
+    expect(JSON.stringify(clusters)).not.toContain('"-"');
   });
 
   it('rejects a file that is not an Envoy config dump, naming it', async () => {
@@ -82,6 +87,19 @@ describe('meshdx clusters', () => {
     expect(t.out).toBe('');
     expect(t.err).toContain(ztunnel);
     expect(t.err).toContain('not an Envoy config dump');
+  });
+
+  it('names the file and a few shortened keys for a JSON object that is no dump', async () => {
+    const file = path.join(dir, 'other.json');
+    const big = Object.fromEntries(
+      Array.from({ length: 40 }, (_, i) => [`${'k'.repeat(200)}${i}`, i]),
+    );
+    fs.writeFileSync(file, JSON.stringify(big));
+    const t = io();
+    expect(await run([file], t)).toBe(2);
+    expect(t.err).toContain(file);
+    expect(t.err).toContain('+36 more');
+    expect(t.err.length).toBeLessThan(file.length + 300);
   });
 
   it('rejects a dump without a clusters section', async () => {

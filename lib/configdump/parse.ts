@@ -6,8 +6,10 @@ import type { ConfigDump, DumpError, DumpResource, DumpSection, ParseResult } fr
 function describeKeys(obj: JsonObject): string {
   const keys = Object.keys(obj);
   if (keys.length === 0) return 'an empty object';
-  const shown = keys.slice(0, 6).join(', ');
-  return `top-level keys [${shown}${keys.length > 6 ? `, +${keys.length - 6} more` : ''}]`;
+  // a few keys, each cut short: a wrong file can have huge keys, the message must stay one line
+  const cut = (k: string) => JSON.stringify(k.length > 32 ? `${k.slice(0, 31)}…` : k);
+  const shown = keys.slice(0, 4).map(cut).join(', ');
+  return `top-level keys [${shown}${keys.length > 4 ? `, +${keys.length - 4} more` : ''}]`;
 }
 
 function describeValue(value: unknown): string {

@@ -48,8 +48,23 @@ export function analyzeClusterDump(text: string): ClusterReportResult {
 export interface ClustersJson {
   proxy: { id: string | null; istioVersion: string | null };
   summary: Pick<ClusterSummary, 'total' | 'static' | 'dynamic' | 'byType' | 'byDirection'>;
-  clusters: ClusterRow[];
+  clusters: ClusterJsonRow[];
 }
+
+/** A cluster row for JSON: absent values are null (istioctl's "-" is for the text table only). */
+export interface ClusterJsonRow {
+  name: string;
+  fqdn: string;
+  port: number | null;
+  subset: string | null;
+  direction: string | null;
+  type: string;
+  destinationRule: string | null;
+  source: ClusterRow['source'];
+}
+
+const absent = (v: string | undefined | null): string | null =>
+  v === undefined || v === null || v === '' || v === '-' ? null : v;
 
 export function clustersJson(report: ClusterReport): ClustersJson {
   const s = report.summary;
@@ -65,11 +80,11 @@ export function clustersJson(report: ClusterReport): ClustersJson {
     clusters: report.clusters.map((c) => ({
       name: c.name,
       fqdn: c.fqdn,
-      port: c.port,
-      subset: c.subset,
-      direction: c.direction,
+      port: typeof c.port === 'number' ? c.port : null,
+      subset: absent(c.subset),
+      direction: absent(c.direction),
       type: c.type,
-      destinationRule: c.destinationRule,
+      destinationRule: absent(c.destinationRule),
       source: c.source,
     })),
   };
