@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { ClusterConfigError, resolveClusterSource } from './source';
+import { clusterSourceFingerprint, ClusterConfigError, resolveClusterSource } from './source';
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'meshdx-source-'));
 afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
@@ -49,7 +49,7 @@ describe('resolveClusterSource', () => {
     expect(src?.server).toBe('https://10.0.0.1:6443');
   });
 
-  it('takes the first file of a KUBECONFIG list, then ~/.kube/config', () => {
+  it('takes the first file of a KUBECONFIG list (the others merged), then ~/.kube/config', () => {
     const b = kubeconfig('list-first', 'b');
     expect(
       resolveClusterSource({ ...empty, env: { KUBECONFIG: `${b}${path.delimiter}/other` } })?.label,
@@ -134,5 +134,65 @@ describe('resolveClusterSource', () => {
     expect(src?.kind).toBe('in-cluster');
     expect(src?.label).toBe('in-cluster');
     expect(src?.server).toBe('https://10.96.0.1:443');
+  });
+});
+
+function namedConfig(file: string, cluster: string, server: string, ctx: string, current: boolean) {
+  const p = path.join(dir, file);
+  fs.writeFileSync(
+    p,
+    `apiVersion: v1\nkind: Config\nclusters:\n  - name: ${cluster}\n    cluster: {server: "${server}"}\nusers:\n  - name: u-${cluster}\n    user: {token: t}\ncontexts:\n  - name: ${ctx}\n    context: {cluster: ${cluster}, user: u-${cluster}}\n${current ? `current-context: ${ctx}\n` : ''}`,
+  );
+  return p;
+}
+
+describe('a KUBECONFIG list, merged as kubectl merges it', () => {
+  it('skips missing files, merges the others, and the first current-context wins', () => {
+    const b = namedConfig('m-b', 'cb', 'https://10.0.0.2:6443', 'ctx-b', true);
+    const c = namedConfig('m-c', 'cc', 'https://10.0.0.3:6443', 'ctx-c', true);
+    const list = [path.join(dir, 'missing'), b, c].join(path.delimiter);
+    const src = resolveClusterSource({ ...empty, env: { KUBECONFIG: list } });
+    expect(src?.label).toBe('ctx-b');
+    expect(src?.server).toBe('https://10.0.0.2:6443');
+    expect(src?.kc.getContexts().map((x) => x.name)).toEqual(['ctx-b', 'ctx-c']);
+    expect(src?.kubeconfigPath).toBe(`${b}${path.delimiter}${c}`);
+    const other = resolveClusterSource({ ...empty, context: 'ctx-c', env: { KUBECONFIG: list } });
+    expect(other?.server).toBe('https://10.0.0.3:6443');
+  });
+
+  it('takes the current-context of a later file when the first has none, first name wins', () => {
+    const first = namedConfig('n-a', 'shared', 'https://10.0.0.4:6443', 'ctx-a', false);
+    const second = namedConfig('n-b', 'shared', 'https://10.9.9.9:6443', 'ctx-a', true);
+    const src = resolveClusterSource({
+      ...empty,
+      env: { KUBECONFIG: `${first}${path.delimiter}${second}` },
+    });
+    expect(src?.label).toBe('ctx-a');
+    expect(src?.server).toBe('https://10.0.0.4:6443');
+  });
+
+  it('is KUBECONFIG_NOT_FOUND, naming the files, when none of them exists', () => {
+    const e = errorOf(() =>
+      resolveClusterSource({ ...empty, env: { KUBECONFIG: `/nope/a${path.delimiter}/nope/b` } }),
+    );
+    expect(e.code).toBe('KUBECONFIG_NOT_FOUND');
+    expect(e.message).toContain('/nope/a, /nope/b');
+  });
+});
+
+describe('clusterSourceFingerprint', () => {
+  it('changes when the kubeconfig file is rewritten or appears, not otherwise', () => {
+    const f = path.join(dir, 'fp');
+    const opts = { ...empty, kubeconfig: f };
+    const missing = clusterSourceFingerprint(opts);
+    namedConfig('fp', 'c', 'https://10.0.0.5:6443', 'x', true);
+    const written = clusterSourceFingerprint(opts);
+    expect(written).not.toBe(missing);
+    expect(clusterSourceFingerprint(opts)).toBe(written);
+    fs.utimesSync(f, new Date(), new Date(Date.now() + 5_000));
+    expect(clusterSourceFingerprint(opts)).not.toBe(written);
+    expect(clusterSourceFingerprint({ ...opts, context: 'y' })).not.toBe(
+      clusterSourceFingerprint(opts),
+    );
   });
 });

@@ -59,16 +59,10 @@ export interface SourceOptions {
 
 const SA_DIR = '/var/run/secrets/kubernetes.io/serviceaccount';
 
-function loadKubeconfigFile(file: string, context: string | undefined, why: string): KubeConfig {
-  if (!fs.existsSync(file)) {
-    throw new ClusterConfigError(
-      'KUBECONFIG_NOT_FOUND',
-      `kubeconfig ${file} (${why}) does not exist`,
-      'Point KUBECONFIG or --kubeconfig at an existing file, or unset it to use ~/.kube/config.',
-    );
-  }
+function readKubeconfig(file: string, why: string): KubeConfig {
   const kc = new KubeConfig();
   try {
+    // loadFromFile also makes the file's relative certificate paths absolute
     kc.loadFromFile(file);
   } catch (err) {
     throw new ClusterConfigError(
@@ -77,6 +71,49 @@ function loadKubeconfigFile(file: string, context: string | undefined, why: stri
       'Check the file with `kubectl config view --kubeconfig FILE`.',
     );
   }
+  return kc;
+}
+
+/**
+ * Several kubeconfig files merged as kubectl merges a KUBECONFIG list: files that do not exist
+ * are skipped, the first file to define a cluster, user or context name wins, and so does the
+ * first current-context.
+ */
+function mergeKubeconfigs(configs: KubeConfig[]): KubeConfig {
+  const [first, ...rest] = configs;
+  if (first === undefined || rest.length === 0) return first ?? new KubeConfig();
+  const byName = <T extends { name: string }>(lists: T[][]): T[] => {
+    const seen = new Map<string, T>();
+    for (const item of lists.flat()) if (!seen.has(item.name)) seen.set(item.name, item);
+    return [...seen.values()];
+  };
+  const merged = new KubeConfig();
+  merged.loadFromOptions({
+    clusters: byName(configs.map((c) => c.getClusters())),
+    users: byName(configs.map((c) => c.getUsers())),
+    contexts: byName(configs.map((c) => c.getContexts())),
+    currentContext: configs.map((c) => c.getCurrentContext()).find((c) => !!c) ?? '',
+  });
+  return merged;
+}
+
+function loadKubeconfigFiles(
+  files: string[],
+  context: string | undefined,
+  why: string,
+): KubeConfig {
+  const present = files.filter((f) => fs.existsSync(f));
+  if (present.length === 0) {
+    throw new ClusterConfigError(
+      'KUBECONFIG_NOT_FOUND',
+      files.length === 1
+        ? `kubeconfig ${files[0]} (${why}) does not exist`
+        : `none of the kubeconfig files ${files.join(', ')} (${why}) exists`,
+      'Point KUBECONFIG or --kubeconfig at an existing file, or unset it to use ~/.kube/config.',
+    );
+  }
+  const kc = mergeKubeconfigs(present.map((f) => readKubeconfig(f, why)));
+  const file = present.join(path.delimiter);
   const wanted = context ?? kc.getCurrentContext();
   if (!wanted) {
     throw new ClusterConfigError(
@@ -113,27 +150,62 @@ function loadKubeconfigFile(file: string, context: string | undefined, why: stri
   return kc;
 }
 
+interface KubeconfigChoice {
+  files: string[];
+  why: string;
+}
+
+/** The kubeconfig file(s) the options point at, in meshdx's order of preference. */
+function chooseKubeconfig(opts: SourceOptions): KubeconfigChoice | undefined {
+  const env = opts.env ?? process.env;
+  const explicit = opts.kubeconfig ?? env.MESHDX_KUBECONFIG;
+  const fromEnv = [
+    ...new Set((env.KUBECONFIG ?? '').split(path.delimiter).filter((p) => p.length > 0)),
+  ];
+  const homeConfig = path.join(opts.home ?? os.homedir(), '.kube', 'config');
+  if (explicit) return { files: [explicit], why: '--kubeconfig' };
+  if (fromEnv.length > 0) return { files: fromEnv, why: 'KUBECONFIG' };
+  if (fs.existsSync(homeConfig)) return { files: [homeConfig], why: '~/.kube/config' };
+  return undefined;
+}
+
 /**
- * Chooses the cluster, in order: an explicit kubeconfig (option or KUBECONFIG; the first file
- * of a KUBECONFIG list), ~/.kube/config, the in-cluster service account. Returns null when none
- * is there: the caller then starts the simulator (the demo) or reports NO_CLUSTER.
+ * A cheap fingerprint of what resolveClusterSource would read (which files, their size and
+ * mtime, the context asked for): when it changes, the cluster must be resolved again.
+ */
+export function clusterSourceFingerprint(opts: SourceOptions = {}): string {
+  const env = opts.env ?? process.env;
+  const home = path.join(opts.home ?? os.homedir(), '.kube', 'config');
+  const stat = (f: string): string => {
+    try {
+      const st = fs.statSync(f);
+      return `${f}@${st.mtimeMs}:${st.size}:${st.ino}`;
+    } catch {
+      return `${f}@missing`;
+    }
+  };
+  const choice = chooseKubeconfig(opts);
+  return JSON.stringify([
+    choice?.why ?? 'none',
+    (choice?.files ?? [home]).map(stat),
+    opts.context ?? env.MESHDX_CONTEXT ?? '',
+    env.KUBERNETES_SERVICE_HOST ?? '',
+  ]);
+}
+
+/**
+ * Chooses the cluster, in order: an explicit kubeconfig (option, or KUBECONFIG: every file of a
+ * KUBECONFIG list, merged as kubectl does), ~/.kube/config, the in-cluster service account.
+ * Returns null when none is there: the caller then starts the simulator (the demo) or reports
+ * NO_CLUSTER.
  */
 export function resolveClusterSource(opts: SourceOptions = {}): ClusterSource | null {
   const env = opts.env ?? process.env;
-  const explicit = opts.kubeconfig ?? env.MESHDX_KUBECONFIG;
-  const fromEnv = env.KUBECONFIG?.split(path.delimiter).find((p) => p.length > 0);
-  const home = opts.home ?? os.homedir();
-  const homeConfig = path.join(home, '.kube', 'config');
   const context = opts.context ?? env.MESHDX_CONTEXT;
+  const choice = chooseKubeconfig(opts);
 
-  let file: string | undefined;
-  let why = '';
-  if (explicit) [file, why] = [explicit, '--kubeconfig'];
-  else if (fromEnv) [file, why] = [fromEnv, 'KUBECONFIG'];
-  else if (fs.existsSync(homeConfig)) [file, why] = [homeConfig, '~/.kube/config'];
-
-  if (file) {
-    const kc = loadKubeconfigFile(file, context, why);
+  if (choice) {
+    const kc = loadKubeconfigFiles(choice.files, context, choice.why);
     const ctx = kc.getCurrentContext();
     const scenario = opts.simulatedScenario ?? env.MESHDX_SIMULATED;
     return {
@@ -141,7 +213,7 @@ export function resolveClusterSource(opts: SourceOptions = {}): ClusterSource | 
       kc,
       label: scenario ? `simulated: ${scenario}` : ctx,
       context: ctx,
-      kubeconfigPath: file,
+      kubeconfigPath: choice.files.filter((f) => fs.existsSync(f)).join(path.delimiter),
       server: kc.getCurrentCluster()?.server ?? '',
     };
   }
