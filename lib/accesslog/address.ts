@@ -48,9 +48,51 @@ function isIpv4(text: string): boolean {
   return parts.every((p) => /^\d{1,3}$/.test(p) && Number(p) <= 255);
 }
 
-/** Canonical form for comparisons: lower-case IPv6, IPv4-mapped IPv6 reduced to IPv4. */
+/**
+ * Canonical form for comparisons: IPv4-mapped IPv6 reduced to IPv4, and IPv6 in the form
+ * Kubernetes writes pod IPs in (RFC 5952: lower case, no leading zeros, the longest run of
+ * zero groups as "::"), so `2001:DB8:0:0::1` and `2001:db8::1` are one address.
+ */
 export function normalizeIp(ip: string): string {
   const lower = ip.toLowerCase();
-  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/.exec(lower);
-  return mapped?.[1] ?? lower;
+  const mapped = /^(?:0{0,4}:){0,5}:?ffff:(\d+\.\d+\.\d+\.\d+)$/.exec(lower);
+  if (mapped?.[1] && lower.replace(/ffff:.*$/, '').replace(/[0:]/g, '') === '') return mapped[1];
+  if (!lower.includes(':') || lower.includes('.')) return lower;
+  const groups = expandIpv6(lower);
+  return groups ? compressIpv6(groups) : lower;
+}
+
+/** The 8 groups of an IPv6 address without an embedded IPv4 part, or null if malformed. */
+function expandIpv6(ip: string): number[] | null {
+  const halves = ip.split('::');
+  if (halves.length > 2) return null;
+  const part = (h: string | undefined) => (h ? h.split(':') : []);
+  const head = part(halves[0]);
+  const tail = part(halves[1]);
+  const fill = halves.length === 2 ? 8 - head.length - tail.length : 0;
+  if (fill < 0 || (halves.length === 1 && head.length !== 8)) return null;
+  const all = [...head, ...Array<string>(fill).fill('0'), ...tail];
+  if (all.length !== 8 || !all.every((g) => /^[0-9a-f]{1,4}$/.test(g))) return null;
+  return all.map((g) => parseInt(g, 16));
+}
+
+function compressIpv6(groups: number[]): string {
+  let best = -1;
+  let bestLen = 1;
+  for (let i = 0; i < 8;) {
+    if (groups[i] !== 0) {
+      i++;
+      continue;
+    }
+    let j = i;
+    while (j < 8 && groups[j] === 0) j++;
+    if (j - i > bestLen) {
+      best = i;
+      bestLen = j - i;
+    }
+    i = j;
+  }
+  const hex = groups.map((g) => g.toString(16));
+  if (best < 0) return hex.join(':');
+  return `${hex.slice(0, best).join(':')}::${hex.slice(best + bestLen).join(':')}`;
 }

@@ -33,6 +33,13 @@ describe('parseAddress', () => {
   it('normalizes IPv6 case and IPv4-mapped addresses', () => {
     expect(normalizeIp('2001:DB8::A')).toBe('2001:db8::a');
     expect(normalizeIp('::ffff:10.0.0.1')).toBe('10.0.0.1');
+    // one address, however it is written (RFC 5952, as Kubernetes writes pod IPs)
+    expect(normalizeIp('2001:db8:0:0::1')).toBe('2001:db8::1');
+    expect(normalizeIp('2001:0DB8:0000:0000:0000:0000:0000:0001')).toBe('2001:db8::1');
+    expect(normalizeIp('1:0:0:1:0:0:0:1')).toBe('1:0:0:1::1');
+    expect(normalizeIp('2001:db8:0:1:1:1:1:1')).toBe('2001:db8:0:1:1:1:1:1');
+    expect(normalizeIp('0:0:0:0:0:ffff:1.2.3.4')).toBe('1.2.3.4');
+    expect(normalizeIp('not:an::ip::')).toBe('not:an::ip::');
   });
 });
 

@@ -40,15 +40,21 @@ describe('custom formats', () => {
     });
   });
 
-  it('without the format string keeps the seed line as a partial (prefix-only) record', () => {
+  it('without the format string keeps the seed line as a partial record, upstream guessed', () => {
     const r = one(SEED);
     expect(r).toMatchObject({
       format: 'istio-prefix',
       partial: true,
       responseCode: 503,
       responseFlags: ['UC'],
-      upstreamHost: null,
+      upstreamHost: '10.10.10.10:80',
     });
+    expect(r?.extra['%UPSTREAM_HOST%']).toMatch(/^guessed/);
+    // no quoted address (only an authority without port): nothing is guessed
+    const noAddr = one(
+      '[2023-11-12T22:28:36.878Z] "POST /service HTTP/1.1" 503 UC 0 95 44456 - - "20f7" "yourdomain.com"',
+    );
+    expect(noAddr?.upstreamHost).toBeNull();
   });
 
   it('handles other operator orders and unknown operators', () => {

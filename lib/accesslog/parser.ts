@@ -7,6 +7,7 @@ import {
   type FormatProblem,
   type MatchResult,
 } from './format';
+import { parseAddress } from './address';
 import { builtinFormats, prefixFormat } from './formats';
 import { classifyJson, recordFromJson } from './json';
 import {
@@ -38,6 +39,16 @@ export interface LineParser {
 }
 
 const SAMPLE = 120;
+
+/** The last double-quoted `ip:port` of a line, after its quoted request line. */
+function lastQuotedAddress(text: string): string | null {
+  const quoted = [...text.matchAll(/"([^"]*)"/g)].slice(1);
+  for (let i = quoted.length - 1; i >= 0; i--) {
+    const value = quoted[i]?.[1] ?? '';
+    if (parseAddress(value)?.port != null) return value;
+  }
+  return null;
+}
 
 /**
  * A stateful line-by-line parser: it keeps only the line number and whether the previous line
@@ -81,6 +92,13 @@ export function createLineParser(options: ParserOptions = {}): LineParser {
       if (m.status === 'full') {
         const record = buildRecord(prefix, m, lineNo);
         record.partial = true;
+        const upstream = lastQuotedAddress(text);
+        if (upstream) {
+          // Istio's formats quote %UPSTREAM_HOST% and put it after the other quoted fields;
+          // trimmed custom formats (the classic "503 UC ... "10.10.10.10:80"") keep that shape
+          record.upstreamHost = upstream;
+          record.extra['%UPSTREAM_HOST%'] = 'guessed: the last quoted address of the line';
+        }
         return done(record, timestamp);
       }
     }

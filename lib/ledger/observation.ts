@@ -1,3 +1,4 @@
+import { normalizeIp } from '../accesslog/address';
 import type { PodObservation } from './types';
 
 export type Obj = Record<string, unknown>;
@@ -36,11 +37,11 @@ export function observePod(value: unknown): PodObservation | string {
   const status = asObj(pod.status) ?? {};
   const ips = new Set<string>();
   const podIP = str(status.podIP);
-  if (podIP) ips.add(podIP);
+  if (podIP) ips.add(normalizeIp(podIP));
   if (Array.isArray(status.podIPs)) {
     for (const entry of status.podIPs) {
       const ip = str(asObj(entry)?.ip);
-      if (ip) ips.add(ip);
+      if (ip) ips.add(normalizeIp(ip));
     }
   }
   const times = collectStatusTimes(status);
