@@ -177,6 +177,7 @@ export const ProxyDetailSchema = z.object({
   byNamespace: z.array(z.object({ namespace: z.string(), clusters: z.number() })),
   listeners: ResourceCountsSchema.nullable(),
   routes: ResourceCountsSchema.nullable(),
+  /** Used vs unused over the outbound service clusters (control-plane and catch-alls left out). */
   usage: z.object({
     available: z.boolean(),
     used: z.number(),
