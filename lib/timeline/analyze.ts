@@ -57,6 +57,7 @@ export function analyzePod(pod: Pod, ctx: AnalyzeContext = {}): PodTimeline {
       upperBound: run.upperBound,
       exitCode: run.exitCode,
       earlyFailure: run.earlyFailure,
+      firstRunEndedAt: run.finishedAt,
       guarded: isWrapped(c),
       notes,
     };

@@ -5,9 +5,12 @@
  * 2. Envoy server.initialization_time_ms added to the proxy's startedAt;
  * 3. the last failed readiness/startup probe (Unhealthy event) of istio-proxy, plus one period;
  * 4. the ContainersReady condition (only an upper bound: all containers were ready by then).
- * The proxy's first start is always a lower bound (same kubelet clock as the app's start).
+ * The proxy's first start is always a lower bound (same kubelet clock as the app's start), and
+ * so is that start plus the initialDelaySeconds of its startup and readiness probes: the kubelet
+ * runs neither probe before its delay, and a container with a readiness probe is not ready
+ * before one has passed ('probe-lower-bound').
  */
-import type { KubeEvent, Pod } from '../kube/types';
+import type { Container, KubeEvent, Pod } from '../kube/types';
 import type { ProxyLocation } from './containers';
 import { eventContainer, eventLastMs, isProbeFailure, sameNodeKubelet } from './events';
 import { conditionMs, containerStatus, firstRun, transitionsFor } from './status';
@@ -29,6 +32,7 @@ function none(notBefore: number | null, notes: string[]): ProxyReadyEstimate {
     notBefore,
     notBeforeWhat: STARTED,
     notBeforeSameClock: true,
+    notBeforeKind: 'proxy-start',
     source: 'none',
     confidence: 'low',
     clock: 'kubelet',
@@ -37,11 +41,54 @@ function none(notBefore: number | null, notes: string[]): ProxyReadyEstimate {
   };
 }
 
+/**
+ * The longest initialDelaySeconds of istio-proxy's startup and readiness probes (each delays the
+ * ready flag from the container start), null when there is none.
+ */
+export function probeDelay(c: Container): { seconds: number; what: string } | null {
+  const ready = c.readinessProbe?.initialDelaySeconds ?? 0;
+  const startup = c.startupProbe?.initialDelaySeconds ?? 0;
+  const seconds = Math.max(ready, startup);
+  if (!(seconds > 0)) return null;
+  const what = startup >= ready && c.startupProbe ? 'startupProbe' : 'readinessProbe';
+  return { seconds, what };
+}
+
+/** Raises notBefore to the proxy start + probe delay when that is later. */
+function withProbeBound(
+  est: ProxyReadyEstimate,
+  start: number | null,
+  c: Container,
+): ProxyReadyEstimate {
+  const out = { ...est, proxyStartedAt: start };
+  const delay = probeDelay(c);
+  if (start === null || !delay) return out;
+  const bound = start + delay.seconds * 1000;
+  if (est.notBefore !== null && est.notBefore >= bound) return out;
+  if (est.at !== null && !est.upperBoundOnly && est.at < bound) return out; // inconsistent data
+  return {
+    ...out,
+    notBefore: bound,
+    notBeforeWhat: `istio-proxy started + its ${delay.what} initialDelaySeconds (${delay.seconds}s)`,
+    notBeforeSameClock: true,
+    notBeforeKind: 'probe-lower-bound',
+    source: est.source === 'none' ? 'probe-lower-bound' : est.source,
+    notes: [...est.notes, `not ready before start + ${delay.seconds}s (${delay.what} delay)`],
+  };
+}
+
 export function estimateProxyReady(
   pod: Pod,
   proxy: ProxyLocation,
   input: ProxyReadyInput,
 ): ProxyReadyEstimate {
+  const cs = containerStatus(pod, proxy.container.name);
+  const run = firstRun(cs, input.transitions, pod.metadata.uid ?? null, proxy.container.name);
+  const start = run.upperBound ? null : run.startedAt;
+  return withProbeBound(estimate(pod, proxy, input), start, proxy.container);
+}
+
+function estimate(pod: Pod, proxy: ProxyLocation, input: ProxyReadyInput): ProxyReadyEstimate {
   const uid = pod.metadata.uid ?? null;
   const cs = containerStatus(pod, proxy.container.name);
   const run = firstRun(cs, input.transitions, uid, proxy.container.name);
@@ -65,6 +112,7 @@ export function estimateProxyReady(
       notBefore: nb,
       notBeforeWhat: nb !== null && nb === start ? STARTED : 'the last status before ready',
       notBeforeSameClock: true,
+      notBeforeKind: nb !== null && nb === start ? 'proxy-start' : 'status',
       source: 'transition',
       confidence: src === 'bounded' ? 'low' : 'high',
       clock: src === 'observed' ? 'observer' : 'kubelet',
@@ -80,6 +128,7 @@ export function estimateProxyReady(
         notBefore: start,
         notBeforeWhat: STARTED,
         notBeforeSameClock: true,
+        notBeforeKind: 'proxy-start',
         source: 'envoy-init',
         confidence: 'medium',
         clock: 'kubelet',
@@ -115,6 +164,7 @@ export function estimateProxyReady(
           ? STARTED
           : `istio-proxy failed a ${last.e.message?.split(' ')[0]?.toLowerCase() ?? 'readiness'} probe`,
       notBeforeSameClock: !crossClock || (start !== null && start > last.ms),
+      notBeforeKind: start !== null && start > last.ms ? 'proxy-start' : 'probe-failure',
       source: 'unhealthy-events',
       confidence: 'low',
       clock: crossClock ? 'event' : 'kubelet',
@@ -133,6 +183,7 @@ export function estimateProxyReady(
       notBefore: start,
       notBeforeWhat: STARTED,
       notBeforeSameClock: true,
+      notBeforeKind: 'proxy-start',
       source: 'containers-ready',
       confidence: 'low',
       clock: 'kubelet',

@@ -83,6 +83,7 @@ export function judgeStartup(input: StartupInput): VerdictResult | null {
     restarts: app.restarts,
     exitCode: app.exitCode,
     reason: a.reason,
+    ...(a.basis ? { raceBasis: a.basis } : {}),
   });
   const raced = rows.filter((r) => r.a.state === 'raced');
   const unguarded = raced.filter((r) => !r.app.guarded);

@@ -37,6 +37,8 @@ export interface FirstRun {
   /** The first (or earliest visible) run ended with a failure: non-zero exit or a quick exit. */
   earlyFailure: boolean;
   exitCode: number | null;
+  /** When that run ended (ms), null when it has not or is not visible. */
+  finishedAt: number | null;
 }
 
 /** A run that ended within this time of starting counts as a failure at start. */
@@ -62,7 +64,7 @@ export function firstRun(
   const run = restarts > 0 ? last : cur;
   const earlyFailure = failed(run);
   const exitCode = run?.exitCode ?? null;
-  const base = { restarts, earlyFailure, exitCode };
+  const base = { restarts, earlyFailure, exitCode, finishedAt: toMs(run?.finishedAt) };
   const candidates: { ms: number | null; source: FirstRun['source'] }[] =
     restarts === 0
       ? [

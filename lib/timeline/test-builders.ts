@@ -23,6 +23,9 @@ export interface Ctr {
   command?: string[];
   args?: string[];
   env?: Record<string, string>;
+  /** initialDelaySeconds of a readiness / startup probe on this container. */
+  readinessDelay?: number;
+  startupDelay?: number;
 }
 
 export interface PodOpts {
@@ -49,6 +52,12 @@ function container(c: Ctr): Container {
   if (c.command) out.command = c.command;
   if (c.args) out.args = c.args;
   if (c.env) out.env = Object.entries(c.env).map(([name, value]) => ({ name, value }));
+  const probe = (d: number) => ({
+    httpGet: { path: '/healthz/ready', port: 15021 },
+    initialDelaySeconds: d,
+  });
+  if (c.readinessDelay !== undefined) out.readinessProbe = probe(c.readinessDelay);
+  if (c.startupDelay !== undefined) out.startupProbe = probe(c.startupDelay);
   if (c.preStopSleep !== undefined)
     out.lifecycle = { preStop: { sleep: { seconds: c.preStopSleep } } };
   if (c.preStopExec) out.lifecycle = { preStop: { exec: { command: c.preStopExec } } };

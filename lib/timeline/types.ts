@@ -52,7 +52,13 @@ export interface Transition {
 }
 
 export type ProxyReadySource =
-  'transition' | 'envoy-init' | 'unhealthy-events' | 'containers-ready' | 'none';
+  | 'transition'
+  | 'envoy-init'
+  | 'unhealthy-events'
+  | 'containers-ready'
+  /** Only a lower bound: istio-proxy start + its probes' initialDelaySeconds. */
+  | 'probe-lower-bound'
+  | 'none';
 
 export interface ProxyReadyEstimate {
   /** Best point estimate (ms), null when nothing places it. */
@@ -67,6 +73,13 @@ export interface ProxyReadyEstimate {
    */
   notBeforeWhat?: string;
   notBeforeSameClock?: boolean;
+  /**
+   * What kind of bound notBefore is: the proxy's own start, its start plus the probes'
+   * initialDelaySeconds ('probe-lower-bound'), a failed probe, or the last status before ready.
+   */
+  notBeforeKind?: 'proxy-start' | 'probe-lower-bound' | 'probe-failure' | 'status';
+  /** First start of istio-proxy (ms, pod node's clock), null when not visible. */
+  proxyStartedAt?: number | null;
   source: ProxyReadySource;
   confidence: Confidence;
   clock: ClockSource;
@@ -88,6 +101,8 @@ export interface AppStart {
   exitCode: number | null;
   /** True when the first run ended early with a failure (non-zero exit or quick restart). */
   earlyFailure: boolean;
+  /** End of the first (or earliest visible) finished run, ms. */
+  firstRunEndedAt?: number | null;
   /** True when the app's command polls the proxy before starting (wrapper script). */
   guarded: boolean;
   notes: string[];
@@ -122,7 +137,8 @@ export interface PodTimeline {
   apps: AppStart[];
   /** Earliest first-run start of an app container, ms. */
   appStartedAt: number | null;
-  /** Smallest appStartedAt - proxyReady.at over the apps (negative = raced), ms. */
+  /** Smallest appStartedAt - proxyReady.at over the apps (negative = raced), ms; null when
+   * there is no proxy ready time (a lower bound alone gives no gap). */
   gapMs: number | null;
   restarts: number;
   proxyRestarts: number;
