@@ -110,6 +110,21 @@ describe('the cluster adapter against the simulator (real client-node over HTTP)
     },
   );
 
+  it('a port nothing listens on is 503 ServiceUnavailable through pods/proxy, refused over port-forward', async () => {
+    const raw = await fetch(`${sim.url}/api/v1/namespaces/shop/pods/${ADAPTER_POD}:8089/proxy/`);
+    expect(raw.status).toBe(503);
+    expect(await raw.json()).toMatchObject({
+      kind: 'Status',
+      reason: 'ServiceUnavailable',
+      message: expect.stringContaining('connect: connection refused') as unknown,
+    });
+    const pf = await portForwardGet(kc, 'shop', ADAPTER_POD, 15014, '/debug/syncz').catch(
+      (e: unknown) => e,
+    );
+    expect(pf).toMatchObject({ kind: 'unreachable' });
+    expect((pf as Error).message).toContain('connection refused');
+  });
+
   it('refuses bad names before any request and maps API errors', async () => {
     await expect(listPods(t, { namespace: '../kube-system' })).rejects.toThrow(
       /invalid namespace name/,

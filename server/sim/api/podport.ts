@@ -50,3 +50,16 @@ export function askMesh(
     return { status: 500, contentType: 'text/plain', body: `mesh emulator failed: ${msg}\n` };
   }
 }
+
+/**
+ * The mesh emulator's answer for a port nothing listens on (a dial error, "connection refused"),
+ * or undefined when the pod answered. The API server reports such a dial as a 503 Status, the
+ * kubelet's port-forward as text on the error channel.
+ */
+export function refusedDial(a: PodHttpResponse): string | undefined {
+  if (a.status !== 502 && a.status !== 503) return undefined;
+  const first = a.body.trim();
+  return first.startsWith('error trying to reach service:') && first.includes('dial tcp')
+    ? first
+    : undefined;
+}

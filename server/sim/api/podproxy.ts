@@ -1,7 +1,14 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Pod } from '../../../lib/kube/types';
 import { sleep, type SimContext } from './context';
-import { askMesh, podKey, podNotReachable, resolvePort, splitProxyName } from './podport';
+import {
+  askMesh,
+  podKey,
+  podNotReachable,
+  refusedDial,
+  resolvePort,
+  splitProxyName,
+} from './podport';
 import { badRequest, failure, notFound, sendStatus } from './status';
 
 const unavailable = (message: string) => failure(503, 'ServiceUnavailable', message);
@@ -64,6 +71,8 @@ export async function handlePodProxy(
   if (slow > 0) await sleep(slow);
   if (gone) return;
   const answer = askMesh(ctx, pod, port, path, query);
+  const refused = refusedDial(answer);
+  if (refused !== undefined) return sendStatus(res, unavailable(refused));
   res.writeHead(answer.status, {
     'Content-Type': answer.contentType,
     'Content-Length': Buffer.byteLength(answer.body),

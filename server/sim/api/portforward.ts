@@ -4,7 +4,7 @@ import { WebSocketServer, type RawData, type WebSocket } from 'ws';
 import type { Pod } from '../../../lib/kube/types';
 import { sleep, type SimContext } from './context';
 import { httpResponse, HttpRequestReader, splitTarget } from './httpreq';
-import { askMesh, podKey, podNotReachable } from './podport';
+import { askMesh, podKey, podNotReachable, refusedDial } from './podport';
 import { badRequest, failure, notFound, type StatusObject } from './status';
 
 /** Sub-protocols we speak, preferred first (client-node offers v5, v4, v3, v2, channel.k8s.io). */
@@ -124,6 +124,12 @@ function serveForward(ctx: SimContext, ws: WebSocket, pod: Pod, ports: number[])
       } else {
         const { path, query } = splitTarget(r.request.target);
         const a = askMesh(ctx, pod, port, path, query);
+        if (refusedDial(a) !== undefined) {
+          // nothing listens there: the kubelet says so on the error channel, no bytes on data
+          const msg = `error forwarding port ${port} to pod ${podKey(pod)}, uid ${pod.metadata.uid ?? ''}: failed to connect to localhost:${port} inside namespace: connect: connection refused`;
+          ws.send(frame(2 * i + 1, Buffer.from(msg)));
+          return;
+        }
         bytes = httpResponse(a.status, a.contentType, a.body, ctx.clock.now());
       }
       if (ws.readyState === ws.OPEN) ws.send(frame(2 * i, bytes));
