@@ -3,6 +3,7 @@ import { parsePrometheusText } from '../../lib/metrics/prometheus';
 import type { ScrapeOutcome } from '../../lib/proxies/types';
 import { podProxyGet } from '../kube/podports';
 import type { KubeTransport } from '../kube/transport';
+import { noteEnvoyInit } from './init-times';
 import { failureReason } from './reason';
 
 /** Envoy's prometheus listener: cheap, always carries cluster_manager/listener_manager/server. */
@@ -38,7 +39,9 @@ export async function scrapeProxyStats(
       maxBytes: 64 * 1024 * 1024,
     });
     const parsed = parsePrometheusText(keepWanted(res.body));
-    return { ok: true, stats: envoyProxyStats(parsed.samples), errors: parsed.errors.length };
+    const stats = envoyProxyStats(parsed.samples);
+    noteEnvoyInit(namespace, name, stats, t.clusterNow().getTime());
+    return { ok: true, stats, errors: parsed.errors.length };
   } catch (e) {
     return { ok: false, reason: failureReason(e) };
   }

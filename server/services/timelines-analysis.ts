@@ -5,6 +5,7 @@
 import type { FleetRow } from '../../lib/api/timelines';
 import type { Pod } from '../../lib/kube/types';
 import { analyzePod } from '../../lib/timeline/analyze';
+import { envoyInitFor } from '../envoy/init-times';
 import { harmRank, worstSeverity } from '../../lib/timeline/harm';
 import type { MeshSettings } from '../../lib/timeline/meshconfig';
 import type { PodTimeline } from '../../lib/timeline/types';
@@ -63,7 +64,8 @@ export class AnalysisCache {
   ): Analyzed {
     const key = pod.metadata.uid ?? `${pod.metadata.namespace ?? 'default'}/${pod.metadata.name}`;
     seen?.add(key);
-    const stamp = `${pod.metadata.resourceVersion ?? ''}|${h.revision(pod)}|${mesh.version}|${deleted ? 'd' : 'l'}`;
+    const initMs = envoyInitFor(pod);
+    const stamp = `${pod.metadata.resourceVersion ?? ''}|${h.revision(pod)}|${mesh.version}|${deleted ? 'd' : 'l'}|${initMs ?? ''}`;
     const hit = this.entries.get(key);
     if (hit && hit.stamp === stamp && hit.pod === pod) {
       this.hits++;
@@ -74,6 +76,7 @@ export class AnalysisCache {
       ...(mesh.settings ? { mesh: mesh.settings } : {}),
       events: h.eventsFor(pod),
       transitions: h.transitions(pod),
+      ...(initMs !== undefined ? { envoyInitMs: { [key]: initMs } } : {}),
     });
     const entry: Entry = { pod, timeline, row: toFleetRow(pod, timeline, deleted), stamp };
     this.entries.set(key, entry);

@@ -10,6 +10,8 @@ import { requireName } from '../../lib/kube/names';
 import type { ClusterCache } from '../cache/cluster-cache';
 import { sharedClusterCache } from '../cache/shared';
 import { ensureRecorder, historyStore } from '../history';
+import { envoyInitVersion } from '../envoy/init-times';
+import { scrapeProxyStats } from '../envoy/scrape';
 import { KubeError } from '../kube/errors';
 import type { HistoryStore } from '../store';
 import { cluster, env } from '../wiring';
@@ -116,6 +118,7 @@ export async function timelineFleetFrom(
     mesh.version,
     st.podsWatch,
     st.eventsWatch,
+    envoyInitVersion(),
   ].join('|');
   if (s.memo?.key === key) return { ...s.memo.fleet, generatedAt: now.toISOString() };
   const items = analyzeHistory(r.history, mesh, s.analysis);
@@ -168,12 +171,19 @@ export function processSource(): TimelineSource {
   };
 }
 
+/** How long a pod's timeline waits for its proxy's stats before going on without them. */
+const POD_SCRAPE_TIMEOUT_MS = 2_000;
+
 export function getTimelineFleet(): Promise<TimelineFleet> {
   const cache = processClusterCache();
   return timelineFleetFrom(cache, cache.now(), processSource());
 }
 
-export function getPodTimeline(namespace: string, name: string): Promise<PodTimelineView> {
+export async function getPodTimeline(namespace: string, name: string): Promise<PodTimelineView> {
   const cache = processClusterCache();
+  requireName('namespace', namespace);
+  requireName('pod', name);
+  // One scrape of the pod's :15090 gives Envoy's init time, a proxy-ready source (never fails)
+  await scrapeProxyStats(cluster().transport, namespace, name, POD_SCRAPE_TIMEOUT_MS);
   return podTimelineFrom(cache, namespace, name, processSource());
 }
