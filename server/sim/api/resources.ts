@@ -6,6 +6,7 @@ import { parseJson, readBody } from './body';
 import type { SimContext } from './context';
 import { requestFilter } from './filter';
 import { nameErrors } from './names';
+import { pageOf } from './paging';
 import type { ResourcePath } from './paths';
 import { badRequest, failure, notFound, sendJson, sendStatus } from './status';
 import { includeObjectOf, renderTable, responseForm } from './table';
@@ -19,6 +20,7 @@ function tryTable(
   accept: string | undefined,
   query: URLSearchParams,
   objects: () => KubeObject[],
+  page: { resourceVersion?: string; continue?: string; remainingItemCount?: number } = {},
 ): boolean {
   const form = responseForm(accept);
   if (form === 'json') return false;
@@ -48,7 +50,9 @@ function tryTable(
     200,
     renderTable(info.resource, objects(), {
       now: ctx.clock.now(),
-      resourceVersion: String(ctx.store.resourceVersion()),
+      resourceVersion: page.resourceVersion ?? String(ctx.store.resourceVersion()),
+      continue: page.continue,
+      remainingItemCount: page.remainingItemCount,
       includeObject,
       apiVersion,
       kind: info.kind,
@@ -69,21 +73,22 @@ export function handleList(
   const f = requestFilter(info, path.namespace, query);
   if (!f.ok) return sendStatus(res, f.status);
   const apiVersion = apiVersionOf(info.group, path.version);
-  const matching = () =>
-    ctx.store
-      .entries(info.resource)
-      .filter((e) => f.filter(e.obj))
-      .map((e) => e.obj);
-  if (tryTable(ctx, res, info, apiVersion, accept, query, matching)) return;
-  const items: string[] = [];
-  for (const e of ctx.store.entries(info.resource)) {
-    if (f.filter(e.obj)) items.push(renderEntry(e, apiVersion));
+  const page = pageOf(
+    ctx.store.entries(info.resource).filter((e) => f.filter(e.obj)),
+    query,
+    ctx.store.resourceVersion(),
+    (rv) => ctx.store.changesSince(rv) === 'expired',
+  );
+  if ('kind' in page) return sendStatus(res, page);
+  const objects = () => page.entries.map((e) => e.obj);
+  if (tryTable(ctx, res, info, apiVersion, accept, query, objects, page)) return;
+  const items = page.entries.map((e) => renderEntry(e, apiVersion));
+  const metadata: Record<string, unknown> = { resourceVersion: page.resourceVersion };
+  if (page.continue !== undefined) {
+    metadata.continue = page.continue;
+    metadata.remainingItemCount = page.remainingItemCount;
   }
-  const head = JSON.stringify({
-    apiVersion,
-    kind: `${info.kind}List`,
-    metadata: { resourceVersion: String(ctx.store.resourceVersion()) },
-  });
+  const head = JSON.stringify({ apiVersion, kind: `${info.kind}List`, metadata });
   sendJson(res, 200, `${head.slice(0, -1)},"items":[${items.join(',')}]}`);
 }
 

@@ -176,6 +176,9 @@ export function renderTable(
   opts: {
     now: Date;
     resourceVersion: string;
+    /** Paging: the continue token and how many objects remain after this page. */
+    continue?: string;
+    remainingItemCount?: number;
     includeObject: IncludeObject;
     apiVersion: string;
     kind: string;
@@ -194,7 +197,12 @@ export function renderTable(
   return JSON.stringify({
     kind: 'Table',
     apiVersion: 'meta.k8s.io/v1',
-    metadata: { resourceVersion: opts.resourceVersion },
+    metadata: {
+      resourceVersion: opts.resourceVersion,
+      ...(opts.continue !== undefined
+        ? { continue: opts.continue, remainingItemCount: opts.remainingItemCount }
+        : {}),
+    },
     columnDefinitions: printer.columns,
     rows,
   });
