@@ -25,10 +25,12 @@ describe('meshdx timeline', () => {
         'appStartedAt',
         'codes',
         'fix',
+        'fixes',
         'gapMs',
         'mode',
         'name',
         'namespace',
+        'notes',
         'proxyReadyAt',
         'proxyReadySource',
         'restarts',
@@ -115,7 +117,7 @@ describe('meshdx timeline', () => {
     expect(t2.err).toContain('unknown option --bogus');
   });
 
-  it('partly readable watch stream: judged as far as read, errors on stderr', async () => {
+  it('partly readable watch stream: judged as far as read, errors on stderr, exit 2', async () => {
     const p = buildPod({
       mode: 'hold',
       apps: [{ name: 'app', startedAt: 6 }],
@@ -126,10 +128,83 @@ describe('meshdx timeline', () => {
       `${JSON.stringify({ type: 'ADDED', object: p })}\n{"type":"MODIFIED","object":{`,
     );
     const t = io();
-    expect(await run([file, '--json'], t)).toBe(0);
+    expect(await run([file, '--json'], t)).toBe(2);
     expect(t.err).toContain('watch.jsonl:2:1: unterminated JSON value');
+    expect(t.err).toContain('1 part(s) of watch.jsonl could not be read');
     expect((JSON.parse(t.out) as { pods: { mode: string }[] }).pods.map((x) => x.mode)).toEqual([
       'hold',
     ]);
+  });
+
+  it('a garbage line and a broken YAML document: report of the rest, each error, exit 2', async () => {
+    const p = buildPod({ mode: 'native', apps: [{ name: 'app', startedAt: 6 }] });
+    const line = JSON.stringify({ type: 'ADDED', object: p });
+    const file = write('garbage.jsonl', `${line}\ngarbage here {\n${line}\n`);
+    const t = io();
+    expect(await run([file, '--json'], t)).toBe(2);
+    expect(t.err).toMatch(/garbage\.jsonl:2:1: text outside JSON/);
+    expect(t.err).toContain('1 part(s) of garbage.jsonl could not be read');
+    expect((JSON.parse(t.out) as { pods: unknown[] }).pods).toHaveLength(1);
+    const good = 'kind: Pod\nmetadata:\n  name: a\nspec:\n  containers:\n    - name: app\n';
+    const multi = write(
+      'multi.yaml',
+      `${good}---\nkind: Pod\nspec:\n  containers: [\n    - x\n---\n${good.replace('name: a', 'name: b')}`,
+    );
+    const t2 = io();
+    expect(await run([multi], t2)).toBe(2);
+    expect(t2.out).toMatch(/^default\s+a\s+none/m);
+    expect(t2.out).toMatch(/^default\s+b\s+none/m);
+    expect(t2.err).toMatch(/multi\.yaml:\d+:\d+: /);
+    expect(t2.err).toContain('1 part(s) of multi.yaml could not be read');
+  });
+
+  it('prints every verdict fix; --json keeps the primary fix and lists all in fixes', async () => {
+    // no status: unknown startup; preStop 20 s with the default 5 s drain: drain-too-short
+    const pod = buildPod({
+      name: 'api-5f6d7c8b9-x1',
+      mode: 'classic',
+      noStatus: true,
+      apps: [{ name: 'app', preStopSleep: 20 }],
+      owner: { replicaSet: 'api-5f6d7c8b9', hash: '5f6d7c8b9' },
+      grace: 60,
+      annotations: { 'proxy.istio.io/config': '{"holdApplicationUntilProxyStarts": tru' },
+    });
+    const file = write('two.json', JSON.stringify(pod));
+    const t = io();
+    expect(await run([file, '--json'], t)).toBe(0);
+    const row = (
+      JSON.parse(t.out) as {
+        pods: { verdicts: string[]; fix: string; fixes: { verdict: string }[]; notes: string[] }[];
+      }
+    ).pods[0];
+    expect(row?.verdicts).toEqual(['unknown', 'drain-too-short']);
+    // drain-too-short (warning) is more severe than unknown (info): its fix is the primary one
+    expect(row?.fix).toContain('terminationDrainDuration');
+    expect(new Set(row?.fixes.map((f) => f.verdict))).toEqual(
+      new Set(['unknown', 'drain-too-short']),
+    );
+    expect(row?.notes.join(' ')).toContain('annotation proxy.istio.io/config unreadable');
+    expect(t.err).toContain('kubectl get pods,events -A -o json');
+    const t2 = io();
+    expect(await run([file], t2)).toBe(0);
+    expect(t2.out).toContain('fix (unknown):');
+    expect(t2.out).toContain('fix (drain-too-short):');
+    expect(t2.out).toContain('"terminationDrainDuration":"25s"');
+    expect(t2.out).toContain('note: annotation proxy.istio.io/config unreadable');
+    expect(t2.out).toContain('hint: some pods are unknown; capture events too');
+  });
+
+  it('a mesh config error inside a ConfigMap data.mesh says so', async () => {
+    const pods = write('p.yaml', fs.readFileSync(fixturePath('pods', 'injected_pod.yaml'), 'utf8'));
+    const cm = write(
+      'cm.json',
+      JSON.stringify({
+        kind: 'ConfigMap',
+        data: { mesh: 'defaultConfig:\n  holdApplicationUntilProxyStarts: [true\n' },
+      }),
+    );
+    const t = io();
+    expect(await run([pods, '--mesh-config', cm], t)).toBe(2);
+    expect(t.err).toMatch(/cm\.json:1:\d+: inside data\.mesh, at line \d+ column \d+ of its text/);
   });
 });

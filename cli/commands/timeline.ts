@@ -1,8 +1,10 @@
 /**
  * meshdx timeline FILE [--mesh-config FILE] [--json]
  * Sidecar startup/shutdown verdicts for the pods in FILE (Pod, PodList, List or a watch stream).
- * Exit 0 with a report; 2 when the input or the mesh config cannot be read (the message names
- * the file and position). Partly readable input is reported on stderr and judged as far as read.
+ * Exit 0 with a report of a fully read input. Exit 2 when the input or the mesh config cannot
+ * be read, and also when only part of the input could be read: the report of what was read is
+ * still printed, each error goes to stderr as FILE:LINE:COL: message, followed by
+ * "N part(s) of FILE could not be read".
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -13,9 +15,10 @@ import { analyzePods } from '../../lib/timeline/analyze';
 import { summarizeFleet } from '../../lib/timeline/fleet';
 import { readTimelineInput } from '../../lib/timeline/input';
 import { parseMeshConfig, type MeshSettings } from '../../lib/timeline/meshconfig';
+import { TIMELINE_CATALOG } from '../../lib/timeline/codes';
 import type { InputError } from '../../lib/timeline/position';
 import { toIso } from '../../lib/timeline/time';
-import type { PodTimeline } from '../../lib/timeline/types';
+import type { PodTimeline, VerdictResult } from '../../lib/timeline/types';
 
 const USAGE = 'usage: meshdx timeline FILE [--mesh-config FILE] [--json]\n';
 
@@ -30,11 +33,25 @@ export interface TimelineRow {
   proxyReadySource: string;
   gapMs: number | null;
   restarts: number;
+  /** The primary fix: the first fix of the most severe verdict that has one. */
   fix: string | null;
+  /** Every fix of every verdict, in verdict order. */
+  fixes: { verdict: string; why: string; yaml: string | null }[];
+  notes: string[];
+}
+
+const SEVERITY_RANK = { error: 0, warning: 1, info: 2 } as const;
+
+/** Verdicts most severe first (stable for equal severity). */
+function bySeverity(verdicts: readonly VerdictResult[]): VerdictResult[] {
+  const rank = (v: VerdictResult) => SEVERITY_RANK[TIMELINE_CATALOG[v.verdict].severity];
+  return [...verdicts].sort((a, b) => rank(a) - rank(b));
 }
 
 export function toRow(t: PodTimeline): TimelineRow {
-  const fix = t.verdicts.flatMap((v) => v.fixes).find((f) => f.yaml !== undefined);
+  const primary = bySeverity(t.verdicts)
+    .flatMap((v) => v.fixes)
+    .find((f) => f.yaml !== undefined);
   return {
     namespace: t.namespace,
     name: t.name,
@@ -46,9 +63,16 @@ export function toRow(t: PodTimeline): TimelineRow {
     proxyReadySource: t.proxyReady.source,
     gapMs: t.gapMs,
     restarts: t.restarts,
-    fix: fix?.yaml ?? null,
+    fix: primary?.yaml ?? null,
+    fixes: t.verdicts.flatMap((v) =>
+      v.fixes.map((f) => ({ verdict: v.verdict, why: f.why, yaml: f.yaml ?? null })),
+    ),
+    notes: t.notes,
   };
 }
+
+export const EVENTS_HINT =
+  'hint: some pods are unknown; capture events too (`kubectl get pods,events -A -o json`) or a watch stream (`kubectl get pods -A -w -o json --output-watch-events`)';
 
 function where(file: string, e: InputError): string {
   return `${file}:${e.line}:${e.column}: ${e.message}`;
@@ -108,13 +132,28 @@ function textReport(timelines: PodTimeline[]): string {
       .filter((v) => v.verdict === 'unknown')
       .map((v) => String(v.evidence.reason ?? 'unknown'));
     if (t.excluded) reasons.push(t.excluded);
-    const fix = t.verdicts.flatMap((v) => v.fixes)[0];
-    if (!reasons.length && !fix) continue;
+    const withFixes = t.verdicts.filter((v) => v.fixes.length > 0);
+    if (!reasons.length && !withFixes.length && !t.notes.length) continue;
     out += `\n${t.namespace}/${t.name}:\n`;
     for (const r of reasons) out += `  ${r}\n`;
-    if (fix) out += `  fix: ${fix.why}\n${(fix.yaml ?? '').replace(/^/gm, '    ')}\n`;
+    for (const n of t.notes) out += `  note: ${n}\n`;
+    for (const v of withFixes) {
+      v.fixes.forEach((fix, i) => {
+        out += `  ${i === 0 ? `fix (${v.verdict})` : '  or'}: ${fix.why}\n`;
+        if (fix.yaml) out += `${fix.yaml.replace(/^/gm, '    ')}\n`;
+      });
+    }
   }
   return out;
+}
+
+/** True when unknown verdicts could be judged with events or a watch stream. */
+function needsEvents(timelines: PodTimeline[], events: number, transitions: number): boolean {
+  return (
+    events === 0 &&
+    transitions === 0 &&
+    timelines.some((t) => t.verdicts.some((v) => v.verdict === 'unknown'))
+  );
 }
 
 export const run: CliCommand = async (argv: string[], io: CliIO): Promise<number> => {
@@ -146,6 +185,9 @@ export const run: CliCommand = async (argv: string[], io: CliIO): Promise<number
   }
   if (input.pods.length === 0) {
     if (!input.errors.length) io.stderr(`meshdx timeline: ${fileArg}: no pods found\n`);
+    else if (input.unreadable > 0) {
+      io.stderr(`meshdx timeline: ${input.unreadable} part(s) of ${fileArg} could not be read\n`);
+    }
     return EXIT_USAGE;
   }
   const timelines = analyzePods(input.pods, {
@@ -153,7 +195,14 @@ export const run: CliCommand = async (argv: string[], io: CliIO): Promise<number
     events: input.events,
     transitions: input.transitions,
   });
-  if (args.flags.has('json')) io.stdout(JSON.stringify({ pods: timelines.map(toRow) }) + '\n');
-  else io.stdout(textReport(timelines));
+  const hint = needsEvents(timelines, input.events.length, input.transitions.length);
+  if (args.flags.has('json')) {
+    io.stdout(JSON.stringify({ pods: timelines.map(toRow) }) + '\n');
+    if (hint) io.stderr(`meshdx timeline: ${EVENTS_HINT}\n`);
+  } else io.stdout(textReport(timelines) + (hint ? `\n${EVENTS_HINT}\n` : ''));
+  if (input.unreadable > 0) {
+    io.stderr(`meshdx timeline: ${input.unreadable} part(s) of ${fileArg} could not be read\n`);
+    return EXIT_USAGE;
+  }
   return EXIT_OK;
 };

@@ -36,6 +36,25 @@ describe('mesh config', () => {
     expect(r.errors.length).toBeGreaterThan(0);
     expect(r.errors[0]?.message).toContain('data.mesh');
   });
+
+  it('an error inside data.mesh points at the data.mesh string in the file and says where inside', () => {
+    const text =
+      'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: istio\ndata:\n  mesh: |-\n    defaultConfig:\n      holdApplicationUntilProxyStarts: [true\n';
+    const r = parseMeshConfig(text);
+    expect(r.errors[0]).toMatchObject({ line: 6, column: 9 });
+    expect(r.errors[0]?.message).toMatch(
+      /^inside data\.mesh, at line \d+ column \d+ of its text: /,
+    );
+    // JSON ConfigMap (kubectl get cm -o json): data.mesh is one string on line 1 of a List item
+    const json = JSON.stringify(
+      { kind: 'List', items: [{ kind: 'ConfigMap', data: { mesh: 'defaultConfig: [1' } }] },
+      null,
+      1,
+    );
+    const j = parseMeshConfig(json);
+    expect(j.errors[0]?.line).toBe(json.split('\n').findIndex((l) => l.includes('"mesh"')) + 1);
+    expect(j.errors[0]?.message).toContain('inside data.mesh');
+  });
 });
 
 describe('gantt, fleet, findings', () => {

@@ -152,3 +152,19 @@ describe('readTimelineInput', () => {
     expect(readTimelineInput('   \n').errors[0]?.message).toBe('empty input');
   });
 });
+
+describe('unreadable parts', () => {
+  it('counts each skipped line, value and broken document once', () => {
+    const pod = '{"kind":"Pod","metadata":{"name":"a"},"spec":{"containers":[]}}';
+    expect(readTimelineInput(`${pod}\n${pod}\n`).unreadable).toBe(0);
+    const r = readTimelineInput(`${pod}\ngarbage\n{"kind":"Pod","metadata":{}}\n{"type":"ADDED"`);
+    expect(r.pods).toHaveLength(1);
+    expect(r.unreadable).toBe(3);
+    // one broken YAML document with several errors is one part
+    const y = readTimelineInput(
+      'kind: Pod\nmetadata: {name: a}\nspec: {containers: []}\n---\na: [\nb: ]]\n',
+    );
+    expect(y.errors.length).toBeGreaterThanOrEqual(1);
+    expect(y.unreadable).toBe(1);
+  });
+});

@@ -18,6 +18,8 @@ export interface TimelineInput {
   events: KubeEvent[];
   transitions: Transition[];
   errors: InputError[];
+  /** Parts of the input (values, lines, documents) that could not be read or used. */
+  unreadable: number;
   stats: { values: number; watchEvents: number; deleted: number; ignored: Record<string, number> };
 }
 
@@ -52,6 +54,13 @@ class Collector {
   readonly errors: InputError[] = [];
   readonly stats: TimelineInput['stats'] = { values: 0, watchEvents: 0, deleted: 0, ignored: {} };
   private readonly seenTransitions = new Set<string>();
+  unreadable = 0;
+
+  /** One part of the input could not be used. */
+  fail(at: At, message: string): void {
+    this.unreadable++;
+    this.errors.push({ ...at, message });
+  }
 
   ignore(kind: string): void {
     this.stats.ignored[kind] = (this.stats.ignored[kind] ?? 0) + 1;
@@ -62,10 +71,7 @@ class Collector {
     if (!parsed.success) {
       const issue = parsed.error.issues[0];
       const path = issue?.path.join('.') ?? '';
-      this.errors.push({
-        ...at,
-        message: `not a readable Pod: ${path ? `${path}: ` : ''}${issue?.message ?? 'invalid'}`,
-      });
+      this.fail(at, `not a readable Pod: ${path ? `${path}: ` : ''}${issue?.message ?? 'invalid'}`);
       return;
     }
     const pod = value as Pod;
@@ -89,10 +95,7 @@ class Collector {
       return;
     }
     if (!isRecord(value)) {
-      this.errors.push({
-        ...at,
-        message: `expected an object, got ${value === null ? 'null' : typeof value}`,
-      });
+      this.fail(at, `expected an object, got ${value === null ? 'null' : typeof value}`);
       return;
     }
     const kind = typeof value.kind === 'string' ? value.kind : '';
@@ -107,14 +110,11 @@ class Collector {
     }
     if (kind === 'Event' || (!kind && 'involvedObject' in value)) {
       if (EventShape.safeParse(value).success) this.events.push(value as unknown as KubeEvent);
-      else this.errors.push({ ...at, message: 'not a readable Event' });
+      else this.fail(at, 'not a readable Event');
       return;
     }
     if (kind === 'Status') {
-      this.errors.push({
-        ...at,
-        message: `API status: ${String(value.message ?? value.reason ?? 'error')}`,
-      });
+      this.fail(at, `API status: ${String(value.message ?? value.reason ?? 'error')}`);
       return;
     }
     this.ignore(kind || 'unknown');
@@ -127,11 +127,11 @@ class Collector {
     if (type === 'BOOKMARK') return this.ignore('BOOKMARK');
     if (type === 'ERROR') {
       const msg = isRecord(obj) ? String(obj.message ?? obj.reason ?? 'error') : 'error';
-      this.errors.push({ ...at, message: `watch ERROR event: ${msg}` });
+      this.fail(at, `watch ERROR event: ${msg}`);
       return;
     }
     if (!['ADDED', 'MODIFIED', 'DELETED'].includes(type)) {
-      this.errors.push({ ...at, message: `unknown watch event type ${JSON.stringify(type)}` });
+      this.fail(at, `unknown watch event type ${JSON.stringify(type)}`);
       return;
     }
     if (type === 'DELETED') this.stats.deleted++;
@@ -145,6 +145,7 @@ class Collector {
       events: this.events,
       transitions: this.transitions,
       errors: this.errors,
+      unreadable: this.unreadable,
       stats: this.stats,
     };
   }
@@ -154,6 +155,8 @@ function readYaml(text: string, c: Collector): void {
   for (const doc of parseAllDocuments(text, { prettyErrors: false })) {
     const line = doc.range ? lineAt(text, doc.range[0]) : 1;
     if (doc.errors.length) {
+      // one broken document is one unreadable part, whatever the number of errors in it
+      c.unreadable++;
       for (const e of doc.errors) {
         const pos = lineColAt(text, e.pos[0]);
         c.errors.push({ ...pos, message: e.message.split('\n')[0] ?? e.message });
@@ -177,11 +180,13 @@ export function readTimelineInput(text: string): TimelineInput {
   const c = new Collector();
   const first = /\S/.exec(text);
   if (!first) {
-    c.errors.push({ line: 1, column: 1, message: 'empty input' });
+    c.fail({ line: 1, column: 1 }, 'empty input');
     return c.result();
   }
   if (first[0] === '{' || first[0] === '[') {
     const { values, errors } = splitJsonValues(text);
+    // each error is a value or a line that was skipped
+    c.unreadable += errors.length;
     c.errors.push(...errors);
     for (const v of values) {
       c.stats.values++;

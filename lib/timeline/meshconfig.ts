@@ -3,7 +3,7 @@
  * config (`defaultConfig: ...`), or IstioOperator / Helm values (`meshConfig.defaultConfig`).
  * YAML or JSON; errors carry a position, nothing is thrown.
  */
-import { parseAllDocuments } from 'yaml';
+import { isNode, parseAllDocuments, type Document } from 'yaml';
 import { lineColAt, type InputError } from './position';
 import { readProxyConfigObject, type ProxySettings } from './proxyconfig';
 
@@ -28,8 +28,12 @@ function fromDefaultConfig(
   return { ...readProxyConfigObject(mesh.defaultConfig), from };
 }
 
-function yamlDocs(text: string, lineOffset: number): { values: unknown[]; errors: InputError[] } {
+function yamlDocs(
+  text: string,
+  lineOffset: number,
+): { values: unknown[]; docs: Document[]; errors: InputError[] } {
   const values: unknown[] = [];
+  const docs: Document[] = [];
   const errors: InputError[] = [];
   for (const doc of parseAllDocuments(text, { prettyErrors: false })) {
     if (doc.errors.length) {
@@ -44,23 +48,31 @@ function yamlDocs(text: string, lineOffset: number): { values: unknown[]; errors
       continue;
     }
     values.push(doc.toJS());
+    docs.push(doc);
   }
-  return { values, errors };
+  return { values, docs, errors };
+}
+
+interface Interpreted {
+  settings: MeshSettings;
+  /** The ConfigMap's data.mesh text and where it sits in the parsed value. */
+  inner?: string;
+  path?: (string | number)[];
 }
 
 /** Interprets one parsed value; null when it holds no mesh config. */
-function interpret(value: unknown): { settings: MeshSettings; inner?: string } | null {
+function interpret(value: unknown): Interpreted | null {
   if (!isRecord(value)) return null;
   if (value.kind === 'List' && Array.isArray(value.items)) {
-    for (const item of value.items) {
+    for (const [i, item] of value.items.entries()) {
       const r = interpret(item);
-      if (r) return r;
+      if (r) return r.path ? { ...r, path: ['items', i, ...r.path] } : r;
     }
     return null;
   }
   const data = value.data;
   if (isRecord(data) && typeof data.mesh === 'string') {
-    return { settings: { from: 'configmap' }, inner: data.mesh };
+    return { settings: { from: 'configmap' }, inner: data.mesh, path: ['data', 'mesh'] };
   }
   if (isRecord(value.spec) && isRecord(value.spec.meshConfig)) {
     return { settings: fromDefaultConfig(value.spec.meshConfig, 'meshConfig') };
@@ -71,17 +83,27 @@ function interpret(value: unknown): { settings: MeshSettings; inner?: string } |
   return null;
 }
 
+/** Position in the file of the value at `path` (the start of the data.mesh string). */
+function positionOf(text: string, doc: Document | undefined, path: (string | number)[]) {
+  const node: unknown = doc?.getIn(path, true);
+  const range = isNode(node) ? node.range : undefined;
+  return range ? lineColAt(text, range[0]) : { line: 1, column: 1 };
+}
+
 export function parseMeshConfig(text: string): MeshConfigResult {
-  const { values, errors } = yamlDocs(text, 0);
-  for (const value of values) {
+  const { values, docs, errors } = yamlDocs(text, 0);
+  for (const [i, value] of values.entries()) {
     const r = interpret(value);
     if (!r) continue;
     if (r.inner === undefined) return { settings: r.settings, errors };
     const inner = yamlDocs(r.inner, 0);
+    // The position is inside the data.mesh string, not in the file: point at the string and
+    // say where inside it.
+    const at = positionOf(text, docs[i], r.path ?? ['data', 'mesh']);
     for (const e of inner.errors) {
       errors.push({
-        ...e,
-        message: `in data.mesh (line ${e.line} of the embedded YAML): ${e.message}`,
+        ...at,
+        message: `inside data.mesh, at line ${e.line} column ${e.column} of its text: ${e.message}`,
       });
     }
     const mesh = inner.values.find(isRecord);
