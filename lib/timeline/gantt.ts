@@ -1,10 +1,11 @@
 /**
  * The per-pod Gantt model: pure data for a chart (recharts). One row per container (init,
- * proxy, apps) with run segments, plus markers for conditions, the proxy-ready estimate,
- * probe and hook failures, kills and deletion. Times are RFC 3339 strings.
+ * proxy, apps) with run segments, plus markers for conditions, Created events, each
+ * container's ready moment (watched transitions), the proxy-ready estimate, postStart and
+ * preStop hooks from the spec, probe and hook failures, kills and deletion. Times are RFC 3339.
  */
 import type { ContainerStatus, KubeEvent, Pod } from '../kube/types';
-import { PROXY_NAME } from './containers';
+import { PROXY_NAME, preStopSeconds } from './containers';
 import { eventContainer, eventLastMs, eventsForPod, sameNodeKubelet } from './events';
 import { toIso, toMs } from './time';
 import type { Confidence, PodTimeline, Transition } from './types';
@@ -17,6 +18,10 @@ export type MarkerKind =
   | 'containers-ready'
   | 'ready'
   | 'proxy-ready'
+  | 'created'
+  | 'container-ready'
+  | 'post-start'
+  | 'pre-stop'
   | 'probe-failed'
   | 'hook-failed'
   | 'deletion'
@@ -139,7 +144,9 @@ function eventMarker(e: KubeEvent, pod: Pod): GanttMarker[] {
         ? 'hook-failed'
         : e.reason === 'Killing'
           ? 'killing'
-          : null;
+          : e.reason === 'Created'
+            ? 'created'
+            : null;
   const time = toIso(eventLastMs(e));
   if (!kind || !time) return [];
   const container = eventContainer(e);
@@ -154,6 +161,58 @@ function eventMarker(e: KubeEvent, pod: Pod): GanttMarker[] {
       label: `${e.message ?? e.reason}${count}`.slice(0, 200),
     },
   ];
+}
+
+function hookText(h: {
+  exec?: { command?: string[] };
+  sleep?: { seconds: number };
+  httpGet?: { path?: string };
+}): string {
+  if (h.exec?.command) return h.exec.command.join(' ').slice(0, 120);
+  if (h.sleep) return `sleep ${h.sleep.seconds}s`;
+  if (h.httpGet) return `GET ${h.httpGet.path ?? '/'}`;
+  return 'hook';
+}
+
+/** Each container's ready moments, from watched transitions (Kubernetes keeps no timestamp). */
+function containerReadyMarkers(pod: Pod, transitions: readonly Transition[]): GanttMarker[] {
+  const uid = pod.metadata.uid ?? null;
+  const names = [...(pod.spec.initContainers ?? []), ...pod.spec.containers].map((c) => c.name);
+  return names.flatMap((name) =>
+    transitionsFor(transitions, uid, name, 'ready')
+      .filter((t) => t.value === true && toMs(t.time) !== null)
+      .map((t) => ({
+        time: toIso(toMs(t.time)) as string,
+        kind: 'container-ready' as const,
+        source: `transition:${t.timeSource ?? 'observed'}`,
+        confidence: (t.timeSource === 'bounded' ? 'low' : 'high') as Confidence,
+        container: name,
+        label: `${name} ready`,
+      })),
+  );
+}
+
+/** postStart hooks run right after their container starts (the kubelet waits for them). */
+function hookMarkers(
+  pod: Pod,
+  statusOf: (name: string) => ContainerStatus | undefined,
+): GanttMarker[] {
+  const out: GanttMarker[] = [];
+  for (const c of [...(pod.spec.initContainers ?? []), ...pod.spec.containers]) {
+    const post = c.lifecycle?.postStart;
+    const cs = statusOf(c.name);
+    const start = cs?.state?.running?.startedAt ?? cs?.state?.terminated?.startedAt;
+    if (!post || !start || toMs(start) === null) continue;
+    out.push({
+      time: start,
+      kind: 'post-start',
+      source: 'spec.lifecycle.postStart',
+      confidence: 'medium',
+      container: c.name,
+      label: `postStart ${hookText(post)}`,
+    });
+  }
+  return out;
 }
 
 export function buildGantt(
@@ -197,17 +256,34 @@ export function buildGantt(
     });
   }
   for (const e of eventsForPod(pod, events)) markers.push(...eventMarker(e, pod));
+  markers.push(...containerReadyMarkers(pod, transitions));
+  markers.push(...hookMarkers(pod, statusOf));
   const del = toMs(pod.metadata.deletionTimestamp);
   if (del !== null) {
     const grace =
       pod.metadata.deletionGracePeriodSeconds ?? pod.spec.terminationGracePeriodSeconds ?? 30;
     // deletionTimestamp is set to request time + grace period.
+    const requested = del - grace * 1000;
     markers.push({
-      time: toIso(del - grace * 1000) as string,
+      time: toIso(requested) as string,
       kind: 'deletion',
       source: 'metadata.deletionTimestamp',
       confidence: 'medium',
     });
+    // preStop hooks run from the deletion request, before each container's SIGTERM.
+    for (const c of [...(pod.spec.initContainers ?? []), ...pod.spec.containers]) {
+      const pre = c.lifecycle?.preStop;
+      if (!pre) continue;
+      const secs = preStopSeconds(c);
+      markers.push({
+        time: toIso(requested) as string,
+        kind: 'pre-stop',
+        source: 'spec.lifecycle.preStop',
+        confidence: 'medium',
+        container: c.name,
+        label: `preStop ${hookText(pre)}${secs !== null ? ` (${secs}s before SIGTERM)` : ''}`,
+      });
+    }
     markers.push({
       time: toIso(del) as string,
       kind: 'grace-end',
