@@ -1,5 +1,6 @@
 import type { KubeObject, Namespace, Pod, Service } from '../../../../lib/kube/types';
 import type { ScenarioContext } from '../types';
+import { PROXY_INIT_ANNOTATION } from '../../mesh/annotations';
 import type { SimKind } from '../../mesh/types';
 import { createIds, type Ids } from './ids';
 import { createIpam, type Ipam } from './ipam';
@@ -236,7 +237,7 @@ export class World {
         uid: plan.uid,
         creationTimestamp: kubeTime(plan.createdAt),
         labels: dep.tpl.labels,
-        annotations: dep.tpl.annotations,
+        annotations: withProxyInit(dep.tpl.annotations, plan),
         ownerReferences: [
           {
             apiVersion: 'apps/v1',
@@ -323,4 +324,15 @@ export class World {
     if (at <= this.now()) write();
     else this.ctx.clock.schedule(new Date(at), write);
   }
+}
+
+/**
+ * The pod's annotations, plus the Envoy start-to-LIVE time of its plan for the mesh emulator, so
+ * that the server.initialization_time_ms its :15090 reports agrees with when the readiness
+ * probes begin to pass (meshdx reads both).
+ */
+function withProxyInit(annotations: Record<string, string>, plan: PodPlan): Record<string, string> {
+  const proxy = [...plan.inits, ...plan.containers].find((c) => c.isProxy);
+  if (proxy?.envoyReadyAt === undefined) return annotations;
+  return { ...annotations, [PROXY_INIT_ANNOTATION]: String(proxy.envoyReadyAt - proxy.startAt) };
 }
