@@ -73,6 +73,39 @@ describe('the cluster adapter against the simulator (real client-node over HTTP)
     expect(since.trim().split('\n')).toHaveLength(2);
   });
 
+  it("reads a restarted container's previous run; 400 when there was none", async () => {
+    const noPrev = await podLogs(t, 'shop', ADAPTER_POD, 'istio-proxy', { previous: true }).catch(
+      (e: unknown) => e,
+    );
+    expect(noPrev).toMatchObject({ status: 400 });
+    expect((noPrev as Error).message).toContain(
+      `previous terminated container "istio-proxy" in pod "${ADAPTER_POD}" not found`,
+    );
+    const pod = sim.store.get<Pod>('pods', 'shop', 'checkout-1')!;
+    const statuses = pod.status!.containerStatuses!.map((c) =>
+      c.name === 'checkout'
+        ? {
+            ...c,
+            restartCount: 1,
+            lastState: {
+              terminated: {
+                exitCode: 1,
+                reason: 'Error',
+                startedAt: '2025-12-31T22:59:50Z',
+                finishedAt: '2025-12-31T22:59:52Z',
+              },
+            },
+          }
+        : c,
+    );
+    sim.store.upsert('pods', { ...pod, status: { ...pod.status, containerStatuses: statuses } });
+    const prev = await podLogs(t, 'shop', 'checkout-1', 'checkout', { previous: true });
+    const lines = prev.trim().split('\n');
+    expect(lines.length).toBeGreaterThan(2);
+    expect(lines.join('\n')).toContain('connection refused');
+    expect(lines[lines.length - 1]).toContain('exiting with code 1');
+  });
+
   it('GETs a pod port through pods/proxy and Envoy admin through port-forward', async () => {
     const ready = await podProxyGet(t, 'shop', ADAPTER_POD, 15021, '/healthz/ready');
     expect(ready.status).toBe(200);

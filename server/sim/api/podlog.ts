@@ -2,6 +2,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Pod } from '../../../lib/kube/types';
 import type { LogLine } from '../store/logs';
 import { queryBool, type SimContext } from './context';
+import { previousRunLog } from './previouslog';
 import { badRequest, notFound, sendStatus } from './status';
 
 /** Kubelet's timestamp format for `timestamps=true` (RFC3339Nano with fixed nine digits). */
@@ -88,10 +89,18 @@ export function handlePodLog(
 
   const fmt = (l: LogLine): string =>
     q.timestamps ? `${kubeletTimestamp(l.time)} ${l.line}\n` : `${l.line}\n`;
-  const lines = ctx.logs.read(namespace, name, c.name, {
-    sinceTime: q.since,
-    tailLines: q.tailLines,
-  });
+  let lines: readonly LogLine[];
+  const previous = queryBool(query.get('previous'));
+  if (previous) {
+    const prev = previousRunLog(pod, c.name);
+    if (typeof prev === 'string') return sendStatus(res, badRequest(prev));
+    const since = q.since;
+    const kept = since === undefined ? prev : prev.filter((l) => l.time >= since);
+    lines = q.tailLines === undefined ? kept : kept.slice(Math.max(0, kept.length - q.tailLines));
+    q.follow = false; // a finished run has nothing more to say
+  } else {
+    lines = ctx.logs.read(namespace, name, c.name, { sinceTime: q.since, tailLines: q.tailLines });
+  }
   let text = lines.map(fmt).join('');
   let budget = q.limitBytes;
   if (budget !== undefined && Buffer.byteLength(text) > budget) {
