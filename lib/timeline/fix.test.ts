@@ -168,6 +168,9 @@ describe('fixes per owner kind: only what kubectl can do', () => {
   it('a bare ReplicaSet or pod is recreated, never rollout-restarted', () => {
     expect(restartFix(w('ReplicaSet'), 'y').yaml).not.toContain('rollout restart replicaset');
     expect(restartFix(w('ReplicaSet'), 'y').yaml).toContain('delete pods');
+    // the selector is read from the ReplicaSet itself: a command to paste, no placeholder
+    expect(restartFix(w('ReplicaSet'), 'y').yaml).not.toMatch(/<[^>]+>/);
+    expect(restartFix(w('ReplicaSet'), 'y').yaml).toContain('.spec.selector.matchLabels');
     expect(templatePatch(w('ReplicaSet'), tpl)).toContain('delete its pods');
     expect(restartFix(w('Pod'), 'y').yaml).toContain('recreate the pod');
     expect(templatePatch(w('Pod'), tpl)).toContain('cannot be patched in place');

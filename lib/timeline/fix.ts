@@ -88,7 +88,8 @@ export function restartFix(w: Workload, why: string): FindingFix {
   if (ROLLING.has(w.kind)) {
     yaml = `kubectl -n ${ns} rollout restart ${w.kind.toLowerCase()} ${w.name}\n`;
   } else if (w.kind === 'ReplicaSet') {
-    yaml = `# kubectl rollout restart does not apply to a bare ReplicaSet: delete its pods, it recreates them\nkubectl -n ${ns} delete pods -l <the ReplicaSet's selector>\n`;
+    const labels = `kubectl -n ${ns} get replicaset ${w.name} -o go-template='{{range $k, $v := .spec.selector.matchLabels}}{{$k}}={{$v}},{{end}}'`;
+    yaml = `# kubectl rollout restart does not apply to a bare ReplicaSet: delete its pods, it recreates them\nkubectl -n ${ns} delete pods -l "$(${labels} | sed 's/,$//')"\n`;
   } else if (w.kind === 'Job' || w.kind === 'CronJob') {
     yaml = `# ${w.kind} ${ns}/${w.name}: running Job pods are not restarted; the next Job's pods are injected anew\n`;
   } else {
