@@ -41,6 +41,8 @@ function SegmentTooltip({
 /** One pod's containers as horizontal runs on a seconds axis, with condition and event marks. */
 export function GanttChart({ gantt, width = 1100 }: { gantt: PodGanttView; width?: number }) {
   const data = useMemo(() => ganttChartData(gantt), [gantt]);
+  // the legend names the marks this pod's chart has, each in its colour
+  const present = useMemo(() => new Set(data.markers.map((m) => m.kind)), [data]);
   const height = data.rows.length * ROW_PX + 70;
   const idx = Array.from({ length: data.segments }, (_, i) => i);
   return (
@@ -117,15 +119,17 @@ export function GanttChart({ gantt, width = 1100 }: { gantt: PodGanttView; width
             {k}
           </span>
         ))}
-        {['proxy-ready', 'probe-failed', 'hook-failed', 'killing', 'ready', 'deletion'].map((k) => (
-          <span key={k} className="flex items-center gap-1">
-            <span
-              className="inline-block h-2.5 w-2.5 rounded-full"
-              style={{ background: MARKER_COLOR[k] }}
-            />
-            {k}
-          </span>
-        ))}
+        {Object.keys(MARKER_COLOR)
+          .filter((k) => present.has(k))
+          .map((k) => (
+            <span key={k} className="flex items-center gap-1">
+              <span
+                className="inline-block h-2.5 w-2.5 rounded-full"
+                style={{ background: MARKER_COLOR[k] }}
+              />
+              {k}
+            </span>
+          ))}
       </div>
     </div>
   );
