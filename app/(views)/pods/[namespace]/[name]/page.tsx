@@ -10,8 +10,10 @@ export default async function PodPage({
   params: Promise<{ namespace: string; name: string }>;
 }) {
   const { namespace, name } = await params;
-  const ns = decodeURIComponent(namespace);
-  const pod = decodeURIComponent(name);
+  // page params arrive percent-encoded; a malformed escape is shown as it came, and then
+  // rejected by the name check like any other invalid name
+  const ns = safeDecode(namespace);
+  const pod = safeDecode(name);
   try {
     const detail = await getPodDetail(ns, pod);
     return (
@@ -31,5 +33,13 @@ export default async function PodPage({
         <ErrorPanel title={`Could not show pod ${ns}/${pod}`} {...r.body.error} />
       </>
     );
+  }
+}
+
+function safeDecode(s: string): string {
+  try {
+    return decodeURIComponent(s);
+  } catch {
+    return s;
   }
 }
