@@ -1,12 +1,14 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { openHistoryStore, startRecorder, type HistoryStore, type Recorder } from './store';
-import { cluster, env } from './wiring';
+import { cluster, env, onClusterChange } from './wiring';
 
 interface HistoryState {
   store?: HistoryStore;
   recorder?: Recorder;
   error?: string;
+  /** Restarts the recorder on the new cluster when the kubeconfig changes. */
+  following?: () => void;
 }
 
 // One store and one recorder per server process, whichever route bundle asks first.
@@ -40,6 +42,13 @@ export function ensureRecorder(): { recorder?: Recorder; error?: string } {
     const c = cluster();
     s.recorder = startRecorder({ transport: c.transport, kc: c.kc, store: historyStore() });
     s.error = undefined;
+    s.following ??= onClusterChange(() => {
+      // the old watches ran on a closed transport: record from the new cluster (the store and
+      // its history stay; a missing cluster leaves the error for /api/health to show)
+      s.recorder?.stop();
+      s.recorder = undefined;
+      ensureRecorder();
+    });
     return { recorder: s.recorder };
   } catch (e) {
     s.error = e instanceof Error ? e.message : String(e);
@@ -60,6 +69,7 @@ export function recorderStatus(): {
 
 export async function stopHistory(): Promise<void> {
   const s = state();
+  s.following?.();
   s.recorder?.stop();
   s.store?.close();
   holder.__meshdxHistory = undefined;

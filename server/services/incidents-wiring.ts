@@ -1,4 +1,4 @@
-import { cluster, env } from '../wiring';
+import { cluster, env, onClusterChange } from '../wiring';
 import { historyStore } from '../history';
 import {
   storeIntervalSource,
@@ -8,6 +8,8 @@ import {
 
 interface Holder {
   source?: IntervalSource;
+  /** Drops an in-memory watch when the kubeconfig points elsewhere (it is rebuilt on demand). */
+  following?: () => void;
 }
 // One history source per process (Next may load this module more than once).
 const holder = globalThis as typeof globalThis & { __meshdxIncidents?: Holder };
@@ -15,11 +17,18 @@ const holder = globalThis as typeof globalThis & { __meshdxIncidents?: Holder };
 /**
  * The pod IP history the Incidents view uses. On a real cluster: the SQLite store the recorder
  * fills (instrumentation.ts), so pods that were gone before meshdx restarted are still found.
- * On the simulator, whose clock is not the wall clock the recorder stamps events with: an
- * in-memory watch that uses only the times written in the pod objects.
+ * On the simulator, which the demo and the e2e tests may run on a frozen clock (observation
+ * times would all be the same instant): an in-memory watch that uses only the times written in
+ * the pod objects, with the same ledger rules the offline `meshdx attribute` uses.
  */
 export function incidentHistory(): IntervalSource {
   const h = (holder.__meshdxIncidents ??= {});
+  h.following ??= onClusterChange(() => {
+    if (h.source instanceof WatchedIntervalSource) {
+      h.source.stop();
+      h.source = undefined;
+    }
+  });
   if (!h.source) {
     const c = cluster();
     if (env().MESHDX_SIMULATED) {

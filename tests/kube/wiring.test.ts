@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { ensureRecorder, stopHistory } from '../../server/history';
 import { listPods } from '../../server/kube/resources';
 import { startSimulator } from '../../server/sim/index';
 import { cluster, onClusterChange, RECHECK_KUBECONFIG_MS, resetWiring } from '../../server/wiring';
@@ -71,5 +72,36 @@ describe('wiring picks up a corrected kubeconfig without a restart', () => {
     vi.setSystemTime(new Date(Date.now() + RECHECK_KUBECONFIG_MS + 1));
     expect(cluster()).toBe(fixed);
     off();
+  });
+
+  it('the history recorder follows to the corrected cluster and records from it', async () => {
+    const file = path.join(dir, 'kubeconfig-recorder');
+    fs.writeFileSync(file, sim.kubeconfigYaml.replace(/127\.0\.0\.1:\d+/, '127.0.0.1:9'));
+    process.env.MESHDX_KUBECONFIG = file;
+    process.env.MESHDX_DB = ':memory:';
+    delete process.env.MESHDX_SIMULATED;
+    delete process.env.MESHDX_CONTEXT;
+    resetWiring();
+    await stopHistory();
+    vi.useFakeTimers({ toFake: ['Date'] });
+    vi.setSystemTime(new Date('2031-01-01T00:00:00Z'));
+    try {
+      const first = ensureRecorder().recorder;
+      expect(first).toBeDefined();
+      fs.writeFileSync(file, sim.kubeconfigYaml);
+      fs.utimesSync(file, new Date(), new Date(Date.now() + 10_000));
+      vi.setSystemTime(new Date(Date.now() + RECHECK_KUBECONFIG_MS + 1));
+      cluster(); // any request notices the change
+      const next = ensureRecorder().recorder;
+      expect(next).toBeDefined();
+      expect(next).not.toBe(first);
+      vi.useRealTimers();
+      await next?.ready;
+      expect(next?.status().pods.listed).toBe(true);
+      expect(next?.status().pods.events).toBeGreaterThan(0);
+    } finally {
+      vi.useRealTimers();
+      await stopHistory();
+    }
   });
 });
