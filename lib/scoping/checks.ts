@@ -8,6 +8,7 @@ import { SCOPING_CODES as C } from './codes';
 import { cutOffHosts, type WorkloadFacts } from './facts';
 import { dnsMatches, isExportedTo, parseEgressHosts, type EgressHost } from './hosts';
 import type { MeshModel } from './scopes';
+import { egressHostImportsVs, hostsOverlap, virtualServiceDestinations } from './virtualservices';
 import { labelsMatch } from './visibility';
 import type { ObservationWindow } from './types';
 
@@ -111,7 +112,27 @@ function hostSelectsSomething(h: EgressHost, s: Sidecar, model: MeshModel, root:
     if (!root && !isExportedTo(exportTo, entry.namespace, ns)) continue;
     return true;
   }
-  return false;
+  return importsRoutingVs(h, s, model, root);
+}
+
+/**
+ * An egress host that selects no service can still import a VirtualService (a host that exists
+ * only in its spec.hosts), whose destinations then become visible: that host is not useless.
+ */
+function importsRoutingVs(h: EgressHost, s: Sidecar, model: MeshModel, root: boolean): boolean {
+  const ns = nsOf(s);
+  return model.virtualServices.some((vs) => {
+    if (!vs.mesh || vs.hosts.length === 0) return false;
+    if (h.namespace.kind === 'own' && root) {
+      // a mesh default's `.` is each client's namespace: any VirtualService namespace
+      if (!vs.hosts.some((vh) => vh === h.dns || hostsOverlap(vh, h.dns))) return false;
+    } else {
+      if (!egressHostImportsVs(h, ns, vs)) return false;
+      if (!root && !isExportedTo(vs.exportTo, vs.ref.namespace, ns)) return false;
+    }
+    const client = root ? vs.ref.namespace : ns;
+    return [...virtualServiceDestinations(vs, client).keys()].some((d) => model.hosts.has(d));
+  });
 }
 
 /** MDX0304 invalid egress hosts, MDX0303 egress hosts that select no registry host. */

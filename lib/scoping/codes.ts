@@ -14,6 +14,8 @@ export const SCOPING_CODES = {
   observedCutOff: 'MDX0306',
   windowShort: 'MDX0307',
   workloadUnobserved: 'MDX0308',
+  virtualServiceDestination: 'MDX0309',
+  virtualServiceNotImported: 'MDX0310',
   selectorMatchesNoPod: 'IST0101',
   conflictingSelectors: 'IST0110',
   multipleDefaults: 'IST0111',
@@ -73,6 +75,20 @@ export const SCOPING_CATALOG: FindingCatalogEntry[] = [
     title: 'WorkloadUnobserved',
     description:
       'No traffic source could be read for a workload: its destinations are unknown, so no Sidecar is generated from them.',
+  },
+  {
+    code: 'MDX0309',
+    severity: 'info',
+    title: 'VisibleThroughVirtualService',
+    description:
+      'A host no egress host selects is still visible: a VirtualService the Sidecar imports routes to it, so istiod adds its destination ports (counted in the predicted clusters).',
+  },
+  {
+    code: 'MDX0310',
+    severity: 'warning',
+    title: 'VirtualServiceNoLongerImported',
+    description:
+      "A VirtualService that routes a workload's observed calls today would not be imported under the proposed Sidecar: its routing rules (retries, splits, rewrites) stop applying.",
   },
   {
     code: 'IST0101',

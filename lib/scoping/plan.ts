@@ -9,6 +9,7 @@ import { cutOffHosts, type WorkloadFacts } from './facts';
 import { buildSidecar, standardHosts } from './generate';
 import type { MeshModel, Scope, ScopeResolver } from './scopes';
 import type { SidecarSelection } from './visibility';
+import { lostVirtualServiceWarnings, viaVirtualServiceWarning } from './vs-warnings';
 import { uniqueSelector } from './workloads';
 
 export type PlanAction = 'create' | 'replace' | 'unchanged';
@@ -110,6 +111,18 @@ function warningsFor(
   return out;
 }
 
+/** What the candidate does to VirtualService routing (only for proposals that will apply). */
+function routingWarnings(
+  ctx: PlanContext,
+  facts: readonly WorkloadFacts[],
+  candidate: Scope,
+): PlannedSidecar['warnings'] {
+  return [
+    ...lostVirtualServiceWarnings(facts, candidate, ctx.model),
+    ...viaVirtualServiceWarning(candidate),
+  ];
+}
+
 function freeName(wanted: string, taken: Set<string>): string {
   let name = wanted;
   for (let i = 2; taken.has(name); i++) name = `${wanted}-${i}`;
@@ -169,7 +182,7 @@ export function planSidecars(ctx: PlanContext): Plan {
       sidecar: obj,
       replaces: sidecar,
       deletes: [],
-      warnings: warningsFor(facts, sidecar, hosts),
+      warnings: [...warningsFor(facts, sidecar, hosts), ...routingWarnings(ctx, facts, cand)],
     });
   }
 
@@ -206,6 +219,7 @@ export function planSidecars(ctx: PlanContext): Plan {
     const action: PlanAction =
       decided === 'unchanged' && deletes.length > 0 && !cut ? 'replace' : decided;
     const warnings = warningsFor(governed, existing, hosts);
+    if (action !== 'unchanged') warnings.push(...routingWarnings(ctx, governed, cand));
     if (deletes.length > 0) {
       const names = deletes.map((s) => s.metadata.name).sort();
       warnings.unshift({
@@ -262,7 +276,7 @@ export function planSidecars(ctx: PlanContext): Plan {
         sidecar: obj,
         replaces: null,
         deletes: [],
-        warnings: [],
+        warnings: routingWarnings(ctx, [f], cand),
       });
     }
   }

@@ -33,7 +33,13 @@ export function buildScopingReport(input: ScopingInput): ScopingReport {
   const root = input.rootNamespace ?? 'istio-system';
   const istioNs = input.istioNamespace ?? 'istio-system';
   const minWindow = input.minWindowSeconds ?? 3600;
-  const model = buildMeshModel(input.services, input.serviceEntries, input.destinationRules, root);
+  const model = buildMeshModel(
+    input.services,
+    input.serviceEntries,
+    input.destinationRules,
+    root,
+    input.virtualServices ?? [],
+  );
   const workloads = groupWorkloads(input.pods);
   const traffic = indexTraffic(input.observations, workloads);
   const before = createScopeResolver(model, input.sidecars);

@@ -3,7 +3,14 @@
  * same services, so visibility and outbound clusters are computed once per (namespace, Sidecar)
  * and reused for all its proxies: the registry and DestinationRule index are built once.
  */
-import type { DestinationRule, Pod, Service, ServiceEntry, Sidecar } from '../kube/types';
+import type {
+  DestinationRule,
+  Pod,
+  Service,
+  ServiceEntry,
+  Sidecar,
+  VirtualService,
+} from '../kube/types';
 import { isExportedTo } from './hosts';
 import {
   destinationRuleFor,
@@ -19,6 +26,7 @@ import {
   type SidecarSelection,
   type Visibility,
 } from './visibility';
+import { prepareVirtualService, type MeshVirtualService } from './virtualservices';
 
 export interface Scope {
   key: string;
@@ -37,6 +45,8 @@ export interface MeshModel {
   hosts: Map<string, RegistryEntry[]>;
   servicesByNamespace: Map<string, Service[]>;
   destinationRules: DestinationRuleIndex;
+  /** VirtualServices, hosts resolved: their destinations join the scopes that import them. */
+  virtualServices: MeshVirtualService[];
   rootNamespace: string;
 }
 
@@ -45,6 +55,7 @@ export function buildMeshModel(
   serviceEntries: readonly ServiceEntry[],
   destinationRules: readonly DestinationRule[],
   rootNamespace: string,
+  virtualServices: readonly VirtualService[] = [],
 ): MeshModel {
   const registry = registryServices(services, serviceEntries);
   const hosts = new Map<string, RegistryEntry[]>();
@@ -65,6 +76,7 @@ export function buildMeshModel(
     hosts,
     servicesByNamespace,
     destinationRules: indexDestinationRules(destinationRules),
+    virtualServices: virtualServices.map((v) => prepareVirtualService(v)),
     rootNamespace,
   };
 }
@@ -99,7 +111,10 @@ export function createScopeResolver(model: MeshModel, sidecars: readonly Sidecar
     const k = key ?? selectionKey(namespace, selection);
     const hit = memo.get(k);
     if (hit) return hit;
-    const visibility = visibleInScope(namespace, selection, model.registry);
+    const visibility = visibleInScope(namespace, selection, model.registry, {
+      virtualServices: model.virtualServices,
+      hosts: model.hosts,
+    });
     const keys = outboundClusterKeys(visibility.services, (svc) =>
       destinationRuleFor(
         svc.hostname,

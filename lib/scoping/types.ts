@@ -10,6 +10,7 @@ import type {
   Service,
   ServiceEntry,
   Sidecar,
+  VirtualService,
 } from '../kube/types';
 
 /** Where an observed call came from, best first. */
@@ -72,6 +73,11 @@ export interface ScopingInput {
   serviceEntries: readonly ServiceEntry[];
   sidecars: readonly Sidecar[];
   destinationRules: readonly DestinationRule[];
+  /**
+   * VirtualServices: a Sidecar egress listener that imports one also gets the services it routes
+   * to (istiod's collectImportedServices). Absent: none.
+   */
+  virtualServices?: readonly VirtualService[];
   namespaces?: readonly Namespace[];
   proxyCounts: readonly ProxyClusterCount[];
   observations: readonly TrafficObservation[];

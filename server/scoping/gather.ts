@@ -185,6 +185,7 @@ export async function gatherScopingInput(deps: GatherDeps): Promise<Gathered> {
       serviceEntries: istio.serviceEntries,
       sidecars: istio.sidecars,
       destinationRules: istio.destinationRules,
+      virtualServices: istio.virtualServices,
       namespaces: namespaces.items,
       proxyCounts: answers.map((a) => a.count),
       observations,

@@ -7,17 +7,30 @@
  * + BlackHoleCluster + PassthroughCluster (+ InboundPassthroughCluster on sidecars)
  * + one inbound cluster per distinct target port of the pod's own Services (sidecars)
  * + for each service visible under the Sidecar's egress hosts: ports x (1 + DestinationRule subsets)
+ * + for each service a VirtualService routes to, when an egress host takes that VirtualService's
+ *   host in its namespace and no egress host took the service: its destination port (every port
+ *   when none is given) x (1 + subsets)
  *
  * Only the egress host forms the scenarios use are understood (`ns/*`, `./*`, `~/*`, `* /*`, an
- * exact `ns/host`); anything else throws, so a scenario change cannot make the check vacuous.
+ * exact `ns/host`), and VirtualServices only in the plain form the tests create (exact FQDN hosts,
+ * http route destinations by FQDN, no gateways/exportTo/match); anything else throws, so a
+ * scenario change cannot make the check vacuous.
  */
-import type { DestinationRule, Pod, Service, ServiceEntry, Sidecar } from '../../lib/kube/types';
+import type {
+  DestinationRule,
+  Pod,
+  Service,
+  ServiceEntry,
+  Sidecar,
+  VirtualService,
+} from '../../lib/kube/types';
 
 export interface RawMesh {
   services: readonly Service[];
   serviceEntries: readonly ServiceEntry[];
   destinationRules: readonly DestinationRule[];
   sidecars: readonly Sidecar[];
+  virtualServices?: readonly VirtualService[];
   rootNamespace: string;
 }
 
@@ -124,7 +137,42 @@ export function expectedOutbound(
   }
   for (const se of mesh.serviceEntries)
     for (const h of se.spec.hosts) count(ns(se), h, se.spec.ports?.length ?? 0, se.spec.exportTo);
+  for (const vs of mesh.virtualServices ?? []) {
+    for (const [host, port] of plainRoutes(vs)) {
+      if (seen.has(host)) continue;
+      if (!(vs.spec.hosts ?? []).some((vh) => hosts.some((h) => takes(h, clientNs, ns(vs), vh))))
+        continue;
+      const svc = mesh.services.find(
+        (s) => `${s.metadata.name}.${ns(s)}.svc.cluster.local` === host,
+      );
+      if (!svc) throw new Error(`VirtualService ${vs.metadata.name} routes to unknown ${host}`);
+      const ports = (svc.spec.ports ?? []).filter((p) => port === undefined || p.port === port);
+      seen.add(host);
+      n += ports.length * (1 + subsetsFor(host, clientNs, ns(svc), mesh));
+    }
+  }
   return n;
+}
+
+/** host -> port (undefined: every port) of a VirtualService in the form the tests create. */
+function plainRoutes(vs: VirtualService): Map<string, number | undefined> {
+  const spec = vs.spec as VirtualService['spec'] & Record<string, unknown>;
+  const unsupported = ['gateways', 'exportTo', 'tcp', 'tls'].filter((k) => spec[k] !== undefined);
+  if (unsupported.length > 0 || (spec.hosts ?? []).some((h) => !h.endsWith('.svc.cluster.local')))
+    throw new Error(`VirtualService form not covered by this test: ${vs.metadata.name}`);
+  const out = new Map<string, number | undefined>();
+  for (const block of spec.http ?? []) {
+    if ('match' in block || 'mirror' in block || 'mirrors' in block)
+      throw new Error(`VirtualService route form not covered: ${vs.metadata.name}`);
+    for (const r of block.route ?? []) {
+      const d = r.destination;
+      if (!d?.host.endsWith('.svc.cluster.local'))
+        throw new Error(`destination not an FQDN: ${vs.metadata.name}`);
+      if (out.has(d.host)) throw new Error(`one route per host only: ${vs.metadata.name}`);
+      out.set(d.host, d.port?.number);
+    }
+  }
+  return out;
 }
 
 function egressHostsOf(sidecar: Sidecar | undefined): string[] | undefined {
