@@ -1,8 +1,10 @@
 import { expect, test } from '@playwright/test';
-import type { ConfigMap, KubeEvent, Pod } from '../lib/kube/types';
+import type { ConfigMap, KubeEvent, Pod, Sidecar } from '../lib/kube/types';
+import { proxyTargets } from '../lib/proxies/target';
 import { analyzePods } from '../lib/timeline/analyze';
 import { summarizeFleet } from '../lib/timeline/fleet';
 import { parseMeshConfig } from '../lib/timeline/meshconfig';
+import { aliveDuring } from '../lib/timeline/window';
 import { base, PORTS, simUrl, snap } from './support';
 
 const demo = base(PORTS.demo);
@@ -12,16 +14,58 @@ async function simList<T>(path: string): Promise<T[]> {
   return ((await res.json()) as { items: T[] }).items;
 }
 
-/** lib/timeline's verdicts on the simulator's own pods, events and mesh config. */
-async function expectedTimelines() {
-  const [pods, events, cms] = await Promise.all([
+/** Envoy's server.initialization_time_ms of one pod, read from the simulator as meshdx reads it. */
+async function envoyInit(p: Pod): Promise<number | null> {
+  const ns = p.metadata.namespace ?? 'default';
+  const res = await fetch(
+    `${simUrl()}/api/v1/namespaces/${ns}/pods/${p.metadata.name}:15090/proxy/stats/prometheus`,
+  );
+  if (!res.ok) return null;
+  const text = await res.text();
+  const num = (suffix: string) =>
+    Number(
+      new RegExp(`^envoy_server_initialization_time_ms_${suffix}\\S* (\\S+)$`, 'm').exec(text)?.[1],
+    );
+  return num('count') === 1 && Number.isFinite(num('sum')) ? num('sum') : null;
+}
+
+/**
+ * lib/timeline's verdicts on the simulator's own pods, events and mesh config, with the Envoy
+ * init times meshdx learns by scraping: of every proxy the Proxies scan reaches, and of `also`.
+ */
+async function expectedTimelines(also: { namespace: string; name: string }[] = []) {
+  const [pods, events, cms, sidecars] = await Promise.all([
     simList<Pod>('/api/v1/pods'),
     simList<KubeEvent>('/api/v1/events'),
     simList<ConfigMap>('/api/v1/namespaces/istio-system/configmaps'),
+    simList<Sidecar>('/apis/networking.istio.io/v1/sidecars'),
   ]);
   const cm = cms.find((c) => c.metadata.name === 'istio');
   const mesh = cm ? parseMeshConfig(JSON.stringify(cm)).settings : undefined;
-  return analyzePods(pods, { ...(mesh ? { mesh } : {}), events }).filter((t) => t.mode !== 'none');
+  const scanned = new Set(
+    proxyTargets(pods, sidecars)
+      .targets.filter((t) => t.notRunning === null)
+      .map((t) => `${t.namespace}/${t.name}`),
+  );
+  for (const a of also) scanned.add(`${a.namespace}/${a.name}`);
+  const envoyInitMs: Record<string, number> = {};
+  await Promise.all(
+    pods
+      .filter((p) => scanned.has(`${p.metadata.namespace ?? 'default'}/${p.metadata.name}`))
+      .map(async (p) => {
+        const ms = await envoyInit(p);
+        if (ms !== null && p.metadata.uid) envoyInitMs[p.metadata.uid] = ms;
+      }),
+  );
+  return analyzePods(pods, { ...(mesh ? { mesh } : {}), events, envoyInitMs }).filter(
+    (t) => t.mode !== 'none',
+  );
+}
+
+/** Runs the Proxies scan, which scrapes every reachable proxy (and so teaches Timelines). */
+async function scanProxies(): Promise<void> {
+  const res = await fetch(`${demo}/api/proxies/fleet`);
+  expect(res.ok).toBe(true);
 }
 
 /**
@@ -41,6 +85,7 @@ async function deletedRows(livePods: { namespace: string; name: string }[]) {
 test('timelines shows the verdict counts lib/timeline computes from the cluster', async ({
   page,
 }) => {
+  await scanProxies();
   const want = await expectedTimelines();
   const counts: Record<string, number> = { ...summarizeFleet(want).byVerdict };
   expect(counts.race ?? 0).toBeGreaterThan(0);
@@ -70,11 +115,16 @@ test('timelines shows the verdict counts lib/timeline computes from the cluster'
 });
 
 test('a racing pod opens from a deep link with the race on its Gantt', async ({ page }) => {
-  const racing = (await expectedTimelines()).find((t) =>
+  await scanProxies();
+  const candidate = (await expectedTimelines()).find((t) =>
     t.verdicts.some((v) => v.verdict === 'race' || v.verdict === 'race-restart'),
   );
-  expect(racing).toBeDefined();
-  const { namespace, name } = racing!;
+  expect(candidate).toBeDefined();
+  const { namespace, name } = candidate!;
+  // opening the pod scrapes its proxy too: judge it with what that gives
+  const racing = (await expectedTimelines([{ namespace, name }])).find(
+    (t) => t.namespace === namespace && t.name === name,
+  );
   await page.goto(`${demo}/timelines?namespace=${namespace}&pod=${namespace}/${name}`);
   const card = page.getByTestId('pod-detail');
   await expect(card).toContainText(`${namespace}/${name}`);
@@ -89,4 +139,22 @@ test('a racing pod opens from a deep link with the race on its Gantt', async ({ 
   );
   await card.scrollIntoViewIfNeeded();
   await snap(page, 'timelines-gantt');
+});
+
+test('a time window in the link keeps the pods alive during it', async ({ page }) => {
+  const fleet = (await (await fetch(`${demo}/api/timelines`)).json()) as {
+    rows: { startedAt: string | null; deletedAt: string | null }[];
+  };
+  const starts = fleet.rows
+    .map((r) => r.startedAt)
+    .filter((s): s is string => s !== null)
+    .sort();
+  const to = starts[Math.floor(starts.length / 3)] as string;
+  const from = new Date(Date.parse(to) - 60_000).toISOString();
+  const expected = fleet.rows.filter((r) => aliveDuring(r, from, to)).length;
+  expect(expected).toBeGreaterThan(0);
+  expect(expected).toBeLessThan(fleet.rows.length);
+  await page.goto(`${demo}/timelines?from=${from}&to=${to}`);
+  await expect(page.getByTestId('pods-table')).toContainText(`${expected} rows`);
+  await expect(page.getByTestId('filter-from')).toHaveValue(from);
 });

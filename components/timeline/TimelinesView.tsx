@@ -4,6 +4,7 @@ import { useQuery } from '@tanstack/react-query';
 import { useMemo } from 'react';
 import type { TimelineFleet } from '../../lib/api/timelines';
 import { QueryBoundary } from '../data/QueryBoundary';
+import { aliveDuring } from '../../lib/timeline/window';
 import { useViewState } from '../data/useViewState';
 import { Card, Stat } from '../ui/Card';
 import { FilterBar, SelectFilter, TextFilter } from '../ui/Filters';
@@ -24,7 +25,8 @@ function filterRows(f: TimelineFleet, s: State) {
       (!s.namespace || r.namespace === s.namespace) &&
       (!s.workload || r.workload === s.workload) &&
       (!s.verdict || r.verdicts.includes(s.verdict as (typeof r.verdicts)[number])) &&
-      (!q || r.name.includes(q)),
+      (!q || r.name.includes(q)) &&
+      aliveDuring(r, s.from, s.to),
   );
 }
 
@@ -134,6 +136,20 @@ function Fleet({ f }: { f: TimelineFleet }) {
           value={state.q}
           onChange={(v) => update({ q: v })}
           testId="filter-q"
+        />
+        <TextFilter
+          label="Alive from (RFC 3339)"
+          value={state.from}
+          placeholder="2026-11-01T12:00:00Z"
+          onChange={(v) => update({ from: v })}
+          testId="filter-from"
+        />
+        <TextFilter
+          label="Alive to (RFC 3339)"
+          value={state.to}
+          placeholder="2026-11-01T13:00:00Z"
+          onChange={(v) => update({ to: v })}
+          testId="filter-to"
         />
       </FilterBar>
       <VirtualTable

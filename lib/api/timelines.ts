@@ -48,6 +48,8 @@ export const FleetRowSchema = z.object({
   proxyReadyConfidence: ConfidenceSchema,
   excluded: z.string().nullable(),
   phase: z.string(),
+  /** When the pod started (status.startTime, else its creation): the time-window filter. */
+  startedAt: z.string().nullable(),
   deleted: z.boolean(),
   deletedAt: z.string().nullable(),
 });

@@ -36,6 +36,9 @@ export const ViewStateSchemas = {
     sort: text,
     dir: sortDir,
     pod: objectRef,
+    /** Pods alive at some moment of [from, to]: started before `to`, not gone before `from`. */
+    from: isoTime,
+    to: isoTime,
   }),
   proxies: z.object({
     namespace: optionalNs,

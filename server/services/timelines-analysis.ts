@@ -45,6 +45,7 @@ export function toFleetRow(pod: Pod, t: PodTimeline, deleted: DeletedPodRecord |
     proxyReadyConfidence: t.proxyReady.confidence,
     excluded: t.excluded,
     phase,
+    startedAt: pod.status?.startTime ?? pod.metadata.creationTimestamp ?? null,
     deleted: deleted !== null,
     deletedAt: deleted?.deletedAt ?? null,
   };
