@@ -2,7 +2,7 @@
  * The simulated Istio data plane and control plane behind pods/proxy and port-forward: answers GETs
  * to a pod's Istio ports with payloads shaped like the real ones, computed from the world.
  *
- *   15000 Envoy admin: /config_dump, /clusters, /stats, /server_info, /ready
+ *   15000 Envoy admin: /config_dump, /clusters, /stats (text, format=json|prometheus), /server_info, /ready
  *   15090 Envoy prometheus: /stats/prometheus
  *   15020 pilot-agent: /healthz/ready, /stats/prometheus (merged), /app-health/<ctr>/{readyz,livez,startupz}
  *   15021 health: /healthz/ready
@@ -20,6 +20,7 @@ import { mergedPrometheus, envoyPrometheus } from './prometheus';
 import { buildProxyContext, nodeJson, type ProxyContext } from './proxy';
 import { createScopeCache } from './scope';
 import { serverState, statsText } from './stats';
+import { statsJson } from './statsjson';
 import type { MeshEmulator, MeshWorld, PodHttpResponse } from './types';
 import {
   hasProxy,
@@ -70,6 +71,10 @@ function envoyAdmin(ctx: ProxyContext, path: string, query: URLSearchParams): Po
         : text(200, clustersText(ctx));
     case '/stats': {
       if (query.get('format') === 'prometheus') return text(200, envoyPrometheus(ctx));
+      if (query.get('format') === 'json') {
+        const j = statsJson(ctx, query);
+        return j.status === 200 ? json(j.body) : text(j.status, j.body);
+      }
       const r = statsText(ctx, query);
       return text(r.status, r.body);
     }

@@ -134,30 +134,45 @@ function quantiles(values: number[]): string {
   return qs.map((q) => `${q}(nan,${v})`).join(' ');
 }
 
-/** GET /stats (text): `name: value` sorted, histograms last; `filter` regex and `usedonly`. */
-export function statsText(
+/** The `filter` regex and `usedonly` flag of /stats, or the 400 body Envoy answers a bad regex. */
+export interface StatsSelection {
+  stats: StatEntry[];
+  histograms: HistogramStat[];
+}
+
+export function selectStats(
   ctx: ProxyContext,
   query: URLSearchParams,
-): { status: number; body: string } {
+): StatsSelection | { error: string } {
   let re: RegExp | undefined;
   const filter = query.get('filter');
   if (filter) {
     try {
       re = new RegExp(filter);
     } catch {
-      return { status: 400, body: 'Invalid regex: "' + filter + '"\n' };
+      return { error: 'Invalid regex: "' + filter + '"\n' };
     }
   }
   const usedOnly = query.has('usedonly');
   const { stats, histograms } = proxyStats(ctx, true);
-  const lines = stats
-    .filter((s) => (!re || re.test(s.name)) && (!usedOnly || s.value !== 0))
-    .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))
-    .map((s) => `${s.name}: ${s.value}`);
-  for (const h of histograms) {
-    if (re && !re.test(h.name)) continue;
-    if (usedOnly && h.values.length === 0) continue;
-    lines.push(`${h.name}: ${quantiles(h.values)}`);
-  }
+  return {
+    stats: stats
+      .filter((s) => (!re || re.test(s.name)) && (!usedOnly || s.value !== 0))
+      .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0)),
+    histograms: histograms.filter(
+      (h) => (!re || re.test(h.name)) && (!usedOnly || h.values.length > 0),
+    ),
+  };
+}
+
+/** GET /stats (text): `name: value` sorted, histograms last; `filter` regex and `usedonly`. */
+export function statsText(
+  ctx: ProxyContext,
+  query: URLSearchParams,
+): { status: number; body: string } {
+  const sel = selectStats(ctx, query);
+  if ('error' in sel) return { status: 400, body: sel.error };
+  const lines = sel.stats.map((s) => `${s.name}: ${s.value}`);
+  for (const h of sel.histograms) lines.push(`${h.name}: ${quantiles(h.values)}`);
   return { status: 200, body: lines.join('\n') + '\n' };
 }
