@@ -23,6 +23,6 @@ export async function getInventory(namespace?: string | null): Promise<Inventory
     virtualServices: istio.virtualServices.length,
     serviceEntries: istio.serviceEntries.length,
     namespace: namespace ?? null,
-    now: new Date(),
+    now: t.clusterNow(),
   });
 }

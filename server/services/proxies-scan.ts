@@ -66,7 +66,7 @@ export async function scanFleet(
     targets,
     outcomes,
     sync,
-    scannedAt: new Date(),
+    scannedAt: deps.transport.clusterNow(),
     durationMs: Date.now() - started,
     concurrency: deps.concurrency,
     timeoutMs: deps.timeoutMs,
