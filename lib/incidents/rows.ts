@@ -71,25 +71,31 @@ export function requestRows(requests: readonly AttributedRequest[], max: number)
   }));
 }
 
-/** Most pods of the given workloads terminating at the same time within [fromMs, toMs]. */
-export function maxConcurrentTerminations(
+/** Each pod of the given workloads with its span [start, end], by pod (uid, else ns/name). */
+function podSpans(
   intervals: Iterable<PodInterval>,
   workloads: ReadonlySet<string>,
-  fromMs: number,
-  toMs: number,
-): number {
-  const edges: [number, number][] = [];
-  const seen = new Set<string>();
+  span: (i: PodInterval) => [number, number] | null,
+): Map<string, [number, number]> {
+  const spans = new Map<string, [number, number]>();
   for (const i of intervals) {
     const w = workloadOf(i);
     if (!w || !workloads.has(`${i.namespace}/${w}`)) continue;
+    const next = span(i);
+    if (!next) continue;
     const key = i.uid ?? `${i.namespace}/${i.name}`;
-    if (seen.has(key) || i.deletionStartedAt === null) continue;
-    seen.add(key);
-    const start = i.deletionStartedAt;
-    const end = endOf(i) ?? i.graceEndsAt ?? start;
+    const s = spans.get(key);
+    spans.set(key, s ? [Math.min(s[0], next[0]), Math.max(s[1], next[1])] : next);
+  }
+  return spans;
+}
+
+/** Most spans open at once within [fromMs, toMs] (a span ending at t is closed before t). */
+function peakOverlap(spans: Iterable<[number, number]>, fromMs: number, toMs: number): number {
+  const edges: [number, number][] = [];
+  for (const [start, end] of spans) {
     if (end < fromMs || start > toMs) continue;
-    edges.push([start, 1], [Math.max(end, start + 1), -1]);
+    edges.push([Math.max(start, fromMs), 1], [Math.max(Math.min(end, toMs + 1), start + 1), -1]);
   }
   edges.sort((a, b) => a[0] - b[0] || a[1] - b[1]);
   let cur = 0;
@@ -99,6 +105,21 @@ export function maxConcurrentTerminations(
     max = Math.max(max, cur);
   }
   return max;
+}
+
+/** Most pods of the given workloads terminating at the same time within [fromMs, toMs]. */
+export function maxConcurrentTerminations(
+  intervals: Iterable<PodInterval>,
+  workloads: ReadonlySet<string>,
+  fromMs: number,
+  toMs: number,
+): number {
+  const spans = podSpans(intervals, workloads, (i) =>
+    i.deletionStartedAt === null
+      ? null
+      : [i.deletionStartedAt, endOf(i) ?? i.graceEndsAt ?? i.deletionStartedAt],
+  );
+  return peakOverlap(spans.values(), fromMs, toMs);
 }
 
 /**
@@ -111,28 +132,8 @@ export function peakHolders(
   fromMs: number,
   toMs: number,
 ): number {
-  const spans = new Map<string, [number, number]>();
-  for (const i of intervals) {
-    const w = workloadOf(i);
-    if (!w || !workloads.has(`${i.namespace}/${w}`)) continue;
-    const key = i.uid ?? `${i.namespace}/${i.name}`;
-    const end = endOf(i) ?? Infinity;
-    const s = spans.get(key);
-    spans.set(key, s ? [Math.min(s[0], i.from), Math.max(s[1], end)] : [i.from, end]);
-  }
-  const edges: [number, number][] = [];
-  for (const [from, end] of spans.values()) {
-    if (end < fromMs || from > toMs) continue;
-    edges.push([Math.max(from, fromMs), 1], [Math.min(end, toMs + 1), -1]);
-  }
-  edges.sort((a, b) => a[0] - b[0] || a[1] - b[1]);
-  let cur = 0;
-  let max = 0;
-  for (const [, d] of edges) {
-    cur += d;
-    max = Math.max(max, cur);
-  }
-  return max;
+  const spans = podSpans(intervals, workloads, (i) => [i.from, endOf(i) ?? Infinity]);
+  return peakOverlap(spans.values(), fromMs, toMs);
 }
 
 function iso(ms: number): string {
