@@ -1,5 +1,7 @@
 import { describe, it, expect } from 'vitest';
-import type { KubeEvent, Pod } from '../../../lib/kube/types';
+import type { ConfigMap, KubeEvent, Pod } from '../../../lib/kube/types';
+import { analyzePods } from '../../../lib/timeline/analyze';
+import { parseMeshConfig } from '../../../lib/timeline/meshconfig';
 import { startupRace } from './startup-race';
 import { FakeStore, harness } from './testing/fakes';
 import { replayProblems } from './testing/invariants';
@@ -115,6 +117,82 @@ describe('startup-race', () => {
         (c) => c.kind === 'events' && (c.object as KubeEvent).reason === 'FailedPreStopHook',
       ),
     ).toBe(true);
+  });
+
+  describe('as lib/timeline judges it (scenario events and mesh config)', () => {
+    const cm = h.store.list<ConfigMap>('configmaps').find((c) => c.metadata.name === 'istio');
+    const mesh = cm ? parseMeshConfig(JSON.stringify(cm)).settings : undefined;
+    const events = h.store.list<KubeEvent>('events');
+    const timelines = analyzePods(pods, { ...(mesh ? { mesh } : {}), events });
+    const verdictsOf = (app: string) =>
+      timelines
+        .filter((t) => t.workload?.name === app || t.name.startsWith(`${app}-`))
+        .map((t) => t.verdicts.map((v) => v.verdict));
+
+    it.each([
+      'race',
+      'race-restart',
+      'held-ok',
+      'native-ok',
+      'classic-ok',
+      'drain-too-short',
+      'grace-exceeded',
+      'unknown',
+    ])('gives %s at least once', (verdict) => {
+      expect(timelines.some((t) => t.verdicts.some((v) => v.verdict === verdict))).toBe(true);
+    });
+
+    it('the lucky classic workload does not race: its app started after the proxy was ready', () => {
+      const lucky = verdictsOf('catalog');
+      expect(lucky).toHaveLength(2);
+      for (const v of lucky) expect(v).toEqual(['classic-ok']);
+      const t = timelines.find((x) => x.name.startsWith('catalog-'));
+      expect(t?.mode).toBe('classic');
+      expect(t?.gapMs).toBeGreaterThan(2000);
+    });
+
+    it('the pod stuck in ContainerCreating is unknown, saying its app has not started', () => {
+      const stuck = timelines.filter((x) => x.name.startsWith('inventory-'));
+      expect(stuck).toHaveLength(1);
+      const v = stuck[0]?.verdicts;
+      expect(v?.map((x) => x.verdict)).toEqual(['unknown']);
+      expect(v?.[0]?.evidence.reason).toBe('no start time for inventory');
+    });
+  });
+
+  it('the lucky pods show the failed pull and back-off before the app started', () => {
+    const pod = inNs(pods, 'race-lab', 'catalog')[0];
+    const ev = h.store
+      .list<KubeEvent>('events')
+      .filter(
+        (e) =>
+          e.involvedObject.name === pod?.metadata.name &&
+          e.involvedObject.fieldPath === 'spec.containers{catalog}',
+      );
+    expect(ev.map((e) => e.message)).toEqual(
+      expect.arrayContaining(['Error: ErrImagePull', 'Error: ImagePullBackOff']),
+    );
+    const pulled = ev.find((e) => e.reason === 'Pulled');
+    expect(pulled?.message).toMatch(/^Successfully pulled image ".*catalog:v1" in 0\.900s/);
+    const status = pod?.status?.containerStatuses?.find((c) => c.name === 'catalog');
+    expect(status?.restartCount).toBe(0);
+  });
+
+  it('the stuck pod is Pending with no IP, its containers waiting, and reports FailedMount', () => {
+    const pod = inNs(pods, 'race-lab', 'inventory')[0];
+    expect(pod?.status?.phase).toBe('Pending');
+    expect(pod?.status?.podIP).toBeUndefined();
+    const waiting = pod?.status?.containerStatuses?.map((c) => c.state?.waiting?.reason);
+    expect(waiting).toEqual(['PodInitializing', 'PodInitializing']);
+    expect(pod?.status?.conditions?.find((c) => c.type === 'Initialized')?.status).toBe('False');
+    const mount = h.store
+      .list<KubeEvent>('events')
+      .find((e) => e.involvedObject.name === pod?.metadata.name && e.reason === 'FailedMount');
+    expect(mount?.message).toBe(
+      'MountVolume.SetUp failed for volume "config" : configmap "inventory-config" not found',
+    );
+    expect(mount?.count).toBeGreaterThan(5);
+    expect(JSON.stringify(pod?.spec)).toContain('"configMap":{"name":"inventory-config"}');
   });
 
   it('the replay checker itself catches a duplicate IP', () => {

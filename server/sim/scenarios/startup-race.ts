@@ -9,7 +9,24 @@ const http = (name: string) => ({ name, ports: [{ name: 'http', port: 8080 }] })
 /** Every startup mode and termination verdict meshdx must tell apart, one workload each. */
 const LAB: WorkloadSpec[] = [
   { name: 'orders', replicas: 2, mode: 'classic', race: true, startAt: -900 },
-  { name: 'catalog', replicas: 2, mode: 'classic', race: false, startAt: -1800 },
+  // Lucky: the registry refused the app image's first pull, so the kubelet started istio-proxy
+  // first and the app only after the back-off, when the proxy was ready: classic-ok.
+  {
+    name: 'catalog',
+    replicas: 2,
+    mode: 'classic',
+    race: false,
+    appPullRetrySeconds: 10,
+    startAt: -1800,
+  },
+  // Stuck in ContainerCreating (its ConfigMap is missing): nothing started, verdict unknown.
+  {
+    name: 'inventory',
+    replicas: 1,
+    mode: 'classic',
+    missingConfigMap: 'inventory-config',
+    startAt: -300,
+  },
   { name: 'billing', replicas: 2, mode: 'hold-annotation', startAt: -1200 },
   { name: 'ledger', replicas: 1, mode: 'hold-injected', startAt: -1500 },
   { name: 'search', replicas: 2, mode: 'native', startAt: -2400 },
@@ -69,7 +86,7 @@ export function startRaceWaves(world: World, built: BuiltNamespace[], periodMs =
 export const startupRace: Scenario = {
   name: 'startup-race',
   description:
-    'race-lab: classic sidecar race (crash + restart), lucky classic, hold (annotation and injected), native sidecar, wrapper script, no proxy; race-drain: drain shorter than preStop, grace exceeded, EXIT_ON_ZERO_ACTIVE_CONNECTIONS',
+    'race-lab: classic sidecar race (crash + restart), lucky classic (app image pull retried, proxy ready first), pod stuck in ContainerCreating (missing ConfigMap), hold (annotation and injected), native sidecar, wrapper script, no proxy; race-drain: drain shorter than preStop, grace exceeded, EXIT_ON_ZERO_ACTIVE_CONNECTIONS',
   start(ctx) {
     const world = new World(ctx);
     buildIstioSystem(world);

@@ -1,6 +1,7 @@
 import type { KubeEvent } from '../../../../lib/kube/types';
 import type { ContainerRun, PodPlan } from './plan';
 import { kubeTime } from './time';
+import { pullError } from './status';
 
 /** One thing the kubelet or scheduler reported about a pod, before aggregation into Events. */
 export interface EventOccurrence {
@@ -46,6 +47,52 @@ function startEvents(c: ContainerRun, at: number): EventOccurrence[] {
   ];
 }
 
+/** A first pull that failed, the back-off, and the retry that pulled the image. */
+function pullEvents(c: ContainerRun, pull: NonNullable<ContainerRun['pull']>): EventOccurrence[] {
+  const fp = fieldPath(c);
+  const ev = (
+    at: number,
+    reason: string,
+    type: EventOccurrence['type'],
+    message: string,
+  ): EventOccurrence => ({ at, reason, type, component: 'kubelet', fieldPath: fp, message });
+  const took = ((c.startAt - 300 - pull.retryAt) / 1000).toFixed(3);
+  return [
+    ev(pull.at, 'Pulling', 'Normal', `Pulling image "${c.image}"`),
+    ev(
+      pull.failedAt,
+      'Failed',
+      'Warning',
+      `Failed to pull image "${c.image}": ${pullError(c.image)}`,
+    ),
+    ev(pull.failedAt, 'Failed', 'Warning', 'Error: ErrImagePull'),
+    ev(pull.backoffAt, 'BackOff', 'Normal', `Back-off pulling image "${c.image}"`),
+    ev(pull.backoffAt, 'Failed', 'Warning', 'Error: ImagePullBackOff'),
+    ev(pull.retryAt, 'Pulling', 'Normal', `Pulling image "${c.image}"`),
+    ev(
+      c.startAt - 300,
+      'Pulled',
+      'Normal',
+      `Successfully pulled image "${c.image}" in ${took}s (${took}s including waiting). Image size: 48213412 bytes.`,
+    ),
+    ...startEvents(c, c.startAt).filter((e) => e.reason !== 'Pulled'),
+  ];
+}
+
+/** The kubelet retries a failed mount with exponential back-off from 0.5 s up to 2m2s. */
+function mountRetries(from: number, horizonMs: number): number[] {
+  const out: number[] = [];
+  let delay = 500;
+  for (let t = from + delay; t <= from + horizonMs; t += delay) {
+    out.push(t);
+    delay = Math.min(delay * 2, 122_000);
+  }
+  return out;
+}
+
+/** How long a blocked pod keeps reporting FailedMount (bounded, so the clock queue is too). */
+const MOUNT_HORIZON_MS = 3_600_000;
+
 /** Everything the pod's plan makes the scheduler and kubelet report, in time order. */
 export function eventsOf(plan: PodPlan): EventOccurrence[] {
   const out: EventOccurrence[] = [
@@ -57,8 +104,23 @@ export function eventsOf(plan: PodPlan): EventOccurrence[] {
       message: `Successfully assigned ${plan.namespace}/${plan.name} to ${plan.node.name}`,
     },
   ];
+  if (plan.blocked !== undefined) {
+    const { volume, configMap } = plan.blocked;
+    const end = plan.deleteAt ?? Number.POSITIVE_INFINITY;
+    for (const at of mountRetries(plan.createdAt, MOUNT_HORIZON_MS)) {
+      if (at >= end) break;
+      out.push({
+        at,
+        reason: 'FailedMount',
+        type: 'Warning',
+        component: 'kubelet',
+        message: `MountVolume.SetUp failed for volume "${volume}" : configmap "${configMap}" not found`,
+      });
+    }
+    return out;
+  }
   for (const c of [...plan.inits, ...plan.containers]) {
-    out.push(...startEvents(c, c.startAt));
+    out.push(...(c.pull !== undefined ? pullEvents(c, c.pull) : startEvents(c, c.startAt)));
     for (const at of c.probeFailures) {
       const url = `http://${plan.ip}:15021/healthz/ready`;
       out.push({

@@ -19,6 +19,11 @@ export interface ContainerRun {
    * :15021 see). The kubelet's readiness probe notices at its next tick, `readyAt`.
    */
   envoyReadyAt?: number;
+  /**
+   * The image's first pull failed at `failedAt` (ErrImagePull, then ImagePullBackOff from
+   * `backoffAt`) and was retried at `retryAt`; the container started once that pull finished.
+   */
+  pull?: { at: number; failedAt: number; backoffAt: number; retryAt: number };
   /** The first run crashed (lastState.terminated) and the container was restarted. */
   crash?: { at: number; restartAt: number; exitCode: number };
   /** Termination: when the container exits and how. */
@@ -48,7 +53,18 @@ export interface PodPlan {
   removeAt?: number;
   /** The app's preStop hook did not finish within the grace period. */
   preStopFailed?: string;
+  /**
+   * A volume the kubelet cannot mount (its ConfigMap does not exist): no sandbox, no container
+   * ever starts, the pod stays Pending in ContainerCreating and reports FailedMount.
+   */
+  blocked?: { volume: string; configMap: string };
 }
+
+/** A moment that never comes: when the containers of a blocked pod start. */
+export const NEVER = Number.POSITIVE_INFINITY;
+
+/** How long a successful image pull takes in the simulation. */
+export const PULL_MS = 900;
 
 export interface StartTiming {
   t0: number;
@@ -100,6 +116,26 @@ export function planStart(
   timing: StartTiming,
 ): PodPlan {
   const { t0, proxyReadyMs } = timing;
+  if (tpl.missingMount !== undefined) {
+    const never = (c: { name: string; image?: string }, kind: ContainerRun['kind']) =>
+      run(ids, c.name, c.image, kind, NEVER);
+    return {
+      name,
+      namespace,
+      uid: ids.uid(),
+      ip,
+      node,
+      createdAt: t0,
+      sandboxAt: NEVER,
+      initializedAt: NEVER,
+      inits: (tpl.spec.initContainers ?? []).map((c) =>
+        never(c, c.restartPolicy === 'Always' ? 'sidecar' : 'init'),
+      ),
+      containers: tpl.spec.containers.map((c) => never(c, 'app')),
+      grace: tpl.spec.terminationGracePeriodSeconds ?? 30,
+      blocked: tpl.missingMount,
+    };
+  }
   const sandboxAt = t0 + 800;
   const inits: ContainerRun[] = [];
   const containers: ContainerRun[] = [];
@@ -142,7 +178,14 @@ export function planStart(
       continue;
     }
     const c = run(ids, spec.name, spec.image, 'app', cursor);
-    c.readyAt = cursor + 1500;
+    const retryMs = tpl.appPullRetryMs;
+    if (retryMs !== undefined) {
+      // The failed pull returns at once; the kubelet goes on with the next container meanwhile.
+      const failedAt = cursor + 150;
+      c.pull = { at: cursor, failedAt, backoffAt: failedAt + 1000, retryAt: failedAt + retryMs };
+      c.startAt = c.pull.retryAt + PULL_MS + 300;
+    }
+    c.readyAt = c.startAt + 1500;
     containers.push(c);
     cursor += 200;
   }
@@ -200,6 +243,8 @@ export interface StopBehaviour {
 
 /** Plan termination starting at `at`: who exits when, within the grace period. */
 export function planStop(plan: PodPlan, at: number, b: StopBehaviour): PodPlan {
+  // Nothing runs in a pod that never got its volumes: it goes as soon as it is deleted.
+  if (plan.blocked !== undefined) return { ...plan, deleteAt: at, removeAt: at + 500 };
   const graceEnd = at + plan.grace * 1000;
   const cap = (t: number) => Math.min(t, graceEnd);
   let appExit = at + 400;

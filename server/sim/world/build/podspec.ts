@@ -15,7 +15,14 @@ export interface PodTemplate {
   annotations: Record<string, string>;
   mode: StartupMode;
   appContainer: string;
+  /** See WorkloadSpec.appPullRetrySeconds. */
+  appPullRetryMs?: number;
+  /** See WorkloadSpec.missingConfigMap: the volume the kubelet cannot mount. */
+  missingMount?: { volume: string; configMap: string };
 }
+
+/** The volume a workload's missingConfigMap is mounted from (PodSpec types model no volumes). */
+const CONFIG_VOLUME = 'config';
 
 function flavourOf(mode: StartupMode): ProxyFlavour | undefined {
   switch (mode) {
@@ -40,6 +47,11 @@ function appContainer(w: WorkloadSpec, ns: string, proxied: boolean): Container 
     image: w.image ?? `registry.example.com/${ns}/${w.name}:${w.version ?? 'v1'}`,
     ports: ports.map((p) => ({ ...p, protocol: 'TCP' })),
   };
+  if (w.missingConfigMap !== undefined) {
+    Object.assign(c, {
+      volumeMounts: [{ name: CONFIG_VOLUME, mountPath: `/etc/${w.name}`, readOnly: true }],
+    });
+  }
   if (w.command !== undefined) c.command = w.command;
   else if (w.mode === 'wrapper') c.command = WRAPPER_COMMAND;
   if (w.preStopSleep !== undefined) {
@@ -134,13 +146,21 @@ export function podTemplate(w: WorkloadSpec, ns: string, hash: string): PodTempl
     terminationGracePeriodSeconds: w.terminationGracePeriodSeconds ?? 30,
   };
   if (initContainers.length > 0) spec.initContainers = initContainers;
-  return {
+  const tpl: PodTemplate = {
     spec,
     labels,
     annotations,
     mode,
     appContainer: flavour === 'gateway' ? 'istio-proxy' : (w.containerName ?? w.name),
   };
+  if (w.appPullRetrySeconds !== undefined) tpl.appPullRetryMs = w.appPullRetrySeconds * 1000;
+  if (w.missingConfigMap !== undefined) {
+    Object.assign(spec, {
+      volumes: [{ name: CONFIG_VOLUME, configMap: { name: w.missingConfigMap } }],
+    });
+    tpl.missingMount = { volume: CONFIG_VOLUME, configMap: w.missingConfigMap };
+  }
+  return tpl;
 }
 
 function envFor(

@@ -14,6 +14,22 @@ function exitReason(code: number): string {
   return code === 0 ? 'Completed' : 'Error';
 }
 
+/** What the kubelet says of an image pull that failed (ErrImagePull, then ImagePullBackOff). */
+function pullWaiting(c: ContainerRun, t: number): { reason: string; message: string } {
+  if (c.pull !== undefined && t < c.pull.backoffAt) {
+    return { reason: 'ErrImagePull', message: pullError(c.image) };
+  }
+  return { reason: 'ImagePullBackOff', message: `Back-off pulling image "${c.image}"` };
+}
+
+/** containerd's error for a pull the registry refused (e.g. while the registry restarts). */
+export function pullError(image: string): string {
+  const [repo = image, tag = 'latest'] = image.split(':');
+  const host = repo.split('/')[0] ?? repo;
+  const path = repo.split('/').slice(1).join('/');
+  return `rpc error: code = Unknown desc = failed to pull and unpack image "${image}": failed to resolve reference "${image}": failed to do request: Head "https://${host}/v2/${path}/manifests/${tag}": dial tcp 203.0.113.10:443: connect: connection refused`;
+}
+
 /** One container's status as the kubelet reports it at `t`. */
 export function containerStatusAt(c: ContainerRun, plan: PodPlan, t: number): ContainerStatus {
   const s: ContainerStatus = {
@@ -28,7 +44,10 @@ export function containerStatusAt(c: ContainerRun, plan: PodPlan, t: number): Co
     },
     lastState: {},
   };
-  if (t < c.startAt) return s;
+  if (t < c.startAt) {
+    if (c.pull !== undefined && t >= c.pull.failedAt) s.state = { waiting: pullWaiting(c, t) };
+    return s;
+  }
   s.containerID = c.containerId;
   let runningSince = c.startAt;
   if (c.crash !== undefined && t >= c.crash.at) {
@@ -98,17 +117,21 @@ function since(times: number[], t: number, f: (x: number) => boolean): number {
 
 /** Every instant at which something in the pod's status changes, ascending. */
 export function planInstants(plan: PodPlan): number[] {
-  const set = new Set<number>([plan.createdAt, plan.sandboxAt, plan.initializedAt]);
+  const set = new Set<number>(
+    [plan.createdAt, plan.sandboxAt, plan.initializedAt].filter((x) => Number.isFinite(x)),
+  );
   for (const c of [...plan.inits, ...plan.containers]) {
     for (const x of [
       c.startAt,
+      c.pull?.failedAt,
+      c.pull?.backoffAt,
       c.completeAt,
       c.readyAt,
       c.crash?.at,
       c.crash?.restartAt,
       c.exitAt,
     ]) {
-      if (x !== undefined) set.add(x);
+      if (x !== undefined && Number.isFinite(x)) set.add(x);
     }
   }
   if (plan.deleteAt !== undefined) set.add(plan.deleteAt);

@@ -40,6 +40,17 @@ export interface WorkloadSpec {
   command?: string[];
   /** Classic only: the app crashes once (exit 1) because its first outbound call fails. */
   race?: boolean;
+  /**
+   * The app image's first pull fails (registry refused the connection) and the kubelet retries it
+   * after this many seconds of back-off; meanwhile it starts the next container, istio-proxy. The
+   * app then starts after the proxy is ready: a classic pod that did not race, by luck.
+   */
+  appPullRetrySeconds?: number;
+  /**
+   * The app mounts this ConfigMap, which does not exist: the kubelet cannot set up the volume, so
+   * the pod stays Pending in ContainerCreating (FailedMount) and no container ever starts.
+   */
+  missingConfigMap?: string;
   /** Seconds from pod start until the proxy reports ready (default 2-4, seeded). */
   proxyReadySeconds?: number;
   /** Seconds relative to the clock start at which the pods start (negative: already running). */
