@@ -11,6 +11,7 @@ import { planInstants, podStatusAt } from './status';
 import { EventBook, eventsOf } from './events';
 import { buildEndpointSlice, buildService, type ServiceSpec } from './service';
 import { proxyStartLines } from './proxylog';
+import { appStartLines, appStopLines } from './applog';
 import { kubeTime } from './time';
 import type { WorkloadSpec } from './workload';
 
@@ -170,7 +171,10 @@ export class World {
     list.push(entry);
     this.pods.set(dep.namespace, list);
     this.drive(entry, planInstants(plan), o.quiet === true ? undefined : t0 - 1);
-    if (o.quiet !== true) this.proxyLogs(entry);
+    if (o.quiet !== true) {
+      this.proxyLogs(entry);
+      this.appLogs(entry);
+    }
     return entry;
   }
 
@@ -200,6 +204,41 @@ export class World {
       planInstants(entry.plan).filter((x) => x >= at),
       quiet ? undefined : at - 1,
     );
+    if (quiet || entry.plan.blocked !== undefined) return;
+    const termAt = at + (pre ?? 0) * 1000;
+    for (const app of this.appRuns(entry)) {
+      if (app.exitAt !== undefined && termAt >= app.exitAt) continue; // SIGKILL, no SIGTERM
+      for (const l of appStopLines(app, termAt)) this.log(entry, app.name, l.at, l.line);
+    }
+  }
+
+  /** The app containers of a pod that write app logs (not istio-proxy, not Istio's own images). */
+  private appRuns(entry: PodEntry) {
+    return entry.plan.containers.filter(
+      (c) => !c.isProxy && c.kind === 'app' && !c.image.startsWith('docker.io/istio/'),
+    );
+  }
+
+  /**
+   * Each app container's start-up lines. `kubectl logs` shows the current run: for an app that
+   * already crashed and restarted that is the restarted run (the crashed one is `--previous`);
+   * a crash still to come is written as it happens.
+   */
+  private appLogs(entry: PodEntry): void {
+    if (entry.plan.blocked !== undefined) return;
+    const now = this.now();
+    for (const app of this.appRuns(entry)) {
+      const spec = entry.dep.tpl.spec.containers.find((c) => c.name === app.name);
+      const restarted = app.crash !== undefined && app.crash.restartAt <= now;
+      const lines = appStartLines({
+        plan: entry.plan,
+        app,
+        port: spec?.ports?.[0]?.containerPort ?? 8080,
+        wrapped: entry.dep.tpl.mode === 'wrapper',
+        from: restarted && app.crash !== undefined ? app.crash.restartAt : -Infinity,
+      });
+      for (const l of lines) this.log(entry, app.name, l.at, l.line);
+    }
   }
 
   /** Render now, schedule future transitions, emit events newer than `eventsAfter`. */
