@@ -45,7 +45,12 @@ export async function analyzeUploadedLog(
 ): Promise<IncidentsView> {
   const c = cluster();
   const e = env();
-  const history = await historyWithPrometheus(incidentHistory(), e, q, c.transport.clusterNow().getTime());
+  const history = await historyWithPrometheus(
+    incidentHistory(),
+    e,
+    q,
+    c.transport.clusterNow().getTime(),
+  );
   return buildIncidents(
     { ...q, client: undefined },
     {

@@ -194,7 +194,12 @@ export async function buildIncidents(
 export async function getIncidents(q: IncidentsQuery): Promise<IncidentsView> {
   const c = cluster();
   const e = env();
-  const history = await historyWithPrometheus(incidentHistory(), e, q, c.transport.clusterNow().getTime());
+  const history = await historyWithPrometheus(
+    incidentHistory(),
+    e,
+    q,
+    c.transport.clusterNow().getTime(),
+  );
   return buildIncidents(q, {
     t: c.transport,
     history,

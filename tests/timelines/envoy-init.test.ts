@@ -79,9 +79,7 @@ describe('proxy ready from Envoy init time', () => {
       expect(row.gapMs).toBe(want.gapMs);
       expect(row.verdicts).toEqual(want.verdicts.map((v) => v.verdict));
       // the simulated Envoy's init time agrees with its readiness probes: same verdicts
-      expect(row.verdicts, row.name).toEqual(
-        before.rows.find((r) => r.uid === row.uid)?.verdicts,
-      );
+      expect(row.verdicts, row.name).toEqual(before.rows.find((r) => r.uid === row.uid)?.verdicts);
     }
   });
 
