@@ -82,6 +82,15 @@ function conditionsOf(status: Obj): Obj[] {
     : [];
 }
 
+/**
+ * The latest time anywhere in a pod's status (not its deletion), or null: what a watcher
+ * cannot have seen the pod before.
+ */
+export function latestStatusTime(pod: unknown): number | null {
+  const times = collectStatusTimes(asObj(asObj(pod)?.status) ?? {});
+  return times.length ? Math.max(...times) : null;
+}
+
 /** The last finishedAt when every app container is terminated; null while any is not. */
 function lastExit(status: Obj): number | null {
   const list = status.containerStatuses;

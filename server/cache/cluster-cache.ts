@@ -6,6 +6,7 @@
 import type { KubeConfig } from '@kubernetes/client-node';
 import type { KubeEvent, Pod } from '../../lib/kube/types';
 import type { Transition } from '../../lib/timeline/types';
+import { latestStatusTime } from '../../lib/ledger/observation';
 import { ListWatcher, type WatchState } from '../kube/listwatch';
 import { CORE, getIstioConfigMap } from '../kube/resources';
 import type { KubeTransport } from '../kube/transport';
@@ -77,6 +78,7 @@ export class ClusterCache {
     this.podWatch = new ListWatcher<Pod>(this.t, this.kc, CORE.pods, {
       onEvent: (ev) => this.pods.apply(ev),
       onState: (s, d) => this.noteState(s, d),
+      floor: latestStatusTime,
       ...(now ? { now } : {}),
     });
     this.eventWatch = new ListWatcher<KubeEvent>(this.t, this.kc, CORE.events, {

@@ -29,6 +29,11 @@ export interface ListWatchOptions<T extends KubeObject> {
   /** Backoff after a failure: first delay and cap (ms). */
   backoffMs?: [number, number];
   now?: () => Date;
+  /**
+   * The latest time the object itself reports (e.g. a pod's last container start): an
+   * observation is never dated before it, whatever the clock estimate says.
+   */
+  floor?: (object: T) => number | null;
 }
 
 const keyOf = (o: KubeObject) =>
@@ -92,7 +97,10 @@ export class ListWatcher<T extends KubeObject> {
     via: ObservedEvent<T>['via'],
     gapStartedAt?: Date,
   ): void {
-    this.opts.onEvent({ type, object, observedAt: this.now(), via, gapStartedAt });
+    const now = this.now();
+    const floor = this.opts.floor?.(object) ?? null;
+    const observedAt = floor !== null && floor > now.getTime() ? new Date(floor) : now;
+    this.opts.onEvent({ type, object, observedAt, via, gapStartedAt });
   }
 
   private async relist(reconcile: boolean): Promise<void> {

@@ -1,5 +1,6 @@
 import type { KubeConfig } from '@kubernetes/client-node';
 import type { KubeEvent, Pod } from '../../lib/kube/types';
+import { latestStatusTime } from '../../lib/ledger/observation';
 import { ListWatcher, type ObservedEvent, type WatchState } from '../kube/listwatch';
 import { CORE } from '../kube/resources';
 import type { KubeTransport } from '../kube/transport';
@@ -92,6 +93,7 @@ export function startRecorder(opts: RecorderOptions): Recorder {
   const podWatcher = new ListWatcher<Pod>(opts.transport, opts.kc, CORE.pods, {
     backoffMs: opts.backoffMs,
     now,
+    floor: latestStatusTime,
     onState: (s, d) => onState('pods', status.pods, s, d),
     onEvent: (ev) => {
       if (ev.via === 'list' && !status.pods.listed) {

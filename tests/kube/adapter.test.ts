@@ -205,6 +205,24 @@ describe('the cluster adapter against the simulator (real client-node over HTTP)
 });
 
 describe('ListWatcher', () => {
+  it('never dates an observation before what the object itself reports', async () => {
+    const events: ObservedEvent<Pod>[] = [];
+    const stale = new Date('2020-01-01T00:00:00Z');
+    const w = new ListWatcher<Pod>(t, kc, CORE.pods, {
+      namespace: 'shop',
+      onEvent: (e) => events.push(e),
+      now: () => stale,
+      floor: (p) => Date.parse(p.status?.startTime ?? '') || null,
+    });
+    await w.start();
+    w.stop();
+    expect(events.length).toBeGreaterThan(0);
+    for (const e of events) {
+      const start = Date.parse(e.object.status?.startTime ?? '');
+      expect(e.observedAt.getTime()).toBe(Number.isNaN(start) ? stale.getTime() : start);
+    }
+  });
+
   it('resumes a dropped watch without losing a change', async () => {
     const events: ObservedEvent<Pod>[] = [];
     const w = new ListWatcher<Pod>(t, kc, CORE.pods, {
