@@ -1,19 +1,8 @@
-import { execFile } from 'node:child_process';
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
-import { promisify } from 'node:util';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { KubeObject } from '../../lib/kube/types';
-import { startSimulator, type RunningSimulator } from '../../server/sim/index';
-import { fakeMesh, START, testScenario } from './world';
+import { describe, expect, it } from 'vitest';
+import { hasKubectl, kubectlSim, warnIfNoKubectl } from './kubectl-harness';
 
-const KUBECTL = '/usr/bin/kubectl';
-const hasKubectl = fs.existsSync(KUBECTL);
-if (!hasKubectl)
-  console.warn(`SKIPPED: kubectl apply tests of the simulator need ${KUBECTL}, which is absent`);
-
-const run = promisify(execFile);
+warnIfNoKubectl('the kubectl apply tests of the simulator');
 
 const sidecarYaml = (name: string, hosts: string[]) => `apiVersion: networking.istio.io/v1
 kind: Sidecar
@@ -27,43 +16,8 @@ ${hosts.map((h) => `    - "${h}"`).join('\n')}
 `;
 
 describe.runIf(hasKubectl)('real kubectl apply against the simulator', () => {
-  let sim: RunningSimulator;
-  let dir: string;
-  let kubeconfig: string;
-  const kubectl = async (...args: string[]): Promise<string> => {
-    try {
-      const r = await run(
-        KUBECTL,
-        ['--kubeconfig', kubeconfig, '--cache-dir', path.join(dir, 'cache'), ...args],
-        { timeout: 15_000 },
-      );
-      return r.stdout;
-    } catch (e) {
-      const err = e as { stderr?: string; message: string };
-      throw new Error(`kubectl ${args.join(' ')} failed: ${err.stderr ?? err.message}`);
-    }
-  };
-  const write = (file: string, text: string): string => {
-    const p = path.join(dir, file);
-    fs.writeFileSync(p, text);
-    return p;
-  };
-
-  beforeAll(async () => {
-    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'meshdx-sim-apply-'));
-    kubeconfig = path.join(dir, 'kubeconfig');
-    sim = await startSimulator({
-      scenario: 'sim-test',
-      scenarioImpl: testScenario,
-      meshImpl: fakeMesh,
-      clock: { fixed: START },
-      kubeconfigPath: kubeconfig,
-    });
-  });
-  afterAll(async () => {
-    await sim?.close();
-    fs.rmSync(dir, { recursive: true, force: true });
-  });
+  const h = kubectlSim('sim-apply');
+  const { kubectl, write } = h;
 
   it('apply -f creates a Sidecar (with validation on), and get sidecars -A lists it', async () => {
     const file = write('scoped.yaml', sidecarYaml('scoped', ['./*', 'istio-system/*']));
@@ -72,7 +26,7 @@ describe.runIf(hasKubectl)('real kubectl apply against the simulator', () => {
     );
     const rows = (await kubectl('get', 'sidecars', '-A')).trim().split('\n');
     expect(rows.some((r) => /^shop\s+scoped\s/.test(r))).toBe(true);
-    const stored = sim.store.get<KubeObject & { spec: unknown }>('sidecars', 'shop', 'scoped');
+    const stored = h.sim.store.get<KubeObject & { spec: unknown }>('sidecars', 'shop', 'scoped');
     expect(stored?.spec).toEqual({ egress: [{ hosts: ['./*', 'istio-system/*'] }] });
     expect(
       stored?.metadata.annotations?.['kubectl.kubernetes.io/last-applied-configuration'],
@@ -97,10 +51,10 @@ describe.runIf(hasKubectl)('real kubectl apply against the simulator', () => {
       'configured',
     );
     expect(
-      sim.store.get<KubeObject & { data: unknown }>('configmaps', 'shop', 'tuning')?.data,
+      h.sim.store.get<KubeObject & { data: unknown }>('configmaps', 'shop', 'tuning')?.data,
     ).toEqual({ a: '9' });
     const ssa = write('ssa.yaml', sidecarYaml('applied', ['./*']));
     expect(await kubectl('apply', '--server-side', '-f', ssa)).toContain('serverside-applied');
-    expect(sim.store.get('sidecars', 'shop', 'applied')).toBeDefined();
+    expect(h.sim.store.get('sidecars', 'shop', 'applied')).toBeDefined();
   });
 });

@@ -1,55 +1,20 @@
-import { execFile } from 'node:child_process';
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
-import { promisify } from 'node:util';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startSimulator, type RunningSimulator } from '../../server/sim/index';
+import { describe, expect, it } from 'vitest';
 import type { Pod } from '../../lib/kube/types';
 import { podReadyCell, podStatusCell } from '../../server/sim/api/podstatus';
-import { fakeMesh, HELLO, proxyLogLines, START, testScenario } from './world';
+import { hasKubectl, kubectlSim, warnIfNoKubectl } from './kubectl-harness';
+import { HELLO, proxyLogLines } from './world';
 
-const KUBECTL = '/usr/bin/kubectl';
-const hasKubectl = fs.existsSync(KUBECTL);
-if (!hasKubectl)
-  console.warn(`SKIPPED: kubectl tests of the simulator need ${KUBECTL}, which is absent`);
-
-const run = promisify(execFile);
+warnIfNoKubectl('the kubectl tests of the simulator');
 
 describe.runIf(hasKubectl)('real kubectl against the simulator', () => {
-  let sim: RunningSimulator;
-  let dir: string;
-  let kubeconfig: string;
-  const kubectl = async (...args: string[]): Promise<string> =>
-    (
-      await run(
-        KUBECTL,
-        ['--kubeconfig', kubeconfig, '--cache-dir', path.join(dir, 'cache'), ...args],
-        { timeout: 15_000 },
-      )
-    ).stdout;
-
-  beforeAll(async () => {
-    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'meshdx-sim-kubectl-'));
-    kubeconfig = path.join(dir, 'kubeconfig');
-    sim = await startSimulator({
-      scenario: 'sim-test',
-      scenarioImpl: testScenario,
-      meshImpl: fakeMesh,
-      clock: { fixed: START },
-      kubeconfigPath: kubeconfig,
-    });
-  });
-  afterAll(async () => {
-    await sim?.close();
-    fs.rmSync(dir, { recursive: true, force: true });
-  });
+  const h = kubectlSim('sim-kubectl');
+  const { kubectl } = h;
 
   it('get pods -A -o json returns every pod', async () => {
     const list = JSON.parse(await kubectl('get', 'pods', '-A', '-o', 'json')) as {
       items: { metadata: { name: string } }[];
     };
-    const expected = sim.store
+    const expected = h.sim.store
       .list('pods')
       .map((p) => p.metadata.name)
       .sort();
@@ -60,7 +25,7 @@ describe.runIf(hasKubectl)('real kubectl against the simulator', () => {
     const lines = (await kubectl('get', 'pods', '-A')).trim().split('\n');
     expect(lines[0]).toMatch(/^NAMESPACE\s+NAME\s+READY\s+STATUS\s+RESTARTS\s+AGE$/);
     const byKey = new Map(
-      sim.store.list<Pod>('pods').map((p) => [`${p.metadata.namespace}/${p.metadata.name}`, p]),
+      h.sim.store.list<Pod>('pods').map((p) => [`${p.metadata.namespace}/${p.metadata.name}`, p]),
     );
     for (const l of lines.slice(1)) {
       const [ns, name, ready, status] = l.split(/\s+/);
@@ -95,7 +60,7 @@ describe.runIf(hasKubectl)('real kubectl against the simulator', () => {
     );
     const ns = (await kubectl('get', 'ns')).trim().split('\n');
     expect(ns[0]).toMatch(/^NAME\s+STATUS\s+AGE$/);
-    expect(ns.length - 1).toBe(sim.store.list('namespaces').length);
+    expect(ns.length - 1).toBe(h.sim.store.list('namespaces').length);
   });
 
   it('get pods -A without Table still lists every pod', async () => {
@@ -107,7 +72,7 @@ describe.runIf(hasKubectl)('real kubectl against the simulator', () => {
         .map((l) => l.split(/\s+/).slice(0, 2).join('/'))
         .sort(),
     ).toEqual(
-      sim.store
+      h.sim.store
         .list('pods')
         .map((p) => `${p.metadata.namespace}/${p.metadata.name}`)
         .sort(),

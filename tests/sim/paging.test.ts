@@ -1,51 +1,23 @@
-import { execFile } from 'node:child_process';
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
-import { promisify } from 'node:util';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startSimulator, type RunningSimulator } from '../../server/sim/index';
-import { fakeMesh, START, testScenario } from './world';
+import { describe, expect, it } from 'vitest';
+import { hasKubectl, kubectlSim, warnIfNoKubectl } from './kubectl-harness';
 
-const KUBECTL = '/usr/bin/kubectl';
-const hasKubectl = fs.existsSync(KUBECTL);
-if (!hasKubectl)
-  console.warn(`SKIPPED: kubectl --chunk-size test needs ${KUBECTL}, which is absent`);
+warnIfNoKubectl('the kubectl --chunk-size test');
 
 interface ListBody {
   metadata: { resourceVersion: string; continue?: string; remainingItemCount?: number };
   items: { metadata: { namespace: string; name: string } }[];
 }
 
-let sim: RunningSimulator;
-let dir: string;
-let kubeconfig: string;
-
-beforeAll(async () => {
-  dir = fs.mkdtempSync(path.join(os.tmpdir(), 'meshdx-sim-paging-'));
-  kubeconfig = path.join(dir, 'kubeconfig');
-  sim = await startSimulator({
-    scenario: 'sim-test',
-    scenarioImpl: testScenario,
-    meshImpl: fakeMesh,
-    clock: { fixed: START },
-    kubeconfigPath: kubeconfig,
-    historySize: 50,
-  });
-});
-afterAll(async () => {
-  await sim?.close();
-  fs.rmSync(dir, { recursive: true, force: true });
-});
+const h = kubectlSim('sim-paging', { historySize: 50 });
 
 const list = async (q: string): Promise<{ status: number; body: ListBody }> => {
-  const r = await fetch(`${sim.url}/api/v1/pods?${q}`);
+  const r = await fetch(`${h.sim.url}/api/v1/pods?${q}`);
   return { status: r.status, body: (await r.json()) as ListBody };
 };
 
 describe('lists honour ?limit= with a continue token', () => {
   it('pages through every pod, one at a time, without repeats', async () => {
-    const all = sim.store.list('pods').map((p) => `${p.metadata.namespace}/${p.metadata.name}`);
+    const all = h.sim.store.list('pods').map((p) => `${p.metadata.namespace}/${p.metadata.name}`);
     expect(all.length).toBeGreaterThan(2);
     const seen: string[] = [];
     let cont = '';
@@ -69,7 +41,7 @@ describe('lists honour ?limit= with a continue token', () => {
     expect((await list('limit=x')).status).toBe(400);
     const first = await list('limit=1');
     for (let i = 0; i < 60; i++) {
-      sim.store.upsert('configmaps', {
+      h.sim.store.upsert('configmaps', {
         apiVersion: 'v1',
         kind: 'ConfigMap',
         metadata: { name: `churn-${i}`, namespace: 'shop' },
@@ -82,24 +54,9 @@ describe('lists honour ?limit= with a continue token', () => {
   });
 
   it.runIf(hasKubectl)('kubectl get pods -A --chunk-size=1 lists every pod', async () => {
-    const { stdout } = await promisify(execFile)(
-      KUBECTL,
-      [
-        '--kubeconfig',
-        kubeconfig,
-        '--cache-dir',
-        path.join(dir, 'cache'),
-        'get',
-        'pods',
-        '-A',
-        '--chunk-size=1',
-        '-o',
-        'name',
-      ],
-      { timeout: 15_000 },
-    );
+    const stdout = await h.kubectl('get', 'pods', '-A', '--chunk-size=1', '-o', 'name');
     expect(stdout.trim().split('\n').sort()).toEqual(
-      sim.store
+      h.sim.store
         .list('pods')
         .map((p) => `pod/${p.metadata.name}`)
         .sort(),
