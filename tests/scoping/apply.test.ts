@@ -6,70 +6,23 @@
  * here from the raw objects (istio-rules.ts), so neither meshdx's model (lib/scoping) nor the
  * simulator's (server/sim/mesh/sidecar-scope.ts) is trusted on its own word.
  */
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+import { beforeAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import type { ScopingView } from '../../lib/api/scoping-view';
-import type { DestinationRule, Pod, Service, ServiceEntry, Sidecar } from '../../lib/kube/types';
-import { scrapeProxyStats } from '../../server/envoy/scrape';
-import { startSimulator } from '../../server/sim/index';
-import { computeScoping, scopingDepsFromWiring } from '../../server/services/scoping';
-import { cluster, resetWiring } from '../../server/wiring';
-import { expectedActive, type RawMesh } from './istio-rules';
+import type { Sidecar } from '../../lib/kube/types';
 
-type Sim = Awaited<ReturnType<typeof startSimulator>>;
-let sim: Sim;
-let dir: string;
+import { computeScoping, scopingDepsFromWiring } from '../../server/services/scoping';
+import { cluster } from '../../server/wiring';
+import { activeClusters, podNamed, rawMeshOf, wiredUnscopedMesh } from './harness';
+import { expectedActive } from './istio-rules';
+
+const h = wiredUnscopedMesh('scoping');
 let view: ScopingView;
-const saved = { ...process.env };
 
 beforeAll(async () => {
-  sim = await startSimulator({
-    scenario: 'unscoped-mesh',
-    port: 0,
-    clock: { fixed: new Date('2026-03-01T12:00:00Z') },
-  });
-  dir = fs.mkdtempSync(path.join(os.tmpdir(), 'meshdx-scoping-'));
-  const kubeconfig = path.join(dir, 'kubeconfig');
-  fs.writeFileSync(kubeconfig, sim.kubeconfigYaml);
-  process.env.MESHDX_KUBECONFIG = kubeconfig;
-  process.env.MESHDX_SIMULATED = 'unscoped-mesh';
-  delete process.env.MESHDX_PROMETHEUS;
-  resetWiring();
   view = await computeScoping(scopingDepsFromWiring());
 }, 60_000);
-
-afterAll(async () => {
-  resetWiring();
-  process.env = saved;
-  await sim?.close();
-  if (dir) fs.rmSync(dir, { recursive: true, force: true });
-});
-
-function rawMesh(): RawMesh {
-  return {
-    services: sim.store.list<Service>('services'),
-    serviceEntries: sim.store.list<ServiceEntry>('serviceentries'),
-    destinationRules: sim.store.list<DestinationRule>('destinationrules'),
-    sidecars: sim.store.list<Sidecar>('sidecars'),
-    rootNamespace: 'istio-system',
-  };
-}
-
-function podNamed(namespace: string, name: string): Pod {
-  const pod = sim.store
-    .list<Pod>('pods')
-    .find((p) => p.metadata.namespace === namespace && p.metadata.name === name);
-  if (!pod) throw new Error(`no pod ${namespace}/${name}`);
-  return pod;
-}
-
-async function activeClusters(namespace: string, pod: string): Promise<number | null> {
-  const r = await scrapeProxyStats(cluster().transport, namespace, pod, 5_000);
-  return r.ok ? r.stats.activeClusters : null;
-}
 
 describe('apply the generated Sidecar and verify (unscoped-mesh simulator)', () => {
   it('measured every proxy and observed every workload through Envoy stats', () => {
@@ -102,7 +55,7 @@ describe('apply the generated Sidecar and verify (unscoped-mesh simulator)', () 
     expect(inNs.length).toBe(proposal.proxies);
     // before: what the report measured is what the proxies report
     for (const { w, p } of inNs) {
-      const independent = expectedActive(podNamed(w.namespace, p.pod), rawMesh());
+      const independent = expectedActive(podNamed(h.sim, w.namespace, p.pod), rawMeshOf(h.sim));
       expect(await activeClusters(w.namespace, p.pod)).toBe(independent);
       expect(p.measuredActive).toBe(independent);
     }
@@ -122,8 +75,10 @@ describe('apply the generated Sidecar and verify (unscoped-mesh simulator)', () 
       const now = await activeClusters(w.namespace, p.pod);
       expect({ pod: p.pod, active: now }).toEqual({ pod: p.pod, active: p.clusters.predicted });
       // ... and that number is what Istio's rules give for the applied egress hosts
-      expect(now).toBe(expectedActive(podNamed(w.namespace, p.pod), rawMesh(), egress));
-      expect(now).toBe(expectedActive(podNamed(w.namespace, p.pod), rawMesh()));
+      expect(now).toBe(
+        expectedActive(podNamed(h.sim, w.namespace, p.pod), rawMeshOf(h.sim), egress),
+      );
+      expect(now).toBe(expectedActive(podNamed(h.sim, w.namespace, p.pod), rawMeshOf(h.sim)));
       after += now ?? 0;
     }
     expect(after).toBe(proposal.clustersAfter);
@@ -146,7 +101,7 @@ describe('apply the generated Sidecar and verify (unscoped-mesh simulator)', () 
     );
     const [chosen, ...rest] = inNs;
     if (!chosen || rest.length === 0) throw new Error(`${target.name}: need two workloads`);
-    const app = podNamed(chosen.namespace, chosen.proxies[0]!.pod).metadata.labels?.app;
+    const app = podNamed(h.sim, chosen.namespace, chosen.proxies[0]!.pod).metadata.labels?.app;
     expect(app).toBeDefined();
     const hosts = ['./*', 'istio-system/*'];
     const sidecar: Sidecar = {
@@ -162,14 +117,14 @@ describe('apply the generated Sidecar and verify (unscoped-mesh simulator)', () 
     expect(res.status).toBe(201);
 
     const selected = chosen.proxies.filter(
-      (p) => podNamed(chosen.namespace, p.pod).metadata.labels?.app === app,
+      (p) => podNamed(h.sim, chosen.namespace, p.pod).metadata.labels?.app === app,
     );
     expect(selected.length).toBe(chosen.proxies.length);
     for (const p of selected) {
-      const pod = podNamed(chosen.namespace, p.pod);
+      const pod = podNamed(h.sim, chosen.namespace, p.pod);
       const now = await activeClusters(chosen.namespace, p.pod);
-      expect(now).toBe(expectedActive(pod, rawMesh(), hosts));
-      expect(now).toBe(expectedActive(pod, rawMesh()));
+      expect(now).toBe(expectedActive(pod, rawMeshOf(h.sim), hosts));
+      expect(now).toBe(expectedActive(pod, rawMeshOf(h.sim)));
       expect(now).toBeLessThan(p.measuredActive ?? 0);
     }
     for (const w of rest)

@@ -5,80 +5,25 @@
  * count that destination, the simulated proxies must report exactly the predicted number, and the
  * count worked out here from the raw objects (istio-rules.ts) must agree with both.
  */
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+import { beforeAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import type { ScopingView } from '../../lib/api/scoping-view';
-import type {
-  DestinationRule,
-  Pod,
-  Service,
-  ServiceEntry,
-  Sidecar,
-  VirtualService,
-} from '../../lib/kube/types';
-import { scrapeProxyStats } from '../../server/envoy/scrape';
-import { startSimulator } from '../../server/sim/index';
-import { computeScoping, scopingDepsFromWiring } from '../../server/services/scoping';
-import { cluster, resetWiring } from '../../server/wiring';
-import { expectedActive, type RawMesh } from './istio-rules';
+import type { Service, Sidecar, VirtualService } from '../../lib/kube/types';
 
-type Sim = Awaited<ReturnType<typeof startSimulator>>;
-let sim: Sim;
-let dir: string;
+import { computeScoping, scopingDepsFromWiring } from '../../server/services/scoping';
+import { cluster } from '../../server/wiring';
+import { activeClusters, podNamed, rawMeshOf, wiredUnscopedMesh } from './harness';
+import { expectedActive } from './istio-rules';
+
+const h = wiredUnscopedMesh('scoping-vs');
 let initial: ScopingView;
-const saved = { ...process.env };
 const nsOf = (o: { metadata: { namespace?: string } }) => o.metadata.namespace ?? 'default';
 const fqdn = (s: Service) => `${s.metadata.name}.${nsOf(s)}.svc.cluster.local`;
 
 beforeAll(async () => {
-  sim = await startSimulator({
-    scenario: 'unscoped-mesh',
-    port: 0,
-    clock: { fixed: new Date('2026-03-01T12:00:00Z') },
-  });
-  dir = fs.mkdtempSync(path.join(os.tmpdir(), 'meshdx-scoping-vs-'));
-  const kubeconfig = path.join(dir, 'kubeconfig');
-  fs.writeFileSync(kubeconfig, sim.kubeconfigYaml);
-  process.env.MESHDX_KUBECONFIG = kubeconfig;
-  process.env.MESHDX_SIMULATED = 'unscoped-mesh';
-  delete process.env.MESHDX_PROMETHEUS;
-  resetWiring();
   initial = await computeScoping(scopingDepsFromWiring());
 }, 60_000);
-
-afterAll(async () => {
-  resetWiring();
-  process.env = saved;
-  await sim?.close();
-  if (dir) fs.rmSync(dir, { recursive: true, force: true });
-});
-
-function rawMesh(withVirtualServices = true): RawMesh {
-  return {
-    services: sim.store.list<Service>('services'),
-    serviceEntries: sim.store.list<ServiceEntry>('serviceentries'),
-    destinationRules: sim.store.list<DestinationRule>('destinationrules'),
-    sidecars: sim.store.list<Sidecar>('sidecars'),
-    virtualServices: withVirtualServices ? sim.store.list<VirtualService>('virtualservices') : [],
-    rootNamespace: 'istio-system',
-  };
-}
-
-function podNamed(namespace: string, name: string): Pod {
-  const pod = sim.store
-    .list<Pod>('pods')
-    .find((p) => nsOf(p) === namespace && p.metadata.name === name);
-  if (!pod) throw new Error(`no pod ${namespace}/${name}`);
-  return pod;
-}
-
-async function activeClusters(namespace: string, pod: string): Promise<number | null> {
-  const r = await scrapeProxyStats(cluster().transport, namespace, pod, 5_000);
-  return r.ok ? r.stats.activeClusters : null;
-}
 
 async function create(resource: string, namespace: string, body: unknown): Promise<number> {
   const res = await cluster().transport.request(
@@ -96,7 +41,7 @@ describe('a VirtualService destination outside the Sidecar egress hosts (simulat
     if (!first) throw new Error('no namespace Sidecar to create in the report');
     const ns = first.namespace;
     // a multi-port service in a namespace the generated Sidecar does not import
-    const dest = sim.store
+    const dest = h.sim.store
       .list<Service>('services')
       .find(
         (s) =>
@@ -141,13 +86,13 @@ describe('a VirtualService destination outside the Sidecar egress hosts (simulat
 
     let after = 0;
     for (const { w, p } of proxies) {
-      const pod = podNamed(w.namespace, p.pod);
+      const pod = podNamed(h.sim, w.namespace, p.pod);
       const now = await activeClusters(w.namespace, p.pod);
       expect({ pod: p.pod, active: now }).toEqual({ pod: p.pod, active: p.clusters.predicted });
       // Istio's rules, written out independently, give the same number ...
-      expect(now).toBe(expectedActive(pod, rawMesh(), egress));
+      expect(now).toBe(expectedActive(pod, rawMeshOf(h.sim), egress));
       // ... which is exactly one destination port (no subsets here) more than without the VS
-      expect(now).toBe(expectedActive(pod, rawMesh(false), egress) + 1);
+      expect(now).toBe(expectedActive(pod, rawMeshOf(h.sim, false), egress) + 1);
       after += now ?? 0;
     }
     expect(after).toBe(proposal.clustersAfter);
