@@ -372,23 +372,29 @@ function cliRun(history: string): { ms: number; rssMb: number } | null {
 
 async function child(argv: string[]): Promise<void> {
   const { run: attribute } = await import('../cli/commands/attribute');
-  let outText = '';
+  // the report goes to a file, as a real run's stdout does (not into this process's memory)
+  const outFile = path.join(os.tmpdir(), `meshdx-bench-attribute-out-${process.pid}.json`);
+  const fd = fs.openSync(outFile, 'w');
   let err = '';
   const t = process.hrtime.bigint();
   const exit = await attribute(argv, {
     cwd: root,
-    stdout: (s) => void (outText += s),
+    stdout: (s) => void fs.writeSync(fd, s),
     stderr: (s) => void (err += s),
   });
   const took = ms(t);
-  const parsed = JSON.parse(outText || '{}') as {
+  fs.closeSync(fd);
+  // peak RSS of the run itself, before this harness reads the report back to check it
+  const rssMb = process.resourceUsage().maxRSS / 1024;
+  const parsed = JSON.parse(fs.readFileSync(outFile, 'utf8') || '{}') as {
     requests?: number;
     errors?: number;
     attributions?: unknown[];
   };
+  fs.rmSync(outFile, { force: true });
   const report: ChildReport = {
     ms: took,
-    rssMb: process.resourceUsage().maxRSS / 1024,
+    rssMb,
     exit,
     out: {
       requests: parsed.requests ?? -1,

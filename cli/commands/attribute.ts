@@ -8,7 +8,7 @@ import { createHistoryReader, type HistoryProblem } from '../../lib/ledger/event
 import type { Attribution, IpHistory } from '../../lib/ledger/attribution';
 import { createAttributionScan, type AttributionScanResult } from '../../lib/ledger/scan';
 import { createUpstreamPodGrouper, type UpstreamPodGroup } from '../../lib/ledger/aggregate';
-import { assembleReport, attributionJsonItem } from '../../lib/ledger/report-json';
+import { attributionJsonItem, reportFrame } from '../../lib/ledger/report-json';
 import { fmtMs } from '../../lib/ledger/lookup';
 import { openHistoryStore } from '../../server/store/history-store';
 
@@ -17,6 +17,8 @@ const USAGE =
   '  FILE: a pod watch capture (kubectl get pods -A -w -o json --output-watch-events) or a meshdx store file (MESHDX_DB)\n' +
   '  --no-prescan: parse every line fully (slower; same results)\n';
 const SQLITE_MAGIC = 'SQLite format 3\u0000';
+/** Items written to stdout at a time by --json. */
+const REPORT_SLICE = 2000;
 /** At most this many unreadable lines are listed one by one (all are counted). */
 const MAX_UNREADABLE_LISTED = 1000;
 
@@ -81,12 +83,30 @@ export const run: CliCommand = async (argv: string[], io: CliIO): Promise<number
   }
   if (json) {
     const { requests, errors, unreadable } = result;
-    io.stdout(assembleReport({ requests, errors, unreadable }, items));
+    writeJsonReport(io, reportFrame({ requests, errors, unreadable }), items);
   } else {
     io.stdout(renderTable(result, args.flags.has('all'), grouper.groups(), unknown));
   }
   return EXIT_OK;
 };
+
+/**
+ * The --json report: its head, the items in order, its end; written in slices, so that the
+ * report is never one more string (and buffer) as large as all the items together.
+ */
+function writeJsonReport(
+  io: CliIO,
+  frame: ReturnType<typeof reportFrame>,
+  items: readonly string[],
+): void {
+  if (items.length === 0) return io.stdout(frame.empty);
+  io.stdout(frame.open);
+  for (let i = 0; i < items.length; i += REPORT_SLICE) {
+    const slice = items.slice(i, i + REPORT_SLICE).join(frame.separator);
+    io.stdout(i === 0 ? slice : frame.separator + slice);
+  }
+  io.stdout(frame.close);
+}
 
 /** A meshdx store file, opened read-only: its intervals, indexed for lookups. */
 function historyFromStore(io: CliIO, file: string): IpHistory | null {

@@ -85,13 +85,29 @@ function slowItem(a: Attribution): string {
 }
 
 /**
- * The whole report, byte for byte what JSON.stringify({...head, attributions}, null, 2)
- * prints, from the head fields and the items made by attributionJsonItem, in order.
+ * The report around its items, byte for byte what JSON.stringify({...head, attributions},
+ * null, 2) prints: `open` + items joined by ",\n" + `close` when there are items, else `empty`.
+ * Lets a long run write its items as they come instead of holding them.
  */
-export function assembleReport(head: Record<string, unknown>, items: readonly string[]): string {
+export function reportFrame(head: Record<string, unknown>): {
+  open: string;
+  separator: string;
+  close: string;
+  empty: string;
+} {
   const empty = JSON.stringify({ ...head, attributions: [] }, null, 2);
-  if (items.length === 0) return `${empty}\n`;
   const tail = '"attributions": []\n}';
   if (!empty.endsWith(tail)) throw new Error('report head must not have an attributions field');
-  return `${empty.slice(0, -tail.length)}"attributions": [\n${items.join(',\n')}\n  ]\n}\n`;
+  return {
+    open: `${empty.slice(0, -tail.length)}"attributions": [\n`,
+    separator: ',\n',
+    close: '\n  ]\n}\n',
+    empty: `${empty}\n`,
+  };
+}
+
+/** The whole report from the head fields and the items made by attributionJsonItem, in order. */
+export function assembleReport(head: Record<string, unknown>, items: readonly string[]): string {
+  const f = reportFrame(head);
+  return items.length === 0 ? f.empty : `${f.open}${items.join(f.separator)}${f.close}`;
 }
