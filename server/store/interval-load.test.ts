@@ -27,6 +27,7 @@ describe('groupRawIntervals', () => {
   });
 
   it('sorts by start then pod key, shares owners, and counts rows it cannot use', () => {
+    // uid null: the pod key is namespace/name
     const row = (key: string, from: unknown, ip: unknown = IP) => [
       ip,
       'ns',
@@ -42,7 +43,6 @@ describe('groupRawIntervals', () => {
       null,
       0,
       null,
-      key,
     ];
     const g = groupRawIntervals([
       row('k3', 200),

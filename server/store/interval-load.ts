@@ -20,7 +20,6 @@ export const RAW_INTERVAL_COLUMNS = [
   'gone_at',
   'gone_uncertain',
   'last_seen_at',
-  'pod_key',
 ] as const;
 
 export interface IntervalsByIp {
@@ -34,16 +33,19 @@ const str = (v: unknown): string | null => (typeof v === 'string' ? v : null);
 const num = (v: unknown): number | null =>
   typeof v === 'number' ? v : typeof v === 'bigint' ? Number(v) : null;
 
+/** The store's pod key of an interval (see podKeyOf): uid, else namespace/name. */
+const keyOf = (i: PodInterval): string => i.uid || `${i.namespace}/${i.name}`;
+
 /**
  * Groups raw interval rows (in any order) by IP, each IP's list sorted by start then pod key
  * (the order of `ORDER BY ip, "from", pod_key`). Repeated strings (namespaces, nodes, owners)
- * are shared, so that a large history holds each once.
+ * are shared, so that a large history holds each once. Runs for every interval of the store
+ * when the CLI attributes a log: kept to plain loops and few allocations.
  */
 export function groupRawIntervals(rows: Iterable<unknown[]>): IntervalsByIp {
   const byIp = new Map<string, PodInterval[]>();
-  const keys = new Map<PodInterval, string>();
   const strings = new Map<string, string>();
-  const owners = new Map<string, { kind: string; name: string }>();
+  const owners = new Map<string, Map<string, { kind: string; name: string }>>();
   const intern = (s: string | null): string | null => {
     if (s === null) return null;
     const had = strings.get(s);
@@ -51,35 +53,38 @@ export function groupRawIntervals(rows: Iterable<unknown[]>): IntervalsByIp {
     strings.set(s, s);
     return s;
   };
+  const ownerOf = (kind: unknown, name: unknown): { kind: string; name: string } | null => {
+    if (typeof kind !== 'string' || typeof name !== 'string' || !kind || !name) return null;
+    let byName = owners.get(kind);
+    if (!byName) owners.set(kind, (byName = new Map()));
+    let owner = byName.get(name);
+    if (!owner) byName.set(name, (owner = { kind, name }));
+    return owner;
+  };
   let count = 0;
   let skipped = 0;
   for (const r of rows) {
-    const [ip, namespace, name, uid, ownerKind, ownerName, node, from, fromSource] = r;
-    const podKey = str(r[14]);
-    const start = num(from);
+    const ip = r[0];
+    const namespace = r[1];
+    const name = r[2];
+    const start = num(r[7]);
     if (
       typeof ip !== 'string' ||
       typeof namespace !== 'string' ||
       typeof name !== 'string' ||
-      start === null ||
-      podKey === null
+      start === null
     ) {
       skipped++;
       continue;
     }
-    let owner: { kind: string; name: string } | null = null;
-    if (typeof ownerKind === 'string' && typeof ownerName === 'string' && ownerKind && ownerName) {
-      const k = `${ownerKind}\u0000${ownerName}`;
-      owner = owners.get(k) ?? null;
-      if (!owner) owners.set(k, (owner = { kind: ownerKind, name: ownerName }));
-    }
+    const fromSource = r[8];
     const i: PodInterval = {
       ip,
       namespace: intern(namespace) as string,
       name,
-      uid: str(uid),
-      owner,
-      node: intern(str(node)),
+      uid: str(r[3]),
+      owner: ownerOf(r[4], r[5]),
+      node: intern(str(r[6])),
       from: start,
       fromSource: toFromSource(typeof fromSource === 'string' ? fromSource : ''),
       deletionStartedAt: num(r[9]),
@@ -89,21 +94,16 @@ export function groupRawIntervals(rows: Iterable<unknown[]>): IntervalsByIp {
       lastSeenAt: num(r[13]),
     };
     const list = byIp.get(ip);
-    if (list) {
-      list.push(i);
-      keys.set(i, podKey);
-    } else {
-      byIp.set(ip, [i]);
-      keys.set(i, podKey);
-    }
+    if (list) list.push(i);
+    else byIp.set(ip, [i]);
     count++;
   }
   for (const list of byIp.values()) {
     if (list.length < 2) continue;
     list.sort((a, b) => {
       if (a.from !== b.from) return a.from - b.from;
-      const ka = keys.get(a) as string;
-      const kb = keys.get(b) as string;
+      const ka = keyOf(a);
+      const kb = keyOf(b);
       return ka < kb ? -1 : ka > kb ? 1 : 0;
     });
   }
