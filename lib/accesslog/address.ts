@@ -42,10 +42,23 @@ function countChar(text: string, ch: string): number {
   return n;
 }
 
+/** Four dot-separated decimal parts of at most 255 (char by char: it runs for every request). */
 function isIpv4(text: string): boolean {
-  const parts = text.split('.');
-  if (parts.length !== 4) return false;
-  return parts.every((p) => /^\d{1,3}$/.test(p) && Number(p) <= 255);
+  let parts = 0;
+  let digits = 0;
+  let value = 0;
+  for (let i = 0; i <= text.length; i++) {
+    const c = i < text.length ? text.charCodeAt(i) : 46;
+    if (c === 46 /* . */) {
+      if (digits === 0 || value > 255 || ++parts > 4) return false;
+      digits = 0;
+      value = 0;
+    } else if (c >= 48 && c <= 57 && digits < 3) {
+      value = value * 10 + (c - 48);
+      digits++;
+    } else return false;
+  }
+  return parts === 4;
 }
 
 /**

@@ -34,8 +34,6 @@ export const RESPONSE_FLAGS: Readonly<Record<string, string>> = {
   NFCF: 'no filter chain found for the connection',
 };
 
-const FLAG_TOKEN = /^[A-Z]{1,8}$/;
-
 export interface ParsedFlags {
   flags: string[];
   /** Syntactically valid codes meshdx does not know (newer Envoy): kept in `flags` too. */
@@ -43,17 +41,32 @@ export interface ParsedFlags {
 }
 
 /**
+ * True when the value is a %RESPONSE_FLAGS% list ("-", or comma-separated codes of 1 to 8
+ * capital letters). Allocates nothing: format detection asks it of every candidate column.
+ */
+export function isResponseFlags(value: string): boolean {
+  if (value === '-' || value === '') return true;
+  let run = 0;
+  for (let i = 0; i < value.length; i++) {
+    const c = value.charCodeAt(i);
+    if (c >= 65 && c <= 90) {
+      if (++run > 8) return false;
+    } else if (c === 44 /* , */ && run > 0) run = 0;
+    else return false;
+  }
+  return run > 0;
+}
+
+/**
  * Parses a %RESPONSE_FLAGS% value. Returns null when the value is not a flags list at all
  * (used by format detection to reject a wrong column alignment).
  */
 export function parseResponseFlags(value: string): ParsedFlags | null {
+  if (!isResponseFlags(value)) return null;
   if (value === '-' || value === '') return { flags: [], unknown: [] };
   const flags = value.split(',');
   const unknown: string[] = [];
-  for (const flag of flags) {
-    if (!FLAG_TOKEN.test(flag)) return null;
-    if (!(flag in RESPONSE_FLAGS)) unknown.push(flag);
-  }
+  for (const flag of flags) if (!(flag in RESPONSE_FLAGS)) unknown.push(flag);
   return { flags, unknown };
 }
 

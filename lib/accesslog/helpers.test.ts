@@ -10,6 +10,20 @@ import { emptyRecord } from './types';
 import { readFixture } from '../../test-support/fixtures';
 
 describe('parseAddress', () => {
+  it('takes IPv4 only as four parts of at most 255', () => {
+    for (const bad of [
+      '1.2.3',
+      '1.2.3.4.5',
+      '1.2.3.256',
+      '1..2.3',
+      '1.2.3.4.',
+      'a.b.c.d',
+      '1234.1.1.1',
+    ])
+      expect(parseAddress(bad), bad).toBeNull();
+    expect(parseAddress('255.0.10.1:80')).toEqual({ ip: '255.0.10.1', port: 80 });
+  });
+
   it('reads IPv4, bracketed IPv6 and bare addresses', () => {
     expect(parseAddress('10.1.2.3:8080')).toEqual({ ip: '10.1.2.3', port: 8080 });
     expect(parseAddress('[2001:db8::1]:8080')).toEqual({ ip: '2001:db8::1', port: 8080 });
@@ -99,6 +113,10 @@ describe('format compiler', () => {
     expect(parseResponseFlags('UC,URX')).toEqual({ flags: ['UC', 'URX'], unknown: [] });
     expect(parseResponseFlags('ZZ')).toEqual({ flags: ['ZZ'], unknown: ['ZZ'] });
     expect(parseResponseFlags('via_upstream')).toBeNull();
+    for (const bad of ['UC,', ',UC', 'UC,,UF', 'uc', 'ABCDEFGHI', 'UC URX', '503'])
+      expect(parseResponseFlags(bad), bad).toBeNull();
+    expect(parseResponseFlags('-')).toEqual({ flags: [], unknown: [] });
+    expect(parseResponseFlags('ABCDEFGH')?.flags).toEqual(['ABCDEFGH']);
   });
 });
 

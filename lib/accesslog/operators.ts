@@ -1,5 +1,5 @@
 import type { AccessLogRecord, RecordField } from './types';
-import { parseResponseFlags } from './flags';
+import { isResponseFlags } from './flags';
 
 /** How a value is checked while matching: a wrong kind means the line is in another format. */
 export type ValueKind = 'time' | 'int' | 'flags' | 'token' | 'text';
@@ -71,7 +71,7 @@ export function valueFits(kind: ValueKind, value: string): boolean {
     case 'int':
       return value === '-' || isDigits(value);
     case 'flags':
-      return parseResponseFlags(value) !== null;
+      return isResponseFlags(value);
     case 'time':
       return looksLikeTime(value);
   }
@@ -119,7 +119,8 @@ export function assignValue(record: AccessLogRecord, spec: OperatorSpec, value: 
     return;
   }
   if (field === 'responseFlags') {
-    record.responseFlags = parseResponseFlags(value)?.flags ?? [];
+    record.responseFlags =
+      value === '-' || value === '' || !isResponseFlags(value) ? [] : value.split(',');
     return;
   }
   if (value === '-' || value === '') return;
