@@ -103,7 +103,9 @@ async function throughNext(kubeconfig: string): Promise<BenchResult[]> {
     });
     const renders: number[] = [];
     try {
-      for (let i = 0; i < 3; i++) {
+      // one load to start the browser's processes and fill Next's route cache, then five
+      // measured ones (a page an SRE opens in a running browser against a running server)
+      for (let i = 0; i < 6; i++) {
         const page = await browser.newPage({ viewport: { width: 1440, height: 900 } });
         const t = process.hrtime.bigint();
         await page.goto(`${url}/timelines`, { waitUntil: 'commit' });
@@ -111,7 +113,7 @@ async function throughNext(kubeconfig: string): Promise<BenchResult[]> {
           .locator('[data-testid="pods-table"] [role="row"][data-row-key]')
           .first()
           .waitFor();
-        renders.push(ms(t));
+        if (i > 0) renders.push(ms(t));
         await page.close();
       }
     } finally {
@@ -131,7 +133,7 @@ async function throughNext(kubeconfig: string): Promise<BenchResult[]> {
         value: pct(renders, 50),
         unit: 'ms',
         target: 1500,
-        note: `median of 3, max ${Math.round(Math.max(...renders))} ms`,
+        note: `median of 5 after a warm-up load, max ${Math.round(Math.max(...renders))} ms`,
       },
     ];
   } finally {
