@@ -16,7 +16,7 @@ import {
 } from './patch';
 import type { ResourcePath } from './paths';
 import { checkNamespace, invalidStatus } from './resources';
-import { badRequest, failure, notFound, sendJson, sendStatus } from './status';
+import { badRequest, conflict, failure, notFound, sendJson, sendStatus } from './status';
 
 const isBuiltin = (info: KindInfo): boolean =>
   info.group === '' || info.group === 'discovery.k8s.io';
@@ -123,16 +123,7 @@ export async function handlePatch(
   if (!checkNamespace(ctx, res, info, path, obj)) return;
   const sentRv = obj.metadata.resourceVersion;
   if (cur !== undefined && sentRv !== undefined && sentRv !== cur.metadata.resourceVersion) {
-    const gr = info.group === '' ? info.resource : `${info.resource}.${info.group}`;
-    return sendStatus(
-      res,
-      failure(
-        409,
-        'Conflict',
-        `Operation cannot be fulfilled on ${gr} "${name}": the object has been modified; please apply your changes to the latest version and try again`,
-        { name, group: info.group, kind: info.resource },
-      ),
-    );
+    return sendStatus(res, conflict(info, name));
   }
   const meta = { ...obj.metadata, name, namespace: path.namespace };
   delete meta.resourceVersion;

@@ -8,7 +8,7 @@ import { requestFilter } from './filter';
 import { nameErrors } from './names';
 import { pageOf } from './paging';
 import type { ResourcePath } from './paths';
-import { badRequest, failure, notFound, sendJson, sendStatus } from './status';
+import { badRequest, conflict, failure, notFound, sendJson, sendStatus } from './status';
 import { includeObjectOf, renderTable, responseForm } from './table';
 
 /** Table output when the Accept header asks for it; false when the caller serves plain JSON. */
@@ -262,16 +262,7 @@ export async function handleReplace(
   if (cur === undefined) return sendStatus(res, notFound(info.resource, name, info.group));
   const sentRv = obj.metadata.resourceVersion;
   if (sentRv !== undefined && sentRv !== '' && sentRv !== cur.metadata.resourceVersion) {
-    const gr = info.group === '' ? info.resource : `${info.resource}.${info.group}`;
-    return sendStatus(
-      res,
-      failure(
-        409,
-        'Conflict',
-        `Operation cannot be fulfilled on ${gr} "${name}": the object has been modified; please apply your changes to the latest version and try again`,
-        { name, group: info.group, kind: info.resource },
-      ),
-    );
+    return sendStatus(res, conflict(info, name));
   }
   const meta = {
     ...obj.metadata,

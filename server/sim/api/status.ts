@@ -51,6 +51,17 @@ export function notFound(resource: string, name: string, group = ''): StatusObje
   return failure(404, 'NotFound', `${gr} "${name}" not found`, { name, group, kind: resource });
 }
 
+/** 409: the object changed since the resourceVersion the client sent (optimistic locking). */
+export function conflict(info: { resource: string; group: string }, name: string): StatusObject {
+  const gr = info.group === '' ? info.resource : `${info.resource}.${info.group}`;
+  return failure(
+    409,
+    'Conflict',
+    `Operation cannot be fulfilled on ${gr} "${name}": the object has been modified; please apply your changes to the latest version and try again`,
+    { name, group: info.group, kind: info.resource },
+  );
+}
+
 export function badRequest(message: string): StatusObject {
   return failure(400, 'BadRequest', message);
 }
