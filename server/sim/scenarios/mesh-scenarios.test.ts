@@ -1,4 +1,5 @@
 import { describe, it, expect } from 'vitest';
+import { SYSTEM_NAMESPACES } from '../world/build/world';
 import type { DestinationRule, Pod, Service, Sidecar } from '../../../lib/kube/types';
 import { portNaming } from './port-naming';
 import { unscopedMesh } from './unscoped-mesh';
@@ -44,7 +45,14 @@ describe('unscoped-mesh', () => {
   const h = harness('unscoped-mesh');
   unscopedMesh.start(h.ctx);
   it('has 40 namespaces, one namespace-default Sidecar, DestinationRules with 2 subsets, istiod and a gateway', () => {
-    const nss = h.store.list('namespaces').filter((n) => n.metadata.name !== 'istio-system');
+    const all = h.store.list('namespaces').map((n) => n.metadata.name);
+    // every cluster has its system namespaces, empty here
+    expect(all).toEqual(expect.arrayContaining([...SYSTEM_NAMESPACES]));
+    const nss = h.store
+      .list('namespaces')
+      .filter(
+        (n) => n.metadata.name !== 'istio-system' && !SYSTEM_NAMESPACES.includes(n.metadata.name),
+      );
     expect(nss).toHaveLength(40);
     const sidecars = h.store.list<Sidecar>('sidecars');
     expect(sidecars).toHaveLength(1);
@@ -71,7 +79,9 @@ describe('demo', () => {
   it('composes about 10 namespaces, 60 workloads and 200 pods, all injected namespaces labelled', () => {
     const h = harness('demo');
     demo.start(h.ctx);
-    const nss = h.store.list('namespaces');
+    const nss = h.store
+      .list('namespaces')
+      .filter((n) => !SYSTEM_NAMESPACES.includes(n.metadata.name));
     expect(nss.length).toBeGreaterThanOrEqual(9);
     expect(nss.length).toBeLessThanOrEqual(12);
     for (const n of nss.filter((x) => x.metadata.name !== 'istio-system')) {

@@ -15,6 +15,14 @@ import { appStartLines, appStopLines } from './applog';
 import { kubeTime } from './time';
 import type { WorkloadSpec } from './workload';
 
+/** The namespaces a Kubernetes cluster always has. */
+export const SYSTEM_NAMESPACES: readonly string[] = [
+  'default',
+  'kube-system',
+  'kube-public',
+  'kube-node-lease',
+];
+
 /** A Deployment's current ReplicaSet as the world knows it. */
 export interface Deployment {
   namespace: string;
@@ -64,6 +72,11 @@ export class World {
     this.ids = createIds(ctx.random);
     this.t0 = ctx.clock.now().getTime();
     this.events = new EventBook(() => this.ids.suffix() + this.ids.suffix() + this.ids.suffix());
+    // every real cluster has these (a manifest for `default` applies as it would anywhere);
+    // their uids are fixed, so the seeded names and uids of the scenario do not move
+    SYSTEM_NAMESPACES.forEach((name, i) =>
+      this.namespace(name, {}, `00000000-0000-4000-8000-${String(i + 1).padStart(12, '0')}`),
+    );
   }
 
   now(): number {
@@ -79,13 +92,13 @@ export class World {
     this.ctx.store.upsert(kind, obj);
   }
 
-  namespace(name: string, labels: Record<string, string> = {}): void {
+  namespace(name: string, labels: Record<string, string> = {}, uid?: string): void {
     const ns: Namespace = {
       apiVersion: 'v1',
       kind: 'Namespace',
       metadata: {
         name,
-        uid: this.ids.uid(),
+        uid: uid ?? this.ids.uid(),
         creationTimestamp: kubeTime(this.t0 - 86_400_000),
         labels: { 'kubernetes.io/metadata.name': name, ...labels },
       },
