@@ -9,6 +9,7 @@ import path from 'node:path';
 import type { Pod } from '../lib/kube/types';
 import { openHistoryStore } from '../server/store/history-store';
 import { ms } from './support';
+import { mulberry32 } from '../server/sim/world/build/ids';
 
 const LINES = 1_000_000;
 const SLOTS = 20_000; // distinct pod IPs; the first half is held by 3 pods in turn, the rest by 2
@@ -31,17 +32,6 @@ export interface Meta {
   proxyLines: number;
   failing: number;
   intervals: number;
-}
-
-function mulberry32(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 const iso = (t: number) => new Date(t).toISOString();

@@ -7,6 +7,7 @@ import { openHistoryStore } from '../server/store/history-store';
 import type { ObservedEvent } from '../server/kube/listwatch';
 import { readFixture } from '../test-support/fixtures';
 import { ms, peakRssMb, type BenchResult } from './support';
+import { mulberry32 } from '../server/sim/world/build/ids';
 
 /**
  * Store write throughput: 100,000 pod watch events (a rollout-heavy stream: ADDED pending,
@@ -22,17 +23,6 @@ const EVENTS = Number(process.env.MESHDX_BENCH_STORE_EVENTS ?? 100_000);
 const IP_POOL = 4_000;
 const T0 = Date.parse('2026-11-01T00:00:00Z');
 const iso = (t: number) => new Date(t).toISOString().replace(/\.\d{3}Z$/, 'Z');
-
-function mulberry32(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 type Stage = 'pending' | 'creating' | 'running' | 'ready' | 'restarted' | 'deleting' | 'deleted';
 interface Life {

@@ -1,31 +1,13 @@
-import { KubeConfig } from '@kubernetes/client-node';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { simClient } from '../../test-support/simulator';
+
+import { describe, expect, it } from 'vitest';
 import type { Pod } from '../../lib/kube/types';
 import { podLogs } from '../../server/kube/logs';
-import { KubeTransport } from '../../server/kube/transport';
-import { startSimulator, type RunningSimulator } from '../../server/sim/index';
 
-let sim: RunningSimulator;
-let t: KubeTransport;
-
-beforeAll(async () => {
-  sim = await startSimulator({
-    scenario: 'startup-race',
-    port: 0,
-    clock: { fixed: new Date('2026-11-01T12:00:00Z') },
-  });
-  const kc = new KubeConfig();
-  kc.loadFromString(sim.kubeconfigYaml);
-  t = new KubeTransport(kc);
-});
-
-afterAll(async () => {
-  t?.close();
-  await sim?.close();
-});
+const c = simClient('startup-race');
 
 function podOf(app: string): Pod {
-  const p = sim.store
+  const p = c.sim.store
     .list<Pod>('pods')
     .filter((x) => x.metadata.labels?.app === app && !x.metadata.deletionTimestamp)
     .sort((a, b) => a.metadata.name.localeCompare(b.metadata.name))[0];
@@ -43,7 +25,7 @@ const lines = (text: string) => text.trimEnd().split('\n');
 describe('app container logs through the adapter (pods/log)', () => {
   it('a lucky classic app logs a clean start, stamped from its container start', async () => {
     const p = podOf('catalog');
-    const out = await podLogs(t, 'race-lab', p.metadata.name, 'catalog', { timestamps: true });
+    const out = await podLogs(c.t, 'race-lab', p.metadata.name, 'catalog', { timestamps: true });
     const ls = lines(out);
     expect(ls[0]).toMatch(/ starting catalog$/);
     expect(out).toContain('listening on :8080');
@@ -56,17 +38,17 @@ describe('app container logs through the adapter (pods/log)', () => {
 
   it('a racing app that restarted: current run starts cleanly, the previous run was refused', async () => {
     const p = podOf('orders');
-    const cur = await podLogs(t, 'race-lab', p.metadata.name, 'orders');
+    const cur = await podLogs(c.t, 'race-lab', p.metadata.name, 'orders');
     expect(cur).toContain('listening on :8080');
     expect(cur).not.toContain('connection refused');
-    const prev = await podLogs(t, 'race-lab', p.metadata.name, 'orders', { previous: true });
+    const prev = await podLogs(c.t, 'race-lab', p.metadata.name, 'orders', { previous: true });
     expect(prev).toContain('connect: connection refused');
     expect(lines(prev).at(-1)).toBe('fatal: dependency check failed, exiting with code 1');
   });
 
   it('a racing app that did not crash retries its refused dependency until the proxy is ready', async () => {
     const p = podOf('streamer');
-    const ls = lines(await podLogs(t, 'race-drain', p.metadata.name, 'streamer'));
+    const ls = lines(await podLogs(c.t, 'race-drain', p.metadata.name, 'streamer'));
     const refused = ls.filter((l) => l.endsWith('connection refused; retrying in 1s'));
     expect(refused.length).toBeGreaterThan(0);
     expect(ls.indexOf('connected to dependency at http://backend:8080/healthz')).toBeGreaterThan(
@@ -76,18 +58,18 @@ describe('app container logs through the adapter (pods/log)', () => {
 
   it('a wrapper prints curl failures until the proxy answers, then the app starts', async () => {
     const p = podOf('reports');
-    const out = await podLogs(t, 'race-lab', p.metadata.name, 'reports');
+    const out = await podLogs(c.t, 'race-lab', p.metadata.name, 'reports');
     expect(out).toMatch(/^curl: \(7\) Failed to connect to localhost port 15021/);
     expect(out).toContain('starting reports');
   });
 
   it('a pod whose app starts later writes its lines when the clock gets there', async () => {
-    expect(sim.store.list<Pod>('pods').some((p) => p.metadata.labels?.app === 'frontend')).toBe(
+    expect(c.sim.store.list<Pod>('pods').some((p) => p.metadata.labels?.app === 'frontend')).toBe(
       false,
     );
-    sim.clock.advance(20_000);
+    c.sim.clock.advance(20_000);
     const p = podOf('frontend');
-    const out = await podLogs(t, 'race-lab', p.metadata.name, 'frontend');
+    const out = await podLogs(c.t, 'race-lab', p.metadata.name, 'frontend');
     // it raced: its first run is still the current one, refused and exiting 1
     expect(out).toContain('connect: connection refused');
     expect(out).toContain('exiting with code 1');

@@ -1,50 +1,28 @@
-import { KubeConfig } from '@kubernetes/client-node';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { simClient } from '../../test-support/simulator';
+
+import { describe, expect, it } from 'vitest';
 import type { ConfigMap, KubeEvent, Pod } from '../../lib/kube/types';
 import { analyzePods } from '../../lib/timeline/analyze';
 import { summarizeFleet } from '../../lib/timeline/fleet';
 import { parseMeshConfig } from '../../lib/timeline/meshconfig';
-import { ClusterCache } from '../../server/cache/cluster-cache';
-import { KubeTransport } from '../../server/kube/transport';
-import { podTimelineFrom, timelineFleetFrom } from '../../server/services/timelines';
-import { startSimulator } from '../../server/sim/index';
 
-type Sim = Awaited<ReturnType<typeof startSimulator>>;
-let sim: Sim;
-let t: KubeTransport;
-let cache: ClusterCache;
+import { podTimelineFrom, timelineFleetFrom } from '../../server/services/timelines';
+
+const c = simClient('startup-race');
 
 /** What lib/timeline says about the simulator's pods, computed here from the sim's own store. */
 function expected() {
-  const pods = sim.store.list<Pod>('pods');
-  const cm = sim.store.list<ConfigMap>('configmaps').find((c) => c.metadata.name === 'istio');
+  const pods = c.sim.store.list<Pod>('pods');
+  const cm = c.sim.store.list<ConfigMap>('configmaps').find((c) => c.metadata.name === 'istio');
   const mesh = cm ? parseMeshConfig(JSON.stringify(cm)).settings : undefined;
-  const events = sim.store.list<KubeEvent>('events');
+  const events = c.sim.store.list<KubeEvent>('events');
   const timelines = analyzePods(pods, { ...(mesh ? { mesh } : {}), events });
   return timelines.filter((x) => x.mode !== 'none');
 }
 
-beforeAll(async () => {
-  sim = await startSimulator({
-    scenario: 'startup-race',
-    port: 0,
-    clock: { fixed: new Date('2026-11-01T12:00:00Z') },
-  });
-  const kc = new KubeConfig();
-  kc.loadFromString(sim.kubeconfigYaml);
-  t = new KubeTransport(kc);
-  cache = new ClusterCache(t, kc);
-});
-
-afterAll(async () => {
-  cache?.stop();
-  t?.close();
-  await sim?.close();
-});
-
 describe('Timelines use case against the simulator over HTTP', () => {
   it('gives every meshed pod the verdicts lib/timeline gives the same pods', async () => {
-    const fleet = await timelineFleetFrom(cache);
+    const fleet = await timelineFleetFrom(c.cache);
     const want = expected();
     expect(want.length).toBeGreaterThan(10);
     expect(fleet.rows).toHaveLength(want.length);
@@ -62,7 +40,7 @@ describe('Timelines use case against the simulator over HTTP', () => {
   });
 
   it('lists a racing workload with its fix', async () => {
-    const fleet = await timelineFleetFrom(cache);
+    const fleet = await timelineFleetFrom(c.cache);
     const racing = fleet.rows.filter((r) => r.verdicts.includes('race'));
     const names = new Set(racing.map((r) => r.workload));
     expect(
@@ -78,10 +56,10 @@ describe('Timelines use case against the simulator over HTTP', () => {
   });
 
   it('builds a Gantt for a racing pod with the proxy-ready moment', async () => {
-    const fleet = await timelineFleetFrom(cache);
+    const fleet = await timelineFleetFrom(c.cache);
     const row = fleet.rows.find((r) => r.verdicts.includes('race'));
     expect(row).toBeDefined();
-    const view = await podTimelineFrom(cache, row!.namespace, row!.name);
+    const view = await podTimelineFrom(c.cache, row!.namespace, row!.name);
     expect(view.gantt.rows.map((r) => r.container)).toContain('istio-proxy');
     expect(view.gantt.rows.every((r) => r.segments.length > 0)).toBe(true);
     expect(view.verdicts.map((v) => v.verdict)).toEqual(row!.verdicts);
@@ -90,13 +68,13 @@ describe('Timelines use case against the simulator over HTTP', () => {
   });
 
   it('keeps a deleted pod listed, marked deleted, with its timeline', async () => {
-    const fleet = await timelineFleetFrom(cache);
+    const fleet = await timelineFleetFrom(c.cache);
     const victim = fleet.rows.find((r) => r.verdicts.includes('race') && !r.deleted)!;
-    sim.store.remove('pods', victim.namespace, victim.name);
+    c.sim.store.remove('pods', victim.namespace, victim.name);
     let after = fleet;
     for (let i = 0; i < 100 && !after.rows.find((r) => r.name === victim.name)?.deleted; i++) {
       await new Promise((r) => setTimeout(r, 20));
-      after = await timelineFleetFrom(cache);
+      after = await timelineFleetFrom(c.cache);
     }
     const row = after.rows.find((r) => r.name === victim.name);
     expect(row?.deleted).toBe(true);
@@ -104,15 +82,15 @@ describe('Timelines use case against the simulator over HTTP', () => {
     expect(row?.verdicts).toEqual(victim.verdicts);
     expect(after.rows).toHaveLength(fleet.rows.length);
     expect(after.cache.deletedPods).toBe(1);
-    const view = await podTimelineFrom(cache, victim.namespace, victim.name);
+    const view = await podTimelineFrom(c.cache, victim.namespace, victim.name);
     expect(view.deleted).toBe(true);
     expect(view.gapMs).toBe(victim.gapMs);
   });
 
   it('answers 404 for a pod it never saw and 400 for a bad name', async () => {
-    await expect(podTimelineFrom(cache, 'race-lab', 'no-such-pod')).rejects.toMatchObject({
+    await expect(podTimelineFrom(c.cache, 'race-lab', 'no-such-pod')).rejects.toMatchObject({
       status: 404,
     });
-    await expect(podTimelineFrom(cache, 'Bad_NS', 'x')).rejects.toThrow(/namespace/);
+    await expect(podTimelineFrom(c.cache, 'Bad_NS', 'x')).rejects.toThrow(/namespace/);
   });
 });
