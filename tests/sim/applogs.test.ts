@@ -1,8 +1,7 @@
-import { simClient } from '../../test-support/simulator';
-
 import { describe, expect, it } from 'vitest';
 import type { Pod } from '../../lib/kube/types';
 import { podLogs } from '../../server/kube/logs';
+import { simClient } from '../../test-support/simulator';
 
 const c = simClient('startup-race');
 

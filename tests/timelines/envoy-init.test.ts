@@ -1,14 +1,11 @@
-import { simClient } from '../../test-support/simulator';
-
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ConfigMap, KubeEvent, Pod } from '../../lib/kube/types';
 import { analyzePod } from '../../lib/timeline/analyze';
 import { parseMeshConfig } from '../../lib/timeline/meshconfig';
-
 import { clearEnvoyInit, envoyInitFor } from '../../server/envoy/init-times';
 import { scrapeProxyStats } from '../../server/envoy/scrape';
-
 import { timelineFleetFrom } from '../../server/services/timelines';
+import { simClient } from '../../test-support/simulator';
 
 /** Envoy's server.initialization_time_ms, scraped from :15090, becomes a proxy-ready source. */
 const c = simClient('startup-race');

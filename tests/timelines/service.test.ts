@@ -1,12 +1,10 @@
-import { simClient } from '../../test-support/simulator';
-
 import { describe, expect, it } from 'vitest';
 import type { ConfigMap, KubeEvent, Pod } from '../../lib/kube/types';
 import { analyzePods } from '../../lib/timeline/analyze';
 import { summarizeFleet } from '../../lib/timeline/fleet';
 import { parseMeshConfig } from '../../lib/timeline/meshconfig';
-
 import { podTimelineFrom, timelineFleetFrom } from '../../server/services/timelines';
+import { simClient } from '../../test-support/simulator';
 
 const c = simClient('startup-race');
 
