@@ -14,7 +14,7 @@ export default async function OverviewPage() {
     <>
       <PageTitle
         title="Overview"
-        subtitle="What the cluster has: namespaces, pods with and without an Istio proxy, Sidecar scoping at a glance."
+        subtitle="What needs attention first, and what the cluster has: namespaces, pods with and without an Istio proxy, Sidecar scoping at a glance."
       />
       <HydrationBoundary state={state}>
         <Suspense>

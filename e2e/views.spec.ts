@@ -1,4 +1,6 @@
 import { expect, test } from '@playwright/test';
+import type { FindingsReport } from '../lib/api/findings';
+import { countByCode } from '../components/findings/summary';
 import { base, PORTS, simUrl, snap } from './support';
 
 const demo = base(PORTS.demo);
@@ -38,7 +40,16 @@ test('overview counts what the simulator holds', async ({ page }) => {
   const namespaces = new Set(pods.map((p) => p.metadata.namespace));
   for (const ns of namespaces)
     await expect(page.locator(`[data-namespace="${ns}"]`)).toHaveCount(1);
+  // what needs attention: the worst finding code first, linking to Findings filtered to it
+  const report = (await (await fetch(`${demo}/api/findings`)).json()) as FindingsReport;
+  const worst = countByCode(report.findings, report.catalog)[0];
+  expect(worst).toBeDefined();
+  const first = page.getByTestId('attention-card').locator('[data-attention-code]').first();
+  await expect(first).toHaveAttribute('data-attention-code', worst!.code);
+  await expect(first).toContainText(String(worst!.count));
   await snap(page, 'overview');
+  await first.locator('a').click();
+  await expect(page).toHaveURL(new RegExp(`/findings\\?code=${worst!.code}`));
 });
 
 for (const [view, table] of [

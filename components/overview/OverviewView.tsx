@@ -6,6 +6,7 @@ import { QueryBoundary } from '../data/QueryBoundary';
 import { useViewState } from '../data/useViewState';
 import { NamespaceTable } from '../inventory/NamespaceTable';
 import { Card, Stat } from '../ui/Card';
+import { AttentionCard } from './AttentionCard';
 
 export function OverviewView() {
   const [state] = useViewState('overview');
@@ -34,6 +35,7 @@ export function OverviewView() {
               <Stat label="VirtualServices" value={t.virtualServices} />
               <Stat label="ServiceEntries" value={t.serviceEntries} />
             </div>
+            <AttentionCard />
             <Card title="Namespaces" testId="namespaces-card">
               <NamespaceTable rows={rows} focus="overview" testId="namespaces-table" />
             </Card>

@@ -1,0 +1,60 @@
+'use client';
+
+import { useQuery } from '@tanstack/react-query';
+import Link from 'next/link';
+import { findingsQuery } from '../data/queries';
+import { QueryBoundary } from '../data/QueryBoundary';
+import { countByCode } from '../findings/summary';
+import { Badge, Card } from '../ui/Card';
+
+const TONE = { error: 'bad', warning: 'warn', info: 'info' } as const;
+/** Codes shown here; the rest are one click away on Findings. */
+const SHOWN = 8;
+
+/**
+ * What needs attention first: the findings of every view counted per code, worst first, each a
+ * link to Findings filtered to that code. Loaded after the inventory, so the overview never
+ * waits for the slower analyses.
+ */
+export function AttentionCard() {
+  const query = useQuery(findingsQuery());
+  return (
+    <Card title="Needs attention (all views, worst first)" testId="attention-card">
+      <QueryBoundary query={query} what="findings">
+        {(report) => {
+          const codes = countByCode(report.findings, report.catalog);
+          if (codes.length === 0)
+            return <p className="text-sm text-slate-500">No findings: nothing to fix.</p>;
+          const bySeverity = { error: 0, warning: 0, info: 0 };
+          for (const f of report.findings) bySeverity[f.severity]++;
+          return (
+            <div className="space-y-2">
+              <p className="text-xs text-slate-600" data-testid="attention-totals">
+                {bySeverity.error} errors, {bySeverity.warning} warnings, {bySeverity.info} notes in{' '}
+                {codes.length} kinds of finding.
+              </p>
+              <ul className="grid gap-1 md:grid-cols-2">
+                {codes.slice(0, SHOWN).map((c) => (
+                  <li key={c.code} data-attention-code={c.code}>
+                    <Link
+                      href={`/findings?code=${encodeURIComponent(c.code)}`}
+                      className="text-sm hover:underline"
+                    >
+                      <Badge tone={TONE[c.severity]}>{c.count}</Badge>{' '}
+                      <span className="font-mono text-xs">{c.code}</span> {c.title}
+                    </Link>
+                  </li>
+                ))}
+              </ul>
+              {codes.length > SHOWN && (
+                <Link href="/findings" className="text-xs text-sky-700 hover:underline">
+                  {codes.length - SHOWN} more kinds on Findings
+                </Link>
+              )}
+            </div>
+          );
+        }}
+      </QueryBoundary>
+    </Card>
+  );
+}
