@@ -64,6 +64,11 @@ export function envoyInitFor(pod: Pod): number | undefined {
   return started !== null && started <= s.at ? s.ms : undefined;
 }
 
+/** Whether an init time was recorded for this pod name (its run is checked at use). */
+export function hasEnvoyInit(namespace: string, name: string): boolean {
+  return seen().has(keyOf(namespace, name));
+}
+
 /** Forgets everything (tests). */
 export function clearEnvoyInit(): void {
   seen().clear();

@@ -10,7 +10,7 @@ import { requireName } from '../../lib/kube/names';
 import type { ClusterCache } from '../cache/cluster-cache';
 import { sharedClusterCache } from '../cache/shared';
 import { ensureRecorder, historyStore } from '../history';
-import { envoyInitVersion } from '../envoy/init-times';
+import { envoyInitVersion, hasEnvoyInit } from '../envoy/init-times';
 import { scrapeProxyStats } from '../envoy/scrape';
 import { KubeError } from '../kube/errors';
 import type { HistoryStore } from '../store';
@@ -183,7 +183,9 @@ export async function getPodTimeline(namespace: string, name: string): Promise<P
   const cache = processClusterCache();
   requireName('namespace', namespace);
   requireName('pod', name);
-  // One scrape of the pod's :15090 gives Envoy's init time, a proxy-ready source (never fails)
-  await scrapeProxyStats(cluster().transport, namespace, name, POD_SCRAPE_TIMEOUT_MS);
+  // One scrape of the pod's :15090 gives Envoy's init time, a proxy-ready source (never
+  // fails); once known it is not asked again on every open of the pod
+  if (!hasEnvoyInit(namespace, name))
+    await scrapeProxyStats(cluster().transport, namespace, name, POD_SCRAPE_TIMEOUT_MS);
   return podTimelineFrom(cache, namespace, name, processSource());
 }
