@@ -3,21 +3,6 @@ import type { HolderState, IpLookup, PodInterval } from './types';
 /** How far back from the newest interval starting before t a lookup looks for a holder. */
 const SCAN_BACK = 16;
 
-/** Index of the last interval with from <= t (binary search), or -1. */
-export function lastStartingBefore(intervals: readonly PodInterval[], t: number): number {
-  let lo = 0;
-  let hi = intervals.length - 1;
-  let found = -1;
-  while (lo <= hi) {
-    const mid = (lo + hi) >> 1;
-    if ((intervals[mid] as PodInterval).from <= t) {
-      found = mid;
-      lo = mid + 1;
-    } else hi = mid - 1;
-  }
-  return found;
-}
-
 /**
  * End of the holding: goneAt; when goneAt is only an estimate (no DELETED time), the pod is
  * given until the end of its grace period, since kubelet stops it by then at the latest.
@@ -28,6 +13,77 @@ export function endOf(i: PodInterval): number | null {
 }
 
 /**
+ * One IP's intervals sorted by start, as a lookup reads them: an array of intervals
+ * (arrayView) or columns of a larger table (see interval-table.ts). Only the interval that
+ * a lookup reports is read whole.
+ */
+export interface SortedIntervalView {
+  readonly length: number;
+  from(k: number): number;
+  /** endOf() of interval k. */
+  end(k: number): number | null;
+  goneAt(k: number): number | null;
+  goneUncertain(k: number): boolean;
+  /** Its start was seen as it happened (fromSource 'event'), not estimated. */
+  startSeen(k: number): boolean;
+  deletionStartedAt(k: number): number | null;
+  interval(k: number): PodInterval;
+}
+
+class ArrayView implements SortedIntervalView {
+  constructor(private readonly list: readonly PodInterval[]) {}
+  get length(): number {
+    return this.list.length;
+  }
+  from(k: number): number {
+    return (this.list[k] as PodInterval).from;
+  }
+  end(k: number): number | null {
+    return endOf(this.list[k] as PodInterval);
+  }
+  goneAt(k: number): number | null {
+    return (this.list[k] as PodInterval).goneAt;
+  }
+  goneUncertain(k: number): boolean {
+    return (this.list[k] as PodInterval).goneUncertain;
+  }
+  startSeen(k: number): boolean {
+    return (this.list[k] as PodInterval).fromSource === 'event';
+  }
+  deletionStartedAt(k: number): number | null {
+    return (this.list[k] as PodInterval).deletionStartedAt;
+  }
+  interval(k: number): PodInterval {
+    return this.list[k] as PodInterval;
+  }
+}
+
+/** Index of the last interval with from <= t (binary search), or -1. */
+export function lastStartingBefore(view: SortedIntervalView, t: number): number {
+  let lo = 0;
+  let hi = view.length - 1;
+  let found = -1;
+  while (lo <= hi) {
+    const mid = (lo + hi) >> 1;
+    if (view.from(mid) <= t) {
+      found = mid;
+      lo = mid + 1;
+    } else hi = mid - 1;
+  }
+  return found;
+}
+
+/** lookupIn over a list of one IP's intervals sorted by start. */
+export function lookupInSorted(
+  ip: string,
+  t: number,
+  intervals: readonly PodInterval[],
+  gapToleranceMs: number,
+): IpLookup {
+  return lookupIn(ip, t, new ArrayView(intervals), gapToleranceMs);
+}
+
+/**
  * The holder of an IP at time t, given the IP's intervals sorted by start.
  * - An interval covering t: `live`, or `terminating` once its deletion has started.
  *   If two cover t (estimated starts overlap), the newer wins unless its start is only a
@@ -35,42 +91,44 @@ export function endOf(i: PodInterval): number | null {
  * - None covering: the IP was free. The last holder gone at most gapToleranceMs before t is
  *   `terminated` (a phantom); beyond that, or with no earlier holder, `unknown`.
  */
-export function lookupInSorted(
+export function lookupIn(
   ip: string,
   t: number,
-  intervals: readonly PodInterval[],
+  view: SortedIntervalView,
   gapToleranceMs: number,
 ): IpLookup {
-  const idx = lastStartingBefore(intervals, t);
+  const idx = lastStartingBefore(view, t);
   if (idx < 0) {
-    const next = intervals[0] ?? null;
+    const next = view.length > 0 ? view.interval(0) : null;
     return lazy(ip, t, null, 'unknown', null, () =>
       next
         ? `no pod known to hold ${ip} before ${iso(next.from)} (${next.namespace}/${next.name})`
         : `no pod known to have held ${ip}`,
     );
   }
-  let holder: PodInterval | null = null;
-  let lastGone: PodInterval | null = null;
+  let holder = -1;
+  let lastGone = -1;
   let lastGoneEnd = -Infinity;
-  let older: PodInterval | null = null;
+  let older = -1;
   for (let k = idx; k >= 0 && k > idx - SCAN_BACK; k--) {
-    const i = intervals[k] as PodInterval;
-    const end = endOf(i);
+    const end = view.end(k);
     if (end === null || t < end) {
       // covering t: the newest wins, unless its start is an estimate and an older one has
       // a certain end after t
-      if (!holder) holder = i;
-      else if (!older && i.goneAt !== null && !i.goneUncertain && t < i.goneAt) older = i;
-    } else if (!lastGone || end > lastGoneEnd) {
-      lastGone = i;
+      if (holder < 0) holder = k;
+      else if (older < 0) {
+        const gone = view.goneAt(k);
+        if (gone !== null && !view.goneUncertain(k) && t < gone) older = k;
+      }
+    } else if (lastGone < 0 || end > lastGoneEnd) {
+      lastGone = k;
       lastGoneEnd = end;
     }
   }
-  if (holder && holder.fromSource !== 'event' && older) holder = older;
-  if (holder) {
-    const h = holder;
-    const started = h.deletionStartedAt;
+  if (holder >= 0 && !view.startSeen(holder) && older >= 0) holder = older;
+  if (holder >= 0) {
+    const h = view.interval(holder);
+    const started = view.deletionStartedAt(holder);
     if (started !== null && t >= started)
       return lazy(
         ip,
@@ -86,8 +144,8 @@ export function lookupInSorted(
       return `${h.namespace}/${h.name} held ${ip} since ${iso(h.from)}${estimate}`;
     });
   }
-  if (lastGone) {
-    const g = lastGone;
+  if (lastGone >= 0) {
+    const g = view.interval(lastGone);
     const gap = t - lastGoneEnd;
     const who = () => `${g.namespace}/${g.name}`;
     const uncertain = () => (g.goneUncertain ? ' (time of removal estimated)' : '');

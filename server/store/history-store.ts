@@ -14,8 +14,8 @@ import { StoreReader, type PodSnapshot, type Transition } from './reader';
 import { DAY_MS, pruneBefore, type PruneResult } from './retention';
 
 export type { HistoryStoreOptions, RecordCounts, StoreStats } from './options';
-import { IntervalIndex } from './interval-index';
-import { groupRawIntervals } from './interval-load';
+import { intervalTableFromRows } from './interval-load';
+import type { IntervalTable } from '../../lib/ledger/interval-table';
 
 const MAX_ERRORS = 20;
 
@@ -189,11 +189,11 @@ export class HistoryStore {
   }
 
   /** The IP history as an in-memory index for many lookups (attribution). */
-  loadHistory(): IntervalIndex {
+  loadHistory(): IntervalTable {
     this.flush();
-    const { byIp, count, skipped } = groupRawIntervals(this.reader.intervalRowsRaw());
-    if (skipped > 0) this.invalid(`${skipped} pod_intervals rows with missing ip, name or start`);
-    return IntervalIndex.fromSorted(byIp, count);
+    const { table, skipped } = intervalTableFromRows(this.reader.intervalRowsRaw());
+    if (skipped > 0) this.invalid(`${skipped} pod_intervals rows with missing ip or start`);
+    return table;
   }
 
   podSnapshot(namespace: string, name: string): PodSnapshot | null {

@@ -2,6 +2,5 @@ export { openHistoryStore, HistoryStore } from './history-store';
 export type { HistoryStoreOptions, RecordCounts, StoreStats } from './history-store';
 export type { PodSnapshot, Transition } from './reader';
 export type { RecordedKubeEvent } from './kube-events';
-export { IntervalIndex } from './interval-index';
 export { startRecorder } from './recorder';
 export type { Recorder, RecorderOptions, RecorderStatus } from './recorder';

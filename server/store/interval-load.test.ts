@@ -1,11 +1,11 @@
 import { describe, it, expect } from 'vitest';
-import { groupRawIntervals } from './interval-load';
+import { intervalTableFromRows } from './interval-load';
 import { openHistoryStore } from './history-store';
 import { makePod, observed, T0, MIN } from './test-pods';
 
 const IP = '10.1.0.7';
 
-describe('groupRawIntervals', () => {
+describe('intervalTableFromRows', () => {
   it('gives what the ordered row query gives, per IP, for a store with IP reuse', () => {
     const store = openHistoryStore(':memory:', { flushIntervalMs: 0 });
     // three pods hold IP in turn; a fourth holds another IP
@@ -30,12 +30,6 @@ describe('groupRawIntervals', () => {
     // uid null: the pod key is namespace/name
     const row = (key: string, from: unknown, ip: unknown = IP) => [
       ip,
-      'ns',
-      `pod-${key}`,
-      null,
-      'ReplicaSet',
-      'rs-1',
-      'node-1',
       from,
       'event',
       null,
@@ -43,8 +37,9 @@ describe('groupRawIntervals', () => {
       null,
       0,
       null,
+      JSON.stringify(['ns', `pod-${key}`, null, 'ReplicaSet', 'rs-1', 'node-1']),
     ];
-    const g = groupRawIntervals([
+    const { table, skipped } = intervalTableFromRows([
       row('k3', 200),
       row('k2', 100),
       row('k1', 100),
@@ -52,13 +47,32 @@ describe('groupRawIntervals', () => {
       row('bad2', 5, null),
       [IP],
     ]);
-    expect(g.count).toBe(3);
-    expect(g.skipped).toBe(3);
-    const list = g.byIp.get(IP) ?? [];
+    expect(table.size).toBe(3);
+    expect(skipped).toBe(3);
+    const list = table.history(IP);
     expect(list.map((i) => i.name)).toEqual(['pod-k1', 'pod-k2', 'pod-k3']);
     expect(list[0]?.owner).toBe(list[2]?.owner);
     expect(list[0]?.owner).toEqual({ kind: 'ReplicaSet', name: 'rs-1' });
     expect(list[1]?.fromSource).toBe('event');
     expect(list[1]?.goneUncertain).toBe(false);
+    expect(list[1]?.uid).toBeNull();
+  });
+
+  it('reads a damaged identity as an unnamed pod instead of failing the whole load', () => {
+    const { table } = intervalTableFromRows([
+      [IP, 100, 'startTime', null, null, null, 0, null, '{'],
+    ]);
+    expect(table.history(IP)).toMatchObject([{ name: '', namespace: '', fromSource: 'startTime' }]);
+  });
+
+  it('orders a long run of holders of one IP (hundreds of reuses) like the ordered query', () => {
+    const store = openHistoryStore(':memory:', { flushIntervalMs: 0 });
+    for (let k = 0; k < 120; k++) {
+      // starts out of order, with ties every third pod
+      const start = T0 + ((k * 37) % 120) * MIN - (k % 3 === 0 ? 0 : 1);
+      store.recordPodEvent(observed('ADDED', makePod({ name: `p${k}`, ip: IP, start }), start));
+    }
+    expect(store.loadHistory().history(IP)).toEqual(store.intervalsForIp(IP));
+    store.close();
   });
 });
