@@ -5,16 +5,21 @@ import { EXIT_OK, EXIT_USAGE } from '../io';
 import { checkReadable, parseArgs } from './accesslog';
 import { IpLedger } from '../../lib/ledger/ledger';
 import { createHistoryReader, type HistoryProblem } from '../../lib/ledger/events';
-import type { Attribution, IpHistory } from '../../lib/ledger/attribution';
-import { createAttributionScan, type AttributionScanResult } from '../../lib/ledger/scan';
+import { attributeRecord, type Attribution, type IpHistory } from '../../lib/ledger/attribution';
+import {
+  startLogScan,
+  type LogScanResult,
+  type StartedLogScan,
+} from '../../server/logscan/parallel';
 import { createUpstreamPodGrouper, type UpstreamPodGroup } from '../../lib/ledger/aggregate';
 import { attributionJsonItem, reportFrame } from '../../lib/ledger/report-json';
 import { fmtMs } from '../../lib/ledger/lookup';
 import { openHistoryStore } from '../../server/store/history-store';
 
 const USAGE =
-  "usage: meshdx attribute LOG --history FILE [--json] [--all] [--format 'ENVOY FORMAT'] [--gap-minutes N] [--no-prescan]\n" +
+  "usage: meshdx attribute LOG --history FILE [--json] [--all] [--format 'ENVOY FORMAT'] [--gap-minutes N] [--threads N] [--no-prescan]\n" +
   '  FILE: a pod watch capture (kubectl get pods -A -w -o json --output-watch-events) or a meshdx store file (MESHDX_DB)\n' +
+  '  --threads N: threads that read the log (default: one per core, at most 4; 1: no worker threads)\n' +
   '  --no-prescan: parse every line fully (slower; same results)\n';
 const SQLITE_MAGIC = 'SQLite format 3\u0000';
 /** Items written to stdout at a time by --json. */
@@ -23,18 +28,33 @@ const REPORT_SLICE = 2000;
 const MAX_UNREADABLE_LISTED = 1000;
 
 export const run: CliCommand = async (argv: string[], io: CliIO): Promise<number> => {
-  const args = parseArgs(argv, ['history', 'format', 'gap-minutes'], ['json', 'all', 'no-prescan']);
+  const args = parseArgs(
+    argv,
+    ['history', 'format', 'gap-minutes', 'threads'],
+    ['json', 'all', 'no-prescan'],
+  );
   const historyArg = args.values.get('history');
   const gapText = args.values.get('gap-minutes');
   const gapMinutes = gapText === undefined ? 5 : Number(gapText);
-  if (args.problems.length || args.positional.length !== 1 || !historyArg || !(gapMinutes >= 0)) {
+  const threadsText = args.values.get('threads');
+  const threads = threadsText === undefined ? null : Number(threadsText);
+  const badThreads = threads !== null && !(Number.isInteger(threads) && threads >= 1);
+  if (
+    args.problems.length ||
+    args.positional.length !== 1 ||
+    !historyArg ||
+    !(gapMinutes >= 0) ||
+    badThreads
+  ) {
     const why =
       args.problems.join('; ') ||
       (!historyArg
         ? '--history FILE is required'
         : !(gapMinutes >= 0)
           ? '--gap-minutes must be a number >= 0'
-          : 'expected exactly one LOG file');
+          : badThreads
+            ? '--threads must be a whole number >= 1'
+            : 'expected exactly one LOG file');
     io.stderr(`meshdx attribute: ${why}\n${USAGE}`);
     return EXIT_USAGE;
   }
@@ -50,10 +70,28 @@ export const run: CliCommand = async (argv: string[], io: CliIO): Promise<number
       return EXIT_USAGE;
     }
   }
-  const history = startsWithSqlite(historyFile)
-    ? historyFromStore(io, historyFile)
-    : await historyFromCapture(io, historyFile);
-  if (!history) return EXIT_USAGE;
+  // the log is read on worker threads from here on, while this thread reads the history
+  let scan: StartedLogScan;
+  try {
+    scan = startLogScan(logFile, {
+      format: args.values.get('format'),
+      all: args.flags.has('all'),
+      prescan: !args.flags.has('no-prescan'),
+      maxUnreadableListed: MAX_UNREADABLE_LISTED,
+      workers: threads === null ? undefined : threads - 1,
+    });
+  } catch (e) {
+    io.stderr(`meshdx attribute: cannot read log file ${logFile}: ${errText(e)}\n`);
+    return EXIT_USAGE;
+  }
+  const history = await loadHistory(io, historyFile).catch((e: unknown) => {
+    io.stderr(`meshdx attribute: error while reading history ${historyFile}: ${errText(e)}\n`);
+    return null;
+  });
+  if (!history) {
+    scan.abort();
+    return EXIT_USAGE;
+  }
 
   // Each attribution is reduced as it comes (JSON text, or a group count): a long log keeps
   // a few hundred bytes per failing request, not its objects.
@@ -61,26 +99,20 @@ export const run: CliCommand = async (argv: string[], io: CliIO): Promise<number
   const items: string[] = [];
   const grouper = createUpstreamPodGrouper();
   const unknown: Attribution[] = [];
-  const scan = createAttributionScan(history, {
-    format: args.values.get('format'),
-    all: args.flags.has('all'),
-    gapToleranceMs: gapMinutes * 60_000,
-    prescan: !args.flags.has('no-prescan'),
-    maxUnreadableListed: MAX_UNREADABLE_LISTED,
-    onAttribution: (a) => {
+  const attributeOptions = { gapToleranceMs: gapMinutes * 60_000 };
+  let result: LogScanResult;
+  try {
+    result = await scan.finish((r) => {
+      const a = attributeRecord(r, history, attributeOptions);
       if (json) return void items.push(attributionJsonItem(a));
       grouper.add(a);
       if (a.state === 'unknown' && unknown.length < 5) unknown.push(a);
-    },
-  });
-  let result: AttributionScanResult;
-  try {
-    readFileChunks(logFile, (chunk) => scan.push(chunk));
-    result = scan.end();
+    });
   } catch (e) {
     io.stderr(`meshdx attribute: error while reading ${logFile}: ${errText(e)}\n`);
     return EXIT_USAGE;
   }
+  for (const w of result.warnings) io.stderr(`meshdx attribute: warning: ${w}\n`);
   if (json) {
     const { requests, errors, unreadable } = result;
     writeJsonReport(io, reportFrame({ requests, errors, unreadable }), items);
@@ -106,6 +138,12 @@ function writeJsonReport(
     io.stdout(i === 0 ? slice : frame.separator + slice);
   }
   io.stdout(frame.close);
+}
+
+function loadHistory(io: CliIO, file: string): Promise<IpHistory | null> {
+  return startsWithSqlite(file)
+    ? Promise.resolve(historyFromStore(io, file))
+    : historyFromCapture(io, file);
 }
 
 /** A meshdx store file, opened read-only: its intervals, indexed for lookups. */
@@ -152,21 +190,6 @@ function startsWithSqlite(file: string): boolean {
   }
 }
 
-/** Reads a file in 1 MiB chunks into one reused buffer (the scan copies what it keeps). */
-function readFileChunks(file: string, fn: (chunk: Uint8Array) => void): void {
-  const fd = fs.openSync(file, 'r');
-  try {
-    const buf = Buffer.allocUnsafe(1024 * 1024);
-    for (;;) {
-      const n = fs.readSync(fd, buf, 0, buf.length, null);
-      if (n <= 0) break;
-      fn(n === buf.length ? buf : buf.subarray(0, n));
-    }
-  } finally {
-    fs.closeSync(fd);
-  }
-}
-
 async function readChunks(file: string, fn: (chunk: string) => void): Promise<void> {
   const stream = fs.createReadStream(file, { encoding: 'utf8', highWaterMark: 1024 * 1024 });
   for await (const chunk of stream) fn(chunk as string);
@@ -195,12 +218,12 @@ function errText(e: unknown): string {
 }
 
 function renderTable(
-  result: AttributionScanResult,
+  result: LogScanResult,
   all: boolean,
   groups: UpstreamPodGroup[],
   unknown: Attribution[],
 ): string {
-  const { requests, errors, attributed } = result;
+  const { requests, errors, selected: attributed } = result;
   const lines: string[] = [];
   lines.push(
     `requests ${requests}  unreadable lines ${errors}  ${all ? 'attributed (all)' : 'failing (5xx or flagged)'} ${attributed}` +

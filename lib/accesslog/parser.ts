@@ -23,6 +23,12 @@ export interface ParserOptions {
   format?: string;
   /** Only the custom format: no auto-detection of the built-in ones. */
   onlyCustom?: boolean;
+  /**
+   * Whether the line before the first one pushed was part of a proxy log entry (so that
+   * indented lines continue it). For a parser that starts in the middle of a log; see
+   * proxyLogStateAfter in proxy-state.ts. Default false (the start of a log).
+   */
+  initialInProxyLog?: boolean;
 }
 
 export interface LineParser {
@@ -36,6 +42,8 @@ export interface LineParser {
   skipRecord(): number;
   /** Problems found while compiling the custom format, if any. */
   formatProblems: FormatProblem[];
+  /** Whether the last line pushed left a proxy log entry open (continuations follow). */
+  readonly inProxyLog: boolean;
 }
 
 const SAMPLE = 120;
@@ -60,7 +68,7 @@ export function createLineParser(options: ParserOptions = {}): LineParser {
   if (custom) formats.push(custom.format);
   if (!custom || !options.onlyCustom) formats.push(...builtinFormats());
   let lineNo = 0;
-  let inProxyLog = false;
+  let inProxyLog = options.initialInProxyLog ?? false;
 
   function error(reason: ErrorReason, message: string, text: string): LineResult {
     return {
@@ -170,7 +178,14 @@ export function createLineParser(options: ParserOptions = {}): LineParser {
     return lineNo;
   }
 
-  return { push, skipRecord, formatProblems: custom?.problems ?? [] };
+  return {
+    push,
+    skipRecord,
+    formatProblems: custom?.problems ?? [],
+    get inProxyLog() {
+      return inProxyLog;
+    },
+  };
 }
 
 /** Parses a whole text (tests, small inputs). Large inputs: feed createLineParser line by line. */

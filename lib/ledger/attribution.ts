@@ -1,6 +1,6 @@
-import type { AccessLogRecord } from '../accesslog/types';
 import { normalizeIp, parseAddress } from '../accesslog/address';
 import { parseClusterName, type ClusterRef } from '../accesslog/cluster';
+import type { AccessLogRecord } from '../accesslog/types';
 import type { HolderState, IpLookup } from './types';
 
 export interface PodRef {
@@ -33,13 +33,26 @@ export interface IpHistory {
   at(ip: string, time: number, gapToleranceMs?: number): IpLookup;
 }
 
+/** What attribution reads of an access-log record (a failing record crosses threads as this). */
+export type AttributionInput = Pick<
+  AccessLogRecord,
+  | 'line'
+  | 'startTime'
+  | 'time'
+  | 'responseCode'
+  | 'responseFlags'
+  | 'upstreamHost'
+  | 'upstreamCluster'
+  | 'downstreamRemoteAddress'
+>;
+
 export interface AttributeOptions {
   /** How long after its last holder was gone a free IP is still blamed on it (default 5 min). */
   gapToleranceMs?: number;
 }
 
 export function attributeRecord(
-  record: AccessLogRecord,
+  record: AttributionInput,
   history: IpHistory,
   options: AttributeOptions = {},
 ): Attribution {

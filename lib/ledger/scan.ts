@@ -3,7 +3,12 @@ import { createLineSplitter } from '../accesslog/lines';
 import { PASS, prescanAppliesTo, prescanLine } from '../accesslog/prescan';
 import { isFailure } from '../accesslog/failure';
 import type { ErrorReason, SkipReason } from '../accesslog/types';
-import { attributeRecord, type Attribution, type IpHistory } from './attribution';
+import {
+  attributeRecord,
+  type Attribution,
+  type AttributionInput,
+  type IpHistory,
+} from './attribution';
 
 export interface AttributionScanOptions {
   /** A custom Envoy format string (see parser.ts). */
@@ -51,31 +56,54 @@ export interface AttributionScan {
   end(): AttributionScanResult;
 }
 
+/** The counts of a scan without its attributions. */
+export type RecordScanResult = Omit<AttributionScanResult, 'attributions' | 'attributed'> & {
+  /** Records handed to onRecord. */
+  selected: number;
+};
+
+export interface RecordScanOptions extends Omit<
+  AttributionScanOptions,
+  'onAttribution' | 'gapToleranceMs'
+> {
+  /** Called with each record that needs attribution (failing, or every one with `all`). */
+  onRecord: (r: AttributionInput) => void;
+  /**
+   * For a scan that starts in the middle of a log: whether the lines before it left a proxy
+   * log entry open (see proxyLogStateAfter). Line numbers then count from this scan's start.
+   */
+  initialInProxyLog?: boolean;
+}
+
+export interface RecordScan {
+  push(chunk: Uint8Array): void;
+  end(): RecordScanResult;
+}
+
 /**
- * Reads an access log chunk by chunk and attributes its failing requests (or all, with
- * `all`) to the pods that held their upstream IPs. Memory holds the results, not the input.
+ * Reads an access log chunk by chunk and hands over the records that need attribution, in
+ * line order, with the counts of everything else. Needs no history: a part of a log can be
+ * scanned on one thread and attributed on another.
  */
-export function createAttributionScan(
-  history: IpHistory,
-  options: AttributionScanOptions = {},
-): AttributionScan {
+export function createRecordScan(options: RecordScanOptions): RecordScan {
   const all = options.all ?? false;
   const maxListed = options.maxUnreadableListed ?? 1000;
-  const onAttribution = options.onAttribution;
-  const attributeOptions = { gapToleranceMs: options.gapToleranceMs };
-  const parser = createLineParser({ format: options.format });
+  const onRecord = options.onRecord;
+  const parser = createLineParser({
+    format: options.format,
+    initialInProxyLog: options.initialInProxyLog,
+  });
   const usePrescan = (options.prescan ?? true) && !all && prescanAppliesTo(options);
   const decoder = new TextDecoder('utf-8', { ignoreBOM: true });
-  const result: AttributionScanResult = {
+  const result: RecordScanResult = {
     lines: 0,
-    attributed: 0,
+    selected: 0,
     requests: 0,
     skippedByFilter: 0,
     skipped: {},
     errors: 0,
     errorsByReason: {},
     unreadable: [],
-    attributions: [],
     prescan: usePrescan,
   };
 
@@ -84,10 +112,8 @@ export function createAttributionScan(
     if (r.kind === 'record') {
       result.requests++;
       if (all || isFailure(r.record)) {
-        const a = attributeRecord(r.record, history, attributeOptions);
-        result.attributed++;
-        if (onAttribution) onAttribution(a);
-        else result.attributions.push(a);
+        result.selected++;
+        onRecord(r.record);
       }
     } else if (r.kind === 'skipped') {
       result.skipped[r.reason] = (result.skipped[r.reason] ?? 0) + 1;
@@ -118,6 +144,30 @@ export function createAttributionScan(
       splitter.end();
       result.lines = splitter.lines;
       return result;
+    },
+  };
+}
+
+/**
+ * Reads an access log chunk by chunk and attributes its failing requests (or all, with
+ * `all`) to the pods that held their upstream IPs. Memory holds the results, not the input.
+ */
+export function createAttributionScan(
+  history: IpHistory,
+  options: AttributionScanOptions = {},
+): AttributionScan {
+  const attributeOptions = { gapToleranceMs: options.gapToleranceMs };
+  const attributions: Attribution[] = [];
+  const onAttribution = options.onAttribution ?? ((a: Attribution) => void attributions.push(a));
+  const scan = createRecordScan({
+    ...options,
+    onRecord: (r) => onAttribution(attributeRecord(r, history, attributeOptions)),
+  });
+  return {
+    push: (chunk) => scan.push(chunk),
+    end() {
+      const { selected, ...rest } = scan.end();
+      return { ...rest, attributed: selected, attributions };
     },
   };
 }
