@@ -5,14 +5,19 @@ import { EXIT_OK, EXIT_USAGE } from '../io';
 import { checkReadable, parseArgs } from './accesslog';
 import { IpLedger } from '../../lib/ledger/ledger';
 import { createHistoryReader, type HistoryProblem } from '../../lib/ledger/events';
-import { attributeRecord, type Attribution, type IpHistory } from '../../lib/ledger/attribution';
+import {
+  attributeRecord,
+  lookupUpstream,
+  type Attribution,
+  type IpHistory,
+} from '../../lib/ledger/attribution';
 import {
   startLogScan,
   type LogScanResult,
   type StartedLogScan,
 } from '../../server/logscan/parallel';
 import { createUpstreamPodGrouper, type UpstreamPodGroup } from '../../lib/ledger/aggregate';
-import { attributionJsonItem, reportFrame } from '../../lib/ledger/report-json';
+import { createAttributionJsonWriter, reportFrame } from '../../lib/ledger/report-json';
 import { fmtMs } from '../../lib/ledger/lookup';
 import { openHistoryStore } from '../../server/store/history-store';
 
@@ -102,9 +107,11 @@ export const run: CliCommand = async (argv: string[], io: CliIO): Promise<number
   const attributeOptions = { gapToleranceMs: gapMinutes * 60_000 };
   let result: LogScanResult;
   try {
+    const jsonItem = createAttributionJsonWriter();
     result = await scan.finish((r) => {
+      if (json)
+        return void items.push(jsonItem(r, lookupUpstream(r, history, attributeOptions).found));
       const a = attributeRecord(r, history, attributeOptions);
-      if (json) return void items.push(attributionJsonItem(a));
       grouper.add(a);
       if (a.state === 'unknown' && unknown.length < 5) unknown.push(a);
     });

@@ -51,17 +51,30 @@ export interface AttributeOptions {
   gapToleranceMs?: number;
 }
 
-export function attributeRecord(
+/**
+ * The normalised upstream IP of a record and who held it at the record's time (found is null
+ * when the record has no IP upstream or no usable time).
+ */
+export function lookupUpstream(
   record: AttributionInput,
   history: IpHistory,
   options: AttributeOptions = {},
-): Attribution {
+): { upstreamIp: string | null; found: IpLookup | null } {
   const upstream = parseAddress(record.upstreamHost);
   const upstreamIp = upstream ? normalizeIp(upstream.ip) : null;
   const found =
     upstreamIp !== null && record.time !== null
       ? history.at(upstreamIp, record.time, options.gapToleranceMs)
       : null;
+  return { upstreamIp, found };
+}
+
+export function attributeRecord(
+  record: AttributionInput,
+  history: IpHistory,
+  options: AttributeOptions = {},
+): Attribution {
+  const { upstreamIp, found } = lookupUpstream(record, history, options);
   const h = found?.holder ?? null;
   // the reason text and the client's lookup are made only when read: the --json report of a
   // long log prints neither, and this runs for every failing request

@@ -23,6 +23,12 @@ export interface IntervalTimes {
 }
 
 const SOURCES: readonly FromSource[] = ['event', 'startTime', 'condition', 'creationTimestamp'];
+
+/** The index addRow takes for a start's source; an unknown one counts as the weakest. */
+export function fromSourceIndex(s: string): number {
+  const k = (SOURCES as readonly string[]).indexOf(s);
+  return k < 0 ? 3 : k;
+}
 const NONE = Number.NaN;
 const num = (x: number): number | null => (Number.isNaN(x) ? null : x);
 const orNone = (x: number | null): number => (x === null ? NONE : x);
@@ -221,16 +227,44 @@ export class IntervalTableBuilder {
   }
 
   add(ip: string, t: IntervalTimes, identity: string): void {
+    this.addRow(
+      ip,
+      t.from,
+      Math.max(0, SOURCES.indexOf(t.fromSource)),
+      orNone(t.deletionStartedAt),
+      orNone(t.graceEndsAt),
+      orNone(t.goneAt),
+      t.goneUncertain,
+      orNone(t.lastSeenAt),
+      identity,
+    );
+  }
+
+  /**
+   * add() without an object per row, for loaders of many rows: times as numbers, NaN where
+   * there is none; the start's source as its index in fromSourceIndex order.
+   */
+  addRow(
+    ip: string,
+    from: number,
+    fromSource: number,
+    deletionStartedAt: number,
+    graceEndsAt: number,
+    goneAt: number,
+    goneUncertain: boolean,
+    lastSeenAt: number,
+    identity: string,
+  ): void {
     let g = this.groups.get(ip);
     if (g === undefined) this.groups.set(ip, (g = this.groups.size));
     this.groupOf.push(g);
     this.ips.push(ip);
-    this.from.push(t.from);
-    this.deletionStartedAt.push(orNone(t.deletionStartedAt));
-    this.graceEndsAt.push(orNone(t.graceEndsAt));
-    this.goneAt.push(orNone(t.goneAt));
-    this.lastSeenAt.push(orNone(t.lastSeenAt));
-    this.bits.push(Math.max(0, SOURCES.indexOf(t.fromSource)) | (t.goneUncertain ? 4 : 0));
+    this.from.push(from);
+    this.deletionStartedAt.push(deletionStartedAt);
+    this.graceEndsAt.push(graceEndsAt);
+    this.goneAt.push(goneAt);
+    this.lastSeenAt.push(lastSeenAt);
+    this.bits.push((fromSource & 3) | (goneUncertain ? 4 : 0));
     this.identities.push(identity);
   }
 

@@ -181,8 +181,30 @@ export function lookupIn(
 
 /**
  * A lookup whose `reason` text is only built when read: attribution of a long log reads it
- * for a handful of lines (the --json report does not print it at all).
+ * for a handful of lines (the --json report does not print it at all). A class, not an
+ * object literal with a getter: one is made for every failing request of a log.
  */
+class Lookup implements IpLookup {
+  readonly #why: () => string;
+  constructor(
+    readonly ip: string,
+    readonly time: number,
+    readonly holder: PodInterval | null,
+    readonly state: HolderState,
+    readonly afterTerminationMs: number | null,
+    why: () => string,
+  ) {
+    this.#why = why;
+  }
+  get reason(): string {
+    return this.#why();
+  }
+  toJSON(): Omit<IpLookup, never> {
+    const { ip, time, holder, state, afterTerminationMs, reason } = this;
+    return { ip, time, holder, state, afterTerminationMs, reason };
+  }
+}
+
 function lazy(
   ip: string,
   time: number,
@@ -191,16 +213,7 @@ function lazy(
   afterTerminationMs: number | null,
   reason: () => string,
 ): IpLookup {
-  return {
-    ip,
-    time,
-    holder,
-    state,
-    afterTerminationMs,
-    get reason() {
-      return reason();
-    },
-  };
+  return new Lookup(ip, time, holder, state, afterTerminationMs, reason);
 }
 
 function iso(ms: number): string {

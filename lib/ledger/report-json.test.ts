@@ -1,6 +1,18 @@
 import { describe, it, expect } from 'vitest';
-import { assembleReport, attributionJsonItem, attributionView } from './report-json';
-import type { Attribution } from './attribution';
+import {
+  assembleReport,
+  attributionJsonItem,
+  attributionView,
+  createAttributionJsonWriter,
+} from './report-json';
+import {
+  attributeRecord,
+  lookupUpstream,
+  type Attribution,
+  type AttributionInput,
+} from './attribution';
+import { createRecordScan } from './scan';
+import { history, uglyLog } from './test-scan-log';
 
 const a = (line: number, pod: boolean, flags: string[]): Attribution => ({
   line,
@@ -49,5 +61,22 @@ describe('report-json', () => {
       { ...base, pod: { namespace: 'a', name: 'b', uid: null, extra: 1 } as Attribution['pod'] },
     ];
     for (const x of ugly) expect(attributionJsonItem(x)).toBe(ref(x));
+  });
+});
+
+describe('createAttributionJsonWriter', () => {
+  it('writes what attributionJsonItem(attributeRecord(...)) writes, for every failure of the ugly log', () => {
+    const records: AttributionInput[] = [];
+    const scan = createRecordScan({ all: true, onRecord: (r) => void records.push(r) });
+    scan.push(uglyLog());
+    scan.end();
+    const write = createAttributionJsonWriter();
+    expect(records.length).toBeGreaterThan(30);
+    for (const r of records) {
+      const want = attributionJsonItem(attributeRecord(r, history));
+      expect(write(r, lookupUpstream(r, history).found)).toBe(want);
+      // the second time from the pod text cache
+      expect(write(r, lookupUpstream(r, history).found)).toBe(want);
+    }
   });
 });

@@ -1,4 +1,5 @@
-import type { Attribution } from './attribution';
+import type { Attribution, AttributionInput } from './attribution';
+import type { IpLookup, PodInterval } from './types';
 
 /** What `meshdx attribute --json` prints of one attribution. */
 export function attributionView(a: Attribution) {
@@ -44,6 +45,48 @@ export function attributionJsonItem(a: Attribution): string {
     v(a.afterTerminationMs),
     '\n    }',
   ].join('');
+}
+
+/**
+ * attributionJsonItem(attributeRecord(record)) for a record and its lookup (lookupUpstream),
+ * without the Attribution in between, and with each holder's pod text made once: what
+ * `meshdx attribute --json` runs for every failing request of a long log.
+ */
+export function createAttributionJsonWriter(): (
+  r: AttributionInput,
+  found: IpLookup | null,
+) => string {
+  const pods = new WeakMap<PodInterval, string>();
+  return (r, found) => {
+    const h = found?.holder ?? null;
+    let pod = 'null';
+    if (h) {
+      const had = pods.get(h);
+      if (had === undefined) {
+        pod = podText({ namespace: h.namespace, name: h.name, uid: h.uid }) ?? 'null';
+        pods.set(h, pod);
+      } else pod = had;
+    }
+    return [
+      '    {\n      "line": ',
+      v(r.line),
+      ',\n      "time": ',
+      v(r.startTime),
+      ',\n      "code": ',
+      v(r.responseCode),
+      ',\n      "flags": ',
+      flagsText(r.responseFlags),
+      ',\n      "upstream": ',
+      v(r.upstreamHost),
+      ',\n      "pod": ',
+      pod,
+      ',\n      "state": ',
+      v(found?.state ?? 'unknown'),
+      ',\n      "afterTerminationMs": ',
+      v(found?.afterTerminationMs ?? null),
+      '\n    }',
+    ].join('');
+  };
 }
 
 /** A JSON scalar as JSON.stringify prints it inside an object (NaN and Infinity as null). */

@@ -1,9 +1,9 @@
 import {
+  fromSourceIndex,
   IntervalTable,
   IntervalTableBuilder,
   type IntervalIdentity,
 } from '../../lib/ledger/interval-table';
-import { toFromSource } from './rows';
 
 /**
  * The columns of the raw interval query, in order (see StoreReader.intervalRowsRaw): the
@@ -23,6 +23,8 @@ export interface LoadedIntervals {
 
 const num = (v: unknown): number | null =>
   typeof v === 'number' ? v : typeof v === 'bigint' ? Number(v) : null;
+const numOrNaN = (v: unknown): number =>
+  typeof v === 'number' ? v : typeof v === 'bigint' ? Number(v) : Number.NaN;
 const str = (v: unknown): string | null => (typeof v === 'string' ? v : null);
 
 /** Raw rows of RAW_INTERVAL_SELECT (in any order) as an IntervalTable. */
@@ -37,17 +39,15 @@ export function intervalTableFromRows(rows: Iterable<unknown[]>): LoadedInterval
       skipped++;
       continue;
     }
-    builder.add(
+    builder.addRow(
       ip,
-      {
-        from,
-        fromSource: toFromSource(typeof r[2] === 'string' ? r[2] : ''),
-        deletionStartedAt: num(r[3]),
-        graceEndsAt: num(r[4]),
-        goneAt: num(r[5]),
-        goneUncertain: num(r[6]) !== 0,
-        lastSeenAt: num(r[7]),
-      },
+      from,
+      fromSourceIndex(typeof r[2] === 'string' ? r[2] : ''),
+      numOrNaN(r[3]),
+      numOrNaN(r[4]),
+      numOrNaN(r[5]),
+      numOrNaN(r[6]) !== 0,
+      numOrNaN(r[7]),
       identity,
     );
   }
