@@ -5,19 +5,15 @@ import { EXIT_OK, EXIT_USAGE } from '../io';
 import { checkReadable, parseArgs } from './accesslog';
 import { IpLedger } from '../../lib/ledger/ledger';
 import { createHistoryReader, type HistoryProblem } from '../../lib/ledger/events';
-import {
-  attributeRecord,
-  lookupUpstream,
-  type Attribution,
-  type IpHistory,
-} from '../../lib/ledger/attribution';
+import { attributeRecord, type Attribution, type IpHistory } from '../../lib/ledger/attribution';
 import {
   startLogScan,
   type LogScanResult,
   type StartedLogScan,
 } from '../../server/logscan/parallel';
 import { createUpstreamPodGrouper, type UpstreamPodGroup } from '../../lib/ledger/aggregate';
-import { createAttributionJsonWriter, reportFrame } from '../../lib/ledger/report-json';
+import { attributionJsonFromParts, reportFrame } from '../../lib/ledger/report-json';
+import type { PodInterval } from '../../lib/ledger/types';
 import { fmtMs } from '../../lib/ledger/lookup';
 import { openHistoryStore } from '../../server/store/history-store';
 
@@ -84,6 +80,7 @@ export const run: CliCommand = async (argv: string[], io: CliIO): Promise<number
       prescan: !args.flags.has('no-prescan'),
       maxUnreadableListed: MAX_UNREADABLE_LISTED,
       workers: threads === null ? undefined : threads - 1,
+      output: args.flags.has('json') ? 'json' : 'records',
     });
   } catch (e) {
     io.stderr(`meshdx attribute: cannot read log file ${logFile}: ${errText(e)}\n`);
@@ -107,13 +104,19 @@ export const run: CliCommand = async (argv: string[], io: CliIO): Promise<number
   const attributeOptions = { gapToleranceMs: gapMinutes * 60_000 };
   let result: LogScanResult;
   try {
-    const jsonItem = createAttributionJsonWriter();
-    result = await scan.finish((r) => {
-      if (json)
-        return void items.push(jsonItem(r, lookupUpstream(r, history, attributeOptions).found));
-      const a = attributeRecord(r, history, attributeOptions);
-      grouper.add(a);
-      if (a.state === 'unknown' && unknown.length < 5) unknown.push(a);
+    const pods = new WeakMap<PodInterval, string>();
+    const gap = attributeOptions.gapToleranceMs;
+    result = await scan.finish({
+      // --json: the scan threads made each item's text but for what the history says
+      json: (line, time, ip, middle) => {
+        const found = ip !== null && time !== null ? history.at(ip, time, gap) : null;
+        items.push(attributionJsonFromParts(line, middle, found, pods));
+      },
+      record: (r) => {
+        const a = attributeRecord(r, history, attributeOptions);
+        grouper.add(a);
+        if (a.state === 'unknown' && unknown.length < 5) unknown.push(a);
+      },
     });
   } catch (e) {
     io.stderr(`meshdx attribute: error while reading ${logFile}: ${errText(e)}\n`);

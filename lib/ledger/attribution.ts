@@ -51,6 +51,12 @@ export interface AttributeOptions {
   gapToleranceMs?: number;
 }
 
+/** The normalised IP of a record's upstream host, or null when it has none. */
+export function upstreamIpOf(record: Pick<AttributionInput, 'upstreamHost'>): string | null {
+  const upstream = parseAddress(record.upstreamHost);
+  return upstream ? normalizeIp(upstream.ip) : null;
+}
+
 /**
  * The normalised upstream IP of a record and who held it at the record's time (found is null
  * when the record has no IP upstream or no usable time).
@@ -60,8 +66,7 @@ export function lookupUpstream(
   history: IpHistory,
   options: AttributeOptions = {},
 ): { upstreamIp: string | null; found: IpLookup | null } {
-  const upstream = parseAddress(record.upstreamHost);
-  const upstreamIp = upstream ? normalizeIp(upstream.ip) : null;
+  const upstreamIp = upstreamIpOf(record);
   const found =
     upstreamIp !== null && record.time !== null
       ? history.at(upstreamIp, record.time, options.gapToleranceMs)

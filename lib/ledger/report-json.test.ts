@@ -3,7 +3,8 @@ import {
   assembleReport,
   attributionJsonItem,
   attributionView,
-  createAttributionJsonWriter,
+  attributionJsonFromParts,
+  attributionJsonMiddle,
 } from './report-json';
 import {
   attributeRecord,
@@ -12,6 +13,7 @@ import {
   type AttributionInput,
 } from './attribution';
 import { createRecordScan } from './scan';
+import type { IpLookup, PodInterval } from './types';
 import { history, uglyLog } from './test-scan-log';
 
 const a = (line: number, pod: boolean, flags: string[]): Attribution => ({
@@ -64,13 +66,15 @@ describe('report-json', () => {
   });
 });
 
-describe('createAttributionJsonWriter', () => {
-  it('writes what attributionJsonItem(attributeRecord(...)) writes, for every failure of the ugly log', () => {
+describe('--json items from parts', () => {
+  it('make what attributionJsonItem(attributeRecord(...)) makes, for every record of the ugly log', () => {
     const records: AttributionInput[] = [];
     const scan = createRecordScan({ all: true, onRecord: (r) => void records.push(r) });
     scan.push(uglyLog());
     scan.end();
-    const write = createAttributionJsonWriter();
+    const pods = new WeakMap<PodInterval, string>();
+    const write = (r: AttributionInput, found: IpLookup | null) =>
+      attributionJsonFromParts(r.line, attributionJsonMiddle(r), found, pods);
     expect(records.length).toBeGreaterThan(30);
     for (const r of records) {
       const want = attributionJsonItem(attributeRecord(r, history));

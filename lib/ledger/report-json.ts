@@ -48,45 +48,55 @@ export function attributionJsonItem(a: Attribution): string {
 }
 
 /**
- * attributionJsonItem(attributeRecord(record)) for a record and its lookup (lookupUpstream),
- * without the Attribution in between, and with each holder's pod text made once: what
- * `meshdx attribute --json` runs for every failing request of a long log.
+ * The part of a record's --json item that needs neither its line number in the whole log
+ * nor the history: made where the line is read (a scan worker), finished by
+ * attributionJsonFromParts where the history is.
  */
-export function createAttributionJsonWriter(): (
-  r: AttributionInput,
+export function attributionJsonMiddle(r: AttributionInput): string {
+  return [
+    ',\n      "time": ',
+    v(r.startTime),
+    ',\n      "code": ',
+    v(r.responseCode),
+    ',\n      "flags": ',
+    flagsText(r.responseFlags),
+    ',\n      "upstream": ',
+    v(r.upstreamHost),
+    ',\n      "pod": ',
+  ].join('');
+}
+
+/**
+ * Finishes attributionJsonMiddle's text into the item attributionJsonItem(attributeRecord(..))
+ * prints, from the line number and the lookup (lookupUpstream); pod texts are made once per
+ * holder (cached in `pods`).
+ */
+export function attributionJsonFromParts(
+  line: number,
+  middle: string,
   found: IpLookup | null,
-) => string {
-  const pods = new WeakMap<PodInterval, string>();
-  return (r, found) => {
-    const h = found?.holder ?? null;
-    let pod = 'null';
-    if (h) {
-      const had = pods.get(h);
-      if (had === undefined) {
-        pod = podText({ namespace: h.namespace, name: h.name, uid: h.uid }) ?? 'null';
-        pods.set(h, pod);
-      } else pod = had;
-    }
-    return [
-      '    {\n      "line": ',
-      v(r.line),
-      ',\n      "time": ',
-      v(r.startTime),
-      ',\n      "code": ',
-      v(r.responseCode),
-      ',\n      "flags": ',
-      flagsText(r.responseFlags),
-      ',\n      "upstream": ',
-      v(r.upstreamHost),
-      ',\n      "pod": ',
-      pod,
-      ',\n      "state": ',
-      v(found?.state ?? 'unknown'),
-      ',\n      "afterTerminationMs": ',
-      v(found?.afterTerminationMs ?? null),
-      '\n    }',
-    ].join('');
-  };
+  pods: WeakMap<PodInterval, string>,
+): string {
+  const h = found?.holder ?? null;
+  let pod = 'null';
+  if (h) {
+    const had = pods.get(h);
+    if (had === undefined) {
+      pod = podText({ namespace: h.namespace, name: h.name, uid: h.uid }) ?? 'null';
+      pods.set(h, pod);
+    } else pod = had;
+  }
+  return [
+    '    {\n      "line": ',
+    v(line),
+    middle,
+    pod,
+    ',\n      "state": ',
+    v(found?.state ?? 'unknown'),
+    ',\n      "afterTerminationMs": ',
+    v(found?.afterTerminationMs ?? null),
+    '\n    }',
+  ].join('');
 }
 
 /** A JSON scalar as JSON.stringify prints it inside an object (NaN and Infinity as null). */

@@ -7,6 +7,8 @@ import { attributeRecord, type Attribution } from '../../lib/ledger/attribution'
 import { history, uglyLog } from '../../lib/ledger/test-scan-log';
 import { startLogScan, type LogScanOptions } from './parallel';
 import { segmentBounds } from './segment';
+import { attributionJsonFromParts, attributionJsonItem } from '../../lib/ledger/report-json';
+import type { PodInterval } from '../../lib/ledger/types';
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'meshdx-logscan-'));
 afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
@@ -73,6 +75,23 @@ describe('parallel log scan', () => {
     expect(comparable(await split(file, { segmentBytes: 97, workers: 1, prescan: false }))).toEqual(
       full,
     );
+  });
+
+  it('hands over --json parts that make the items of the single pass', async () => {
+    const pods = new WeakMap<PodInterval, string>();
+    const items: string[] = [];
+    await startLogScan(file, { segmentBytes: 61, workers: 1, output: 'json' }).finish({
+      json: (line, time, ip, middle) =>
+        items.push(
+          attributionJsonFromParts(
+            line,
+            middle,
+            ip !== null && time !== null ? history.at(ip, time) : null,
+            pods,
+          ),
+        ),
+    });
+    expect(items).toEqual(onePass(log).attributions.map(attributionJsonItem));
   });
 
   it('keeps only the first unreadable lines listed, counting all', async () => {

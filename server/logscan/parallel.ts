@@ -6,7 +6,8 @@ import {
   Worker,
   type MessagePort,
 } from 'node:worker_threads';
-import type { AttributionInput } from '../../lib/ledger/attribution';
+import { upstreamIpOf, type AttributionInput } from '../../lib/ledger/attribution';
+import { attributionJsonMiddle } from '../../lib/ledger/report-json';
 import { createRecordScan, type RecordScanResult } from '../../lib/ledger/scan';
 import { scanSegment, segmentBounds, type SegmentOutput, type SegmentScanOptions } from './segment';
 import type { ScanWorkerData } from './scan-worker';
@@ -28,12 +29,18 @@ export interface LogScanResult extends RecordScanResult {
   warnings: string[];
 }
 
+/**
+ * Where the records that need attribution go, in line order (line numbers of the whole file):
+ * as records, or (with output 'json') as the parts of their --json items.
+ */
+export interface LogScanSink {
+  record?: (r: AttributionInput) => void;
+  json?: (line: number, time: number | null, ip: string | null, middle: string) => void;
+}
+
 export interface StartedLogScan {
-  /**
-   * Takes part in the scan on this thread and hands every record that needs attribution to
-   * `onRecord` in line order (line numbers of the whole file), then gives the counts.
-   */
-  finish(onRecord: (r: AttributionInput) => void): Promise<LogScanResult>;
+  /** Takes part in the scan on this thread and hands records to `sink`, then gives the counts. */
+  finish(sink: LogScanSink | ((r: AttributionInput) => void)): Promise<LogScanResult>;
   /** Stops the workers (finish does it; for a caller that gives up before). */
   abort(): void;
 }
@@ -58,6 +65,7 @@ export function startLogScan(file: string, options: LogScanOptions = {}): Starte
     all: options.all,
     prescan: options.prescan,
     maxUnreadableListed: options.maxUnreadableListed,
+    output: options.output,
   };
   if (!st.isFile()) return streamed(fd, scanOptions);
   const bounds = segmentBounds(fd, st.size, Math.max(1, options.segmentBytes ?? SEGMENT_BYTES));
@@ -86,7 +94,8 @@ export function startLogScan(file: string, options: LogScanOptions = {}): Starte
     for (const w of workers) void w.worker.terminate();
   };
 
-  async function finish(onRecord: (r: AttributionInput) => void): Promise<LogScanResult> {
+  async function finish(to: LogScanSink | ((r: AttributionInput) => void)): Promise<LogScanResult> {
+    const sink = typeof to === 'function' ? { record: to } : to;
     const outputs: (SegmentOutput | undefined)[] = new Array(count);
     const total = emptyResult(workerCount + 1, warnings);
     const maxListed = scanOptions.maxUnreadableListed ?? 1000;
@@ -99,7 +108,7 @@ export function startLogScan(file: string, options: LogScanOptions = {}): Starte
           outputs[out.index] = out;
         }
       for (; next < count && outputs[next]; next++) {
-        merge(total, outputs[next] as SegmentOutput, onRecord, maxListed);
+        merge(total, outputs[next] as SegmentOutput, sink, maxListed);
         outputs[next] = undefined;
       }
     };
@@ -159,8 +168,16 @@ function streamed(fd: number, options: SegmentScanOptions): StartedLogScan {
   const warnings: string[] = [];
   return {
     abort: () => undefined,
-    async finish(onRecord) {
-      const scan = createRecordScan({ ...options, onRecord });
+    async finish(to) {
+      const sink = typeof to === 'function' ? { record: to } : to;
+      const scan = createRecordScan({
+        ...options,
+        onRecord: (r) => {
+          if (options.output === 'json')
+            sink.json?.(r.line, r.time, upstreamIpOf(r), attributionJsonMiddle(r));
+          else sink.record?.(r);
+        },
+      });
       const buf = Buffer.allocUnsafe(1024 * 1024);
       try {
         for (;;) {
@@ -196,7 +213,7 @@ function emptyResult(threads: number, warnings: string[]): LogScanResult {
 function merge(
   total: LogScanResult,
   out: SegmentOutput,
-  onRecord: (r: AttributionInput) => void,
+  sink: LogScanSink,
   maxListed: number,
 ): void {
   const r = out.result;
@@ -219,6 +236,17 @@ function merge(
       total.unreadable.push({ line: u.line + offset, reason: u.reason });
   for (const rec of out.records) {
     rec.line += offset;
-    onRecord(rec);
+    sink.record?.(rec);
   }
+  const j = out.json;
+  if (j && sink.json)
+    for (let k = 0; k < j.lines.length; k++) {
+      const t = j.times[k] as number;
+      sink.json(
+        (j.lines[k] as number) + offset,
+        Number.isNaN(t) ? null : t,
+        j.ips[k] ?? null,
+        j.middles[k] as string,
+      );
+    }
 }

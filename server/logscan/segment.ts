@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import { proxyLogStateAfter } from '../../lib/accesslog/proxy-state';
-import type { AttributionInput } from '../../lib/ledger/attribution';
+import { upstreamIpOf, type AttributionInput } from '../../lib/ledger/attribution';
+import { attributionJsonMiddle } from '../../lib/ledger/report-json';
 import {
   createRecordScan,
   type RecordScanOptions,
@@ -11,13 +12,32 @@ import {
 export type SegmentScanOptions = Pick<
   RecordScanOptions,
   'format' | 'all' | 'prescan' | 'maxUnreadableListed'
->;
+> & {
+  /**
+   * 'json': hand over each record as the parts of its --json item that need no history
+   * (JsonParts) instead of the record; less to copy between threads and to do where the
+   * history is.
+   */
+  output?: 'records' | 'json';
+};
+
+/** Records of a segment prepared for --json: one entry per record in each array. */
+export interface JsonParts {
+  lines: Int32Array;
+  /** Start times (epoch ms), NaN where the record has none. */
+  times: Float64Array;
+  /** Normalised upstream IPs. */
+  ips: (string | null)[];
+  /** attributionJsonMiddle of each record. */
+  middles: string[];
+}
 
 /** One segment of a log scanned: its counts and the records that need attribution. */
 export interface SegmentOutput {
   index: number;
   result: RecordScanResult;
   records: AttributionInput[];
+  json: JsonParts | null;
 }
 
 const CHUNK = 1024 * 1024;
@@ -110,21 +130,33 @@ export function scanSegment(
   buf: Buffer = Buffer.allocUnsafe(CHUNK),
 ): SegmentOutput {
   const records: AttributionInput[] = [];
+  const lines: number[] = [];
+  const times: number[] = [];
+  const ips: (string | null)[] = [];
+  const middles: string[] = [];
+  const json = options.output === 'json';
   const scan = createRecordScan({
     ...options,
     initialInProxyLog: start > 0 ? proxyLogStateBefore(fd, start, options) : false,
-    // what attribution reads, not the whole record: this crosses threads
-    onRecord: (r) =>
-      void records.push({
-        line: r.line,
-        startTime: r.startTime,
-        time: r.time,
-        responseCode: r.responseCode,
-        responseFlags: r.responseFlags,
-        upstreamHost: r.upstreamHost,
-        upstreamCluster: r.upstreamCluster,
-        downstreamRemoteAddress: r.downstreamRemoteAddress,
-      }),
+    onRecord: json
+      ? (r) => {
+          lines.push(r.line);
+          times.push(r.time ?? Number.NaN);
+          ips.push(upstreamIpOf(r));
+          middles.push(attributionJsonMiddle(r));
+        }
+      : // what attribution reads, not the whole record: this crosses threads
+        (r) =>
+          void records.push({
+            line: r.line,
+            startTime: r.startTime,
+            time: r.time,
+            responseCode: r.responseCode,
+            responseFlags: r.responseFlags,
+            upstreamHost: r.upstreamHost,
+            upstreamCluster: r.upstreamCluster,
+            downstreamRemoteAddress: r.downstreamRemoteAddress,
+          }),
   });
   let pos = start;
   while (pos < end) {
@@ -133,5 +165,12 @@ export function scanSegment(
     scan.push(n === buf.length ? buf : buf.subarray(0, n));
     pos += n;
   }
-  return { index, result: scan.end(), records };
+  return {
+    index,
+    result: scan.end(),
+    records,
+    json: json
+      ? { lines: Int32Array.from(lines), times: Float64Array.from(times), ips, middles }
+      : null,
+  };
 }
