@@ -3,24 +3,13 @@ import { IntervalTable, IntervalTableBuilder, type IntervalIdentity } from './in
 import { lookupInSorted } from './lookup';
 import type { FromSource, PodInterval } from './types';
 import { T0, MIN } from './test-pods';
-
-/** A small deterministic generator (tests must not depend on Math.random). */
-function rng(seed: number): () => number {
-  let s = seed >>> 0;
-  return () => {
-    s = (s + 0x6d2b79f5) >>> 0;
-    let t = s;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+import { mulberry32 } from '../../server/sim/world/build/ids';
 
 const SOURCES: FromSource[] = ['event', 'startTime', 'condition', 'creationTimestamp'];
 
 /** IPs held in turn by pods with every kind of interval: estimated starts, overlaps, open ends. */
 function intervals(seed: number): PodInterval[] {
-  const r = rng(seed);
+  const r = mulberry32(seed);
   const out: PodInterval[] = [];
   for (let ip = 0; ip < 40; ip++) {
     let t = T0 + Math.floor(r() * 10) * MIN;
@@ -87,7 +76,7 @@ describe('IntervalTable', () => {
       const table = tableOf(list);
       const byIp = sortedByIp(list);
       expect(table.size).toBe(list.length);
-      const r = rng(seed * 7);
+      const r = mulberry32(seed * 7);
       let states = new Set<string>();
       for (const [ip, l] of byIp) {
         expect(table.history(ip)).toEqual(l);

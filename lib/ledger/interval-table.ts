@@ -3,24 +3,10 @@ import { lookupIn, type SortedIntervalView } from './lookup';
 import type { FromSource, IpLookup, PodInterval } from './types';
 
 /** Who held an interval: the text fields of a PodInterval, read only when the interval is. */
-export interface IntervalIdentity {
-  namespace: string;
-  name: string;
-  uid: string | null;
-  owner: { kind: string; name: string } | null;
-  node: string | null;
-}
+export type IntervalIdentity = Pick<PodInterval, 'namespace' | 'name' | 'uid' | 'owner' | 'node'>;
 
 /** The numbers of one interval as a table row takes them (null where the interval has none). */
-export interface IntervalTimes {
-  from: number;
-  fromSource: FromSource;
-  deletionStartedAt: number | null;
-  graceEndsAt: number | null;
-  goneAt: number | null;
-  goneUncertain: boolean;
-  lastSeenAt: number | null;
-}
+export type IntervalTimes = Omit<PodInterval, 'ip' | keyof IntervalIdentity>;
 
 const SOURCES: readonly FromSource[] = ['event', 'startTime', 'condition', 'creationTimestamp'];
 

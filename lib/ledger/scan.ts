@@ -75,6 +75,21 @@ export interface RecordScanOptions extends Omit<
   initialInProxyLog?: boolean;
 }
 
+/** The counts of a scan that has read nothing yet. */
+export function emptyRecordScanResult(prescan: boolean): RecordScanResult {
+  return {
+    lines: 0,
+    selected: 0,
+    requests: 0,
+    skippedByFilter: 0,
+    skipped: {},
+    errors: 0,
+    errorsByReason: {},
+    unreadable: [],
+    prescan,
+  };
+}
+
 export interface RecordScan {
   push(chunk: Uint8Array): void;
   end(): RecordScanResult;
@@ -95,17 +110,7 @@ export function createRecordScan(options: RecordScanOptions): RecordScan {
   });
   const usePrescan = (options.prescan ?? true) && !all && prescanAppliesTo(options);
   const decoder = new TextDecoder('utf-8', { ignoreBOM: true });
-  const result: RecordScanResult = {
-    lines: 0,
-    selected: 0,
-    requests: 0,
-    skippedByFilter: 0,
-    skipped: {},
-    errors: 0,
-    errorsByReason: {},
-    unreadable: [],
-    prescan: usePrescan,
-  };
+  const result = emptyRecordScanResult(usePrescan);
 
   function parse(bytes: Uint8Array, start: number, end: number): void {
     const r = parser.push(decoder.decode(bytes.subarray(start, end)));

@@ -8,7 +8,11 @@ import {
 } from 'node:worker_threads';
 import { upstreamIpOf, type AttributionInput } from '../../lib/ledger/attribution';
 import { attributionJsonMiddle } from '../../lib/ledger/report-json';
-import { createRecordScan, type RecordScanResult } from '../../lib/ledger/scan';
+import {
+  createRecordScan,
+  emptyRecordScanResult,
+  type RecordScanResult,
+} from '../../lib/ledger/scan';
 import { scanSegment, segmentBounds, type SegmentOutput, type SegmentScanOptions } from './segment';
 import type { ScanWorkerData } from './scan-worker';
 
@@ -194,19 +198,7 @@ function streamed(fd: number, options: SegmentScanOptions): StartedLogScan {
 }
 
 function emptyResult(threads: number, warnings: string[]): LogScanResult {
-  return {
-    lines: 0,
-    selected: 0,
-    requests: 0,
-    skippedByFilter: 0,
-    skipped: {},
-    errors: 0,
-    errorsByReason: {},
-    unreadable: [],
-    prescan: false,
-    threads,
-    warnings,
-  };
+  return { ...emptyRecordScanResult(false), threads, warnings };
 }
 
 /** Adds one segment (the next in file order) to the total, its line numbers made the file's. */
