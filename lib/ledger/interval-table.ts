@@ -1,5 +1,5 @@
 import type { IpHistory } from './attribution';
-import { lookupIn, type SortedIntervalView } from './lookup';
+import { endFrom, lookupIn, type SortedIntervalView } from './lookup';
 import type { FromSource, IpLookup, PodInterval } from './types';
 
 /** Who held an interval: the text fields of a PodInterval, read only when the interval is. */
@@ -106,10 +106,11 @@ export class IntervalTable implements IpHistory {
     return this.from[k] as number;
   }
   endAt(k: number): number | null {
-    const gone = this.goneAt[k] as number;
-    if (Number.isNaN(gone)) return null;
-    const grace = this.graceEndsAt[k] as number;
-    return this.uncertainAt(k) && !Number.isNaN(grace) ? Math.max(gone, grace) : gone;
+    return endFrom(
+      num(this.goneAt[k] as number),
+      this.uncertainAt(k),
+      num(this.graceEndsAt[k] as number),
+    );
   }
   goneAtAt(k: number): number | null {
     return num(this.goneAt[k] as number);
@@ -216,7 +217,7 @@ export class IntervalTableBuilder {
     this.addRow(
       ip,
       t.from,
-      Math.max(0, SOURCES.indexOf(t.fromSource)),
+      fromSourceIndex(t.fromSource),
       orNone(t.deletionStartedAt),
       orNone(t.graceEndsAt),
       orNone(t.goneAt),

@@ -8,8 +8,17 @@ const SCAN_BACK = 16;
  * given until the end of its grace period, since kubelet stops it by then at the latest.
  */
 export function endOf(i: PodInterval): number | null {
-  if (i.goneAt === null) return null;
-  return i.goneUncertain && i.graceEndsAt !== null ? Math.max(i.goneAt, i.graceEndsAt) : i.goneAt;
+  return endFrom(i.goneAt, i.goneUncertain, i.graceEndsAt);
+}
+
+/** endOf() from the three fields it reads (for histories kept in columns). */
+export function endFrom(
+  goneAt: number | null,
+  goneUncertain: boolean,
+  graceEndsAt: number | null,
+): number | null {
+  if (goneAt === null) return null;
+  return goneUncertain && graceEndsAt !== null ? Math.max(goneAt, graceEndsAt) : goneAt;
 }
 
 /**
