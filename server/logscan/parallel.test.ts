@@ -129,6 +129,18 @@ describe('parallel log scan', () => {
     expect(got.attributions).toHaveLength(1);
   });
 
+  it('tells of a worker that could not start, its segments scanned here', async () => {
+    const missing = new URL('./no-such-worker-entry.mjs', import.meta.url);
+    const attributions: Attribution[] = [];
+    const got = await startLogScan(file, {
+      segmentBytes: 61,
+      workers: 1,
+      workerEntry: missing,
+    }).finish((rec) => attributions.push(attributeRecord(rec, history)));
+    expect(comparable({ ...got, attributions })).toEqual(want);
+    expect(got.warnings.join('\n')).toMatch(/scan worker failed/);
+  });
+
   it('scans what a stopped worker had taken on this thread', async () => {
     const scan = startLogScan(file, { segmentBytes: 61, workers: 1 });
     // the worker is killed before it can post anything

@@ -24,6 +24,8 @@ export interface LogScanOptions extends SegmentScanOptions {
   workers?: number;
   /** Size of the segments threads take in turn (default 8 MiB). */
   segmentBytes?: number;
+  /** The worker's entry module (default: scan-worker-entry.mjs beside this module). */
+  workerEntry?: URL;
 }
 
 export interface LogScanResult extends RecordScanResult {
@@ -50,6 +52,10 @@ export interface StartedLogScan {
 }
 
 const SEGMENT_BYTES = 8 * 1024 * 1024;
+/** The shared counters: [next segment to take, segments posted, workers started]. */
+const SHARED_SLOTS = 3;
+/** How long finish() waits at most for a worker to start or fail, so that a failure is told. */
+const START_WAIT_MS = 2000;
 const WORKER_URL = new URL('./scan-worker-entry.mjs', import.meta.url);
 
 /**
@@ -76,13 +82,13 @@ export function startLogScan(file: string, options: LogScanOptions = {}): Starte
   const count = bounds.length - 1;
   const wanted = options.workers ?? Math.min(3, os.availableParallelism() - 1);
   const workerCount = Math.max(0, Math.min(wanted, count - 1));
-  const shared = new Int32Array(new SharedArrayBuffer(8));
+  const shared = new Int32Array(new SharedArrayBuffer(4 * SHARED_SLOTS));
   const warnings: string[] = [];
   const workers: { worker: Worker; port: MessagePort; exited: boolean }[] = [];
   for (let w = 0; w < workerCount; w++) {
     const { port1, port2 } = new MessageChannel();
     const data: ScanWorkerData = { file, bounds, options: scanOptions, shared, port: port2 };
-    const worker = new Worker(WORKER_URL, {
+    const worker = new Worker(options.workerEntry ?? WORKER_URL, {
       workerData: data,
       transferList: [port2],
       // a small young generation: the worker keeps little alive, and its heap counts in the
@@ -94,6 +100,18 @@ export function startLogScan(file: string, options: LogScanOptions = {}): Starte
     worker.on('exit', () => void (entry.exited = true));
     workers.push(entry);
   }
+  /**
+   * This thread may have scanned every segment before a worker that cannot run (its module
+   * missing, say) failed: wait for each worker to start or fail, so that such a failure is
+   * reported, not hidden. Workers that took part started long before; this costs no time then.
+   */
+  const workersStartedOrGone = async () => {
+    const since = Date.now();
+    const settled = () =>
+      Atomics.load(shared, 2) + workers.filter((w) => w.exited).length >= workers.length;
+    while (!settled() && Date.now() - since < START_WAIT_MS)
+      await new Promise((r) => setTimeout(r, 2));
+  };
   const abort = () => {
     for (const w of workers) void w.worker.terminate();
   };
@@ -157,6 +175,7 @@ export function startLogScan(file: string, options: LogScanOptions = {}): Starte
         if (wait.async) await wait.value;
         else await new Promise((r) => setImmediate(r));
       }
+      await workersStartedOrGone();
     } finally {
       abort();
       fs.closeSync(fd);

@@ -10,12 +10,13 @@ export interface ScanWorkerData {
   file: string;
   bounds: number[];
   options: SegmentScanOptions;
-  /** [next segment to take, segments posted] */
+  /** [next segment to take, segments posted, workers started] */
   shared: Int32Array;
   port: MessagePort;
 }
 
 const data = workerData as ScanWorkerData;
+Atomics.add(data.shared, 2, 1);
 const fd = fs.openSync(data.file, 'r');
 const buf = Buffer.allocUnsafe(1024 * 1024);
 try {
