@@ -8,12 +8,18 @@ export type IntervalIdentity = Pick<PodInterval, 'namespace' | 'name' | 'uid' | 
 /** The numbers of one interval as a table row takes them (null where the interval has none). */
 export type IntervalTimes = Omit<PodInterval, 'ip' | keyof IntervalIdentity>;
 
-const SOURCES: readonly FromSource[] = ['event', 'startTime', 'condition', 'creationTimestamp'];
+/** A start's sources, strongest first: addRow takes a source as its index here. */
+export const FROM_SOURCES: readonly FromSource[] = [
+  'event',
+  'startTime',
+  'condition',
+  'creationTimestamp',
+];
 
 /** The index addRow takes for a start's source; an unknown one counts as the weakest. */
 export function fromSourceIndex(s: string): number {
-  const k = (SOURCES as readonly string[]).indexOf(s);
-  return k < 0 ? 3 : k;
+  const k = (FROM_SOURCES as readonly string[]).indexOf(s);
+  return k < 0 ? FROM_SOURCES.length - 1 : k;
 }
 const NONE = Number.NaN;
 const num = (x: number): number | null => (Number.isNaN(x) ? null : x);
@@ -136,7 +142,7 @@ export class IntervalTable implements IpHistory {
       owner: who.owner,
       node: who.node,
       from: this.from[k] as number,
-      fromSource: SOURCES[(this.bits[k] as number) & 3] as FromSource,
+      fromSource: FROM_SOURCES[(this.bits[k] as number) & 3] as FromSource,
       deletionStartedAt: num(this.deletionStartedAt[k] as number),
       graceEndsAt: num(this.graceEndsAt[k] as number),
       goneAt: num(this.goneAt[k] as number),

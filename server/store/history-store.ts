@@ -14,7 +14,7 @@ import { StoreReader, type PodSnapshot, type Transition } from './reader';
 import { DAY_MS, pruneBefore, type PruneResult } from './retention';
 
 export type { HistoryStoreOptions, RecordCounts, StoreStats } from './options';
-import { intervalTableFromRows } from './interval-load';
+import { intervalTableFromText } from './interval-load';
 import type { IntervalTable } from '../../lib/ledger/interval-table';
 
 const MAX_ERRORS = 20;
@@ -191,8 +191,9 @@ export class HistoryStore {
   /** The IP history as an in-memory index for many lookups (attribution). */
   loadHistory(): IntervalTable {
     this.flush();
-    const { table, skipped } = intervalTableFromRows(this.reader.intervalRowsRaw());
-    if (skipped > 0) this.invalid(`${skipped} pod_intervals rows with missing ip or start`);
+    const { table, skipped } = intervalTableFromText(this.reader.intervalTextBatches());
+    if (skipped > 0)
+      this.invalid(`${skipped} pod_intervals rows without a text ip or a numeric start`);
     return table;
   }
 

@@ -1,11 +1,12 @@
 import { describe, it, expect } from 'vitest';
-import { intervalTableFromRows } from './interval-load';
+import { intervalTableFromText } from './interval-load';
 import { openHistoryStore } from './history-store';
+import { StoreReader } from './reader';
 import { makePod, observed, T0, MIN } from './test-pods';
 
 const IP = '10.1.0.7';
 
-describe('intervalTableFromRows', () => {
+describe('intervalTableFromText', () => {
   it('gives what the ordered row query gives, per IP, for a store with IP reuse', () => {
     const store = openHistoryStore(':memory:', { flushIntervalMs: 0 });
     // three pods hold IP in turn; a fourth holds another IP
@@ -26,27 +27,61 @@ describe('intervalTableFromRows', () => {
     store.close();
   });
 
-  it('sorts by start then pod key, shares owners, and counts rows it cannot use', () => {
-    // uid null: the pod key is namespace/name
-    const row = (key: string, from: unknown, ip: unknown = IP) => [
-      ip,
+  /** Rows written straight into pod_intervals, as a damaged or hand-edited store has them. */
+  function rawStore(rows: unknown[][]) {
+    const store = openHistoryStore(':memory:', { flushIntervalMs: 0 });
+    const insert = store.db.prepare(
+      'INSERT INTO pod_intervals (pod_key, ip, namespace, name, uid, owner_kind, owner_name, node, ' +
+        '"from", from_source, deletion_started_at, grace_ends_at, gone_at, gone_uncertain, last_seen_at) ' +
+        'VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
+    );
+    for (const r of rows) insert.run(...r);
+    return store;
+  }
+  // uid null: the pod key is namespace/name
+  const row = (key: string, from: unknown, more: Record<string, unknown> = {}) => {
+    const v = {
+      ip: IP,
+      uid: null,
+      source: 'event',
+      deletion: null,
+      grace: null,
+      gone: null,
+      uncertain: 0,
+      seen: null,
+      ...more,
+    };
+    return [
+      key,
+      v.ip,
+      'ns',
+      `pod-${key}`,
+      v.uid,
+      'ReplicaSet',
+      'rs-1',
+      'node-1',
       from,
-      'event',
-      null,
-      null,
-      null,
-      0,
-      null,
-      JSON.stringify(['ns', `pod-${key}`, null, 'ReplicaSet', 'rs-1', 'node-1']),
+      v.source,
+      v.deletion,
+      v.grace,
+      v.gone,
+      v.uncertain,
+      v.seen,
     ];
-    const { table, skipped } = intervalTableFromRows([
+  };
+
+  it('sorts by start then pod key, shares owners, and counts rows it cannot use', () => {
+    const store = rawStore([
       row('k3', 200),
       row('k2', 100),
       row('k1', 100),
       row('bad', 'not a number'),
-      row('bad2', 5, null),
-      [IP],
+      row('bad3', Buffer.from([1, 9, 10])),
+      row('bad4', 7, { ip: Buffer.from('10.1.0.7') }),
     ]);
+    const { table, skipped } = intervalTableFromText(
+      new StoreReader(store.db).intervalTextBatches(2),
+    );
     expect(table.size).toBe(3);
     expect(skipped).toBe(3);
     const list = table.history(IP);
@@ -56,12 +91,56 @@ describe('intervalTableFromRows', () => {
     expect(list[1]?.fromSource).toBe('event');
     expect(list[1]?.goneUncertain).toBe(false);
     expect(list[1]?.uid).toBeNull();
+    store.close();
+  });
+
+  it('reads every kind of number a column may hold, and odd texts, as the row query does', () => {
+    const store = rawStore([
+      // a real start with more digits than 15, negative and huge integers, and a huge real
+      row('r1', 1_762_000_000_000.123, {
+        deletion: -5,
+        grace: 2 ** 60,
+        gone: 1_762_000_000_500,
+        uncertain: 2,
+        seen: 1e21,
+        source: 'condition',
+      }),
+      // an IP with characters JSON escapes, an unknown source, gone_uncertain given as text
+      row('r2', 0, { ip: 'we"ird\\ip\t', source: 'guess', uncertain: '0', uid: 'u-2' }),
+      // text where a time belongs: no time
+      row('r4', 20, { ip: '10.1.0.9', gone: 'soon', seen: 'later' }),
+      // a name with a tab and a newline in it
+      row('r3', 10, { uid: 'line\nbreak\ttab' }),
+    ]);
+    const { table, skipped } = intervalTableFromText(
+      new StoreReader(store.db).intervalTextBatches(),
+    );
+    expect(skipped).toBe(0);
+    expect(table.history(IP)).toEqual(store.intervalsForIp(IP));
+    expect(table.history(IP)).toMatchObject([
+      { uid: 'line\nbreak\ttab', from: 10 },
+      {
+        from: 1_762_000_000_000.123,
+        deletionStartedAt: -5,
+        graceEndsAt: 2 ** 60,
+        goneAt: 1_762_000_000_500,
+        goneUncertain: true,
+        lastSeenAt: 1e21,
+        fromSource: 'condition',
+      },
+    ]);
+    expect(table.history('10.1.0.9')).toMatchObject([{ from: 20, goneAt: null, lastSeenAt: null }]);
+    expect(table.history('we"ird\\ip\t')).toEqual(store.intervalsForIp('we"ird\\ip\t'));
+    expect(table.history('we"ird\\ip\t')[0]).toMatchObject({
+      fromSource: 'creationTimestamp',
+      goneUncertain: false, // '0' is stored as 0: the column's affinity
+      uid: 'u-2',
+    });
+    store.close();
   });
 
   it('reads a damaged identity as an unnamed pod instead of failing the whole load', () => {
-    const { table } = intervalTableFromRows([
-      [IP, 100, 'startTime', null, null, null, 0, null, '{'],
-    ]);
+    const { table } = intervalTableFromText(['"10.1.0.7"\t100\t1\t\t\t\t0\t\t{', 'short\tline']);
     expect(table.history(IP)).toMatchObject([{ name: '', namespace: '', fromSource: 'startTime' }]);
   });
 

@@ -4,7 +4,7 @@ import type { PodInterval } from '../../lib/ledger/types';
 import { asObj } from '../../lib/ledger/observation';
 import type { Db } from './db';
 import { intervalFromRow, type IntervalRow } from './rows';
-import { RAW_INTERVAL_SELECT } from './interval-load';
+import { INTERVAL_TEXT_BATCH } from './interval-load';
 import { recordedFromRow, type KubeEventRow, type RecordedKubeEvent } from './kube-events';
 
 /** The last state meshdx saw of a pod, kept after the pod is deleted. */
@@ -68,7 +68,7 @@ export class StoreReader {
     this.s = {
       byIp: p('SELECT * FROM pod_intervals WHERE ip = ? ORDER BY "from", pod_key'),
       all: p('SELECT * FROM pod_intervals ORDER BY ip, "from", pod_key'),
-      allRaw: p(RAW_INTERVAL_SELECT),
+      intervalBatch: p(INTERVAL_TEXT_BATCH),
       podIntervals: p('SELECT * FROM pod_intervals WHERE pod_key = ? ORDER BY ip'),
       snapByName: p(
         'SELECT * FROM pod_snapshots WHERE namespace = ? AND name = ? ORDER BY last_seen DESC LIMIT 1',
@@ -106,9 +106,19 @@ export class StoreReader {
     for (const r of this.st('all').iterate() as Iterable<IntervalRow>) yield intervalFromRow(r);
   }
 
-  /** Every interval as a raw row (the columns of RAW_INTERVAL_SELECT), in table order. */
-  intervalRowsRaw(): Iterable<unknown[]> {
-    return this.st('allRaw').raw().iterate() as Iterable<unknown[]>;
+  /** Every interval as lines of INTERVAL_TEXT_BATCH, `batchRows` intervals per text. */
+  *intervalTextBatches(batchRows = 20_000): Generator<string> {
+    const st = this.st('intervalBatch').raw();
+    for (let after: number | bigint = 0; ;) {
+      const [last, rows, text] = st.get(after, batchRows) as [
+        number | bigint | null,
+        number,
+        string | null,
+      ];
+      if (!rows || last === null || text === null) return;
+      yield text;
+      after = last;
+    }
   }
 
   intervalsOfPod(podKey: string): PodInterval[] {
