@@ -1,6 +1,7 @@
 /** What a command gets from the process, so that commands can be tested without spawning. */
 export interface CliIO {
-  stdout: (text: string) => void;
+  /** Text, or bytes of UTF-8 text (whole characters). */
+  stdout: (text: string | Uint8Array) => void;
   stderr: (text: string) => void;
   cwd: string;
 }

@@ -17,7 +17,8 @@ export function fakeIO(cwd: string): CliIO & { out: string; err: string } {
     out: '',
     err: '',
     cwd,
-    stdout: (t: string) => void (o.out += t),
+    stdout: (t: string | Uint8Array) =>
+      void (o.out += typeof t === 'string' ? t : new TextDecoder().decode(t)),
     stderr: (t: string) => void (o.err += t),
   };
   return o;

@@ -3,23 +3,14 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { run } from './attribute';
-import type { CliIO } from '../io';
+import { fakeIO } from '../testing';
 import type { Pod } from '../../lib/kube/types';
 import { openHistoryStore } from '../../server/store/history-store';
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'meshdx-attribute-'));
 afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
 
-function io(): CliIO & { out: string; err: string } {
-  const o = {
-    out: '',
-    err: '',
-    cwd: dir,
-    stdout: (t: string) => void (o.out += t),
-    stderr: (t: string) => void (o.err += t),
-  };
-  return o;
-}
+const io = () => fakeIO(dir);
 
 const IP = '10.8.0.5';
 function pod(name: string, ip: string | null, extra: Record<string, unknown> = {}) {

@@ -16,6 +16,7 @@ import { attributionJsonFromParts, reportFrame } from '../../lib/ledger/report-j
 import type { PodInterval } from '../../lib/ledger/types';
 import { fmtMs } from '../../lib/ledger/lookup';
 import { openHistoryStore } from '../../server/store/history-store';
+import { Utf8Blocks } from '../utf8-blocks';
 
 const USAGE =
   "usage: meshdx attribute LOG --history FILE [--json] [--all] [--format 'ENVOY FORMAT'] [--gap-minutes N] [--threads N] [--no-prescan]\n" +
@@ -23,8 +24,8 @@ const USAGE =
   '  --threads N: threads that read the log (default: one per core, at most 4; 1: no worker threads)\n' +
   '  --no-prescan: parse every line fully (slower; same results)\n';
 const SQLITE_MAGIC = 'SQLite format 3\u0000';
-/** Items written to stdout at a time by --json. */
-const REPORT_SLICE = 2000;
+/** Between the items of the --json report (see reportFrame). */
+const ITEM_SEPARATOR = ',\n';
 /** At most this many unreadable lines are listed one by one (all are counted). */
 const MAX_UNREADABLE_LISTED = 1000;
 
@@ -98,7 +99,7 @@ export const run: CliCommand = async (argv: string[], io: CliIO): Promise<number
   // Each attribution is reduced as it comes (JSON text, or a group count): a long log keeps
   // a few hundred bytes per failing request, not its objects.
   const json = args.flags.has('json');
-  const items: string[] = [];
+  const items = new Utf8Blocks();
   const grouper = createUpstreamPodGrouper();
   const unknown: Attribution[] = [];
   const attributeOptions = { gapToleranceMs: gapMinutes * 60_000 };
@@ -110,7 +111,8 @@ export const run: CliCommand = async (argv: string[], io: CliIO): Promise<number
       // --json: the scan threads made each item's text but for what the history says
       json: (line, time, ip, middle) => {
         const found = ip !== null && time !== null ? history.at(ip, time, gap) : null;
-        items.push(attributionJsonFromParts(line, middle, found, pods));
+        if (items.count > 0) items.add(ITEM_SEPARATOR);
+        items.add(attributionJsonFromParts(line, middle, found, pods));
       },
       record: (r) => {
         const a = attributeRecord(r, history, attributeOptions);
@@ -133,20 +135,20 @@ export const run: CliCommand = async (argv: string[], io: CliIO): Promise<number
 };
 
 /**
- * The --json report: its head, the items in order, its end; written in slices, so that the
- * report is never one more string (and buffer) as large as all the items together.
+ * The --json report: its head, the items in order (already joined by the frame's separator),
+ * its end. The items are written as the blocks they were kept in: never one string as large
+ * as all of them together.
  */
 function writeJsonReport(
   io: CliIO,
   frame: ReturnType<typeof reportFrame>,
-  items: readonly string[],
+  items: Utf8Blocks,
 ): void {
-  if (items.length === 0) return io.stdout(frame.empty);
+  if (frame.separator !== ITEM_SEPARATOR)
+    throw new Error('report items joined by another separator');
+  if (items.count === 0) return io.stdout(frame.empty);
   io.stdout(frame.open);
-  for (let i = 0; i < items.length; i += REPORT_SLICE) {
-    const slice = items.slice(i, i + REPORT_SLICE).join(frame.separator);
-    io.stdout(i === 0 ? slice : frame.separator + slice);
-  }
+  for (const block of items.blocks()) io.stdout(block);
   io.stdout(frame.close);
 }
 

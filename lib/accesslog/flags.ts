@@ -41,13 +41,15 @@ export interface ParsedFlags {
 }
 
 /**
- * True when the value is a %RESPONSE_FLAGS% list ("-", or comma-separated codes of 1 to 8
- * capital letters). Allocates nothing: format detection asks it of every candidate column.
+ * True when the value (or its part [a, b)) is a %RESPONSE_FLAGS% list ("-", or comma-separated
+ * codes of 1 to 8 capital letters). Allocates nothing: format detection asks it of every
+ * candidate column.
  */
-export function isResponseFlags(value: string): boolean {
-  if (value === '-' || value === '') return true;
+export function isResponseFlags(value: string, a = 0, b = value.length): boolean {
+  // '' or '-'
+  if (b === a || (b === a + 1 && value.charCodeAt(a) === 45)) return true;
   let run = 0;
-  for (let i = 0; i < value.length; i++) {
+  for (let i = a; i < b; i++) {
     const c = value.charCodeAt(i);
     if (c >= 65 && c <= 90) {
       if (++run > 8) return false;

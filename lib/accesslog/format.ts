@@ -1,5 +1,5 @@
-import { emptyRecord, type AccessLogRecord } from './types';
-import { assignValue, operatorSpec, valueFits, type OperatorSpec } from './operators';
+import { emptyRecord, type AccessLogRecord, type RecordField } from './types';
+import { assignValue, operatorSpec, valueFitsAt, type OperatorSpec } from './operators';
 
 /**
  * An Envoy format string compiled into literals and operators:
@@ -73,43 +73,56 @@ export type MatchStatus = 'full' | 'partial' | 'mismatch';
 
 export interface MatchResult {
   status: MatchStatus;
-  /** Values of the first `matched` operators. */
-  values: string[];
+  /** Operators whose values were read: the first `matched`. */
   matched: number;
+  /** The line matched. */
+  line: string;
+  /**
+   * Where the values are: value k is line.slice(bounds[2k], bounds[2k + 1]). Positions, not
+   * strings: a record is made of a few values of most lines a scan matches (see buildRecord).
+   */
+  bounds: number[];
+}
+
+/** Value k of a match. */
+export function matchValue(m: MatchResult, k: number): string {
+  return m.line.slice(m.bounds[2 * k], m.bounds[2 * k + 1]);
 }
 
 /** Matches one line (no line terminator) against a compiled format. */
 export function matchFormat(format: CompiledFormat, line: string): MatchResult {
   const { literals, operators } = format;
-  const values: string[] = [];
+  const bounds: number[] = [];
   const first = literals[0] ?? '';
   if (!line.startsWith(first)) {
     const ranOut = line.length < first.length && first.startsWith(line);
-    return { status: ranOut ? 'partial' : 'mismatch', values, matched: 0 };
+    return { status: ranOut ? 'partial' : 'mismatch', matched: 0, line, bounds };
   }
   let p = first.length;
   for (let k = 0; k < operators.length; k++) {
     const spec = operators[k] as OperatorSpec;
     const lit = literals[k + 1] ?? '';
     const last = k === operators.length - 1;
-    let value: string;
+    let a = p;
+    let b: number;
     if (lit === '' && last) {
-      value = line.slice(p);
-      p = line.length;
+      b = line.length;
+      p = b;
     } else {
       const sep = lit === '' ? ' ' : lit;
       const idx = line.indexOf(sep, p);
-      if (idx < 0) return ranOut(line, p, sep, spec, values, k);
-      value = line.slice(p, idx);
+      if (idx < 0) return ranOut(line, p, sep, spec, bounds, k);
+      b = idx;
       p = lit === '' ? idx : idx + sep.length;
     }
-    if (!valueFits(spec.kind, value)) return { status: 'mismatch', values, matched: k };
-    values.push(value);
+    if (!valueFitsAt(spec.kind, line, a, b))
+      return { status: 'mismatch', matched: k, line, bounds };
+    bounds.push(a, b);
   }
   if (p !== line.length && !format.allowTrailing) {
-    return { status: 'mismatch', values, matched: operators.length };
+    return { status: 'mismatch', matched: operators.length, line, bounds };
   }
-  return { status: 'full', values, matched: operators.length };
+  return { status: 'full', matched: operators.length, line, bounds };
 }
 
 /**
@@ -121,29 +134,36 @@ function ranOut(
   p: number,
   sep: string,
   spec: OperatorSpec,
-  values: string[],
+  bounds: number[],
   k: number,
 ): MatchResult {
   const visible = sep.trimEnd();
   if (visible !== '' && line.endsWith(visible) && line.length - visible.length >= p) {
-    const value = line.slice(p, line.length - visible.length);
-    if (valueFits(spec.kind, value)) {
-      values.push(value);
-      return { status: 'partial', values, matched: k + 1 };
+    const b = line.length - visible.length;
+    if (valueFitsAt(spec.kind, line, p, b)) {
+      bounds.push(p, b);
+      return { status: 'partial', matched: k + 1, line, bounds };
     }
   }
-  return { status: 'partial', values, matched: k };
+  return { status: 'partial', matched: k, line, bounds };
 }
 
-/** Builds a record from the values of a (full or partial) match. */
+/**
+ * Builds a record from the values of a (full or partial) match. With `only`, the fields of
+ * other operators (and custom operators, kept in `extra`) are left empty: a scan that needs a
+ * few fields of many lines makes just those.
+ */
 export function buildRecord(
   format: CompiledFormat,
   match: MatchResult,
   lineNo: number,
+  only: ReadonlySet<RecordField> | null = null,
 ): AccessLogRecord {
   const record = emptyRecord(lineNo, format.id);
   for (let k = 0; k < match.matched; k++) {
-    assignValue(record, format.operators[k] as OperatorSpec, match.values[k] ?? '');
+    const spec = format.operators[k] as OperatorSpec;
+    if (only !== null && (spec.field === null || !only.has(spec.field))) continue;
+    assignValue(record, spec, matchValue(match, k));
   }
   record.partial = match.status !== 'full';
   record.tcp = isTcp(format, match);
@@ -156,7 +176,9 @@ function isTcp(format: CompiledFormat, match: MatchResult): boolean {
   for (let k = 0; k < match.matched; k++) {
     const field = format.operators[k]?.field;
     if (field === 'method' || field === 'path' || field === 'protocol') {
-      if (match.values[k] !== '-') return false;
+      const a = match.bounds[2 * k] as number;
+      if (match.bounds[2 * k + 1] !== a + 1 || match.line.charCodeAt(a) !== 45 /* - */)
+        return false;
       seen++;
     }
   }

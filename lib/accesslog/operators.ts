@@ -61,40 +61,43 @@ export function operatorSpec(text: string, name: string, arg: string | null): Op
   return { text, field: null, kind: 'text' };
 }
 
-/** True when `value` can be a value of this kind. Cheap: runs for every field of every line. */
-export function valueFits(kind: ValueKind, value: string): boolean {
+/**
+ * True when the value line[a, b) can be a value of this kind. Cheap: runs for every field of
+ * every line, on positions rather than strings.
+ */
+export function valueFitsAt(kind: ValueKind, line: string, a: number, b: number): boolean {
   switch (kind) {
     case 'text':
       return true;
     case 'token':
-      return value.length > 0 && !hasSpace(value);
+      return b > a && !hasSpace(line, a, b);
     case 'int':
-      return value === '-' || isDigits(value);
+      return (b === a + 1 && line.charCodeAt(a) === 45) /* - */ || isDigits(line, a, b);
     case 'flags':
-      return isResponseFlags(value);
+      return isResponseFlags(line, a, b);
     case 'time':
-      return looksLikeTime(value);
+      return looksLikeTime(line, a, b);
   }
 }
 
-/** Cheap shape check (digits first, no spaces); the real parse happens once, in assignValue. */
-function looksLikeTime(value: string): boolean {
-  if (value.length < 8 || value.length > 40) return false;
-  const c = value.charCodeAt(0);
+/** Cheap shape check (digits first, 8 to 40 long); the real parse happens once, in assignValue. */
+function looksLikeTime(line: string, a: number, b: number): boolean {
+  if (b - a < 8 || b - a > 40) return false;
+  const c = line.charCodeAt(a);
   return c >= 48 && c <= 57;
 }
 
-function hasSpace(value: string): boolean {
-  for (let i = 0; i < value.length; i++) {
-    const c = value.charCodeAt(i);
+function hasSpace(line: string, a: number, b: number): boolean {
+  for (let i = a; i < b; i++) {
+    const c = line.charCodeAt(i);
     if (c === 32 || c === 9) return true;
   }
   return false;
 }
 
-function isDigits(value: string): boolean {
-  if (value.length === 0 || value.length > 15) return false;
-  for (let i = 0; i < value.length; i++) {
+function isDigits(value: string, a = 0, b = value.length): boolean {
+  if (b <= a || b - a > 15) return false;
+  for (let i = a; i < b; i++) {
     const c = value.charCodeAt(i);
     if (c < 48 || c > 57) return false;
   }

@@ -1,4 +1,4 @@
-import type { AccessLogRecord, ErrorReason, LineResult } from './types';
+import type { AccessLogRecord, ErrorReason, LineResult, RecordField } from './types';
 import {
   buildRecord,
   compileFormat,
@@ -29,6 +29,11 @@ export interface ParserOptions {
    * proxyLogStateAfter in proxy-state.ts. Default false (the start of a log).
    */
   initialInProxyLog?: boolean;
+  /**
+   * Only these fields are filled from TEXT lines (others stay empty; JSON lines are read
+   * whole): for a scan that needs a few fields of many lines. Default: every field.
+   */
+  fields?: readonly RecordField[];
 }
 
 export interface LineParser {
@@ -69,6 +74,10 @@ export function createLineParser(options: ParserOptions = {}): LineParser {
   if (!custom || !options.onlyCustom) formats.push(...builtinFormats());
   let lineNo = 0;
   let inProxyLog = options.initialInProxyLog ?? false;
+  // the parser itself reads the start and the code of a partial match
+  const only = options.fields
+    ? new Set<RecordField>([...options.fields, 'startTime', 'responseCode'])
+    : null;
 
   function error(reason: ErrorReason, message: string, text: string): LineResult {
     return {
@@ -86,19 +95,19 @@ export function createLineParser(options: ParserOptions = {}): LineParser {
     let best: { format: CompiledFormat; match: MatchResult } | null = null;
     for (const format of formats) {
       const m = matchFormat(format, text);
-      if (m.status === 'full') return done(buildRecord(format, m, lineNo), timestamp);
+      if (m.status === 'full') return done(buildRecord(format, m, lineNo, only), timestamp);
       if (m.status === 'partial' && (!best || m.matched > best.match.matched))
         best = { format, match: m };
     }
     if (best) {
-      const record = buildRecord(best.format, best.match, lineNo);
+      const record = buildRecord(best.format, best.match, lineNo, only);
       if (record.startTime !== null && record.responseCode !== null) return done(record, timestamp);
     }
     if (!options.onlyCustom) {
       const prefix = prefixFormat();
       const m = matchFormat(prefix, text);
       if (m.status === 'full') {
-        const record = buildRecord(prefix, m, lineNo);
+        const record = buildRecord(prefix, m, lineNo, only);
         record.partial = true;
         const upstream = lastQuotedAddress(text);
         if (upstream) {

@@ -1,6 +1,6 @@
 import { normalizeIp, parseAddress } from '../accesslog/address';
 import { parseClusterName, type ClusterRef } from '../accesslog/cluster';
-import type { AccessLogRecord } from '../accesslog/types';
+import type { AccessLogRecord, RecordField } from '../accesslog/types';
 import type { HolderState, IpLookup } from './types';
 
 export interface PodRef {
@@ -36,15 +36,18 @@ export interface IpHistory {
 /** What attribution reads of an access-log record (a failing record crosses threads as this). */
 export type AttributionInput = Pick<
   AccessLogRecord,
-  | 'line'
-  | 'startTime'
-  | 'time'
-  | 'responseCode'
-  | 'responseFlags'
-  | 'upstreamHost'
-  | 'upstreamCluster'
-  | 'downstreamRemoteAddress'
+  'line' | 'time' | (typeof ATTRIBUTION_FIELDS)[number]
 >;
+
+/** The fields of a log line that attribution reads (with its line number and time). */
+export const ATTRIBUTION_FIELDS = [
+  'startTime',
+  'responseCode',
+  'responseFlags',
+  'upstreamHost',
+  'upstreamCluster',
+  'downstreamRemoteAddress',
+] as const satisfies readonly RecordField[];
 
 export interface AttributeOptions {
   /** How long after its last holder was gone a free IP is still blamed on it (default 5 min). */

@@ -4,6 +4,7 @@ import { PASS, prescanAppliesTo, prescanLine } from '../accesslog/prescan';
 import { isFailure } from '../accesslog/failure';
 import type { ErrorReason, SkipReason } from '../accesslog/types';
 import {
+  ATTRIBUTION_FIELDS,
   attributeRecord,
   type Attribution,
   type AttributionInput,
@@ -107,6 +108,7 @@ export function createRecordScan(options: RecordScanOptions): RecordScan {
   const parser = createLineParser({
     format: options.format,
     initialInProxyLog: options.initialInProxyLog,
+    fields: ATTRIBUTION_FIELDS,
   });
   const usePrescan = (options.prescan ?? true) && !all && prescanAppliesTo(options);
   const decoder = new TextDecoder('utf-8', { ignoreBOM: true });

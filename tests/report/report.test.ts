@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { CliIO } from '../../cli/io';
+import { fakeIO } from '../../cli/testing';
 import { runWith } from '../../cli/commands/report';
 import { chromiumPath } from '../../cli/report/chromium';
 import type { ReportJson } from '../../cli/report/model';
@@ -11,10 +11,8 @@ import { defaultDeps } from '../../cli/report/run';
 import { freePort, startStub, STUB_LABEL, type StubServer } from './stub';
 
 function io(cwd: string) {
-  const out: string[] = [];
-  const err: string[] = [];
-  const sink: CliIO = { stdout: (t) => out.push(t), stderr: (t) => err.push(t), cwd };
-  return { sink, out: () => out.join(''), err: () => err.join('') };
+  const sink = fakeIO(cwd);
+  return { sink, out: () => sink.out, err: () => sink.err };
 }
 
 const FIXED = new Date('2026-11-01T12:00:00.000Z');
