@@ -12,7 +12,7 @@ import {
   type StartedLogScan,
 } from '../../server/logscan/parallel';
 import { createUpstreamPodGrouper, type UpstreamPodGroup } from '../../lib/ledger/aggregate';
-import { attributionJsonFromParts, reportFrame } from '../../lib/ledger/report-json';
+import { JsonItemFinisher, reportFrame } from '../../lib/ledger/report-json';
 import type { PodInterval } from '../../lib/ledger/types';
 import { fmtMs } from '../../lib/ledger/lookup';
 import { openHistoryStore } from '../../server/store/history-store';
@@ -105,14 +105,12 @@ export const run: CliCommand = async (argv: string[], io: CliIO): Promise<number
   const attributeOptions = { gapToleranceMs: gapMinutes * 60_000 };
   let result: LogScanResult;
   try {
-    const pods = new WeakMap<PodInterval, string>();
-    const gap = attributeOptions.gapToleranceMs;
+    const finisher = new JsonItemFinisher(history, attributeOptions.gapToleranceMs);
     result = await scan.finish({
       // --json: the scan threads made each item's text but for what the history says
       json: (line, time, ip, middle) => {
-        const found = ip !== null && time !== null ? history.at(ip, time, gap) : null;
-        if (items.count > 0) items.add(ITEM_SEPARATOR);
-        items.add(attributionJsonFromParts(line, middle, found, pods));
+        if (!items.empty) items.push(ITEM_SEPARATOR);
+        finisher.itemInto(items, line, time, ip, middle);
       },
       record: (r) => {
         const a = attributeRecord(r, history, attributeOptions);
@@ -146,7 +144,7 @@ function writeJsonReport(
 ): void {
   if (frame.separator !== ITEM_SEPARATOR)
     throw new Error('report items joined by another separator');
-  if (items.count === 0) return io.stdout(frame.empty);
+  if (items.empty) return io.stdout(frame.empty);
   io.stdout(frame.open);
   for (const block of items.blocks()) io.stdout(block);
   io.stdout(frame.close);

@@ -1,5 +1,5 @@
 import type { IpHistory } from './attribution';
-import { endFrom, lookupIn, type SortedIntervalView } from './lookup';
+import { endFrom, locate, lookupIn, type Located, type SortedIntervalView } from './lookup';
 import type { FromSource, IpLookup, PodInterval } from './types';
 
 /** Who held an interval: the text fields of a PodInterval, read only when the interval is. */
@@ -91,6 +91,23 @@ export class IntervalTable implements IpHistory {
   at(ip: string, time: number, gapToleranceMs = 5 * 60_000): IpLookup {
     const g = this.groups.get(ip);
     return lookupIn(ip, time, g === undefined ? EMPTY : this.view(g), gapToleranceMs);
+  }
+
+  /**
+   * locate() of the lookup `at` makes, its index a row of this table: what a caller that
+   * only needs the state and who held the IP (identity) reads, without the lookup's objects.
+   */
+  locateRow(ip: string, time: number, gapToleranceMs = 5 * 60_000): Located {
+    const g = this.groups.get(ip);
+    if (g === undefined) return locate(time, EMPTY, gapToleranceMs);
+    const at = locate(time, this.view(g), gapToleranceMs);
+    if (at.index >= 0) at.index += this.start[g] as number;
+    return at;
+  }
+
+  /** Who held the interval of a row, decoded from its text (not kept: callers keep what they make of it). */
+  identity(k: number): IntervalIdentity {
+    return this.decoded[k] ?? this.decode(this.identities[k] as string);
   }
 
   /** Intervals of one IP, sorted by start. */

@@ -93,6 +93,26 @@ export function lookupInSorted(
 }
 
 /**
+ * What a lookup found, by position in the view: the interval it reports (-1 for none) and
+ * the state it gives. lookupIn describes it; a caller that only needs the state and the
+ * holder's row (a long --json report) uses it as is, without an object per holder.
+ */
+export interface Located {
+  state: HolderState;
+  /** The interval reported: the holder, or the last holder of a free IP; -1 for none. */
+  index: number;
+  afterTerminationMs: number | null;
+  /**
+   * For `unknown`: why. 'before-first': every known holder came later; 'none': no
+   * interval at all or none around t; 'too-far': the last holder (index) was gone more
+   * than the tolerance before t.
+   */
+  unknown: 'before-first' | 'none' | 'too-far' | null;
+  /** For a free IP (terminated, too-far): how long before t its last holder was gone. */
+  freeForMs: number;
+}
+
+/**
  * The holder of an IP at time t, given the IP's intervals sorted by start.
  * - An interval covering t: `live`, or `terminating` once its deletion has started.
  *   If two cover t (estimated starts overlap), the newer wins unless its start is only a
@@ -100,21 +120,10 @@ export function lookupInSorted(
  * - None covering: the IP was free. The last holder gone at most gapToleranceMs before t is
  *   `terminated` (a phantom); beyond that, or with no earlier holder, `unknown`.
  */
-export function lookupIn(
-  ip: string,
-  t: number,
-  view: SortedIntervalView,
-  gapToleranceMs: number,
-): IpLookup {
+export function locate(t: number, view: SortedIntervalView, gapToleranceMs: number): Located {
   const idx = lastStartingBefore(view, t);
-  if (idx < 0) {
-    const next = view.length > 0 ? view.interval(0) : null;
-    return lazy(ip, t, null, 'unknown', null, () =>
-      next
-        ? `no pod known to hold ${ip} before ${iso(next.from)} (${next.namespace}/${next.name})`
-        : `no pod known to have held ${ip}`,
-    );
-  }
+  if (idx < 0)
+    return found('unknown', -1, null, view.length > 0 ? 'before-first' : 'none', Number.NaN);
   let holder = -1;
   let lastGone = -1;
   let lastGoneEnd = -Infinity;
@@ -136,35 +145,74 @@ export function lookupIn(
   }
   if (holder >= 0 && !view.startSeen(holder) && older >= 0) holder = older;
   if (holder >= 0) {
-    const h = view.interval(holder);
     const started = view.deletionStartedAt(holder);
-    if (started !== null && t >= started)
+    return started !== null && t >= started
+      ? found('terminating', holder, t - started, null, Number.NaN)
+      : found('live', holder, null, null, Number.NaN);
+  }
+  if (lastGone >= 0) {
+    const gap = t - lastGoneEnd;
+    if (gap <= gapToleranceMs)
+      return found(
+        'terminated',
+        lastGone,
+        t - (view.deletionStartedAt(lastGone) ?? lastGoneEnd),
+        null,
+        gap,
+      );
+    return found('unknown', lastGone, null, 'too-far', gap);
+  }
+  return found('unknown', -1, null, 'none', Number.NaN);
+}
+
+function found(
+  state: HolderState,
+  index: number,
+  afterTerminationMs: number | null,
+  unknown: Located['unknown'],
+  freeForMs: number,
+): Located {
+  return { state, index, afterTerminationMs, unknown, freeForMs };
+}
+
+/** locate() told as an IpLookup: the holder (an unknown state names none) and why. */
+export function lookupIn(
+  ip: string,
+  t: number,
+  view: SortedIntervalView,
+  gapToleranceMs: number,
+): IpLookup {
+  const at = locate(t, view, gapToleranceMs);
+  const { state, index, afterTerminationMs } = at;
+  if (state === 'live' || state === 'terminating') {
+    const h = view.interval(index);
+    if (state === 'terminating')
       return lazy(
         ip,
         t,
         h,
-        'terminating',
-        t - started,
+        state,
+        afterTerminationMs,
         () =>
-          `deletion of ${h.namespace}/${h.name} started ${fmtMs(t - started)} before the request`,
+          `deletion of ${h.namespace}/${h.name} started ${fmtMs(afterTerminationMs ?? 0)} before the request`,
       );
-    return lazy(ip, t, h, 'live', null, () => {
+    return lazy(ip, t, h, state, null, () => {
       const estimate = h.fromSource === 'event' ? '' : ` (start estimated from ${h.fromSource})`;
       return `${h.namespace}/${h.name} held ${ip} since ${iso(h.from)}${estimate}`;
     });
   }
-  if (lastGone >= 0) {
-    const g = view.interval(lastGone);
-    const gap = t - lastGoneEnd;
+  if (index >= 0) {
+    const g = view.interval(index);
+    const gap = at.freeForMs;
     const who = () => `${g.namespace}/${g.name}`;
     const uncertain = () => (g.goneUncertain ? ' (time of removal estimated)' : '');
-    if (gap <= gapToleranceMs)
+    if (state === 'terminated')
       return lazy(
         ip,
         t,
         g,
-        'terminated',
-        t - (g.deletionStartedAt ?? lastGoneEnd),
+        state,
+        afterTerminationMs,
         () =>
           `${ip} was free; its last holder ${who()} was gone ${fmtMs(gap)} before the request${uncertain()}`,
       );
@@ -178,13 +226,21 @@ export function lookupIn(
         `${ip} was free for ${fmtMs(gap)} before the request; last holder ${who()}${uncertain()} is too far back to blame`,
     );
   }
-  return lazy(
-    ip,
-    t,
-    null,
-    'unknown',
-    null,
-    () => `no holder of ${ip} found around the request time`,
+  if (at.unknown === 'before-first') {
+    const next = view.interval(0);
+    return lazy(
+      ip,
+      t,
+      null,
+      'unknown',
+      null,
+      () => `no pod known to hold ${ip} before ${iso(next.from)} (${next.namespace}/${next.name})`,
+    );
+  }
+  return lazy(ip, t, null, 'unknown', null, () =>
+    view.length > 0
+      ? `no holder of ${ip} found around the request time`
+      : `no pod known to have held ${ip}`,
   );
 }
 

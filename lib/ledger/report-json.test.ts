@@ -3,17 +3,21 @@ import {
   assembleReport,
   attributionJsonItem,
   attributionView,
-  attributionJsonFromParts,
   attributionJsonMiddle,
+  JsonItemFinisher,
 } from './report-json';
 import {
   attributeRecord,
-  lookupUpstream,
+  upstreamIpOf,
   type Attribution,
   type AttributionInput,
+  type IpHistory,
 } from './attribution';
+import { lookupInSorted } from './lookup';
+import { intervals, tableOf } from './test-intervals';
+import { MIN, T0 } from './test-pods';
 import { createRecordScan } from './scan';
-import type { IpLookup, PodInterval } from './types';
+import type { PodInterval } from './types';
 import { history, uglyLog } from './test-scan-log';
 
 const a = (line: number, pod: boolean, flags: string[]): Attribution => ({
@@ -67,20 +71,45 @@ describe('report-json', () => {
 });
 
 describe('--json items from parts', () => {
+  const records: AttributionInput[] = [];
+  const scan = createRecordScan({ all: true, onRecord: (r) => void records.push(r) });
+  scan.push(uglyLog());
+  scan.end();
+
   it('make what attributionJsonItem(attributeRecord(...)) makes, for every record of the ugly log', () => {
-    const records: AttributionInput[] = [];
-    const scan = createRecordScan({ all: true, onRecord: (r) => void records.push(r) });
-    scan.push(uglyLog());
-    scan.end();
-    const pods = new WeakMap<PodInterval, string>();
-    const write = (r: AttributionInput, found: IpLookup | null) =>
-      attributionJsonFromParts(r.line, attributionJsonMiddle(r), found, pods);
-    expect(records.length).toBeGreaterThan(30);
-    for (const r of records) {
-      const want = attributionJsonItem(attributeRecord(r, history));
-      expect(write(r, lookupUpstream(r, history).found)).toBe(want);
-      // the second time from the pod text cache
-      expect(write(r, lookupUpstream(r, history).found)).toBe(want);
+    // the ledger the log refers to, and the same history as a table (what a store loads)
+    for (const h of [history, tableOf(history.intervals())]) {
+      const finisher = new JsonItemFinisher(h, 5 * 60_000);
+      const write = (r: AttributionInput) =>
+        finisher.item(r.line, r.time, upstreamIpOf(r), attributionJsonMiddle(r));
+      expect(records.length).toBeGreaterThan(30);
+      for (const r of records) {
+        const want = attributionJsonItem(attributeRecord(r, history));
+        expect(write(r)).toBe(want);
+        // the second time from the pod text cache
+        expect(write(r)).toBe(want);
+      }
     }
+  });
+
+  it('make the same items from a table as from the interval lists, in every state', () => {
+    const list = intervals(5);
+    const table = tableOf(list);
+    const byIp = new Map<string, PodInterval[]>(list.map((i) => [i.ip, table.history(i.ip)]));
+    const lists: IpHistory = {
+      at: (ip, t, gap) => lookupInSorted(ip, t, byIp.get(ip) ?? [], gap ?? 0),
+    };
+    const fromTable = new JsonItemFinisher(table, 2 * MIN);
+    const fromLists = new JsonItemFinisher(lists, 2 * MIN);
+    const states = new Set<string>();
+    for (const ip of [...byIp.keys(), '192.0.2.9'])
+      for (let m = 0; m < 200; m += 3) {
+        const t = T0 + m * MIN + 17_000;
+        states.add(lists.at(ip, t, 2 * MIN).state);
+        expect(fromTable.item(m, t, ip, ',\n      "x": ')).toBe(
+          fromLists.item(m, t, ip, ',\n      "x": '),
+        );
+      }
+    expect([...states].sort()).toEqual(['live', 'terminated', 'terminating', 'unknown']);
   });
 });

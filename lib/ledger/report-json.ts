@@ -1,5 +1,6 @@
-import type { Attribution, AttributionInput } from './attribution';
-import type { IpLookup, PodInterval } from './types';
+import type { Attribution, AttributionInput, IpHistory } from './attribution';
+import { IntervalTable } from './interval-table';
+import type { HolderState, PodInterval } from './types';
 
 /** What `meshdx attribute --json` prints of one attribution. */
 export function attributionView(a: Attribution) {
@@ -68,35 +69,108 @@ export function attributionJsonMiddle(r: AttributionInput): string {
 
 /**
  * Finishes attributionJsonMiddle's text into the item attributionJsonItem(attributeRecord(..))
- * prints, from the line number and the lookup (lookupUpstream); pod texts are made once per
- * holder (cached in `pods`).
+ * prints, from the line number, the holder's pod text (podJson, or 'null') and the lookup's
+ * state (see JsonItemFinisher).
  */
 export function attributionJsonFromParts(
   line: number,
   middle: string,
-  found: IpLookup | null,
-  pods: WeakMap<PodInterval, string>,
+  pod: string,
+  state: HolderState,
+  afterTerminationMs: number | null,
 ): string {
-  const h = found?.holder ?? null;
-  let pod = 'null';
-  if (h) {
-    const had = pods.get(h);
-    if (had === undefined) {
-      pod = podText({ namespace: h.namespace, name: h.name, uid: h.uid }) ?? 'null';
-      pods.set(h, pod);
-    } else pod = had;
+  const out: string[] = [];
+  itemPieces(out, line, middle, pod, state, afterTerminationMs);
+  return out.join('');
+}
+
+/** attributionJsonFromParts as pieces pushed to `out`, for a writer that joins many items. */
+function itemPieces(
+  out: { push(piece: string): unknown },
+  line: number,
+  middle: string,
+  pod: string,
+  state: HolderState,
+  afterTerminationMs: number | null,
+): void {
+  out.push('    {\n      "line": ');
+  out.push(v(line));
+  out.push(middle);
+  out.push(pod);
+  out.push(',\n      "state": ');
+  out.push(STATE_JSON[state]);
+  out.push(',\n      "afterTerminationMs": ');
+  out.push(v(afterTerminationMs));
+  out.push('\n    }');
+}
+
+const STATE_JSON: Record<HolderState, string> = {
+  live: '"live"',
+  terminating: '"terminating"',
+  terminated: '"terminated"',
+  unknown: '"unknown"',
+};
+
+/** The pod of an item as attributionJsonItem prints it. */
+export function podJson(namespace: string, name: string, uid: string | null): string {
+  return `{\n        "namespace": ${JSON.stringify(namespace)},\n        "name": ${JSON.stringify(name)},\n        "uid": ${v(uid)}\n      }`;
+}
+
+/**
+ * Finishes the --json items of records handed over as parts (line, time, normalised upstream
+ * IP, attributionJsonMiddle) from a history. A long log has tens of thousands of failing
+ * requests: each holder's pod text is made once, and from a table history (a store) the
+ * lookup reads its columns without making an object per holder.
+ */
+export class JsonItemFinisher {
+  private readonly rowPods: (string | undefined)[] = [];
+  private readonly pods = new WeakMap<PodInterval, string>();
+
+  constructor(
+    private readonly history: IpHistory,
+    private readonly gapToleranceMs: number,
+  ) {}
+
+  item(line: number, time: number | null, ip: string | null, middle: string): string {
+    const out: string[] = [];
+    this.itemInto(out, line, time, ip, middle);
+    return out.join('');
   }
-  return [
-    '    {\n      "line": ',
-    v(line),
-    middle,
-    pod,
-    ',\n      "state": ',
-    v(found?.state ?? 'unknown'),
-    ',\n      "afterTerminationMs": ',
-    v(found?.afterTerminationMs ?? null),
-    '\n    }',
-  ].join('');
+
+  /** item() as pieces pushed to `out`: a long report joins many items' pieces at once. */
+  itemInto(
+    out: { push(piece: string): unknown },
+    line: number,
+    time: number | null,
+    ip: string | null,
+    middle: string,
+  ): void {
+    if (ip === null || time === null) return itemPieces(out, line, middle, 'null', 'unknown', null);
+    const h = this.history;
+    if (h instanceof IntervalTable) {
+      const at = h.locateRow(ip, time, this.gapToleranceMs);
+      const pod = at.index >= 0 && at.state !== 'unknown' ? this.rowPod(h, at.index) : 'null';
+      return itemPieces(out, line, middle, pod, at.state, at.afterTerminationMs);
+    }
+    const found = h.at(ip, time, this.gapToleranceMs);
+    const holder = found.holder;
+    let pod = 'null';
+    if (holder) {
+      pod = this.pods.get(holder) ?? podJson(holder.namespace, holder.name, holder.uid);
+      this.pods.set(holder, pod);
+    }
+    itemPieces(out, line, middle, pod, found.state, found.afterTerminationMs);
+  }
+
+  private rowPod(table: IntervalTable, row: number): string {
+    let pod = this.rowPods[row];
+    if (pod === undefined) {
+      const who = table.identity(row);
+      pod = podJson(who.namespace, who.name, who.uid);
+      this.rowPods[row] = pod;
+    }
+    return pod;
+  }
 }
 
 /** A JSON scalar as JSON.stringify prints it inside an object (NaN and Infinity as null). */
@@ -128,7 +202,7 @@ function podText(pod: Attribution['pod']): string | undefined {
     (pod.uid !== null && typeof pod.uid !== 'string')
   )
     return undefined;
-  return `{\n        "namespace": ${JSON.stringify(pod.namespace)},\n        "name": ${JSON.stringify(pod.name)},\n        "uid": ${v(pod.uid)}\n      }`;
+  return podJson(pod.namespace, pod.name, pod.uid);
 }
 
 /** The general path, for attributions made elsewhere with unusual values. */

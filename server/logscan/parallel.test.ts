@@ -7,7 +7,7 @@ import { attributeRecord, type Attribution } from '../../lib/ledger/attribution'
 import { history, uglyLog } from '../../lib/ledger/test-scan-log';
 import { startLogScan, type LogScanOptions } from './parallel';
 import { segmentBounds } from './segment';
-import { attributionJsonFromParts, attributionJsonItem } from '../../lib/ledger/report-json';
+import { JsonItemFinisher, attributionJsonItem } from '../../lib/ledger/report-json';
 import type { PodInterval } from '../../lib/ledger/types';
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'meshdx-logscan-'));
@@ -78,18 +78,10 @@ describe('parallel log scan', () => {
   });
 
   it('hands over --json parts that make the items of the single pass', async () => {
-    const pods = new WeakMap<PodInterval, string>();
+    const finisher = new JsonItemFinisher(history, 5 * 60_000);
     const items: string[] = [];
     await startLogScan(file, { segmentBytes: 61, workers: 1, output: 'json' }).finish({
-      json: (line, time, ip, middle) =>
-        items.push(
-          attributionJsonFromParts(
-            line,
-            middle,
-            ip !== null && time !== null ? history.at(ip, time) : null,
-            pods,
-          ),
-        ),
+      json: (line, time, ip, middle) => items.push(finisher.item(line, time, ip, middle)),
     });
     expect(items).toEqual(onePass(log).attributions.map(attributionJsonItem));
   });

@@ -139,6 +139,34 @@ describe('intervalTableFromText', () => {
     store.close();
   });
 
+  it('reads who held an interval as the row query does, whatever the names hold', () => {
+    const names: [string, unknown, unknown, unknown][] = [
+      ['quote"and\\backslash', 'u,1]', 'ReplicaSet', 'node "a"'],
+      ['comma,and]bracket', null, null, null],
+      ['unicode-é😀\u2028', 'u-3', 'Job', 'n'],
+      ['null-like', 'null', 'StatefulSet', 'nullnode'],
+      [' spaced ', '', '', ''],
+    ];
+    const store = rawStore(
+      names.map(([name, uid, kind, node], k) => {
+        const r = row(`n${k}`, 100 + k, { uid });
+        r[3] = name;
+        r[5] = kind;
+        r[7] = node;
+        return r;
+      }),
+    );
+    // a number where a text belongs (the row query gives it as it is; the table as no text)
+    store.db.prepare("UPDATE pod_intervals SET node = 42 WHERE pod_key = 'n4'").run();
+    const { table } = intervalTableFromText(new StoreReader(store.db).intervalTextBatches());
+    const want = store
+      .intervalsForIp(IP)
+      .map((i) => (i.node === (42 as unknown) ? { ...i, node: null } : i));
+    expect(table.history(IP)).toEqual(want);
+    expect(table.history(IP).map((i) => i.name)).toEqual(names.map((n) => n[0]));
+    store.close();
+  });
+
   it('reads a damaged identity as an unnamed pod instead of failing the whole load', () => {
     const { table } = intervalTableFromText(['"10.1.0.7"\t100\t1\t\t\t\t0\t\t{', 'short\tline']);
     expect(table.history(IP)).toMatchObject([{ name: '', namespace: '', fromSource: 'startTime' }]);

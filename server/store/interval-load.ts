@@ -113,26 +113,59 @@ export function intervalTableFromText(batches: Iterable<string>): LoadedInterval
 const str = (v: unknown): string | null => (typeof v === 'string' ? v : null);
 
 /**
+ * The values of a json_array text of strings and nulls without escapes, read without
+ * JSON.parse (the usual identity: one is decoded per holder a lookup reports); null for
+ * anything else, which JSON.parse then reads.
+ */
+function plainArray(text: string): (string | null)[] | null {
+  const n = text.length;
+  if (text.charCodeAt(0) !== 91 /* [ */ || text.charCodeAt(n - 1) !== 93 /* ] */) return null;
+  const out: (string | null)[] = [];
+  let p = 1;
+  while (p < n - 1) {
+    if (text.charCodeAt(p) === 34 /* " */) {
+      const close = text.indexOf('"', p + 1);
+      if (close < 0) return null;
+      const value = text.slice(p + 1, close);
+      if (value.includes('\\')) return null;
+      out.push(value);
+      p = close + 1;
+    } else if (text.startsWith('null', p)) {
+      out.push(null);
+      p += 4;
+    } else return null;
+    const c = text.charCodeAt(p);
+    if (c === 44 /* , */) p++;
+    else if (p !== n - 1) return null;
+  }
+  return out;
+}
+
+/**
  * Decodes the json_array identity texts; owners are shared between the intervals of one
  * workload. A text that is not such an array (a damaged row) decodes as an unnamed pod.
  */
 function identityDecoder(): (text: string) => IntervalIdentity {
-  const owners = new Map<string, { kind: string; name: string }>();
+  const owners = new Map<string, Map<string, { kind: string; name: string }>>();
   return (text) => {
-    let a: unknown;
-    try {
-      a = JSON.parse(text);
-    } catch {
-      a = null;
+    let v: unknown[] | null = plainArray(text);
+    if (v === null) {
+      let a: unknown;
+      try {
+        a = JSON.parse(text);
+      } catch {
+        a = null;
+      }
+      v = Array.isArray(a) ? (a as unknown[]) : [];
     }
-    const v = Array.isArray(a) ? (a as unknown[]) : [];
     const kind = str(v[3]);
     const ownerName = str(v[4]);
     let owner: { kind: string; name: string } | null = null;
     if (kind && ownerName) {
-      const key = `${kind}\u0000${ownerName}`;
-      owner = owners.get(key) ?? null;
-      if (!owner) owners.set(key, (owner = { kind, name: ownerName }));
+      let ofKind = owners.get(kind);
+      if (!ofKind) owners.set(kind, (ofKind = new Map()));
+      owner = ofKind.get(ownerName) ?? null;
+      if (!owner) ofKind.set(ownerName, (owner = { kind, name: ownerName }));
     }
     return {
       namespace: str(v[0]) ?? '',
