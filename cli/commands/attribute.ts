@@ -13,7 +13,6 @@ import {
 } from '../../server/logscan/parallel';
 import { createUpstreamPodGrouper, type UpstreamPodGroup } from '../../lib/ledger/aggregate';
 import { JsonItemFinisher, reportFrame } from '../../lib/ledger/report-json';
-import type { PodInterval } from '../../lib/ledger/types';
 import { fmtMs } from '../../lib/ledger/lookup';
 import { openHistoryStore } from '../../server/store/history-store';
 import { Utf8Blocks } from '../utf8-blocks';

@@ -103,7 +103,7 @@ export function matchFormat(format: CompiledFormat, line: string): MatchResult {
     const spec = operators[k] as OperatorSpec;
     const lit = literals[k + 1] ?? '';
     const last = k === operators.length - 1;
-    let a = p;
+    const a = p;
     let b: number;
     if (lit === '' && last) {
       b = line.length;

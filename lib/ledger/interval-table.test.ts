@@ -3,7 +3,7 @@ import { lookupInSorted } from './lookup';
 import type { PodInterval } from './types';
 import { T0, MIN } from './test-pods';
 import { intervals, tableOf } from './test-intervals';
-import { mulberry32 } from '../../server/sim/world/build/ids';
+import { mulberry32 } from '../random';
 
 function sortedByIp(list: PodInterval[]): Map<string, PodInterval[]> {
   const byIp = new Map<string, PodInterval[]>();

@@ -2,7 +2,7 @@
 import { IntervalTable, IntervalTableBuilder, type IntervalIdentity } from './interval-table';
 import type { FromSource, PodInterval } from './types';
 import { T0, MIN } from './test-pods';
-import { mulberry32 } from '../../server/sim/world/build/ids';
+import { mulberry32 } from '../random';
 
 const SOURCES: FromSource[] = ['event', 'startTime', 'condition', 'creationTimestamp'];
 

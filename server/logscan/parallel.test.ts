@@ -8,7 +8,6 @@ import { history, uglyLog } from '../../lib/ledger/test-scan-log';
 import { startLogScan, type LogScanOptions } from './parallel';
 import { segmentBounds } from './segment';
 import { JsonItemFinisher, attributionJsonItem } from '../../lib/ledger/report-json';
-import type { PodInterval } from '../../lib/ledger/types';
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'meshdx-logscan-'));
 afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
