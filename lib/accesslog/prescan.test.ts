@@ -1,5 +1,6 @@
 import { describe, it, expect } from 'vitest';
-import { PASS, PARSE, prescanLine, prescanAppliesTo } from './prescan';
+import { createPrescan, PASS, PARSE, prescanLine, prescanAppliesTo } from './prescan';
+import { mulberry32 } from '../random';
 import { createLineSplitter } from './lines';
 import { readFixture } from '../../test-support/fixtures';
 import { parseAccessLog } from './parser';
@@ -41,6 +42,63 @@ describe('prescanLine', () => {
     const nonFailing = results.filter((r) => r.kind === 'record' && !isFailure(r.record)).length;
     expect(passed).toBeGreaterThan(0);
     expect(passed).toBeLessThanOrEqual(nonFailing);
+  });
+
+  it('never passes a line the parser would read otherwise: mutated heads, tabs and spaces anywhere', () => {
+    const bases = [
+      `${HEAD} 200 - via_upstream - "-" 0 95 3 - "-" "curl" "rid" "a:80" "10.8.0.5:8080" outbound|80||a 1.1.1.1:1 2.2.2.2:2 3.3.3.3:3 - default`,
+      `[2024-06-01T10:00:00.000Z] "POST /a/very/long/path?with=query&and=more HTTP/2" 404 - x`,
+      `2024-06-01T10:00:00.123456789Z [2024-06-01T10:00:00Z] "- - -" - - 0 0`,
+      `[1717236000] "GET / HTTP/1.1" 301  x`,
+    ];
+    const junk = [' ', '\t', '"', ']', '[', '-', '5', 'é', '\r', 'A', ',', '\u0000'];
+    const r = mulberry32(11);
+    let passed = 0;
+    let checked = 0;
+    for (const base of bases)
+      for (let n = 0; n < 600; n++) {
+        // 1 to 3 edits (insert, replace or delete) in the first 90 characters
+        let line = base;
+        for (let k = 1 + Math.floor(r() * 3); k > 0; k--) {
+          const at = Math.floor(r() * Math.min(90, line.length));
+          const j = junk[Math.floor(r() * junk.length)] as string;
+          const op = r();
+          line =
+            op < 0.4
+              ? line.slice(0, at) + j + line.slice(at)
+              : op < 0.8
+                ? line.slice(0, at) + j + line.slice(at + 1)
+                : line.slice(0, at) + line.slice(at + 1);
+        }
+        checked++;
+        if (verdict(line) !== PASS) continue;
+        passed++;
+        const [result] = parseAccessLog(line);
+        expect(result?.kind, line).toBe('record');
+        if (result?.kind === 'record') expect(isFailure(result.record), line).toBe(false);
+      }
+    expect(checked).toBe(2400);
+    // mutations outside the head leave most lines passing: the test sees both verdicts
+    expect(passed).toBeGreaterThan(100);
+    expect(passed).toBeLessThan(checked - 500);
+  });
+
+  it('knows which lines of a buffer have tabs, asked in order, and forgets a refilled buffer', () => {
+    const clean = `${HEAD} 200 - x`;
+    const tabbed = `[2024-06-01T10:00:00.000Z] "GET /x\tb HTTP/1.1" 200 - x`;
+    const b = Buffer.from([clean, tabbed, clean].join('\n'));
+    const p = createPrescan();
+    const one = clean.length;
+    const two = one + 1 + tabbed.length;
+    expect(p.line(b, 0, one)).toBe(PASS);
+    expect(p.line(b, one + 1, two)).toBe(PARSE);
+    expect(p.line(b, two + 1, b.length)).toBe(PASS);
+    // a buffer without tabs, then refilled with one in its second line
+    const r = Buffer.from([clean, clean, clean].join('\n'));
+    expect(p.line(r, 0, one)).toBe(PASS);
+    Buffer.from([clean, tabbed].join('\n')).copy(r);
+    p.forget();
+    expect(p.line(r, one + 1, two)).toBe(PARSE);
   });
 
   it('applies to Istio-shaped custom formats only', () => {

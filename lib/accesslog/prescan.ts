@@ -29,22 +29,15 @@ function isDigit(c: number): boolean {
   return c >= 48 && c <= 57;
 }
 
-function isUpper(c: number): boolean {
-  return c >= 65 && c <= 90;
-}
-
-/** Characters of a START_TIME the pre-scan accepts: ASCII letters, digits and `:.+-`. */
-function isTimeChar(c: number): boolean {
-  return (
-    isDigit(c) ||
-    isUpper(c) ||
-    (c >= 97 && c <= 122) ||
-    c === 58 /* : */ ||
-    c === 46 /* . */ ||
-    c === 43 /* + */ ||
-    c === DASH
-  );
-}
+/** Bytes of a START_TIME the pre-scan accepts: ASCII letters, digits and `:.+-`. */
+const TIME_BYTE = (() => {
+  const t = new Uint8Array(256);
+  for (let c = 0; c < 128; c++) {
+    const ch = String.fromCharCode(c);
+    if (/[0-9A-Za-z:.+-]/.test(ch)) t[c] = 1;
+  }
+  return t;
+})();
 
 /**
  * Where the access-log part of a `kubectl logs --timestamps` line starts (after the RFC 3339
@@ -62,72 +55,103 @@ function afterKubectlTimestamp(b: Uint8Array, s: number, e: number): number {
   return split ? s + split.timestamp.length + 1 : -1;
 }
 
-/** Reads a token (non-empty, no space or tab) ending at `stop`; returns the index of `stop` or -1. */
-function token(b: Uint8Array, p: number, e: number, stop: number): number {
-  const start = p;
-  while (p < e) {
-    const c = b[p] as number;
-    if (c === stop) return p === start ? -1 : p;
-    if (c === TAB || c === SPACE) return -1;
-    p++;
-  }
-  return -1;
+export interface Prescan {
+  /** Classifies one line b[s, e) (without its '\n'; a trailing '\r' is allowed). */
+  line(b: Uint8Array, s: number, e: number): PrescanVerdict;
+  /** The buffer lines were in may hold other bytes now (a reused read buffer): forget it. */
+  forget(): void;
 }
 
 /**
- * Classifies the line b[s, e) (without its '\n'; a trailing '\r' is allowed).
- * Only looks at the head of the line: cost is independent of the line's length.
+ * A pre-scan for the lines of a scan, in order. It looks at the head of a line only (its cost
+ * does not grow with the line's length) and at no byte twice: the request path, the longest
+ * part of the head, is skipped by a native search for the space after it, which is sound
+ * because the pre-scan knows where the tabs are (a line with a tab anywhere goes to the parser;
+ * the tabs of a buffer are found once, in one native pass, as lines are asked about in order).
  */
+export function createPrescan(): Prescan {
+  let tabsOf: Uint8Array | null = null;
+  /** The first tab at or after the last line asked about in tabsOf (Infinity: none). */
+  let nextTab = Infinity;
+  let tabsFrom = 0;
+
+  function hasTab(b: Uint8Array, s: number, e: number): boolean {
+    if (b !== tabsOf || s < tabsFrom) {
+      // another buffer, or lines asked about out of order: nothing known
+      tabsOf = b;
+      tabsFrom = s;
+      nextTab = -1;
+    }
+    if (nextTab < s) {
+      const t = b.indexOf(TAB, s);
+      nextTab = t < 0 ? Infinity : t;
+      tabsFrom = s;
+    }
+    return nextTab < e;
+  }
+
+  function line(b: Uint8Array, s: number, e: number): PrescanVerdict {
+    if (e > s && b[e - 1] === CR) e--;
+    let p = s;
+    if (p >= e || hasTab(b, s, e)) return PARSE;
+    if (isDigit(b[p] as number)) {
+      p = afterKubectlTimestamp(b, s, e);
+      if (p < 0 || p >= e) return PARSE;
+    }
+    // [START_TIME] with a digit first, 8..40 characters, no ']' inside (so no proxy log line)
+    if (b[p] !== OPEN) return PARSE;
+    p++;
+    const t0 = p;
+    if (p >= e || !isDigit(b[p] as number)) return PARSE;
+    for (;;) {
+      if (p >= e) return PARSE;
+      const c = b[p] as number;
+      if (c === CLOSE) break;
+      if (TIME_BYTE[c] === 0) return PARSE;
+      p++;
+    }
+    const timeLen = p - t0;
+    if (timeLen < 8 || timeLen > 40 || p + 2 >= e) return PARSE;
+    if (b[p + 1] !== SPACE || b[p + 2] !== QUOTE) return PARSE;
+    p += 3;
+    // "METHOD PATH PROTOCOL": tokens without spaces (and, from hasTab, without tabs)
+    const method = p;
+    while (p < e && b[p] !== SPACE) p++;
+    if (p === method || p >= e) return PARSE;
+    const afterPath = b.indexOf(SPACE, p + 1);
+    if (afterPath <= p + 1 || afterPath >= e) return PARSE;
+    p = afterPath + 1;
+    const proto = p;
+    while (p < e) {
+      const c = b[p] as number;
+      if (c === QUOTE && p + 1 < e && b[p + 1] === SPACE) break;
+      if (c === SPACE) return PARSE;
+      p++;
+    }
+    if (p === proto || p >= e) return PARSE;
+    p += 2;
+    // RESPONSE_CODE: '-' or 1..15 digits
+    let code = 0;
+    const c0 = p;
+    if (b[p] === DASH) p++;
+    else {
+      while (p < e && isDigit(b[p] as number)) code = code * 10 + ((b[p++] as number) - 48);
+      if (p === c0 || p - c0 > 15) return PARSE;
+    }
+    if (p >= e || b[p] !== SPACE) return PARSE;
+    p++;
+    // RESPONSE_FLAGS: PASS only for "-" or an empty value, each followed by a space
+    if (p < e && b[p] === SPACE) return code >= 500 ? PARSE : PASS;
+    if (p + 1 < e && b[p] === DASH && b[p + 1] === SPACE) return code >= 500 ? PARSE : PASS;
+    return PARSE;
+  }
+
+  return { line, forget: () => void (tabsOf = null) };
+}
+
+/** The verdict on one line alone (tests; a scan makes one createPrescan for its lines). */
 export function prescanLine(b: Uint8Array, s: number, e: number): PrescanVerdict {
-  if (e > s && b[e - 1] === CR) e--;
-  let p = s;
-  if (p >= e) return PARSE;
-  if (isDigit(b[p] as number)) {
-    p = afterKubectlTimestamp(b, s, e);
-    if (p < 0 || p >= e) return PARSE;
-  }
-  // [START_TIME] with a digit first, 8..40 characters, no ']' inside (so no proxy log line)
-  if (b[p] !== OPEN) return PARSE;
-  p++;
-  const t0 = p;
-  if (p >= e || !isDigit(b[p] as number)) return PARSE;
-  while (p < e && b[p] !== CLOSE) {
-    if (!isTimeChar(b[p] as number)) return PARSE;
-    p++;
-  }
-  const timeLen = p - t0;
-  if (timeLen < 8 || timeLen > 40 || p + 2 >= e) return PARSE;
-  if (b[p + 1] !== SPACE || b[p + 2] !== QUOTE) return PARSE;
-  p += 3;
-  // "METHOD PATH PROTOCOL"
-  p = token(b, p, e, SPACE);
-  if (p < 0) return PARSE;
-  p = token(b, p + 1, e, SPACE);
-  if (p < 0) return PARSE;
-  p++;
-  const proto = p;
-  while (p < e) {
-    const c = b[p] as number;
-    if (c === QUOTE && p + 1 < e && b[p + 1] === SPACE) break;
-    if (c === SPACE || c === TAB) return PARSE;
-    p++;
-  }
-  if (p === proto || p >= e) return PARSE;
-  p += 2;
-  // RESPONSE_CODE: '-' or 1..15 digits
-  let code = 0;
-  const c0 = p;
-  if (b[p] === DASH) p++;
-  else {
-    while (p < e && isDigit(b[p] as number)) code = code * 10 + ((b[p++] as number) - 48);
-    if (p === c0 || p - c0 > 15) return PARSE;
-  }
-  if (p >= e || b[p] !== SPACE) return PARSE;
-  p++;
-  // RESPONSE_FLAGS: PASS only for "-" or an empty value, each followed by a space
-  if (p < e && b[p] === SPACE) return code >= 500 ? PARSE : PASS;
-  if (p + 1 < e && b[p] === DASH && b[p + 1] === SPACE) return code >= 500 ? PARSE : PASS;
-  return PARSE;
+  return createPrescan().line(b, s, e);
 }
 
 /**

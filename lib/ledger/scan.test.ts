@@ -33,6 +33,51 @@ describe('attribution scan: the pre-scan fast path agrees with the full parser',
     });
   }
 
+  it('gives the same when every chunk is read into one reused buffer, tabs in later chunks', () => {
+    // lines of many lengths, some with a tab in the path: a chunk's lines then start before
+    // and after where the last chunk's last line started
+    const lines = Array.from({ length: 120 }, (_, k) => {
+      const pad = 'p'.repeat((k * 37) % 300);
+      // no tab in the first chunks, so that the pre-scan knows of none there
+      return k > 60 && k % 3 === 1
+        ? `[${at(k % 50)}] "GET /${pad}\t${k} HTTP/1.1" 200 - x`
+        : `[${at(k % 50)}] "GET /${pad}${k} HTTP/1.1" ${k % 5 ? 200 : 503} - x`;
+    });
+    const log = Buffer.from(lines.join('\n'));
+    const whole = createAttributionScan(history, {});
+    whole.push(log);
+    const want = whole.end();
+    // a tab in the path: no Istio format reads the line
+    expect(want.errors).toBe(lines.filter((l) => l.includes('\t')).length);
+    expect(want.attributions.length).toBe(lines.filter((l) => l.includes('" 503 ')).length);
+    for (const size of [1000, 777, 1500, 333]) {
+      const reused = createAttributionScan(history, {});
+      const buf = Buffer.alloc(size);
+      for (let i = 0; i < log.length; i += size) {
+        const n = log.copy(buf, 0, i, i + size);
+        // the buffer itself when full, as the log readers do
+        reused.push(n === size ? buf : buf.subarray(0, n));
+      }
+      expect(reused.end()).toEqual(want);
+    }
+    // chunks that end at line ends (no line carried over), each read into the same full
+    // buffer: groups of lines padded with empty lines to the buffer's size
+    const groups: Buffer[] = [];
+    for (let k = 0; k < lines.length; k += 7) {
+      const text = `${lines.slice(k, k + 7).join('\n')}\n`;
+      groups.push(Buffer.from(text.padEnd(4096, '\n')));
+    }
+    const padded = createAttributionScan(history, {});
+    padded.push(Buffer.concat(groups));
+    const reused = createAttributionScan(history, {});
+    const buf = Buffer.alloc(4096);
+    for (const g of groups) {
+      g.copy(buf);
+      reused.push(buf);
+    }
+    expect(reused.end()).toEqual(padded.end());
+  });
+
   it('matches the line-by-line parser on the decoded text, line numbers included', () => {
     const fast = scanAll(log, {}, 1000);
     const reference = parseAccessLog(text);

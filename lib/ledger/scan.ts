@@ -1,6 +1,6 @@
 import { createLineParser } from '../accesslog/parser';
 import { createLineSplitter } from '../accesslog/lines';
-import { PASS, prescanAppliesTo, prescanLine } from '../accesslog/prescan';
+import { createPrescan, PASS, prescanAppliesTo } from '../accesslog/prescan';
 import { isFailure } from '../accesslog/failure';
 import type { ErrorReason, SkipReason } from '../accesslog/types';
 import {
@@ -133,10 +133,11 @@ export function createRecordScan(options: RecordScanOptions): RecordScan {
     }
   }
 
+  const prescan = createPrescan();
   const splitter = createLineSplitter(
     usePrescan
       ? (bytes, start, end) => {
-          if (prescanLine(bytes, start, end) === PASS) {
+          if (prescan.line(bytes, start, end) === PASS) {
             parser.skipRecord();
             result.requests++;
             result.skippedByFilter++;
@@ -146,7 +147,11 @@ export function createRecordScan(options: RecordScanOptions): RecordScan {
   );
 
   return {
-    push: (chunk) => splitter.push(chunk),
+    push(chunk) {
+      // the caller may have read this chunk into the buffer of the last one
+      prescan.forget();
+      splitter.push(chunk);
+    },
     end() {
       splitter.end();
       result.lines = splitter.lines;
