@@ -5,6 +5,31 @@ import type { FromSource, IpLookup, PodInterval } from './types';
 /** Who held an interval: the text fields of a PodInterval, read only when the interval is. */
 export type IntervalIdentity = Pick<PodInterval, 'namespace' | 'name' | 'uid' | 'owner' | 'node'>;
 
+/** A holder's namespace, name and uid as JSON texts (the uid 'null' when it has none). */
+export type KeyJson = [namespace: string, name: string, uid: string];
+
+/** How a table reads the identity texts it was given. */
+export interface IdentityReader {
+  decode(identity: string): IntervalIdentity;
+  /**
+   * keyJson without decoding, for the texts where that is certain; null for the others
+   * (which are then decoded). Optional.
+   */
+  keyJson?(identity: string): KeyJson | null;
+}
+
+/**
+ * JSON.stringify of a string, without the call for the usual one (printable ASCII without a
+ * quote or a backslash: nothing to escape).
+ */
+export function jsonString(s: string): string {
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if (c < 0x20 || c > 0x7e || c === 0x22 || c === 0x5c) return JSON.stringify(s);
+  }
+  return `"${s}"`;
+}
+
 /** The numbers of one interval as a table row takes them (null where the interval has none). */
 export type IntervalTimes = Omit<PodInterval, 'ip' | keyof IntervalIdentity>;
 
@@ -46,11 +71,16 @@ export class IntervalTable implements IpHistory {
   private readonly identities: string[];
   private readonly decoded: (PodInterval | undefined)[];
 
+  private readonly decode: (identity: string) => IntervalIdentity;
+  private readonly readKeyJson: ((identity: string) => KeyJson | null) | undefined;
+
   private constructor(
     b: IntervalTableBuilder,
     { order, start }: { order: Int32Array; start: Int32Array },
-    private readonly decode: (identity: string) => IntervalIdentity,
+    reader: IdentityReader,
   ) {
+    this.decode = reader.decode;
+    this.readKeyJson = reader.keyJson;
     const n = order.length;
     this.groups = b.groups;
     this.start = start;
@@ -77,11 +107,8 @@ export class IntervalTable implements IpHistory {
   }
 
   /** Builds the table from rows added to `builder` in any order. */
-  static from(
-    builder: IntervalTableBuilder,
-    decode: (identity: string) => IntervalIdentity,
-  ): IntervalTable {
-    return new IntervalTable(builder, builder.order(decode), decode);
+  static from(builder: IntervalTableBuilder, reader: IdentityReader): IntervalTable {
+    return new IntervalTable(builder, builder.order(reader.decode), reader);
   }
 
   get size(): number {
@@ -108,6 +135,21 @@ export class IntervalTable implements IpHistory {
   /** Who held the interval of a row, decoded from its text (not kept: callers keep what they make of it). */
   identity(k: number): IntervalIdentity {
     return this.decoded[k] ?? this.decode(this.identities[k] as string);
+  }
+
+  /**
+   * The namespace, name and uid of a row's holder as JSON texts (what JSON.stringify writes),
+   * read straight from its identity text where the table's reader can (see keyJson).
+   */
+  keyJson(k: number): KeyJson {
+    const quick = this.readKeyJson?.(this.identities[k] as string);
+    if (quick) return quick;
+    const who = this.identity(k);
+    return [
+      jsonString(who.namespace),
+      jsonString(who.name),
+      who.uid === null ? 'null' : jsonString(who.uid),
+    ];
   }
 
   /** Intervals of one IP, sorted by start. */

@@ -1,5 +1,5 @@
 import type { Attribution, AttributionInput, IpHistory } from './attribution';
-import { IntervalTable } from './interval-table';
+import { IntervalTable, jsonString, type KeyJson } from './interval-table';
 import type { HolderState, PodInterval } from './types';
 
 /** What `meshdx attribute --json` prints of one attribution. */
@@ -113,7 +113,16 @@ const STATE_JSON: Record<HolderState, string> = {
 
 /** The pod of an item as attributionJsonItem prints it. */
 export function podJson(namespace: string, name: string, uid: string | null): string {
-  return `{\n        "namespace": ${JSON.stringify(namespace)},\n        "name": ${JSON.stringify(name)},\n        "uid": ${v(uid)}\n      }`;
+  return podJsonOf([
+    jsonString(namespace),
+    jsonString(name),
+    uid === null ? 'null' : jsonString(uid),
+  ]);
+}
+
+/** podJson from its fields' JSON texts. */
+function podJsonOf([namespace, name, uid]: KeyJson): string {
+  return `{\n        "namespace": ${namespace},\n        "name": ${name},\n        "uid": ${uid}\n      }`;
 }
 
 /**
@@ -123,7 +132,8 @@ export function podJson(namespace: string, name: string, uid: string | null): st
  * lookup reads its columns without making an object per holder.
  */
 export class JsonItemFinisher {
-  private readonly rowPods: (string | undefined)[] = [];
+  /** Pod texts by table row: an array made at the table's size (written at random rows). */
+  private rowPods: (string | undefined)[] | null = null;
   private readonly pods = new WeakMap<PodInterval, string>();
 
   constructor(
@@ -163,11 +173,11 @@ export class JsonItemFinisher {
   }
 
   private rowPod(table: IntervalTable, row: number): string {
-    let pod = this.rowPods[row];
+    const pods = (this.rowPods ??= new Array<string | undefined>(table.size).fill(undefined));
+    let pod = pods[row];
     if (pod === undefined) {
-      const who = table.identity(row);
-      pod = podJson(who.namespace, who.name, who.uid);
-      this.rowPods[row] = pod;
+      pod = podJsonOf(table.keyJson(row));
+      pods[row] = pod;
     }
     return pod;
   }

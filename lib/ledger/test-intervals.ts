@@ -56,5 +56,5 @@ export function tableOf(list: PodInterval[]): IntervalTable {
     };
     b.add(i.ip, i, JSON.stringify(who));
   }
-  return IntervalTable.from(b, (text) => JSON.parse(text) as IntervalIdentity);
+  return IntervalTable.from(b, { decode: (text) => JSON.parse(text) as IntervalIdentity });
 }

@@ -164,6 +164,15 @@ describe('intervalTableFromText', () => {
       .map((i) => (i.node === (42 as unknown) ? { ...i, node: null } : i));
     expect(table.history(IP)).toEqual(want);
     expect(table.history(IP).map((i) => i.name)).toEqual(names.map((n) => n[0]));
+    // the JSON texts of who held a row, read from its text or decoded, are JSON.stringify's
+    for (let k = 0; k < table.size; k++) {
+      const who = table.identity(k);
+      expect(table.keyJson(k)).toEqual([
+        JSON.stringify(who.namespace),
+        JSON.stringify(who.name),
+        JSON.stringify(who.uid),
+      ]);
+    }
     store.close();
   });
 

@@ -3,6 +3,7 @@ import {
   IntervalTable,
   IntervalTableBuilder,
   type IntervalIdentity,
+  type KeyJson,
 } from '../../lib/ledger/interval-table';
 
 /**
@@ -107,7 +108,7 @@ export function intervalTableFromText(batches: Iterable<string>): LoadedInterval
       p = end + 1;
     }
   }
-  return { table: IntervalTable.from(builder, identityDecoder()), skipped };
+  return { table: IntervalTable.from(builder, { decode: identityDecoder(), keyJson }), skipped };
 }
 
 const str = (v: unknown): string | null => (typeof v === 'string' ? v : null);
@@ -139,6 +140,32 @@ function plainArray(text: string): (string | null)[] | null {
     else if (p !== n - 1) return null;
   }
   return out;
+}
+
+/**
+ * The first three values of a json_array identity (namespace, name, uid) as the JSON texts
+ * JSON.stringify writes, taken from the text as they are: a string SQLite wrote without a
+ * backslash holds no quote, backslash or control character, so JSON.stringify would write it
+ * the same (and text read from SQLite holds no lone surrogate). Anything else: null (decoded).
+ */
+function keyJson(text: string): KeyJson | null {
+  if (text.charCodeAt(0) !== 91 /* [ */) return null;
+  const out: string[] = [];
+  let p = 1;
+  for (let k = 0; k < 3; k++) {
+    let end: number;
+    if (text.charCodeAt(p) === 34 /* " */) {
+      const close = text.indexOf('"', p + 1);
+      if (close < 0 || text.lastIndexOf('\\', close) > p) return null;
+      end = close + 1;
+    } else if (k === 2 && text.startsWith('null', p)) end = p + 4;
+    else return null;
+    out.push(text.slice(p, end));
+    const c = text.charCodeAt(end);
+    if (c !== 44 /* , */ && !(c === 93 /* ] */ && k === 2)) return null;
+    p = end + 1;
+  }
+  return out as KeyJson;
 }
 
 /**
