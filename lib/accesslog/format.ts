@@ -92,7 +92,8 @@ export function matchValue(m: MatchResult, k: number): string {
 /** Matches one line (no line terminator) against a compiled format. */
 export function matchFormat(format: CompiledFormat, line: string): MatchResult {
   const { literals, operators } = format;
-  const bounds: number[] = [];
+  // made at its full size: grown entry by entry it would be copied five times per line
+  const bounds = new Array<number>(operators.length * 2);
   const first = literals[0] ?? '';
   if (!line.startsWith(first)) {
     const ranOut = line.length < first.length && first.startsWith(line);
@@ -117,7 +118,8 @@ export function matchFormat(format: CompiledFormat, line: string): MatchResult {
     }
     if (!valueFitsAt(spec.kind, line, a, b))
       return { status: 'mismatch', matched: k, line, bounds };
-    bounds.push(a, b);
+    bounds[2 * k] = a;
+    bounds[2 * k + 1] = b;
   }
   if (p !== line.length && !format.allowTrailing) {
     return { status: 'mismatch', matched: operators.length, line, bounds };
@@ -141,11 +143,30 @@ function ranOut(
   if (visible !== '' && line.endsWith(visible) && line.length - visible.length >= p) {
     const b = line.length - visible.length;
     if (valueFitsAt(spec.kind, line, p, b)) {
-      bounds.push(p, b);
+      bounds[2 * k] = p;
+      bounds[2 * k + 1] = b;
       return { status: 'partial', matched: k + 1, line, bounds };
     }
   }
   return { status: 'partial', matched: k, line, bounds };
+}
+
+/** The fields a scan wants, and which operators of each format fill them (found once per format). */
+export class FieldFilter {
+  private readonly masks = new Map<CompiledFormat, Uint8Array>();
+  constructor(private readonly fields: ReadonlySet<RecordField>) {}
+
+  /** 1 for each operator of the format whose field is wanted. */
+  mask(format: CompiledFormat): Uint8Array {
+    let m = this.masks.get(format);
+    if (!m) {
+      m = Uint8Array.from(format.operators, (op) =>
+        op.field !== null && this.fields.has(op.field) ? 1 : 0,
+      );
+      this.masks.set(format, m);
+    }
+    return m;
+  }
 }
 
 /**
@@ -157,13 +178,13 @@ export function buildRecord(
   format: CompiledFormat,
   match: MatchResult,
   lineNo: number,
-  only: ReadonlySet<RecordField> | null = null,
+  only: FieldFilter | null = null,
 ): AccessLogRecord {
   const record = emptyRecord(lineNo, format.id);
+  const mask = only === null ? null : only.mask(format);
   for (let k = 0; k < match.matched; k++) {
-    const spec = format.operators[k] as OperatorSpec;
-    if (only !== null && (spec.field === null || !only.has(spec.field))) continue;
-    assignValue(record, spec, matchValue(match, k));
+    if (mask !== null && mask[k] === 0) continue;
+    assignValue(record, format.operators[k] as OperatorSpec, matchValue(match, k));
   }
   record.partial = match.status !== 'full';
   record.tcp = isTcp(format, match);

@@ -2,6 +2,7 @@ import type { AccessLogRecord, ErrorReason, LineResult, RecordField } from './ty
 import {
   buildRecord,
   compileFormat,
+  FieldFilter,
   matchFormat,
   type CompiledFormat,
   type FormatProblem,
@@ -76,7 +77,7 @@ export function createLineParser(options: ParserOptions = {}): LineParser {
   let inProxyLog = options.initialInProxyLog ?? false;
   // the parser itself reads the start and the code of a partial match
   const only = options.fields
-    ? new Set<RecordField>([...options.fields, 'startTime', 'responseCode'])
+    ? new FieldFilter(new Set<RecordField>([...options.fields, 'startTime', 'responseCode']))
     : null;
 
   function error(reason: ErrorReason, message: string, text: string): LineResult {
