@@ -71,16 +71,11 @@ export class IntervalTable implements IpHistory {
   private readonly identities: string[];
   private readonly decoded: (PodInterval | undefined)[];
 
-  private readonly decode: (identity: string) => IntervalIdentity;
-  private readonly readKeyJson: ((identity: string) => KeyJson | null) | undefined;
-
   private constructor(
     b: IntervalTableBuilder,
     { order, start }: { order: Int32Array; start: Int32Array },
-    reader: IdentityReader,
+    private readonly reader: IdentityReader,
   ) {
-    this.decode = reader.decode;
-    this.readKeyJson = reader.keyJson;
     const n = order.length;
     this.groups = b.groups;
     this.start = start;
@@ -108,7 +103,11 @@ export class IntervalTable implements IpHistory {
 
   /** Builds the table from rows added to `builder` in any order. */
   static from(builder: IntervalTableBuilder, reader: IdentityReader): IntervalTable {
-    return new IntervalTable(builder, builder.order(reader.decode), reader);
+    return new IntervalTable(
+      builder,
+      builder.order((text) => reader.decode(text)),
+      reader,
+    );
   }
 
   get size(): number {
@@ -132,9 +131,9 @@ export class IntervalTable implements IpHistory {
     return at;
   }
 
-  /** Who held the interval of a row, decoded from its text (not kept: callers keep what they make of it). */
+  /** Who held the interval of a row, decoded from its text, not kept (callers keep what they make of it). */
   identity(k: number): IntervalIdentity {
-    return this.decoded[k] ?? this.decode(this.identities[k] as string);
+    return this.decoded[k] ?? this.reader.decode(this.identities[k] as string);
   }
 
   /**
@@ -142,7 +141,7 @@ export class IntervalTable implements IpHistory {
    * read straight from its identity text where the table's reader can (see keyJson).
    */
   keyJson(k: number): KeyJson {
-    const quick = this.readKeyJson?.(this.identities[k] as string);
+    const quick = this.reader.keyJson?.(this.identities[k] as string);
     if (quick) return quick;
     const who = this.identity(k);
     return [
@@ -192,7 +191,7 @@ export class IntervalTable implements IpHistory {
   interval(k: number): PodInterval {
     const had = this.decoded[k];
     if (had) return had;
-    const who = this.decode(this.identities[k] as string);
+    const who = this.reader.decode(this.identities[k] as string);
     const i: PodInterval = {
       ip: this.ips[k] as string,
       namespace: who.namespace,

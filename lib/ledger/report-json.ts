@@ -51,7 +51,7 @@ export function attributionJsonItem(a: Attribution): string {
 /**
  * The part of a record's --json item that needs neither its line number in the whole log
  * nor the history: made where the line is read (a scan worker), finished by
- * attributionJsonFromParts where the history is.
+ * JsonItemFinisher where the history is.
  */
 export function attributionJsonMiddle(r: AttributionInput): string {
   return [
@@ -68,23 +68,10 @@ export function attributionJsonMiddle(r: AttributionInput): string {
 }
 
 /**
- * Finishes attributionJsonMiddle's text into the item attributionJsonItem(attributeRecord(..))
- * prints, from the line number, the holder's pod text (podJson, or 'null') and the lookup's
- * state (see JsonItemFinisher).
+ * The pieces of an item that attributionJsonItem(attributeRecord(..)) prints, from the line
+ * number, attributionJsonMiddle's text, the holder's pod text (podJson, or 'null') and the
+ * lookup's state: pushed to `out`, for a writer that joins many items at once.
  */
-export function attributionJsonFromParts(
-  line: number,
-  middle: string,
-  pod: string,
-  state: HolderState,
-  afterTerminationMs: number | null,
-): string {
-  const out: string[] = [];
-  itemPieces(out, line, middle, pod, state, afterTerminationMs);
-  return out.join('');
-}
-
-/** attributionJsonFromParts as pieces pushed to `out`, for a writer that joins many items. */
 function itemPieces(
   out: { push(piece: string): unknown },
   line: number,
@@ -112,7 +99,7 @@ const STATE_JSON: Record<HolderState, string> = {
 };
 
 /** The pod of an item as attributionJsonItem prints it. */
-export function podJson(namespace: string, name: string, uid: string | null): string {
+function podJson(namespace: string, name: string, uid: string | null): string {
   return podJsonOf([
     jsonString(namespace),
     jsonString(name),
