@@ -27,6 +27,34 @@ const hasProxy = (p: SimList['items'][number]) =>
   p.spec.containers.some((c) => c.name === 'istio-proxy') ||
   (p.spec.initContainers ?? []).some((c) => c.name === 'istio-proxy');
 
+/**
+ * The findings report the page shows. Once in CI the answer held no report (its status was
+ * not kept): it is asked again for up to 20 s, and the last answer is named when no report
+ * comes.
+ */
+async function findingsReport(): Promise<FindingsReport> {
+  let last = '';
+  let report: FindingsReport | null = null;
+  try {
+    await expect
+      .poll(
+        async () => {
+          const res = await fetch(`${demo}/api/findings`);
+          const text = await res.text();
+          last = `${res.status} ${text.slice(0, 300)}`;
+          if (!res.ok) return false;
+          report = JSON.parse(text) as FindingsReport;
+          return true;
+        },
+        { timeout: 20_000 },
+      )
+      .toBe(true);
+  } catch {
+    throw new Error(`GET /api/findings never answered with a report; last answer: ${last}`);
+  }
+  return report as unknown as FindingsReport;
+}
+
 test('the header says which cluster is shown', async ({ page }) => {
   await page.goto(`${demo}/`);
   await expect(page.getByTestId('cluster-label')).toHaveText('simulated: demo');
@@ -41,7 +69,7 @@ test('overview counts what the simulator holds', async ({ page }) => {
   for (const ns of namespaces)
     await expect(page.locator(`[data-namespace="${ns}"]`)).toHaveCount(1);
   // what needs attention: the worst finding code first, linking to Findings filtered to it
-  const report = (await (await fetch(`${demo}/api/findings`)).json()) as FindingsReport;
+  const report = await findingsReport();
   const worst = countByCode(report.findings, report.catalog)[0];
   expect(worst).toBeDefined();
   const first = page.getByTestId('attention-card').locator('[data-attention-code]').first();
