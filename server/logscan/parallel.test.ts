@@ -1,3 +1,4 @@
+import { execFileSync, spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -130,6 +131,27 @@ describe('parallel log scan', () => {
     }).finish((rec) => attributions.push(attributeRecord(rec, history)));
     expect(comparable({ ...got, attributions })).toEqual(want);
     expect(got.warnings.join('\n')).toMatch(/scan worker failed/);
+  });
+
+  it('reads a pipe in one pass on this thread, records and --json parts alike', async () => {
+    const fifo = path.join(dir, 'log.fifo');
+    execFileSync('mkfifo', [fifo]);
+    // a writer on the other end, as `kubectl logs ... | meshdx attribute /dev/stdin` has one
+    const feed = () => spawn('sh', ['-c', 'cat "$0" > "$1"', file, fifo]);
+    feed();
+    const attributions: Attribution[] = [];
+    const got = await startLogScan(fifo, { workers: 1 }).finish((rec) =>
+      attributions.push(attributeRecord(rec, history)),
+    );
+    expect(got.threads).toBe(1);
+    expect(comparable({ ...got, attributions })).toEqual(want);
+    feed();
+    const finisher = new JsonItemFinisher(history, 5 * 60_000);
+    const items: string[] = [];
+    await startLogScan(fifo, { output: 'json' }).finish({
+      json: (line, time, ip, middle) => items.push(finisher.item(line, time, ip, middle)),
+    });
+    expect(items).toEqual(onePass(log).attributions.map(attributionJsonItem));
   });
 
   it('scans what a stopped worker had taken on this thread', async () => {

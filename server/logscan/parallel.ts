@@ -6,14 +6,23 @@ import {
   Worker,
   type MessagePort,
 } from 'node:worker_threads';
-import { upstreamIpOf, type AttributionInput } from '../../lib/ledger/attribution';
-import { attributionJsonMiddle } from '../../lib/ledger/report-json';
+import type { AttributionInput } from '../../lib/ledger/attribution';
 import {
   createRecordScan,
   emptyRecordScanResult,
   type RecordScanResult,
 } from '../../lib/ledger/scan';
-import { scanSegment, segmentBounds, type SegmentOutput, type SegmentScanOptions } from './segment';
+import {
+  pump,
+  scanSegment,
+  segmentBounds,
+  toSink,
+  type LogScanSink,
+  type SegmentOutput,
+  type SegmentScanOptions,
+} from './segment';
+
+export type { LogScanSink } from './segment';
 import type { ScanWorkerData } from './scan-worker';
 
 export interface LogScanOptions extends SegmentScanOptions {
@@ -33,15 +42,6 @@ export interface LogScanResult extends RecordScanResult {
   threads: number;
   /** What went wrong on the way without changing the result (a worker that failed). */
   warnings: string[];
-}
-
-/**
- * Where the records that need attribution go, in line order (line numbers of the whole file):
- * as records, or (with output 'json') as the parts of their --json items.
- */
-export interface LogScanSink {
-  record?: (r: AttributionInput) => void;
-  json?: (line: number, time: number | null, ip: string | null, middle: string) => void;
 }
 
 export interface StartedLogScan {
@@ -194,21 +194,9 @@ function streamed(fd: number, options: SegmentScanOptions): StartedLogScan {
     abort: () => undefined,
     async finish(to) {
       const sink = typeof to === 'function' ? { record: to } : to;
-      const scan = createRecordScan({
-        ...options,
-        onRecord: (r) => {
-          if (options.output === 'json')
-            sink.json?.(r.line, r.time, upstreamIpOf(r), attributionJsonMiddle(r));
-          else sink.record?.(r);
-        },
-      });
-      const buf = Buffer.allocUnsafe(1024 * 1024);
+      const scan = createRecordScan({ ...options, onRecord: toSink(options.output, sink) });
       try {
-        for (;;) {
-          const n = fs.readSync(fd, buf, 0, buf.length, null);
-          if (n <= 0) break;
-          scan.push(n === buf.length ? buf : buf.subarray(0, n));
-        }
+        pump(fd, Buffer.allocUnsafe(1024 * 1024), null, Infinity, scan);
       } finally {
         fs.closeSync(fd);
       }

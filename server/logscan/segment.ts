@@ -32,6 +32,44 @@ export interface JsonParts {
   middles: string[];
 }
 
+/**
+ * Where the records that need attribution go, in line order: as records, or (with output
+ * 'json') as the parts of their --json items.
+ */
+export interface LogScanSink {
+  record?: (r: AttributionInput) => void;
+  json?: (line: number, time: number | null, ip: string | null, middle: string) => void;
+}
+
+/** A scan's onRecord that hands each record to the sink as `output` asks. */
+export function toSink(
+  output: SegmentScanOptions['output'],
+  sink: LogScanSink,
+): (r: AttributionInput) => void {
+  if (output !== 'json') return (r) => sink.record?.(r);
+  return (r) => sink.json?.(r.line, r.time, upstreamIpOf(r), attributionJsonMiddle(r));
+}
+
+/**
+ * Reads bytes [from, to) of an open file (from null: on from where the file is, to its end)
+ * into `buf`, chunk after chunk, and pushes each to the scan (which copies what it keeps).
+ */
+export function pump(
+  fd: number,
+  buf: Buffer,
+  from: number | null,
+  to: number,
+  scan: { push(chunk: Uint8Array): void },
+): void {
+  let pos = from ?? 0;
+  while (pos < to) {
+    const n = fs.readSync(fd, buf, 0, Math.min(buf.length, to - pos), from === null ? null : pos);
+    if (n <= 0) break;
+    scan.push(n === buf.length ? buf : buf.subarray(0, n));
+    pos += n;
+  }
+}
+
 /** One segment of a log scanned: its counts and the records that need attribution. */
 export interface SegmentOutput {
   index: number;
@@ -138,33 +176,28 @@ export function scanSegment(
   const scan = createRecordScan({
     ...options,
     initialInProxyLog: start > 0 ? proxyLogStateBefore(fd, start, options) : false,
-    onRecord: json
-      ? (r) => {
-          lines.push(r.line);
-          times.push(r.time ?? Number.NaN);
-          ips.push(upstreamIpOf(r));
-          middles.push(attributionJsonMiddle(r));
-        }
-      : // what attribution reads, not the whole record: this crosses threads
-        (r) =>
-          void records.push({
-            line: r.line,
-            startTime: r.startTime,
-            time: r.time,
-            responseCode: r.responseCode,
-            responseFlags: r.responseFlags,
-            upstreamHost: r.upstreamHost,
-            upstreamCluster: r.upstreamCluster,
-            downstreamRemoteAddress: r.downstreamRemoteAddress,
-          }),
+    onRecord: toSink(options.output, {
+      json: (line, time, ip, middle) => {
+        lines.push(line);
+        times.push(time ?? Number.NaN);
+        ips.push(ip);
+        middles.push(middle);
+      },
+      // what attribution reads, not the whole record: this crosses threads
+      record: (r) =>
+        void records.push({
+          line: r.line,
+          startTime: r.startTime,
+          time: r.time,
+          responseCode: r.responseCode,
+          responseFlags: r.responseFlags,
+          upstreamHost: r.upstreamHost,
+          upstreamCluster: r.upstreamCluster,
+          downstreamRemoteAddress: r.downstreamRemoteAddress,
+        }),
+    }),
   });
-  let pos = start;
-  while (pos < end) {
-    const n = fs.readSync(fd, buf, 0, Math.min(buf.length, end - pos), pos);
-    if (n <= 0) break;
-    scan.push(n === buf.length ? buf : buf.subarray(0, n));
-    pos += n;
-  }
+  pump(fd, buf, start, end, scan);
   return {
     index,
     result: scan.end(),

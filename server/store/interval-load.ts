@@ -144,28 +144,16 @@ function plainArray(text: string): (string | null)[] | null {
 
 /**
  * The first three values of a json_array identity (namespace, name, uid) as the JSON texts
- * JSON.stringify writes, taken from the text as they are: a string SQLite wrote without a
- * backslash holds no quote, backslash or control character, so JSON.stringify would write it
- * the same (and text read from SQLite holds no lone surrogate). Anything else: null (decoded).
+ * JSON.stringify writes, from plainArray's values: a string SQLite wrote without a backslash
+ * holds no quote, backslash or control character, so JSON.stringify writes it between quotes
+ * as it is (and text read from SQLite holds no lone surrogate). Anything else: null (decoded).
  */
 function keyJson(text: string): KeyJson | null {
-  if (text.charCodeAt(0) !== 91 /* [ */) return null;
-  const out: string[] = [];
-  let p = 1;
-  for (let k = 0; k < 3; k++) {
-    let end: number;
-    if (text.charCodeAt(p) === 34 /* " */) {
-      const close = text.indexOf('"', p + 1);
-      if (close < 0 || text.lastIndexOf('\\', close) > p) return null;
-      end = close + 1;
-    } else if (k === 2 && text.startsWith('null', p)) end = p + 4;
-    else return null;
-    out.push(text.slice(p, end));
-    const c = text.charCodeAt(end);
-    if (c !== 44 /* , */ && !(c === 93 /* ] */ && k === 2)) return null;
-    p = end + 1;
-  }
-  return out as KeyJson;
+  const v = plainArray(text);
+  if (v === null || v.length < 3) return null;
+  const [namespace, name, uid] = v;
+  if (namespace == null || name == null) return null;
+  return [`"${namespace}"`, `"${name}"`, uid == null ? 'null' : `"${uid}"`];
 }
 
 /**
