@@ -40,10 +40,12 @@ export function parseArgs(argv: string[], valued: string[], booleans: string[]):
 }
 
 /** Checks that a path is a readable regular file; returns an error message or null. */
-export function checkReadable(file: string): string | null {
+export function checkReadable(file: string, options: { pipe?: boolean } = {}): string | null {
   try {
     const st = fs.statSync(file);
-    if (!st.isFile()) return `${file} is not a regular file`;
+    // a pipe (`kubectl logs ... | meshdx attribute /dev/stdin`) where the reader can take one
+    const piped = options.pipe === true && (st.isFIFO() || st.isCharacterDevice());
+    if (!st.isFile() && !piped) return `${file} is not a regular file`;
     fs.accessSync(file, fs.constants.R_OK);
     return null;
   } catch (e) {

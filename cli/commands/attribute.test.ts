@@ -1,4 +1,5 @@
 import { describe, it, expect, afterAll } from 'vitest';
+import { execFileSync, spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -85,6 +86,17 @@ describe('meshdx attribute', () => {
       ],
     });
     expect(t.err).toContain('no event times');
+  });
+
+  it('reads the log from a pipe as from a file', async () => {
+    const want = io();
+    expect(await run(['access.log', '--history', 'history.json', '--json'], want)).toBe(0);
+    const fifo = path.join(dir, 'access.fifo');
+    execFileSync('mkfifo', [fifo]);
+    spawn('sh', ['-c', 'cat "$0" > "$1"', path.join(dir, 'access.log'), fifo]);
+    const t = io();
+    expect(await run([fifo, '--history', 'history.json', '--json'], t)).toBe(0);
+    expect(t.out).toBe(want.out);
   });
 
   it('--all attributes successful requests too', async () => {

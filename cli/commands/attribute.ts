@@ -19,6 +19,7 @@ import { Utf8Blocks } from '../utf8-blocks';
 
 const USAGE =
   "usage: meshdx attribute LOG --history FILE [--json] [--all] [--format 'ENVOY FORMAT'] [--gap-minutes N] [--threads N] [--no-prescan]\n" +
+  '  LOG: a file, or a pipe such as /dev/stdin (read in one pass on one thread)\n' +
   '  FILE: a pod watch capture (kubectl get pods -A -w -o json --output-watch-events) or a meshdx store file (MESHDX_DB)\n' +
   '  --threads N: threads that read the log (default: one per core, at most 4; 1: no worker threads)\n' +
   '  --no-prescan: parse every line fully (slower; same results)\n';
@@ -61,11 +62,11 @@ export const run: CliCommand = async (argv: string[], io: CliIO): Promise<number
   }
   const logFile = path.resolve(io.cwd, args.positional[0] as string);
   const historyFile = path.resolve(io.cwd, historyArg);
-  for (const [what, file] of [
-    ['log file', logFile],
-    ['history file', historyFile],
+  for (const [what, file, pipe] of [
+    ['log file', logFile, true],
+    ['history file', historyFile, false],
   ] as const) {
-    const problem = checkReadable(file);
+    const problem = checkReadable(file, { pipe });
     if (problem) {
       io.stderr(`meshdx attribute: cannot read ${what} ${problem}\n`);
       return EXIT_USAGE;
