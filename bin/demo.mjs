@@ -172,9 +172,14 @@ await waitFor(
   'the dashboard to answer',
   60_000,
 );
+const names = scenarios.map((s) => `"${contextOf(s)}"`).join(', ');
 console.log(
-  `\nmeshdx is running on the simulated cluster "${values.scenario}": http://${shownHost}:${port}/`,
+  `\nmeshdx is running on the simulated cluster${scenarios.length > 1 ? 's' : ''} ${names}: http://${shownHost}:${port}/`,
 );
-console.log(
-  `kubectl works against the same simulator: kubectl --kubeconfig ${path.relative(process.cwd(), kubeconfig)} get pods -A\n`,
-);
+for (const [i, file] of kubeconfigs.entries()) {
+  const which = scenarios.length > 1 ? `   (${scenarios[i]})` : '';
+  console.log(
+    `kubectl works against the same simulator: kubectl --kubeconfig ${path.relative(process.cwd(), file)} get pods -A${which}`,
+  );
+}
+console.log('');
