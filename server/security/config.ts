@@ -40,7 +40,9 @@ const SettingSchema = z
  * not part of an entry (every port is accepted). Throws naming the setting when an entry is not
  * a host name.
  */
-export function loadSecurityConfig(env: NodeJS.ProcessEnv = process.env): SecurityConfig {
+export function loadSecurityConfig(
+  env: Readonly<Record<string, string | undefined>> = process.env,
+): SecurityConfig {
   const res = SettingSchema.safeParse(env[ALLOWED_HOSTS_SETTING]);
   if (!res.success)
     throw new SecurityConfigError(

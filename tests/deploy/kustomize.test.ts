@@ -15,6 +15,9 @@ import {
 
 warnIfNoKubectl('the kustomize rendering tests of deploy/');
 
+/** The container's environment as the image sets it, plus the ConfigMap. */
+const asEnv = (data: Record<string, string>) => ({ NODE_ENV: 'production' as const, ...data });
+
 const configMap = (objects: K8sObject[]) =>
   one<K8sObject & { data: Record<string, string> }>(
     objects.filter((o) => o.metadata.name.startsWith('meshdx-config-')),
@@ -32,7 +35,7 @@ describe.runIf(hasKubectl)('deploy/: every overlay renders a locked-down meshdx'
         expect(c?.envFrom?.map((e) => e.configMapRef?.name)).toEqual([cm.metadata.name]);
         expect(cm.metadata.namespace).toBe(dep.metadata.namespace);
         // the server accepts every value (zod, as at start-up) and knows every key
-        const parsed = loadEnv(cm.data);
+        const parsed = loadEnv(asEnv(cm.data));
         expect(() => loadSecurityConfig(cm.data)).not.toThrow();
         const known = new Set([...Object.keys(parsed), ALLOWED_HOSTS_SETTING]);
         expect(Object.keys(cm.data).filter((k) => !known.has(k))).toEqual([]);
@@ -94,7 +97,7 @@ describe.runIf(hasKubectl)('deploy/: every overlay renders a locked-down meshdx'
 
   it('with-prometheus sets the Prometheus URL and step, keeping the base options', async () => {
     const cm = configMap((await render('with-prometheus')).objects);
-    expect(loadEnv(cm.data)).toMatchObject({
+    expect(loadEnv(asEnv(cm.data))).toMatchObject({
       MESHDX_PROMETHEUS: 'http://prometheus-server.monitoring.svc:80',
       MESHDX_PROMETHEUS_STEP: 15,
       MESHDX_PROXY_CONCURRENCY: 32,
