@@ -1,17 +1,38 @@
-# Image for deploy/meshdx.yaml. Build: docker build -t meshdx:0.1.0 .
+# meshdx image: Next.js standalone output on Node 20, non-root, for a read-only root filesystem.
+#   docker build -t meshdx:0.1.0 .
+# The runtime stage holds only what `next build` traced as needed by the server (server.js, the
+# compiled app, the node_modules it requires, better-sqlite3's native module among them) plus
+# the static assets: no sources, no dev dependencies, no npm.
+
 FROM node:20-bookworm-slim AS build
 WORKDIR /app
-RUN apt-get update && apt-get install -y --no-install-recommends python3 make g++ && rm -rf /var/lib/apt/lists/*
+# better-sqlite3 builds its native module from source (no prebuilt binary is fetched)
+RUN apt-get update && apt-get install -y --no-install-recommends python3 make g++ \
+  && rm -rf /var/lib/apt/lists/*
 COPY package.json package-lock.json ./
 RUN npm install --no-audit --no-fund
 COPY . .
-ENV NEXT_TELEMETRY_DISABLED=1
-RUN npx next build && npm prune --omit=dev
+ENV NEXT_TELEMETRY_DISABLED=1 MESHDX_STANDALONE=1
+RUN node_modules/.bin/next build
+# Exactly the files the runtime gets (the README's check of the image copies the same set)
+RUN mkdir -p /out/.next \
+  && cp -a .next/standalone/. /out/ \
+  && cp -a .next/static /out/.next/static \
+  && if [ -d public ]; then cp -a public /out/public; fi \
+  && test -f /out/node_modules/better-sqlite3/build/Release/better_sqlite3.node \
+  && test -d /out/node_modules/@kubernetes/client-node
 
-FROM node:20-bookworm-slim
+FROM node:20-bookworm-slim AS runtime
+# npm, npx and yarn are not needed to run: fewer tools in a compromised container
+RUN rm -rf /usr/local/lib/node_modules/npm /usr/local/bin/npm /usr/local/bin/npx \
+    /usr/local/bin/yarn /usr/local/bin/yarnpkg /opt/yarn-* \
+  && mkdir -p /data && chown 65532:65532 /data
 WORKDIR /app
-ENV NODE_ENV=production NEXT_TELEMETRY_DISABLED=1
-COPY --from=build /app /app
-USER 10001
+COPY --from=build --chown=0:0 /out/ /app/
+ENV NODE_ENV=production NEXT_TELEMETRY_DISABLED=1 \
+    PORT=3000 HOSTNAME=0.0.0.0 MESHDX_DB=/data/meshdx.sqlite
+# The history store (/data) and /tmp are volumes; everything else may be read-only.
+VOLUME ["/data", "/tmp"]
+USER 65532:65532
 EXPOSE 3000
-CMD ["node_modules/.bin/next", "start", "-p", "3000", "-H", "0.0.0.0"]
+CMD ["node", "server.js"]

@@ -6,6 +6,13 @@
  */
 export async function register(): Promise<void> {
   if (process.env.NEXT_RUNTIME !== 'nodejs') return;
+  // the host allowlist is checked at start, so a typo shows in the log at once
+  const { loadSecurityConfig } = await import('./server/security/config');
+  try {
+    for (const w of loadSecurityConfig().warnings) console.warn(`meshdx: ${w}`);
+  } catch (e) {
+    console.error(`meshdx: ${e instanceof Error ? e.message : String(e)}`);
+  }
   const { startDefaultRuntime } = await import('./server/runtime/start');
   startDefaultRuntime();
 }

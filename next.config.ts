@@ -1,9 +1,16 @@
 import type { NextConfig } from 'next';
 import path from 'node:path';
 
+const root = path.resolve(import.meta.dirname);
+
 const nextConfig: NextConfig = {
   serverExternalPackages: ['@kubernetes/client-node', 'better-sqlite3', 'ws'],
-  turbopack: { root: path.resolve(import.meta.dirname) },
+  turbopack: { root },
+  // The container image runs `.next/standalone/server.js` with only the traced files (see the
+  // Dockerfile). `next start` (npm run demo, npm start, the e2e suite) serves the same build
+  // but warns that it "does not work" with standalone, so only the image build asks for it.
+  output: process.env.MESHDX_STANDALONE === '1' ? 'standalone' : undefined,
+  outputFileTracingRoot: root,
   poweredByHeader: false,
   // The whole repo is type-checked once by `npm run check` (tsc --noEmit); not again here.
   typescript: { ignoreBuildErrors: true },

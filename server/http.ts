@@ -71,7 +71,7 @@ export function toErrorResult(e: unknown): ErrorResult {
             body: apiError(
               'FORBIDDEN',
               e.message,
-              'meshdx needs read RBAC: apply deploy/rbac.yaml or use a context allowed to list these resources.',
+              'meshdx needs read RBAC: apply deploy/base (kubectl apply -k deploy/base) or use a context allowed to list these resources.',
             ),
           };
         if (e.status === 404) return { status: 404, body: apiError('NOT_FOUND', e.message) };

@@ -6,7 +6,7 @@ export type ProbeResult =
 
 export type FetchLike = (url: string, init: { signal: AbortSignal }) => Promise<Response>;
 
-/** The `kubectl port-forward` that serves meshdx on the port of `base` (deploy/meshdx.yaml). */
+/** The `kubectl port-forward` that serves meshdx on the port of `base` (deploy/base/service.yaml). */
 export function portForwardHint(base: string): string {
   const u = new URL(base);
   const port = u.port || (u.protocol === 'https:' ? '443' : '80');

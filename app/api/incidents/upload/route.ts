@@ -2,6 +2,7 @@ import { apiError } from '@/lib/api/errors';
 import { parseViewState } from '@/lib/api/viewstate';
 import { jsonResponse } from '@/server/http';
 import { contextParam } from '@/app/api/_lib/params';
+import { isUploadMediaType, mediaType, UPLOAD_MEDIA_TYPES } from '@/server/security/media-type';
 import {
   analyzeUploadedLog,
   MAX_UPLOAD_BYTES,
@@ -12,9 +13,24 @@ export const dynamic = 'force-dynamic';
 
 /**
  * POST /api/incidents/upload?from=&to=&service=&ip=&format= with a pasted or uploaded access log
- * as the body (text/plain): the same view model, from that log instead of the pods' logs.
+ * as the body (text/plain): the same view model, from that log instead of the pods' logs. Any
+ * other body type (JSON, gzip, octet-stream, a form, none) is refused with 415 before it is read.
  */
 export async function POST(req: Request) {
+  const contentType = req.headers.get('content-type');
+  if (!isUploadMediaType(contentType)) {
+    return Response.json(
+      apiError(
+        'UNSUPPORTED_MEDIA_TYPE',
+        `the upload takes the access log as text/plain, not ${mediaType(contentType) ?? (contentType ? JSON.stringify(contentType) : 'a body without Content-Type')}`,
+        "Send the log's text with Content-Type: text/plain, e.g. curl --data-binary @istio-proxy.log -H 'Content-Type: text/plain' URL (decompress a .gz first).",
+      ),
+      {
+        status: 415,
+        headers: { 'Cache-Control': 'no-store', 'Accept-Post': UPLOAD_MEDIA_TYPES.join(', ') },
+      },
+    );
+  }
   const url = new URL(req.url);
   const state = parseViewState('incidents', url.searchParams);
   const format = url.searchParams.get('format') ?? undefined;

@@ -1,0 +1,161 @@
+import { expect, test } from '@playwright/test';
+import http from 'node:http';
+import { base, PORTS, simUrl } from './support';
+
+/**
+ * "Safe to leave running in a cluster": the dashboard answers only to its own host names (DNS
+ * rebinding), sends its security headers everywhere, keeps to its nonce CSP on every view, and
+ * takes uploads as text only.
+ */
+const demo = base(PORTS.demo);
+
+/** A raw GET with a Host header of our choosing (fetch would send the URL's host). */
+function getWithHost(
+  path: string,
+  host: string,
+): Promise<{ status: number; type: string; body: string }> {
+  return new Promise((resolve, reject) => {
+    const req = http.request(
+      { host: '127.0.0.1', port: PORTS.demo, path, method: 'GET', headers: { Host: host } },
+      (res) => {
+        let body = '';
+        res.setEncoding('utf8');
+        res.on('data', (d: string) => (body += d));
+        res.on('end', () =>
+          resolve({
+            status: res.statusCode ?? 0,
+            type: String(res.headers['content-type'] ?? ''),
+            body,
+          }),
+        );
+      },
+    );
+    req.on('error', reject);
+    req.end();
+  });
+}
+
+test('a foreign Host is refused with a reason naming the setting; loopback names are served', async () => {
+  const api = await getWithHost('/api/cluster', 'evil.example:3107');
+  expect(api.status).toBe(421);
+  expect(api.type).toContain('application/json');
+  const err = JSON.parse(api.body) as { error: { code: string; message: string; hint: string } };
+  expect(err.error.code).toBe('HOST_NOT_ALLOWED');
+  expect(err.error.hint).toContain('MESHDX_ALLOWED_HOSTS');
+
+  const page = await getWithHost('/proxies', 'evil.example');
+  expect(page.status).toBe(421);
+  expect(page.type).toContain('text/plain');
+  expect(page.body).toContain('MESHDX_ALLOWED_HOSTS');
+
+  for (const host of ['localhost:3107', '127.0.0.1:3107', '[::1]:3107', 'LOCALHOST.:3107'])
+    expect((await getWithHost('/api/cluster', host)).status, host).toBe(200);
+});
+
+const SECURITY_HEADERS = {
+  'x-frame-options': 'DENY',
+  'x-content-type-options': 'nosniff',
+  'referrer-policy': 'no-referrer',
+};
+
+function expectSecurityHeaders(res: Response, what: string) {
+  for (const [name, value] of Object.entries(SECURITY_HEADERS))
+    expect(res.headers.get(name), `${what}: ${name}`).toBe(value);
+  const csp = res.headers.get('content-security-policy') ?? '';
+  expect(csp, `${what}: CSP`).toMatch(/script-src 'self' 'nonce-[A-Za-z0-9+/=]+' 'strict-dynamic'/);
+  expect(csp, `${what}: CSP`).toContain("frame-ancestors 'none'");
+  expect(csp, `${what}: CSP`).not.toContain('unsafe-eval');
+}
+
+test('security headers are on a page, an API route and a static asset', async () => {
+  const page = await fetch(`${demo}/proxies`);
+  expect(page.status).toBe(200);
+  expectSecurityHeaders(page, 'page');
+  const html = await page.text();
+  // every script tag carries this response's nonce
+  const nonce = /'nonce-([^']+)'/.exec(page.headers.get('content-security-policy') ?? '')?.[1];
+  const scripts = html.match(/<script\b[^>]*>/g) ?? [];
+  expect(scripts.length).toBeGreaterThan(0);
+  for (const s of scripts) expect(s).toContain(`nonce="${nonce}"`);
+
+  const api = await fetch(`${demo}/api/cluster`);
+  expect(api.status).toBe(200);
+  expectSecurityHeaders(api, 'API');
+
+  const asset = /\/_next\/static\/[^"']+\.js/.exec(html)?.[0];
+  expect(asset, 'a static script in the page').toBeTruthy();
+  const js = await fetch(`${demo}${asset}`);
+  expect(js.status).toBe(200);
+  expectSecurityHeaders(js, 'static asset');
+});
+
+test('every view renders with no Content-Security-Policy violation', async ({ page }) => {
+  const pods = (await (await fetch(`${simUrl()}/api/v1/pods`)).json()) as {
+    items: { metadata: { name: string; namespace: string } }[];
+  };
+  const pod = pods.items[0]?.metadata;
+  expect(pod).toBeTruthy();
+  const violations: string[] = [];
+  page.on('console', (m) => {
+    if (/Content.Security.Policy|Refused to (load|execute|apply|evaluate|connect)/i.test(m.text()))
+      violations.push(`${page.url()}: ${m.text()}`);
+  });
+  page.on('pageerror', (e) => violations.push(`${page.url()}: ${e.message}`));
+  await page.addInitScript(() => {
+    document.addEventListener('securitypolicyviolation', (e) =>
+      console.error(
+        `Content-Security-Policy violation: ${e.violatedDirective} ${e.blockedURI} ${e.sample}`,
+      ),
+    );
+  });
+  const views: [string, string][] = [
+    ['/', 'Overview'],
+    ['/timelines', 'Timelines'],
+    ['/proxies', 'Proxies'],
+    ['/scoping', 'Scoping'],
+    ['/findings', 'Findings'],
+    ['/incidents', 'Incidents'],
+    [`/pods/${pod?.namespace}/${pod?.name}`, 'Pod'],
+  ];
+  for (const [path, title] of views) {
+    await page.goto(`${demo}${path}`);
+    await expect(page.locator('h1').first()).toContainText(title);
+    await expect(page.getByTestId('loading')).toHaveCount(0);
+  }
+  // a client-side navigation loads further chunks through 'strict-dynamic'
+  await page.goto(`${demo}/`);
+  await page.locator('header a[href^="/proxies"]').first().click();
+  await expect(page).toHaveURL(/\/proxies/);
+  await expect(page.locator('h1').first()).toContainText('Proxies');
+  expect(violations).toEqual([]);
+});
+
+test('the upload takes text/plain only: JSON is 415, a cross-site POST is 403', async () => {
+  const json = await fetch(`${demo}/api/incidents/upload`, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json' },
+    body: JSON.stringify({ log: 'x' }),
+  });
+  expect(json.status).toBe(415);
+  expect(((await json.json()) as { error: { code: string } }).error.code).toBe(
+    'UNSUPPORTED_MEDIA_TYPE',
+  );
+  expectSecurityHeaders(json, 'upload 415');
+
+  const text = await fetch(`${demo}/api/incidents/upload`, {
+    method: 'POST',
+    headers: { 'Content-Type': 'text/plain; charset=utf-8' },
+    body: '[2026-11-01T12:00:31.003Z] "GET /x HTTP/1.1" 503 UC\n',
+  });
+  expect(text.status).toBe(200);
+
+  const crossSite = await fetch(`${demo}/api/incidents/upload`, {
+    method: 'POST',
+    headers: { 'Content-Type': 'text/plain', Origin: 'https://evil.example' },
+    body: 'x',
+  });
+  expect(crossSite.status).toBe(403);
+  expect(((await crossSite.json()) as { error: { code: string } }).error.code).toBe(
+    'CROSS_ORIGIN_REFUSED',
+  );
+});

@@ -1,0 +1,202 @@
+import { stringify } from 'yaml';
+import { describe, expect, it } from 'vitest';
+import { loadEnv } from '../../server/env';
+import { ALLOWED_HOSTS_SETTING, loadSecurityConfig } from '../../server/security/config';
+import { hasKubectl, kubectlSim, warnIfNoKubectl } from '../sim/kubectl-harness';
+import {
+  one,
+  OVERLAYS,
+  render,
+  type Deployment,
+  type K8sObject,
+  type NetworkPolicy,
+  type Rule,
+} from './render';
+
+warnIfNoKubectl('the kustomize rendering tests of deploy/');
+
+/** The container's environment as the image sets it, plus the ConfigMap. */
+const asEnv = (data: Record<string, string>) => ({ NODE_ENV: 'production' as const, ...data });
+
+const configMap = (objects: K8sObject[]) =>
+  one<K8sObject & { data: Record<string, string> }>(
+    objects.filter((o) => o.metadata.name.startsWith('meshdx-config-')),
+    'ConfigMap',
+  );
+
+describe.runIf(hasKubectl)('deploy/: every overlay renders a locked-down meshdx', () => {
+  for (const overlay of OVERLAYS) {
+    describe(overlay, () => {
+      it('the options ConfigMap reaches the container, and holds only settings the server reads', async () => {
+        const { objects } = await render(overlay);
+        const cm = configMap(objects);
+        const dep = one<Deployment>(objects, 'Deployment', 'meshdx');
+        const c = dep.spec.template.spec.containers[0];
+        expect(c?.envFrom?.map((e) => e.configMapRef?.name)).toEqual([cm.metadata.name]);
+        expect(cm.metadata.namespace).toBe(dep.metadata.namespace);
+        // the server accepts every value (zod, as at start-up) and knows every key
+        const parsed = loadEnv(asEnv(cm.data));
+        expect(() => loadSecurityConfig(cm.data)).not.toThrow();
+        const known = new Set([...Object.keys(parsed), ALLOWED_HOSTS_SETTING]);
+        expect(Object.keys(cm.data).filter((k) => !known.has(k))).toEqual([]);
+        expect(parsed.MESHDX_DB).toBe('/data/meshdx.sqlite');
+      });
+
+      it('runs non-root, read-only, no capabilities, seccomp RuntimeDefault, store and /tmp on volumes', async () => {
+        const dep = one<Deployment>((await render(overlay)).objects, 'Deployment', 'meshdx');
+        const pod = dep.spec.template.spec;
+        expect(dep.spec.replicas).toBe(1);
+        expect(pod.serviceAccountName).toBe('meshdx');
+        expect(pod.securityContext).toMatchObject({
+          runAsNonRoot: true,
+          runAsUser: 65532,
+          seccompProfile: { type: 'RuntimeDefault' },
+        });
+        const c = pod.containers[0];
+        expect(c?.securityContext).toMatchObject({
+          allowPrivilegeEscalation: false,
+          readOnlyRootFilesystem: true,
+          capabilities: { drop: ['ALL'] },
+        });
+        const mounts = new Map(c?.volumeMounts?.map((m) => [m.mountPath, m.name]));
+        const volumes = new Map(pod.volumes.map((v) => [v.name, v]));
+        expect(volumes.get(mounts.get('/data') ?? '')?.persistentVolumeClaim?.claimName).toBe(
+          'meshdx-history',
+        );
+        expect(volumes.get(mounts.get('/tmp') ?? '')?.emptyDir).toBeDefined();
+        expect(
+          one((await render(overlay)).objects, 'PersistentVolumeClaim', 'meshdx-history'),
+        ).toBeDefined();
+      });
+
+      it('the readiness probe names an allowed Host (the kubelet would send the pod IP)', async () => {
+        const dep = one<Deployment>((await render(overlay)).objects, 'Deployment', 'meshdx');
+        const get = dep.spec.template.spec.containers[0]?.readinessProbe?.httpGet;
+        expect(get?.path).toBe('/api/health');
+        const host = get?.httpHeaders?.find((h) => h.name.toLowerCase() === 'host')?.value;
+        expect(host).toBe('localhost');
+      });
+
+      it('RBAC reads only, besides create on pods/portforward', async () => {
+        const { objects } = await render(overlay);
+        const rules = objects
+          .filter((o) => o.kind === 'ClusterRole' || o.kind === 'Role')
+          .flatMap((o) => (o as K8sObject & { rules: Rule[] }).rules);
+        expect(rules.length).toBeGreaterThan(0);
+        for (const r of rules) {
+          const writes = r.verbs.filter((v) => !['get', 'list', 'watch'].includes(v));
+          if (writes.length > 0) {
+            expect(r.resources).toEqual(['pods/portforward']);
+            expect(writes).toEqual(['create']);
+          }
+        }
+        expect(rules.some((r) => r.resources.includes('secrets'))).toBe(false);
+      });
+    });
+  }
+
+  it('with-prometheus sets the Prometheus URL and step, keeping the base options', async () => {
+    const cm = configMap((await render('with-prometheus')).objects);
+    expect(loadEnv(asEnv(cm.data))).toMatchObject({
+      MESHDX_PROMETHEUS: 'http://prometheus-server.monitoring.svc:80',
+      MESHDX_PROMETHEUS_STEP: 15,
+      MESHDX_PROXY_CONCURRENCY: 32,
+    });
+    expect(configMap((await render('base')).objects).data.MESHDX_PROMETHEUS).toBeUndefined();
+  });
+
+  it('network-policy admits only the ingress namespace, on the meshdx port, and allows its host', async () => {
+    const { objects } = await render('network-policy');
+    const np = one<NetworkPolicy>(objects, 'NetworkPolicy');
+    const dep = one<Deployment>(objects, 'Deployment', 'meshdx');
+    const labels = dep.spec.template.metadata.labels;
+    for (const [k, v] of Object.entries(np.spec.podSelector.matchLabels)) expect(labels[k]).toBe(v);
+    expect(np.metadata.namespace).toBe(dep.metadata.namespace);
+    expect(np.spec.policyTypes).toEqual(['Ingress']);
+    expect(np.spec.ingress).toHaveLength(1);
+    const rule = np.spec.ingress?.[0];
+    expect(rule?.from).toEqual([
+      { namespaceSelector: { matchLabels: { 'kubernetes.io/metadata.name': 'ingress-nginx' } } },
+    ]);
+    const portNames = dep.spec.template.spec.containers[0]?.ports?.map((p) => p.name);
+    expect(rule?.ports?.map((p) => p.port)).toEqual(['http-web']);
+    expect(portNames).toContain('http-web');
+    const cm = configMap(objects);
+    expect([...loadSecurityConfig(cm.data).allowlist.hosts]).toContain('meshdx.example.com');
+  });
+
+  it('port-forward-only denies all ingress to meshdx (port-forward does not pass NetworkPolicy)', async () => {
+    const { objects } = await render('port-forward-only');
+    const np = one<NetworkPolicy>(objects, 'NetworkPolicy');
+    const labels = one<Deployment>(objects, 'Deployment', 'meshdx').spec.template.metadata.labels;
+    for (const [k, v] of Object.entries(np.spec.podSelector.matchLabels)) expect(labels[k]).toBe(v);
+    expect(np.spec.policyTypes).toEqual(['Ingress']);
+    expect(np.spec.ingress ?? []).toEqual([]);
+  });
+});
+
+/** `kubectl api-resources` rows: KIND is the last column, APIVERSION the third from last. */
+function servedKinds(table: string): Set<string> {
+  const served = new Set<string>();
+  for (const line of table.trim().split('\n')) {
+    const cols = line.trim().split(/\s+/);
+    const kind = cols[cols.length - 1];
+    const apiVersion = cols[cols.length - 3];
+    if (kind && apiVersion) served.add(`${apiVersion}/${kind}`);
+  }
+  return served;
+}
+
+describe.runIf(hasKubectl)('deploy/ applied with real kubectl to the simulator', () => {
+  const h = kubectlSim('deploy');
+
+  for (const overlay of OVERLAYS) {
+    it(`${overlay}: the kinds the simulator serves apply (dry run, then for real) and read back`, async () => {
+      const { objects } = await render(overlay);
+      const served = servedKinds(await h.kubectl('api-resources', '--no-headers'));
+      const key = (o: K8sObject) => `${o.apiVersion}/${o.kind}`;
+      const applicable = objects.filter((o) => served.has(key(o)));
+      const skipped = [...new Set(objects.filter((o) => !served.has(key(o))).map(key))].sort();
+      if (skipped.length > 0)
+        console.warn(
+          `deploy/${overlay}: the simulator does not serve ${skipped.join(', ')}; not applied`,
+        );
+      // what meshdx's manifests need from any API server, the simulator included
+      expect(applicable.map((o) => o.kind)).toEqual(
+        expect.arrayContaining(['Namespace', 'ConfigMap', 'Service']),
+      );
+
+      const namespaces = applicable.filter((o) => o.kind === 'Namespace');
+      const rest = applicable.filter((o) => o.kind !== 'Namespace');
+      const file = (name: string, objs: K8sObject[]) =>
+        h.write(`${overlay}-${name}.yaml`, objs.map((o) => stringify(o)).join('---\n'));
+      await h.kubectl('apply', '-f', file('ns', namespaces));
+
+      const cm = configMap(rest);
+      const before = h.sim.store.get('configmaps', 'meshdx', cm.metadata.name);
+      const restFile = file('rest', rest);
+      const dry = await h.kubectl('apply', '--dry-run=server', '-f', restFile);
+      expect(dry).toContain('(server dry run)');
+      expect(h.sim.store.get('configmaps', 'meshdx', cm.metadata.name)).toEqual(before);
+
+      const applied = await h.kubectl('apply', '-f', restFile);
+      expect(applied.trim().split('\n')).toHaveLength(rest.length);
+      const got = JSON.parse(await h.kubectl('get', '-f', restFile, '-o', 'json')) as {
+        items: K8sObject[];
+      };
+      expect(got.items.map((o) => `${o.kind}/${o.metadata.name}`).sort()).toEqual(
+        rest.map((o) => `${o.kind}/${o.metadata.name}`).sort(),
+      );
+      const stored = got.items.find((o) => o.kind === 'ConfigMap') as K8sObject & {
+        data: Record<string, string>;
+      };
+      expect(stored.data).toEqual(cm.data);
+      // once the simulator serves Deployments, the stored one must name the same ConfigMap
+      const dep = got.items.find((o) => o.kind === 'Deployment') as Deployment | undefined;
+      if (dep)
+        expect(dep.spec.template.spec.containers[0]?.envFrom?.[0]?.configMapRef?.name).toBe(
+          cm.metadata.name,
+        );
+    });
+  }
+});
