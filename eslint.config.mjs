@@ -1,5 +1,6 @@
 import tseslint from 'typescript-eslint';
 import reactHooks from 'eslint-plugin-react-hooks';
+import meshdx from './scripts/eslint/no-cycle.mjs';
 
 // Import fences from DESIGN.md: lib/ is pure (no server/, app/, components/, no I/O modules);
 // components/ never reaches into server/.
@@ -42,6 +43,12 @@ export default tseslint.config(
     ],
   },
   ...tseslint.configs.recommended,
+  {
+    // DESIGN.md: no import cycles anywhere (one concept, one module, layered)
+    files: ['**/*.ts', '**/*.tsx', '**/*.mjs'],
+    plugins: { meshdx },
+    rules: { 'meshdx/no-cycle': 'error' },
+  },
   {
     rules: {
       '@typescript-eslint/no-explicit-any': 'error',
