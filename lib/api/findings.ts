@@ -4,6 +4,8 @@ export const FindingSchema = z.object({
   code: z.string(),
   severity: z.enum(['error', 'warning', 'info']),
   subject: z.object({ kind: z.string(), namespace: z.string().optional(), name: z.string() }),
+  /** The port, subset, destination... of the subject the finding is about (part of its identity). */
+  part: z.object({ kind: z.string(), name: z.string() }).optional(),
   evidence: z.record(z.string(), z.union([z.string(), z.number(), z.boolean(), z.null()])),
   fix: z.object({ why: z.string(), yaml: z.string().optional() }).optional(),
 });
@@ -16,6 +18,7 @@ export const FindingsReportSchema = z.object({
       severity: z.enum(['error', 'warning', 'info']),
       title: z.string(),
       description: z.string(),
+      domain: z.string().optional(),
     }),
   ),
   findings: z.array(FindingSchema),

@@ -6,6 +6,7 @@
  */
 import type { Pod } from '../kube/types';
 import { protocolFindings } from '../protocol/analyze';
+import type { ClientRecords } from '../protocol/external';
 import { sidecarSelectionFindings } from '../scoping/checks';
 import { guarded } from './guard';
 import { hasProxy, injectionFindings, namespaceInjection, podInjectionOverride } from './injection';
@@ -34,6 +35,8 @@ export function meshedPredicate(s: Screened, rootNamespace: string): (p: Pod) =>
   );
   return (p) => {
     if (hasProxy(p)) return true;
+    // a pod that runs is meshed only with its proxy; a pod-to-be when the injector will add it
+    if (p.status !== undefined) return false;
     const o = podInjectionOverride(p)?.toLowerCase();
     if (o === 'true') return true;
     if (o === 'false') return false;
@@ -42,7 +45,11 @@ export function meshedPredicate(s: Screened, rootNamespace: string): (p: Pod) =>
 }
 
 /** The checks on already-screened objects (the server screens what it lists itself). */
-export function checkScreened(s: Screened, rootNamespace = 'istio-system'): Finding[] {
+export function checkScreened(
+  s: Screened,
+  rootNamespace = 'istio-system',
+  accessLogs: readonly ClientRecords[] = [],
+): Finding[] {
   const workloads = [...s.pods, ...s.templates];
   return [
     ...s.findings,
@@ -52,6 +59,7 @@ export function checkScreened(s: Screened, rootNamespace = 'istio-system'): Find
         services: s.services,
         pods: workloads,
         meshed: meshedPredicate(s, rootNamespace),
+        accessLogs,
       }),
     ),
     ...guarded('sidecar-selection', () =>

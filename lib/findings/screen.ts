@@ -386,3 +386,19 @@ function malformed(raw: unknown, index: number, problems: string[], origin?: str
 export function refOf(o: KubeObject): string {
   return `${o.kind ?? 'Object'} ${o.metadata.namespace ? `${o.metadata.namespace}/` : ''}${o.metadata.name}`;
 }
+
+/**
+ * Screen lists as the API server returns them (items carry no `kind`): each item gets the kind
+ * of its list before screening.
+ */
+export function screenLists(
+  lists: Readonly<Record<string, readonly unknown[]>>,
+  opts: ScreenOptions = {},
+): Screened {
+  const all: unknown[] = [];
+  for (const [kind, items] of Object.entries(lists)) {
+    for (const item of items)
+      all.push(isObj(item) && item.kind === undefined ? { ...item, kind } : item);
+  }
+  return screenObjects(all, opts);
+}

@@ -1,22 +1,22 @@
 import type { FindingsReport } from '../../lib/api/findings';
 import { parseAccessLog } from '../../lib/accesslog/parser';
+import { inventoryFindings } from '../../lib/findings/inventory';
+import { checkScreened } from '../../lib/findings/manifest';
+import { ALL_CATALOG } from '../../lib/findings/registry';
+import { screenLists } from '../../lib/findings/screen';
+import { dedupeFindings, type Finding } from '../../lib/findings/types';
+import { buildInventory } from '../../lib/inventory/build';
+import { listIstioConfig, listNamespaces, listPods, listServices } from '../kube/resources';
 import type { AccessLogRecord } from '../../lib/accesslog/types';
-import { INVENTORY_CATALOG, inventoryFindings } from '../../lib/findings/inventory';
 import type { Pod, Service } from '../../lib/kube/types';
-import { protocolFindings } from '../../lib/protocol/analyze';
-import { PROTOCOL_CATALOG } from '../../lib/protocol/codes';
 import type { ClientRecords } from '../../lib/protocol/external';
 import { groupWorkloads, isMeshed, pickLogWorkloads } from '../../lib/protocol/select';
 import { mapBounded } from '../../lib/proxies/pool';
-import type { Finding } from '../../lib/findings/types';
 import { podLogs } from '../kube/logs';
-import { listPods, listServices } from '../kube/resources';
 import type { KubeTransport } from '../kube/transport';
 import { cluster, env } from '../wiring';
-import { getInventory } from './inventory';
 import { getScoping } from './scoping';
 import { getIncidents } from './incidents';
-import { INCIDENT_CATALOG } from '../../lib/incidents/codes';
 import { getTimelineFleet } from './timelines';
 import type { TimelineFleet } from '../../lib/api/timelines';
 import { timelineCatalog } from '../../lib/timeline/codes';
@@ -103,7 +103,35 @@ export async function getFindings(opts: FindingsOptions = {}): Promise<FindingsR
     logConcurrency: opts.logConcurrency ?? 4,
   };
   const { transport: t } = cluster();
-  const [inv, pods, services] = await Promise.all([getInventory(), listPods(t), listServices(t)]);
+  const [namespaces, podList, serviceList, istio] = await Promise.all([
+    listNamespaces(t),
+    listPods(t),
+    listServices(t),
+    listIstioConfig(t),
+  ]);
+  // One malformed object is a finding (MDX0002), never a failed report: screen before use.
+  const screened = screenLists({
+    Namespace: namespaces.items,
+    Pod: podList.items,
+    Service: serviceList.items,
+    Sidecar: istio.sidecars,
+    DestinationRule: istio.destinationRules,
+    VirtualService: istio.virtualServices,
+    ServiceEntry: istio.serviceEntries,
+  });
+  const pods = { items: screened.pods };
+  const services = { items: screened.services };
+  const inv = buildInventory({
+    namespaces: screened.namespaces,
+    pods: screened.pods,
+    services: screened.services,
+    sidecars: screened.sidecars,
+    destinationRules: screened.destinationRules.length,
+    virtualServices: screened.virtualServices.length,
+    serviceEntries: screened.serviceEntries.length,
+    now: t.clusterNow(),
+  });
+  const root = env().MESHDX_ISTIO_NAMESPACE;
   const [{ logs, sources }, timelines, scoping, incidents] = await Promise.all([
     readAccessLogs(t, pods.items, services.items, o),
     getTimelineFleet().then(
@@ -119,28 +147,20 @@ export async function getFindings(opts: FindingsOptions = {}): Promise<FindingsR
       (e: unknown) => ({ ok: false as const, error: e instanceof Error ? e.message : String(e) }),
     ),
   ]);
-  const catalog = new Map(
-    [
-      ...INVENTORY_CATALOG,
-      ...PROTOCOL_CATALOG,
-      ...timelineCatalog(),
-      ...Object.values(INCIDENT_CATALOG),
-      ...(scoping.ok ? scoping.catalog : []),
-    ].map((c) => [c.code, c]),
-  );
+  const findings = dedupeFindings([
+    ...inventoryFindings(inv, root),
+    ...checkScreened(screened, root, logs),
+    ...(timelines.ok ? timelines.findings : []),
+    ...(scoping.ok ? scoping.findings : []),
+    ...(incidents.ok ? incidents.findings : []),
+  ]);
   return {
     generatedAt: new Date().toISOString(),
-    catalog: [...catalog.values()],
-    findings: dedupe([
-      ...inventoryFindings(inv, env().MESHDX_ISTIO_NAMESPACE),
-      ...protocolFindings({ services: services.items, pods: pods.items, accessLogs: logs }),
-      ...(timelines.ok ? timelines.findings : []),
-      ...(scoping.ok ? scoping.findings : []),
-      ...(incidents.ok ? incidents.findings : []),
-    ]),
+    catalog: [...ALL_CATALOG],
+    findings,
     sources: [
-      { name: 'pods', ok: true, detail: `${pods.items.length} pods` },
-      { name: 'services', ok: true, detail: `${services.items.length} services` },
+      { name: 'pods', ok: true, detail: `${podList.items.length} pods` },
+      { name: 'services', ok: true, detail: `${serviceList.items.length} services` },
       timelines.ok
         ? { name: 'timelines analysis', ok: true, detail: `${timelines.findings.length} findings` }
         : { name: 'timelines analysis', ok: false, detail: timelines.error },
@@ -153,17 +173,6 @@ export async function getFindings(opts: FindingsOptions = {}): Promise<FindingsR
       ...sources,
     ],
   };
-}
-
-/** The same finding (code and subject) from two analyses is shown once. */
-function dedupe(findings: Finding[]): Finding[] {
-  const seen = new Set<string>();
-  return findings.filter((f) => {
-    const key = `${f.code}|${f.subject.kind}|${f.subject.namespace ?? ''}|${f.subject.name}`;
-    if (seen.has(key)) return false;
-    seen.add(key);
-    return true;
-  });
 }
 
 const TIMELINE_SEVERITY = new Map(timelineCatalog().map((c) => [c.code, c.severity]));
