@@ -1,11 +1,12 @@
 import { z } from 'zod';
+import { FINDING_PART_KINDS } from '../findings/types';
 
 export const FindingSchema = z.object({
   code: z.string(),
   severity: z.enum(['error', 'warning', 'info']),
   subject: z.object({ kind: z.string(), namespace: z.string().optional(), name: z.string() }),
   /** The port, subset, destination... of the subject the finding is about (part of its identity). */
-  part: z.object({ kind: z.string(), name: z.string() }).optional(),
+  part: z.object({ kind: z.enum(FINDING_PART_KINDS), name: z.string() }).optional(),
   evidence: z.record(z.string(), z.union([z.string(), z.number(), z.boolean(), z.null()])),
   fix: z.object({ why: z.string(), yaml: z.string().optional() }).optional(),
 });

@@ -18,8 +18,19 @@ export interface FindingSubject {
  * the same code: a Service port, a DestinationRule subset, a VirtualService destination, a
  * container's probe. Part of the finding's identity (see findingKey).
  */
+export const FINDING_PART_KINDS = [
+  'port',
+  'targetPort',
+  'subset',
+  'destination',
+  'probe',
+  'host',
+  'field',
+  'pod',
+] as const;
+
 export interface FindingPart {
-  kind: 'port' | 'targetPort' | 'subset' | 'destination' | 'probe' | 'host' | 'field' | 'pod';
+  kind: (typeof FINDING_PART_KINDS)[number];
   name: string;
 }
 
