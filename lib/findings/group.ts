@@ -100,8 +100,10 @@ function restOf(members: readonly Finding[]): FindingGroup['rest'] {
     if (m.fix === undefined) continue;
     const id = fixId(m.fix);
     const e = by.get(id);
+    const same = (x: FindingSubject) =>
+      x.kind === m.subject.kind && x.namespace === m.subject.namespace && x.name === m.subject.name;
     if (e === undefined) by.set(id, { fix: m.fix, subjects: [m.subject] });
-    else e.subjects.push(m.subject);
+    else if (!e.subjects.some(same)) e.subjects.push(m.subject);
   }
   return [...by.values()];
 }

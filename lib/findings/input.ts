@@ -105,7 +105,7 @@ export function parseManifestText(text: string, file: string): ParsedText {
       unreadable.push({
         file,
         line: at,
-        reason: `invalid YAML: ${e?.message.split('\n')[0] ?? 'unreadable'}`,
+        reason: `invalid YAML: ${(e?.message.split('\n')[0] ?? 'unreadable').replace(/:$/, '')}`,
       });
       continue;
     }
