@@ -1,8 +1,7 @@
 import type { Metadata } from 'next';
 import { Suspense, type ReactNode } from 'react';
-import { ClusterBadge } from '@/components/ui/ClusterBadge';
+import { ClusterHeader } from '@/components/ui/ClusterHeader';
 import { Nav } from '@/components/ui/Nav';
-import { getClusterInfo } from '@/server/services/cluster-info';
 import { Providers } from './providers';
 import './globals.css';
 
@@ -13,8 +12,7 @@ export const metadata: Metadata = {
   description: 'Istio mesh diagnostics: sidecar races, xDS bloat, phantom-pod 503s',
 };
 
-export default async function RootLayout({ children }: { children: ReactNode }) {
-  const info = await getClusterInfo();
+export default function RootLayout({ children }: { children: ReactNode }) {
   return (
     <html lang="en">
       <body>
@@ -29,7 +27,9 @@ export default async function RootLayout({ children }: { children: ReactNode }) 
                   <Nav />
                 </Suspense>
               </div>
-              <ClusterBadge info={info} />
+              <Suspense>
+                <ClusterHeader />
+              </Suspense>
             </div>
           </header>
           <main className="mx-auto max-w-[1400px] px-4 py-5">{children}</main>

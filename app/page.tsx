@@ -4,12 +4,16 @@ import { inventoryQuery } from '@/components/data/queries';
 import { OverviewView } from '@/components/overview/OverviewView';
 import { PageTitle } from '@/components/ui/Card';
 import { prefetch } from '@/server/prefetch';
-import { getInventory } from '@/server/services/inventory';
+import { contextFrom } from '@/lib/api/context';
+import { getInventory } from '@/server/screens/overview/inventory';
 
-export default async function OverviewPage() {
-  const state = await prefetch([
-    { queryKey: inventoryQuery().queryKey, queryFn: () => getInventory() },
-  ]);
+export default async function OverviewPage({
+  searchParams,
+}: {
+  searchParams: Promise<Record<string, string | string[] | undefined>>;
+}) {
+  const ctx = contextFrom(await searchParams);
+  const state = await prefetch([{ ...inventoryQuery(ctx), queryFn: () => getInventory(ctx) }]);
   return (
     <>
       <PageTitle

@@ -2,7 +2,7 @@ import { KubeConfig } from '@kubernetes/client-node';
 import { envoyAdminGet } from '../server/kube/podports';
 import { listPods } from '../server/kube/resources';
 import { KubeTransport } from '../server/kube/transport';
-import { scanFleet } from '../server/services/proxies-scan';
+import { scanFleet } from '../server/screens/proxies/scan';
 import { ms, peakRssMb, startSimProcess, type BenchResult } from './support';
 
 /**

@@ -1,7 +1,7 @@
 import { KubeConfig } from '@kubernetes/client-node';
 import { buildScopingReport } from '../lib/scoping/report';
 import { KubeTransport } from '../server/kube/transport';
-import { gatherScopingInput } from '../server/scoping/gather';
+import { gatherScopingInput } from '../server/screens/scoping/gather';
 import { ms, peakRssMb, startSimProcess, type BenchResult } from './support';
 
 const RUNS = 3;

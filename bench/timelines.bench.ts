@@ -3,9 +3,9 @@ import net from 'node:net';
 import path from 'node:path';
 import { KubeConfig } from '@kubernetes/client-node';
 import { chromium } from 'playwright-core';
-import { ClusterCache } from '../server/cache/cluster-cache';
+import { cacheOn } from '../test-support/feeds';
 import { KubeTransport } from '../server/kube/transport';
-import { timelineFleetFrom } from '../server/services/timelines';
+import { timelineFleetFrom } from '../server/screens/timelines/timelines';
 import { ms, startSimProcess, type BenchResult } from './support';
 
 /**
@@ -46,7 +46,7 @@ async function inProcess(kubeconfigYaml: string): Promise<BenchResult[]> {
   const kc = new KubeConfig();
   kc.loadFromString(kubeconfigYaml);
   const t = new KubeTransport(kc);
-  const cache = new ClusterCache(t, kc);
+  const cache = cacheOn(t, kc);
   try {
     const t0 = process.hrtime.bigint();
     const first = await timelineFleetFrom(cache);

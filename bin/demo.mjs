@@ -87,41 +87,76 @@ if (needsBuild()) {
 
 const dataDir = path.join(root, 'data');
 fs.mkdirSync(dataDir, { recursive: true });
-const kubeconfig = path.join(dataDir, `sim-${values.scenario}.kubeconfig`);
-fs.rmSync(kubeconfig, { force: true });
-
-const simArgs = [
-  'server/sim/main.ts',
-  '--scenario',
-  values.scenario,
-  '--port',
-  '0',
-  '--kubeconfig',
-  kubeconfig,
+// `--scenario demo,phantom-503`: one simulated cluster per scenario, one kubeconfig context each
+const scenarios = [
+  ...new Set(
+    values.scenario
+      .split(',')
+      .map((s) => s.trim())
+      .filter(Boolean),
+  ),
 ];
-if (values.clock) simArgs.push('--clock', values.clock);
-const sim = spawn(bin('tsx'), simArgs, { cwd: root, stdio: ['ignore', 'pipe', 'inherit'], env });
-children.push(sim);
-sim.stdout.on('data', (d) => process.stdout.write(`[sim] ${d}`));
-sim.on('exit', (code) => {
-  console.error(`meshdx demo: the simulator exited (${code}); stopping.`);
-  shutdown(code || 1);
-});
-await waitFor(() => fs.existsSync(kubeconfig), 'the simulator to write its kubeconfig', 60_000);
+if (scenarios.length === 0) {
+  console.error('meshdx demo: --scenario names no scenario');
+  process.exit(2);
+}
 
-const db = process.env.MESHDX_DB ?? path.join(dataDir, `${values.scenario}.sqlite`);
+function startSim(scenario) {
+  const kubeconfig = path.join(dataDir, `sim-${scenario}.kubeconfig`);
+  fs.rmSync(kubeconfig, { force: true });
+  const simArgs = [
+    'server/sim/main.ts',
+    '--scenario',
+    scenario,
+    '--port',
+    '0',
+    '--kubeconfig',
+    kubeconfig,
+  ];
+  if (values.clock) simArgs.push('--clock', values.clock);
+  const sim = spawn(bin('tsx'), simArgs, { cwd: root, stdio: ['ignore', 'pipe', 'inherit'], env });
+  children.push(sim);
+  const tag = scenarios.length > 1 ? `[sim ${scenario}]` : '[sim]';
+  sim.stdout.on('data', (d) => process.stdout.write(`${tag} ${d}`));
+  sim.on('exit', (code) => {
+    console.error(`meshdx demo: the simulator of ${scenario} exited (${code}); stopping.`);
+    shutdown(code || 1);
+  });
+  return kubeconfig;
+}
+
+const kubeconfigs = scenarios.map(startSim);
+for (const [i, file] of kubeconfigs.entries()) {
+  await waitFor(
+    () => fs.existsSync(file),
+    `the ${scenarios[i]} simulator to write its kubeconfig`,
+    60_000,
+  );
+}
+// the dashboard reads them as kubectl would read KUBECONFIG=a:b (the first one is current)
+const contextOf = (scenario) => `meshdx-sim-${scenario}`;
+
+const db = process.env.MESHDX_DB ?? dataDir;
 if (values['fresh-history']) {
   // a run that must be reproducible (e2e, screenshots) starts with no recorded history
-  for (const suffix of ['', '-wal', '-shm']) fs.rmSync(`${db}${suffix}`, { force: true });
+  for (const scenario of scenarios)
+    for (const suffix of ['', '-wal', '-shm'])
+      fs.rmSync(path.join(db, `${contextOf(scenario)}.sqlite${suffix}`), { force: true });
 }
+const webEnv = { ...env };
+// the demo's clusters are the simulators: a kubeconfig chosen for real clusters must not win
+delete webEnv.MESHDX_KUBECONFIG;
+delete webEnv.MESHDX_CONTEXT;
 const next = spawn(bin('next'), ['start', '-p', String(port), '-H', values.host], {
   cwd: root,
   stdio: ['ignore', 'pipe', 'inherit'],
   env: {
-    ...env,
-    MESHDX_KUBECONFIG: kubeconfig,
-    MESHDX_SIMULATED: values.scenario,
+    ...webEnv,
+    KUBECONFIG: kubeconfigs.join(path.delimiter),
     MESHDX_DB: db,
+    // a frozen simulated clock does not move with the wall clock: date pod changes by the
+    // times the pod objects carry, as for any cluster whose clock is not to be trusted
+    ...(values.clock ? { MESHDX_CLOCK: 'objects' } : {}),
   },
 });
 children.push(next);

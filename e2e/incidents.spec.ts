@@ -16,6 +16,7 @@ async function simNow(): Promise<number> {
 }
 
 interface ViewJson {
+  history: { source: string };
   totals: { byState: Record<string, number> };
   pods: { state: string }[];
   stale: { hosts: unknown[] } | null;
@@ -56,6 +57,9 @@ test('the incident view opened from a deep link shows the phantom-503 story', as
       { timeout: 30_000, intervals: [500, 1000] },
     )
     .toBe(true);
+  // the production path: the pod history the runtime's one watch recorded into SQLite
+  const view = (await (await fetch(api)).json()) as ViewJson;
+  expect(view.history.source).toMatch(/^SQLite history store .*meshdx-sim-demo\.sqlite$/);
 
   await page.goto(`${demo}${link}`);
   await expect(page.getByTestId('filter-namespace')).toHaveValue('shop');

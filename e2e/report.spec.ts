@@ -81,7 +81,7 @@ test('meshdx report captures every view and the deep links of the demo', async (
   expect(r.stderr).toBe('');
   expect(r.code).toBe(0);
   const report = readReport(dir);
-  expect(report.cluster).toBe('simulated: demo');
+  expect(report.cluster).toBe('meshdx-sim-demo');
   expect(report.pages.map((p) => p.name)).toEqual([
     ...VIEWS,
     'link-1-timelines',
@@ -91,7 +91,7 @@ test('meshdx report captures every view and the deep links of the demo', async (
   expect(report.pages[6]?.url).toBe(links[0]);
   expect(report.pages[7]?.url).toBe(`${demo}${links[1]}`);
   const html = fs.readFileSync(path.join(dir, 'index.html'), 'utf8');
-  expect(html).toContain('<title>meshdx report: simulated: demo</title>');
+  expect(html).toContain('<title>meshdx report: meshdx-sim-demo</title>');
   for (const p of report.pages) {
     expect(p.file).not.toBeNull();
     const png = fs.readFileSync(path.join(dir, p.file!));

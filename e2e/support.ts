@@ -25,3 +25,14 @@ export function simUrl(): string {
   if (!m?.[1]) throw new Error('no server in the simulator kubeconfig');
   return m[1];
 }
+
+/** The simulator of another scenario the demo serves (`--scenario demo,phantom-503`). */
+export function simUrlOf(scenario: string): string {
+  const kc = fs.readFileSync(
+    path.join(import.meta.dirname, '..', 'data', `sim-${scenario}.kubeconfig`),
+    'utf8',
+  );
+  const m = /server:\s*(\S+)/.exec(kc);
+  if (!m?.[1]) throw new Error(`no server in the ${scenario} simulator kubeconfig`);
+  return m[1];
+}

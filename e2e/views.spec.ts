@@ -57,7 +57,7 @@ async function findingsReport(): Promise<FindingsReport> {
 
 test('the header says which cluster is shown', async ({ page }) => {
   await page.goto(`${demo}/`);
-  await expect(page.getByTestId('cluster-label')).toHaveText('simulated: demo');
+  await expect(page.getByTestId('cluster-label')).toHaveText('meshdx-sim-demo');
 });
 
 test('overview counts what the simulator holds', async ({ page }) => {

@@ -4,10 +4,24 @@ import { z } from 'zod';
 const EnvSchema = z.object({
   MESHDX_KUBECONFIG: z.string().min(1).optional(),
   MESHDX_CONTEXT: z.string().min(1).optional(),
-  /** Set by `npm run demo`: the simulator scenario behind the kubeconfig. */
-  MESHDX_SIMULATED: z.string().min(1).optional(),
-  /** SQLite history store; a PersistentVolume path in a cluster. */
-  MESHDX_DB: z.string().min(1).default('data/meshdx.sqlite'),
+  /**
+   * SQLite history stores: a directory holding one `<context>.sqlite` per cluster context (a
+   * PersistentVolume path in a cluster), or a `.sqlite`/`.db` file for the default context (the
+   * other contexts then get files beside it), or `:memory:`.
+   */
+  MESHDX_DB: z.string().min(1).default('data'),
+  /**
+   * Where watched pod changes take their times from: `api-server` (when meshdx saw them, on the
+   * API server's clock) or `objects` (only the times the pod objects carry; for a cluster whose
+   * clock does not move with the wall clock, such as a simulated cluster on a frozen clock).
+   */
+  MESHDX_CLOCK: z.enum(['api-server', 'objects']).default('api-server'),
+  /** A context other than the default one is stopped after this many minutes without a request. */
+  MESHDX_CONTEXT_IDLE_MINUTES: z.coerce
+    .number()
+    .min(1)
+    .max(24 * 60)
+    .default(15),
   MESHDX_PROMETHEUS: z.url().optional(),
   /**
    * Finest step (seconds) of pod-history range queries to Prometheus: the kube-state-metrics

@@ -1,16 +1,35 @@
+/**
+ * Errors by meaning, not by JavaScript class: every failure a route can meet is mapped here to
+ * the status that says whose fault it is (the request 4xx, the cluster or an upstream 502/503/504)
+ * and a message that names the problem and a hint that says what to do.
+ */
 import { apiError, type ApiError } from '../lib/api/errors';
+import { isRequestError } from '../lib/api/request-error';
 import { isInvalidNameError } from '../lib/kube/names';
-import { isKubeError } from './kube/errors';
-import { isClusterConfigError } from './kube/source';
+import { errorText, isKubeError } from './kube/errors';
+import { isClusterConfigError, isUnknownContextError } from './kube/source';
 
 export interface ErrorResult {
   status: number;
   body: ApiError;
+  headers?: Record<string, string>;
 }
 
 /** Maps any failure to an HTTP status and an error that says what to do about it. */
 export function toErrorResult(e: unknown): ErrorResult {
+  if (isRequestError(e))
+    return { status: e.status, body: apiError(e.code, e.message, e.hint), headers: e.headers };
   if (isInvalidNameError(e)) return { status: 400, body: apiError('INVALID_NAME', e.message) };
+  if (isUnknownContextError(e)) {
+    return {
+      status: 404,
+      body: apiError(
+        'UNKNOWN_CONTEXT',
+        e.message,
+        `Pick one of: ${e.known.join(', ') || 'none'} (GET /api/contexts lists them).`,
+      ),
+    };
+  }
   if (isClusterConfigError(e)) return { status: 503, body: apiError(e.code, e.message, e.hint) };
   if (e instanceof Error && e.name === 'EnvError')
     return { status: 500, body: apiError('INVALID_CONFIG', e.message) };
@@ -58,24 +77,29 @@ export function toErrorResult(e: unknown): ErrorResult {
         if (e.status === 404) return { status: 404, body: apiError('NOT_FOUND', e.message) };
         return { status: 502, body: apiError('API_ERROR', e.message) };
       default:
-        return { status: 502, body: apiError('API_PROTOCOL', e.message) };
+        // an upstream (API server, proxy admin, istiod) answered something unreadable
+        return { status: 502, body: apiError('UPSTREAM_MALFORMED', e.message) };
     }
   }
-  if (e instanceof RangeError || e instanceof SyntaxError)
-    return { status: 400, body: apiError('INVALID_REQUEST', e.message) };
-  const msg = e instanceof Error ? e.message : String(e);
-  return { status: 500, body: apiError('INTERNAL', msg) };
+  return { status: 500, body: apiError('INTERNAL', errorText(e)) };
+}
+
+const NO_STORE = { 'Cache-Control': 'no-store' };
+
+/** The JSON error response of any failure (logged with its stack when it is meshdx's own bug). */
+export function errorResponse(e: unknown): Response {
+  const r = toErrorResult(e);
+  if (r.status >= 500 && r.body.error.code === 'INTERNAL')
+    console.error('meshdx: unexpected error', e);
+  return Response.json(r.body, { status: r.status, headers: { ...NO_STORE, ...r.headers } });
 }
 
 /** Runs a use case and answers JSON; any failure becomes a clear error body, never a crash. */
-export async function jsonResponse<T>(run: () => Promise<T>): Promise<Response> {
+export async function jsonResponse<T>(run: () => Promise<T> | T): Promise<Response> {
   try {
     const body = await run();
-    return Response.json(body, { headers: { 'Cache-Control': 'no-store' } });
+    return Response.json(body, { headers: NO_STORE });
   } catch (e) {
-    const r = toErrorResult(e);
-    if (r.status >= 500 && r.body.error.code === 'INTERNAL')
-      console.error('meshdx: unexpected error', e);
-    return Response.json(r.body, { status: r.status, headers: { 'Cache-Control': 'no-store' } });
+    return errorResponse(e);
   }
 }

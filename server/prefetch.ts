@@ -1,8 +1,10 @@
 import { QueryClient, dehydrate, type DehydratedState, type QueryKey } from '@tanstack/react-query';
 
+/** A client query's options (its factory's key and timings) with the server's use case as queryFn. */
 export interface Prefetch {
   queryKey: QueryKey;
   queryFn: () => Promise<unknown>;
+  staleTime?: unknown;
 }
 
 /**
@@ -13,7 +15,13 @@ export interface Prefetch {
 export async function prefetch(queries: Prefetch[]): Promise<DehydratedState> {
   const qc = new QueryClient();
   await Promise.all(
-    queries.map((q) => qc.prefetchQuery({ queryKey: q.queryKey, queryFn: q.queryFn })),
+    queries.map((q) =>
+      qc.prefetchQuery({
+        queryKey: q.queryKey,
+        queryFn: q.queryFn,
+        ...(typeof q.staleTime === 'number' ? { staleTime: q.staleTime } : {}),
+      }),
+    ),
   );
   return dehydrate(qc);
 }

@@ -1,35 +1,53 @@
 import { KubeConfig } from '@kubernetes/client-node';
 import { afterAll, beforeAll } from 'vitest';
-import { ClusterCache } from '../server/cache/cluster-cache';
-import { KubeTransport } from '../server/kube/transport';
+import type { ClusterCache } from '../server/cache/cluster-cache';
+import { loadEnv, type MeshdxEnv } from '../server/env';
+import { sourceOfKubeConfig } from '../server/kube/source';
+import type { KubeTransport } from '../server/kube/transport';
+import { ClusterRuntime } from '../server/runtime/runtime';
 import { startSimulator, type RunningSimulator } from '../server/sim/index';
 
 export interface SimClient {
   readonly sim: RunningSimulator;
   readonly kc: KubeConfig;
-  /** The adapter's transport to it, through the simulator's kubeconfig (as in production). */
+  /** meshdx's runtime for the simulator's context, exactly as the server makes one. */
+  readonly runtime: ClusterRuntime;
+  /** The runtime's transport to it (through the simulator's kubeconfig, as in production). */
   readonly t: KubeTransport;
-  /** A watch-fed cluster cache on it (started by the first use). */
+  /** The runtime's watch-fed cluster cache (its watches start with the runtime). */
   readonly cache: ClusterCache;
+}
+
+/**
+ * A cluster runtime on a KubeConfig, with an in-memory history store unless told otherwise:
+ * the same object the server's registry makes for a context.
+ */
+export function runtimeOn(
+  kc: KubeConfig,
+  opts: { settings?: Partial<MeshdxEnv>; storeFile?: string } = {},
+): ClusterRuntime {
+  const settings = { ...loadEnv({} as NodeJS.ProcessEnv), ...opts.settings };
+  return new ClusterRuntime(sourceOfKubeConfig(kc), settings, opts.storeFile ?? ':memory:');
 }
 
 /**
  * A named scenario on a fixed clock, with the client side meshdx uses against a real cluster,
  * started before the tests of the enclosing scope and torn down after them.
  */
-export function simClient(scenario: string, clock = new Date('2026-11-01T12:00:00Z')): SimClient {
-  let state:
-    { sim: RunningSimulator; kc: KubeConfig; t: KubeTransport; cache: ClusterCache } | undefined;
+export function simClient(
+  scenario: string,
+  clock = new Date('2026-11-01T12:00:00Z'),
+  settings: Partial<MeshdxEnv> = { MESHDX_CLOCK: 'objects' },
+): SimClient {
+  let state: { sim: RunningSimulator; kc: KubeConfig; runtime: ClusterRuntime } | undefined;
   beforeAll(async () => {
     const sim = await startSimulator({ scenario, port: 0, clock: { fixed: clock } });
     const kc = new KubeConfig();
     kc.loadFromString(sim.kubeconfigYaml);
-    const t = new KubeTransport(kc);
-    state = { sim, kc, t, cache: new ClusterCache(t, kc) };
+    state = { sim, kc, runtime: runtimeOn(kc, { settings }).start() };
   });
   afterAll(async () => {
-    state?.cache.stop();
-    state?.t.close();
+    state?.runtime.stop();
     await state?.sim.close();
   });
   const get = () => {
@@ -43,11 +61,14 @@ export function simClient(scenario: string, clock = new Date('2026-11-01T12:00:0
     get kc() {
       return get().kc;
     },
+    get runtime() {
+      return get().runtime;
+    },
     get t() {
-      return get().t;
+      return get().runtime.transport;
     },
     get cache() {
-      return get().cache;
+      return get().runtime.cache;
     },
   };
 }

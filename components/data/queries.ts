@@ -2,30 +2,34 @@ import { queryOptions } from '@tanstack/react-query';
 import { ClusterInfoSchema } from '../../lib/api/cluster';
 import { FindingsReportSchema } from '../../lib/api/findings';
 import { InventorySchema } from '../../lib/api/inventory';
+import { withContext } from '../../lib/api/context';
 import { fetchJson } from './fetchJson';
 
 /**
  * Query keys and fetchers live together. Server pages prefetch the same keys with the use case
  * as queryFn; client components read them and `select` the slice they show.
  */
-export const clusterQuery = () =>
+export const clusterQuery = (context: string | null) =>
   queryOptions({
-    queryKey: ['cluster'] as const,
-    queryFn: () => fetchJson('/api/cluster', (d) => ClusterInfoSchema.parse(d)),
+    queryKey: ['cluster', context ?? ''] as const,
+    queryFn: () =>
+      fetchJson(withContext('/api/cluster', context), (d) => ClusterInfoSchema.parse(d)),
     staleTime: 10_000,
   });
 
-export const inventoryQuery = () =>
+export const inventoryQuery = (context: string | null) =>
   queryOptions({
-    queryKey: ['inventory'] as const,
-    queryFn: () => fetchJson('/api/inventory', (d) => InventorySchema.parse(d)),
+    queryKey: ['inventory', context ?? ''] as const,
+    queryFn: () =>
+      fetchJson(withContext('/api/inventory', context), (d) => InventorySchema.parse(d)),
     staleTime: 5_000,
     refetchInterval: 15_000,
   });
 
-export const findingsQuery = () =>
+export const findingsQuery = (context: string | null) =>
   queryOptions({
-    queryKey: ['findings'] as const,
-    queryFn: () => fetchJson('/api/findings', (d) => FindingsReportSchema.parse(d)),
+    queryKey: ['findings', context ?? ''] as const,
+    queryFn: () =>
+      fetchJson(withContext('/api/findings', context), (d) => FindingsReportSchema.parse(d)),
     staleTime: 5_000,
   });

@@ -8,6 +8,7 @@ import {
   type ViewName,
   type ViewState,
 } from '../../lib/api/viewstate';
+import { CONTEXT_PARAM } from '../../lib/api/context';
 
 /** A view's state, read from and written to the URL (replace, so Back leaves the view). */
 export function useViewState<V extends ViewName>(
@@ -25,10 +26,12 @@ export function useViewState<V extends ViewName>(
       const next = {
         ...(state as Record<string, string | undefined>),
         ...(patch as Record<string, string | undefined>),
+        // the cluster travels with every change of the view's state
+        [CONTEXT_PARAM]: params.get(CONTEXT_PARAM) ?? undefined,
       };
       router.replace(`${path}${viewStateQuery(next)}`, { scroll: false });
     },
-    [state, router, path],
+    [state, router, path, params],
   );
   return [state, update];
 }

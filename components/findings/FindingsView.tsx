@@ -7,12 +7,14 @@ import { useViewState } from '../data/useViewState';
 import { Badge, Card } from '../ui/Card';
 import { FilterBar, SelectFilter } from '../ui/Filters';
 import { countByCode, sortFindings } from './summary';
+import { useClusterContext } from '../data/useClusterContext';
 
 const tone = { error: 'bad', warning: 'warn', info: 'info' } as const;
 
 export function FindingsView() {
   const [state, update] = useViewState('findings');
-  const query = useQuery(findingsQuery());
+  const ctx = useClusterContext();
+  const query = useQuery(findingsQuery(ctx));
   return (
     <QueryBoundary query={query} what="findings">
       {(report) => {

@@ -9,6 +9,7 @@ import { IncidentReport } from './IncidentReport';
 import { IpHolders } from './IpHolders';
 import { incidentsQuery } from './query';
 import { UploadPanel } from './UploadPanel';
+import { useClusterContext } from '../data/useClusterContext';
 
 /**
  * The 503 incident: failing requests from the client proxies' access logs, each tied to the pod
@@ -17,8 +18,9 @@ import { UploadPanel } from './UploadPanel';
  */
 export function IncidentsView() {
   const [state, update] = useViewState('incidents');
-  const inventory = useQuery(inventoryQuery());
-  const incidents = useQuery(incidentsQuery(state));
+  const ctx = useClusterContext();
+  const inventory = useQuery(inventoryQuery(ctx));
+  const incidents = useQuery(incidentsQuery(ctx, state));
   const namespaces =
     inventory.data?.namespaces.map((n) => ({ value: n.name, label: n.name })) ?? [];
   const clients =

@@ -7,6 +7,8 @@ import { viewStateQuery, type ViewState } from '../../lib/api/viewstate';
 import { ErrorPanel } from '../ui/ErrorPanel';
 import { Card } from '../ui/Card';
 import { IncidentReport } from './IncidentReport';
+import { withContext } from '../../lib/api/context';
+import { useClusterContext } from '../data/useClusterContext';
 
 type Result =
   { kind: 'view'; view: IncidentsView } | { kind: 'error'; message: string; hint?: string };
@@ -17,6 +19,7 @@ export function UploadPanel({ state }: { state: ViewState<'incidents'> }) {
   const [format, setFormat] = useState('');
   const [busy, setBusy] = useState(false);
   const [result, setResult] = useState<Result | null>(null);
+  const ctx = useClusterContext();
 
   async function analyze(body: string) {
     setBusy(true);
@@ -28,7 +31,7 @@ export function UploadPanel({ state }: { state: ViewState<'incidents'> }) {
         ip: state.ip,
         format: format || undefined,
       });
-      const res = await fetch(`/api/incidents/upload${q}`, {
+      const res = await fetch(withContext(`/api/incidents/upload${q}`, ctx), {
         method: 'POST',
         headers: { 'Content-Type': 'text/plain; charset=utf-8' },
         body,

@@ -1,21 +1,32 @@
 import { queryOptions } from '@tanstack/react-query';
 import { IncidentsViewSchema } from '../../lib/api/incidents';
 import { viewStateQuery, type ViewState } from '../../lib/api/viewstate';
+import { withContext } from '../../lib/api/context';
 import { fetchJson } from '../data/fetchJson';
 
 type State = ViewState<'incidents'>;
 
 /** Stable key: the URL state with empty values left out, in a fixed order. */
-export function incidentsKey(state: State): readonly ['incidents', string] {
-  return ['incidents', viewStateQuery(state as Record<string, string | undefined>)] as const;
+export function incidentsKey(
+  context: string | null,
+  state: State,
+): readonly ['incidents', string, string] {
+  return [
+    'incidents',
+    context ?? '',
+    viewStateQuery(state as Record<string, string | undefined>),
+  ] as const;
 }
 
-export const incidentsQuery = (state: State) =>
+export const incidentsQuery = (context: string | null, state: State) =>
   queryOptions({
-    queryKey: incidentsKey(state),
+    queryKey: incidentsKey(context, state),
     queryFn: () =>
       fetchJson(
-        `/api/incidents${viewStateQuery(state as Record<string, string | undefined>)}`,
+        withContext(
+          `/api/incidents${viewStateQuery(state as Record<string, string | undefined>)}`,
+          context,
+        ),
         (d) => IncidentsViewSchema.parse(d),
       ),
     staleTime: 15_000,

@@ -3,6 +3,8 @@
 import Link from 'next/link';
 import type { NamespaceRow } from '../../lib/api/inventory';
 import { Badge } from '../ui/Card';
+import { withContext } from '../../lib/api/context';
+import { useClusterContext } from '../data/useClusterContext';
 
 const injectionTone = {
   enabled: 'good',
@@ -21,6 +23,7 @@ export function NamespaceTable({
   focus: 'overview' | 'scoping';
   testId?: string;
 }) {
+  const ctx = useClusterContext();
   return (
     <table className="w-full text-sm" data-testid={testId}>
       <thead className="text-left text-xs uppercase tracking-wide text-slate-500">
@@ -59,9 +62,9 @@ export function NamespaceTable({
             </td>
             {focus === 'overview' && (
               <td className="space-x-2 text-sky-700">
-                <Link href={`/timelines?namespace=${n.name}`}>timelines</Link>
-                <Link href={`/proxies?namespace=${n.name}`}>proxies</Link>
-                <Link href={`/scoping?namespace=${n.name}`}>scoping</Link>
+                <Link href={withContext(`/timelines?namespace=${n.name}`, ctx)}>timelines</Link>
+                <Link href={withContext(`/proxies?namespace=${n.name}`, ctx)}>proxies</Link>
+                <Link href={withContext(`/scoping?namespace=${n.name}`, ctx)}>scoping</Link>
               </td>
             )}
           </tr>

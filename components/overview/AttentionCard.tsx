@@ -6,6 +6,8 @@ import { findingsQuery } from '../data/queries';
 import { QueryBoundary } from '../data/QueryBoundary';
 import { countByCode } from '../findings/summary';
 import { Badge, Card } from '../ui/Card';
+import { useClusterContext } from '../data/useClusterContext';
+import { withContext } from '../../lib/api/context';
 
 const TONE = { error: 'bad', warning: 'warn', info: 'info' } as const;
 /** Codes shown here; the rest are one click away on Findings. */
@@ -17,7 +19,8 @@ const SHOWN = 8;
  * waits for the slower analyses.
  */
 export function AttentionCard() {
-  const query = useQuery(findingsQuery());
+  const ctx = useClusterContext();
+  const query = useQuery(findingsQuery(ctx));
   return (
     <Card title="Needs attention (all views, worst first)" testId="attention-card">
       <QueryBoundary query={query} what="findings">
@@ -37,7 +40,7 @@ export function AttentionCard() {
                 {codes.slice(0, SHOWN).map((c) => (
                   <li key={c.code} data-attention-code={c.code}>
                     <Link
-                      href={`/findings?code=${encodeURIComponent(c.code)}`}
+                      href={withContext(`/findings?code=${encodeURIComponent(c.code)}`, ctx)}
                       className="text-sm hover:underline"
                     >
                       <Badge tone={TONE[c.severity]}>{c.count}</Badge>{' '}
@@ -47,7 +50,10 @@ export function AttentionCard() {
                 ))}
               </ul>
               {codes.length > SHOWN && (
-                <Link href="/findings" className="text-xs text-sky-700 hover:underline">
+                <Link
+                  href={withContext('/findings', ctx)}
+                  className="text-xs text-sky-700 hover:underline"
+                >
                   {codes.length - SHOWN} more kinds on Findings
                 </Link>
               )}

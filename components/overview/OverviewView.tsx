@@ -7,10 +7,12 @@ import { useViewState } from '../data/useViewState';
 import { NamespaceTable } from '../inventory/NamespaceTable';
 import { Card, Stat } from '../ui/Card';
 import { AttentionCard } from './AttentionCard';
+import { useClusterContext } from '../data/useClusterContext';
 
 export function OverviewView() {
   const [state] = useViewState('overview');
-  const query = useQuery(inventoryQuery());
+  const ctx = useClusterContext();
+  const query = useQuery(inventoryQuery(ctx));
   return (
     <QueryBoundary query={query} what="the cluster inventory">
       {(inv) => {

@@ -14,6 +14,7 @@ import { FleetTable } from './FleetTable';
 import { ProxyDetailPanel } from './ProxyDetailPanel';
 import { fleetQuery } from './queries';
 import { ScanProgress } from './ScanProgress';
+import { useClusterContext } from '../data/useClusterContext';
 
 function Loaded({ fleet }: { fleet: Fleet }) {
   const [state, update] = useViewState('proxies');
@@ -88,7 +89,8 @@ function Loaded({ fleet }: { fleet: Fleet }) {
 /** The Proxies screen: the fleet scan streamed with progress, then the ranked fleet. */
 export function FleetView() {
   const [progress, setProgress] = useState<FleetProgress | null>(null);
-  const q = useQuery(fleetQuery(setProgress));
+  const ctx = useClusterContext();
+  const q = useQuery(fleetQuery(ctx, setProgress));
   if (q.isPending) return <ScanProgress progress={progress} />;
   if (q.isError) return <ErrorPanel title="Could not scan the proxies" {...errorProps(q.error)} />;
   return (

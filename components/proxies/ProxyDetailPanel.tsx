@@ -8,6 +8,8 @@ import { ErrorPanel } from '../ui/ErrorPanel';
 import { ClusterTable } from './ClusterTable';
 import { count } from './format';
 import { proxyDetailQuery } from './queries';
+import { useClusterContext } from '../data/useClusterContext';
+import { withContext } from '../../lib/api/context';
 
 function Counts({ d }: { d: ProxyDetail }) {
   const s = d.summary;
@@ -43,8 +45,12 @@ function Counts({ d }: { d: ProxyDetail }) {
 
 /** One proxy: the istioctl cluster table, counts per destination namespace, raw JSON. */
 export function ProxyDetailPanel({ namespace, name }: { namespace: string; name: string }) {
-  const q = useQuery(proxyDetailQuery(namespace, name));
-  const raw = `/api/proxies/${encodeURIComponent(namespace)}/${encodeURIComponent(name)}/config_dump`;
+  const ctx = useClusterContext();
+  const q = useQuery(proxyDetailQuery(ctx, namespace, name));
+  const raw = withContext(
+    `/api/proxies/${encodeURIComponent(namespace)}/${encodeURIComponent(name)}/config_dump`,
+    ctx,
+  );
   return (
     <Card
       title={`Proxy ${namespace}/${name}`}

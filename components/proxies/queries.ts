@@ -5,21 +5,23 @@ import {
   type FleetProgress,
   type FleetView,
 } from '../../lib/api/proxies';
+import { withContext } from '../../lib/api/context';
 import { ApiRequestError, fetchJson } from '../data/fetchJson';
 
-export const FLEET_KEY = ['proxies', 'fleet'] as const;
+export const fleetKey = (context: string | null) => ['proxies', 'fleet', context ?? ''] as const;
 
 /**
  * Reads GET /api/proxies/fleet?stream=1 (NDJSON): reports each progress line and resolves with
  * the final fleet. One request for the whole screen.
  */
 export async function streamFleet(
+  context: string | null,
   onProgress: (p: FleetProgress) => void,
   signal?: AbortSignal,
 ): Promise<FleetView> {
   let res: Response;
   try {
-    res = await fetch('/api/proxies/fleet?stream=1', {
+    res = await fetch(withContext('/api/proxies/fleet?stream=1', context), {
       signal,
       headers: { Accept: 'application/x-ndjson' },
     });
@@ -48,20 +50,27 @@ export async function streamFleet(
   throw new ApiRequestError(502, 'STREAM_ENDED', 'the fleet scan stream ended without a result');
 }
 
-export const fleetQuery = (onProgress: (p: FleetProgress) => void = () => undefined) =>
+export const fleetQuery = (
+  context: string | null,
+  onProgress: (p: FleetProgress) => void = () => undefined,
+) =>
   queryOptions({
-    queryKey: FLEET_KEY,
-    queryFn: ({ signal }) => streamFleet(onProgress, signal),
+    queryKey: fleetKey(context),
+    queryFn: ({ signal }) => streamFleet(context, onProgress, signal),
     staleTime: 15_000,
     retry: 0,
   });
 
-export const proxyDetailQuery = (namespace: string, name: string) =>
+export const proxyDetailQuery = (context: string | null, namespace: string, name: string) =>
   queryOptions({
-    queryKey: ['proxies', 'detail', namespace, name] as const,
+    queryKey: ['proxies', 'detail', context ?? '', namespace, name] as const,
     queryFn: () =>
-      fetchJson(`/api/proxies/${encodeURIComponent(namespace)}/${encodeURIComponent(name)}`, (d) =>
-        ProxyDetailSchema.parse(d),
+      fetchJson(
+        withContext(
+          `/api/proxies/${encodeURIComponent(namespace)}/${encodeURIComponent(name)}`,
+          context,
+        ),
+        (d) => ProxyDetailSchema.parse(d),
       ),
     staleTime: 15_000,
   });

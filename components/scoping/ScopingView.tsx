@@ -13,6 +13,7 @@ import { scopingQuery } from './queries';
 import { SidecarProposal } from './SidecarProposal';
 import { WorkloadTable } from './WorkloadTable';
 import { YamlActions } from './YamlActions';
+import { useClusterContext } from '../data/useClusterContext';
 
 /**
  * Which namespaces carry the whole mesh, what each workload really calls, and the Sidecar
@@ -20,7 +21,8 @@ import { YamlActions } from './YamlActions';
  */
 export function ScopingView() {
   const [state, update] = useViewState('scoping');
-  const query = useQuery(scopingQuery());
+  const ctx = useClusterContext();
+  const query = useQuery(scopingQuery(ctx));
   return (
     <QueryBoundary query={query} what="the scoping report">
       {(view) => {

@@ -9,6 +9,7 @@ import { FixBlock } from './FixBlock';
 import { GanttChart } from './GanttChart';
 import { gapText, VERDICT_HELP, VERDICT_TONE } from './format';
 import { podTimelineQuery } from './queries';
+import { useClusterContext } from '../data/useClusterContext';
 
 function Fact({ label, children }: { label: string; children: React.ReactNode }) {
   return (
@@ -120,7 +121,8 @@ function Markers({ v }: { v: PodTimelineView }) {
 
 /** The selected pod: facts, verdicts with their fixes, and the Gantt of its containers. */
 export function PodTimelineCard({ namespace, name }: { namespace: string; name: string }) {
-  const query = useQuery(podTimelineQuery(namespace, name));
+  const ctx = useClusterContext();
+  const query = useQuery(podTimelineQuery(ctx, namespace, name));
   return (
     <Card
       title={

@@ -15,6 +15,7 @@ import { GapChart } from './GapChart';
 import { statTone, VERDICT_ORDER } from './format';
 import { PodTimelineCard } from './PodTimelineCard';
 import { timelineFleetQuery } from './queries';
+import { useClusterContext } from '../data/useClusterContext';
 
 type State = ReturnType<typeof useViewState<'timelines'>>[0];
 
@@ -171,7 +172,8 @@ function Fleet({ f }: { f: TimelineFleet }) {
 
 /** Every meshed pod's startup mode and verdict, the gap per workload, fixes, and one pod's Gantt. */
 export function TimelinesView() {
-  const query = useQuery(timelineFleetQuery());
+  const ctx = useClusterContext();
+  const query = useQuery(timelineFleetQuery(ctx));
   return (
     <QueryBoundary query={query} what="timelines">
       {(f) => <Fleet f={f} />}

@@ -2,6 +2,7 @@
 
 import Link from 'next/link';
 import { usePathname, useSearchParams } from 'next/navigation';
+import { CONTEXT_PARAM } from '../../lib/api/context';
 
 const VIEWS = [
   { href: '/', label: 'Overview' },
@@ -12,11 +13,16 @@ const VIEWS = [
   { href: '/findings', label: 'Findings' },
 ];
 
-/** View navigation; the namespace travels with you from view to view. */
+/** View navigation; the cluster context and the namespace travel with you from view to view. */
 export function Nav() {
   const path = usePathname();
   const params = useSearchParams();
-  const ns = params.get('namespace');
+  const carry = new URLSearchParams();
+  for (const k of [CONTEXT_PARAM, 'namespace']) {
+    const v = params.get(k);
+    if (v) carry.set(k, v);
+  }
+  const q = carry.toString();
   return (
     <nav aria-label="Views" className="flex gap-1">
       {VIEWS.map((v) => {
@@ -24,7 +30,7 @@ export function Nav() {
         return (
           <Link
             key={v.href}
-            href={ns ? `${v.href}?namespace=${encodeURIComponent(ns)}` : v.href}
+            href={q ? `${v.href}?${q}` : v.href}
             aria-current={active ? 'page' : undefined}
             className={`rounded px-3 py-1.5 text-sm font-medium ${
               active

@@ -1,9 +1,9 @@
 import { z } from 'zod';
 
 export const ClusterInfoSchema = z.object({
-  /** What the header shows: context name, "in-cluster" or "simulated: <scenario>". */
+  /** What the header shows: the context name, or "in-cluster". */
   label: z.string(),
-  source: z.enum(['kubeconfig', 'in-cluster', 'simulator', 'none']),
+  source: z.enum(['kubeconfig', 'in-cluster', 'none']),
   server: z.string(),
   context: z.string().optional(),
   reachable: z.boolean(),
@@ -14,3 +14,20 @@ export const ClusterInfoSchema = z.object({
     .optional(),
 });
 export type ClusterInfo = z.infer<typeof ClusterInfoSchema>;
+
+/** One kubeconfig context (or the single in-cluster one), for the header's picker. */
+export const ContextEntrySchema = z.object({
+  name: z.string(),
+  cluster: z.string(),
+  server: z.string(),
+  /** The context shown when a link names none. */
+  current: z.boolean(),
+  /** meshdx has a runtime for it now (watching, recording history). */
+  running: z.boolean(),
+});
+
+export const ContextsSchema = z.object({
+  default: z.string(),
+  contexts: z.array(ContextEntrySchema),
+});
+export type Contexts = z.infer<typeof ContextsSchema>;

@@ -1,7 +1,13 @@
 import { z } from 'zod';
 
 /** Where the Istio proxy of a pod lives: none, a classic sidecar, or a native (init) sidecar. */
-export const ProxyPlacementSchema = z.enum(['none', 'sidecar', 'native-sidecar', 'gateway']);
+export const ProxyPlacementSchema = z.enum([
+  'none',
+  'sidecar',
+  'native-sidecar',
+  'gateway',
+  'waypoint',
+]);
 
 export const ContainerRowSchema = z.object({
   name: z.string(),

@@ -6,7 +6,7 @@ import { ApiErrorSchema } from './errors';
  * as NDJSON progress lines then the result) and one proxy's istioctl cluster table.
  */
 
-export const FleetPlacementSchema = z.enum(['sidecar', 'native-sidecar', 'gateway']);
+export const FleetPlacementSchema = z.enum(['sidecar', 'native-sidecar', 'gateway', 'waypoint']);
 
 /** ok: scraped; unreachable: the scrape failed (reason says why); not-running: nothing to ask. */
 export const ProxyStatusSchema = z.enum(['ok', 'unreachable', 'not-running']);

@@ -1,15 +1,12 @@
 import type { PodInterval } from '../ledger/types';
 import { endOf } from '../ledger/lookup';
+import { workloadOfOwner } from '../kube/workload';
 import type { Marker, Rollout } from '../api/incidents';
 
-/** Workload of a pod from its owner: a ReplicaSet `name-<hash>` belongs to Deployment `name`. */
+/** Workload name of a history row from its owner (lib/kube/workload.ts); null for a bare pod. */
 export function workloadOf(i: Pick<PodInterval, 'owner' | 'name'>): string | null {
   if (!i.owner) return null;
-  if (i.owner.kind === 'ReplicaSet') {
-    const cut = i.owner.name.lastIndexOf('-');
-    return cut > 0 ? i.owner.name.slice(0, cut) : i.owner.name;
-  }
-  return i.owner.name;
+  return workloadOfOwner(i.owner, i.name).name;
 }
 
 export interface MarkerScope {

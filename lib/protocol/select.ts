@@ -1,5 +1,6 @@
 import type { Container, Pod, Service, ServicePort } from '../kube/types';
-import { workloadOf } from '../inventory/workload';
+import { isMeshed, PROXY_CONTAINER, podProxy } from '../kube/proxy-container';
+import { workloadOf } from '../kube/workload';
 
 /** Namespaces istioctl analyze leaves out of port checks. */
 export const SYSTEM_NAMESPACES: ReadonlySet<string> = new Set([
@@ -29,7 +30,7 @@ export function selects(svc: Service, pod: Pod): boolean {
   return Object.entries(sel).every(([k, v]) => labels[k] === v);
 }
 
-export const PROXY_NAME = 'istio-proxy';
+export const PROXY_NAME = PROXY_CONTAINER;
 
 /** The pod's application containers (the proxy, wherever it sits, is not one). */
 export function appContainers(pod: Pod): Container[] {
@@ -38,10 +39,7 @@ export function appContainers(pod: Pod): Container[] {
 
 /** The istio-proxy container, in containers or (native sidecar) initContainers. */
 export function proxyContainer(pod: Pod): Container | undefined {
-  return (
-    pod.spec.containers.find((c) => c.name === PROXY_NAME) ??
-    pod.spec.initContainers?.find((c) => c.name === PROXY_NAME)
-  );
+  return podProxy(pod)?.container;
 }
 
 export interface TargetPort {
@@ -95,10 +93,8 @@ export function groupWorkloads(pods: readonly Pod[]): WorkloadGroup[] {
   return [...out.values()];
 }
 
-/** Whether a pod carries an Istio sidecar (injected; a proxy container is present). */
-export function isMeshed(pod: Pod): boolean {
-  return proxyContainer(pod) !== undefined;
-}
+/** Whether a pod carries an Istio proxy (lib/kube/proxy-container.ts). */
+export { isMeshed };
 
 /**
  * Which workloads' proxy logs to read when not all can be: workloads no Service selects first

@@ -3,22 +3,21 @@
  * `pilot-agent proxy router`, ignores Sidecars) or sidecar, and its Istio version (cluster naming
  * changed in 1.10 and 1.21). Shared by the simulator and the Scoping analysis.
  */
+import { PROXY_CONTAINER, podProxy } from '../kube/proxy-container';
 import type { Container, Pod } from '../kube/types';
 
+export { PROXY_CONTAINER };
 export const DEFAULT_ISTIO_VERSION = '1.24.2';
-export const PROXY_CONTAINER = 'istio-proxy';
 
 /** The istio-proxy container, classic (containers) or native sidecar (initContainers). */
 export function proxyContainer(pod: Pod): { container: Container; native: boolean } | undefined {
-  const classic = pod.spec?.containers?.find((c) => c.name === PROXY_CONTAINER);
-  if (classic) return { container: classic, native: false };
-  const native = pod.spec?.initContainers?.find((c) => c.name === PROXY_CONTAINER);
-  return native ? { container: native, native: true } : undefined;
+  const p = podProxy(pod);
+  return p ? { container: p.container, native: p.placement === 'native-sidecar' } : undefined;
 }
 
-/** Gateways run `pilot-agent proxy router`. */
+/** Gateways run `pilot-agent proxy router`; they ignore Sidecar resources. */
 export function isGatewayPod(pod: Pod): boolean {
-  return proxyContainer(pod)?.container.args?.includes('router') ?? false;
+  return podProxy(pod)?.placement === 'gateway';
 }
 
 /** Istio version from the proxy image tag (`.../proxyv2:1.22.3`), else the default. */

@@ -1,34 +1,24 @@
 /** Which container is the proxy, which are apps, and what their commands say. */
+import { PROXY_CONTAINER, podProxy, proxyRole, type PodProxy } from '../kube/proxy-container';
 import type { Container, Pod } from '../kube/types';
 
-export const PROXY_NAME = 'istio-proxy';
+export const PROXY_NAME = PROXY_CONTAINER;
 
-export interface ProxyLocation {
-  container: Container;
-  where: 'containers' | 'initContainers';
-  index: number;
-}
+export type ProxyLocation = PodProxy;
 
+/** The pod's proxy (lib/kube/proxy-container.ts). */
 export function findProxy(pod: Pod): ProxyLocation | null {
-  const init = pod.spec.initContainers ?? [];
-  const i = init.findIndex((c) => c.name === PROXY_NAME);
-  if (i >= 0) return { container: init[i] as Container, where: 'initContainers', index: i };
-  const c = (pod.spec.containers ?? []).findIndex((x) => x.name === PROXY_NAME);
-  if (c >= 0) {
-    return { container: pod.spec.containers[c] as Container, where: 'containers', index: c };
-  }
-  return null;
+  return podProxy(pod);
 }
 
 /** The proxy runs as a native sidecar: an init container the kubelet keeps running. */
 export function isNativeSidecar(loc: ProxyLocation): boolean {
-  return loc.where === 'initContainers' && loc.container.restartPolicy === 'Always';
+  return loc.placement === 'native-sidecar';
 }
 
-/** `pilot-agent proxy router` is a gateway: the proxy is the workload. */
+/** `pilot-agent proxy router` (or a waypoint) is a gateway: the proxy is the workload. */
 export function isGatewayProxy(c: Container): boolean {
-  const words = [...(c.command ?? []), ...(c.args ?? [])];
-  return words.includes('router');
+  return proxyRole(c) !== 'sidecar';
 }
 
 /** Injected with hold: postStart runs `pilot-agent wait`, which the kubelet blocks on. */

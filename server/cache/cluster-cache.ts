@@ -1,14 +1,14 @@
 /**
- * A shared, watch-fed, in-memory cache of the cluster objects meshdx's use cases read: pods (live
- * and deleted, with their transitions), Events about pods, and the mesh config. One list+watch
- * per resource for the whole process; use cases read from memory instead of listing per request.
+ * A watch-fed, in-memory cache of the cluster objects meshdx's use cases read: pods (live and
+ * deleted, with their transitions), Events about pods, and the mesh config. It opens no watch of
+ * its own: it hears the runtime's one pod feed and one event feed (server/kube/feed.ts), which
+ * the history recorder hears too.
  */
-import type { KubeConfig } from '@kubernetes/client-node';
 import type { KubeEvent, Pod } from '../../lib/kube/types';
 import type { Transition } from '../../lib/timeline/types';
-import { latestStatusTime } from '../../lib/ledger/observation';
-import { ListWatcher, type WatchState } from '../kube/listwatch';
-import { CORE, getIstioConfigMap } from '../kube/resources';
+import type { WatchFeed } from '../kube/feed';
+import type { WatchState } from '../kube/listwatch';
+import { getIstioConfigMap } from '../kube/resources';
 import type { KubeTransport } from '../kube/transport';
 import { EventIndex } from './event-index';
 import { MeshConfigCache, type MeshConfigState } from './mesh-config';
@@ -17,12 +17,17 @@ import { PodHistory, podKey, type DeletedPod, type PodHistoryOptions } from './p
 export interface ClusterCacheOptions extends PodHistoryOptions {
   istioNamespace?: string;
   meshConfigTtlMs?: number;
-  now?: () => Date;
+}
+
+/** The runtime's shared feeds the cache listens to. */
+export interface ClusterFeeds {
+  pods: WatchFeed<Pod>;
+  events: WatchFeed<KubeEvent>;
 }
 
 export interface ClusterCacheStatus {
-  podsWatch: WatchState | 'not-started';
-  eventsWatch: WatchState | 'not-started';
+  podsWatch: WatchState | 'starting';
+  eventsWatch: WatchState | 'starting';
   livePods: number;
   deletedPods: number;
   evictedPods: number;
@@ -36,21 +41,26 @@ export class ClusterCache {
   readonly pods: PodHistory;
   readonly events = new EventIndex();
   readonly mesh: MeshConfigCache;
-  private podWatch?: ListWatcher<Pod>;
-  private eventWatch?: ListWatcher<KubeEvent>;
-  private starting: Promise<void> | null = null;
-  private lastError: string | null = null;
+  private readonly unsubscribe: (() => void)[];
 
   constructor(
     private readonly t: KubeTransport,
-    private readonly kc: KubeConfig,
-    private readonly opts: ClusterCacheOptions = {},
+    private readonly feeds: ClusterFeeds,
+    opts: ClusterCacheOptions = {},
   ) {
     this.pods = new PodHistory(opts);
     this.mesh = new MeshConfigCache(
       () => getIstioConfigMap(t, opts.istioNamespace ?? 'istio-system'),
       opts.meshConfigTtlMs,
     );
+    this.unsubscribe = [
+      feeds.pods.subscribe({ onEvent: (ev) => this.pods.apply(ev) }),
+      feeds.events.subscribe({
+        onEvent: (ev) => {
+          for (const key of this.events.apply(ev)) this.pods.touch(key);
+        },
+      }),
+    ];
   }
 
   /** Now on the cluster's clock (the API server's `Date`, see ClockOffset). */
@@ -59,41 +69,17 @@ export class ClusterCache {
   }
 
   /**
-   * Resolves once pods and events have been listed (the watches then keep the cache current).
-   * A failed first list rejects; the next call tries again.
+   * Resolves once pods and events have been listed (the feeds then keep the cache current).
+   * While the first list fails, rejects with why; the feeds keep trying.
    */
-  ready(): Promise<void> {
-    this.starting ??= this.start().catch((e: unknown) => {
-      this.starting = null;
-      this.lastError = (e as Error).message;
-      this.podWatch?.stop();
-      this.eventWatch?.stop();
-      throw e;
-    });
-    return this.starting;
-  }
-
-  private async start(): Promise<void> {
-    const now = this.opts.now;
-    this.podWatch = new ListWatcher<Pod>(this.t, this.kc, CORE.pods, {
-      onEvent: (ev) => this.pods.apply(ev),
-      onState: (s, d) => this.noteState(s, d),
-      floor: latestStatusTime,
-      ...(now ? { now } : {}),
-    });
-    this.eventWatch = new ListWatcher<KubeEvent>(this.t, this.kc, CORE.events, {
-      onEvent: (ev) => {
-        for (const key of this.events.apply(ev)) this.pods.touch(key);
-      },
-      onState: (s, d) => this.noteState(s, d),
-      ...(now ? { now } : {}),
-    });
-    await Promise.all([this.podWatch.start(), this.eventWatch.start(), this.mesh.refresh()]);
-    this.lastError = null;
-  }
-
-  private noteState(s: WatchState, detail?: string): void {
-    if (s === 'retrying' && detail) this.lastError = detail;
+  async ready(): Promise<void> {
+    this.feeds.pods.start();
+    this.feeds.events.start();
+    await Promise.all([
+      this.feeds.pods.whenListed(),
+      this.feeds.events.whenListed(),
+      this.mesh.get(),
+    ]);
   }
 
   livePods(): Pod[] {
@@ -125,21 +111,23 @@ export class ClusterCache {
   }
 
   status(): ClusterCacheStatus {
+    const pods = this.feeds.pods.currentStatus;
+    const events = this.feeds.events.currentStatus;
     return {
-      podsWatch: this.podWatch?.currentState ?? 'not-started',
-      eventsWatch: this.eventWatch?.currentState ?? 'not-started',
+      podsWatch: pods.state,
+      eventsWatch: events.state,
       livePods: this.pods.livePods().length,
       deletedPods: this.pods.deletedPods().length,
       evictedPods: this.pods.evicted,
       droppedTransitions: this.pods.droppedTransitions,
       events: this.events.size,
       droppedEvents: this.events.dropped,
-      lastError: this.lastError,
+      lastError: pods.lastError ?? events.lastError,
     };
   }
 
+  /** Stops listening (the feeds belong to the runtime, which stops them). */
   stop(): void {
-    this.podWatch?.stop();
-    this.eventWatch?.stop();
+    for (const u of this.unsubscribe) u();
   }
 }

@@ -50,4 +50,32 @@ describe('MeshConfigCache', () => {
     expect(s.settings?.hold).toBe(true);
     expect(s.version).toBe(2);
   });
+
+  it('clears a failed read once the same ConfigMap reads fine again', async () => {
+    let now = 0;
+    let fail = false;
+    const text = 'defaultConfig:\n  holdApplicationUntilProxyStarts: true\n';
+    const c = new MeshConfigCache(
+      async () => {
+        if (fail) throw new Error('503 the API server is overloaded');
+        return cm(text);
+      },
+      1000,
+      () => now,
+    );
+    expect((await c.get()).errors).toEqual([]);
+    fail = true;
+    now = 2000;
+    await c.refresh();
+    const broken = await c.get();
+    expect(broken.errors[0]).toContain('overloaded');
+    expect(broken.settings?.hold).toBe(true); // the last good settings stay in use
+    fail = false;
+    now = 4000;
+    await c.refresh();
+    const healed = await c.get();
+    expect(healed.errors).toEqual([]);
+    expect(healed.from).toBe('configmap');
+    expect(healed.settings?.hold).toBe(true);
+  });
 });

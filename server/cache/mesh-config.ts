@@ -19,6 +19,8 @@ export class MeshConfigCache {
   private state: MeshConfigState = { settings: undefined, from: 'none', errors: [], version: 0 };
   private loadedAt = 0;
   private lastText: string | null | undefined = undefined;
+  /** What the last successful read said (its settings' source and parse errors). */
+  private lastRead: Omit<MeshConfigState, 'version'> | null = null;
   private inflight: Promise<void> | null = null;
 
   constructor(
@@ -46,7 +48,12 @@ export class MeshConfigCache {
       const cm = await this.fetch();
       this.loadedAt = this.now();
       const text = cm ? JSON.stringify(cm) : null;
-      if (text === this.lastText) return;
+      if (text === this.lastText && this.lastRead) {
+        // the same content as the last good read: a failed read since then is over
+        if (this.state.errors !== this.lastRead.errors || this.state.from !== this.lastRead.from)
+          this.state = { ...this.lastRead, version: this.state.version };
+        return;
+      }
       this.lastText = text;
       if (!cm) {
         this.set(undefined, 'missing', ['no istio ConfigMap: mesh defaults assumed']);
@@ -70,6 +77,7 @@ export class MeshConfigCache {
   }
 
   private set(settings: MeshSettings | undefined, from: string, errors: string[]): void {
+    this.lastRead = { settings, from, errors };
     this.state = { settings, from, errors, version: this.state.version + 1 };
   }
 }

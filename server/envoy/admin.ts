@@ -5,6 +5,7 @@ import { parseConfigDump } from '../../lib/configdump/parse';
 import type { ClusterRow, ConfigDump, ResourceCounts } from '../../lib/configdump/types';
 import { clusterCounterTable, parseEnvoyStatsText } from '../../lib/metrics/admin-stats';
 import type { DetailParts, UsageTable } from '../../lib/proxies/detail';
+import { errorText, KubeError, malformedAnswer } from '../kube/errors';
 import { envoyAdminGet } from '../kube/podports';
 import { failureReason } from './reason';
 
@@ -36,8 +37,9 @@ function adminGetter(kc: KubeConfig, ns: string, pod: string, timeoutMs: number)
   return async (path) => {
     const res = await envoyAdminGet(kc, ns, pod, path, { timeoutMs });
     if (res.status !== 200)
-      throw new Error(
-        `Envoy admin ${path.split('?')[0]} answered ${res.status}: ${res.body.slice(0, 200)}`,
+      throw new KubeError(
+        'http',
+        `Envoy admin of ${ns}/${pod} ${path.split('?')[0]} answered ${res.status}: ${res.body.slice(0, 200)}`,
       );
     return res.body;
   };
@@ -45,8 +47,20 @@ function adminGetter(kc: KubeConfig, ns: string, pod: string, timeoutMs: number)
 
 function dumpOf(text: string, what: string): ConfigDump {
   const r = parseConfigDump(text);
-  if (!r.dump) throw new Error(`${what}: ${r.errors.map((e) => e.message).join('; ')}`);
+  if (!r.dump)
+    throw malformedAnswer(`Envoy admin ${what}`, r.errors.map((e) => e.message).join('; '));
   return r.dump;
+}
+
+function parseAdminJson(text: string, what: string): unknown {
+  try {
+    return JSON.parse(text) as unknown;
+  } catch (e) {
+    throw malformedAnswer(
+      `Envoy admin ${what}`,
+      `not JSON (${errorText(e)}): ${text.slice(0, 80)}`,
+    );
+  }
 }
 
 async function clusterPart(
@@ -143,7 +157,7 @@ export async function readRawClusters(
     get(ADMIN_PATHS.rawDynamicClusters),
     get(ADMIN_PATHS.rawStaticClusters),
   ]);
-  const dynamic: unknown = JSON.parse(dyn);
-  const statics: unknown = JSON.parse(stat);
+  const dynamic = parseAdminJson(dyn, `${namespace}/${name} dynamic_active_clusters`);
+  const statics = parseAdminJson(stat, `${namespace}/${name} static_clusters`);
   return JSON.stringify({ dynamic_active_clusters: dynamic, static_clusters: statics }, null, 2);
 }

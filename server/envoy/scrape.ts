@@ -3,7 +3,7 @@ import { parsePrometheusText } from '../../lib/metrics/prometheus';
 import type { ScrapeOutcome } from '../../lib/proxies/types';
 import { podProxyGet } from '../kube/podports';
 import type { KubeTransport } from '../kube/transport';
-import { noteEnvoyInit } from './init-times';
+import type { EnvoyInitTimes } from './init-times';
 import { failureReason } from './reason';
 
 /** Envoy's prometheus listener: cheap, always carries cluster_manager/listener_manager/server. */
@@ -32,6 +32,8 @@ export async function scrapeProxyStats(
   namespace: string,
   name: string,
   timeoutMs: number,
+  /** Where the proxy's Envoy init time is kept (the cluster runtime's), when wanted. */
+  initTimes?: EnvoyInitTimes,
 ): Promise<ScrapeOutcome> {
   try {
     const res = await podProxyGet(t, namespace, name, ENVOY_PROMETHEUS_PORT, '/stats/prometheus', {
@@ -40,7 +42,7 @@ export async function scrapeProxyStats(
     });
     const parsed = parsePrometheusText(keepWanted(res.body));
     const stats = envoyProxyStats(parsed.samples);
-    noteEnvoyInit(namespace, name, stats, t.clusterNow().getTime());
+    initTimes?.note(namespace, name, stats, t.clusterNow().getTime());
     return { ok: true, stats, errors: parsed.errors.length };
   } catch (e) {
     return { ok: false, reason: failureReason(e) };

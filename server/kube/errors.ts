@@ -48,3 +48,34 @@ export function parseStatusBody(body: string): { message?: string; reason?: stri
 export function isKubeError(e: unknown): e is KubeError {
   return e instanceof Error && e.name === 'KubeError' && typeof (e as KubeError).kind === 'string';
 }
+
+/**
+ * The text of any thrown value: an Error's message, an event's or object's `message` (a
+ * websocket ErrorEvent carries its error inside), else its JSON. Never "[object Object]".
+ */
+export function errorText(e: unknown): string {
+  if (e instanceof Error) return e.message || e.name;
+  if (typeof e === 'string') return e;
+  if (e && typeof e === 'object') {
+    const o = e as { message?: unknown; error?: unknown; reason?: unknown; code?: unknown };
+    if (typeof o.message === 'string' && o.message) return o.message;
+    if (o.error !== undefined && o.error !== e) return errorText(o.error);
+    if (typeof o.reason === 'string' && o.reason) return o.reason;
+    try {
+      const json = JSON.stringify(e);
+      if (json && json !== '{}') return json;
+    } catch {
+      // circular: fall through to the constructor's name
+    }
+    return `${(e as object).constructor?.name ?? 'unknown'} error`;
+  }
+  return String(e);
+}
+
+/**
+ * An upstream (a proxy's admin port, istiod, Prometheus) answered something meshdx cannot read:
+ * a 502 that names the upstream, never the user's request.
+ */
+export function malformedAnswer(upstream: string, detail: string): KubeError {
+  return new KubeError('protocol', `${upstream} answered something meshdx cannot read: ${detail}`);
+}

@@ -1,3 +1,4 @@
+import { badParameter } from '../../lib/api/request-error';
 import { requireName } from '../../lib/kube/names';
 import type { KubeTransport } from './transport';
 
@@ -23,7 +24,7 @@ export async function podLogs(
   const name = requireName('pod', pod);
   const ctr = requireName('container', container);
   if (opts.sinceTime !== undefined && Number.isNaN(Date.parse(opts.sinceTime))) {
-    throw new RangeError(`sinceTime ${JSON.stringify(opts.sinceTime)} is not an RFC 3339 time`);
+    throw badParameter('from', `${JSON.stringify(opts.sinceTime)} is not an RFC 3339 time`);
   }
   const res = await t.request(`/api/v1/namespaces/${ns}/pods/${name}/log`, {
     query: {

@@ -1,7 +1,7 @@
 import { PassThrough, Writable } from 'node:stream';
 import { PortForward, type KubeConfig } from '@kubernetes/client-node';
 import { requireName } from '../../lib/kube/names';
-import { KubeError } from './errors';
+import { errorText, KubeError } from './errors';
 import type { KubeTransport, TextResponse } from './transport';
 
 /**
@@ -175,10 +175,7 @@ export async function portForwardGet(
         ws.on('error', (e) => {
           clearTimeout(timer);
           reject(
-            new KubeError(
-              'unreachable',
-              `port-forward to ${ns}/${name} failed: ${String((e as Error)?.message ?? e)}`,
-            ),
+            new KubeError('unreachable', `port-forward to ${ns}/${name} failed: ${errorText(e)}`),
           );
         });
         input.write(
@@ -187,7 +184,7 @@ export async function portForwardGet(
       })
       .catch((e: unknown) => {
         clearTimeout(timer);
-        const msg = e instanceof Error ? e.message : String(e);
+        const msg = errorText(e);
         const status = /Unexpected server response: (\d{3})/.exec(msg);
         reject(
           new KubeError(

@@ -2,7 +2,13 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { clusterSourceFingerprint, ClusterConfigError, resolveClusterSource } from './source';
+import {
+  clusterSourceFingerprint,
+  ClusterConfigError,
+  listContexts,
+  loadClusterConfig,
+  resolveClusterSource,
+} from './source';
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'meshdx-source-'));
 afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
@@ -92,14 +98,10 @@ describe('resolveClusterSource', () => {
     );
   });
 
-  it('labels the simulator as simulated', () => {
-    const src = resolveClusterSource({
-      ...empty,
-      kubeconfig: kubeconfig('sim', 'a'),
-      simulatedScenario: 'demo',
-    });
-    expect(src?.kind).toBe('simulator');
-    expect(src?.label).toBe('simulated: demo');
+  it('labels a cluster by its context, the simulator like any other', () => {
+    const src = resolveClusterSource({ ...empty, kubeconfig: kubeconfig('sim', 'a') });
+    expect(src?.kind).toBe('kubeconfig');
+    expect(src?.label).toBe(src?.context);
   });
 
   it('uses the in-cluster service account when there is no kubeconfig', () => {
@@ -154,7 +156,13 @@ describe('a KUBECONFIG list, merged as kubectl merges it', () => {
     const src = resolveClusterSource({ ...empty, env: { KUBECONFIG: list } });
     expect(src?.label).toBe('ctx-b');
     expect(src?.server).toBe('https://10.0.0.2:6443');
-    expect(src?.kc.getContexts().map((x) => x.name)).toEqual(['ctx-b', 'ctx-c']);
+    // the source's KubeConfig holds its own context only; the merged list offers both
+    expect(src?.kc.getContexts().map((x) => x.name)).toEqual(['ctx-b']);
+    const cfg = loadClusterConfig({ ...empty, env: { KUBECONFIG: list } });
+    expect(cfg ? listContexts(cfg) : []).toEqual([
+      { name: 'ctx-b', cluster: 'cb', server: 'https://10.0.0.2:6443', current: true },
+      { name: 'ctx-c', cluster: 'cc', server: 'https://10.0.0.3:6443', current: false },
+    ]);
     expect(src?.kubeconfigPath).toBe(`${b}${path.delimiter}${c}`);
     const other = resolveClusterSource({ ...empty, context: 'ctx-c', env: { KUBECONFIG: list } });
     expect(other?.server).toBe('https://10.0.0.3:6443');

@@ -4,16 +4,59 @@ import path from 'node:path';
 import { KubeConfig } from '@kubernetes/client-node';
 
 /** Where meshdx gets its cluster from, in the order it looks. */
-export type ClusterSourceKind = 'kubeconfig' | 'in-cluster' | 'simulator';
+export type ClusterSourceKind = 'kubeconfig' | 'in-cluster';
 
 export interface ClusterSource {
   kind: ClusterSourceKind;
+  /** A KubeConfig whose current context is this source's (each context gets its own). */
   kc: KubeConfig;
-  /** What the header shows: the context name, "in-cluster", or "simulated: <scenario>". */
+  /** What the header shows: the context name, or "in-cluster". */
   label: string;
-  context?: string;
+  /** The context's name; "in-cluster" for the service account. */
+  context: string;
   kubeconfigPath?: string;
   server: string;
+  /** What makes this context's cluster and credentials what they are: a change means a new cluster. */
+  identity: string;
+}
+
+/** The kubeconfig (or in-cluster account) meshdx reads, with every context it offers. */
+export interface LoadedClusterConfig {
+  kind: ClusterSourceKind;
+  /** All contexts (merged as kubectl merges a KUBECONFIG list). */
+  kc: KubeConfig;
+  /** The context used when a request names none: MESHDX_CONTEXT, else current-context. */
+  defaultContext: string;
+  kubeconfigPath?: string;
+}
+
+/** One context as the context picker lists it. */
+export interface ContextEntry {
+  name: string;
+  cluster: string;
+  server: string;
+  current: boolean;
+}
+
+/** A request named a context the kubeconfig does not have. */
+export class UnknownContextError extends Error {
+  override name = 'UnknownContextError';
+  constructor(
+    readonly context: string,
+    readonly known: string[],
+  ) {
+    super(
+      `context "${context}" is not in meshdx's kubeconfig; known contexts: ${known.join(', ') || 'none'}`,
+    );
+  }
+}
+
+export function isUnknownContextError(e: unknown): e is UnknownContextError {
+  return (
+    e instanceof Error &&
+    e.name === 'UnknownContextError' &&
+    Array.isArray((e as UnknownContextError).known)
+  );
 }
 
 export type ConfigErrorCode =
@@ -49,8 +92,6 @@ export interface SourceOptions {
   kubeconfig?: string;
   /** --context / MESHDX_CONTEXT: a context of the kubeconfig other than its current one. */
   context?: string;
-  /** The simulator's scenario when meshdx was started as the demo (MESHDX_SIMULATED). */
-  simulatedScenario?: string;
   env?: Record<string, string | undefined>;
   home?: string;
   /** Filesystem prefix before /var/run/secrets/... (tests). */
@@ -193,41 +234,111 @@ export function clusterSourceFingerprint(opts: SourceOptions = {}): string {
   ]);
 }
 
+const IN_CLUSTER = 'in-cluster';
+
 /**
- * Chooses the cluster, in order: an explicit kubeconfig (option, or KUBECONFIG: every file of a
- * KUBECONFIG list, merged as kubectl does), ~/.kube/config, the in-cluster service account.
- * Returns null when none is there: the caller then starts the simulator (the demo) or reports
- * NO_CLUSTER.
+ * Loads the cluster configuration, in order: an explicit kubeconfig (option, or KUBECONFIG: every
+ * file of a KUBECONFIG list, merged as kubectl does), ~/.kube/config, the in-cluster service
+ * account. Returns null when none is there (the caller reports NO_CLUSTER). The default context
+ * (option or MESHDX_CONTEXT, else current-context) must exist: CONTEXT_MISSING otherwise.
  */
-export function resolveClusterSource(opts: SourceOptions = {}): ClusterSource | null {
+export function loadClusterConfig(opts: SourceOptions = {}): LoadedClusterConfig | null {
   const env = opts.env ?? process.env;
   const context = opts.context ?? env.MESHDX_CONTEXT;
   const choice = chooseKubeconfig(opts);
-
   if (choice) {
     const kc = loadKubeconfigFiles(choice.files, context, choice.why);
-    const ctx = kc.getCurrentContext();
-    const scenario = opts.simulatedScenario ?? env.MESHDX_SIMULATED;
     return {
-      kind: scenario ? 'simulator' : 'kubeconfig',
+      kind: 'kubeconfig',
       kc,
-      label: scenario ? `simulated: ${scenario}` : ctx,
-      context: ctx,
+      defaultContext: kc.getCurrentContext(),
       kubeconfigPath: choice.files.filter((f) => fs.existsSync(f)).join(path.delimiter),
-      server: kc.getCurrentCluster()?.server ?? '',
     };
   }
-
   const saRoot = opts.serviceAccountRoot ?? '';
   if (env.KUBERNETES_SERVICE_HOST && fs.existsSync(`${saRoot}${SA_DIR}/token`)) {
     const kc = new KubeConfig();
     kc.loadFromCluster(saRoot);
-    return {
-      kind: 'in-cluster',
-      kc,
-      label: 'in-cluster',
-      server: kc.getCurrentCluster()?.server ?? '',
-    };
+    return { kind: 'in-cluster', kc, defaultContext: IN_CLUSTER };
   }
   return null;
+}
+
+/** The contexts of a loaded configuration (the single in-cluster one for a service account). */
+export function listContexts(cfg: LoadedClusterConfig): ContextEntry[] {
+  if (cfg.kind === 'in-cluster') {
+    return [
+      {
+        name: IN_CLUSTER,
+        cluster: IN_CLUSTER,
+        server: cfg.kc.getCurrentCluster()?.server ?? '',
+        current: true,
+      },
+    ];
+  }
+  return cfg.kc.getContexts().map((c) => ({
+    name: c.name,
+    cluster: c.cluster,
+    server: cfg.kc.getCluster(c.cluster)?.server ?? '',
+    current: c.name === cfg.defaultContext,
+  }));
+}
+
+/** The source of one context (absent: the default one); an unknown name is UnknownContextError. */
+export function contextSource(cfg: LoadedClusterConfig, name?: string | null): ClusterSource {
+  const wanted = name ?? cfg.defaultContext;
+  if (cfg.kind === 'in-cluster') {
+    if (wanted !== IN_CLUSTER) throw new UnknownContextError(wanted, [IN_CLUSTER]);
+    const server = cfg.kc.getCurrentCluster()?.server ?? '';
+    return {
+      kind: 'in-cluster',
+      kc: cfg.kc,
+      label: IN_CLUSTER,
+      context: IN_CLUSTER,
+      server,
+      identity: JSON.stringify([IN_CLUSTER, server]),
+    };
+  }
+  const ctx = cfg.kc.getContextObject(wanted);
+  if (!ctx)
+    throw new UnknownContextError(
+      wanted,
+      cfg.kc.getContexts().map((c) => c.name),
+    );
+  const clusterEntry = cfg.kc.getCluster(ctx.cluster);
+  if (!clusterEntry) {
+    throw new ClusterConfigError(
+      'KUBECONFIG_INVALID',
+      `context "${wanted}" in ${cfg.kubeconfigPath ?? 'the kubeconfig'} names a cluster that is not defined`,
+      "Fix the context's cluster entry in the kubeconfig.",
+    );
+  }
+  const user = ctx.user ? cfg.kc.getUser(ctx.user) : null;
+  const kc = new KubeConfig();
+  kc.loadFromOptions({
+    clusters: [clusterEntry],
+    users: user ? [user] : [],
+    contexts: [ctx],
+    currentContext: wanted,
+  });
+  return {
+    kind: 'kubeconfig',
+    kc,
+    label: wanted,
+    context: wanted,
+    kubeconfigPath: cfg.kubeconfigPath,
+    server: clusterEntry.server,
+    identity: JSON.stringify([ctx, clusterEntry, user]),
+  };
+}
+
+/** The default context's source, or null when no cluster is configured (the CLI, tests). */
+export function resolveClusterSource(opts: SourceOptions = {}): ClusterSource | null {
+  const cfg = loadClusterConfig(opts);
+  return cfg ? contextSource(cfg) : null;
+}
+
+/** The source of a KubeConfig already loaded (its current context): tools and tests. */
+export function sourceOfKubeConfig(kc: KubeConfig): ClusterSource {
+  return contextSource({ kind: 'kubeconfig', kc, defaultContext: kc.getCurrentContext() });
 }

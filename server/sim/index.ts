@@ -6,6 +6,7 @@ import fs from 'node:fs/promises';
 import { createApiServer } from './api/server';
 import { DEFAULT_API_OPTIONS, type ApiOptions, type SimContext } from './api/context';
 import { createClock } from './clock';
+import { RequestCounts } from './api/request-counts';
 import { createMeshEmulator } from './mesh/index';
 import type { MeshEmulator, MeshWorld } from './mesh/types';
 import { getScenario, scenarioNames } from './scenarios/index';
@@ -82,6 +83,7 @@ export async function startSimulator(opts: SimulatorOptions): Promise<RunningSim
     mesh,
     random: opts.random ?? Math.random,
     options: { ...DEFAULT_API_OPTIONS, ...opts.api },
+    requests: new RequestCounts(),
   };
   scenario.start({ store, logs, clock, random: seededRandom(name), params: opts.params ?? {} });
 

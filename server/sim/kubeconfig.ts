@@ -1,7 +1,5 @@
 import { stringify } from 'yaml';
 
-export const SIM_CLUSTER = 'meshdx-sim';
-export const SIM_USER = 'meshdx-sim';
 export const SIM_TOKEN = 'meshdx-sim';
 
 export function simContextName(scenario: string): string {
@@ -14,9 +12,11 @@ export function simKubeconfig(server: string, scenario: string): string {
   return stringify({
     apiVersion: 'v1',
     kind: 'Config',
-    clusters: [{ name: SIM_CLUSTER, cluster: { server, 'insecure-skip-tls-verify': true } }],
-    users: [{ name: SIM_USER, user: { token: SIM_TOKEN } }],
-    contexts: [{ name: context, context: { cluster: SIM_CLUSTER, user: SIM_USER } }],
+    // cluster and user named after the context, so that the kubeconfigs of several simulators
+    // merge (KUBECONFIG=a:b, or the demo serving two scenarios) without one hiding the other
+    clusters: [{ name: context, cluster: { server, 'insecure-skip-tls-verify': true } }],
+    users: [{ name: context, user: { token: SIM_TOKEN } }],
+    contexts: [{ name: context, context: { cluster: context, user: context } }],
     'current-context': context,
     preferences: {},
   });

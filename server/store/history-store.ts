@@ -100,7 +100,8 @@ export class HistoryStore {
     }
     this.counts.transitions += changes.length;
 
-    for (const i of this.tracker.apply(key, { type: ev.type, pod: obs, at, uncertain }))
+    const untimed = this.opts.clock === 'objects';
+    for (const i of this.tracker.apply(key, { type: ev.type, pod: obs, at, uncertain, untimed }))
       w.interval(intervalToRow(key, i));
     w.snapshot({
       pod_key: key,

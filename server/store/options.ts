@@ -11,6 +11,14 @@ export interface HistoryStoreOptions {
   flushIntervalMs?: number;
   /** prune() deletes what ended more than this many days ago (default: keep everything). */
   retentionDays?: number | null;
+  /**
+   * Where the pod IP intervals take their times from. 'api-server' (default): a watched change
+   * is dated when meshdx saw it, on the API server's clock. 'objects': only the times the pod
+   * objects carry (start, deletion, last container exit), exactly as the offline `meshdx
+   * attribute` dates a kubectl watch capture: for a cluster whose clock is not to be trusted
+   * for observation, such as a simulated cluster on a frozen clock.
+   */
+  clock?: 'api-server' | 'objects';
   /** Told after every committed batch (the durability test prints it). */
   onCommit?: (info: CommitInfo) => void;
 }

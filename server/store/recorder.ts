@@ -1,20 +1,16 @@
-import type { KubeConfig } from '@kubernetes/client-node';
 import type { KubeEvent, Pod } from '../../lib/kube/types';
-import { latestStatusTime } from '../../lib/ledger/observation';
-import { ListWatcher, type ObservedEvent, type WatchState } from '../kube/listwatch';
-import { CORE } from '../kube/resources';
-import type { KubeTransport } from '../kube/transport';
+import type { WatchFeed } from '../kube/feed';
+import type { ObservedEvent, WatchState } from '../kube/listwatch';
 import type { HistoryStore } from './history-store';
 import { podKeyOf } from './rows';
 
 export interface RecorderOptions {
-  transport: KubeTransport;
-  kc: KubeConfig;
+  /** The runtime's shared pod and event feeds (one watch each, shared with the other consumers). */
+  pods: WatchFeed<Pod>;
+  events: WatchFeed<KubeEvent>;
   store: HistoryStore;
-  /** Observation clock (default: the API server's, see ClockOffset). */
-  now?: () => Date;
-  /** Backoff of the watchers and of a failed first list: first delay and cap (ms). */
-  backoffMs?: [number, number];
+  /** The cluster's clock (the API server's, see ClockOffset). */
+  now: () => Date;
   /** How often the store's retention is applied (default hourly; 0 = never). */
   pruneEveryMs?: number;
 }
@@ -57,13 +53,12 @@ const newStatus = (): WatchStatus => ({
 });
 
 /**
- * Watches pods and events in all namespaces and records everything into the history store.
- * After a restart, the first pod list is reconciled with the store: pods it held as live that
- * the list lacks are closed as gone at an uncertain time between their last sighting and now.
+ * Records everything the runtime's pod and event feeds deliver into the history store. After a
+ * restart, the first pod list is reconciled with the store: pods it held as live that the list
+ * lacks are closed as gone at an uncertain time between their last sighting and now.
  */
 export function startRecorder(opts: RecorderOptions): Recorder {
-  const { store } = opts;
-  const now = opts.now ?? (() => opts.transport.clusterNow());
+  const { store, now } = opts;
   const status: RecorderStatus = {
     pods: newStatus(),
     events: newStatus(),
@@ -72,7 +67,6 @@ export function startRecorder(opts: RecorderOptions): Recorder {
     store: { pending: 0, lastError: null },
   };
   let stopped = false;
-  const timers = new Map<NodeJS.Timeout, () => void>();
   const liveBefore = store.livePodKeys();
   const listedPods = new Set<string>();
 
@@ -81,6 +75,7 @@ export function startRecorder(opts: RecorderOptions): Recorder {
     ev: ObservedEvent<T>,
     write: (e: ObservedEvent<T>) => void,
   ) => {
+    if (stopped) return;
     try {
       write(ev);
       ws.events++;
@@ -90,27 +85,12 @@ export function startRecorder(opts: RecorderOptions): Recorder {
     }
   };
 
-  const podWatcher = new ListWatcher<Pod>(opts.transport, opts.kc, CORE.pods, {
-    backoffMs: opts.backoffMs,
-    now,
-    floor: latestStatusTime,
-    onState: (s, d) => onState('pods', status.pods, s, d),
-    onEvent: (ev) => {
-      if (ev.via === 'list' && !status.pods.listed) {
-        const m = ev.object.metadata;
-        if (m) listedPods.add(podKeyOf(m.uid, m.namespace ?? 'default', m.name));
-      }
-      record(status.pods, ev, (e) => store.recordPodEvent(e));
-    },
-  });
-  const eventWatcher = new ListWatcher<KubeEvent>(opts.transport, opts.kc, CORE.events, {
-    backoffMs: opts.backoffMs,
-    now,
-    onState: (s, d) => onState('events', status.events, s, d),
-    onEvent: (ev) => record(status.events, ev, (e) => store.recordKubeEvent(e)),
-  });
-
-  function onState(resource: string, ws: WatchStatus, s: WatchState, detail?: string): void {
+  function onState(
+    resource: string,
+    ws: WatchStatus,
+    s: WatchState | 'starting',
+    detail?: string,
+  ): void {
     ws.state = s;
     ws.detail = detail ?? null;
     if (s === 'retrying' && detail) ws.lastError = detail;
@@ -122,46 +102,42 @@ export function startRecorder(opts: RecorderOptions): Recorder {
     }
   }
 
-  const sleep = (ms: number) =>
-    new Promise<void>((resolve) => {
-      const t = setTimeout(() => {
-        timers.delete(t);
-        resolve();
-      }, ms);
-      timers.set(t, resolve);
-    });
+  let resolvePods: () => void = () => undefined;
+  let resolveEvents: () => void = () => undefined;
+  const podsReady = new Promise<void>((r) => (resolvePods = r));
+  const eventsReady = new Promise<void>((r) => (resolveEvents = r));
 
-  /** ListWatcher.start() gives up when the first list fails: retry it with backoff. */
-  async function startWithRetry<T extends Pod | KubeEvent>(
-    w: ListWatcher<T>,
-    ws: WatchStatus,
-  ): Promise<boolean> {
-    const [first, cap] = opts.backoffMs ?? [500, 30_000];
-    for (let attempt = 0; !stopped; attempt++) {
-      try {
-        await w.start();
-        if (stopped) return false;
-        ws.listed = true;
-        return true;
-      } catch (e) {
-        ws.lastError = status.lastError = `first list failed: ${message(e)}`;
-        ws.state = 'retrying';
-        await sleep(Math.min(cap, first * 2 ** Math.min(attempt, 10)));
-      }
-    }
-    return false;
-  }
-
-  const podsReady = startWithRetry(podWatcher, status.pods).then((ok) => {
-    if (!ok) return;
-    try {
-      status.closedAtStart = store.closeMissing(liveBefore, listedPods, now().getTime());
-    } catch (e) {
-      status.lastError = `closing vanished pods failed: ${message(e)}`;
-    }
-    listedPods.clear();
-  });
-  const eventsReady = startWithRetry(eventWatcher, status.events);
+  const unsubscribe = [
+    opts.pods.subscribe({
+      onState: (s, d) => onState('pods', status.pods, s, d),
+      onEvent: (ev) => {
+        if (ev.via === 'list' && !status.pods.listed) {
+          const m = ev.object.metadata;
+          if (m) listedPods.add(podKeyOf(m.uid, m.namespace ?? 'default', m.name));
+        }
+        record(status.pods, ev, (e) => store.recordPodEvent(e));
+      },
+      onListed: () => {
+        if (status.pods.listed || stopped) return;
+        status.pods.listed = true;
+        try {
+          status.closedAtStart = store.closeMissing(liveBefore, listedPods, now().getTime());
+        } catch (e) {
+          status.lastError = `closing vanished pods failed: ${message(e)}`;
+        }
+        listedPods.clear();
+        resolvePods();
+      },
+    }),
+    opts.events.subscribe({
+      onState: (s, d) => onState('events', status.events, s, d),
+      onEvent: (ev) => record(status.events, ev, (e) => store.recordKubeEvent(e)),
+      onListed: () => {
+        status.events.listed = true;
+        resolveEvents();
+      },
+    }),
+  ];
 
   const pruneEvery = opts.pruneEveryMs ?? 3_600_000;
   const prune = () => {
@@ -181,23 +157,21 @@ export function startRecorder(opts: RecorderOptions): Recorder {
   return {
     ready: Promise.all([podsReady, eventsReady]).then(() => undefined),
     status() {
+      const pods = opts.pods.currentStatus;
+      const events = opts.events.currentStatus;
       return {
         ...status,
-        pods: { ...status.pods },
-        events: { ...status.events },
+        pods: { ...status.pods, lastError: status.pods.lastError ?? pods.lastError },
+        events: { ...status.events, lastError: status.events.lastError ?? events.lastError },
         store: { pending: store.pending, lastError: store.lastError },
       };
     },
     stop() {
       if (stopped) return;
       stopped = true;
-      podWatcher.stop();
-      eventWatcher.stop();
-      for (const [t, resolve] of timers) {
-        clearTimeout(t);
-        resolve();
-      }
-      timers.clear();
+      for (const u of unsubscribe) u();
+      resolvePods();
+      resolveEvents();
       if (pruneTimer) clearInterval(pruneTimer);
       try {
         store.flush();

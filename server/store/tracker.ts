@@ -11,6 +11,8 @@ export interface TrackedPodEvent {
    * a DELETED then closes the intervals at `at` marked uncertain, and `at` is not a sighting.
    */
   uncertain: boolean;
+  /** `at` is no time of the change at all (the store's 'objects' clock): use the object's times. */
+  untimed?: boolean;
 }
 
 export interface PreservedStart {
@@ -49,9 +51,9 @@ export class PodIntervalTracker {
       t = { ledger: new IpLedger(), uncertainGoneAt: null };
       this.pods.set(podKey, t);
     }
-    const untimed = ev.uncertain && ev.type === 'DELETED';
-    t.ledger.add({ type: ev.type, pod: ev.pod, time: untimed ? null : ev.at });
-    if (untimed) t.uncertainGoneAt = ev.at;
+    const uncertainGone = ev.uncertain && ev.type === 'DELETED';
+    t.ledger.add({ type: ev.type, pod: ev.pod, time: uncertainGone || ev.untimed ? null : ev.at });
+    if (uncertainGone) t.uncertainGoneAt = ev.at;
     return t.ledger.intervals().map((i) => {
       const kept = this.preserved(podKey, i.ip);
       const out = kept ? { ...i, from: kept.from, fromSource: kept.fromSource } : i;

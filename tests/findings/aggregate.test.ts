@@ -6,8 +6,8 @@ import { FindingsReportSchema, type FindingsReport } from '../../lib/api/finding
 import { findingKey } from '../../lib/findings/types';
 import { codeOf } from '../../lib/timeline/codes';
 import { startSimulator, type RunningSimulator } from '../../server/sim/index';
-import { getFindings } from '../../server/services/findings';
-import { resetWiring } from '../../server/wiring';
+import { getFindings } from '../../server/screens/findings/findings';
+import { resetRegistry } from '../../server/runtime/registry';
 
 let sim: RunningSimulator;
 let dir: string;
@@ -23,12 +23,12 @@ beforeAll(async () => {
   fs.writeFileSync(path.join(dir, 'kubeconfig'), sim.kubeconfigYaml);
   process.env.MESHDX_KUBECONFIG = path.join(dir, 'kubeconfig');
   process.env.MESHDX_DB = ':memory:';
-  resetWiring();
-  report = await getFindings();
+  resetRegistry();
+  report = await getFindings(null);
 }, 60_000);
 
 afterAll(async () => {
-  resetWiring();
+  resetRegistry();
   delete process.env.MESHDX_KUBECONFIG;
   await sim?.close();
   fs.rmSync(dir, { recursive: true, force: true });

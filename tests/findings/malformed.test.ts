@@ -9,8 +9,8 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FindingsReportSchema, type FindingsReport } from '../../lib/api/findings';
 import { startSimulator, type RunningSimulator } from '../../server/sim/index';
-import { getFindings } from '../../server/services/findings';
-import { resetWiring } from '../../server/wiring';
+import { resetRegistry } from '../../server/runtime/registry';
+import { getFindings } from '../../server/screens/findings/findings';
 
 let sim: RunningSimulator;
 let dir: string;
@@ -48,12 +48,12 @@ beforeAll(async () => {
   fs.writeFileSync(path.join(dir, 'kubeconfig'), sim.kubeconfigYaml);
   process.env.MESHDX_KUBECONFIG = path.join(dir, 'kubeconfig');
   process.env.MESHDX_DB = ':memory:';
-  resetWiring();
-  report = await getFindings();
+  resetRegistry();
+  report = await getFindings(null);
 }, 60_000);
 
 afterAll(async () => {
-  resetWiring();
+  resetRegistry();
   delete process.env.MESHDX_KUBECONFIG;
   await sim?.close();
   fs.rmSync(dir, { recursive: true, force: true });

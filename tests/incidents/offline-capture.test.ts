@@ -11,8 +11,8 @@ import { phantomTruth, type PhantomTruth } from '../../server/sim/scenarios/phan
 import { podLogs } from '../../server/kube/logs';
 import { listPods } from '../../server/kube/resources';
 import { KubeTransport } from '../../server/kube/transport';
-import { WatchedIntervalSource } from '../../server/services/incidents-history';
-import { buildIncidents } from '../../server/services/incidents';
+import { buildIncidents } from '../../server/screens/incidents/incidents';
+import { recordIpHistory, type RecordedIpHistory } from '../../test-support/feeds';
 
 /**
  * The offline story of the issue: what an SRE captures with kubectl during a phantom-503
@@ -25,7 +25,8 @@ const START = new Date('2026-11-01T12:00:00Z');
 const dir = tempDir('offline-capture');
 let sim: Sim;
 let t: KubeTransport;
-let timed: WatchedIntervalSource;
+let timedRec: RecordedIpHistory;
+let timed: RecordedIpHistory['source'];
 let truth: readonly PhantomTruth[];
 let stopCapture: () => void;
 const captured: string[] = [];
@@ -55,7 +56,8 @@ beforeAll(async () => {
   const kc = new KubeConfig();
   kc.loadFromString(sim.kubeconfigYaml);
   t = new KubeTransport(kc);
-  timed = new WatchedIntervalSource(t, kc, { clock: () => sim.clock.now().getTime() });
+  timedRec = recordIpHistory(t, kc, { clock: 'api-server', now: () => sim.clock.now() });
+  timed = timedRec.source;
   const listed = await listPods(t);
   for (const p of listed.items)
     captured.push(JSON.stringify({ type: 'ADDED', object: p }, null, 4));
@@ -66,8 +68,8 @@ beforeAll(async () => {
     await new Promise((r) => setTimeout(r, 5));
   }
   let last = -1;
-  for (let i = 0; i < 100 && captured.length + timed.events !== last; i++) {
-    last = captured.length + timed.events;
+  for (let i = 0; i < 100 && captured.length + timedRec.events() !== last; i++) {
+    last = captured.length + timedRec.events();
     await new Promise((r) => setTimeout(r, 150));
   }
   stopCapture();
@@ -76,7 +78,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   stopCapture?.();
-  timed?.stop();
+  timedRec?.stop();
   t?.close();
   await sim?.close();
 });

@@ -7,16 +7,18 @@ import { startSimulator } from '../../server/sim/index';
 import { phantomTruth, type PhantomTruth } from '../../server/sim/scenarios/phantom-503';
 import { KubeTransport } from '../../server/kube/transport';
 import { envoyAdminGet } from '../../server/kube/podports';
-import { WatchedIntervalSource } from '../../server/services/incidents-history';
-import { buildIncidents } from '../../server/services/incidents';
+import { buildIncidents } from '../../server/screens/incidents/incidents';
+import { recordIpHistory, type RecordedIpHistory } from '../../test-support/feeds';
 
 type Sim = Awaited<ReturnType<typeof startSimulator>>;
 const START = new Date('2026-11-01T12:00:00Z');
 let sim: Sim;
 let kc: KubeConfig;
 let t: KubeTransport;
-let timed: WatchedIntervalSource;
-let untimed: WatchedIntervalSource;
+let timedRec: RecordedIpHistory;
+let untimedRec: RecordedIpHistory;
+let timed: RecordedIpHistory['source'];
+let untimed: RecordedIpHistory['source'];
 let truth: readonly PhantomTruth[];
 
 /** Advance the simulator in steps so that the watchers see every change as it happens. */
@@ -32,14 +34,22 @@ beforeAll(async () => {
   kc = new KubeConfig();
   kc.loadFromString(sim.kubeconfigYaml);
   t = new KubeTransport(kc);
-  timed = new WatchedIntervalSource(t, kc, { clock: () => sim.clock.now().getTime() });
-  untimed = new WatchedIntervalSource(t, kc, { clock: null });
+  // the store the runtime records into, dated by observation on the simulated clock, and
+  // dated only by the pod objects' own times (the 'objects' clock of a frozen cluster)
+  timedRec = recordIpHistory(t, kc, { clock: 'api-server', now: () => sim.clock.now() });
+  untimedRec = recordIpHistory(t, kc, { clock: 'objects' });
+  timed = timedRec.source;
+  untimed = untimedRec.source;
   await Promise.all([timed.ready, untimed.ready]);
   await advance(120_000, 1_000);
   // let the watches drain what the last steps produced: wait until both stop growing
   let last = -1;
   for (let i = 0; i < 100; i++) {
-    const n = timed.lookup().size + untimed.lookup().size + timed.events + untimed.events;
+    const n =
+      timed.intervals().length +
+      untimed.intervals().length +
+      timedRec.events() +
+      untimedRec.events();
     if (n === last) break;
     last = n;
     await new Promise((r) => setTimeout(r, 150));
@@ -48,8 +58,8 @@ beforeAll(async () => {
 }, 60_000);
 
 afterAll(async () => {
-  timed?.stop();
-  untimed?.stop();
+  timedRec?.stop();
+  untimedRec?.stop();
   t?.close();
   await sim?.close();
 });

@@ -4,9 +4,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { IncidentsView } from '../../lib/api/incidents';
 import type { Pod } from '../../lib/kube/types';
 import { KubeTransport } from '../../server/kube/transport';
-import { WatchedIntervalSource } from '../../server/services/incidents-history';
-import { buildIncidents } from '../../server/services/incidents';
-import { withPrometheus } from '../../server/services/incidents-prometheus';
+import { buildIncidents } from '../../server/screens/incidents/incidents';
+import { withPrometheus } from '../../server/screens/incidents/prometheus-history';
+import { recordIpHistory, type RecordedIpHistory } from '../../test-support/feeds';
 import { startSimulator, type RunningSimulator } from '../../server/sim/index';
 import type { Scenario } from '../../server/sim/world/types';
 import {
@@ -90,7 +90,8 @@ describe.runIf(hasPrometheus)('pod history from a real Prometheus (kube_pod_info
   let prom: RunningPrometheus;
   let kc: KubeConfig;
   let t: KubeTransport;
-  let source: WatchedIntervalSource;
+  let recorded: RecordedIpHistory;
+  let source: RecordedIpHistory['source'];
   let oldUid = '';
   let newUid = '';
   let whileOld = 0;
@@ -128,18 +129,21 @@ describe.runIf(hasPrometheus)('pod history from a real Prometheus (kube_pod_info
     kc = new KubeConfig();
     kc.loadFromString(sim.kubeconfigYaml);
     t = new KubeTransport(kc);
-    source = new WatchedIntervalSource(t, kc, { clock: () => Date.now() });
+    recorded = recordIpHistory(t, kc, { clock: 'api-server', now: () => new Date() });
+    source = recorded.source;
     await source.ready;
   }, 90_000);
 
   afterAll(async () => {
-    source?.stop();
+    recorded?.stop();
     t?.close();
     await prom?.stop();
     await sim?.close();
   });
 
-  const analyse = (history: WatchedIntervalSource | Awaited<ReturnType<typeof withPrometheus>>) =>
+  const analyse = (
+    history: RecordedIpHistory['source'] | Awaited<ReturnType<typeof withPrometheus>>,
+  ) =>
     buildIncidents(q(), {
       t,
       history,

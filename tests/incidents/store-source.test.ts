@@ -4,13 +4,13 @@ import os from 'node:os';
 import path from 'node:path';
 import { openHistoryStore } from '../../server/store/history-store';
 import { MIN, SEC, T0, makePod, observed } from '../../server/store/test-pods';
-import { storeIntervalSource } from '../../server/services/incidents-history';
+import { storeIpHistory } from '../../server/screens/incidents/ip-history';
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'meshdx-incidents-store-'));
 afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
 
 describe('the SQLite history store as the incidents interval source', () => {
-  it('answers (ip, time) lookups through storeIntervalSource', async () => {
+  it('answers (ip, time) lookups through storeIpHistory', async () => {
     const store = openHistoryStore(path.join(dir, 'h.sqlite'));
     const IP = '10.1.0.7';
     store.recordPodEvent(observed('ADDED', makePod({ name: 'a' }), T0));
@@ -21,7 +21,7 @@ describe('the SQLite history store as the incidents interval source', () => {
     store.recordPodEvent(
       observed('ADDED', makePod({ name: 'b', ip: IP, start: T0 + 11 * MIN }), T0 + 11 * MIN),
     );
-    const source = storeIntervalSource(store);
+    const source = storeIpHistory(store);
     await source.ready;
     expect(
       source

@@ -7,8 +7,8 @@ import { FindingsReportSchema } from '../../lib/api/findings';
 import type { Service } from '../../lib/kube/types';
 import { PROTOCOL_CATALOG } from '../../lib/protocol/codes';
 import { startSimulator, type RunningSimulator } from '../../server/sim/index';
-import { getFindings } from '../../server/services/findings';
-import { resetWiring } from '../../server/wiring';
+import { getFindings } from '../../server/screens/findings/findings';
+import { resetRegistry } from '../../server/runtime/registry';
 
 let sim: RunningSimulator;
 let dir: string;
@@ -65,12 +65,12 @@ beforeAll(async () => {
   const kc = path.join(dir, 'kubeconfig');
   fs.writeFileSync(kc, sim.kubeconfigYaml);
   process.env.MESHDX_KUBECONFIG = kc;
-  resetWiring();
-  report = await getFindings();
+  resetRegistry();
+  report = await getFindings(null);
 }, 30_000);
 
 afterAll(async () => {
-  resetWiring();
+  resetRegistry();
   if (saved === undefined) delete process.env.MESHDX_KUBECONFIG;
   else process.env.MESHDX_KUBECONFIG = saved;
   await sim?.close();
@@ -144,7 +144,7 @@ describe('unreadable proxy logs', () => {
   it('are listed as failed sources, never dropped silently', async () => {
     sim.faults.latencyMs = 300;
     try {
-      const r = await getFindings({ logTimeoutMs: 100, maxLogPods: 3 });
+      const r = await getFindings(null, { logTimeoutMs: 100, maxLogPods: 3 });
       const logs = r.sources?.filter((s) => s.name.startsWith('logs ')) ?? [];
       expect(logs).toHaveLength(3);
       expect(logs.every((s) => !s.ok && s.detail.length > 0)).toBe(true);

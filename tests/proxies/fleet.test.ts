@@ -4,7 +4,7 @@ import type { FleetProgress } from '../../lib/api/proxies';
 import { FleetViewSchema } from '../../lib/api/proxies';
 import { startSimulator, type RunningSimulator } from '../../server/sim/index';
 import { KubeTransport } from '../../server/kube/transport';
-import { scanFleet, type ScanDeps } from '../../server/services/proxies-scan';
+import { scanFleet, type ScanDeps } from '../../server/screens/proxies/scan';
 import type { DestinationRule, Service, ServiceEntry, Sidecar } from '../../lib/kube/types';
 import { expectedActive, type RawMesh } from '../scoping/istio-rules';
 import { meshedPods, simClusterNames } from './sim-truth';

@@ -12,8 +12,8 @@ import { parse } from 'yaml';
 import type { ScopingView } from '../../lib/api/scoping-view';
 import type { Sidecar } from '../../lib/kube/types';
 
-import { computeScoping, scopingDepsFromWiring } from '../../server/services/scoping';
-import { cluster } from '../../server/wiring';
+import { computeScoping, scopingDeps } from '../../server/screens/scoping/scoping';
+import { runtimeFor } from '../../server/runtime/registry';
 import { activeClusters, podNamed, rawMeshOf, wiredUnscopedMesh } from './harness';
 import { expectedActive } from './istio-rules';
 
@@ -21,7 +21,7 @@ const h = wiredUnscopedMesh('scoping');
 let view: ScopingView;
 
 beforeAll(async () => {
-  view = await computeScoping(scopingDepsFromWiring());
+  view = await computeScoping(scopingDeps(runtimeFor()));
 }, 60_000);
 
 describe('apply the generated Sidecar and verify (unscoped-mesh simulator)', () => {
@@ -63,7 +63,7 @@ describe('apply the generated Sidecar and verify (unscoped-mesh simulator)', () 
     expect(egress).toEqual(expect.arrayContaining(['./*', 'istio-system/*']));
 
     const doc: unknown = parse(proposal.yaml);
-    const t = cluster().transport;
+    const t = runtimeFor().transport;
     const res = await t.request(`/apis/networking.istio.io/v1/namespaces/${ns}/sidecars`, {
       method: 'POST',
       body: JSON.stringify(doc),
@@ -110,7 +110,7 @@ describe('apply the generated Sidecar and verify (unscoped-mesh simulator)', () 
       metadata: { name: `only-${chosen.name}`, namespace: target.name },
       spec: { workloadSelector: { labels: { app: app! } }, egress: [{ hosts }] },
     };
-    const res = await cluster().transport.request(
+    const res = await runtimeFor().transport.request(
       `/apis/networking.istio.io/v1/namespaces/${target.name}/sidecars`,
       { method: 'POST', body: JSON.stringify(sidecar) },
     );
@@ -132,7 +132,7 @@ describe('apply the generated Sidecar and verify (unscoped-mesh simulator)', () 
         expect(await activeClusters(w.namespace, p.pod)).toBe(p.measuredActive);
 
     // meshdx, asked again, sees the Sidecar and models exactly what the proxies now report
-    const again = await computeScoping(scopingDepsFromWiring());
+    const again = await computeScoping(scopingDeps(runtimeFor()));
     const row = again.report.workloads.find(
       (w) => w.namespace === chosen.namespace && w.name === chosen.name,
     );

@@ -16,7 +16,7 @@ import type {
 } from '../../lib/kube/types';
 import { scrapeProxyStats } from '../../server/envoy/scrape';
 import { startSimulator, type RunningSimulator } from '../../server/sim/index';
-import { cluster, resetWiring } from '../../server/wiring';
+import { resetRegistry, runtimeFor } from '../../server/runtime/registry';
 import type { RawMesh } from './istio-rules';
 
 export interface WiredSim {
@@ -38,12 +38,11 @@ export function wiredUnscopedMesh(prefix: string): WiredSim {
     const kubeconfig = path.join(dir, 'kubeconfig');
     fs.writeFileSync(kubeconfig, sim.kubeconfigYaml);
     process.env.MESHDX_KUBECONFIG = kubeconfig;
-    process.env.MESHDX_SIMULATED = 'unscoped-mesh';
     delete process.env.MESHDX_PROMETHEUS;
-    resetWiring();
+    resetRegistry();
   }, 60_000);
   afterAll(async () => {
-    resetWiring();
+    resetRegistry();
     process.env = saved;
     await sim?.close();
     if (dir) fs.rmSync(dir, { recursive: true, force: true });
@@ -78,6 +77,6 @@ export function podNamed(sim: RunningSimulator, namespace: string, name: string)
 
 /** What the proxy itself reports (envoy_cluster_manager_active_clusters), or null. */
 export async function activeClusters(namespace: string, pod: string): Promise<number | null> {
-  const r = await scrapeProxyStats(cluster().transport, namespace, pod, 5_000);
+  const r = await scrapeProxyStats(runtimeFor().transport, namespace, pod, 5_000);
   return r.ok ? r.stats.activeClusters : null;
 }

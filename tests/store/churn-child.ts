@@ -7,7 +7,7 @@ import { KubeConfig } from '@kubernetes/client-node';
 import { startSimulator } from '../../server/sim/index';
 import { KubeTransport } from '../../server/kube/transport';
 import { openHistoryStore } from '../../server/store/history-store';
-import { startRecorder } from '../../server/store/recorder';
+import { recorderOn } from '../../test-support/feeds';
 import type { Scenario } from '../../server/sim/world/types';
 import { churnIp, churnName } from './churn';
 import { simPod } from './scenario';
@@ -43,12 +43,7 @@ const store = openHistoryStore(file, {
   flushIntervalMs: 15,
   onCommit: (c) => process.stdout.write(`COMMIT ${c.intervalsTotal}\n`),
 });
-const recorder = startRecorder({
-  transport: new KubeTransport(kc),
-  kc,
-  store,
-  backoffMs: [20, 200],
-});
+const recorder = recorderOn(new KubeTransport(kc), kc, store, { backoffMs: [20, 200] });
 await recorder.ready;
 process.stdout.write('READY\n');
 

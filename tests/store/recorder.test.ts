@@ -7,7 +7,8 @@ import type { Pod } from '../../lib/kube/types';
 import { startSimulator } from '../../server/sim/index';
 import { KubeTransport } from '../../server/kube/transport';
 import { openHistoryStore, type HistoryStore } from '../../server/store/history-store';
-import { startRecorder, type Recorder } from '../../server/store/recorder';
+import type { Recorder } from '../../server/store/recorder';
+import { recorderOn } from '../../test-support/feeds';
 import { START, recorderScenario, simEvent, simPod } from './scenario';
 
 type Sim = Awaited<ReturnType<typeof startSimulator>>;
@@ -43,10 +44,7 @@ const until = (fn: () => boolean) => expect.poll(fn, { timeout: 8_000, interval:
 
 function open(): { store: HistoryStore; recorder: Recorder } {
   const store = openHistoryStore(file, { flushIntervalMs: 10 });
-  const recorder = startRecorder({
-    transport: t,
-    kc,
-    store,
+  const recorder = recorderOn(t, kc, store, {
     now: () => sim.clock.now(),
     backoffMs: [20, 100],
   });
@@ -202,7 +200,7 @@ describe('the recorder without an API server', () => {
     dead.loadFromString(sim.kubeconfigYaml.replace(/127\.0\.0\.1:\d+/, '127.0.0.1:9'));
     const dt = new KubeTransport(dead);
     const store = openHistoryStore(':memory:');
-    const recorder = startRecorder({ transport: dt, kc: dead, store, backoffMs: [10, 40] });
+    const recorder = recorderOn(dt, dead, store, { backoffMs: [10, 40] });
     await expect
       .poll(() => recorder.status().pods.lastError ?? '', { timeout: 5_000 })
       .toMatch(/first list failed: cannot reach the API server/);

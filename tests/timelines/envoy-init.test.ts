@@ -1,16 +1,13 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { ConfigMap, KubeEvent, Pod } from '../../lib/kube/types';
 import { analyzePod } from '../../lib/timeline/analyze';
 import { parseMeshConfig } from '../../lib/timeline/meshconfig';
-import { clearEnvoyInit, envoyInitFor } from '../../server/envoy/init-times';
 import { scrapeProxyStats } from '../../server/envoy/scrape';
-import { timelineFleetFrom } from '../../server/services/timelines';
+import { timelineFleetOf } from '../../server/screens/timelines/timelines';
 import { simClient } from '../../test-support/simulator';
 
 /** Envoy's server.initialization_time_ms, scraped from :15090, becomes a proxy-ready source. */
 const c = simClient('startup-race');
-beforeAll(() => clearEnvoyInit());
-afterAll(() => clearEnvoyInit());
 
 const running = (p: Pod) =>
   [...(p.status?.containerStatuses ?? []), ...(p.status?.initContainerStatuses ?? [])].some(
@@ -19,7 +16,7 @@ const running = (p: Pod) =>
 
 describe('proxy ready from Envoy init time', () => {
   it('after a :15090 scrape, a pod whose proxy never restarted is judged from start + init time', async () => {
-    const before = await timelineFleetFrom(c.cache);
+    const before = await timelineFleetOf(c.runtime);
     expect(before.rows.some((r) => r.proxyReadySource === 'envoy-init')).toBe(false);
 
     const pods = c.sim.store.list<Pod>('pods').filter(running);
@@ -30,10 +27,11 @@ describe('proxy ready from Envoy init time', () => {
         p.metadata.namespace ?? 'default',
         p.metadata.name,
         5_000,
+        c.runtime.envoyInit,
       );
       expect(out.ok, p.metadata.name).toBe(true);
     }
-    const after = await timelineFleetFrom(c.cache);
+    const after = await timelineFleetOf(c.runtime);
     const fromInit = after.rows.filter((r) => r.proxyReadySource === 'envoy-init');
     expect(fromInit.length).toBeGreaterThan(0);
 
@@ -44,7 +42,7 @@ describe('proxy ready from Envoy init time', () => {
     for (const row of fromInit) {
       const pod = pods.find((p) => p.metadata.uid === row.uid);
       expect(pod).toBeDefined();
-      const init = envoyInitFor(pod as Pod);
+      const init = c.runtime.envoyInit.for(pod as Pod);
       expect(init).toBeGreaterThan(0);
       const want = analyzePod(pod as Pod, {
         ...(mesh ? { mesh } : {}),
@@ -61,7 +59,7 @@ describe('proxy ready from Envoy init time', () => {
 
   it('an init time scraped before the proxy (re)started is not used for the new run', () => {
     const pod = c.sim.store.list<Pod>('pods').filter(running)[0] as Pod;
-    expect(envoyInitFor(pod)).toBeDefined();
+    expect(c.runtime.envoyInit.for(pod)).toBeDefined();
     const later = structuredClone(pod);
     for (const s of [
       ...(later.status?.containerStatuses ?? []),
@@ -69,6 +67,6 @@ describe('proxy ready from Envoy init time', () => {
     ])
       if (s.name === 'istio-proxy' && s.state?.running)
         s.state.running.startedAt = new Date(Date.parse('2027-01-01T00:00:00Z')).toISOString();
-    expect(envoyInitFor(later)).toBeUndefined();
+    expect(c.runtime.envoyInit.for(later)).toBeUndefined();
   });
 });

@@ -9,16 +9,11 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ContainerStatus, Pod } from '../../lib/kube/types';
-import { ClusterCache } from '../../server/cache/cluster-cache';
 import { KubeTransport } from '../../server/kube/transport';
-import { podTimelineFrom, timelineFleetFrom } from '../../server/services/timelines';
+import { podTimelineFrom, timelineFleetFrom } from '../../server/screens/timelines/timelines';
+import { cacheOn, recorderOn } from '../../test-support/feeds';
 import { startSimulator } from '../../server/sim/index';
-import {
-  openHistoryStore,
-  startRecorder,
-  type HistoryStore,
-  type Recorder,
-} from '../../server/store';
+import { openHistoryStore, type HistoryStore, type Recorder } from '../../server/store';
 import { START, recorderScenario, simEvent } from '../store/scenario';
 
 type Sim = Awaited<ReturnType<typeof startSimulator>>;
@@ -87,13 +82,7 @@ function pod(app: Cs, proxy: Cs, readyAt?: number): Pod {
 const until = (fn: () => boolean) => expect.poll(fn, { timeout: 8_000, interval: 20 }).toBe(true);
 
 function record(store: HistoryStore): Recorder {
-  return startRecorder({
-    transport: t,
-    kc,
-    store,
-    now: () => sim.clock.now(),
-    backoffMs: [20, 100],
-  });
+  return recorderOn(t, kc, store, { now: () => sim.clock.now(), backoffMs: [20, 100] });
 }
 
 beforeAll(async () => {
@@ -152,7 +141,7 @@ describe('Timelines after a pod is deleted and meshdx restarts', () => {
   it('serves the deleted pod with its transitions from a reopened store and a fresh cache', async () => {
     const store = openHistoryStore(file, { flushIntervalMs: 10 });
     const recorder = record(store);
-    const cache = new ClusterCache(t, kc);
+    const cache = cacheOn(t, kc);
     try {
       await recorder.ready;
       const src = { store };
@@ -184,7 +173,7 @@ describe('Timelines after a pod is deleted and meshdx restarts', () => {
   });
 
   it('says so when there is no store: the memory of a fresh cache has no deleted pod', async () => {
-    const cache = new ClusterCache(t, kc);
+    const cache = cacheOn(t, kc);
     try {
       const fleet = await timelineFleetFrom(cache, sim.clock.now(), {
         store: null,

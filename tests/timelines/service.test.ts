@@ -3,7 +3,7 @@ import type { ConfigMap, KubeEvent, Pod } from '../../lib/kube/types';
 import { analyzePods } from '../../lib/timeline/analyze';
 import { summarizeFleet } from '../../lib/timeline/fleet';
 import { parseMeshConfig } from '../../lib/timeline/meshconfig';
-import { podTimelineFrom, timelineFleetFrom } from '../../server/services/timelines';
+import { podTimelineFrom, timelineFleetFrom } from '../../server/screens/timelines/timelines';
 import { simClient } from '../../test-support/simulator';
 
 const c = simClient('startup-race');

@@ -4,12 +4,16 @@ import { findingsQuery } from '@/components/data/queries';
 import { FindingsView } from '@/components/findings/FindingsView';
 import { PageTitle } from '@/components/ui/Card';
 import { prefetch } from '@/server/prefetch';
-import { getFindings } from '@/server/services/findings';
+import { contextFrom } from '@/lib/api/context';
+import { getFindings } from '@/server/screens/findings/findings';
 
-export default async function Page() {
-  const state = await prefetch([
-    { queryKey: findingsQuery().queryKey, queryFn: () => getFindings() },
-  ]);
+export default async function Page({
+  searchParams,
+}: {
+  searchParams: Promise<Record<string, string | string[] | undefined>>;
+}) {
+  const ctx = contextFrom(await searchParams);
+  const state = await prefetch([{ ...findingsQuery(ctx), queryFn: () => getFindings(ctx) }]);
   return (
     <>
       <PageTitle

@@ -6,18 +6,21 @@ import { incidentsQuery } from '@/components/incidents/query';
 import { PageTitle } from '@/components/ui/Card';
 import { parseViewState } from '@/lib/api/viewstate';
 import { prefetch } from '@/server/prefetch';
-import { getIncidents } from '@/server/services/incidents';
-import { getInventory } from '@/server/services/inventory';
+import { contextFrom } from '@/lib/api/context';
+import { getIncidents } from '@/server/screens/incidents/incidents';
+import { getInventory } from '@/server/screens/overview/inventory';
 
 export default async function Page({
   searchParams,
 }: {
   searchParams: Promise<Record<string, string | string[] | undefined>>;
 }) {
-  const state = parseViewState('incidents', await searchParams);
+  const params = await searchParams;
+  const state = parseViewState('incidents', params);
+  const ctx = contextFrom(params);
   const dehydrated = await prefetch([
-    { queryKey: inventoryQuery().queryKey, queryFn: () => getInventory() },
-    { queryKey: incidentsQuery(state).queryKey, queryFn: () => getIncidents(state) },
+    { ...inventoryQuery(ctx), queryFn: () => getInventory(ctx) },
+    { ...incidentsQuery(ctx, state), queryFn: () => getIncidents(ctx, state) },
   ]);
   return (
     <>

@@ -1,18 +1,31 @@
 import { HydrationBoundary } from '@tanstack/react-query';
 import { Suspense } from 'react';
 import { FleetView } from '@/components/proxies/FleetView';
-import { FLEET_KEY } from '@/components/proxies/queries';
+import { fleetQuery } from '@/components/proxies/queries';
 import { PageTitle } from '@/components/ui/Card';
 import { prefetch } from '@/server/prefetch';
-import { cachedFleet } from '@/server/services/proxies-fleet';
+import { contextFrom } from '@/lib/api/context';
+import { runtimeFor } from '@/server/runtime/registry';
+import { cachedFleet } from '@/server/screens/proxies/fleet';
 
 export const dynamic = 'force-dynamic';
 
-export default async function Page() {
+export default async function Page({
+  searchParams,
+}: {
+  searchParams: Promise<Record<string, string | string[] | undefined>>;
+}) {
+  const ctx = contextFrom(await searchParams);
   // a fresh scan is served at once; otherwise the page streams a new one with its progress
-  const cached = cachedFleet();
+  let cached = null;
+  try {
+    cached = cachedFleet(runtimeFor(ctx));
+  } catch {
+    // no such cluster or context: the browser's request shows the error with its fix
+  }
+  const fresh = cached;
   const state = await prefetch(
-    cached ? [{ queryKey: [...FLEET_KEY], queryFn: () => Promise.resolve(cached) }] : [],
+    fresh ? [{ ...fleetQuery(ctx), queryFn: () => Promise.resolve(fresh) }] : [],
   );
   return (
     <>

@@ -1,15 +1,21 @@
 import { HydrationBoundary } from '@tanstack/react-query';
 import { Suspense } from 'react';
-import { SCOPING_KEY } from '@/components/scoping/queries';
+import { scopingQuery } from '@/components/scoping/queries';
 import { ScopingView } from '@/components/scoping/ScopingView';
 import { PageTitle } from '@/components/ui/Card';
 import { prefetch } from '@/server/prefetch';
-import { getScoping } from '@/server/services/scoping';
+import { contextFrom } from '@/lib/api/context';
+import { getScoping } from '@/server/screens/scoping/scoping';
 
 export const dynamic = 'force-dynamic';
 
-export default async function Page() {
-  const state = await prefetch([{ queryKey: [...SCOPING_KEY], queryFn: () => getScoping() }]);
+export default async function Page({
+  searchParams,
+}: {
+  searchParams: Promise<Record<string, string | string[] | undefined>>;
+}) {
+  const ctx = contextFrom(await searchParams);
+  const state = await prefetch([{ ...scopingQuery(ctx), queryFn: () => getScoping(ctx) }]);
   return (
     <>
       <PageTitle

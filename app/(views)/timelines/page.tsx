@@ -5,23 +5,26 @@ import { TimelinesView } from '@/components/timeline/TimelinesView';
 import { PageTitle } from '@/components/ui/Card';
 import { parseViewState } from '@/lib/api/viewstate';
 import { prefetch, type Prefetch } from '@/server/prefetch';
-import { getPodTimeline, getTimelineFleet } from '@/server/services/timelines';
+import { contextFrom } from '@/lib/api/context';
+import { getPodTimeline, getTimelineFleet } from '@/server/screens/timelines/timelines';
 
 export default async function Page({
   searchParams,
 }: {
   searchParams: Promise<Record<string, string | string[] | undefined>>;
 }) {
-  const state = parseViewState('timelines', await searchParams);
+  const params = await searchParams;
+  const state = parseViewState('timelines', params);
+  const ctx = contextFrom(params);
   // The fleet (thousands of rows) is fetched by the browser: embedding it in the HTML doubles
   // its parse cost. Prefetching here only starts the server's watch-fed cache.
-  void getTimelineFleet().catch(() => undefined);
+  void getTimelineFleet(ctx).catch(() => undefined);
   const queries: Prefetch[] = [];
   const [ns, name] = state.pod?.split('/') ?? [];
   if (ns && name) {
     queries.push({
-      queryKey: podTimelineQuery(ns, name).queryKey,
-      queryFn: () => getPodTimeline(ns, name),
+      ...podTimelineQuery(ctx, ns, name),
+      queryFn: () => getPodTimeline(ctx, ns, name),
     });
   }
   const dehydrated = await prefetch(queries);

@@ -1,4 +1,5 @@
 import { requireName } from '@/lib/kube/names';
+import { badParameter } from '@/lib/api/request-error';
 
 export interface PodRef {
   namespace: string;
@@ -14,4 +15,27 @@ export interface PodRef {
 export async function podParams(params: Promise<PodRef> | PodRef): Promise<PodRef> {
   const { namespace, name } = await params;
   return { namespace: requireName('namespace', namespace), name: requireName('pod', name) };
+}
+
+/**
+ * The `?context=NAME` of a request (absent or empty: the default context). Validated as a
+ * kubeconfig context name can be: printable, at most 253 characters.
+ */
+export function contextParam(req: Request | URL | URLSearchParams): string | null {
+  const sp =
+    req instanceof URLSearchParams
+      ? req
+      : req instanceof URL
+        ? req.searchParams
+        : new URL(req.url).searchParams;
+  const v = sp.get('context');
+  if (v === null || v === '') return null;
+  if (v.length > 253 || !/^[\x21-\x7e]+$/.test(v)) {
+    throw badParameter(
+      'context',
+      `${JSON.stringify(v.slice(0, 60))} is not a context name`,
+      'GET /api/contexts lists the contexts.',
+    );
+  }
+  return v;
 }

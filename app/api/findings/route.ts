@@ -1,8 +1,9 @@
+import { contextParam } from '@/app/api/_lib/params';
 import { jsonResponse } from '@/server/http';
-import { getFindings } from '@/server/services/findings';
+import { getFindings } from '@/server/screens/findings/findings';
 
 export const dynamic = 'force-dynamic';
 
-export function GET() {
-  return jsonResponse(() => getFindings());
+export function GET(req: Request) {
+  return jsonResponse(() => getFindings(contextParam(req)));
 }

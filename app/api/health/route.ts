@@ -1,10 +1,10 @@
-import { recorderStatus } from '@/server/history';
+import { contextParam } from '@/app/api/_lib/params';
 import { jsonResponse } from '@/server/http';
-import { getClusterInfo } from '@/server/services/cluster-info';
+import { getHealth } from '@/server/screens/cluster/health';
 
 export const dynamic = 'force-dynamic';
 
-/** Liveness plus what an operator needs to trust the history: cluster reachability and the recorder's watches. */
-export function GET() {
-  return jsonResponse(async () => ({ cluster: await getClusterInfo(), history: recorderStatus() }));
+/** Liveness plus what an operator needs to trust the history: reachability and each runtime's watches. */
+export function GET(req: Request) {
+  return jsonResponse(() => getHealth(contextParam(req)));
 }

@@ -1,11 +1,14 @@
+import { contextParam } from '@/app/api/_lib/params';
 import { parseViewState } from '@/lib/api/viewstate';
 import { jsonResponse } from '@/server/http';
-import { getIncidents } from '@/server/services/incidents';
+import { getIncidents } from '@/server/screens/incidents/incidents';
 
 export const dynamic = 'force-dynamic';
 
-/** GET /api/incidents?namespace=&service=&ip=&client=&from=&to= : the Incidents view model. */
+/** GET /api/incidents?context=&namespace=&service=&ip=&client=&from=&to= : the Incidents view model. */
 export function GET(req: Request) {
-  const state = parseViewState('incidents', new URL(req.url).searchParams);
-  return jsonResponse(() => getIncidents(state));
+  return jsonResponse(() => {
+    const state = parseViewState('incidents', new URL(req.url).searchParams);
+    return getIncidents(contextParam(req), state);
+  });
 }

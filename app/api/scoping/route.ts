@@ -1,10 +1,13 @@
+import { contextParam } from '@/app/api/_lib/params';
 import { jsonResponse } from '@/server/http';
-import { getScoping } from '@/server/services/scoping';
+import { getScoping } from '@/server/screens/scoping/scoping';
 
 export const dynamic = 'force-dynamic';
 
 /** GET /api/scoping: the Scoping view model. `?refresh=1` skips the short server cache. */
 export function GET(req: Request) {
-  const refresh = new URL(req.url).searchParams.get('refresh') === '1';
-  return jsonResponse(() => getScoping({ refresh }));
+  return jsonResponse(() => {
+    const refresh = new URL(req.url).searchParams.get('refresh') === '1';
+    return getScoping(contextParam(req), { refresh });
+  });
 }

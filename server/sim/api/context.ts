@@ -1,4 +1,5 @@
 import type { MeshEmulator } from '../mesh/types';
+import type { RequestCounts } from './request-counts';
 import type { SimLogsImpl } from '../store/logs';
 import type { SimStoreImpl } from '../store/store';
 import type { SimClock, SimFaults } from '../world/types';
@@ -32,6 +33,8 @@ export interface SimContext {
   /** For the errorRate fault. */
   random: () => number;
   options: ApiOptions;
+  /** Requests by verb and resource (GET /_sim/info). */
+  requests: RequestCounts;
 }
 
 export const sleep = (ms: number): Promise<void> =>

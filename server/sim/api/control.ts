@@ -14,6 +14,7 @@ export function simInfo(ctx: SimContext): object {
     counts: ctx.store.counts(),
     faults: faultsJson(ctx.faults),
     droppedLogLines: ctx.logs.droppedLines(),
+    requests: ctx.requests.toJSON(),
   };
 }
 

@@ -52,6 +52,7 @@ export function createApiServer(ctx: SimContext): ApiServer {
     if (url.pathname === '/_sim' || url.pathname.startsWith('/_sim/')) {
       return handleControl(ctx, req, res, url);
     }
+    ctx.requests.note(req.method ?? 'GET', url);
     if (await injectFaults(res)) return;
     return routeApi(ctx, watches, req, res, url);
   }
@@ -69,6 +70,7 @@ export function createApiServer(ctx: SimContext): ApiServer {
     ) {
       return rejectUpgrade(socket, notFound('upgrade', url.pathname), ctx.scenario);
     }
+    ctx.requests.note('GET', url);
     if (await injectFaults(undefined)) {
       return rejectUpgrade(
         socket,

@@ -1,11 +1,12 @@
 import { apiError } from '@/lib/api/errors';
 import { parseViewState } from '@/lib/api/viewstate';
 import { jsonResponse } from '@/server/http';
+import { contextParam } from '@/app/api/_lib/params';
 import {
   analyzeUploadedLog,
   MAX_UPLOAD_BYTES,
   readLimitedText,
-} from '@/server/services/incidents-upload';
+} from '@/server/screens/incidents/upload';
 
 export const dynamic = 'force-dynamic';
 
@@ -28,5 +29,5 @@ export async function POST(req: Request) {
       { status: 413, headers: { 'Cache-Control': 'no-store' } },
     );
   }
-  return jsonResponse(() => analyzeUploadedLog(state, body.text, format));
+  return jsonResponse(() => analyzeUploadedLog(contextParam(url), state, body.text, format));
 }

@@ -1,6 +1,9 @@
 import type { FleetProgress, FleetStreamLine } from '@/lib/api/proxies';
+import { contextParam } from '@/app/api/_lib/params';
 import { jsonResponse, toErrorResult } from '@/server/http';
-import { cachedFleet, fleetScan, getFleet } from '@/server/services/proxies-fleet';
+import { runtimeFor } from '@/server/runtime/registry';
+import type { ClusterRuntime } from '@/server/runtime/runtime';
+import { cachedFleet, fleetScan, getFleet } from '@/server/screens/proxies/fleet';
 
 export const dynamic = 'force-dynamic';
 
@@ -16,7 +19,7 @@ const PROGRESS_EVERY_MS = 100;
 export function GET(req: Request) {
   const sp = new URL(req.url).searchParams;
   const refresh = sp.get('refresh') === '1';
-  if (sp.get('stream') !== '1') return jsonResponse(() => getFleet({ refresh }));
+  if (sp.get('stream') !== '1') return jsonResponse(() => getFleet(contextParam(sp), { refresh }));
   const enc = new TextEncoder();
   let closed = false;
   const stream = new ReadableStream<Uint8Array>({
@@ -34,7 +37,15 @@ export function GET(req: Request) {
         closed = true;
         controller.close();
       };
-      const cached = refresh ? null : cachedFleet();
+      let rt: ClusterRuntime;
+      try {
+        rt = runtimeFor(contextParam(sp));
+      } catch (e) {
+        write({ type: 'error', error: toErrorResult(e).body.error });
+        end();
+        return;
+      }
+      const cached = refresh ? null : cachedFleet(rt);
       if (cached) {
         write({ type: 'result', fleet: cached });
         end();
@@ -52,7 +63,7 @@ export function GET(req: Request) {
       };
       let scan: ReturnType<typeof fleetScan>;
       try {
-        scan = fleetScan(onProgress);
+        scan = fleetScan(rt, onProgress);
       } catch (e) {
         write({ type: 'error', error: toErrorResult(e).body.error });
         end();

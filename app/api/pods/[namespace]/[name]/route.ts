@@ -1,12 +1,12 @@
-import { podParams, type PodRef } from '@/app/api/_lib/params';
+import { contextParam, podParams, type PodRef } from '@/app/api/_lib/params';
 import { jsonResponse } from '@/server/http';
-import { getPodDetail } from '@/server/services/pod';
+import { getPodDetail } from '@/server/screens/overview/pod';
 
 export const dynamic = 'force-dynamic';
 
-export function GET(_req: Request, ctx: { params: Promise<PodRef> }) {
+export function GET(req: Request, ctx: { params: Promise<PodRef> }) {
   return jsonResponse(async () => {
     const { namespace, name } = await podParams(ctx.params);
-    return getPodDetail(namespace, name);
+    return getPodDetail(contextParam(req), namespace, name);
   });
 }

@@ -1,6 +1,6 @@
-import { podParams, type PodRef } from '@/app/api/_lib/params';
-import { toErrorResult } from '@/server/http';
-import { getProxyRawClusters } from '@/server/services/proxies-detail';
+import { contextParam, podParams, type PodRef } from '@/app/api/_lib/params';
+import { errorResponse } from '@/server/http';
+import { getProxyRawClusters } from '@/server/screens/proxies/detail';
 
 export const dynamic = 'force-dynamic';
 
@@ -8,10 +8,10 @@ export const dynamic = 'force-dynamic';
  * GET /api/proxies/NS/NAME/config_dump: the proxy's raw cluster sections (dynamic active and
  * static) as a JSON download. Secrets are never requested.
  */
-export async function GET(_req: Request, ctx: { params: Promise<PodRef> }) {
+export async function GET(req: Request, ctx: { params: Promise<PodRef> }) {
   try {
     const { namespace: ns, name: pod } = await podParams(ctx.params);
-    const body = await getProxyRawClusters(ns, pod);
+    const body = await getProxyRawClusters(contextParam(req), ns, pod);
     return new Response(body, {
       headers: {
         'Content-Type': 'application/json',
@@ -20,7 +20,6 @@ export async function GET(_req: Request, ctx: { params: Promise<PodRef> }) {
       },
     });
   } catch (e) {
-    const r = toErrorResult(e);
-    return Response.json(r.body, { status: r.status, headers: { 'Cache-Control': 'no-store' } });
+    return errorResponse(e);
   }
 }

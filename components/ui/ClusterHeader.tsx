@@ -1,0 +1,35 @@
+'use client';
+
+import { useQuery } from '@tanstack/react-query';
+import { clusterQuery } from '../data/queries';
+import { useClusterContext } from '../data/useClusterContext';
+import { ClusterBadge } from './ClusterBadge';
+import { ContextPicker } from './ContextPicker';
+
+/** The header's right side: which cluster this page shows (from `?context=`), and the picker. */
+export function ClusterHeader() {
+  const ctx = useClusterContext();
+  const q = useQuery({ ...clusterQuery(ctx), refetchInterval: 15_000 });
+  return (
+    <div className="flex items-center gap-4">
+      <ContextPicker current={ctx} />
+      {q.data ? (
+        <ClusterBadge info={q.data} />
+      ) : q.error ? (
+        <ClusterBadge
+          info={{
+            label: ctx ?? 'cluster',
+            source: 'none',
+            server: '',
+            reachable: false,
+            error: { code: 'HTTP', message: q.error.message },
+          }}
+        />
+      ) : (
+        <span className="text-sm text-slate-400" data-testid="cluster-loading">
+          …
+        </span>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,88 @@
+import { expect, test } from '@playwright/test';
+import { base, PORTS, simUrl, simUrlOf, snap } from './support';
+
+const demo = base(PORTS.demo);
+const DEMO = 'meshdx-sim-demo';
+const PHANTOM = 'meshdx-sim-phantom-503';
+
+interface SimInfo {
+  requests: Record<string, number>;
+}
+
+async function requestsOf(url: string): Promise<Record<string, number>> {
+  return ((await (await fetch(`${url}/_sim/info`)).json()) as SimInfo).requests;
+}
+
+test.describe.configure({ mode: 'serial' });
+
+test('GET /api/contexts lists both simulated clusters, the first one current', async () => {
+  const res = await fetch(`${demo}/api/contexts`);
+  expect(res.status).toBe(200);
+  const body = (await res.json()) as {
+    default: string;
+    contexts: { name: string; server: string; current: boolean }[];
+  };
+  expect(body.default).toBe(DEMO);
+  expect(body.contexts.map((c) => c.name).sort()).toEqual([DEMO, PHANTOM]);
+  expect(body.contexts.find((c) => c.name === PHANTOM)?.server).toBe(simUrlOf('phantom-503'));
+});
+
+test('an unknown context is a 404 that lists the known ones', async () => {
+  const res = await fetch(`${demo}/api/inventory?context=prod-nowhere`);
+  expect(res.status).toBe(404);
+  const body = (await res.json()) as { error: { code: string; message: string; hint?: string } };
+  expect(body.error.code).toBe('UNKNOWN_CONTEXT');
+  expect(body.error.hint).toContain(DEMO);
+  expect(body.error.hint).toContain(PHANTOM);
+});
+
+test('switching context in the header changes every view and the URL', async ({ page }) => {
+  await page.goto(`${demo}/`);
+  await expect(page.getByTestId('cluster-label')).toHaveText(DEMO);
+  const demoPods = await page.getByTestId('stat-pods').textContent();
+  await page.getByTestId('context-picker').selectOption(PHANTOM);
+  await expect(page).toHaveURL(new RegExp(`[?&]context=${PHANTOM}`));
+  await expect(page.getByTestId('cluster-label')).toHaveText(PHANTOM);
+  // the phantom-503 cluster holds fewer pods than the demo's
+  const phantomPods = (
+    (await (await fetch(`${simUrlOf('phantom-503')}/api/v1/pods`)).json()) as { items: unknown[] }
+  ).items.length;
+  await expect(page.getByTestId('stat-pods')).toContainText(String(phantomPods));
+  expect(await page.getByTestId('stat-pods').textContent()).not.toBe(demoPods);
+  // the context travels with the navigation to every view
+  for (const view of ['Timelines', 'Proxies', 'Scoping', '503 Incidents', 'Findings']) {
+    await page.getByRole('navigation', { name: 'Views' }).getByRole('link', { name: view }).click();
+    await expect(page).toHaveURL(new RegExp(`[?&]context=${PHANTOM}`));
+    await expect(page.getByTestId('cluster-label')).toHaveText(PHANTOM);
+  }
+  await snap(page, 'findings-other-context');
+});
+
+test('a deep link with ?context= reopens the same cluster', async ({ page }) => {
+  await page.goto(`${demo}/timelines?context=${PHANTOM}&namespace=shop`);
+  await expect(page.getByTestId('cluster-label')).toHaveText(PHANTOM);
+  const res = await fetch(`${demo}/api/timelines?context=${PHANTOM}`);
+  expect(res.status).toBe(200);
+  const fleet = (await res.json()) as { rows: { namespace: string }[] };
+  expect(fleet.rows.length).toBeGreaterThan(0);
+  expect(fleet.rows.every((r) => r.namespace === 'shop' || r.namespace === 'istio-system')).toBe(
+    true,
+  );
+});
+
+test('one pod watch and one event watch per cluster, whatever the views ask', async () => {
+  // every view of both clusters, twice
+  for (let i = 0; i < 2; i++) {
+    for (const ctx of [DEMO, PHANTOM]) {
+      for (const api of ['inventory', 'timelines', 'incidents', 'findings', 'cluster']) {
+        const res = await fetch(`${demo}/api/${api}?context=${ctx}`);
+        expect(res.status, `${api} on ${ctx}`).toBe(200);
+      }
+    }
+  }
+  for (const url of [simUrl(), simUrlOf('phantom-503')]) {
+    const r = await requestsOf(url);
+    expect(r['watch pods'], url).toBe(1);
+    expect(r['watch events'], url).toBe(1);
+  }
+});

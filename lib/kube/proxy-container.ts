@@ -1,0 +1,92 @@
+/**
+ * The pod's Istio proxy: the one definition every view uses (Overview, Timelines, Proxies,
+ * Scoping, Incidents, Findings).
+ *
+ * Where Istio puts it (istio/istio pkg/kube/inject):
+ * - classic sidecar: a container named `istio-proxy` in `spec.containers`, started beside the
+ *   app (the injector moves it first when holdApplicationUntilProxyStarts is set);
+ * - native sidecar: `istio-proxy` in `spec.initContainers` with `restartPolicy: Always` (the
+ *   kubelet starts it before the app containers and stops it after them; Kubernetes 1.28+,
+ *   default since Istio 1.27 where the nodes allow it). An init container of that name without
+ *   `restartPolicy: Always` would block the pod forever: it is not taken as a proxy;
+ * - gateway: the proxy is the workload (`pilot-agent proxy router`), it ignores Sidecars;
+ * - waypoint (ambient): an Envoy Deployment running `pilot-agent proxy waypoint`.
+ * A malformed pod (no spec, containers not a list) simply has no proxy: never a crash.
+ */
+import type { Container, ContainerStatus, Pod } from './types';
+
+export const PROXY_CONTAINER = 'istio-proxy';
+
+export type ProxyPlacement = 'sidecar' | 'native-sidecar' | 'gateway' | 'waypoint';
+
+export interface PodProxy {
+  container: Container;
+  placement: ProxyPlacement;
+  where: 'containers' | 'initContainers';
+  /** Index in its list (the kubelet starts `containers` in order). */
+  index: number;
+  status?: ContainerStatus;
+}
+
+function list<T>(v: unknown): T[] {
+  return Array.isArray(v) ? (v as T[]) : [];
+}
+
+/** The words of a container's command and args. */
+function words(c: Container): string[] {
+  return [...list<string>(c.command), ...list<string>(c.args)];
+}
+
+/** `pilot-agent proxy router` (a gateway) or `proxy waypoint` (an ambient waypoint). */
+export function proxyRole(c: Container): 'router' | 'waypoint' | 'sidecar' {
+  const w = words(c);
+  if (w.includes('waypoint')) return 'waypoint';
+  if (w.includes('router')) return 'router';
+  return 'sidecar';
+}
+
+/** The pod's Istio proxy and where it runs, or null when the pod has none. */
+export function podProxy(pod: Pod): PodProxy | null {
+  const spec = (pod as { spec?: unknown }).spec as Pod['spec'] | undefined;
+  if (!spec || typeof spec !== 'object') return null;
+  const status = (pod as { status?: Pod['status'] }).status;
+  const init = list<Container>(spec.initContainers);
+  const i = init.findIndex((c) => c?.name === PROXY_CONTAINER);
+  if (i >= 0 && init[i]?.restartPolicy === 'Always') {
+    return {
+      container: init[i] as Container,
+      placement: 'native-sidecar',
+      where: 'initContainers',
+      index: i,
+      status: list<ContainerStatus>(status?.initContainerStatuses).find(
+        (s) => s?.name === PROXY_CONTAINER,
+      ),
+    };
+  }
+  const main = list<Container>(spec.containers);
+  const m = main.findIndex((c) => c?.name === PROXY_CONTAINER);
+  if (m < 0) return null;
+  const container = main[m] as Container;
+  const role = proxyRole(container);
+  return {
+    container,
+    placement: role === 'router' ? 'gateway' : role === 'waypoint' ? 'waypoint' : 'sidecar',
+    where: 'containers',
+    index: m,
+    status: list<ContainerStatus>(status?.containerStatuses).find(
+      (s) => s?.name === PROXY_CONTAINER,
+    ),
+  };
+}
+
+/** Whether a pod carries an Istio proxy (sidecar, native sidecar, gateway or waypoint). */
+export function isMeshed(pod: Pod): boolean {
+  return podProxy(pod) !== null;
+}
+
+/** When the pod's current proxy run started (epoch ms), from its container status. */
+export function proxyStartedAt(pod: Pod): number | null {
+  const started = podProxy(pod)?.status?.state?.running?.startedAt;
+  const ms = started ? Date.parse(started) : NaN;
+  return Number.isNaN(ms) ? null : ms;
+}

@@ -1,0 +1,99 @@
+/**
+ * Per-pod analysis cached by (pod key, resourceVersion, history revision, mesh config version):
+ * a warm fleet request re-analyses only the pods that changed since the last one.
+ */
+import type { FleetRow } from '../api/timelines';
+import type { Pod } from '../kube/types';
+import { analyzePod } from './analyze';
+import { harmRank, worstSeverity } from './harm';
+import type { MeshSettings } from './meshconfig';
+import type { DeletedPodRecord, PodRecords } from './pod-records';
+import type { PodTimeline } from './types';
+
+/** Envoy's init time scraped from the pod's current proxy run, if known (ms). */
+export type InitTimeOf = (pod: Pod) => number | undefined;
+
+export interface Analyzed {
+  pod: Pod;
+  timeline: PodTimeline;
+  row: FleetRow;
+}
+
+interface Entry extends Analyzed {
+  stamp: string;
+}
+
+export function toFleetRow(pod: Pod, t: PodTimeline, deleted: DeletedPodRecord | null): FleetRow {
+  const phase = deleted
+    ? 'Deleted'
+    : pod.metadata.deletionTimestamp
+      ? 'Terminating'
+      : (pod.status?.phase ?? 'Unknown');
+  return {
+    namespace: t.namespace,
+    name: t.name,
+    uid: t.uid,
+    workloadKind: t.workload.kind,
+    workload: t.workload.name,
+    mode: t.mode,
+    verdicts: t.verdicts.map((v) => v.verdict),
+    codes: t.verdicts.map((v) => v.code),
+    severity: worstSeverity({ verdicts: t.verdicts.map((v) => v.verdict), restarts: t.restarts }),
+    harm: harmRank({ verdicts: t.verdicts.map((v) => v.verdict), restarts: t.restarts }),
+    restarts: t.restarts,
+    proxyRestarts: t.proxyRestarts,
+    gapMs: t.gapMs,
+    proxyReadySource: t.proxyReady.source,
+    proxyReadyConfidence: t.proxyReady.confidence,
+    excluded: t.excluded,
+    phase,
+    startedAt: pod.status?.startTime ?? pod.metadata.creationTimestamp ?? null,
+    deleted: deleted !== null,
+    deletedAt: deleted?.deletedAt ?? null,
+  };
+}
+
+export class AnalysisCache {
+  private entries = new Map<string, Entry>();
+  hits = 0;
+  misses = 0;
+
+  constructor(private readonly initTimeOf: InitTimeOf = () => undefined) {}
+
+  analyze(
+    h: PodRecords,
+    pod: Pod,
+    mesh: { settings: MeshSettings | undefined; version: number },
+    deleted: DeletedPodRecord | null,
+    seen?: Set<string>,
+  ): Analyzed {
+    const key = pod.metadata.uid ?? `${pod.metadata.namespace ?? 'default'}/${pod.metadata.name}`;
+    seen?.add(key);
+    const initMs = this.initTimeOf(pod);
+    const stamp = `${pod.metadata.resourceVersion ?? ''}|${h.revision(pod)}|${mesh.version}|${deleted ? 'd' : 'l'}|${initMs ?? ''}`;
+    const hit = this.entries.get(key);
+    if (hit && hit.stamp === stamp && hit.pod === pod) {
+      this.hits++;
+      return hit;
+    }
+    this.misses++;
+    const timeline = analyzePod(pod, {
+      ...(mesh.settings ? { mesh: mesh.settings } : {}),
+      events: h.eventsFor(pod),
+      transitions: h.transitions(pod),
+      ...(initMs !== undefined ? { envoyInitMs: { [key]: initMs } } : {}),
+    });
+    const entry: Entry = { pod, timeline, row: toFleetRow(pod, timeline, deleted), stamp };
+    this.entries.set(key, entry);
+    return entry;
+  }
+
+  /** Forgets pods not in `seen` (gone from the history). */
+  retain(seen: Set<string>): void {
+    for (const k of this.entries.keys()) if (!seen.has(k)) this.entries.delete(k);
+  }
+
+  get size(): number {
+    return this.entries.size;
+  }
+}

@@ -1,0 +1,168 @@
+/**
+ * Builds the Timelines view models from a PodRecords: the fleet (meshed pods, live and
+ * deleted) and one pod's timeline with its Gantt. No I/O: the history and mesh config are given.
+ */
+import type {
+  CacheInfo,
+  MeshConfigInfo,
+  PodTimelineView,
+  TimelineFleet,
+  WorkloadFix,
+} from '../api/timelines';
+import { summarizeFleet } from './fleet';
+import { buildGantt } from './gantt';
+import type { MeshSettings } from './meshconfig';
+import { toIso } from './time';
+import type { PodTimeline } from './types';
+import { AnalysisCache, type Analyzed } from './analysis-cache';
+import type { PodRecords } from './pod-records';
+
+export interface MeshInput {
+  settings: MeshSettings | undefined;
+  version: number;
+  from: string;
+  errors: string[];
+}
+
+export function meshInfo(m: MeshInput): MeshConfigInfo {
+  return {
+    from: m.from,
+    holdApplicationUntilProxyStarts: m.settings?.hold ?? null,
+    errors: m.errors,
+  };
+}
+
+/** Every pod in the history, analysed (cached); meshed ones only unless `all`. */
+export function analyzeHistory(h: PodRecords, mesh: MeshInput, cache: AnalysisCache): Analyzed[] {
+  const seen = new Set<string>();
+  const out: Analyzed[] = [];
+  for (const pod of h.livePods()) out.push(cache.analyze(h, pod, mesh, null, seen));
+  for (const d of h.deletedPods()) out.push(cache.analyze(h, d.pod, mesh, d, seen));
+  cache.retain(seen);
+  return out.filter((a) => a.timeline.mode !== 'none');
+}
+
+const FIXABLE = new Set(['race', 'race-restart', 'drain-too-short', 'grace-exceeded']);
+
+/** One fix per (workload, verdict), from the workload's most recent pod with that verdict. */
+export function workloadFixes(items: readonly Analyzed[]): WorkloadFix[] {
+  const groups = new Map<string, WorkloadFix>();
+  for (const { timeline: t, row } of items) {
+    for (const v of t.verdicts) {
+      if (!FIXABLE.has(v.verdict) || v.fixes.length === 0) continue;
+      const key = `${t.workload.namespace}/${t.workload.kind}/${t.workload.name}/${v.verdict}`;
+      const g = groups.get(key);
+      if (g) {
+        g.pods++;
+        // prefer a live pod's fix (its annotations are the current template's)
+        if (!row.deleted && g.example.startsWith('(deleted) ')) {
+          g.example = `${t.namespace}/${t.name}`;
+          g.fixes = v.fixes;
+        }
+        continue;
+      }
+      groups.set(key, {
+        namespace: t.workload.namespace,
+        kind: t.workload.kind,
+        name: t.workload.name,
+        verdict: v.verdict,
+        code: v.code,
+        pods: 1,
+        example: `${row.deleted ? '(deleted) ' : ''}${t.namespace}/${t.name}`,
+        fixes: v.fixes,
+      });
+    }
+  }
+  return [...groups.values()].sort(
+    (a, b) =>
+      a.verdict.localeCompare(b.verdict) ||
+      a.namespace.localeCompare(b.namespace) ||
+      a.name.localeCompare(b.name),
+  );
+}
+
+export function buildFleet(
+  items: readonly Analyzed[],
+  mesh: MeshInput,
+  cache: CacheInfo,
+  now: Date,
+): TimelineFleet {
+  const summary = summarizeFleet(items.map((a) => a.timeline));
+  return {
+    generatedAt: now.toISOString(),
+    pods: summary.pods,
+    byVerdict: summary.byVerdict,
+    byMode: summary.byMode,
+    // worst first: the harmful races lead, the benign ones follow
+    rows: items
+      .map((a) => a.row)
+      .sort(
+        (a, b) =>
+          a.harm - b.harm ||
+          (a.gapMs ?? 0) - (b.gapMs ?? 0) ||
+          a.namespace.localeCompare(b.namespace) ||
+          a.name.localeCompare(b.name),
+      ),
+    workloads: summary.workloads,
+    fixes: workloadFixes(items),
+    mesh: meshInfo(mesh),
+    cache,
+  };
+}
+
+function proxyReadyView(t: PodTimeline): PodTimelineView['proxyReady'] {
+  const r = t.proxyReady;
+  return {
+    at: toIso(r.at),
+    notBefore: toIso(r.notBefore),
+    source: r.source,
+    confidence: r.confidence,
+    clock: r.clock,
+    upperBoundOnly: r.upperBoundOnly,
+    notes: r.notes,
+  };
+}
+
+/** One pod's timeline and Gantt; null when the history has never seen the pod. */
+export function buildPodView(
+  h: PodRecords,
+  namespace: string,
+  name: string,
+  mesh: MeshInput,
+  cache: AnalysisCache,
+): PodTimelineView | null {
+  const found = h.findPod(namespace, name);
+  if (!found) return null;
+  const { pod, deleted } = found;
+  const { timeline: t } = cache.analyze(h, pod, mesh, deleted);
+  const events = h.eventsFor(pod);
+  const transitions = h.transitions(pod);
+  return {
+    namespace: t.namespace,
+    name: t.name,
+    uid: t.uid,
+    workloadKind: t.workload.kind,
+    workload: t.workload.name,
+    mode: t.mode,
+    modeReasons: t.modeReasons,
+    excluded: t.excluded,
+    deleted: deleted !== null,
+    deletedAt: deleted?.deletedAt ?? null,
+    deletedUncertain: deleted?.uncertain ?? false,
+    proxyReady: proxyReadyView(t),
+    appStartedAt: toIso(t.appStartedAt),
+    gapMs: t.gapMs,
+    restarts: t.restarts,
+    verdicts: t.verdicts.map((v) => ({
+      verdict: v.verdict,
+      code: v.code,
+      phase: v.phase,
+      confidence: v.confidence,
+      evidence: v.evidence,
+      fixes: v.fixes,
+    })),
+    gantt: buildGantt(pod, t, events, transitions),
+    notes: t.notes,
+    inputs: { events: events.length, transitions: transitions.length },
+  };
+}

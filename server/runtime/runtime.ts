@@ -1,0 +1,157 @@
+/**
+ * Everything meshdx holds about one cluster connection (a kubeconfig context, or in-cluster):
+ * the client and its clock offset, ONE pod watch and ONE event watch whose events feed every
+ * consumer (the inventory cache, the SQLite history recorder, Timelines, Incidents), the
+ * history store, the mesh-config cache, Envoy init times and each screen's caches. Stopping
+ * it drops all of that in one place: a context switch or a cluster change needs nothing else.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import type { KubeConfig } from '@kubernetes/client-node';
+import type { KubeEvent, Pod } from '../../lib/kube/types';
+import { latestStatusTime } from '../../lib/ledger/observation';
+import { ClusterCache } from '../cache/cluster-cache';
+import { EnvoyInitTimes } from '../envoy/init-times';
+import type { MeshdxEnv } from '../env';
+import { WatchFeed } from '../kube/feed';
+import { CORE } from '../kube/resources';
+import type { ClusterSource } from '../kube/source';
+import { KubeTransport } from '../kube/transport';
+import { openHistoryStore, startRecorder, type HistoryStore, type Recorder } from '../store';
+
+/** Where a runtime's pod history lives and how it is doing. */
+export interface HistoryInfo {
+  /** The SQLite file, or ':memory:'. */
+  file: string;
+  /** Why the file could not be used (the history then lives in memory for this run), if so. */
+  fallback: string | null;
+}
+
+/** The store file of a context (see MESHDX_DB). */
+export function storeFileFor(db: string, context: string, isDefault: boolean): string {
+  if (db === ':memory:') return db;
+  const safe = context.replace(/[^A-Za-z0-9._-]/g, '_');
+  const name = safe === context ? safe : `${safe}-${hash(context)}`;
+  if (/\.(sqlite|db)$/i.test(db)) {
+    return isDefault ? db : path.join(path.dirname(db), `${name}.sqlite`);
+  }
+  return path.join(db, `${name}.sqlite`);
+}
+
+function hash(s: string): string {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < s.length; i++) h = Math.imul(h ^ s.charCodeAt(i), 0x01000193);
+  return (h >>> 0).toString(16).padStart(8, '0');
+}
+
+export class ClusterRuntime {
+  readonly kc: KubeConfig;
+  readonly transport: KubeTransport;
+  readonly pods: WatchFeed<Pod>;
+  readonly events: WatchFeed<KubeEvent>;
+  readonly cache: ClusterCache;
+  readonly store: HistoryStore;
+  readonly history: HistoryInfo;
+  readonly recorder: Recorder;
+  readonly envoyInit = new EnvoyInitTimes();
+  private readonly screens = new Map<string, unknown>();
+  private stopped = false;
+  lastUsed = Date.now();
+
+  constructor(
+    readonly source: ClusterSource,
+    readonly settings: MeshdxEnv,
+    storeFile: string,
+  ) {
+    this.kc = source.kc;
+    this.transport = new KubeTransport(source.kc);
+    const now = () => this.transport.clusterNow();
+    this.pods = new WatchFeed<Pod>(this.transport, this.kc, CORE.pods, {
+      floor: latestStatusTime,
+      now,
+    });
+    this.events = new WatchFeed<KubeEvent>(this.transport, this.kc, CORE.events, { now });
+    this.cache = new ClusterCache(
+      this.transport,
+      { pods: this.pods, events: this.events },
+      { istioNamespace: settings.MESHDX_ISTIO_NAMESPACE },
+    );
+    const opened = openStore(storeFile, settings.MESHDX_CLOCK);
+    this.store = opened.store;
+    this.history = { file: opened.file, fallback: opened.fallback };
+    this.recorder = startRecorder({ pods: this.pods, events: this.events, store: this.store, now });
+  }
+
+  get context(): string {
+    return this.source.context;
+  }
+
+  /** Starts the watches (idempotent; they retry on their own until the cluster answers). */
+  start(): this {
+    this.pods.start();
+    this.events.start();
+    return this;
+  }
+
+  /** Marks the runtime used (an idle one that is not the default context is stopped). */
+  touch(): this {
+    this.lastUsed = Date.now();
+    return this;
+  }
+
+  /** Now on the cluster's clock. */
+  now(): Date {
+    return this.transport.clusterNow();
+  }
+
+  /**
+   * A screen's state in this runtime (its caches, its running jobs), made on first use. The
+   * screens own their types; the runtime only owns their lifetime.
+   */
+  screen<T>(key: string, make: () => T): T {
+    let s = this.screens.get(key) as T | undefined;
+    if (s === undefined) {
+      s = make();
+      this.screens.set(key, s);
+    }
+    return s;
+  }
+
+  get isStopped(): boolean {
+    return this.stopped;
+  }
+
+  stop(): void {
+    if (this.stopped) return;
+    this.stopped = true;
+    this.recorder.stop();
+    this.cache.stop();
+    this.pods.stop();
+    this.events.stop();
+    this.screens.clear();
+    this.transport.close();
+    try {
+      this.store.close();
+    } catch (e) {
+      console.error(`meshdx: closing the history store of ${this.context} failed:`, e);
+    }
+  }
+}
+
+function openStore(
+  file: string,
+  clock: MeshdxEnv['MESHDX_CLOCK'],
+): { store: HistoryStore; file: string; fallback: string | null } {
+  try {
+    if (file !== ':memory:') fs.mkdirSync(path.dirname(path.resolve(file)), { recursive: true });
+    return { store: openHistoryStore(file, { clock }), file, fallback: null };
+  } catch (e) {
+    const why = e instanceof Error ? e.message : String(e);
+    console.error(`meshdx: history store ${file} unavailable, keeping history in memory: ${why}`);
+    return {
+      store: openHistoryStore(':memory:', { clock }),
+      file: ':memory:',
+      fallback: `history store ${file} could not be opened (${why}): pod history is kept in memory since this meshdx started`,
+    };
+  }
+}

@@ -1,0 +1,21 @@
+import { runningRuntimes, runtimeFor } from '../../runtime/registry';
+import { getClusterInfo } from './info';
+
+/**
+ * GET /api/health: liveness, the asked (or default) context's reachability, and for every
+ * running runtime its watches and history store, so an operator can trust the history.
+ */
+export async function getHealth(context: string | null) {
+  const cluster = await getClusterInfo(context);
+  if (cluster.source !== 'none') runtimeFor(context);
+  return {
+    cluster,
+    runtimes: runningRuntimes().map((rt) => ({
+      context: rt.context,
+      server: rt.source.server,
+      watches: { pods: rt.pods.currentStatus, events: rt.events.currentStatus },
+      history: { ...rt.history, recorder: rt.recorder.status() },
+      idleSeconds: Math.round((Date.now() - rt.lastUsed) / 1000),
+    })),
+  };
+}

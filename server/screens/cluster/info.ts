@@ -1,0 +1,46 @@
+import type { ClusterInfo, Contexts } from '../../../lib/api/cluster';
+import { isKubeError } from '../../kube/errors';
+import { servedIstioVersion } from '../../kube/resources';
+import { isClusterConfigError } from '../../kube/source';
+import { toErrorResult } from '../../http';
+import { Memo } from '../../runtime/memo';
+import { contexts, runtimeFor } from '../../runtime/registry';
+
+const TTL_MS = 5_000;
+
+/** Which cluster is shown and whether it answers: the header of every page. */
+export async function getClusterInfo(context?: string | null): Promise<ClusterInfo> {
+  let rt;
+  try {
+    rt = runtimeFor(context);
+  } catch (e) {
+    if (!isClusterConfigError(e)) throw e;
+    const r = toErrorResult(e);
+    return { label: 'no cluster', source: 'none', server: '', reachable: false, error: r.body.error };
+  }
+  const c = rt;
+  const memo = c.screen('cluster-info', () => new Memo<ClusterInfo>(TTL_MS));
+  return memo.get(async () => {
+    const base = {
+      label: c.source.label,
+      source: c.source.kind,
+      server: c.source.server,
+      context: c.source.context,
+    } as const;
+    try {
+      const [version, istio] = await Promise.all([
+        c.transport.getJson<{ gitVersion?: string }>('/version', { timeoutMs: 3_000 }),
+        servedIstioVersion(c.transport).catch(() => null),
+      ]);
+      return { ...base, reachable: true, version: version.gitVersion, istioApiVersion: istio };
+    } catch (e) {
+      if (!isKubeError(e)) throw e;
+      return { ...base, reachable: false, error: toErrorResult(e).body.error };
+    }
+  });
+}
+
+/** GET /api/contexts: the kubeconfig's contexts, or the single in-cluster one. */
+export function getContexts(): Contexts {
+  return contexts();
+}

@@ -1,0 +1,195 @@
+import type { FindingsReport } from '../../../lib/api/findings';
+import { parseAccessLog } from '../../../lib/accesslog/parser';
+import type { AccessLogRecord } from '../../../lib/accesslog/types';
+import { inventoryFindings } from '../../../lib/findings/inventory';
+import { checkScreened } from '../../../lib/findings/manifest';
+import { ALL_CATALOG } from '../../../lib/findings/registry';
+import { screenLists } from '../../../lib/findings/screen';
+import { dedupeFindings, type Finding } from '../../../lib/findings/types';
+import { buildInventory } from '../../../lib/inventory/build';
+import type { Pod, Service } from '../../../lib/kube/types';
+import type { ClientRecords } from '../../../lib/protocol/external';
+import { groupWorkloads, isMeshed, pickLogWorkloads } from '../../../lib/protocol/select';
+import { mapBounded } from '../../../lib/proxies/pool';
+import { podLogs } from '../../kube/logs';
+import { listIstioConfig, listNamespaces, listPods, listServices } from '../../kube/resources';
+import type { KubeTransport } from '../../kube/transport';
+import { runtimeFor } from '../../runtime/registry';
+import { scopingOf } from '../scoping/scoping';
+import { incidentsOf } from '../incidents/incidents';
+import { timelineFleetOf } from '../timelines/timelines';
+import type { TimelineFleet } from '../../../lib/api/timelines';
+import { timelineCatalog } from '../../../lib/timeline/codes';
+
+export interface FindingsOptions {
+  /** Most istio-proxy logs read for the external-host check (one pod per workload). */
+  maxLogPods?: number;
+  logTailLines?: number;
+  logTimeoutMs?: number;
+  logConcurrency?: number;
+}
+
+type Source = NonNullable<FindingsReport['sources']>[number];
+
+/** Access logs of one running pod per meshed workload (up to max), each a source in the report. */
+async function readAccessLogs(
+  t: KubeTransport,
+  pods: readonly Pod[],
+  services: readonly Service[],
+  o: Required<FindingsOptions>,
+): Promise<{ logs: ClientRecords[]; sources: Source[] }> {
+  const running = pods.filter((p) => p.status?.phase === 'Running' && isMeshed(p));
+  const groups = groupWorkloads(running);
+  const picked = pickLogWorkloads(groups, services, o.maxLogPods);
+  const sources: Source[] = [];
+  if (groups.length > picked.length) {
+    sources.push({
+      name: 'istio-proxy logs',
+      ok: true,
+      detail: `read ${picked.length} of ${groups.length} meshed workloads (limit ${o.maxLogPods})`,
+    });
+  }
+  type Read = { entry: ClientRecords | null; source: Source };
+  const results = await mapBounded<(typeof picked)[number], Read>(
+    picked,
+    o.logConcurrency,
+    async (g) => {
+      const ns = g.namespace;
+      const name = `logs ${ns}/${g.pod.metadata.name}`;
+      try {
+        const text = await podLogs(t, ns, g.pod.metadata.name, 'istio-proxy', {
+          tailLines: o.logTailLines,
+          timeoutMs: o.logTimeoutMs,
+        });
+        const lines = parseAccessLog(text);
+        const records: AccessLogRecord[] = [];
+        let errors = 0;
+        for (const l of lines) {
+          if (l.kind === 'record') records.push(l.record);
+          else if (l.kind === 'error') errors += 1;
+        }
+        const client = { kind: g.kind, namespace: ns, name: g.name };
+        const detail = `${records.length} access-log records, ${errors} unreadable lines, ${lines.length - records.length - errors} proxy lines`;
+        return { entry: { client, records }, source: { name, ok: true, detail } };
+      } catch (e) {
+        return { entry: null, source: { name, ok: false, detail: (e as Error).message } };
+      }
+    },
+    {
+      onThrow: (e, g) => ({
+        entry: null,
+        source: {
+          name: `logs ${g.namespace}/${g.pod.metadata.name}`,
+          ok: false,
+          detail: String(e),
+        },
+      }),
+    },
+  );
+  const logs: ClientRecords[] = [];
+  for (const r of results) {
+    sources.push(r.source);
+    if (r.entry !== null) logs.push(r.entry);
+  }
+  return { logs, sources };
+}
+
+/** Every finding meshdx can make from what it reads, with the catalog that explains the codes. */
+export async function getFindings(
+  context: string | null,
+  opts: FindingsOptions = {},
+): Promise<FindingsReport> {
+  const o: Required<FindingsOptions> = {
+    maxLogPods: opts.maxLogPods ?? 20,
+    logTailLines: opts.logTailLines ?? 2000,
+    logTimeoutMs: opts.logTimeoutMs ?? 5000,
+    logConcurrency: opts.logConcurrency ?? 4,
+  };
+  const rt = runtimeFor(context);
+  const t = rt.transport;
+  const [namespaces, podList, serviceList, istio] = await Promise.all([
+    listNamespaces(t),
+    listPods(t),
+    listServices(t),
+    listIstioConfig(t),
+  ]);
+  // One malformed object is a finding (MDX0002), never a failed report: screen before use.
+  const screened = screenLists({
+    Namespace: namespaces.items,
+    Pod: podList.items,
+    Service: serviceList.items,
+    Sidecar: istio.sidecars,
+    DestinationRule: istio.destinationRules,
+    VirtualService: istio.virtualServices,
+    ServiceEntry: istio.serviceEntries,
+  });
+  const pods = { items: screened.pods };
+  const services = { items: screened.services };
+  const inv = buildInventory({
+    namespaces: screened.namespaces,
+    pods: screened.pods,
+    services: screened.services,
+    sidecars: screened.sidecars,
+    destinationRules: screened.destinationRules.length,
+    virtualServices: screened.virtualServices.length,
+    serviceEntries: screened.serviceEntries.length,
+    now: t.clusterNow(),
+  });
+  const root = rt.settings.MESHDX_ISTIO_NAMESPACE;
+  const [{ logs, sources }, timelines, scoping, incidents] = await Promise.all([
+    readAccessLogs(t, pods.items, services.items, o),
+    timelineFleetOf(rt).then(
+      (f) => ({ ok: true as const, findings: workloadTimelineFindings(f) }),
+      (e: unknown) => ({ ok: false as const, error: e instanceof Error ? e.message : String(e) }),
+    ),
+    scopingOf(rt).then(
+      (v) => ({ ok: true as const, findings: v.report.findings, catalog: v.report.catalog }),
+      (e: unknown) => ({ ok: false as const, error: e instanceof Error ? e.message : String(e) }),
+    ),
+    incidentsOf(rt, {}).then(
+      (v) => ({ ok: true as const, findings: v.findings }),
+      (e: unknown) => ({ ok: false as const, error: e instanceof Error ? e.message : String(e) }),
+    ),
+  ]);
+  const findings = dedupeFindings([
+    ...inventoryFindings(inv, root),
+    ...checkScreened(screened, root, logs),
+    ...(timelines.ok ? timelines.findings : []),
+    ...(scoping.ok ? scoping.findings : []),
+    ...(incidents.ok ? incidents.findings : []),
+  ]);
+  return {
+    generatedAt: new Date().toISOString(),
+    catalog: [...ALL_CATALOG],
+    findings,
+    sources: [
+      { name: 'pods', ok: true, detail: `${podList.items.length} pods` },
+      { name: 'services', ok: true, detail: `${serviceList.items.length} services` },
+      timelines.ok
+        ? { name: 'timelines analysis', ok: true, detail: `${timelines.findings.length} findings` }
+        : { name: 'timelines analysis', ok: false, detail: timelines.error },
+      scoping.ok
+        ? { name: 'scoping analysis', ok: true, detail: `${scoping.findings.length} findings` }
+        : { name: 'scoping analysis', ok: false, detail: scoping.error },
+      incidents.ok
+        ? { name: 'incidents analysis', ok: true, detail: `${incidents.findings.length} findings` }
+        : { name: 'incidents analysis', ok: false, detail: incidents.error },
+      ...sources,
+    ],
+  };
+}
+
+const TIMELINE_SEVERITY = new Map(timelineCatalog().map((c) => [c.code, c.severity]));
+
+/** One finding per workload and startup/shutdown verdict that needs action (not the *-ok ones). */
+function workloadTimelineFindings(fleet: TimelineFleet): Finding[] {
+  return fleet.fixes
+    .filter((w) => !w.verdict.endsWith('-ok'))
+    .map((w) => ({
+      code: w.code,
+      severity: TIMELINE_SEVERITY.get(w.code) ?? 'warning',
+      subject: { kind: w.kind, namespace: w.namespace, name: w.name },
+      evidence: { verdict: w.verdict, pods: w.pods, examplePod: w.example },
+      fix: w.fixes[0],
+    }));
+}

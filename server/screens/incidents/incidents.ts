@@ -1,0 +1,213 @@
+import type { IncidentsView } from '../../../lib/api/incidents';
+import type { ViewState } from '../../../lib/api/viewstate';
+import { buildIncidentsView } from '../../../lib/incidents/build';
+import type { LogInput, RequestFilter } from '../../../lib/incidents/collect';
+import { workloadOf } from '../../../lib/incidents/markers';
+import type { EndpointSlice, Pod } from '../../../lib/kube/types';
+import { requireName } from '../../../lib/kube/names';
+import { podLogs } from '../../kube/logs';
+import { envoyAdminGet } from '../../kube/podports';
+import { listEndpointSlices, listIstioConfig, listPods } from '../../kube/resources';
+import { mapBounded } from '../../../lib/proxies/pool';
+import type { PodInterval } from '../../../lib/ledger/types';
+import type { KubeTransport } from '../../kube/transport';
+import { runtimeFor } from '../../runtime/registry';
+import type { ClusterRuntime } from '../../runtime/runtime';
+import { isMeshed } from '../../../lib/kube/proxy-container';
+import { historyWithPrometheus } from './prometheus-history';
+import { runtimeIpHistory, type IpIntervalSource } from './ip-history';
+import { staleEndpointsFor } from './stale';
+
+export type IncidentsQuery = ViewState<'incidents'>;
+
+/** At most this many client proxies' logs are read per request (the rest are counted). */
+export const MAX_CLIENTS = 40;
+const LOG_CONCURRENCY = 8;
+const LOG_LIMIT_BYTES = 16 * 1024 * 1024;
+const LOG_TAIL_LINES = 20_000;
+
+export function filterOf(q: IncidentsQuery): RequestFilter {
+  return {
+    fromMs: q.from ? Date.parse(q.from) : null,
+    toMs: q.to ? Date.parse(q.to) : null,
+    service: q.service ?? null,
+    ip: q.ip ?? null,
+  };
+}
+
+/**
+ * Client proxies whose logs to read: the chosen client, else meshed pods of the namespace.
+ * When there are more than can be read, clients in namespaces where pods were terminated
+ * recently (`churn`: terminations per namespace) come first: that is where phantom 503s are.
+ */
+export function chooseClients(
+  pods: readonly Pod[],
+  q: IncidentsQuery,
+  churn: ReadonlyMap<string, number> = new Map(),
+): { chosen: Pod[]; skipped: number } {
+  const key = (p: Pod) => `${p.metadata.namespace}/${p.metadata.name}`;
+  const meshed = pods
+    .filter(isMeshed)
+    .filter((p) => !q.namespace || p.metadata.namespace === q.namespace)
+    .filter((p) => !q.client || key(p) === q.client)
+    .sort(
+      (a, b) =>
+        (churn.get(b.metadata.namespace ?? '') ?? 0) -
+          (churn.get(a.metadata.namespace ?? '') ?? 0) || key(a).localeCompare(key(b)),
+    );
+  return {
+    chosen: meshed.slice(0, MAX_CLIENTS),
+    skipped: Math.max(0, meshed.length - MAX_CLIENTS),
+  };
+}
+
+/** Terminations per namespace in the last `sinceMs` (or the window), from the IP history. */
+export function churnByNamespace(
+  intervals: readonly PodInterval[],
+  fromMs: number,
+  toMs: number,
+): Map<string, number> {
+  const out = new Map<string, number>();
+  for (const iv of intervals) {
+    const t = iv.deletionStartedAt ?? iv.goneAt;
+    if (t !== null && t >= fromMs && t <= toMs)
+      out.set(iv.namespace, (out.get(iv.namespace) ?? 0) + 1);
+  }
+  return out;
+}
+
+/** The istio-proxy log of each client pod in the window; a failed fetch becomes a source problem. */
+export async function fetchClientLogs(
+  t: KubeTransport,
+  pods: readonly Pod[],
+  q: IncidentsQuery,
+): Promise<LogInput[]> {
+  const read = async (p: Pod): Promise<LogInput> => {
+    const ns = p.metadata.namespace ?? 'default';
+    const source = `${ns}/${p.metadata.name}`;
+    try {
+      const text = await podLogs(t, ns, p.metadata.name, 'istio-proxy', {
+        sinceTime: q.from,
+        tailLines: q.from ? undefined : LOG_TAIL_LINES,
+        limitBytes: LOG_LIMIT_BYTES,
+      });
+      return { source, clientPod: source, text };
+    } catch (e) {
+      return {
+        source,
+        clientPod: source,
+        text: '',
+        problem: e instanceof Error ? e.message : String(e),
+      };
+    }
+  };
+  return mapBounded(pods, LOG_CONCURRENCY, read, {
+    onThrow: (e, p) => {
+      const source = `${p.metadata.namespace ?? 'default'}/${p.metadata.name}`;
+      return { source, clientPod: source, text: '', problem: String(e) };
+    },
+  });
+}
+
+/** terminationGracePeriodSeconds by pod uid and by "namespace/workload", from live pods. */
+export function graceMap(pods: readonly Pod[]): Map<string, number> {
+  const out = new Map<string, number>();
+  for (const p of pods) {
+    const g = p.spec.terminationGracePeriodSeconds ?? 30;
+    const ns = p.metadata.namespace ?? 'default';
+    if (p.metadata.uid) out.set(p.metadata.uid, g);
+    const ref =
+      p.metadata.ownerReferences?.find((o) => o.controller) ?? p.metadata.ownerReferences?.[0];
+    const w = ref
+      ? workloadOf({ owner: { kind: ref.kind, name: ref.name }, name: p.metadata.name })
+      : null;
+    if (w) out.set(`${ns}/${w}`, Math.max(out.get(`${ns}/${w}`) ?? 0, g));
+  }
+  return out;
+}
+
+export interface IncidentsDeps {
+  t: KubeTransport;
+  history: IpIntervalSource;
+  /** Envoy /clusters?format=json of a pod (port-forward in production). */
+  clustersJson?: (namespace: string, pod: string) => Promise<string>;
+  now?: () => number;
+  /** Logs to analyse instead of the client pods' logs (an upload). */
+  logs?: LogInput[];
+  format?: string;
+}
+
+/** The Incidents use case: logs, pod IP history and mesh config in one fan-out, then the view. */
+export async function buildIncidents(
+  q: IncidentsQuery,
+  deps: IncidentsDeps,
+): Promise<IncidentsView> {
+  if (q.namespace) requireName('namespace', q.namespace);
+  const { t, history } = deps;
+  const [pods, istio, slices] = await Promise.all([
+    listPods(t),
+    listIstioConfig(t),
+    listEndpointSlices(t),
+    history.ready.catch(() => undefined),
+  ]);
+  const nowMs = deps.now?.() ?? t.clusterNow().getTime();
+  const churn = churnByNamespace(
+    history.intervals(),
+    q.from ? Date.parse(q.from) : nowMs - 60 * 60_000,
+    q.to ? Date.parse(q.to) : nowMs,
+  );
+  const { chosen, skipped } = deps.logs
+    ? { chosen: [], skipped: 0 }
+    : chooseClients(pods.items, q, churn);
+  const logsP = deps.logs ? Promise.resolve(deps.logs) : fetchClientLogs(t, chosen, q);
+  const staleP =
+    q.client && deps.clustersJson
+      ? staleEndpointsFor(
+          q.client,
+          deps.clustersJson,
+          slices.items as EndpointSlice[],
+          history.lookup(),
+        )
+      : Promise.resolve(null);
+  const [logs, stale] = await Promise.all([logsP, staleP]);
+  return buildIncidentsView({
+    now: nowMs,
+    filter: { ...filterOf(q), format: deps.format },
+    logs,
+    sourcesSkipped: skipped,
+    history: history.lookup(),
+    intervals: history.intervals(),
+    historyInfo: history.info(),
+    destinationRules: istio.destinationRules,
+    virtualServices: istio.virtualServices,
+    endpointSlices: slices.items,
+    graceSeconds: graceMap(pods.items),
+    stale,
+  });
+}
+
+/** The view for the URL's state on a runtime's cluster. */
+export async function incidentsOf(rt: ClusterRuntime, q: IncidentsQuery): Promise<IncidentsView> {
+  const history = await historyWithPrometheus(
+    runtimeIpHistory(rt),
+    rt.settings,
+    q,
+    rt.now().getTime(),
+  );
+  return buildIncidents(q, {
+    t: rt.transport,
+    history,
+    clustersJson: async (ns, pod) => {
+      const res = await envoyAdminGet(rt.kc, ns, pod, '/clusters?format=json', {
+        timeoutMs: 10_000,
+      });
+      if (res.status !== 200) throw new Error(`Envoy admin /clusters answered ${res.status}`);
+      return res.body;
+    },
+  });
+}
+
+/** GET /api/incidents: the view for the URL's state, on the context's cluster. */
+export function getIncidents(context: string | null, q: IncidentsQuery): Promise<IncidentsView> {
+  return incidentsOf(runtimeFor(context), q);
+}

@@ -1,0 +1,83 @@
+import { MergedIpIntervals, mergeIntervals } from '../../prometheus/merged-intervals';
+import { readKsmPodHistory } from '../../prometheus/pod-info';
+import type { ViewState } from '../../../lib/api/viewstate';
+import type { IpIntervalSource } from './ip-history';
+
+type IncidentsQuery = ViewState<'incidents'>;
+
+const HOUR = 3_600_000;
+/**
+ * How far before the window pod history is read: a pod deleted up to this long before the
+ * window can still be blamed for its requests (the ledger's gap tolerance is 5 minutes).
+ */
+const LEAD_MS = 10 * 60_000;
+
+/**
+ * The history source plus kube-state-metrics pod history from Prometheus over the incident
+ * window (an hour before it, so pods that started earlier are known). Never fails: a Prometheus
+ * problem becomes a note.
+ */
+export interface PrometheusSettings {
+  baseUrl: string;
+  timeoutMs: number;
+  /** Finest step of the range queries (ms); see stepFor. */
+  minStepMs?: number;
+}
+
+export async function withPrometheus(
+  source: IpIntervalSource,
+  prom: PrometheusSettings,
+  q: IncidentsQuery,
+  now: number,
+): Promise<IpIntervalSource> {
+  await source.ready.catch(() => undefined);
+  const endMs = q.to ? Date.parse(q.to) : now;
+  const startMs = (q.from ? Date.parse(q.from) : endMs - 6 * HOUR) - LEAD_MS;
+  const ksm = await readKsmPodHistory(
+    prom.baseUrl,
+    { startMs, endMs },
+    prom.timeoutMs,
+    fetch,
+    prom.minStepMs,
+  );
+  const merged = mergeIntervals(source.intervals(), ksm.intervals);
+  const added = merged.length - source.intervals().length;
+  const lookup = new MergedIpIntervals(merged);
+  const base = source.info();
+  const note = ksm.error
+    ? `Prometheus kube_pod_info not used: ${ksm.error}`
+    : `Prometheus kube_pod_info added ${added} intervals (${ksm.skipped} series without IP skipped).`;
+  return {
+    ready: Promise.resolve(),
+    lookup: () => lookup,
+    intervals: () => merged,
+    info: () => ({
+      source: `${base.source} + Prometheus`,
+      note: [base.note, note].filter(Boolean).join(' '),
+    }),
+  };
+}
+
+/** The Prometheus settings of the environment, or null when no Prometheus is configured. */
+export function prometheusSettings(e: {
+  MESHDX_PROMETHEUS?: string;
+  MESHDX_PROMETHEUS_STEP?: number;
+}): PrometheusSettings | null {
+  if (!e.MESHDX_PROMETHEUS) return null;
+  return {
+    baseUrl: e.MESHDX_PROMETHEUS,
+    timeoutMs: 10_000,
+    minStepMs: e.MESHDX_PROMETHEUS_STEP === undefined ? undefined : e.MESHDX_PROMETHEUS_STEP * 1000,
+  };
+}
+
+/** The history source, with Prometheus' pod history merged in when one is configured. */
+export async function historyWithPrometheus(
+  source: IpIntervalSource,
+  e: { MESHDX_PROMETHEUS?: string; MESHDX_PROMETHEUS_STEP?: number },
+  q: IncidentsQuery,
+  now: number,
+): Promise<IpIntervalSource> {
+  const prom = prometheusSettings(e);
+  return prom ? withPrometheus(source, prom, q, now) : source;
+}

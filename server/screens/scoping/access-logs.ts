@@ -1,0 +1,106 @@
+/**
+ * Destinations a proxy called, from its access log (the istio-proxy container's log through
+ * pods/log, bounded by tailLines): each record's upstream cluster becomes a hit. Proxy log lines
+ * are skipped and counted; unreadable lines are counted; records without an upstream cluster
+ * (pre-1.1 formats, custom formats without it) are counted, never silently dropped.
+ */
+import { parseAccessLog } from '../../../lib/accesslog/parser';
+import { PROXY_CONTAINER } from '../../../lib/scoping/proxy';
+import type { TrafficHit, TrafficObservation } from '../../../lib/scoping/types';
+import { failureReason } from '../../envoy/reason';
+import { podLogs } from '../../kube/logs';
+import type { KubeTransport } from '../../kube/transport';
+
+export interface AccessLogUsage {
+  hits: TrafficHit[];
+  records: number;
+  /** Records that name no upstream cluster. */
+  withoutCluster: number;
+  /** Proxy (non access-log) lines and blank lines. */
+  skipped: number;
+  /** Lines that looked like data but could not be read. */
+  errors: number;
+  /** Earliest and latest record time (epoch ms), when records carried one. */
+  firstMs: number | null;
+  lastMs: number | null;
+}
+
+export function usageFromAccessLog(text: string, format?: string): AccessLogUsage {
+  const byCluster = new Map<string, number>();
+  const out: AccessLogUsage = {
+    hits: [],
+    records: 0,
+    withoutCluster: 0,
+    skipped: 0,
+    errors: 0,
+    firstMs: null,
+    lastMs: null,
+  };
+  for (const r of parseAccessLog(text, format ? { format } : {})) {
+    if (r.kind === 'skipped') {
+      out.skipped++;
+      continue;
+    }
+    if (r.kind === 'error') {
+      out.errors++;
+      continue;
+    }
+    out.records++;
+    const t = r.record.time;
+    if (t !== null) {
+      out.firstMs = out.firstMs === null ? t : Math.min(out.firstMs, t);
+      out.lastMs = out.lastMs === null ? t : Math.max(out.lastMs, t);
+    }
+    const cluster = r.record.upstreamCluster;
+    if (!cluster) {
+      out.withoutCluster++;
+      continue;
+    }
+    byCluster.set(cluster, (byCluster.get(cluster) ?? 0) + 1);
+  }
+  out.hits = [...byCluster].map(([cluster, count]) => ({ cluster, count }));
+  return out;
+}
+
+export interface AccessLogRead {
+  observation: TrafficObservation;
+  usage: AccessLogUsage | null;
+}
+
+/**
+ * The access-log observation of one proxy. A log with no access-log record at all (access
+ * logging off) is unavailable, not "called nothing". Never throws.
+ */
+export async function readAccessLogUsage(
+  t: KubeTransport,
+  namespace: string,
+  pod: string,
+  opts: { tailLines: number; timeoutMs: number; container?: string; format?: string },
+): Promise<AccessLogRead> {
+  const base = { source: 'access-log' as const, namespace, pod };
+  try {
+    const text = await podLogs(t, namespace, pod, opts.container ?? PROXY_CONTAINER, {
+      tailLines: opts.tailLines,
+      timeoutMs: opts.timeoutMs,
+      limitBytes: 16 * 1024 * 1024,
+    });
+    const usage = usageFromAccessLog(text, opts.format);
+    if (usage.records === 0) {
+      return {
+        observation: {
+          ...base,
+          available: false,
+          error: `no access-log lines in the last ${opts.tailLines} log lines (access logging off?)`,
+          hits: [],
+        },
+        usage,
+      };
+    }
+    return { observation: { ...base, available: true, hits: usage.hits }, usage };
+  } catch (e) {
+    return {
+      observation: { ...base, available: false, error: failureReason(e), hits: [] },
+      usage: null,
+    };
+  }
+}

@@ -1,0 +1,203 @@
+/**
+ * The Timelines use case: every meshed pod's sidecar startup/shutdown verdicts (the fleet) and
+ * one pod's Gantt. Live pods come from the runtime's watch-fed ClusterCache; deleted pods,
+ * transitions and events from its SQLite history store (so timelines survive deletion and
+ * meshdx's restart). Without a store (tests, benchmarks) the cache's memory is the history
+ * (said in `cache.history` / `cache.historyNote`).
+ */
+import type { CacheInfo, PodTimelineView, TimelineFleet } from '../../../lib/api/timelines';
+import { requireName } from '../../../lib/kube/names';
+import { AnalysisCache } from '../../../lib/timeline/analysis-cache';
+import {
+  analyzeHistory,
+  buildFleet,
+  buildPodView,
+  type MeshInput,
+} from '../../../lib/timeline/fleet-view';
+import type { PodRecords } from '../../../lib/timeline/pod-records';
+import type { ClusterCache } from '../../cache/cluster-cache';
+import { EnvoyInitTimes } from '../../envoy/init-times';
+import { scrapeProxyStats } from '../../envoy/scrape';
+import { KubeError } from '../../kube/errors';
+import { runtimeFor } from '../../runtime/registry';
+import type { ClusterRuntime } from '../../runtime/runtime';
+import type { HistoryStore } from '../../store/history-store';
+import { StorePodRecords, type StoreHistoryOptions } from '../../store/pod-records';
+
+/** Where the history comes from: the store, or the cache's memory when there is none. */
+export interface TimelineSource {
+  store?: HistoryStore | null;
+  /** Why there is no store, or that it is in memory only (shown in the view). */
+  storeError?: string | null;
+  /** A problem with the store's recorder worth showing (e.g. a watch failing). */
+  storeNote?: string | null;
+  storeOptions?: StoreHistoryOptions;
+  /** The runtime's Envoy init times (a proxy-ready source). */
+  initTimes?: EnvoyInitTimes;
+}
+
+interface Memo {
+  key: string;
+  fleet: TimelineFleet;
+}
+
+interface CacheState {
+  initTimes: EnvoyInitTimes;
+  analysis: AnalysisCache;
+  memo?: Memo;
+  store?: { store: HistoryStore; history: StorePodRecords };
+}
+
+/**
+ * Per cache (and so per runtime, which owns the cache): analysis results, the store-backed
+ * records and the last fleet answer. Dropped with the cache.
+ */
+const state = new WeakMap<ClusterCache, CacheState>();
+
+function stateOf(cache: ClusterCache, src: TimelineSource): CacheState {
+  let s = state.get(cache);
+  const initTimes = src.initTimes ?? s?.initTimes ?? new EnvoyInitTimes();
+  if (!s || s.initTimes !== initTimes) {
+    s = { initTimes, analysis: new AnalysisCache((pod) => initTimes.for(pod)) };
+    state.set(cache, s);
+  }
+  return s;
+}
+
+interface Resolved {
+  history: PodRecords;
+  store: StorePodRecords | null;
+  note: string | null;
+}
+
+function resolve(cache: ClusterCache, src: TimelineSource): Resolved {
+  const s = stateOf(cache, src);
+  if (!src.store) {
+    return { history: cache, store: null, note: src.storeError ?? null };
+  }
+  if (s.store?.store !== src.store) {
+    // a different store (reopened): start over, the analyses were of another history
+    s.store = {
+      store: src.store,
+      history: new StorePodRecords(cache, src.store, {
+        now: () => cache.now(),
+        ...src.storeOptions,
+      }),
+    };
+    s.analysis = new AnalysisCache((pod) => s.initTimes.for(pod));
+    s.memo = undefined;
+  }
+  s.store.history.sync();
+  return { history: s.store.history, store: s.store.history, note: src.storeNote ?? null };
+}
+
+function cacheInfo(cache: ClusterCache, r: Resolved): CacheInfo {
+  const s = cache.status();
+  const st = r.store?.stats();
+  return {
+    podsWatch: s.podsWatch,
+    eventsWatch: s.eventsWatch,
+    livePods: s.livePods,
+    deletedPods: st ? r.history.deletedPods().length : s.deletedPods,
+    evictedPods: st ? st.evictedPods : s.evictedPods,
+    events: s.events,
+    history: st ? 'store' : 'memory',
+    historyNote: r.note,
+  };
+}
+
+async function meshOf(cache: ClusterCache): Promise<MeshInput> {
+  const m = await cache.meshConfig();
+  return { settings: m.settings, version: m.version, from: m.from, errors: m.errors };
+}
+
+/** The fleet view model from a (ready) cache, with the store's history when given one. */
+export async function timelineFleetFrom(
+  cache: ClusterCache,
+  now: Date = new Date(),
+  src: TimelineSource = {},
+): Promise<TimelineFleet> {
+  await cache.ready();
+  const mesh = await meshOf(cache);
+  const r = resolve(cache, src);
+  const s = stateOf(cache, src);
+  const st = cache.status();
+  const key = [
+    cache.pods.version,
+    r.store?.generation() ?? 'memory',
+    r.note ?? '',
+    mesh.version,
+    st.podsWatch,
+    st.eventsWatch,
+    s.initTimes.version,
+  ].join('|');
+  if (s.memo?.key === key) return { ...s.memo.fleet, generatedAt: now.toISOString() };
+  const items = analyzeHistory(r.history, mesh, s.analysis);
+  const fleet = buildFleet(items, mesh, cacheInfo(cache, r), now);
+  s.memo = { key, fleet };
+  return fleet;
+}
+
+/** One pod's timeline from a (ready) cache; a pod meshdx never saw is a 404. */
+export async function podTimelineFrom(
+  cache: ClusterCache,
+  namespace: string,
+  name: string,
+  src: TimelineSource = {},
+): Promise<PodTimelineView> {
+  requireName('namespace', namespace);
+  requireName('pod', name);
+  await cache.ready();
+  const mesh = await meshOf(cache);
+  const r = resolve(cache, src);
+  const view = buildPodView(r.history, namespace, name, mesh, stateOf(cache, src).analysis);
+  if (!view) {
+    throw new KubeError(
+      'http',
+      `pod ${namespace}/${name} is not in the cluster and meshdx has no history of it`,
+      { status: 404, reason: 'NotFound' },
+    );
+  }
+  return view;
+}
+
+/** The runtime's history store as the timelines' source. */
+export function runtimeSource(rt: ClusterRuntime): TimelineSource {
+  const rec = rt.recorder.status();
+  const watchProblem = rec.pods.lastError ?? rec.events.lastError;
+  return {
+    store: rt.store,
+    storeError: null,
+    storeNote:
+      [rt.history.fallback, watchProblem ? `history watch: ${watchProblem}` : null]
+        .filter(Boolean)
+        .join(' ') || null,
+    initTimes: rt.envoyInit,
+  };
+}
+
+/** How long a pod's timeline waits for its proxy's stats before going on without them. */
+const POD_SCRAPE_TIMEOUT_MS = 2_000;
+
+export function timelineFleetOf(rt: ClusterRuntime): Promise<TimelineFleet> {
+  return timelineFleetFrom(rt.cache, rt.now(), runtimeSource(rt));
+}
+
+export function getTimelineFleet(context: string | null): Promise<TimelineFleet> {
+  return timelineFleetOf(runtimeFor(context));
+}
+
+export async function getPodTimeline(
+  context: string | null,
+  namespace: string,
+  name: string,
+): Promise<PodTimelineView> {
+  const rt = runtimeFor(context);
+  requireName('namespace', namespace);
+  requireName('pod', name);
+  // One scrape of the pod's :15090 gives Envoy's init time, a proxy-ready source (never
+  // fails); once known it is not asked again on every open of the pod
+  if (!rt.envoyInit.has(namespace, name))
+    await scrapeProxyStats(rt.transport, namespace, name, POD_SCRAPE_TIMEOUT_MS, rt.envoyInit);
+  return podTimelineFrom(rt.cache, namespace, name, runtimeSource(rt));
+}

@@ -1,0 +1,247 @@
+/**
+ * PodRecords backed by the SQLite history store (server/store), so a pod's timeline
+ * survives the pod's deletion and meshdx's restart. Live pods come from the watch-fed
+ * ClusterCache (current state); deleted pods, transitions and events come from the store, with
+ * the cache's in-memory history as a per-pod fallback for what the store has not recorded.
+ * Call sync() once per request: it reads only what changed since the last call.
+ */
+import type { KubeEvent, Pod } from '../../lib/kube/types';
+import type { Transition } from '../../lib/timeline/types';
+import type { ClusterCache } from '../cache/cluster-cache';
+import type { HistoryStore } from './history-store';
+import type { RecordedKubeEvent } from './kube-events';
+import { podKeyOf } from './rows';
+import type { DeletedPodRecord, PodRecords } from '../../lib/timeline/pod-records';
+import { mapStoreTransitions, recordedToKubeEvent, snapshotToDeleted } from './timeline-map';
+
+export interface StoreHistoryOptions {
+  /** Deleted pods listed (newest deletions first); older ones are counted as evicted. Default 20,000. */
+  maxDeleted?: number;
+  /** A deleted pod's events and transitions are re-read while its deletion is this recent (ms). Default 10 min. */
+  settleMs?: number;
+  /** The deleted list is re-read in full this often (retention may have pruned it). Default 60 s. */
+  fullReloadMs?: number;
+  now?: () => Date;
+}
+
+export interface StoreHistoryStats {
+  deletedPods: number;
+  evictedPods: number;
+  /** Deleted pods whose stored object could not be read (counted, not listed). */
+  unreadableSnapshots: number;
+  /** Store transitions that carry no placeable change (first sightings), per last sync. */
+  skippedTransitions: number;
+}
+
+interface PodData {
+  gen: number;
+  cacheRev: number;
+  fingerprint: string;
+  rev: number;
+  transitions: Transition[];
+  events: KubeEvent[];
+  skipped: number;
+}
+
+const keyOf = (p: Pod) =>
+  podKeyOf(p.metadata.uid, p.metadata.namespace ?? 'default', p.metadata.name);
+
+function eventId(e: RecordedKubeEvent): string {
+  return [
+    e.involvedUid,
+    e.reason,
+    e.fieldPath,
+    e.count,
+    e.firstTimestamp,
+    e.lastTimestamp,
+    e.message,
+  ].join('|');
+}
+
+export class StorePodRecords implements PodRecords {
+  private readonly deleted = new Map<string, DeletedPodRecord>();
+  private readonly data = new Map<string, PodData>();
+  private maxDeletedAt = 0;
+  private lastFull = Number.NEGATIVE_INFINITY;
+  private gen = -1;
+  private evicted = 0;
+  private unreadable = new Set<string>();
+  private readonly opts: Required<Omit<StoreHistoryOptions, 'now'>> & { now: () => Date };
+
+  constructor(
+    private readonly cache: ClusterCache,
+    private readonly store: HistoryStore,
+    opts: StoreHistoryOptions = {},
+  ) {
+    this.opts = {
+      maxDeleted: opts.maxDeleted ?? 20_000,
+      settleMs: opts.settleMs ?? 600_000,
+      fullReloadMs: opts.fullReloadMs ?? 60_000,
+      now: opts.now ?? (() => new Date()),
+    };
+  }
+
+  /** A number that changes whenever the store records anything (fleet memo key). */
+  generation(): number {
+    const c = this.store.counts;
+    return c.podEvents + c.kubeEvents + c.closedMissing;
+  }
+
+  /** Reads the deletions recorded since the last call (all of them every fullReloadMs). */
+  sync(): void {
+    const now = this.opts.now().getTime();
+    const gen = this.generation();
+    const full = now - this.lastFull >= this.opts.fullReloadMs || now < this.lastFull;
+    if (!full && gen === this.gen) return;
+    this.gen = gen;
+    if (full) {
+      this.forgetGone();
+      this.deleted.clear();
+      this.unreadable.clear();
+      this.maxDeletedAt = 0;
+      this.evicted = 0;
+      this.lastFull = now;
+    }
+    for (const s of this.store.deletedPods(this.maxDeletedAt)) {
+      const rec = snapshotToDeleted(s);
+      if (!rec) {
+        this.unreadable.add(s.podKey);
+        continue;
+      }
+      this.deleted.set(s.podKey, rec);
+      if (s.deletedAt !== null && s.deletedAt > this.maxDeletedAt) this.maxDeletedAt = s.deletedAt;
+    }
+    this.evict();
+  }
+
+  /** Drops per-pod data of pods neither live nor listed as deleted. */
+  private forgetGone(): void {
+    const keep = new Set([...this.deleted.keys(), ...this.cache.livePods().map(keyOf)]);
+    for (const k of this.data.keys()) if (!keep.has(k)) this.data.delete(k);
+  }
+
+  private evict(): void {
+    if (this.deleted.size <= this.opts.maxDeleted) return;
+    const byAge = [...this.deleted.entries()].sort((a, b) =>
+      a[1].deletedAt.localeCompare(b[1].deletedAt),
+    );
+    for (const [key] of byAge.slice(0, this.deleted.size - this.opts.maxDeleted)) {
+      this.deleted.delete(key);
+      this.data.delete(key);
+      this.evicted++;
+    }
+  }
+
+  livePods(): Pod[] {
+    return this.cache.livePods().filter((p) => !this.deleted.has(keyOf(p)));
+  }
+
+  /** The store's deleted pods, plus any the cache saw deleted that the store has not recorded yet. */
+  deletedPods(): DeletedPodRecord[] {
+    const out = new Map(this.deleted);
+    for (const d of this.cache.deletedPods()) {
+      const k = keyOf(d.pod);
+      if (!out.has(k)) out.set(k, d);
+    }
+    return [...out.values()];
+  }
+
+  findPod(namespace: string, name: string): { pod: Pod; deleted: DeletedPodRecord | null } | null {
+    const inCache = this.cache.findPod(namespace, name);
+    if (inCache && !inCache.deleted && !this.deleted.has(keyOf(inCache.pod))) return inCache;
+    const snap = this.store.podSnapshot(namespace, name);
+    if (snap?.object) {
+      const rec = snapshotToDeleted(snap);
+      if (rec) return { pod: rec.pod, deleted: rec };
+      if (!inCache) return { pod: snap.object, deleted: null };
+    }
+    return inCache;
+  }
+
+  transitions(pod: Pod): Transition[] {
+    return this.read(pod).transitions;
+  }
+
+  eventsFor(pod: Pod): KubeEvent[] {
+    return this.read(pod).events;
+  }
+
+  revision(pod: Pod): number {
+    return this.read(pod).rev;
+  }
+
+  stats(): StoreHistoryStats {
+    let skipped = 0;
+    for (const d of this.data.values()) skipped += d.skipped;
+    return {
+      deletedPods: this.deleted.size,
+      evictedPods: this.evicted,
+      unreadableSnapshots: this.unreadable.size,
+      skippedTransitions: skipped,
+    };
+  }
+
+  /** The pod's store data, re-read when the store changed (deleted pods only while settling). */
+  private read(pod: Pod): PodData {
+    const key = keyOf(pod);
+    const have = this.data.get(key);
+    const cacheRev = this.cache.revision(pod);
+    if (have && ((have.gen === this.gen && have.cacheRev === cacheRev) || this.settled(key)))
+      return have;
+    const fresh = this.fetch(pod);
+    const fingerprint = `${fresh.transitions.length}|${fresh.events.length}|${fresh.last}|${fresh.fromCache ? cacheRev : ''}`;
+    const changed = !have || have.fingerprint !== fingerprint;
+    const next: PodData = {
+      gen: this.gen,
+      cacheRev,
+      fingerprint,
+      rev: changed ? (have?.rev ?? 0) + 1 : have.rev,
+      transitions: changed ? fresh.transitions : have.transitions,
+      events: changed ? fresh.events : have.events,
+      skipped: fresh.skipped,
+    };
+    this.data.set(key, next);
+    return next;
+  }
+
+  private settled(key: string): boolean {
+    const d = this.deleted.get(key);
+    return (
+      d !== undefined && this.opts.now().getTime() - Date.parse(d.deletedAt) > this.opts.settleMs
+    );
+  }
+
+  private fetch(pod: Pod): {
+    transitions: Transition[];
+    events: KubeEvent[];
+    skipped: number;
+    last: number;
+    fromCache: boolean;
+  } {
+    const m = pod.metadata;
+    const ns = m.namespace ?? 'default';
+    const rows = this.store.transitions(keyOf(pod));
+    const mapped = mapStoreTransitions(m.uid ?? null, rows);
+    const recorded = new Map<string, RecordedKubeEvent>();
+    for (const e of [
+      ...(m.uid ? this.store.eventsFor(m.uid) : []),
+      ...this.store.eventsForObject(ns, m.name),
+    ]) {
+      // Filed by name but about another pod of the same name (an earlier one): not this pod's.
+      if (m.uid && e.involvedUid && e.involvedUid !== m.uid) continue;
+      recorded.set(eventId(e), e);
+    }
+    let last = 0;
+    for (const r of rows) last = Math.max(last, r.observedAt);
+    for (const e of recorded.values()) last = Math.max(last, e.observedAt);
+    const events = [...recorded.values()].map((e, i) => recordedToKubeEvent(e, i));
+    // What the store has not recorded (e.g. listed before the recorder ran): the cache's memory.
+    return {
+      fromCache: mapped.transitions.length === 0 || events.length === 0,
+      transitions: mapped.transitions.length ? mapped.transitions : this.cache.transitions(pod),
+      events: events.length ? events : this.cache.eventsFor(pod),
+      skipped: mapped.skipped,
+      last,
+    };
+  }
+}
