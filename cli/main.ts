@@ -14,6 +14,10 @@ const COMMANDS: Record<string, { summary: string; load: () => Promise<{ run: Cli
     summary: 'accesslog LOG [--json] [--format F]           access-log parse summary',
     load: () => import('./commands/accesslog'),
   },
+  findings: {
+    summary: 'findings PATH... [--json]                     istioctl-style checks on manifests',
+    load: () => import('./commands/findings'),
+  },
   attribute: {
     summary: 'attribute LOG --history FILE [--json]         map upstream IPs to pods in time',
     load: () => import('./commands/attribute'),

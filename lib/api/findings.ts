@@ -1,12 +1,54 @@
 import { z } from 'zod';
+import { FINDING_PART_KINDS } from '../findings/types';
 
 export const FindingSchema = z.object({
   code: z.string(),
   severity: z.enum(['error', 'warning', 'info']),
   subject: z.object({ kind: z.string(), namespace: z.string().optional(), name: z.string() }),
+  /** The port, subset, destination... of the subject the finding is about (part of its identity). */
+  part: z.object({ kind: z.enum(FINDING_PART_KINDS), name: z.string() }).optional(),
   evidence: z.record(z.string(), z.union([z.string(), z.number(), z.boolean(), z.null()])),
   fix: z.object({ why: z.string(), yaml: z.string().optional() }).optional(),
 });
+
+const SeveritySchema = z.enum(['error', 'warning', 'info']);
+const SubjectSchema = z.object({
+  kind: z.string(),
+  namespace: z.string().optional(),
+  name: z.string(),
+});
+const FixSchema = z.object({ why: z.string(), yaml: z.string().optional() });
+
+/** One affected object of a group: what the single finding said about it. */
+export const GroupObjectSchema = z.object({
+  subject: SubjectSchema,
+  part: z.object({ kind: z.enum(FINDING_PART_KINDS), name: z.string() }).optional(),
+  severity: SeveritySchema,
+  /** Harm seen on this object (restarts, failed probes, failed requests), not only exposure. */
+  harmed: z.boolean(),
+  evidence: z.record(z.string(), z.union([z.string(), z.number(), z.boolean(), z.null()])),
+});
+
+/**
+ * Findings of one code, as one group: the affected objects inside it, the fix
+ * offered once at the scope that fixes them all (mesh, namespace, workload or object), and the
+ * per-object fixes for those the scoped fix does not reach. Severity follows harm.
+ */
+export const FindingGroupSchema = z.object({
+  key: z.string(),
+  code: z.string(),
+  title: z.string(),
+  severity: SeveritySchema,
+  /** 'observed' when at least one object shows harm; 'exposure' when none does yet. */
+  harm: z.enum(['observed', 'exposure']),
+  count: z.number(),
+  harmed: z.number(),
+  objects: z.array(GroupObjectSchema),
+  fix: FixSchema.extend({ scope: z.enum(['mesh', 'namespace', 'workload', 'object']) }).optional(),
+  rest: z.array(z.object({ fix: FixSchema, subjects: z.array(SubjectSchema) })),
+});
+export type FindingGroup = z.infer<typeof FindingGroupSchema>;
+export type GroupObject = z.infer<typeof GroupObjectSchema>;
 
 export const FindingsReportSchema = z.object({
   generatedAt: z.string(),
@@ -16,9 +58,12 @@ export const FindingsReportSchema = z.object({
       severity: z.enum(['error', 'warning', 'info']),
       title: z.string(),
       description: z.string(),
+      domain: z.string().optional(),
     }),
   ),
   findings: z.array(FindingSchema),
+  /** The same findings grouped by code and fix, worst first (lib/findings/group.ts). */
+  groups: z.array(FindingGroupSchema).optional(),
   /** What was read to make the findings; a source that failed says why (never silently dropped). */
   sources: z.array(z.object({ name: z.string(), ok: z.boolean(), detail: z.string() })).optional(),
 });

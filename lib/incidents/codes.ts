@@ -2,7 +2,7 @@
  * Stable finding codes for the incidents domain (MDX04xx). Codes never change meaning; new
  * verdicts get new codes.
  */
-import type { FindingCatalogEntry } from '../findings/types';
+import { defineCatalog } from '../findings/catalog';
 
 export type IncidentVerdict =
   | 'sent-to-gone-pod'
@@ -14,7 +14,7 @@ export type IncidentVerdict =
   | 'stale-endpoints'
   | 'unattributed';
 
-export const INCIDENT_CATALOG: Record<IncidentVerdict, FindingCatalogEntry> = {
+export const INCIDENTS = defineCatalog<IncidentVerdict>('incidents', {
   'sent-to-gone-pod': {
     code: 'MDX0401',
     severity: 'error',
@@ -71,8 +71,11 @@ export const INCIDENT_CATALOG: Record<IncidentVerdict, FindingCatalogEntry> = {
     description:
       'No pod IP history covers these requests (meshdx was not recording then, or the IP is outside the cluster): record history longer or add Prometheus with kube-state-metrics.',
   },
-};
+});
+
+/** Entry by verdict. */
+export const INCIDENT_CATALOG = INCIDENTS.byKey;
 
 export function incidentCode(v: IncidentVerdict): string {
-  return INCIDENT_CATALOG[v].code;
+  return INCIDENTS.code[v];
 }

@@ -1,107 +1,96 @@
-import type { FindingCatalogEntry } from '../findings/types';
+import { defineCatalog } from '../findings/catalog';
 
 /**
  * Protocol-selection findings. IST codes where istioctl analyze reports the same thing
  * (same trigger, same subject), MDX05xx for meshdx's own.
  */
-export const CODES = {
-  portNameConvention: 'IST0118',
-  externalNamePortName: 'IST0150',
-  multiServiceProtocol: 'IST0116',
-  conflictingTargetPort: 'IST0137',
-  filterOffByDefault: 'MDX0501',
-  serverFirstSniffed: 'MDX0502',
-  tcpByWellKnownPort: 'MDX0503',
-  multiplexedPort: 'MDX0504',
-  probeNotRewritten: 'MDX0505',
-  probeRewritten: 'MDX0506',
-  externalPassthrough: 'MDX0507',
-  externalBlackHole: 'MDX0508',
-} as const;
-
-export const PROTOCOL_CATALOG: FindingCatalogEntry[] = [
-  {
-    code: CODES.portNameConvention,
+export const PROTOCOL = defineCatalog('protocol', {
+  portNameConvention: {
+    code: 'IST0118',
     severity: 'info',
     title: 'PortNameIsNotUnderNamingConvention',
     description:
       'A Service port has no appProtocol and its name is not <protocol>[-suffix]: Istio sniffs the protocol, which adds latency, breaks server-first protocols and multiplexed ports.',
   },
-  {
-    code: CODES.externalNamePortName,
+  externalNamePortName: {
+    code: 'IST0150',
     severity: 'warning',
     title: 'ExternalNameServiceTypeInvalidPortName',
     description:
       'An ExternalName Service port named tcp or with no known protocol: the proxy may not forward its TCP traffic correctly.',
   },
-  {
-    code: CODES.multiServiceProtocol,
+  multiServiceProtocol: {
+    code: 'IST0116',
     severity: 'warning',
     title: 'DeploymentAssociatedToMultipleServices',
     description:
       "A workload's pods are selected by several Services that use the same port number with different protocols (TCP/UDP/SCTP).",
   },
-  {
-    code: CODES.conflictingTargetPort,
+  conflictingTargetPort: {
+    code: 'IST0137',
     severity: 'warning',
     title: 'DeploymentConflictingPorts',
     description:
       'Service ports selecting the same workload reach the same targetPort through different port numbers.',
   },
-  {
-    code: CODES.filterOffByDefault,
+  filterOffByDefault: {
+    code: 'MDX0501',
     severity: 'info',
     title: 'ProtocolFilterOffByDefault',
     description:
       'The port declares mysql or redis: Istio treats it as plain TCP unless the protocol is enabled in istiod (PILOT_ENABLE_MYSQL_FILTER / PILOT_ENABLE_REDIS_FILTER).',
   },
-  {
-    code: CODES.serverFirstSniffed,
+  serverFirstSniffed: {
+    code: 'MDX0502',
     severity: 'error',
     title: 'ServerFirstProtocolSniffed',
     description:
       'A server-first protocol (MySQL, PostgreSQL, Redis, MongoDB, SMTP...) sits behind a port whose protocol Istio sniffs: the proxy waits for the client to speak first, the server waits too, and the connection hangs until the sniffing timeout.',
   },
-  {
-    code: CODES.tcpByWellKnownPort,
+  tcpByWellKnownPort: {
+    code: 'MDX0503',
     severity: 'info',
     title: 'TcpOnlyByWellKnownPort',
     description:
       'The port carries no protocol, but Istio treats it as TCP because its number is well known (25, 53, 3306, 27017). It works, but only while the number stays; declare it.',
   },
-  {
-    code: CODES.multiplexedPort,
+  multiplexedPort: {
+    code: 'MDX0504',
     severity: 'error',
     title: 'MultiplexedTargetPort',
     description:
       'Service ports with different protocols reach the same pod port: the inbound listener can carry only one protocol per port, so one of them is handled wrongly.',
   },
-  {
-    code: CODES.probeNotRewritten,
+  probeNotRewritten: {
+    code: 'MDX0505',
     severity: 'warning',
     title: 'HttpProbeNotRewritten',
     description:
       'An HTTP probe of a meshed container is not rewritten to pilot-agent (rewriteAppHTTPProbers is off): under STRICT mTLS the kubelet cannot reach it in plain text and the pod never becomes ready.',
   },
-  {
-    code: CODES.probeRewritten,
+  probeRewritten: {
+    code: 'MDX0506',
     severity: 'info',
     title: 'HttpProbeRewritten',
     description:
       'An HTTP probe is rewritten to pilot-agent on 15020 (/app-health/<container>/...); the original probe is in ISTIO_KUBE_APP_PROBERS.',
   },
-  {
-    code: CODES.externalPassthrough,
+  externalPassthrough: {
+    code: 'MDX0507',
     severity: 'warning',
     title: 'ExternalHostWithoutServiceEntry',
     description:
       'A workload calls a host outside the mesh registry: the traffic leaves through PassthroughCluster, with no telemetry by host, no policy, no retries; it breaks as soon as outboundTrafficPolicy is REGISTRY_ONLY.',
   },
-  {
-    code: CODES.externalBlackHole,
+  externalBlackHole: {
+    code: 'MDX0508',
     severity: 'error',
     title: 'ExternalHostBlocked',
     description:
       'A workload calls a host outside the mesh registry and outboundTrafficPolicy is REGISTRY_ONLY: the call goes to BlackHoleCluster and fails.',
   },
-];
+});
+
+/** Code by verdict name. */
+export const CODES = PROTOCOL.code;
+export const PROTOCOL_CATALOG = PROTOCOL.entries;

@@ -123,6 +123,7 @@ export function externalHostFindings(input: readonly ClientRecords[]): Finding[]
       code: blocked ? CODES.externalBlackHole : CODES.externalPassthrough,
       severity: blocked ? 'error' : 'warning',
       subject: c.client,
+      part: { kind: 'host', name: `${c.host}:${c.port ?? '*'}` },
       evidence: {
         host: c.host,
         port: c.port,

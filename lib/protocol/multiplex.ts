@@ -52,9 +52,13 @@ function groupBy<T>(items: readonly T[], key: (t: T) => string): Map<string, T[]
  * (multiplexed, MDX0504), different port numbers on one targetPort (IST0137), and one port number
  * with different Kubernetes protocols across Services (IST0116).
  */
-export function multiplexFindings(pods: readonly Pod[], services: readonly Service[]): Finding[] {
+export function multiplexFindings(
+  pods: readonly Pod[],
+  services: readonly Service[],
+  meshed: (p: Pod) => boolean = isMeshed,
+): Finding[] {
   const out: Finding[] = [];
-  for (const w of groupWorkloads(pods.filter(isMeshed))) {
+  for (const w of groupWorkloads(pods.filter(meshed))) {
     const subject = { kind: w.kind, namespace: w.namespace, name: w.name };
     const uses = usesOf(w.pod, services);
     for (const [target, list] of groupBy(uses, (u) => u.target)) {
@@ -68,6 +72,7 @@ export function multiplexFindings(pods: readonly Pod[], services: readonly Servi
           code: CODES.multiplexedPort,
           severity: 'error',
           subject,
+          part: { kind: 'targetPort', name: target },
           evidence: {
             targetPort: target,
             protocols: protocols.join(','),
@@ -94,6 +99,7 @@ export function multiplexFindings(pods: readonly Pod[], services: readonly Servi
           code: CODES.conflictingTargetPort,
           severity: 'warning',
           subject,
+          part: { kind: 'targetPort', name: target },
           evidence: { targetPort: target, ports: ports.join(','), services: svcs.join(',') },
           fix: {
             why: 'Service ports that reach the same targetPort must use the same port number.',
@@ -108,6 +114,7 @@ export function multiplexFindings(pods: readonly Pod[], services: readonly Servi
           code: CODES.multiServiceProtocol,
           severity: 'warning',
           subject,
+          part: { kind: 'port', name: port },
           evidence: {
             port: Number(port),
             protocols: kp.join(','),

@@ -1,4 +1,4 @@
-import type { Finding, FindingSubject } from '../findings/types';
+import type { Finding, FindingPart, FindingSubject } from '../findings/types';
 import type { Pod, Service, ServicePort } from '../kube/types';
 import { CODES } from './codes';
 import { serverFirstHint, suggestProtocol } from './hints';
@@ -17,6 +17,11 @@ export function portPatchYaml(svc: Service, sp: ServicePort, appProtocol: string
   if (sp.targetPort !== undefined) lines.push(`    targetPort: ${sp.targetPort}`);
   lines.push(`    appProtocol: ${appProtocol}`);
   return `${lines.join('\n')}\n`;
+}
+
+/** A Service port as a finding's part: its number and protocol, e.g. `8080/TCP`. */
+export function portPart(sp: ServicePort): FindingPart {
+  return { kind: 'port', name: `${sp.port}/${(sp.protocol ?? 'TCP').toUpperCase()}` };
 }
 
 function subjectOf(svc: Service): FindingSubject {
@@ -44,6 +49,7 @@ export function servicePortFindings(svc: Service, pods: readonly Pod[]): Finding
           code: CODES.externalNamePortName,
           severity: 'warning',
           subject: subjectOf(svc),
+          part: portPart(sp),
           evidence: { ...base, externalName: svc.spec.externalName ?? null },
           fix: {
             why: 'Declare the real protocol (https, tls, http...) so the proxy routes the ExternalName host by it.',
@@ -61,6 +67,7 @@ export function servicePortFindings(svc: Service, pods: readonly Pod[]): Finding
         code: CODES.portNameConvention,
         severity: 'info',
         subject: subjectOf(svc),
+        part: portPart(sp),
         evidence: { ...base, resolved: 'sniffed', suggested },
         fix: {
           why: `Declare the protocol so Istio stops sniffing: appProtocol: ${suggested} (or name the port ${suggested}-${sp.name || sp.port}).`,
@@ -72,6 +79,7 @@ export function servicePortFindings(svc: Service, pods: readonly Pod[]): Finding
           code: CODES.serverFirstSniffed,
           severity: 'error',
           subject: subjectOf(svc),
+          part: portPart(sp),
           evidence: {
             ...base,
             protocol: hint.protocol,
@@ -90,6 +98,7 @@ export function servicePortFindings(svc: Service, pods: readonly Pod[]): Finding
         code: CODES.tcpByWellKnownPort,
         severity: 'info',
         subject: subjectOf(svc),
+        part: portPart(sp),
         evidence: { ...base, resolved: 'TCP (well-known port number)' },
         fix: {
           why: 'Istio treats this port as TCP only because of its number; declare it so a port change does not turn sniffing on.',
@@ -102,6 +111,7 @@ export function servicePortFindings(svc: Service, pods: readonly Pod[]): Finding
         code: CODES.filterOffByDefault,
         severity: 'info',
         subject: subjectOf(svc),
+        part: portPart(sp),
         evidence: { ...base, resolved: r.protocol, declaredBy: r.source },
         fix: {
           why: `Istio handles ${r.protocol} as plain TCP unless istiod runs with PILOT_ENABLE_${r.protocol.toUpperCase()}_FILTER=true; say tcp to make that explicit.`,

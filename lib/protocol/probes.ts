@@ -102,6 +102,7 @@ export function probeFindings(pods: readonly Pod[]): Finding[] {
             code: CODES.probeRewritten,
             severity: 'info',
             subject,
+            part: { kind: 'probe', name: `${c.name}/${kind}` },
             evidence: {
               container: c.name,
               probe: kind,
@@ -119,6 +120,7 @@ export function probeFindings(pods: readonly Pod[]): Finding[] {
           code: CODES.probeNotRewritten,
           severity: 'warning',
           subject,
+          part: { kind: 'probe', name: `${c.name}/${kind}` },
           evidence: {
             container: c.name,
             probe: kind,

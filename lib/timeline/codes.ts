@@ -2,10 +2,11 @@
  * Stable finding codes for the timeline domain (MDX01xx). Codes never change meaning; new
  * verdicts get new codes.
  */
+import { defineCatalog } from '../findings/catalog';
 import type { FindingCatalogEntry } from '../findings/types';
 import type { Verdict } from './types';
 
-export const TIMELINE_CATALOG: Record<Verdict, FindingCatalogEntry> = {
+export const TIMELINE = defineCatalog<Verdict>('timeline', {
   race: {
     code: 'MDX0101',
     severity: 'warning',
@@ -62,12 +63,15 @@ export const TIMELINE_CATALOG: Record<Verdict, FindingCatalogEntry> = {
     description:
       'The data needed to place the app start against the proxy ready moment is missing (status, timestamps); the evidence says what is missing.',
   },
-};
+});
+
+/** Entry by verdict. */
+export const TIMELINE_CATALOG = TIMELINE.byKey;
 
 export function codeOf(verdict: Verdict): string {
-  return TIMELINE_CATALOG[verdict].code;
+  return TIMELINE.code[verdict];
 }
 
 export function timelineCatalog(): FindingCatalogEntry[] {
-  return Object.values(TIMELINE_CATALOG).sort((a, b) => a.code.localeCompare(b.code));
+  return [...TIMELINE.entries];
 }

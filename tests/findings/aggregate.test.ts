@@ -3,6 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FindingsReportSchema, type FindingsReport } from '../../lib/api/findings';
+import { findingKey } from '../../lib/findings/types';
 import { codeOf } from '../../lib/timeline/codes';
 import { startSimulator, type RunningSimulator } from '../../server/sim/index';
 import { getFindings } from '../../server/screens/findings/findings';
@@ -53,13 +54,11 @@ describe('the Findings report gathers every analysis', () => {
     for (const c of codes) expect(catalog.has(c)).toBe(true);
   });
 
-  it('carries the scoping gaps and shows each (code, subject) once', () => {
+  it('carries the scoping gaps and shows each (code, subject, part) once', () => {
     expect(report.findings.some((f) => f.code === 'MDX0301' && f.subject.name === 'race-lab')).toBe(
       true,
     );
-    const keys = report.findings.map(
-      (f) => `${f.code}|${f.subject.kind}|${f.subject.namespace ?? ''}|${f.subject.name}`,
-    );
+    const keys = report.findings.map(findingKey);
     expect(new Set(keys).size).toBe(keys.length);
   });
 });

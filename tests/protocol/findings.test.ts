@@ -23,6 +23,35 @@ const legacyDb: Service = {
   spec: { selector: { app: 'orders-db' }, ports: [{ name: 'db', port: 13306, targetPort: 3306 }] },
 };
 
+/** Two sniffed ports on one Service: two findings, one per port. */
+const twoBadPorts: Service = {
+  apiVersion: 'v1',
+  kind: 'Service',
+  metadata: { name: 'legacy-two', namespace: 'ports' },
+  spec: {
+    selector: { app: 'legacy-two' },
+    ports: [
+      { port: 8081, targetPort: 8081 },
+      { name: 'admin', port: 9001, targetPort: 9001 },
+    ],
+  },
+};
+
+/** A gateway Service as Istio's charts label it: istioctl skips its ports (status-port). */
+const gatewaySvc: Service = {
+  apiVersion: 'v1',
+  kind: 'Service',
+  metadata: {
+    name: 'istio-ingressgateway',
+    namespace: 'ports',
+    labels: { istio: 'ingressgateway', app: 'istio-ingressgateway' },
+  },
+  spec: {
+    selector: { istio: 'ingressgateway' },
+    ports: [{ name: 'status-port', port: 15021, targetPort: 15021 }],
+  },
+};
+
 beforeAll(async () => {
   dir = fs.mkdtempSync(path.join(os.tmpdir(), 'meshdx-protocol-'));
   sim = await startSimulator({
@@ -31,6 +60,8 @@ beforeAll(async () => {
     clock: { fixed: new Date('2026-11-01T12:00:00Z') },
   });
   sim.store.upsert('services', legacyDb);
+  sim.store.upsert('services', twoBadPorts);
+  sim.store.upsert('services', gatewaySvc);
   const kc = path.join(dir, 'kubeconfig');
   fs.writeFileSync(kc, sim.kubeconfigYaml);
   process.env.MESHDX_KUBECONFIG = kc;
@@ -66,6 +97,8 @@ describe('protocol findings on the port-naming scenario, through the real client
   it('IST0118 for the web, 8080 and foo-http ports, not for http-web or appProtocol grpc', () => {
     expect(names('IST0118')).toEqual([
       'ledger-db',
+      'legacy-two',
+      'legacy-two',
       'numbers',
       'orders-db-legacy',
       'suffix-wrong',
@@ -120,5 +153,13 @@ describe('unreadable proxy logs', () => {
     } finally {
       sim.faults.latencyMs = 0;
     }
+  });
+});
+
+describe('finding identity in the live report', () => {
+  it('reports each sniffed port of one Service, and no port of the gateway Service', () => {
+    const two = inPorts('IST0118').filter((f) => f.subject.name === 'legacy-two');
+    expect(two.map((f) => f.part?.name).sort()).toEqual(['8081/TCP', '9001/TCP']);
+    expect(inPorts('IST0118').some((f) => f.subject.name === 'istio-ingressgateway')).toBe(false);
   });
 });

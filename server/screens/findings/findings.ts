@@ -1,22 +1,22 @@
 import type { FindingsReport } from '../../../lib/api/findings';
 import { parseAccessLog } from '../../../lib/accesslog/parser';
 import type { AccessLogRecord } from '../../../lib/accesslog/types';
-import { INVENTORY_CATALOG, inventoryFindings } from '../../../lib/findings/inventory';
+import { inventoryFindings } from '../../../lib/findings/inventory';
+import { checkScreened } from '../../../lib/findings/manifest';
+import { ALL_CATALOG } from '../../../lib/findings/registry';
+import { screenLists } from '../../../lib/findings/screen';
+import { dedupeFindings, type Finding } from '../../../lib/findings/types';
+import { buildInventory } from '../../../lib/inventory/build';
 import type { Pod, Service } from '../../../lib/kube/types';
-import { protocolFindings } from '../../../lib/protocol/analyze';
-import { PROTOCOL_CATALOG } from '../../../lib/protocol/codes';
 import type { ClientRecords } from '../../../lib/protocol/external';
 import { groupWorkloads, isMeshed, pickLogWorkloads } from '../../../lib/protocol/select';
 import { mapBounded } from '../../../lib/proxies/pool';
-import type { Finding } from '../../../lib/findings/types';
 import { podLogs } from '../../kube/logs';
-import { listPods, listServices } from '../../kube/resources';
+import { listIstioConfig, listNamespaces, listPods, listServices } from '../../kube/resources';
 import type { KubeTransport } from '../../kube/transport';
 import { runtimeFor } from '../../runtime/registry';
-import { inventoryOf } from '../overview/inventory';
 import { scopingOf } from '../scoping/scoping';
 import { incidentsOf } from '../incidents/incidents';
-import { INCIDENT_CATALOG } from '../../../lib/incidents/codes';
 import { timelineFleetOf } from '../timelines/timelines';
 import type { TimelineFleet } from '../../../lib/api/timelines';
 import { timelineCatalog } from '../../../lib/timeline/codes';
@@ -107,7 +107,35 @@ export async function getFindings(
   };
   const rt = runtimeFor(context);
   const t = rt.transport;
-  const [inv, pods, services] = await Promise.all([inventoryOf(rt), listPods(t), listServices(t)]);
+  const [namespaces, podList, serviceList, istio] = await Promise.all([
+    listNamespaces(t),
+    listPods(t),
+    listServices(t),
+    listIstioConfig(t),
+  ]);
+  // One malformed object is a finding (MDX0002), never a failed report: screen before use.
+  const screened = screenLists({
+    Namespace: namespaces.items,
+    Pod: podList.items,
+    Service: serviceList.items,
+    Sidecar: istio.sidecars,
+    DestinationRule: istio.destinationRules,
+    VirtualService: istio.virtualServices,
+    ServiceEntry: istio.serviceEntries,
+  });
+  const pods = { items: screened.pods };
+  const services = { items: screened.services };
+  const inv = buildInventory({
+    namespaces: screened.namespaces,
+    pods: screened.pods,
+    services: screened.services,
+    sidecars: screened.sidecars,
+    destinationRules: screened.destinationRules.length,
+    virtualServices: screened.virtualServices.length,
+    serviceEntries: screened.serviceEntries.length,
+    now: t.clusterNow(),
+  });
+  const root = rt.settings.MESHDX_ISTIO_NAMESPACE;
   const [{ logs, sources }, timelines, scoping, incidents] = await Promise.all([
     readAccessLogs(t, pods.items, services.items, o),
     timelineFleetOf(rt).then(
@@ -123,28 +151,20 @@ export async function getFindings(
       (e: unknown) => ({ ok: false as const, error: e instanceof Error ? e.message : String(e) }),
     ),
   ]);
-  const catalog = new Map(
-    [
-      ...INVENTORY_CATALOG,
-      ...PROTOCOL_CATALOG,
-      ...timelineCatalog(),
-      ...Object.values(INCIDENT_CATALOG),
-      ...(scoping.ok ? scoping.catalog : []),
-    ].map((c) => [c.code, c]),
-  );
+  const findings = dedupeFindings([
+    ...inventoryFindings(inv, root),
+    ...checkScreened(screened, root, logs),
+    ...(timelines.ok ? timelines.findings : []),
+    ...(scoping.ok ? scoping.findings : []),
+    ...(incidents.ok ? incidents.findings : []),
+  ]);
   return {
     generatedAt: new Date().toISOString(),
-    catalog: [...catalog.values()],
-    findings: dedupe([
-      ...inventoryFindings(inv, rt.settings.MESHDX_ISTIO_NAMESPACE),
-      ...protocolFindings({ services: services.items, pods: pods.items, accessLogs: logs }),
-      ...(timelines.ok ? timelines.findings : []),
-      ...(scoping.ok ? scoping.findings : []),
-      ...(incidents.ok ? incidents.findings : []),
-    ]),
+    catalog: [...ALL_CATALOG],
+    findings,
     sources: [
-      { name: 'pods', ok: true, detail: `${pods.items.length} pods` },
-      { name: 'services', ok: true, detail: `${services.items.length} services` },
+      { name: 'pods', ok: true, detail: `${podList.items.length} pods` },
+      { name: 'services', ok: true, detail: `${serviceList.items.length} services` },
       timelines.ok
         ? { name: 'timelines analysis', ok: true, detail: `${timelines.findings.length} findings` }
         : { name: 'timelines analysis', ok: false, detail: timelines.error },
@@ -157,17 +177,6 @@ export async function getFindings(
       ...sources,
     ],
   };
-}
-
-/** The same finding (code and subject) from two analyses is shown once. */
-function dedupe(findings: Finding[]): Finding[] {
-  const seen = new Set<string>();
-  return findings.filter((f) => {
-    const key = `${f.code}|${f.subject.kind}|${f.subject.namespace ?? ''}|${f.subject.name}`;
-    if (seen.has(key)) return false;
-    seen.add(key);
-    return true;
-  });
 }
 
 const TIMELINE_SEVERITY = new Map(timelineCatalog().map((c) => [c.code, c.severity]));

@@ -1,0 +1,156 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { fixturePath, readFixture } from '../../test-support/fixtures';
+import { fakeIO, tempDir } from '../testing';
+import { runWith, type ReadStdin } from './findings';
+
+const dir = tempDir('findings');
+const io = () => fakeIO(dir);
+const analyzer = (f: string) => fixturePath('istio_config', 'analyzer', f);
+const noStdin: ReadStdin = () => Promise.reject(new Error('stdin not expected'));
+const stdinOf =
+  (text: string): ReadStdin =>
+  (max) =>
+    Promise.resolve(Buffer.byteLength(text) > max ? { tooLarge: true } : { text });
+
+interface JsonOut {
+  findings: {
+    code: string;
+    severity: string;
+    subject: { kind: string; namespace: string | null; name: string };
+    evidence: Record<string, unknown>;
+    fix: { why: string } | null;
+    part?: { kind: string; name: string };
+  }[];
+  unreadable: { file: string; line: number | null; reason: string }[];
+  groups: { code: string; count: number }[];
+  summary: { files: number; objects: number; findings: number; errors: number };
+}
+
+describe('meshdx findings', () => {
+  it("reports istioctl's injection case as warnings, exit 0", async () => {
+    const t = io();
+    expect(await runWith([analyzer('injection.yaml')], t, noStdin)).toBe(0);
+    expect(t.out).toMatch(/^WARNING +IST0103 PodMissingProxy \(1\)$/m);
+    expect(t.out).toContain('Pod default/noninjectedpod');
+    expect(t.out).toContain('kubectl -n default delete pod noninjectedpod');
+    expect(t.err).toBe('');
+  });
+
+  it('prints the documented JSON and exits 1 on errors (a route to a missing subset)', async () => {
+    const t = io();
+    const code = await runWith(
+      [analyzer('virtualservice_destinationrules.yaml'), '--json'],
+      t,
+      noStdin,
+    );
+    expect(code).toBe(1);
+    const out = JSON.parse(t.out) as JsonOut;
+    expect(Object.keys(out)).toEqual(['findings', 'unreadable', 'groups', 'summary']);
+    const f = out.findings.find(
+      (x) => x.code === 'IST0101' && x.evidence.reftype === 'host+subset',
+    );
+    expect(f).toMatchObject({
+      severity: 'error',
+      subject: { kind: 'VirtualService', namespace: 'default', name: 'reviews-bogussubset' },
+      part: { kind: 'destination', name: 'http[0].route[0] subset reviews+bogus' },
+    });
+    expect(Object.keys(f ?? {})).toEqual([
+      'code',
+      'severity',
+      'subject',
+      'part',
+      'evidence',
+      'fix',
+    ]);
+    expect(out.unreadable).toEqual([]);
+    expect(out.summary).toMatchObject({ files: 1, objects: 6 });
+  });
+
+  it('walks folders recursively, reads only manifests, and reports broken documents', async () => {
+    const root = path.join(dir, 'tree');
+    fs.mkdirSync(path.join(root, 'a', 'b'), { recursive: true });
+    fs.copyFileSync(analyzer('injection.yaml'), path.join(root, 'a', 'injection.yaml'));
+    fs.copyFileSync(
+      analyzer('destinationrule-empty-topology-labels.yaml'),
+      path.join(root, 'a', 'b', 'dr.yml'),
+    );
+    fs.writeFileSync(path.join(root, 'notes.txt'), 'kind: Pod\n');
+    fs.writeFileSync(path.join(root, 'a', 'broken.yaml'), 'kind: Service\nmetadata: [\n');
+    fs.writeFileSync(
+      path.join(root, 'nospec.json'),
+      JSON.stringify({ kind: 'Pod', metadata: { name: 'ghost', namespace: 'default' } }),
+    );
+    const t = io();
+    expect(await runWith(['tree', '--json'], t, noStdin)).toBe(1);
+    const out = JSON.parse(t.out) as JsonOut;
+    expect(out.summary.files).toBe(4);
+    expect(out.unreadable).toEqual([
+      expect.objectContaining({ file: path.join('tree', 'a', 'broken.yaml'), line: 3 }),
+    ]);
+    const codes = new Set(out.findings.map((f) => f.code));
+    expect([...codes].sort()).toEqual(['IST0103', 'IST0173', 'MDX0002']);
+    const ghost = out.findings.find((f) => f.code === 'MDX0002');
+    expect(ghost?.evidence).toMatchObject({
+      problem: 'spec is missing',
+      origin: 'tree/nospec.json:1',
+    });
+    expect(t.err).toContain('broken.yaml:3: invalid YAML');
+  });
+
+  it('reads kubectl get -o json from standard input', async () => {
+    const pods = readFixture('istio_config', 'analyzer', 'injection.yaml');
+    const { parseAllDocuments } = await import('yaml');
+    const items = parseAllDocuments(pods).map((d) => d.toJS() as unknown);
+    const t = io();
+    const code = await runWith(
+      ['-', '--json'],
+      t,
+      stdinOf(JSON.stringify({ kind: 'List', items })),
+    );
+    expect(code).toBe(0);
+    const out = JSON.parse(t.out) as JsonOut;
+    expect(out.findings.filter((f) => f.code === 'IST0103').map((f) => f.subject.name)).toEqual([
+      'noninjectedpod',
+    ]);
+  });
+
+  it('exit 2 naming the file when it does not exist', async () => {
+    const t = io();
+    expect(await runWith(['missing.yaml', analyzer('injection.yaml')], t, noStdin)).toBe(2);
+    expect(t.err).toBe('meshdx findings: missing.yaml: no such file or folder\n');
+    expect(t.out).toBe('');
+  });
+
+  it('exit 2 when nothing is readable, saying why per file', async () => {
+    fs.writeFileSync(path.join(dir, 'junk.yaml'), 'just words\n');
+    fs.mkdirSync(path.join(dir, 'empty'), { recursive: true });
+    const t = io();
+    expect(await runWith(['junk.yaml', 'empty'], t, noStdin)).toBe(2);
+    expect(t.err).toContain('nothing readable in junk.yaml empty');
+    expect(t.err).toContain('junk.yaml:1: not a Kubernetes object');
+    expect(t.err).toContain('empty: folder has no *.yaml, *.yml or *.json file');
+  });
+
+  it('bounds the input with a clear message', async () => {
+    const t = io();
+    const code = await runWith([analyzer('injection.yaml'), '--max-mb', '0.001'], t, noStdin);
+    expect(code).toBe(2);
+    expect(t.err).toMatch(
+      /injection\.yaml: the input reaches 0\.0 MiB, over the limit of 0\.0 MiB \(--max-mb N raises it\)/,
+    );
+    const s = io();
+    expect(await runWith(['-', '--max-mb', '0.0001'], s, stdinOf('x'.repeat(200)))).toBe(2);
+    expect(s.err).toContain('standard input is larger than the input limit');
+  });
+
+  it('rejects unknown options and no PATH with usage', async () => {
+    const t = io();
+    expect(await runWith(['--yaml'], t, noStdin)).toBe(2);
+    expect(t.err).toContain('unknown option --yaml');
+    const u = io();
+    expect(await runWith([], u, noStdin)).toBe(2);
+    expect(u.err).toContain('usage: meshdx findings PATH');
+  });
+});

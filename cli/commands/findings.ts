@@ -1,0 +1,279 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import type { CliCommand, CliIO } from '../io';
+import { EXIT_FAIL, EXIT_OK, EXIT_USAGE } from '../io';
+import { groupFindings } from '../../lib/findings/group';
+import { parseManifestText, type Unreadable } from '../../lib/findings/input';
+import { manifestFindings } from '../../lib/findings/manifest';
+import type { Finding } from '../../lib/findings/types';
+import type { FindingGroup } from '../../lib/api/findings';
+
+const USAGE =
+  'usage: meshdx findings PATH... [--json] [--max-mb N]   (PATH "-" reads standard input)\n';
+const EXTENSIONS = ['.yaml', '.yml', '.json'];
+export const DEFAULT_MAX_MB = 64;
+
+export type ReadStdin = (maxBytes: number) => Promise<{ text: string } | { tooLarge: true }>;
+
+/** Standard input, read until its end or past maxBytes (then abandoned). */
+const readProcessStdin: ReadStdin = async (maxBytes) => {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of process.stdin) {
+    const b = Buffer.isBuffer(chunk) ? chunk : Buffer.from(String(chunk));
+    size += b.length;
+    if (size > maxBytes) return { tooLarge: true };
+    chunks.push(b);
+  }
+  return { text: Buffer.concat(chunks).toString('utf8') };
+};
+
+class InputError extends Error {}
+
+interface Source {
+  /** What the user named, or the file found under a folder. */
+  file: string;
+  size: number;
+}
+
+/** Files to read for one PATH: the file itself, or manifests under a folder (recursive, sorted). */
+function expand(p: string, cwd: string): Source[] {
+  const abs = path.resolve(cwd, p);
+  let st: fs.Stats;
+  try {
+    st = fs.statSync(abs);
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code;
+    throw new InputError(
+      `${p}: ${code === 'ENOENT' ? 'no such file or folder' : code === 'EACCES' ? 'permission denied' : (e as Error).message}`,
+    );
+  }
+  if (st.isFile()) return [{ file: p, size: st.size }];
+  if (!st.isDirectory()) throw new InputError(`${p}: not a file or folder`);
+  const out: Source[] = [];
+  const seen = new Set<string>();
+  const walk = (dir: string, shown: string) => {
+    const real = fs.realpathSync(dir);
+    if (seen.has(real)) return;
+    seen.add(real);
+    const entries = fs
+      .readdirSync(dir, { withFileTypes: true })
+      .sort((a, b) => a.name.localeCompare(b.name));
+    for (const d of entries) {
+      if (d.name.startsWith('.')) continue;
+      const full = path.join(dir, d.name);
+      const rel = path.join(shown, d.name);
+      let isDir = d.isDirectory();
+      let isFile = d.isFile();
+      let size = 0;
+      if (d.isSymbolicLink()) {
+        try {
+          const t = fs.statSync(full);
+          isDir = t.isDirectory();
+          isFile = t.isFile();
+        } catch {
+          continue; // a dangling link names nothing to read
+        }
+      }
+      if (isDir) walk(full, rel);
+      else if (isFile && EXTENSIONS.some((x) => d.name.toLowerCase().endsWith(x))) {
+        size = fs.statSync(full).size;
+        out.push({ file: rel, size });
+      }
+    }
+  };
+  walk(abs, p);
+  return out;
+}
+
+function readFile(file: string, cwd: string): string {
+  try {
+    return fs.readFileSync(path.resolve(cwd, file), 'utf8');
+  } catch (e) {
+    throw new InputError(`${file}: ${(e as Error).message}`);
+  }
+}
+
+function parseArgs(argv: string[]): { paths: string[]; json: boolean; maxMb: number } | string {
+  const paths: string[] = [];
+  let json = false;
+  let maxMb = DEFAULT_MAX_MB;
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i] as string;
+    if (a === '--json') json = true;
+    else if (a === '--max-mb') {
+      const v = Number(argv[++i]);
+      if (!Number.isFinite(v) || v <= 0) return '--max-mb needs a positive number of MiB';
+      maxMb = v;
+    } else if (a.startsWith('--')) return `unknown option ${a}`;
+    else paths.push(a);
+  }
+  if (paths.length === 0) return 'expected at least one PATH';
+  return { paths, json, maxMb };
+}
+
+const mib = (n: number) => `${(n / 1024 / 1024).toFixed(1)} MiB`;
+
+function subjectText(f: { subject: Finding['subject'] }): string {
+  const s = f.subject;
+  return `${s.kind} ${s.namespace ? `${s.namespace}/` : ''}${s.name}`;
+}
+
+function evidenceText(e: Finding['evidence']): string {
+  return Object.entries(e)
+    .filter(([, v]) => v !== null && v !== '')
+    .slice(0, 6)
+    .map(([k, v]) => `${k}=${String(v)}`)
+    .join(' ');
+}
+
+function indent(text: string, by: string): string {
+  return text
+    .trimEnd()
+    .split('\n')
+    .map((l) => `${by}${l}`)
+    .join('\n');
+}
+
+/** The human report: groups worst first, each object, the fix once. */
+export function formatGroups(groups: readonly FindingGroup[]): string {
+  const lines: string[] = [];
+  for (const g of groups) {
+    const harm = g.harmed > 0 ? `, harm seen on ${g.harmed}` : '';
+    lines.push(`${g.severity.toUpperCase().padEnd(7)} ${g.code} ${g.title} (${g.count}${harm})`);
+    for (const o of g.objects.slice(0, 20)) {
+      const part = o.part ? ` [${o.part.kind} ${o.part.name}]` : '';
+      lines.push(`        ${subjectText(o)}${part}  ${evidenceText(o.evidence)}`);
+    }
+    if (g.objects.length > 20) lines.push(`        ... and ${g.objects.length - 20} more`);
+    if (g.fix) {
+      lines.push(`  fix (${g.fix.scope}): ${g.fix.why}`);
+      if (g.fix.yaml) lines.push(indent(g.fix.yaml, '    '));
+    }
+    for (const r of g.rest.slice(0, 10)) {
+      lines.push(
+        `  fix for ${r.subjects.map((s) => subjectText({ subject: s })).join(', ')}: ${r.fix.why}`,
+      );
+      if (r.fix.yaml) lines.push(indent(r.fix.yaml, '    '));
+    }
+    lines.push('');
+  }
+  return `${lines.join('\n')}`;
+}
+
+/**
+ * `meshdx findings PATH... [--json]`: every check that needs no live proxy, on manifests (files,
+ * folders, multi-document YAML, kubectl -o yaml|json output, `-` for standard input).
+ */
+export async function runWith(argv: string[], io: CliIO, readStdin: ReadStdin): Promise<number> {
+  const args = parseArgs(argv);
+  if (typeof args === 'string') {
+    io.stderr(`meshdx findings: ${args}\n${USAGE}`);
+    return EXIT_USAGE;
+  }
+  const maxBytes = Math.floor(args.maxMb * 1024 * 1024);
+  const objects: unknown[] = [];
+  const origins: string[] = [];
+  const unreadable: Unreadable[] = [];
+  let total = 0;
+  let files = 0;
+  try {
+    for (const p of args.paths) {
+      const texts: { file: string; text: () => Promise<string> }[] = [];
+      if (p === '-') {
+        texts.push({
+          file: '(stdin)',
+          text: async () => {
+            const r = await readStdin(maxBytes - total);
+            if ('tooLarge' in r) {
+              throw new InputError(
+                `standard input is larger than the input limit of ${mib(maxBytes)} (--max-mb N raises it)`,
+              );
+            }
+            return r.text;
+          },
+        });
+      } else {
+        const found = expand(p, io.cwd);
+        if (found.length === 0) {
+          unreadable.push({
+            file: p,
+            line: null,
+            reason: 'folder has no *.yaml, *.yml or *.json file',
+          });
+        }
+        for (const s of found) {
+          total += s.size;
+          if (total > maxBytes) {
+            throw new InputError(
+              `${s.file}: the input reaches ${mib(total)}, over the limit of ${mib(maxBytes)} (--max-mb N raises it)`,
+            );
+          }
+          texts.push({ file: s.file, text: async () => readFile(s.file, io.cwd) });
+        }
+      }
+      for (const t of texts) {
+        const text = await t.text();
+        if (t.file === '(stdin)') total += Buffer.byteLength(text);
+        files += 1;
+        const parsed = parseManifestText(text, t.file);
+        if (parsed.objects.length === 0 && parsed.unreadable.length === 0) {
+          unreadable.push({ file: t.file, line: null, reason: 'no Kubernetes object in it' });
+        }
+        unreadable.push(...parsed.unreadable);
+        for (const o of parsed.objects) {
+          objects.push(o.object);
+          origins.push(o.origin);
+        }
+      }
+    }
+  } catch (e) {
+    if (!(e instanceof InputError)) throw e;
+    io.stderr(`meshdx findings: ${e.message}\n`);
+    return EXIT_USAGE;
+  }
+  if (objects.length === 0) {
+    const why = unreadable
+      .map((u) => `  ${u.file}${u.line ? `:${u.line}` : ''}: ${u.reason}`)
+      .join('\n');
+    io.stderr(`meshdx findings: nothing readable in ${args.paths.join(' ')}\n${why}\n`);
+    return EXIT_USAGE;
+  }
+  const { findings } = manifestFindings(objects, { origins });
+  const groups = groupFindings(findings);
+  const errors = findings.filter((f) => f.severity === 'error').length;
+  if (args.json) {
+    const out = {
+      findings: findings.map((f) => ({
+        code: f.code,
+        severity: f.severity,
+        subject: {
+          kind: f.subject.kind,
+          namespace: f.subject.namespace ?? null,
+          name: f.subject.name,
+        },
+        ...(f.part ? { part: f.part } : {}),
+        evidence: f.evidence,
+        fix: f.fix ?? null,
+      })),
+      unreadable,
+      groups,
+      summary: { files, objects: objects.length, findings: findings.length, errors },
+    };
+    io.stdout(`${JSON.stringify(out, null, 2)}\n`);
+  } else {
+    io.stdout(formatGroups(groups));
+    io.stdout(
+      `${findings.length} findings in ${groups.length} groups (${errors} errors) from ${objects.length} objects in ${files} files\n`,
+    );
+  }
+  if (unreadable.length > 0) {
+    io.stderr(`meshdx findings: ${unreadable.length} part(s) could not be read:\n`);
+    for (const u of unreadable.slice(0, 20)) {
+      io.stderr(`  ${u.file}${u.line ? `:${u.line}` : ''}: ${u.reason}\n`);
+    }
+  }
+  return errors > 0 ? EXIT_FAIL : EXIT_OK;
+}
+
+export const run: CliCommand = (argv, io) => runWith(argv, io, readProcessStdin);

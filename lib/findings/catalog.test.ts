@@ -1,0 +1,53 @@
+import { describe, expect, it } from 'vitest';
+import { defineCatalog, mergeCatalogs } from './catalog';
+import { ISTIOCTL_CLAIMS } from './claims';
+import { ALL_CATALOG, catalogEntry } from './registry';
+import { readFixture } from '../../test-support/fixtures';
+
+/** MDX ranges by domain, as lib/findings/types.ts documents them. */
+const RANGES: Record<string, RegExp> = {
+  platform: /^MDX00\d\d$/,
+  timeline: /^MDX01\d\d$/,
+  proxies: /^MDX02\d\d$/,
+  scoping: /^MDX03\d\d$/,
+  incidents: /^MDX04\d\d$/,
+  protocol: /^MDX05\d\d$/,
+};
+
+describe('one catalog of every code', () => {
+  it('defines each code once, in the range of its domain', () => {
+    const codes = ALL_CATALOG.map((e) => e.code);
+    expect(new Set(codes).size).toBe(codes.length);
+    for (const e of ALL_CATALOG) {
+      if (e.code.startsWith('MDX')) expect(e.code).toMatch(RANGES[e.domain] ?? /^$/);
+      else expect(e.code).toMatch(/^IST\d{4}$/);
+    }
+  });
+
+  it("uses istioctl's name and level for every IST code it reuses", () => {
+    const yaml = readFixture('istio_config', 'ist_messages.yaml');
+    for (const e of ALL_CATALOG.filter((x) => x.code.startsWith('IST'))) {
+      const m = new RegExp(`name: "(\\w+)"\\n\\s+code: ${e.code}\\n\\s+level: (\\w+)`).exec(yaml);
+      expect(m, e.code).not.toBeNull();
+      expect(e.title).toBe(m?.[1]);
+      expect(e.severity).toBe(m?.[2]?.toLowerCase());
+    }
+  });
+
+  it('explains every claimed istioctl code', () => {
+    for (const c of ISTIOCTL_CLAIMS) expect(catalogEntry(c.code)?.code).toBe(c.code);
+  });
+
+  it('refuses a code defined by two domains', () => {
+    const a = defineCatalog('platform', {
+      x: { code: 'MDX0099', severity: 'info', title: 'A', description: 'a' },
+    });
+    const b = defineCatalog('scoping', {
+      y: { code: 'MDX0099', severity: 'info', title: 'B', description: 'b' },
+    });
+    expect(() => mergeCatalogs(a.entries, b.entries)).toThrow(
+      /MDX0099 is defined by platform and scoping/,
+    );
+    expect(mergeCatalogs(a.entries, a.entries)).toHaveLength(1);
+  });
+});

@@ -1,0 +1,63 @@
+/**
+ * The istioctl analyze codes meshdx claims to report as istioctl does, in one place: for each,
+ * the istioctl analyzer that reports it, the kinds of subject, and (for IST0101, which several
+ * analyzers use) the reference types. tests/findings/analyzer-agreement.test.ts holds meshdx to
+ * it on istioctl's own test inputs; a code meshdx cannot get right is not listed.
+ */
+import type { Finding } from './types';
+
+export interface IstioctlClaim {
+  code: string;
+  analyzer: string;
+  kinds: readonly string[];
+  /** evidence.reftype values, when the code is shared by several checks. */
+  reftypes?: readonly string[];
+}
+
+export const ISTIOCTL_CLAIMS: readonly IstioctlClaim[] = [
+  {
+    code: 'IST0101',
+    analyzer: 'virtualservice.DestinationRuleAnalyzer',
+    kinds: ['VirtualService'],
+    reftypes: ['host+subset', 'mirror+subset'],
+  },
+  {
+    code: 'IST0101',
+    analyzer: 'virtualservice.DestinationHostAnalyzer',
+    kinds: ['VirtualService'],
+    reftypes: ['host', 'mirror host'],
+  },
+  {
+    code: 'IST0101',
+    analyzer: 'sidecar.SelectorAnalyzer',
+    kinds: ['Sidecar'],
+    reftypes: ['selector'],
+  },
+  // IST0110 is not claimed: istioctl reports it once per conflicting pod and Sidecar, meshdx
+  // once per Sidecar (with one example pod), so the counts differ by design.
+  { code: 'IST0111', analyzer: 'sidecar.DefaultSelectorAnalyzer', kinds: ['Sidecar'] },
+  { code: 'IST0103', analyzer: 'injection.Analyzer', kinds: ['Pod'] },
+  { code: 'IST0116', analyzer: 'deployment.ServiceAssociationAnalyzer', kinds: ['Deployment'] },
+  { code: 'IST0137', analyzer: 'deployment.ServiceAssociationAnalyzer', kinds: ['Deployment'] },
+  { code: 'IST0118', analyzer: 'service.PortNameAnalyzer', kinds: ['Service'] },
+  { code: 'IST0150', analyzer: 'service.PortNameAnalyzer', kinds: ['Service'] },
+  {
+    code: 'IST0173',
+    analyzer: 'destinationrule.PodNotSelectedAnalyzer',
+    kinds: ['DestinationRule'],
+  },
+  {
+    code: 'IST0174',
+    analyzer: 'destinationrule.PodNotSelectedAnalyzer',
+    kinds: ['DestinationRule'],
+  },
+];
+
+export function claimOf(f: Finding): IstioctlClaim | undefined {
+  return ISTIOCTL_CLAIMS.find(
+    (c) =>
+      c.code === f.code &&
+      c.kinds.includes(f.subject.kind) &&
+      (c.reftypes === undefined || c.reftypes.includes(String(f.evidence.reftype))),
+  );
+}

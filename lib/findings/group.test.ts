@@ -1,0 +1,125 @@
+import { describe, expect, it } from 'vitest';
+import { FindingGroupSchema } from '../api/findings';
+import { analyzePod } from '../timeline/analyze';
+import { timelineFindings } from '../timeline/findings';
+import { buildPod } from '../timeline/test-builders';
+import { groupFindings } from './group';
+import { manifestFindings } from './manifest';
+import type { Finding } from './types';
+
+/** A classic-sidecar workload whose app started 3 s before the proxy was ready. */
+function racing(workload: string, opts: { restarts?: number; failedFirstRun?: boolean } = {}) {
+  const hash = '7d9f8b6c5d';
+  const pod = buildPod({
+    name: `${workload}-${hash}-abcde`,
+    namespace: 'shop',
+    mode: 'classic',
+    owner: { replicaSet: `${workload}-${hash}`, hash },
+    apps: [
+      opts.failedFirstRun
+        ? {
+            name: 'app',
+            startedAt: 12,
+            restarts: 1,
+            last: { startedAt: 1, finishedAt: 2, exitCode: 1, reason: 'Error' },
+          }
+        : { name: 'app', startedAt: 2, restarts: opts.restarts ?? 0 },
+    ],
+    proxy: { startedAt: 3 },
+    conditions: { ContainersReady: opts.failedFirstRun ? 13 : 5 },
+  });
+  return timelineFindings(analyzePod(pod)).filter((f) => !f.code.startsWith('MDX0108'));
+}
+
+const fleet = (n: number): Finding[] =>
+  Array.from({ length: n }, (_, i) => racing(`svc-${String(i).padStart(2, '0')}`)).flat();
+
+describe('grouping findings by code and fix', () => {
+  it('51 workloads that raced their sidecar are one group with the mesh-wide fix, info', () => {
+    const findings = fleet(51);
+    expect(findings.every((f) => f.code === 'MDX0101')).toBe(true);
+    const groups = groupFindings(findings);
+    expect(groups).toHaveLength(1);
+    const g = groups[0];
+    expect(g).toMatchObject({
+      code: 'MDX0101',
+      title: 'App started before its sidecar was ready',
+      count: 51,
+      harmed: 0,
+      harm: 'exposure',
+      severity: 'info',
+    });
+    expect(g?.fix?.scope).toBe('mesh');
+    expect(g?.fix?.yaml).toContain('holdApplicationUntilProxyStarts: true');
+    expect(g?.rest).toEqual([]);
+    expect(FindingGroupSchema.safeParse(g).success).toBe(true);
+  });
+
+  it('puts observed harm first: failed first runs (error), then races that restarted', () => {
+    const findings = [
+      ...fleet(20),
+      ...racing('checkout', { failedFirstRun: true }),
+      ...racing('cart', { restarts: 2 }),
+    ];
+    const groups = groupFindings(findings);
+    expect(groups.map((g) => [g.code, g.severity, g.harm, g.count, g.harmed])).toEqual([
+      ['MDX0102', 'error', 'observed', 1, 1],
+      ['MDX0101', 'error', 'observed', 21, 1],
+    ]);
+    // inside the group, the workload that was hurt comes first
+    expect(groups[1]?.objects[0]?.subject.name).toBe('cart-7d9f8b6c5d-abcde');
+    expect(groups[1]?.objects[1]?.severity).toBe('info');
+  });
+
+  it('offers per-workload patches when most of the mesh already holds its apps', () => {
+    const findings = fleet(3);
+    const [g] = groupFindings(findings, { meshedWorkloads: 200, heldWorkloads: 180 });
+    expect(g?.fix?.scope).not.toBe('mesh');
+    expect(g?.rest.map((r) => r.subjects.length)).toEqual([1, 1, 1]);
+    expect(g?.rest[0]?.fix.yaml).toContain('holdApplicationUntilProxyStarts');
+  });
+
+  it('keeps the ports of one Service in one group, with each port listed', () => {
+    const svc = {
+      kind: 'Service',
+      metadata: { name: 'legacy', namespace: 'shop' },
+      spec: {
+        selector: { app: 'legacy' },
+        ports: [
+          { port: 8080, targetPort: 8080 },
+          { port: 9090, name: 'metrics', targetPort: 9090 },
+        ],
+      },
+    };
+    const groups = groupFindings(manifestFindings([svc]).findings);
+    const g = groups.find((x) => x.code === 'IST0118');
+    expect(g?.count).toBe(2);
+    expect(g?.severity).toBe('info');
+    expect(g?.objects.map((o) => o.part?.name)).toEqual(['8080/TCP', '9090/TCP']);
+    expect(g?.fix).toBeUndefined();
+    expect(g?.rest.map((r) => r.fix.yaml?.includes('appProtocol'))).toEqual([true, true]);
+  });
+
+  it('a mesh default Sidecar fixes many namespaces without one', () => {
+    const ns = (name: string): Finding => ({
+      code: 'MDX0301',
+      severity: 'warning',
+      subject: { kind: 'Namespace', name },
+      evidence: { meshedPods: 4, services: 2 },
+      fix: { why: 'Limits the namespace.', yaml: `namespace: ${name}` },
+    });
+    const [g] = groupFindings([ns('a'), ns('b'), ns('c')], { rootNamespace: 'istio-system' });
+    expect(g).toMatchObject({ count: 3, severity: 'info', fix: { scope: 'mesh' } });
+    expect(g?.fix?.yaml).toContain('namespace: istio-system');
+  });
+
+  it('keeps errors of configuration as they are (no harm needed to be an error)', () => {
+    const vs = {
+      kind: 'VirtualService',
+      metadata: { name: 'r', namespace: 'shop' },
+      spec: { http: [{ route: [{ destination: { host: 'nowhere' } }] }] },
+    };
+    const [g] = groupFindings(manifestFindings([vs]).findings);
+    expect(g).toMatchObject({ code: 'IST0101', severity: 'error', harm: 'exposure' });
+  });
+});

@@ -1,0 +1,105 @@
+/**
+ * Host names as istioctl's analyzers resolve them: a short name is a Service of the referring
+ * object's namespace (`reviews` -> `reviews.default.svc.cluster.local`), a name with a dot is
+ * taken as written; Services are visible where their `networking.istio.io/exportTo` annotation
+ * says (everywhere by default), ServiceEntry hosts where spec.exportTo says, wildcards by suffix.
+ */
+import type { Pod, Service, ServiceEntry } from '../kube/types';
+
+export const CLUSTER_DOMAIN = 'svc.cluster.local';
+const EXPORT_ANNOTATION = 'networking.istio.io/exportTo';
+
+export function toFqdn(host: string, namespace: string): string {
+  return host.includes('.') ? host : `${host}.${namespace}.${CLUSTER_DOMAIN}`;
+}
+
+export interface RegistryHost {
+  host: string;
+  namespace: string;
+  /** Namespaces that see it; '*' for all. */
+  visibleIn: ReadonlySet<string>;
+  service?: Service;
+  serviceEntry?: ServiceEntry;
+}
+
+function visibility(list: readonly string[] | undefined, own: string): Set<string> {
+  if (list === undefined || list.length === 0) return new Set(['*']);
+  return new Set(list.map((x) => (x === '.' ? own : x.trim())));
+}
+
+export function buildRegistry(
+  services: readonly Service[],
+  serviceEntries: readonly ServiceEntry[],
+): RegistryHost[] {
+  const out: RegistryHost[] = [];
+  for (const s of services) {
+    const ns = s.metadata.namespace ?? 'default';
+    const anno = s.metadata.annotations?.[EXPORT_ANNOTATION];
+    out.push({
+      host: `${s.metadata.name}.${ns}.${CLUSTER_DOMAIN}`,
+      namespace: ns,
+      visibleIn: visibility(anno === undefined ? undefined : anno.split(','), ns),
+      service: s,
+    });
+  }
+  for (const se of serviceEntries) {
+    const ns = se.metadata.namespace ?? 'default';
+    for (const h of se.spec.hosts ?? []) {
+      out.push({
+        host: toFqdn(h, ns),
+        namespace: ns,
+        visibleIn: visibility(se.spec.exportTo, ns),
+        serviceEntry: se,
+      });
+    }
+  }
+  return out;
+}
+
+function wildcardMatch(pattern: string, host: string): boolean {
+  if (pattern === '*') return true;
+  if (!pattern.startsWith('*')) return false;
+  return host.endsWith(pattern.slice(1));
+}
+
+/**
+ * The registry entry a reference from `fromNamespace` reaches: exact host first, then a
+ * wildcard ServiceEntry host covering it, then (for a wildcard reference) any host it covers.
+ */
+export function lookupHost(
+  registry: readonly RegistryHost[],
+  host: string,
+  fromNamespace: string,
+): RegistryHost | undefined {
+  const fqdn = toFqdn(host, fromNamespace);
+  const visible = registry.filter((r) => r.visibleIn.has('*') || r.visibleIn.has(fromNamespace));
+  return (
+    visible.find((r) => r.host === fqdn) ??
+    visible.find((r) => wildcardMatch(r.host, fqdn)) ??
+    (fqdn.startsWith('*') ? visible.find((r) => wildcardMatch(fqdn, r.host)) : undefined)
+  );
+}
+
+/** Every label of a map matches (an empty or missing map selects nothing). */
+export function selectsLabels(
+  selector: Readonly<Record<string, string>> | undefined,
+  labels: Readonly<Record<string, string>> | undefined,
+): boolean {
+  if (selector === undefined || Object.keys(selector).length === 0) return false;
+  const l = labels ?? {};
+  return Object.entries(selector).every(([k, v]) => k in l && l[k] === v);
+}
+
+/** The pods behind a registry host: a Service's selected pods, a ServiceEntry's workloadSelector. */
+export function podsOf(entry: RegistryHost, pods: readonly Pod[]): Pod[] | null {
+  const sel =
+    entry.service?.spec.selector ??
+    (entry.serviceEntry?.spec as { workloadSelector?: { labels?: Record<string, string> } })
+      ?.workloadSelector?.labels;
+  if (sel === undefined || Object.keys(sel).length === 0) return null;
+  return pods.filter(
+    (p) =>
+      (p.metadata.namespace ?? 'default') === entry.namespace &&
+      selectsLabels(sel, p.metadata.labels),
+  );
+}

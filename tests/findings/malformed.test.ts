@@ -1,0 +1,81 @@
+/**
+ * One bad object is a finding, never a broken view: the simulator (a real API server) is given
+ * a Pod without spec and a VirtualService whose route names no host, and the Findings report
+ * still answers, names them (MDX0002) and carries every other analysis.
+ */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { FindingsReportSchema, type FindingsReport } from '../../lib/api/findings';
+import { startSimulator, type RunningSimulator } from '../../server/sim/index';
+import { resetRegistry } from '../../server/runtime/registry';
+import { getFindings } from '../../server/screens/findings/findings';
+
+let sim: RunningSimulator;
+let dir: string;
+let report: FindingsReport;
+const created: { path: string; status: number }[] = [];
+
+async function post(p: string, body: unknown): Promise<void> {
+  const r = await fetch(`${sim.url}${p}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
+  created.push({ path: p, status: r.status });
+}
+
+beforeAll(async () => {
+  dir = fs.mkdtempSync(path.join(os.tmpdir(), 'meshdx-malformed-'));
+  sim = await startSimulator({
+    scenario: 'port-naming',
+    port: 0,
+    clock: { fixed: new Date('2026-11-01T12:00:00Z') },
+  });
+  const ns = 'default';
+  await post(`/api/v1/namespaces/${ns}/pods`, {
+    apiVersion: 'v1',
+    kind: 'Pod',
+    metadata: { name: 'no-spec', namespace: ns },
+  });
+  await post(`/apis/networking.istio.io/v1/namespaces/${ns}/virtualservices`, {
+    apiVersion: 'networking.istio.io/v1',
+    kind: 'VirtualService',
+    metadata: { name: 'no-host', namespace: ns },
+    spec: { hosts: ['x'], http: [{ route: [{ destination: { subset: 'v1' } }] }] },
+  });
+  fs.writeFileSync(path.join(dir, 'kubeconfig'), sim.kubeconfigYaml);
+  process.env.MESHDX_KUBECONFIG = path.join(dir, 'kubeconfig');
+  process.env.MESHDX_DB = ':memory:';
+  resetRegistry();
+  report = await getFindings(null);
+}, 60_000);
+
+afterAll(async () => {
+  resetRegistry();
+  delete process.env.MESHDX_KUBECONFIG;
+  await sim?.close();
+  fs.rmSync(dir, { recursive: true, force: true });
+});
+
+describe('the Findings report with malformed objects in the cluster', () => {
+  it('the simulator accepted both objects', () => {
+    expect(created.map((c) => c.status)).toEqual([201, 201]);
+  });
+
+  it('answers a valid report that names each malformed object and what is wrong', () => {
+    expect(FindingsReportSchema.safeParse(report).success).toBe(true);
+    const mal = report.findings.filter((f) => f.code === 'MDX0002');
+    expect(mal.map((f) => [f.subject.kind, f.subject.name, f.evidence.problem]).sort()).toEqual([
+      ['Pod', 'no-spec', 'spec is missing'],
+      ['VirtualService', 'no-host', 'spec.http[0].route[0].destination.host is missing'],
+    ]);
+  });
+
+  it('still runs the other checks on the rest (port naming of the scenario)', () => {
+    expect(report.findings.some((f) => f.code === 'IST0118')).toBe(true);
+    const catalog = new Set(report.catalog.map((c) => c.code));
+    for (const f of report.findings) expect(catalog.has(f.code)).toBe(true);
+  });
+});
