@@ -2,7 +2,12 @@ import path from 'node:path';
 import type { Page } from '@playwright/test';
 import type { PagePlan, ReportPage } from './model';
 
-const NO_LOADING = `document.querySelectorAll('[data-testid="loading"]').length === 0`;
+/**
+ * A function, not a string: the dashboard's Content-Security-Policy forbids evaluating strings
+ * as script ('unsafe-eval'), and a string predicate is polled with eval in the page.
+ */
+const NO_LOADING = (): boolean =>
+  document.querySelectorAll('[data-testid="loading"]').length === 0;
 /** Network quiet is waited for at most this long: some views poll or stream. */
 const NETWORK_IDLE_CAP_MS = 5_000;
 /** Error texts are kept this long in report.json. */
@@ -30,7 +35,7 @@ async function waitForData(page: Page, timeoutMs: number): Promise<string | null
       .waitForLoadState('networkidle', { timeout: Math.min(NETWORK_IDLE_CAP_MS, left()) })
       .catch(() => undefined);
     await page.waitForFunction(NO_LOADING, undefined, { timeout: left(), polling: 100 });
-    await page.evaluate('document.fonts.ready.then(() => true)');
+    await page.evaluate(() => document.fonts.ready.then(() => true));
     return null;
   } catch {
     const n = await page
