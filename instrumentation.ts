@@ -6,6 +6,9 @@
  */
 export async function register(): Promise<void> {
   if (process.env.NEXT_RUNTIME !== 'nodejs') return;
+  const { refuseForbiddenMethods } = await import('./server/edge-methods');
+  const { allowedMethods } = await import('./server/security/guard');
+  refuseForbiddenMethods(allowedMethods);
   // the host allowlist is checked at start, so a typo shows in the log at once
   const { loadSecurityConfig } = await import('./server/security/config');
   try {
