@@ -70,7 +70,7 @@ test('overview counts what the simulator holds', async ({ page }) => {
     await expect(page.locator(`[data-namespace="${ns}"]`)).toHaveCount(1);
   // what needs attention: the worst finding code first, linking to Findings filtered to it
   const report = await findingsReport();
-  const worst = countByCode(report.findings, report.catalog)[0];
+  const worst = report.groups?.[0] ?? countByCode(report.findings, report.catalog)[0];
   expect(worst).toBeDefined();
   const first = page.getByTestId('attention-card').locator('[data-attention-code]').first();
   await expect(first).toHaveAttribute('data-attention-code', worst!.code);
@@ -163,6 +163,33 @@ test('findings lists coded findings, counted per code, worst first', async ({ pa
   );
   await expect(page.getByTestId('findings-list').locator('li').first()).toContainText(worst!);
   await snap(page, 'findings');
+});
+
+test('findings open on a handful of groups, harm first; opening a group lists its objects', async ({
+  page,
+}) => {
+  const report = await findingsReport();
+  const groups = report.groups ?? [];
+  // one row per code: fewer rows than findings, each counting its objects
+  expect(groups.length).toBeGreaterThan(0);
+  expect(groups.length).toBeLessThan(report.findings.length);
+  for (const g of groups) {
+    expect(g.count).toBe(report.findings.filter((f) => f.code === g.code).length);
+    expect(g.objects).toHaveLength(g.count);
+  }
+  // the startup race of 51 workloads is one group whose fix is the mesh-wide hold
+  const race = groups.find((g) => g.code === 'MDX0101');
+  expect(race?.count).toBeGreaterThan(10);
+  expect(race?.fix?.scope).toBe('mesh');
+  await page.goto(`${demo}/findings`);
+  const rows = page.getByTestId('finding-groups').locator('[data-group-code]');
+  await expect(rows).toHaveCount(groups.length);
+  await expect(rows.first()).toHaveAttribute('data-group-code', groups[0]!.code);
+  const raceRow = page.locator('[data-group-code="MDX0101"]');
+  await expect(raceRow.getByTestId('group-fix')).toContainText('mesh-wide');
+  await raceRow.getByTestId('group-objects').locator('summary').click();
+  await expect(raceRow.getByTestId('group-objects').locator('li')).toHaveCount(race!.count);
+  await snap(page, 'findings-groups');
 });
 
 test('a pod page shows its containers and events', async ({ page }) => {

@@ -6,6 +6,7 @@ import { QueryBoundary } from '../data/QueryBoundary';
 import { useViewState } from '../data/useViewState';
 import { Badge, Card } from '../ui/Card';
 import { FilterBar, SelectFilter } from '../ui/Filters';
+import { GroupList } from './GroupList';
 import { countByCode, sortFindings } from './summary';
 import { useClusterContext } from '../data/useClusterContext';
 
@@ -34,11 +35,37 @@ export function FindingsView() {
             (!state.code || f.code === state.code) &&
             (!state.severity || f.severity === state.severity),
         );
+        const inScope = (f: { subject: { namespace?: string; name: string } }) =>
+          !state.namespace ||
+          f.subject.namespace === state.namespace ||
+          f.subject.name === state.namespace;
+        const groups = (report.groups ?? [])
+          .filter(
+            (g) =>
+              (!state.code || g.code === state.code) &&
+              (!state.severity || g.severity === state.severity),
+          )
+          .map((g) => {
+            const objects = g.objects.filter(inScope);
+            return {
+              ...g,
+              objects,
+              count: objects.length,
+              harmed: objects.filter((o) => o.harmed).length,
+            };
+          })
+          .filter((g) => g.count > 0);
         const namespaces = [
           ...new Set(report.findings.map((f) => f.subject.namespace ?? f.subject.name)),
         ].sort();
         return (
           <div className="space-y-4">
+            <Card
+              title={`${groups.length} kinds of finding, worst first`}
+              testId="findings-groups-card"
+            >
+              <GroupList groups={groups} />
+            </Card>
             <Card title="By code (click to filter)" testId="findings-by-code">
               <div className="flex flex-wrap gap-2">
                 {codes.map((c) => (
@@ -97,7 +124,7 @@ export function FindingsView() {
                 testId="filter-severity"
               />
             </FilterBar>
-            <Card title={`${rows.length} findings`} testId="findings-card">
+            <Card title={`All ${rows.length} findings, one per object`} testId="findings-card">
               {rows.length === 0 ? (
                 <p className="text-sm text-slate-600">No findings match.</p>
               ) : (

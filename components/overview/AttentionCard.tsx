@@ -25,7 +25,14 @@ export function AttentionCard() {
     <Card title="Needs attention (all views, worst first)" testId="attention-card">
       <QueryBoundary query={query} what="findings">
         {(report) => {
-          const codes = countByCode(report.findings, report.catalog);
+          const codes = report.groups
+            ? report.groups.map((g) => ({
+                code: g.code,
+                title: g.title,
+                severity: g.severity,
+                count: g.count,
+              }))
+            : countByCode(report.findings, report.catalog);
           if (codes.length === 0)
             return <p className="text-sm text-slate-500">No findings: nothing to fix.</p>;
           const bySeverity = { error: 0, warning: 0, info: 0 };

@@ -5,6 +5,7 @@ import { inventoryFindings } from '../../../lib/findings/inventory';
 import { checkScreened } from '../../../lib/findings/manifest';
 import { ALL_CATALOG } from '../../../lib/findings/registry';
 import { screenLists } from '../../../lib/findings/screen';
+import { groupFindings } from '../../../lib/findings/group';
 import { dedupeFindings, type Finding } from '../../../lib/findings/types';
 import { buildInventory } from '../../../lib/inventory/build';
 import type { Pod, Service } from '../../../lib/kube/types';
@@ -139,7 +140,7 @@ export async function getFindings(
   const [{ logs, sources }, timelines, scoping, incidents] = await Promise.all([
     readAccessLogs(t, pods.items, services.items, o),
     timelineFleetOf(rt).then(
-      (f) => ({ ok: true as const, findings: workloadTimelineFindings(f) }),
+      (f) => ({ ok: true as const, findings: workloadTimelineFindings(f), hold: holdCounts(f) }),
       (e: unknown) => ({ ok: false as const, error: e instanceof Error ? e.message : String(e) }),
     ),
     scopingOf(rt).then(
@@ -162,6 +163,10 @@ export async function getFindings(
     generatedAt: new Date().toISOString(),
     catalog: [...ALL_CATALOG],
     findings,
+    groups: groupFindings(findings, {
+      rootNamespace: root,
+      ...(timelines.ok ? timelines.hold : {}),
+    }),
     sources: [
       { name: 'pods', ok: true, detail: `${podList.items.length} pods` },
       { name: 'services', ok: true, detail: `${serviceList.items.length} services` },
@@ -177,6 +182,24 @@ export async function getFindings(
       ...sources,
     ],
   };
+}
+
+/**
+ * Meshed workloads, and how many already start their app after the proxy (hold, native
+ * sidecar or a wrapper): whether the mesh-wide hold is the fix that reaches most of them.
+ */
+function holdCounts(fleet: TimelineFleet): { meshedWorkloads: number; heldWorkloads: number } {
+  const modes = new Map<string, Set<string>>();
+  for (const r of fleet.rows) {
+    if (r.mode === 'none' || r.mode === 'gateway' || r.deleted) continue;
+    const key = `${r.namespace}/${r.workloadKind}/${r.workload}`;
+    const set = modes.get(key) ?? new Set<string>();
+    set.add(r.mode);
+    modes.set(key, set);
+  }
+  let held = 0;
+  for (const set of modes.values()) if (!set.has('classic')) held++;
+  return { meshedWorkloads: modes.size, heldWorkloads: held };
 }
 
 const TIMELINE_SEVERITY = new Map(timelineCatalog().map((c) => [c.code, c.severity]));
