@@ -34,6 +34,9 @@ export interface FeedStatus {
   /** Events delivered since start. */
   events: number;
   lastError: string | null;
+  /** Events a consumer failed on (a bug in meshdx, counted; the other consumers got them). */
+  consumerErrors: number;
+  lastConsumerError: string | null;
   /** First-list attempts (1 when it worked at once). */
   attempts: number;
 }
@@ -47,6 +50,8 @@ export class WatchFeed<T extends KubeObject> {
     listed: false,
     events: 0,
     lastError: null,
+    consumerErrors: 0,
+    lastConsumerError: null,
     attempts: 0,
   };
   private started = false;
@@ -156,12 +161,15 @@ export class WatchFeed<T extends KubeObject> {
 
   private deliver(ev: ObservedEvent<T>): void {
     this.status.events++;
+    // an event read is a successful read: a watch problem it follows is over
+    this.status.lastError = null;
     for (const c of this.consumers) {
       try {
         c.onEvent(ev);
       } catch (e) {
         // one consumer's bug must not starve the others of the stream
-        this.status.lastError = `a consumer failed on ${ev.type}: ${e instanceof Error ? e.message : String(e)}`;
+        this.status.consumerErrors++;
+        this.status.lastConsumerError = `a consumer failed on ${ev.type}: ${e instanceof Error ? e.message : String(e)}`;
       }
     }
   }

@@ -79,6 +79,7 @@ export function startRecorder(opts: RecorderOptions): Recorder {
     try {
       write(ev);
       ws.events++;
+      ws.lastError = null;
       ws.lastEventAt = ev.observedAt.toISOString();
     } catch (e) {
       ws.lastError = status.lastError = `recording failed: ${message(e)}`;
