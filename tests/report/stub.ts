@@ -48,7 +48,7 @@ export async function startStub(): Promise<StubServer> {
         res.end(
           JSON.stringify({
             label: STUB_LABEL,
-            source: 'simulator',
+            source: 'kubeconfig',
             server: 'http://sim',
             reachable: true,
           }),
