@@ -57,6 +57,8 @@ export class AnalysisCache {
   private entries = new Map<string, Entry>();
   hits = 0;
   misses = 0;
+  /** Pods whose analysis failed (an object of an odd shape), left out and counted. */
+  unreadable = 0;
 
   constructor(private readonly initTimeOf: InitTimeOf = () => undefined) {}
 

@@ -36,8 +36,19 @@ export function meshInfo(m: MeshInput): MeshConfigInfo {
 export function analyzeHistory(h: PodRecords, mesh: MeshInput, cache: AnalysisCache): Analyzed[] {
   const seen = new Set<string>();
   const out: Analyzed[] = [];
-  for (const pod of h.livePods()) out.push(cache.analyze(h, pod, mesh, null, seen));
-  for (const d of h.deletedPods()) out.push(cache.analyze(h, d.pod, mesh, d, seen));
+  // one pod the analysis cannot read (a stored object of an odd shape) never breaks the fleet
+  const take = (
+    pod: Parameters<AnalysisCache['analyze']>[1],
+    d: Parameters<AnalysisCache['analyze']>[3],
+  ) => {
+    try {
+      out.push(cache.analyze(h, pod, mesh, d, seen));
+    } catch {
+      cache.unreadable++;
+    }
+  };
+  for (const pod of h.livePods()) take(pod, null);
+  for (const d of h.deletedPods()) take(d.pod, d);
   cache.retain(seen);
   return out.filter((a) => a.timeline.mode !== 'none');
 }

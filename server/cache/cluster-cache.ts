@@ -6,6 +6,7 @@
  */
 import type { KubeEvent, Pod } from '../../lib/kube/types';
 import type { Transition } from '../../lib/timeline/types';
+import { objectProblems } from '../../lib/findings/screen';
 import type { WatchFeed } from '../kube/feed';
 import type { WatchState } from '../kube/listwatch';
 import { getIstioConfigMap } from '../kube/resources';
@@ -42,6 +43,8 @@ export class ClusterCache {
   readonly events = new EventIndex();
   readonly mesh: MeshConfigCache;
   private readonly unsubscribe: (() => void)[];
+  /** Pods seen whose shape cannot be read, left out of the views. */
+  readonly malformedPods = new Set<string>();
 
   constructor(
     private readonly t: KubeTransport,
@@ -54,7 +57,19 @@ export class ClusterCache {
       opts.meshConfigTtlMs,
     );
     this.unsubscribe = [
-      feeds.pods.subscribe({ onEvent: (ev) => this.pods.apply(ev) }),
+      feeds.pods.subscribe({
+        onEvent: (ev) => {
+          // a pod meshdx cannot read (no spec...) is left out of every view and counted; the
+          // Findings report names it (MDX0002)
+          if (objectProblems({ ...(ev.object as object), kind: 'Pod' }).length > 0) {
+            this.malformedPods.add(ev.object.metadata?.uid ?? `${ev.object.metadata?.name}`);
+            if (ev.type === 'DELETED')
+              this.malformedPods.delete(ev.object.metadata?.uid ?? `${ev.object.metadata?.name}`);
+            return;
+          }
+          this.pods.apply(ev);
+        },
+      }),
       feeds.events.subscribe({
         onEvent: (ev) => {
           for (const key of this.events.apply(ev)) this.pods.touch(key);

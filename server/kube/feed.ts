@@ -37,6 +37,8 @@ export interface FeedStatus {
   /** Events a consumer failed on (a bug in meshdx, counted; the other consumers got them). */
   consumerErrors: number;
   lastConsumerError: string | null;
+  /** Objects of the last list meshdx cannot read (a Pod without spec), left out of every view. */
+  rejected: number;
   /** First-list attempts (1 when it worked at once). */
   attempts: number;
 }
@@ -52,6 +54,7 @@ export class WatchFeed<T extends KubeObject> {
     lastError: null,
     consumerErrors: 0,
     lastConsumerError: null,
+    rejected: 0,
     attempts: 0,
   };
   private started = false;
@@ -115,7 +118,7 @@ export class WatchFeed<T extends KubeObject> {
   }
 
   get currentStatus(): FeedStatus {
-    return { ...this.status };
+    return { ...this.status, rejected: this.watcher.rejected };
   }
 
   stop(): void {

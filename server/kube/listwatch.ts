@@ -54,6 +54,8 @@ export class ListWatcher<T extends KubeObject> {
   private failures = 0;
   private lastContact?: Date;
   private state: WatchState = 'listing';
+  /** Objects of the last list whose shape meshdx cannot read (left out, see listResource). */
+  rejected = 0;
 
   constructor(
     private readonly t: KubeTransport,
@@ -110,6 +112,7 @@ export class ListWatcher<T extends KubeObject> {
       labelSelector: this.opts.labelSelector,
       fieldSelector: this.opts.fieldSelector,
     });
+    this.rejected = listed.rejected.length;
     const gap = this.lastContact;
     const seen = new Set<string>();
     for (const item of listed.items) {

@@ -1,3 +1,4 @@
+import { objectProblems } from '../../lib/findings/screen';
 import type {
   ConfigMap,
   DestinationRule,
@@ -21,12 +22,20 @@ export interface ResourceType {
   version: string;
   plural: string;
   namespaced: boolean;
+  /** The kind of its objects, when meshdx checks their shape before use (lib/findings/screen). */
+  kind?: string;
 }
 
 export const CORE = {
-  namespaces: { group: '', version: 'v1', plural: 'namespaces', namespaced: false },
-  pods: { group: '', version: 'v1', plural: 'pods', namespaced: true },
-  services: { group: '', version: 'v1', plural: 'services', namespaced: true },
+  namespaces: {
+    group: '',
+    version: 'v1',
+    plural: 'namespaces',
+    namespaced: false,
+    kind: 'Namespace',
+  },
+  pods: { group: '', version: 'v1', plural: 'pods', namespaced: true, kind: 'Pod' },
+  services: { group: '', version: 'v1', plural: 'services', namespaced: true, kind: 'Service' },
   events: { group: '', version: 'v1', plural: 'events', namespaced: true },
   configmaps: { group: '', version: 'v1', plural: 'configmaps', namespaced: true },
   endpointslices: {
@@ -58,8 +67,32 @@ export interface ListOptions {
 }
 
 export interface Listed<T> {
+  /** The objects meshdx can read. */
   items: T[];
+  /**
+   * Objects of the list whose shape meshdx cannot read (a Pod without spec...), left out of
+   * `items` so that one bad object never breaks a view; the Findings report names each one.
+   */
+  rejected: unknown[];
   resourceVersion: string;
+}
+
+/** Splits a list's items into readable objects and malformed ones (by the resource's kind). */
+export function screenItems<T>(
+  rt: ResourceType,
+  raw: unknown[],
+): { items: T[]; rejected: unknown[] } {
+  if (!rt.kind) return { items: raw as T[], rejected: [] };
+  const items: T[] = [];
+  const rejected: unknown[] = [];
+  for (const item of raw) {
+    const obj =
+      item !== null && typeof item === 'object' ? (item as Record<string, unknown>) : null;
+    if (obj && objectProblems({ ...obj, kind: obj.kind ?? rt.kind }).length === 0)
+      items.push(item as T);
+    else rejected.push(item);
+  }
+  return { items, rejected };
 }
 
 export async function listResource<T extends KubeObject>(
@@ -74,7 +107,10 @@ export async function listResource<T extends KubeObject>(
   if (!list || !Array.isArray(list.items)) {
     throw new KubeError('protocol', `${collectionPath(rt, opts.namespace)} did not return a list`);
   }
-  return { items: list.items, resourceVersion: list.metadata?.resourceVersion ?? '' };
+  return {
+    ...screenItems<T>(rt, list.items),
+    resourceVersion: list.metadata?.resourceVersion ?? '',
+  };
 }
 
 export const listPods = (t: KubeTransport, o?: ListOptions) => listResource<Pod>(t, CORE.pods, o);

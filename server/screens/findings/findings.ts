@@ -116,9 +116,9 @@ export async function getFindings(
   ]);
   // One malformed object is a finding (MDX0002), never a failed report: screen before use.
   const screened = screenLists({
-    Namespace: namespaces.items,
-    Pod: podList.items,
-    Service: serviceList.items,
+    Namespace: [...namespaces.items, ...namespaces.rejected],
+    Pod: [...podList.items, ...podList.rejected],
+    Service: [...serviceList.items, ...serviceList.rejected],
     Sidecar: istio.sidecars,
     DestinationRule: istio.destinationRules,
     VirtualService: istio.virtualServices,
