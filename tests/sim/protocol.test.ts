@@ -58,8 +58,17 @@ describe('version and discovery', () => {
     expect(istio?.versions.map((v) => v.version)).toEqual(['v1', 'v1beta1', 'v1alpha3']);
     expect(istio?.preferredVersion.version).toBe('v1');
     expect(groups.groups.map((g) => g.name).sort()).toEqual([
+      'admissionregistration.k8s.io',
+      'apiextensions.k8s.io',
+      'apps',
+      'batch',
       'discovery.k8s.io',
+      'extensions.istio.io',
+      'gateway.networking.k8s.io',
       'networking.istio.io',
+      'networking.k8s.io',
+      'security.istio.io',
+      'telemetry.istio.io',
     ]);
     const core = await json<{
       resources: { name: string; shortNames?: string[]; namespaced: boolean }[];
@@ -69,10 +78,12 @@ describe('version and discovery', () => {
       'configmaps',
       'events',
       'namespaces',
+      'nodes',
       'pods',
       'pods/log',
       'pods/portforward',
       'pods/proxy',
+      'secrets',
       'services',
     ]);
     expect(byName.get('pods')?.shortNames).toEqual(['po']);
@@ -82,8 +93,8 @@ describe('version and discovery', () => {
     );
     expect(alpha.resources.map((r) => r.name).sort()).toEqual(
       Object.values(KINDS)
-        .filter((k) => k.group === 'networking.istio.io')
-        .map((k) => k.resource)
+        .filter((k) => k.group === 'networking.istio.io' && k.versions.includes('v1alpha3'))
+        .map((k) => k.plural)
         .sort(),
     );
   });
@@ -100,7 +111,7 @@ describe('version and discovery', () => {
   });
 
   it('answers /openapi/v2 (protobuf only on real servers) and unknown resources with a 404 Status', async () => {
-    for (const p of ['/openapi/v2', '/apis/networking.istio.io/v1/gateways', '/apis/nope/v1']) {
+    for (const p of ['/openapi/v2', '/apis/networking.istio.io/v1/wasmplugins', '/apis/nope/v1']) {
       const r = await get(p);
       expect(r.status).toBe(404);
       expect(await r.json()).toMatchObject({

@@ -27,7 +27,7 @@ interface ApiResource {
 
 function resourceOf(info: KindInfo): ApiResource {
   const r: ApiResource = {
-    name: info.resource,
+    name: info.plural,
     singularName: info.singular,
     namespaced: info.namespaced,
     kind: info.kind,

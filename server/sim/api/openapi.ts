@@ -30,6 +30,11 @@ function servedGroupVersions(): { group: string; version: string }[] {
 const BUILTIN_PREFIX: Record<string, string> = {
   '': 'io.k8s.api.core',
   'discovery.k8s.io': 'io.k8s.api.discovery',
+  apps: 'io.k8s.api.apps',
+  batch: 'io.k8s.api.batch',
+  'networking.k8s.io': 'io.k8s.api.networking',
+  'admissionregistration.k8s.io': 'io.k8s.api.admissionregistration',
+  'apiextensions.k8s.io': 'io.k8s.apiextensions-apiserver.pkg.apis.apiextensions',
 };
 
 function schemaName(info: KindInfo, version: string): string {
@@ -38,7 +43,7 @@ function schemaName(info: KindInfo, version: string): string {
   return `${info.group.split('.').reverse().join('.')}.${version}.${info.kind}`;
 }
 
-const isBuiltin = (info: KindInfo): boolean => BUILTIN_PREFIX[info.group] !== undefined;
+const isBuiltin = (info: KindInfo): boolean => info.builtin;
 
 const queryParam = (name: string, description: string): Json => ({
   name,
@@ -83,8 +88,8 @@ function operations(info: KindInfo, version: string): Record<string, Json> {
   });
   const prefix = `/${gvPathKey(info.group, version)}`;
   const coll = info.namespaced
-    ? `${prefix}/namespaces/{namespace}/${info.resource}`
-    : `${prefix}/${info.resource}`;
+    ? `${prefix}/namespaces/{namespace}/${info.plural}`
+    : `${prefix}/${info.plural}`;
   const scopeParams: Json[] = info.namespaced
     ? [{ name: 'namespace', in: 'path', required: true, schema: { type: 'string' } }]
     : [];

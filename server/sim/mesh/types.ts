@@ -11,7 +11,31 @@ export type SimKind =
   | 'sidecars'
   | 'destinationrules'
   | 'virtualservices'
-  | 'serviceentries';
+  | 'serviceentries'
+  | 'secrets'
+  | 'nodes'
+  | 'deployments'
+  | 'replicasets'
+  | 'statefulsets'
+  | 'daemonsets'
+  | 'jobs'
+  | 'cronjobs'
+  | 'ingresses'
+  | 'mutatingwebhookconfigurations'
+  | 'validatingwebhookconfigurations'
+  | 'customresourcedefinitions'
+  | 'gateways'
+  | 'envoyfilters'
+  | 'proxyconfigs'
+  | 'authorizationpolicies'
+  | 'peerauthentications'
+  | 'requestauthentications'
+  | 'telemetries'
+  | 'wasmplugins'
+  | 'k8sgateways'
+  | 'httproutes'
+  | 'grpcroutes'
+  | 'gatewayclasses';
 
 /** What the mesh emulator may read of the simulated cluster: the current objects and the clock. */
 export interface MeshWorld {
