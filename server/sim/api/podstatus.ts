@@ -13,7 +13,9 @@ export function podStatusCell(pod: Pod): string {
   const st = pod.status ?? {};
   let reason = st.reason ?? st.phase ?? '';
   const restartable = new Set(
-    (podSpec(pod).initContainers ?? []).filter((c) => c.restartPolicy === 'Always').map((c) => c.name),
+    (podSpec(pod).initContainers ?? [])
+      .filter((c) => c.restartPolicy === 'Always')
+      .map((c) => c.name),
   );
   const inits = st.initContainerStatuses ?? [];
   let initializing = false;
@@ -53,7 +55,9 @@ export function podStatusCell(pod: Pod): string {
 /** READY "ready/total", counting native sidecars (restartable init containers) as kubectl does. */
 export function podReadyCell(pod: Pod): string {
   const restartable = new Set(
-    (podSpec(pod).initContainers ?? []).filter((c) => c.restartPolicy === 'Always').map((c) => c.name),
+    (podSpec(pod).initContainers ?? [])
+      .filter((c) => c.restartPolicy === 'Always')
+      .map((c) => c.name),
   );
   const total = podSpec(pod).containers.length + restartable.size;
   const statuses = [

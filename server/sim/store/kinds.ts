@@ -23,7 +23,12 @@ export interface KindInfo {
 
 type KindArgs = Partial<Omit<KindInfo, 'resource' | 'kind'>> & { kind: string };
 
-function kind(resource: SimKind, group: string, versions: readonly string[], a: KindArgs): KindInfo {
+function kind(
+  resource: SimKind,
+  group: string,
+  versions: readonly string[],
+  a: KindArgs,
+): KindInfo {
   return {
     resource,
     plural: a.plural ?? resource,
@@ -146,7 +151,11 @@ export const KINDS: Readonly<Record<SimKind, KindInfo>> = {
     kind: 'WasmPlugin',
     categories: ['istio-io', 'extensions-istio-io'],
   }),
-  k8sgateways: gatewayApi('k8sgateways', { kind: 'Gateway', plural: 'gateways', shortNames: ['gtw'] }),
+  k8sgateways: gatewayApi('k8sgateways', {
+    kind: 'Gateway',
+    plural: 'gateways',
+    shortNames: ['gtw'],
+  }),
   httproutes: gatewayApi('httproutes', { kind: 'HTTPRoute' }),
   grpcroutes: gatewayApi('grpcroutes', { kind: 'GRPCRoute' }),
   gatewayclasses: gatewayApi('gatewayclasses', {
