@@ -5,6 +5,11 @@ import { apiVersionOf, type KindInfo } from '../store/kinds';
 import { parseJson, readBody } from './body';
 import type { SimContext } from './context';
 import { requestFilter } from './filter';
+import {
+  minimumResourceVersion,
+  tooLargeResourceVersion,
+  waitForResourceVersion,
+} from './freshness';
 import { pageOf } from './paging';
 import type { ResourcePath } from './paths';
 import { badRequest, conflict, failure, notFound, sendJson, sendStatus } from './status';
@@ -62,16 +67,20 @@ function tryTable(
 }
 
 /** GET a collection (without ?watch): a <Kind>List of the matching objects, serialised once each. */
-export function handleList(
+export async function handleList(
   ctx: SimContext,
   res: ServerResponse,
   info: KindInfo,
   path: ResourcePath,
   query: URLSearchParams,
   accept?: string,
-): void {
+): Promise<void> {
   const f = requestFilter(info, path.namespace, query);
   if (!f.ok) return sendStatus(res, f.status);
+  const minRv = minimumResourceVersion(query.get('resourceVersion'));
+  if (minRv !== undefined && !(await waitForResourceVersion(ctx, minRv))) {
+    return sendStatus(res, tooLargeResourceVersion(minRv, ctx.store.resourceVersion()));
+  }
   const apiVersion = apiVersionOf(info.group, path.version);
   const page = pageOf(
     ctx.store.entries(info.resource).filter((e) => f.filter(e.obj)),

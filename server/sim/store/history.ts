@@ -9,7 +9,12 @@ export class RingHistory<T extends { rv: number }> {
   private size = 0;
   private compactedRv = 0;
 
-  constructor(readonly capacity: number) {
+  /** `startRv`: nothing at or before it is in the history (a store continuing after a restart). */
+  constructor(
+    readonly capacity: number,
+    startRv = 0,
+  ) {
+    this.compactedRv = startRv;
     if (!Number.isInteger(capacity) || capacity < 1) {
       throw new RangeError(`history capacity must be a positive integer, got ${capacity}`);
     }
