@@ -4,6 +4,7 @@ import { queryBool, type SimContext } from './context';
 import { coreVersions, group, groupList, resourceList, VERSION_INFO } from './discovery';
 import { parseApiPath } from './paths';
 import { openApiV3Index, openApiV3Served, parseOpenApiV3Path } from './openapi';
+import { OPENAPI_V2_PROTOBUF, openApiV2Json, openApiV2Protobuf, wantsProtobuf } from './openapiv2';
 import { handlePatch } from './patchhandler';
 import { handlePodLog } from './podlog';
 import { handlePodProxy } from './podproxy';
@@ -41,6 +42,13 @@ export async function routeApi(
     if (p === '/healthz' || p === '/livez' || p === '/readyz') {
       res.writeHead(200, { 'Content-Type': 'text/plain' });
       res.end('ok');
+      return;
+    }
+    if (p === '/openapi/v2' || p === '/openapi/v2/') {
+      if (!wantsProtobuf(req.headers.accept)) return sendJson(res, 200, openApiV2Json());
+      const body = openApiV2Protobuf();
+      res.writeHead(200, { 'Content-Type': OPENAPI_V2_PROTOBUF, 'Content-Length': body.length });
+      res.end(body);
       return;
     }
     if (p === '/openapi/v3' || p === '/openapi/v3/') {
