@@ -9,7 +9,7 @@ export class RingHistory<T extends { rv: number }> {
   private size = 0;
   private compactedRv = 0;
 
-  /** `startRv`: nothing at or before it is in the history (a store continuing after a restart). */
+  /** `startRv`: resuming from before it is 410 Gone (a store continuing after a restart). */
   constructor(
     readonly capacity: number,
     startRv = 0,

@@ -52,8 +52,12 @@ export function createSimStore(opts: StoreOptions): SimStoreImpl {
   const sortedCache = new Map<SimKind, readonly StoredEntry[]>();
   const objCache = new Map<SimKind, readonly KubeObject[]>();
   let rv = opts.startResourceVersion ?? 0;
-  // resourceVersions from before a restart are not in the history: watching from one is 410 Gone
-  const history = new RingHistory<ChangeRecord>(opts.historySize ?? DEFAULT_HISTORY_SIZE, rv);
+  // The world is built afresh on a restart, so no resourceVersion of the previous run (not even
+  // its last) can be resumed from: a watch from one is 410 Gone and relists.
+  const history = new RingHistory<ChangeRecord>(
+    opts.historySize ?? DEFAULT_HISTORY_SIZE,
+    rv > 0 ? rv + 1 : 0,
+  );
   const listeners = new Set<(rec: ChangeRecord) => void>();
   const next = (): number => {
     rv += 1;
