@@ -206,6 +206,45 @@ data:
       expect(h.sim.store.get('k8sgateways', 'shop', 'waypoint')).toBeDefined();
     });
 
+    it('kubectl scale goes through the scale subresource and the controller follows', async () => {
+      expect(
+        await h.kubectl('scale', 'deployment', 'checkout', '-n', 'shop', '--replicas=3'),
+      ).toContain('deployment.apps/checkout scaled');
+      await until('a third pod', () => (checkoutPods().length === 3 ? true : undefined));
+      h.sim.clock.advance(30_000);
+      expect(await h.kubectl('get', 'deploy', 'checkout', '-n', 'shop')).toMatch(
+        /checkout\s+3\/3\s+3\s+3\s/,
+      );
+      const scale = JSON.parse(
+        await h.kubectl('get', '--raw', '/apis/apps/v1/namespaces/shop/deployments/checkout/scale'),
+      ) as {
+        kind: string;
+        apiVersion: string;
+        spec: { replicas: number };
+        status: { selector: string };
+      };
+      expect(scale).toMatchObject({
+        kind: 'Scale',
+        apiVersion: 'autoscaling/v1',
+        spec: { replicas: 3 },
+        status: { selector: 'app=checkout' },
+      });
+      await expect(
+        h.kubectl(
+          'scale',
+          'deployment',
+          'checkout',
+          '-n',
+          'shop',
+          '--replicas=1',
+          '--current-replicas=2',
+        ),
+      ).rejects.toThrow(/Expected replicas to be 2, was 3/);
+      await h.kubectl('scale', 'deployment', 'checkout', '-n', 'shop', '--replicas=2');
+      h.sim.clock.advance(60_000);
+      expect(checkoutPods()).toHaveLength(2);
+    });
+
     it('deleting a Deployment takes its ReplicaSets and pods with it', async () => {
       expect(await h.kubectl('delete', 'deployment', 'checkout', '-n', 'shop')).toContain(
         'deleted',

@@ -8,6 +8,7 @@ import { OPENAPI_V2_PROTOBUF, openApiV2Json, openApiV2Protobuf, wantsProtobuf } 
 import { handlePatch } from './patchhandler';
 import { handlePodLog } from './podlog';
 import { handlePodProxy } from './podproxy';
+import { handleScale, SCALABLE } from './scale';
 import { handleCreate, handleDelete, handleGet, handleList, handleReplace } from './resources';
 import { badRequest, failure, sendJson, sendStatus } from './status';
 import type { WatchRegistry } from './watch';
@@ -82,6 +83,9 @@ export async function routeApi(
   if (info.namespaced === false && path.namespace !== undefined)
     return sendStatus(res, notServed());
 
+  if (path.subresource === 'scale' && SCALABLE.has(info.resource) && path.name !== undefined) {
+    return handleScale(ctx, req, res, info, path, path.name);
+  }
   if (path.subresource !== undefined) {
     const ns = path.namespace;
     const name = path.name ?? '';
