@@ -1,6 +1,6 @@
 import { BatchV1Api, CoreV1Api, KubeConfig } from '@kubernetes/client-node';
 import { describe, expect, it } from 'vitest';
-import { OPS_NAMESPACE, SPECLESS_POD } from '../../server/sim/scenarios/ops';
+import { DAEMONSET, OPS_NAMESPACE, SPECLESS_POD } from '../../server/sim/scenarios/ops';
 import { hasKubectl, kubectlSim, warnIfNoKubectl } from './kubectl-harness';
 
 warnIfNoKubectl('the demo scenario kubectl tests');
@@ -66,6 +66,31 @@ describe.runIf(hasKubectl)('the demo scenario through real kubectl and client-no
       uid: job?.metadata?.uid,
       controller: true,
     });
+  });
+
+  it('shows the nodes and a DaemonSet with one host-network pod on each', async () => {
+    const nodes = (await h.kubectl('get', 'nodes')).trim().split('\n');
+    expect(nodes[0]).toMatch(/^NAME\s+STATUS\s+ROLES\s+AGE\s+VERSION$/);
+    expect(nodes.slice(1)).toHaveLength(3);
+    for (const row of nodes.slice(1))
+      expect(row).toMatch(/^sim-node-\d\s+Ready\s+<none>\s+\S+\s+v1\.31\.0$/);
+    expect(await h.kubectl('get', 'ds', '-n', OPS_NAMESPACE)).toMatch(
+      new RegExp(`${DAEMONSET}\\s+3\\s+3\\s+3\\s+3\\s+3\\s+<none>\\s+`),
+    );
+    const wide = await h.kubectl(
+      'get',
+      'pods',
+      '-n',
+      OPS_NAMESPACE,
+      '-l',
+      `app=${DAEMONSET}`,
+      '-o',
+      'wide',
+    );
+    for (const n of ['1', '2', '3'])
+      expect(wide).toMatch(
+        new RegExp(`Running\\s+0\\s+\\S+\\s+10\\.128\\.0\\.1${n}\\s+sim-node-${n}\\s`),
+      );
   });
 
   it('lists every Deployment and ReplicaSet of the demo', async () => {

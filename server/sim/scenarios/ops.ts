@@ -8,6 +8,7 @@ import type { World } from '../world/build/world';
 /**
  * The `ops` namespace of the demo: what a real cluster also holds besides meshed Deployments.
  * - a CronJob whose last run left a completed Job and its Succeeded pod (CronJob -> Job -> Pod);
+ * - a DaemonSet (a node exporter on the host network): one pod per node, not meshed;
  * - a pod stored without a spec, as an object written before validation or damaged in etcd
  *   would be: seeded through the store directly (the HTTP API refuses it), so that every
  *   reader of pods (kubectl get pods -A, meshdx's views) is shown to survive one.
@@ -16,6 +17,7 @@ import type { World } from '../world/build/world';
 export const OPS_NAMESPACE = 'ops';
 export const CRONJOB = 'nightly-report';
 export const SPECLESS_POD = 'imported-without-spec';
+export const DAEMONSET = 'node-exporter';
 
 const SAFE = 'bcdfghjklmnpqrstvwxz2456789';
 
@@ -135,6 +137,8 @@ export function buildOps(world: World): void {
   };
   store.upsert('pods', pod);
 
+  buildNodeAgent(world);
+
   // The store's own seeding path: no validation, as for an object already in etcd.
   const specless = {
     apiVersion: 'v1',
@@ -148,4 +152,90 @@ export function buildOps(world: World): void {
     },
   };
   store.upsert('pods', specless as KubeObject as Pod);
+}
+
+/** A DaemonSet with one running pod per node, on the host network (its pod IP is the node's). */
+function buildNodeAgent(world: World): void {
+  const store = world.ctx.store;
+  const uid = stableUid(`daemonset/${OPS_NAMESPACE}/${DAEMONSET}`);
+  const revision = suffixOf(`${DAEMONSET}/revision`).repeat(2);
+  const container = {
+    name: DAEMONSET,
+    image: 'quay.io/prometheus/node-exporter:v1.8.2',
+    ports: [{ name: 'metrics', containerPort: 9100 }],
+  };
+  const podSpec = { containers: [container], hostNetwork: true, restartPolicy: 'Always' };
+  const created = world.t0 - 20 * 86_400_000;
+  const n = NODES.length;
+  store.upsert('daemonsets', {
+    apiVersion: 'apps/v1',
+    kind: 'DaemonSet',
+    metadata: {
+      name: DAEMONSET,
+      namespace: OPS_NAMESPACE,
+      uid,
+      generation: 1,
+      creationTimestamp: kubeTime(created),
+      labels: { app: DAEMONSET },
+    },
+    spec: {
+      selector: { matchLabels: { app: DAEMONSET } },
+      template: { metadata: { labels: { app: DAEMONSET } }, spec: podSpec },
+      updateStrategy: { type: 'RollingUpdate', rollingUpdate: { maxUnavailable: 1 } },
+    },
+    status: {
+      desiredNumberScheduled: n,
+      currentNumberScheduled: n,
+      numberReady: n,
+      updatedNumberScheduled: n,
+      numberAvailable: n,
+      numberMisscheduled: 0,
+      observedGeneration: 1,
+    },
+  } as KubeObject);
+  for (const node of NODES) {
+    const name = `${DAEMONSET}-${suffixOf(`${DAEMONSET}/${node.name}`)}`;
+    const started = kubeTime(created + 5000);
+    const pod: Pod = {
+      apiVersion: 'v1',
+      kind: 'Pod',
+      metadata: {
+        name,
+        generateName: `${DAEMONSET}-`,
+        namespace: OPS_NAMESPACE,
+        uid: stableUid(`pod/${OPS_NAMESPACE}/${name}`),
+        creationTimestamp: kubeTime(created),
+        labels: {
+          app: DAEMONSET,
+          'controller-revision-hash': revision,
+          'pod-template-generation': '1',
+        },
+        ownerReferences: [controllerRef('DaemonSet', DAEMONSET, uid)],
+      },
+      spec: { ...podSpec, nodeName: node.name },
+      status: {
+        phase: 'Running',
+        hostIP: node.hostIP,
+        podIP: node.hostIP,
+        podIPs: [{ ip: node.hostIP }],
+        startTime: kubeTime(created + 1000),
+        conditions: ['Initialized', 'Ready', 'ContainersReady', 'PodScheduled'].map((type) => ({
+          type,
+          status: 'True',
+          lastTransitionTime: started,
+        })),
+        containerStatuses: [
+          {
+            name: container.name,
+            image: container.image,
+            ready: true,
+            started: true,
+            restartCount: 0,
+            state: { running: { startedAt: started } },
+          },
+        ],
+      },
+    };
+    store.upsert('pods', pod);
+  }
 }

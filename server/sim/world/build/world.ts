@@ -5,6 +5,7 @@ import type { SimKind } from '../../mesh/types';
 import { createIds, type Ids } from './ids';
 import { createIpam, type Ipam } from './ipam';
 import { NODES, type SimNode } from './nodes';
+import { nodeObject } from './nodeobjects';
 import { podTemplate, type PodTemplate } from './podspec';
 import { parseDuration, planStart, planStop, type PodPlan } from './plan';
 import { planInstants, podStatusAt } from './status';
@@ -87,6 +88,9 @@ export class World {
     SYSTEM_NAMESPACES.forEach((name, i) =>
       this.namespace(name, {}, `00000000-0000-4000-8000-${String(i + 1).padStart(12, '0')}`),
     );
+    // and the nodes its pods are bound to, registered before anything was scheduled
+    for (const node of NODES)
+      this.ctx.store.upsert('nodes', nodeObject(node, this.t0 - 86_400_000));
   }
 
   now(): number {
