@@ -43,8 +43,6 @@ function schemaName(info: KindInfo, version: string): string {
   return `${info.group.split('.').reverse().join('.')}.${version}.${info.kind}`;
 }
 
-const isBuiltin = (info: KindInfo): boolean => info.builtin;
-
 const queryParam = (name: string, description: string): Json => ({
   name,
   in: 'query',
@@ -61,10 +59,13 @@ const WRITE_PARAMS = [
   ),
 ];
 
-function patchContentTypes(info: KindInfo): string[] {
-  // Custom resources have no strategic merge patch, as on a real API server.
+function patchContentTypes(_info: KindInfo): string[] {
+  // Built-in kinds do take strategic merge patch (the server does, see patchhandler), but it is
+  // not advertised here: kubectl would then look up each patched field's merge keys in these
+  // open schemas, fail ("unable to find api field") and print a warning before falling back to
+  // the merge keys compiled into it. Unadvertised, it uses those at once, as the real schemas
+  // would have told it.
   const base = ['application/json-patch+json', 'application/merge-patch+json'];
-  if (isBuiltin(info)) base.push('application/strategic-merge-patch+json');
   base.push('application/apply-patch+yaml');
   return base;
 }
