@@ -245,6 +245,45 @@ data:
       expect(checkoutPods()).toHaveLength(2);
     });
 
+    it('runs a Deployment created with kubectl: a ReplicaSet, pods injected as the namespace asks', async () => {
+      expect(
+        await h.kubectl(
+          'create',
+          'deployment',
+          'nginx',
+          '-n',
+          'shop',
+          '--image=nginx:1.27',
+          '--replicas=2',
+          '--port=80',
+        ),
+      ).toContain('deployment.apps/nginx created');
+      const nginx = () =>
+        h.sim.store.list<Pod>('pods').filter((p) => p.metadata.labels?.app === 'nginx');
+      // the first pod at once, the next a second later on the simulated clock
+      await until('the first pod', () => (nginx().length === 1 ? true : undefined));
+      h.sim.clock.advance(30_000);
+      expect(nginx()).toHaveLength(2);
+      const dep = await apps().readNamespacedDeployment({ namespace: 'shop', name: 'nginx' });
+      expect(dep.status).toMatchObject({ replicas: 2, readyReplicas: 2, updatedReplicas: 2 });
+      const [rs] = (
+        await apps().listNamespacedReplicaSet({ namespace: 'shop', labelSelector: 'app=nginx' })
+      ).items;
+      expect(rs?.metadata?.ownerReferences?.[0]).toMatchObject({
+        kind: 'Deployment',
+        uid: dep.metadata?.uid,
+      });
+      for (const p of nginx()) {
+        expect(p.metadata.ownerReferences?.[0]?.uid).toBe(rs?.metadata?.uid);
+        // shop has istio-injection=enabled: the app and a classic sidecar
+        expect(p.spec.containers.map((c) => [c.name, c.image ?? ''])).toEqual([
+          ['nginx', 'nginx:1.27'],
+          ['istio-proxy', expect.stringContaining('proxyv2') as unknown as string],
+        ]);
+        expect(p.spec.containers[0]?.ports?.[0]?.containerPort).toBe(80);
+      }
+    });
+
     it('deleting a Deployment takes its ReplicaSets and pods with it', async () => {
       expect(await h.kubectl('delete', 'deployment', 'checkout', '-n', 'shop')).toContain(
         'deleted',

@@ -252,3 +252,41 @@ export function changeFromTemplate(
   if (change.mode === 'hold-annotation' || change.mode === 'native') change.race = false;
   return change;
 }
+
+/**
+ * The workload a Deployment created through the API stands for: its first container as the
+ * app (name, image, ports), its template's labels and annotations, injected with a classic
+ * sidecar when its namespace has istio-injection=enabled (and the pod does not opt out).
+ */
+export function workloadFromDeployment(
+  name: string,
+  spec: unknown,
+  injectedNamespace: boolean,
+): WorkloadSpec | undefined {
+  const s = record(spec);
+  const template = record(s.template);
+  const meta = record(template.metadata);
+  const containers = record(template.spec).containers;
+  const first = Array.isArray(containers) ? record(containers[0]) : undefined;
+  if (first === undefined || typeof first.name !== 'string') return undefined;
+  const annotations = strings(meta.annotations);
+  const ports = (Array.isArray(first.ports) ? first.ports : [])
+    .map(record)
+    .filter((p) => typeof p.containerPort === 'number')
+    .map((p) => ({
+      containerPort: p.containerPort as number,
+      ...(typeof p.name === 'string' ? { name: p.name } : {}),
+    }));
+  const injected = injectedNamespace && annotations['sidecar.istio.io/inject'] !== 'false';
+  const w: WorkloadSpec = {
+    name,
+    replicas: typeof s.replicas === 'number' ? s.replicas : 1,
+    mode: injected ? 'classic' : 'none',
+    containerName: first.name,
+    labels: strings(meta.labels),
+    annotations,
+  };
+  if (typeof first.image === 'string') w.image = first.image;
+  if (ports.length > 0) w.ports = ports;
+  return w;
+}

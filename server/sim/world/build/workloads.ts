@@ -9,6 +9,7 @@ import {
   replicaSetObject,
   stableUid,
   templateObject,
+  workloadFromDeployment,
 } from './controllers';
 import { kubeTime } from './time';
 import type { Deployment, PodEntry, World } from './world';
@@ -61,6 +62,10 @@ export class WorkloadControllers {
     const key = `${dep.namespace}/${dep.spec.name}`;
     const st = this.states.get(key);
     const template = templateObject(dep.tpl, false);
+    if (st === undefined && fromApi) {
+      this.adoptState(dep);
+      return;
+    }
     if (st === undefined) {
       const created = kubeTime(this.world.t0 - 86_400_000);
       const state: WorkloadState = {
@@ -96,6 +101,38 @@ export class WorkloadControllers {
       }
     }
     this.world.syncWorkload(dep.namespace, dep.spec.name);
+  }
+
+  /** State for a Deployment created through the API: the stored object is the user's. */
+  private adoptState(dep: Deployment): void {
+    const cur = this.store.get<Stored>('deployments', dep.namespace, dep.spec.name);
+    if (cur === undefined) return;
+    const created = cur.metadata.creationTimestamp ?? kubeTime(this.world.now());
+    this.states.set(`${dep.namespace}/${dep.spec.name}`, {
+      namespace: dep.namespace,
+      name: dep.spec.name,
+      uid: cur.metadata.uid ?? stableUid(`deployment/${dep.namespace}/${dep.spec.name}`),
+      created,
+      current: dep,
+      sets: [{ dep, revision: 1, created: kubeTime(this.world.now()) }],
+      desired: dep.spec.replicas,
+      generation: 1,
+      revision: 1,
+      templateJson: canonicalJson(cur.spec?.template),
+    });
+    this.world.syncWorkload(dep.namespace, dep.spec.name);
+  }
+
+  /** A Deployment created through the API (kubectl create deployment): its ReplicaSet and pods. */
+  private adopt(obj: Stored, ns: string): void {
+    const nsObj = this.store.get('namespaces', undefined, ns);
+    const injected = nsObj?.metadata.labels?.['istio-injection'] === 'enabled';
+    const spec = workloadFromDeployment(obj.metadata.name, obj.spec, injected);
+    if (spec === undefined) return;
+    const dep = this.world.newReplicaSet(ns, spec);
+    this.register(dep, true);
+    const now = this.world.now();
+    for (let i = 0; i < spec.replicas; i++) this.world.startPod(dep, now + i * 1000);
   }
 
   /** Write the ReplicaSets' and the Deployment's counts where they changed. */
@@ -160,7 +197,10 @@ export class WorkloadControllers {
     const ns = obj.metadata.namespace ?? 'default';
     const key = `${ns}/${obj.metadata.name}`;
     const st = this.states.get(key);
-    if (st === undefined) return;
+    if (st === undefined) {
+      if (change.type === 'ADDED') this.adopt(obj, ns);
+      return;
+    }
     const now = this.world.now();
     const active = () =>
       this.world
