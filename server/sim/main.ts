@@ -1,6 +1,6 @@
 /**
  * `npm run sim -- --scenario NAME [--port P] [--kubeconfig FILE] [--clock real|ISO]
- *   [--param k=v ...] [--fault latency=200 ...]`
+ *   [--param k=v ...] [--fault latency=200 ...] [--state FILE]`
  */
 import os from 'node:os';
 import path from 'node:path';
