@@ -12,6 +12,7 @@ import type { MeshEmulator, MeshWorld } from './mesh/types';
 import { getScenario, scenarioNames } from './scenarios/index';
 import { createFaults, type FaultSettings } from './store/faults';
 import { createSimLogs, type SimLogsImpl } from './store/logs';
+import { fileRvState } from './store/rvstate';
 import { createSimStore, type SimStoreImpl } from './store/store';
 import { simKubeconfig } from './kubeconfig';
 import { seededRandom } from './world/build/ids';
@@ -29,6 +30,11 @@ export interface SimulatorOptions {
   /** Write the kubeconfig here too. */
   kubeconfigPath?: string;
   faults?: FaultSettings;
+  /**
+   * State file: resourceVersions continue above the one saved there by the previous run
+   * (created when missing).
+   */
+  stateFile?: string;
   /** Watch history size (default 10,000). */
   historySize?: number;
   /** Log lines kept per container (default 5,000). */
@@ -69,7 +75,13 @@ export async function startSimulator(opts: SimulatorOptions): Promise<RunningSim
   if (scenario === undefined) throw new UnknownScenarioError(opts.scenario, scenarioNames());
   const name = opts.scenarioImpl?.name ?? opts.scenario;
   const clock = createClock(opts.clock ?? 'real');
-  const store = createSimStore({ now: () => clock.now(), historySize: opts.historySize });
+  const rvState = opts.stateFile === undefined ? undefined : fileRvState(opts.stateFile);
+  const store = createSimStore({
+    now: () => clock.now(),
+    historySize: opts.historySize,
+    startResourceVersion: rvState?.start,
+    onResourceVersion: rvState === undefined ? undefined : (rv) => rvState.advance(rv),
+  });
   const logs = createSimLogs({ maxLinesPerContainer: opts.maxLogLines });
   const faults = createFaults(opts.faults);
   const world: MeshWorld = { now: () => clock.now(), list: (kind) => store.list(kind) };
@@ -117,6 +129,7 @@ export async function startSimulator(opts: SimulatorOptions): Promise<RunningSim
       closed ??= (async () => {
         clock.stop();
         await api.close();
+        rvState?.close(store.resourceVersion());
       })();
       return closed;
     },

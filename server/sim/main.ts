@@ -1,6 +1,6 @@
 /**
  * `npm run sim -- --scenario NAME [--port P] [--kubeconfig FILE] [--clock real|ISO]
- *   [--param k=v ...] [--fault latency=200 ...]`
+ *   [--param k=v ...] [--fault latency=200 ...] [--state FILE]`
  */
 import os from 'node:os';
 import path from 'node:path';
@@ -9,7 +9,7 @@ import { startSimulator, UnknownScenarioError } from './index';
 import { parseFaultArgs } from './store/faults';
 
 const USAGE =
-  'usage: npm run sim -- --scenario NAME [--port P] [--kubeconfig FILE] [--clock real|ISO-TIME] [--param k=v ...] [--fault latency=MS|errorRate=P|dropWatches=MS|unreachable=NS/POD|slow=NS/POD:MS ...]';
+  'usage: npm run sim -- --scenario NAME [--port P] [--kubeconfig FILE] [--clock real|ISO-TIME] [--param k=v ...] [--state FILE] [--fault latency=MS|errorRate=P|dropWatches=MS|unreachable=NS/POD|slow=NS/POD:MS ...]';
 
 function pairs(list: string[] | undefined, what: string): [string, string][] {
   return (list ?? []).map((item) => {
@@ -36,6 +36,7 @@ async function main(): Promise<number> {
       clock: { type: 'string' },
       param: { type: 'string', multiple: true },
       fault: { type: 'string', multiple: true },
+      state: { type: 'string' },
       help: { type: 'boolean', short: 'h' },
     },
     strict: true,
@@ -58,6 +59,7 @@ async function main(): Promise<number> {
     params: Object.fromEntries(pairs(values.param, 'param')),
     faults: parseFaultArgs(values.fault),
     kubeconfigPath,
+    ...(values.state !== undefined ? { stateFile: path.resolve(values.state) } : {}),
   });
   console.log(`meshdx simulator: scenario ${sim.scenario} at ${sim.url}`);
   console.log(`kubeconfig: ${kubeconfigPath}`);

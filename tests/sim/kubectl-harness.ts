@@ -68,7 +68,8 @@ export function kubectlSim(prefix: string, opts: Partial<SimulatorOptions> = {})
         path.join(dir, 'cache'),
       ];
       try {
-        return (await exec(KUBECTL, [...base, ...args], { timeout: 15_000 })).stdout;
+        return (await exec(KUBECTL, [...base, ...args], { timeout: 15_000, maxBuffer: 1 << 26 }))
+          .stdout;
       } catch (e) {
         const err = e as { stderr?: string; message: string };
         throw new Error(`kubectl ${args.join(' ')} failed: ${err.stderr ?? err.message}`);

@@ -58,8 +58,17 @@ describe('version and discovery', () => {
     expect(istio?.versions.map((v) => v.version)).toEqual(['v1', 'v1beta1', 'v1alpha3']);
     expect(istio?.preferredVersion.version).toBe('v1');
     expect(groups.groups.map((g) => g.name).sort()).toEqual([
+      'admissionregistration.k8s.io',
+      'apiextensions.k8s.io',
+      'apps',
+      'batch',
       'discovery.k8s.io',
+      'extensions.istio.io',
+      'gateway.networking.k8s.io',
       'networking.istio.io',
+      'networking.k8s.io',
+      'security.istio.io',
+      'telemetry.istio.io',
     ]);
     const core = await json<{
       resources: { name: string; shortNames?: string[]; namespaced: boolean }[];
@@ -69,10 +78,12 @@ describe('version and discovery', () => {
       'configmaps',
       'events',
       'namespaces',
+      'nodes',
       'pods',
       'pods/log',
       'pods/portforward',
       'pods/proxy',
+      'secrets',
       'services',
     ]);
     expect(byName.get('pods')?.shortNames).toEqual(['po']);
@@ -82,8 +93,8 @@ describe('version and discovery', () => {
     );
     expect(alpha.resources.map((r) => r.name).sort()).toEqual(
       Object.values(KINDS)
-        .filter((k) => k.group === 'networking.istio.io')
-        .map((k) => k.resource)
+        .filter((k) => k.group === 'networking.istio.io' && k.versions.includes('v1alpha3'))
+        .map((k) => k.plural)
         .sort(),
     );
   });
@@ -99,8 +110,24 @@ describe('version and discovery', () => {
     expect((await get('/openapi/v3/apis/nope/v1')).status).toBe(404);
   });
 
-  it('answers /openapi/v2 (protobuf only on real servers) and unknown resources with a 404 Status', async () => {
-    for (const p of ['/openapi/v2', '/apis/networking.istio.io/v1/gateways', '/apis/nope/v1']) {
+  it('answers /openapi/v2 with a document without definitions, in protobuf when asked', async () => {
+    const pb = await fetch(`${sim.url}/openapi/v2`, {
+      headers: { Accept: 'application/com.github.proto-openapi.spec.v2@v1.0+protobuf' },
+    });
+    expect(pb.status).toBe(200);
+    expect(pb.headers.get('content-type')).toBe(
+      'application/com.github.proto-openapi.spec.v2.v1.0+protobuf',
+    );
+    const bytes = Buffer.from(await pb.arrayBuffer());
+    // field 1 (swagger) = "2.0", then field 2 (info) holding the title
+    expect([...bytes.subarray(0, 5)]).toEqual([0x0a, 3, 0x32, 0x2e, 0x30]);
+    expect(bytes.includes(Buffer.from('Kubernetes'))).toBe(true);
+    const json = (await (await get('/openapi/v2')).json()) as { swagger: string };
+    expect(json).toMatchObject({ swagger: '2.0', paths: {}, definitions: {} });
+  });
+
+  it('answers unknown resources and groups with a 404 Status', async () => {
+    for (const p of ['/apis/networking.istio.io/v1/wasmplugins', '/apis/nope/v1']) {
       const r = await get(p);
       expect(r.status).toBe(404);
       expect(await r.json()).toMatchObject({

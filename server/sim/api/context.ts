@@ -13,6 +13,11 @@ export interface ApiOptions {
   defaultWatchTimeoutMs: number;
   /** Pod ports bound to 127.0.0.1 inside the pod: refused through pods/proxy; default [15000]. */
   loopbackPorts: readonly number[];
+  /**
+   * How long a list or watch from a resourceVersion the store has not reached waits for it
+   * before the Too large resource version answer; default 3,000 ms (the watch cache's wait).
+   */
+  tooLargeResourceVersionWaitMs: number;
 }
 
 export const DEFAULT_API_OPTIONS: ApiOptions = {
@@ -20,6 +25,7 @@ export const DEFAULT_API_OPTIONS: ApiOptions = {
   bookmarkIntervalMs: 10_000,
   defaultWatchTimeoutMs: 30 * 60_000,
   loopbackPorts: [15000],
+  tooLargeResourceVersionWaitMs: 3_000,
 };
 
 /** Everything the request handlers work with. */

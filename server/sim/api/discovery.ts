@@ -1,4 +1,5 @@
 import { apiGroups, apiVersionOf, KINDS, type KindInfo } from '../store/kinds';
+import { SCALABLE } from './scale';
 
 /** What GET /version answers. */
 export const VERSION_INFO = {
@@ -19,6 +20,8 @@ interface ApiResource {
   name: string;
   singularName: string;
   namespaced: boolean;
+  group?: string;
+  version?: string;
   kind: string;
   verbs: string[];
   shortNames?: string[];
@@ -27,7 +30,7 @@ interface ApiResource {
 
 function resourceOf(info: KindInfo): ApiResource {
   const r: ApiResource = {
-    name: info.resource,
+    name: info.plural,
     singularName: info.singular,
     namespaced: info.namespaced,
     kind: info.kind,
@@ -66,6 +69,17 @@ export function resourceList(group: string, version: string): object | undefined
   for (const info of infos) {
     resources.push(resourceOf(info));
     if (info.resource === 'pods') resources.push(...POD_SUBRESOURCES);
+    if (SCALABLE.has(info.resource)) {
+      resources.push({
+        name: `${info.plural}/scale`,
+        singularName: '',
+        namespaced: true,
+        group: 'autoscaling',
+        version: 'v1',
+        kind: 'Scale',
+        verbs: ['get', 'patch', 'update'],
+      });
+    }
   }
   return {
     kind: 'APIResourceList',

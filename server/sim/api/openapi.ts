@@ -30,6 +30,11 @@ function servedGroupVersions(): { group: string; version: string }[] {
 const BUILTIN_PREFIX: Record<string, string> = {
   '': 'io.k8s.api.core',
   'discovery.k8s.io': 'io.k8s.api.discovery',
+  apps: 'io.k8s.api.apps',
+  batch: 'io.k8s.api.batch',
+  'networking.k8s.io': 'io.k8s.api.networking',
+  'admissionregistration.k8s.io': 'io.k8s.api.admissionregistration',
+  'apiextensions.k8s.io': 'io.k8s.apiextensions-apiserver.pkg.apis.apiextensions',
 };
 
 function schemaName(info: KindInfo, version: string): string {
@@ -37,8 +42,6 @@ function schemaName(info: KindInfo, version: string): string {
   if (builtin !== undefined) return `${builtin}.${version}.${info.kind}`;
   return `${info.group.split('.').reverse().join('.')}.${version}.${info.kind}`;
 }
-
-const isBuiltin = (info: KindInfo): boolean => BUILTIN_PREFIX[info.group] !== undefined;
 
 const queryParam = (name: string, description: string): Json => ({
   name,
@@ -56,10 +59,13 @@ const WRITE_PARAMS = [
   ),
 ];
 
-function patchContentTypes(info: KindInfo): string[] {
-  // Custom resources have no strategic merge patch, as on a real API server.
+function patchContentTypes(_info: KindInfo): string[] {
+  // Built-in kinds do take strategic merge patch (the server does, see patchhandler), but it is
+  // not advertised here: kubectl would then look up each patched field's merge keys in these
+  // open schemas, fail ("unable to find api field") and print a warning before falling back to
+  // the merge keys compiled into it. Unadvertised, it uses those at once, as the real schemas
+  // would have told it.
   const base = ['application/json-patch+json', 'application/merge-patch+json'];
-  if (isBuiltin(info)) base.push('application/strategic-merge-patch+json');
   base.push('application/apply-patch+yaml');
   return base;
 }
@@ -83,8 +89,8 @@ function operations(info: KindInfo, version: string): Record<string, Json> {
   });
   const prefix = `/${gvPathKey(info.group, version)}`;
   const coll = info.namespaced
-    ? `${prefix}/namespaces/{namespace}/${info.resource}`
-    : `${prefix}/${info.resource}`;
+    ? `${prefix}/namespaces/{namespace}/${info.plural}`
+    : `${prefix}/${info.plural}`;
   const scopeParams: Json[] = info.namespaced
     ? [{ name: 'namespace', in: 'path', required: true, schema: { type: 'string' } }]
     : [];

@@ -5,7 +5,7 @@ import { renderEntry } from '../store/entry';
 import { apiVersionOf, type KindInfo } from '../store/kinds';
 import { readBody } from './body';
 import type { SimContext } from './context';
-import { nameErrors } from './names';
+import { nameCauses, validateObject } from './validation';
 import {
   jsonPatch,
   mergePatch,
@@ -18,8 +18,7 @@ import type { ResourcePath } from './paths';
 import { checkNamespace, invalidStatus } from './resources';
 import { badRequest, conflict, failure, notFound, sendJson, sendStatus } from './status';
 
-const isBuiltin = (info: KindInfo): boolean =>
-  info.group === '' || info.group === 'discovery.k8s.io';
+const isBuiltin = (info: KindInfo): boolean => info.builtin;
 
 function unsupported(info: KindInfo, contentType: string | undefined) {
   const accepted = ['application/json-patch+json', 'application/merge-patch+json'];
@@ -87,15 +86,15 @@ export async function handlePatch(
   let base: KubeObject;
   if (cur !== undefined) base = cur;
   else if (type === 'apply') {
-    const errs = nameErrors(name, info.resource === 'namespaces' || info.resource === 'services');
-    if (errs.length > 0) return sendStatus(res, invalidStatus(info, name, 'metadata.name', errs));
+    const errs = nameCauses(info, name);
+    if (errs.length > 0) return sendStatus(res, invalidStatus(info, name, errs));
     created = true;
     base = {
       apiVersion: apiVersionOf(info.group, path.version),
       kind: info.kind,
       metadata: { name },
     };
-  } else return sendStatus(res, notFound(info.resource, name, info.group));
+  } else return sendStatus(res, notFound(info.plural, name, info.group));
 
   let patched: unknown;
   try {
@@ -121,6 +120,8 @@ export async function handlePatch(
     );
   }
   if (!checkNamespace(ctx, res, info, path, obj)) return;
+  const errs = validateObject(info, obj);
+  if (errs.length > 0) return sendStatus(res, invalidStatus(info, name, errs));
   const sentRv = obj.metadata.resourceVersion;
   if (cur !== undefined && sentRv !== undefined && sentRv !== cur.metadata.resourceVersion) {
     return sendStatus(res, conflict(info, name));

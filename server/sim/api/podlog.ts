@@ -1,3 +1,4 @@
+import { podSpec } from '../store/podshape';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Pod } from '../../../lib/kube/types';
 import type { LogLine } from '../store/logs';
@@ -15,8 +16,9 @@ export function pickContainer(
   pod: Pod,
   asked: string | null,
 ): { name: string } | { error: string } {
-  const names = pod.spec.containers.map((c) => c.name);
-  const inits = (pod.spec.initContainers ?? []).map((c) => c.name);
+  const spec = podSpec(pod);
+  const names = spec.containers.map((c) => c.name);
+  const inits = (spec.initContainers ?? []).map((c) => c.name);
   const podName = pod.metadata.name;
   if (asked === null || asked === '') {
     if (names.length === 1 && names[0] !== undefined) return { name: names[0] };

@@ -1,3 +1,4 @@
+import { podSpec } from '../store/podshape';
 import type { Pod } from '../../../lib/kube/types';
 import type { PodHttpResponse } from '../mesh/types';
 import type { SimContext } from './context';
@@ -12,9 +13,8 @@ export function splitProxyName(raw: string): { name: string; port?: string } {
 
 /** A numeric port, a named container port, or (none given) the first container port / 80. */
 export function resolvePort(pod: Pod, port: string | undefined): number | undefined {
-  const all = [...pod.spec.containers, ...(pod.spec.initContainers ?? [])].flatMap(
-    (c) => c.ports ?? [],
-  );
+  const spec = podSpec(pod);
+  const all = [...spec.containers, ...(spec.initContainers ?? [])].flatMap((c) => c.ports ?? []);
   if (port === undefined || port === '') return all[0]?.containerPort ?? 80;
   if (/^\d+$/.test(port)) {
     const n = Number(port);

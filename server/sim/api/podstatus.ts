@@ -1,4 +1,5 @@
 import type { ContainerStatus, Pod } from '../../../lib/kube/types';
+import { podSpec } from '../store/podshape';
 import { humanDuration } from './duration';
 
 function exitReason(prefix: string, t: { reason?: string; signal?: number; exitCode: number }) {
@@ -12,7 +13,9 @@ export function podStatusCell(pod: Pod): string {
   const st = pod.status ?? {};
   let reason = st.reason ?? st.phase ?? '';
   const restartable = new Set(
-    (pod.spec.initContainers ?? []).filter((c) => c.restartPolicy === 'Always').map((c) => c.name),
+    (podSpec(pod).initContainers ?? [])
+      .filter((c) => c.restartPolicy === 'Always')
+      .map((c) => c.name),
   );
   const inits = st.initContainerStatuses ?? [];
   let initializing = false;
@@ -24,7 +27,7 @@ export function podStatusCell(pod: Pod): string {
     if (term !== undefined) reason = exitReason('Init:', term);
     else if (c.state?.waiting?.reason && c.state.waiting.reason !== 'PodInitializing') {
       reason = `Init:${c.state.waiting.reason}`;
-    } else reason = `Init:${i}/${pod.spec.initContainers?.length ?? inits.length}`;
+    } else reason = `Init:${i}/${podSpec(pod).initContainers?.length ?? inits.length}`;
     initializing = true;
     break;
   }
@@ -52,9 +55,11 @@ export function podStatusCell(pod: Pod): string {
 /** READY "ready/total", counting native sidecars (restartable init containers) as kubectl does. */
 export function podReadyCell(pod: Pod): string {
   const restartable = new Set(
-    (pod.spec.initContainers ?? []).filter((c) => c.restartPolicy === 'Always').map((c) => c.name),
+    (podSpec(pod).initContainers ?? [])
+      .filter((c) => c.restartPolicy === 'Always')
+      .map((c) => c.name),
   );
-  const total = pod.spec.containers.length + restartable.size;
+  const total = podSpec(pod).containers.length + restartable.size;
   const statuses = [
     ...(pod.status?.containerStatuses ?? []),
     ...(pod.status?.initContainerStatuses ?? []).filter((c) => restartable.has(c.name)),

@@ -5,11 +5,16 @@ import { apiVersionOf, type KindInfo } from '../store/kinds';
 import { parseJson, readBody } from './body';
 import type { SimContext } from './context';
 import { requestFilter } from './filter';
-import { nameErrors } from './names';
+import {
+  minimumResourceVersion,
+  tooLargeResourceVersion,
+  waitForResourceVersion,
+} from './freshness';
 import { pageOf } from './paging';
 import type { ResourcePath } from './paths';
 import { badRequest, conflict, failure, notFound, sendJson, sendStatus } from './status';
 import { includeObjectOf, renderTable, responseForm } from './table';
+import { nameCauses, validateObject, type StatusCause } from './validation';
 
 /** Table output when the Accept header asks for it; false when the caller serves plain JSON. */
 function tryTable(
@@ -62,16 +67,20 @@ function tryTable(
 }
 
 /** GET a collection (without ?watch): a <Kind>List of the matching objects, serialised once each. */
-export function handleList(
+export async function handleList(
   ctx: SimContext,
   res: ServerResponse,
   info: KindInfo,
   path: ResourcePath,
   query: URLSearchParams,
   accept?: string,
-): void {
+): Promise<void> {
   const f = requestFilter(info, path.namespace, query);
   if (!f.ok) return sendStatus(res, f.status);
+  const minRv = minimumResourceVersion(query.get('resourceVersion'));
+  if (minRv !== undefined && !(await waitForResourceVersion(ctx, minRv))) {
+    return sendStatus(res, tooLargeResourceVersion(minRv, ctx.store.resourceVersion()));
+  }
   const apiVersion = apiVersionOf(info.group, path.version);
   const page = pageOf(
     ctx.store.entries(info.resource).filter((e) => f.filter(e.obj)),
@@ -102,7 +111,7 @@ export function handleGet(
   query: URLSearchParams = new URLSearchParams(),
 ): void {
   const e = ctx.store.getEntry(info.resource, path.namespace, name);
-  if (e === undefined) return sendStatus(res, notFound(info.resource, name, info.group));
+  if (e === undefined) return sendStatus(res, notFound(info.plural, name, info.group));
   const apiVersion = apiVersionOf(info.group, path.version);
   if (tryTable(ctx, res, info, apiVersion, accept, query, () => [e.obj])) return;
   sendJson(res, 200, renderEntry(e, apiVersion));
@@ -144,14 +153,21 @@ async function readObject(
   return { ok: true, obj: o as unknown as KubeObject };
 }
 
-export function invalidStatus(info: KindInfo, name: string, field: string, errs: string[]) {
+/**
+ * 422 Invalid, as apierrors.NewInvalid builds it: the message names the group-qualified kind and
+ * lists the field errors (bracketed when several), and each error is a cause that kubectl prints
+ * as `The Service "x" is invalid: spec.ports[1].name: Duplicate value: "http"`.
+ */
+export function invalidStatus(info: KindInfo, name: string, causes: StatusCause[]) {
   const gk = info.group === '' ? info.kind : `${info.kind}.${info.group}`;
-  return failure(
-    422,
-    'Invalid',
-    `${gk} "${name}" is invalid: ${field}: Invalid value: "${name}": ${errs.join(', ')}`,
-    { name, group: info.group, kind: info.kind },
-  );
+  const errs = causes.map((c) => `${c.field}: ${c.message}`);
+  const list = errs.length === 1 ? (errs[0] ?? '') : `[${errs.join(', ')}]`;
+  return failure(422, 'Invalid', `${gk} "${name}" is invalid: ${list}`, {
+    name,
+    group: info.group,
+    kind: info.kind,
+    causes: causes.map((c) => ({ reason: c.reason, message: c.message, field: c.field })),
+  });
 }
 
 /** Namespace checks shared by create, replace and patch. */
@@ -166,7 +182,7 @@ export function checkNamespace(
   if (path.namespace === undefined) {
     sendStatus(
       res,
-      failure(405, 'MethodNotAllowed', `${info.resource} must be created in a namespace`),
+      failure(405, 'MethodNotAllowed', `${info.plural} must be created in a namespace`),
     );
     return false;
   }
@@ -202,23 +218,19 @@ export async function handleCreate(
     name = `${obj.metadata.generateName}${Math.random().toString(36).slice(2, 7)}`;
   }
   if (typeof name !== 'string' || name === '') {
-    return sendStatus(
-      res,
-      invalidStatus(info, '', 'metadata.name', ['name or generateName is required']),
-    );
+    return sendStatus(res, invalidStatus(info, '', nameCauses(info, undefined)));
   }
-  const labelOnly = info.resource === 'namespaces' || info.resource === 'services';
-  const errs = nameErrors(name, labelOnly);
-  if (errs.length > 0) return sendStatus(res, invalidStatus(info, name, 'metadata.name', errs));
+  const errs = validateObject(info, { ...obj, metadata: { ...obj.metadata, name } });
+  if (errs.length > 0) return sendStatus(res, invalidStatus(info, name, errs));
   if (!checkNamespace(ctx, res, info, path, obj)) return;
   if (ctx.store.get(info.resource, path.namespace, name) !== undefined) {
-    const gr = info.group === '' ? info.resource : `${info.resource}.${info.group}`;
+    const gr = info.group === '' ? info.plural : `${info.plural}.${info.group}`;
     return sendStatus(
       res,
       failure(409, 'AlreadyExists', `${gr} "${name}" already exists`, {
         name,
         group: info.group,
-        kind: info.resource,
+        kind: info.plural,
       }),
     );
   }
@@ -259,7 +271,9 @@ export async function handleReplace(
   }
   if (!checkNamespace(ctx, res, info, path, obj)) return;
   const cur = ctx.store.get(info.resource, path.namespace, name);
-  if (cur === undefined) return sendStatus(res, notFound(info.resource, name, info.group));
+  if (cur === undefined) return sendStatus(res, notFound(info.plural, name, info.group));
+  const errs = validateObject(info, obj);
+  if (errs.length > 0) return sendStatus(res, invalidStatus(info, name, errs));
   const sentRv = obj.metadata.resourceVersion;
   if (sentRv !== undefined && sentRv !== '' && sentRv !== cur.metadata.resourceVersion) {
     return sendStatus(res, conflict(info, name));
@@ -285,7 +299,7 @@ export function handleDelete(
   name: string,
 ): void {
   const e = ctx.store.getEntry(info.resource, path.namespace, name);
-  if (e === undefined) return sendStatus(res, notFound(info.resource, name, info.group));
+  if (e === undefined) return sendStatus(res, notFound(info.plural, name, info.group));
   ctx.store.remove(info.resource, path.namespace, name);
   sendJson(res, 200, renderEntry(e, apiVersionOf(info.group, path.version)));
 }

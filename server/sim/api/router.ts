@@ -4,9 +4,11 @@ import { queryBool, type SimContext } from './context';
 import { coreVersions, group, groupList, resourceList, VERSION_INFO } from './discovery';
 import { parseApiPath } from './paths';
 import { openApiV3Index, openApiV3Served, parseOpenApiV3Path } from './openapi';
+import { OPENAPI_V2_PROTOBUF, openApiV2Json, openApiV2Protobuf, wantsProtobuf } from './openapiv2';
 import { handlePatch } from './patchhandler';
 import { handlePodLog } from './podlog';
 import { handlePodProxy } from './podproxy';
+import { handleScale, SCALABLE } from './scale';
 import { handleCreate, handleDelete, handleGet, handleList, handleReplace } from './resources';
 import { badRequest, failure, sendJson, sendStatus } from './status';
 import type { WatchRegistry } from './watch';
@@ -43,6 +45,13 @@ export async function routeApi(
       res.end('ok');
       return;
     }
+    if (p === '/openapi/v2' || p === '/openapi/v2/') {
+      if (!wantsProtobuf(req.headers.accept)) return sendJson(res, 200, openApiV2Json());
+      const body = openApiV2Protobuf();
+      res.writeHead(200, { 'Content-Type': OPENAPI_V2_PROTOBUF, 'Content-Length': body.length });
+      res.end(body);
+      return;
+    }
     if (p === '/openapi/v3' || p === '/openapi/v3/') {
       return sendJson(res, 200, JSON.stringify(openApiV3Index()));
     }
@@ -74,6 +83,9 @@ export async function routeApi(
   if (info.namespaced === false && path.namespace !== undefined)
     return sendStatus(res, notServed());
 
+  if (path.subresource === 'scale' && SCALABLE.has(info.resource) && path.name !== undefined) {
+    return handleScale(ctx, req, res, info, path, path.name);
+  }
   if (path.subresource !== undefined) {
     const ns = path.namespace;
     const name = path.name ?? '';

@@ -13,7 +13,15 @@ export type StatusReason =
   | 'Invalid'
   | 'RequestEntityTooLarge'
   | 'NotAcceptable'
-  | 'UnsupportedMediaType';
+  | 'UnsupportedMediaType'
+  | 'Timeout';
+
+/** One field error of an Invalid Status (metav1.StatusCause). */
+export interface StatusCauseObject {
+  reason: string;
+  message: string;
+  field?: string;
+}
 
 export interface StatusObject {
   kind: 'Status';
@@ -22,7 +30,13 @@ export interface StatusObject {
   status: 'Failure';
   message: string;
   reason: StatusReason;
-  details?: { name?: string; group?: string; kind?: string };
+  details?: {
+    name?: string;
+    group?: string;
+    kind?: string;
+    causes?: StatusCauseObject[];
+    retryAfterSeconds?: number;
+  };
   code: number;
 }
 
@@ -52,13 +66,13 @@ export function notFound(resource: string, name: string, group = ''): StatusObje
 }
 
 /** 409: the object changed since the resourceVersion the client sent (optimistic locking). */
-export function conflict(info: { resource: string; group: string }, name: string): StatusObject {
-  const gr = info.group === '' ? info.resource : `${info.resource}.${info.group}`;
+export function conflict(info: { plural: string; group: string }, name: string): StatusObject {
+  const gr = info.group === '' ? info.plural : `${info.plural}.${info.group}`;
   return failure(
     409,
     'Conflict',
     `Operation cannot be fulfilled on ${gr} "${name}": the object has been modified; please apply your changes to the latest version and try again`,
-    { name, group: info.group, kind: info.resource },
+    { name, group: info.group, kind: info.plural },
   );
 }
 

@@ -1,5 +1,7 @@
 import type { KubeObject, Namespace, Pod, Service } from '../../../lib/kube/types';
+import { podSpec } from '../store/podshape';
 import { ageCell } from './duration';
+import { AGE, col, NAME, WORKLOAD_PRINTERS, type Printer } from './printers';
 import { podReadyCell, podRestartsCell, podStatusCell } from './podstatus';
 
 /** The response form a request asks for through its Accept header. */
@@ -39,36 +41,8 @@ export function includeObjectOf(v: string | null): IncludeObject | null {
   return v === 'None' || v === 'Metadata' || v === 'Object' ? v : null;
 }
 
-interface Column {
-  name: string;
-  type: 'string' | 'integer' | 'date';
-  format: string;
-  description: string;
-  priority: number;
-}
-
-const col = (name: string, description: string, priority = 0, format = ''): Column => ({
-  name,
-  type: 'string',
-  format: name === 'Name' ? 'name' : format,
-  description,
-  priority,
-});
-
-type Cells = (obj: KubeObject, now: Date) => (string | number)[];
-
-interface Printer {
-  columns: Column[];
-  cells: Cells;
-}
-
-const NAME = col('Name', 'Name must be unique within a namespace.');
-const AGE = col(
-  'Age',
-  'CreationTimestamp is a timestamp representing the server time when this object was created.',
-);
-
 const printers: Record<string, Printer> = {
+  ...WORKLOAD_PRINTERS,
   pods: {
     columns: [
       NAME,
@@ -101,7 +75,7 @@ const printers: Record<string, Printer> = {
         podRestartsCell(p, now),
         ageCell(p.metadata.creationTimestamp, now),
         p.status?.podIP ?? '<none>',
-        p.spec.nodeName ?? '<none>',
+        podSpec(p).nodeName ?? '<none>',
         '<none>',
         '<none>',
       ];

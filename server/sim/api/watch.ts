@@ -5,6 +5,11 @@ import type { ChangeRecord } from '../store/store';
 import type { SimFaults } from '../world/types';
 import { queryBool, type SimContext } from './context';
 import { requestFilter, type ObjectFilter } from './filter';
+import {
+  minimumResourceVersion,
+  tooLargeResourceVersion,
+  waitForResourceVersion,
+} from './freshness';
 import type { ResourcePath } from './paths';
 import { badRequest, failure, sendStatus } from './status';
 
@@ -70,7 +75,7 @@ function project(rec: ChangeRecord, filter: ObjectFilter): Line | undefined {
 }
 
 /** GET a collection with ?watch=true: newline-delimited watch events over a chunked response. */
-export function handleWatch(
+export async function handleWatch(
   ctx: SimContext,
   watches: WatchRegistry,
   req: IncomingMessage,
@@ -78,7 +83,7 @@ export function handleWatch(
   info: KindInfo,
   path: ResourcePath,
   query: URLSearchParams,
-): void {
+): Promise<void> {
   const f = requestFilter(info, path.namespace, query);
   if (!f.ok) return sendStatus(res, f.status);
   const filter = f.filter;
@@ -106,6 +111,12 @@ export function handleWatch(
   const write = (type: string, objectJson: string): void => {
     if (!res.writableEnded) res.write(`{"type":"${type}","object":${objectJson}}\n`);
   };
+  const minRv = minimumResourceVersion(rvParam);
+  if (minRv !== undefined && !(await waitForResourceVersion(ctx, minRv))) {
+    write('ERROR', JSON.stringify(tooLargeResourceVersion(minRv, ctx.store.resourceVersion())));
+    res.end();
+    return;
+  }
 
   if (rvParam !== '' && rvParam !== '0') {
     const since = ctx.store.changesSince(Number(rvParam));

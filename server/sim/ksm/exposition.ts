@@ -4,6 +4,7 @@
  * kube_pod_status_phase, with the label names kube-state-metrics uses, in the Prometheus text
  * format 0.0.4. Pure: no I/O.
  */
+import { podSpec } from '../store/podshape';
 import type { Pod, PodSpec } from '../../../lib/kube/types';
 
 export const KSM_CONTENT_TYPE = 'text/plain; version=0.0.4; charset=utf-8';
@@ -71,12 +72,12 @@ function podLabels(pod: Pod): Labels {
 
 function infoLabels(pod: Pod): Labels {
   const by = createdBy(pod);
-  const extra = extraSpec(pod.spec);
+  const extra = extraSpec(podSpec(pod));
   return [
     ...podLabels(pod),
     ['host_ip', pod.status?.hostIP ?? ''],
     ['pod_ip', pod.status?.podIP ?? ''],
-    ['node', pod.spec.nodeName ?? ''],
+    ['node', podSpec(pod).nodeName ?? ''],
     ['created_by_kind', by.kind],
     ['created_by_name', by.name],
     ['priority_class', extra.priorityClass],

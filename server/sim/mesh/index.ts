@@ -11,6 +11,7 @@
  * Anything else is refused like a closed port (502 with a dial error, as the API server reports it).
  * Scenario hooks (pod annotations) are documented in annotations.ts.
  */
+import { podSpec } from '../store/podshape';
 import type { Pod } from '../../../lib/kube/types';
 import { clustersJson, clustersText } from './clusterstatus';
 import { configDumpResponse } from './configdump';
@@ -124,7 +125,7 @@ function pilotAgent(ctx: ProxyContext, path: string): PodHttpResponse {
     return text(200, mergedPrometheus(ctx), 'text/plain; version=0.0.4');
   const probe = /^\/app-health\/([^/]+)\/(readyz|livez|startupz)$/.exec(path);
   if (probe) {
-    const known = ctx.pod.spec.containers.some((c) => c.name === probe[1]);
+    const known = podSpec(ctx.pod).containers.some((c) => c.name === probe[1]);
     return known ? text(200, '') : text(404, `no probe for container ${probe[1]}\n`);
   }
   return text(404, '404 page not found\n');

@@ -11,12 +11,42 @@ export type SimKind =
   | 'sidecars'
   | 'destinationrules'
   | 'virtualservices'
-  | 'serviceentries';
+  | 'serviceentries'
+  | 'secrets'
+  | 'nodes'
+  | 'deployments'
+  | 'replicasets'
+  | 'statefulsets'
+  | 'daemonsets'
+  | 'jobs'
+  | 'cronjobs'
+  | 'ingresses'
+  | 'mutatingwebhookconfigurations'
+  | 'validatingwebhookconfigurations'
+  | 'customresourcedefinitions'
+  | 'gateways'
+  | 'envoyfilters'
+  | 'proxyconfigs'
+  | 'authorizationpolicies'
+  | 'peerauthentications'
+  | 'requestauthentications'
+  | 'telemetries'
+  | 'wasmplugins'
+  | 'k8sgateways'
+  | 'httproutes'
+  | 'grpcroutes'
+  | 'gatewayclasses';
+
+/**
+ * Kinds the mesh emulator may read. Never Secrets: everything it computes is served through
+ * pods/proxy and port-forward, which meshdx reads, and meshdx must not receive secrets.
+ */
+export type MeshKind = Exclude<SimKind, 'secrets'>;
 
 /** What the mesh emulator may read of the simulated cluster: the current objects and the clock. */
 export interface MeshWorld {
   now(): Date;
-  list(kind: SimKind): readonly KubeObject[];
+  list(kind: MeshKind): readonly KubeObject[];
 }
 
 export interface PodHttpResponse {

@@ -2,6 +2,7 @@
  * Typed reads of the simulated world for the mesh emulator: the objects by kind, the mesh config
  * from the `istio` ConfigMap, and facts about a pod's proxy (present, gateway, version, ready).
  */
+import { hasPodSpec } from '../store/podshape';
 import { parse as parseYaml } from 'yaml';
 import type {
   ConfigMap,
@@ -40,7 +41,7 @@ export interface MeshView {
 
 export function viewOf(world: MeshWorld): MeshView {
   return {
-    pods: world.list('pods') as readonly Pod[],
+    pods: (world.list('pods') as readonly Pod[]).filter(hasPodSpec),
     services: world.list('services') as readonly Service[],
     endpointSlices: world.list('endpointslices') as readonly EndpointSlice[],
     sidecars: world.list('sidecars') as readonly Sidecar[],

@@ -1,6 +1,7 @@
 import type { Scenario } from '../world/types';
 import { World } from '../world/build/world';
 import { buildIstioSystem } from '../world/build/istio';
+import { buildOps } from './ops';
 import { applyTables } from './table';
 import { RACE_TABLES, startRaceWaves } from './startup-race';
 import { PHANTOM_TABLES, runPhantomStory } from './phantom-503';
@@ -11,7 +12,7 @@ import { callTraffic, unscopedTables } from './unscoped-mesh';
 export const demo: Scenario = {
   name: 'demo',
   description:
-    'about 10 namespaces, 60 workloads, 200 pods: every other scenario composed, with istiod and an ingress gateway',
+    'about 10 namespaces, 60 workloads, 200 pods: every other scenario composed, with istiod and an ingress gateway, and an ops namespace with a CronJob -> Job -> Pod chain and a pod stored without a spec',
   start(ctx) {
     const world = new World(ctx);
     buildIstioSystem(world, { istiodReplicas: 2 });
@@ -39,5 +40,6 @@ export const demo: Scenario = {
         w.replicas = w.name.endsWith('-worker') ? 2 : Math.max(w.replicas, 6);
     }
     callTraffic(world, applyTables(world, teams));
+    buildOps(world);
   },
 };

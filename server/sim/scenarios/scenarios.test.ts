@@ -1,6 +1,7 @@
 import { describe, it, expect } from 'vitest';
 import type { EndpointSlice, Pod } from '../../../lib/kube/types';
 import { describeScenarios, getScenario, scenarioNames } from './index';
+import { OPS_NAMESPACE } from './ops';
 import { harness } from './testing/fakes';
 import { replayProblems } from './testing/invariants';
 
@@ -58,8 +59,15 @@ describe.each(scenarioNames())('scenario %s', (name) => {
 
   it('owns every workload pod by a ReplicaSet named <deploy>-<pod-template-hash>', () => {
     const h = run();
+    const byUid = (kind: 'replicasets' | 'deployments', uid: string | undefined) =>
+      h.store.list(kind).find((o) => o.metadata.uid === uid);
     for (const p of h.store.list<Pod>('pods')) {
+      if (p.metadata.namespace === OPS_NAMESPACE) continue; // a Job's pod, and one without spec
       const owner = p.metadata.ownerReferences?.[0];
+      const rs = byUid('replicasets', owner?.uid);
+      expect(rs?.metadata.name).toBe(owner?.name);
+      const dep = byUid('deployments', rs?.metadata.ownerReferences?.[0]?.uid);
+      expect(dep?.metadata.name).toBe(p.metadata.labels?.app);
       expect(owner?.kind).toBe('ReplicaSet');
       expect(owner?.name).toBe(
         `${p.metadata.labels?.app}-${p.metadata.labels?.['pod-template-hash']}`,

@@ -9,7 +9,12 @@ export class RingHistory<T extends { rv: number }> {
   private size = 0;
   private compactedRv = 0;
 
-  constructor(readonly capacity: number) {
+  /** `startRv`: resuming from before it is 410 Gone (a store continuing after a restart). */
+  constructor(
+    readonly capacity: number,
+    startRv = 0,
+  ) {
+    this.compactedRv = startRv;
     if (!Number.isInteger(capacity) || capacity < 1) {
       throw new RangeError(`history capacity must be a positive integer, got ${capacity}`);
     }

@@ -2,7 +2,10 @@ import type { SimKind } from '../mesh/types';
 
 /** How one stored kind appears on the Kubernetes API: group, versions, names, scope. */
 export interface KindInfo {
+  /** The store's key for the kind (unique even where two groups share a plural). */
   resource: SimKind;
+  /** The resource name on the URL and in discovery ("gateways" in two groups). */
+  plural: string;
   /** '' for the core group. */
   group: string;
   /** Served versions, preferred first. */
@@ -14,68 +17,153 @@ export interface KindInfo {
   categories: readonly string[];
   /** Whether POST/PUT/DELETE are served. */
   writable: boolean;
+  /** A kind compiled into the API server (strategic merge patch), not a custom resource. */
+  builtin: boolean;
 }
 
-const ISTIO_VERSIONS = ['v1', 'v1beta1', 'v1alpha3'] as const;
-const ISTIO_CATEGORIES = ['istio-io', 'networking-istio-io'] as const;
+type KindArgs = Partial<Omit<KindInfo, 'resource' | 'kind'>> & { kind: string };
 
-export const KINDS: Readonly<Record<SimKind, KindInfo>> = {
-  namespaces: core('namespaces', 'Namespace', 'namespace', false, ['ns']),
-  pods: core('pods', 'Pod', 'pod', true, ['po'], ['all']),
-  services: core('services', 'Service', 'service', true, ['svc'], ['all']),
-  events: core('events', 'Event', 'event', true, ['ev']),
-  configmaps: core('configmaps', 'ConfigMap', 'configmap', true, ['cm']),
-  endpointslices: {
-    resource: 'endpointslices',
-    group: 'discovery.k8s.io',
-    versions: ['v1'],
-    kind: 'EndpointSlice',
-    singular: 'endpointslice',
-    namespaced: true,
-    shortNames: [],
-    categories: [],
-    writable: true,
-  },
-  sidecars: istio('sidecars', 'Sidecar', 'sidecar', []),
-  destinationrules: istio('destinationrules', 'DestinationRule', 'destinationrule', ['dr']),
-  virtualservices: istio('virtualservices', 'VirtualService', 'virtualservice', ['vs']),
-  serviceentries: istio('serviceentries', 'ServiceEntry', 'serviceentry', ['se']),
-};
-
-function core(
+function kind(
   resource: SimKind,
-  kind: string,
-  singular: string,
-  namespaced: boolean,
-  shortNames: string[],
-  categories: string[] = [],
+  group: string,
+  versions: readonly string[],
+  a: KindArgs,
 ): KindInfo {
   return {
     resource,
-    group: '',
-    versions: ['v1'],
-    kind,
-    singular,
-    namespaced,
-    shortNames,
-    categories,
+    plural: a.plural ?? resource,
+    group,
+    versions,
+    kind: a.kind,
+    singular: a.singular ?? a.kind.toLowerCase(),
+    namespaced: a.namespaced ?? true,
+    shortNames: a.shortNames ?? [],
+    categories: a.categories ?? [],
     writable: true,
+    builtin: a.builtin ?? BUILTIN_GROUPS.has(group),
   };
 }
 
-function istio(resource: SimKind, kind: string, singular: string, shortNames: string[]): KindInfo {
-  return {
-    resource,
-    group: 'networking.istio.io',
-    versions: ISTIO_VERSIONS,
-    kind,
-    singular,
-    namespaced: true,
-    shortNames,
-    categories: ISTIO_CATEGORIES,
-    writable: true,
-  };
-}
+/** Groups served by kube-apiserver itself; everything else is a CRD (Istio, Gateway API). */
+const BUILTIN_GROUPS = new Set([
+  '',
+  'apps',
+  'batch',
+  'discovery.k8s.io',
+  'networking.k8s.io',
+  'admissionregistration.k8s.io',
+  'apiextensions.k8s.io',
+]);
+
+const ISTIO_NET = ['v1', 'v1beta1', 'v1alpha3'] as const;
+const ISTIO_SEC = ['v1', 'v1beta1'] as const;
+const ISTIO_CATEGORIES = ['istio-io', 'networking-istio-io'] as const;
+const ISTIO_SEC_CATEGORIES = ['istio-io', 'security-istio-io'] as const;
+const GATEWAY_API = ['v1', 'v1beta1'] as const;
+const GATEWAY_API_CATEGORIES = ['gateway-api'] as const;
+const ALL = ['all'] as const;
+
+const core = (resource: SimKind, a: KindArgs) => kind(resource, '', ['v1'], a);
+const apps = (resource: SimKind, a: KindArgs) =>
+  kind(resource, 'apps', ['v1'], { categories: ALL, ...a });
+const istioNet = (resource: SimKind, a: KindArgs, versions: readonly string[] = ISTIO_NET) =>
+  kind(resource, 'networking.istio.io', versions, { categories: ISTIO_CATEGORIES, ...a });
+const istioSec = (resource: SimKind, a: KindArgs) =>
+  kind(resource, 'security.istio.io', ISTIO_SEC, { categories: ISTIO_SEC_CATEGORIES, ...a });
+const gatewayApi = (resource: SimKind, a: KindArgs) =>
+  kind(resource, 'gateway.networking.k8s.io', GATEWAY_API, {
+    categories: GATEWAY_API_CATEGORIES,
+    ...a,
+  });
+
+/**
+ * Every kind the simulator serves: what a cluster always has, plus the CRDs of an Istio install
+ * (networking, security, telemetry, extensions) and of the Kubernetes Gateway API (which Istio
+ * installs or requires for its gateway controller). Kinds outside this table answer 404, and
+ * kubectl reports "no matches for kind" for them, as against a cluster without their CRD.
+ */
+export const KINDS: Readonly<Record<SimKind, KindInfo>> = {
+  namespaces: core('namespaces', { kind: 'Namespace', namespaced: false, shortNames: ['ns'] }),
+  pods: core('pods', { kind: 'Pod', shortNames: ['po'], categories: ALL }),
+  services: core('services', { kind: 'Service', shortNames: ['svc'], categories: ALL }),
+  events: core('events', { kind: 'Event', shortNames: ['ev'] }),
+  configmaps: core('configmaps', { kind: 'ConfigMap', shortNames: ['cm'] }),
+  secrets: core('secrets', { kind: 'Secret' }),
+  nodes: core('nodes', { kind: 'Node', namespaced: false, shortNames: ['no'] }),
+  endpointslices: kind('endpointslices', 'discovery.k8s.io', ['v1'], { kind: 'EndpointSlice' }),
+  deployments: apps('deployments', { kind: 'Deployment', shortNames: ['deploy'] }),
+  replicasets: apps('replicasets', { kind: 'ReplicaSet', shortNames: ['rs'] }),
+  statefulsets: apps('statefulsets', { kind: 'StatefulSet', shortNames: ['sts'] }),
+  daemonsets: apps('daemonsets', { kind: 'DaemonSet', shortNames: ['ds'] }),
+  jobs: kind('jobs', 'batch', ['v1'], { kind: 'Job', categories: ALL }),
+  cronjobs: kind('cronjobs', 'batch', ['v1'], {
+    kind: 'CronJob',
+    shortNames: ['cj'],
+    categories: ALL,
+  }),
+  ingresses: kind('ingresses', 'networking.k8s.io', ['v1'], {
+    kind: 'Ingress',
+    shortNames: ['ing'],
+  }),
+  mutatingwebhookconfigurations: kind(
+    'mutatingwebhookconfigurations',
+    'admissionregistration.k8s.io',
+    ['v1'],
+    { kind: 'MutatingWebhookConfiguration', namespaced: false, categories: ['api-extensions'] },
+  ),
+  validatingwebhookconfigurations: kind(
+    'validatingwebhookconfigurations',
+    'admissionregistration.k8s.io',
+    ['v1'],
+    { kind: 'ValidatingWebhookConfiguration', namespaced: false, categories: ['api-extensions'] },
+  ),
+  customresourcedefinitions: kind('customresourcedefinitions', 'apiextensions.k8s.io', ['v1'], {
+    kind: 'CustomResourceDefinition',
+    namespaced: false,
+    shortNames: ['crd', 'crds'],
+    categories: ['api-extensions'],
+  }),
+  sidecars: istioNet('sidecars', { kind: 'Sidecar' }),
+  destinationrules: istioNet('destinationrules', { kind: 'DestinationRule', shortNames: ['dr'] }),
+  virtualservices: istioNet('virtualservices', { kind: 'VirtualService', shortNames: ['vs'] }),
+  serviceentries: istioNet('serviceentries', { kind: 'ServiceEntry', shortNames: ['se'] }),
+  gateways: istioNet('gateways', { kind: 'Gateway', shortNames: ['gw'] }),
+  envoyfilters: istioNet('envoyfilters', { kind: 'EnvoyFilter' }, ['v1alpha3']),
+  proxyconfigs: istioNet('proxyconfigs', { kind: 'ProxyConfig' }, ['v1beta1']),
+  authorizationpolicies: istioSec('authorizationpolicies', {
+    kind: 'AuthorizationPolicy',
+    shortNames: ['ap'],
+  }),
+  peerauthentications: istioSec('peerauthentications', {
+    kind: 'PeerAuthentication',
+    shortNames: ['pa'],
+  }),
+  requestauthentications: istioSec('requestauthentications', {
+    kind: 'RequestAuthentication',
+    shortNames: ['ra'],
+  }),
+  telemetries: kind('telemetries', 'telemetry.istio.io', ['v1', 'v1alpha1'], {
+    kind: 'Telemetry',
+    shortNames: ['telemetry'],
+    categories: ['istio-io', 'telemetry-istio-io'],
+  }),
+  wasmplugins: kind('wasmplugins', 'extensions.istio.io', ['v1alpha1'], {
+    kind: 'WasmPlugin',
+    categories: ['istio-io', 'extensions-istio-io'],
+  }),
+  k8sgateways: gatewayApi('k8sgateways', {
+    kind: 'Gateway',
+    plural: 'gateways',
+    shortNames: ['gtw'],
+  }),
+  httproutes: gatewayApi('httproutes', { kind: 'HTTPRoute' }),
+  grpcroutes: gatewayApi('grpcroutes', { kind: 'GRPCRoute' }),
+  gatewayclasses: gatewayApi('gatewayclasses', {
+    kind: 'GatewayClass',
+    namespaced: false,
+    shortNames: ['gc'],
+  }),
+};
 
 export const ALL_KINDS: readonly SimKind[] = Object.keys(KINDS) as SimKind[];
 
@@ -87,18 +175,21 @@ export function apiVersionOf(group: string, version: string): string {
 /** The kind served at group/version/resource, if any. */
 export function findKind(group: string, version: string, resource: string): KindInfo | undefined {
   for (const info of Object.values(KINDS)) {
-    if (info.group === group && info.resource === resource && info.versions.includes(version)) {
+    if (info.group === group && info.plural === resource && info.versions.includes(version)) {
       return info;
     }
   }
   return undefined;
 }
 
-/** Every API group (other than core) with its versions, preferred first. */
+/** Every API group (other than core) with the union of its kinds' versions, preferred first. */
 export function apiGroups(): { name: string; versions: readonly string[] }[] {
-  const out = new Map<string, readonly string[]>();
+  const out = new Map<string, string[]>();
   for (const info of Object.values(KINDS)) {
-    if (info.group !== '' && !out.has(info.group)) out.set(info.group, info.versions);
+    if (info.group === '') continue;
+    const vs = out.get(info.group) ?? [];
+    for (const v of info.versions) if (!vs.includes(v)) vs.push(v);
+    out.set(info.group, vs);
   }
   return [...out].map(([name, versions]) => ({ name, versions }));
 }

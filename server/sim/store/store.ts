@@ -23,6 +23,10 @@ export interface StoreOptions {
   now: () => Date;
   /** Watch history size (changes kept for resuming watches); default 10,000. */
   historySize?: number;
+  /** The resourceVersion to continue from (a restart with state); default 0. */
+  startResourceVersion?: number;
+  /** Told of every new resourceVersion (the state file reserves blocks of them). */
+  onResourceVersion?: (rv: number) => void;
 }
 
 /** The simulator's store: SimStore plus what the API server needs (serialised entries, history). */
@@ -47,9 +51,19 @@ export function createSimStore(opts: StoreOptions): SimStoreImpl {
   const byKind = new Map<SimKind, Map<string, StoredEntry>>(ALL_KINDS.map((k) => [k, new Map()]));
   const sortedCache = new Map<SimKind, readonly StoredEntry[]>();
   const objCache = new Map<SimKind, readonly KubeObject[]>();
-  const history = new RingHistory<ChangeRecord>(opts.historySize ?? DEFAULT_HISTORY_SIZE);
+  let rv = opts.startResourceVersion ?? 0;
+  // The world is built afresh on a restart, so no resourceVersion of the previous run (not even
+  // its last) can be resumed from: a watch from one is 410 Gone and relists.
+  const history = new RingHistory<ChangeRecord>(
+    opts.historySize ?? DEFAULT_HISTORY_SIZE,
+    rv > 0 ? rv + 1 : 0,
+  );
   const listeners = new Set<(rec: ChangeRecord) => void>();
-  let rv = 0;
+  const next = (): number => {
+    rv += 1;
+    opts.onResourceVersion?.(rv);
+    return rv;
+  };
 
   const table = (kind: SimKind): Map<string, StoredEntry> => {
     const t = byKind.get(kind);
@@ -92,7 +106,7 @@ export function createSimStore(opts: StoreOptions): SimStoreImpl {
       const t = table(kind);
       const key = objectKey(namespace, obj.metadata.name);
       const prev = t.get(key);
-      rv += 1;
+      next();
       const { apiVersion: _a, kind: _k, metadata, ...rest } = obj;
       const meta: KubeObject['metadata'] = {
         ...metadata,
@@ -124,7 +138,7 @@ export function createSimStore(opts: StoreOptions): SimStoreImpl {
       const prev = t.get(key);
       if (prev === undefined) return false;
       t.delete(key);
-      rv += 1;
+      next();
       const last = {
         ...prev.obj,
         metadata: { ...prev.obj.metadata, resourceVersion: String(rv) },

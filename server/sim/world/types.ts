@@ -1,8 +1,17 @@
 import type { KubeObject } from '../../../lib/kube/types';
 import type { SimKind } from '../mesh/types';
 
+/** One change of the store, as subscribers see it (after it was stored). */
+export interface StoreChange {
+  type: 'ADDED' | 'MODIFIED' | 'DELETED';
+  kind: SimKind;
+  entry: { readonly obj: KubeObject };
+}
+
 /**
- * The simulated cluster's object store, as scenarios drive it. Every change gets the next
+ * The simulated cluster's object store, as scenarios drive it. `upsert` is the internal
+ * seeding path (what etcd holds, as an old or damaged object could be): it does not validate,
+ * so a scenario can seed a malformed object on purpose; the HTTP API validates before it. Every change gets the next
  * resourceVersion (one counter for the whole store, like etcd) and is appended to the watch
  * history, so that watchers resume from a resourceVersion and get 410 Gone once it expired.
  */
@@ -19,6 +28,8 @@ export interface SimStore {
   list<T extends KubeObject>(kind: SimKind): readonly T[];
   /** Current resourceVersion of the store. */
   resourceVersion(): number;
+  /** Be told of every change (controllers react to API writes); returns the unsubscribe. */
+  subscribe?(fn: (change: StoreChange) => void): () => void;
 }
 
 /** Container logs (what pods/log serves): lines stamped with the simulated time they were written. */

@@ -1,10 +1,11 @@
 import type { KubeObject, Namespace, Pod, Service } from '../../../../lib/kube/types';
-import type { ScenarioContext } from '../types';
+import type { ScenarioContext, StoreChange } from '../types';
 import { PROXY_INIT_ANNOTATION } from '../../mesh/annotations';
 import type { SimKind } from '../../mesh/types';
 import { createIds, type Ids } from './ids';
 import { createIpam, type Ipam } from './ipam';
 import { NODES, type SimNode } from './nodes';
+import { nodeObject } from './nodeobjects';
 import { podTemplate, type PodTemplate } from './podspec';
 import { parseDuration, planStart, planStop, type PodPlan } from './plan';
 import { planInstants, podStatusAt } from './status';
@@ -14,6 +15,7 @@ import { proxyStartLines } from './proxylog';
 import { appStartLines, appStopLines } from './applog';
 import { kubeTime } from './time';
 import type { WorkloadSpec } from './workload';
+import { WorkloadControllers } from './workloads';
 
 /** The namespaces a Kubernetes cluster always has. */
 export const SYSTEM_NAMESPACES: readonly string[] = [
@@ -66,17 +68,29 @@ export class World {
   private nodeCursor = 0;
   private svcCounter = 0;
   private deferred: Set<string> | undefined;
+  private deferredWorkloads: Set<string> | undefined;
   readonly podRemovedHooks: ((e: PodEntry) => void)[] = [];
+  /** Deployments and ReplicaSets of the world's workloads; rolls them out when patched. */
+  readonly controllers: WorkloadControllers;
 
   constructor(readonly ctx: ScenarioContext) {
     this.ids = createIds(ctx.random);
     this.t0 = ctx.clock.now().getTime();
     this.events = new EventBook(() => this.ids.suffix() + this.ids.suffix() + this.ids.suffix());
+    this.controllers = new WorkloadControllers(this);
+    // API writes to Deployments reach the controllers after the write (never inside it, so that
+    // watchers see every change in resourceVersion order)
+    ctx.store.subscribe?.((c: StoreChange) => {
+      if (c.kind === 'deployments') queueMicrotask(() => this.controllers.onChange(c));
+    });
     // every real cluster has these (a manifest for `default` applies as it would anywhere);
     // their uids are fixed, so the seeded names and uids of the scenario do not move
     SYSTEM_NAMESPACES.forEach((name, i) =>
       this.namespace(name, {}, `00000000-0000-4000-8000-${String(i + 1).padStart(12, '0')}`),
     );
+    // and the nodes its pods are bound to, registered before anything was scheduled
+    for (const node of NODES)
+      this.ctx.store.upsert('nodes', nodeObject(node, this.t0 - 86_400_000));
   }
 
   now(): number {
@@ -133,6 +147,13 @@ export class World {
   }
 
   deployment(ns: string, spec: WorkloadSpec): Deployment {
+    const dep = this.newReplicaSet(ns, spec);
+    this.controllers.register(dep, false);
+    return dep;
+  }
+
+  /** A pod template with its hash and ReplicaSet name and uid; writes nothing. */
+  newReplicaSet(ns: string, spec: WorkloadSpec): Deployment {
     const hash = this.ids.templateHash();
     return {
       namespace: ns,
@@ -142,6 +163,20 @@ export class World {
       rsName: `${spec.name}-${hash}`,
       rsUid: this.ids.uid(),
     };
+  }
+
+  /** Every pod entry of one workload (all its ReplicaSets), live or gone. */
+  workloadPods(ns: string, name: string): readonly PodEntry[] {
+    return (this.pods.get(ns) ?? []).filter((e) => e.dep.spec.name === name);
+  }
+
+  /** Write the workload's Deployment and ReplicaSets status now, or at the end of a batch. */
+  syncWorkload(ns: string, name: string): void {
+    if (this.deferredWorkloads !== undefined) {
+      this.deferredWorkloads.add(`${ns}/${name}`);
+      return;
+    }
+    this.controllers.sync(ns, name);
   }
 
   /** The same Deployment with a new pod template (a rollout): new hash, new ReplicaSet. */
@@ -310,6 +345,7 @@ export class World {
     entry.pod = pod;
     this.upsert('pods', pod);
     this.syncEndpoints(plan.namespace);
+    this.syncWorkload(plan.namespace, dep.spec.name);
   }
 
   private remove(entry: PodEntry): void {
@@ -318,6 +354,7 @@ export class World {
     this.ctx.store.remove('pods', entry.plan.namespace, entry.plan.name);
     this.ipam.release(entry.plan.ip);
     this.syncEndpoints(entry.plan.namespace);
+    this.syncWorkload(entry.plan.namespace, entry.dep.spec.name);
     for (const hook of this.podRemovedHooks) hook(entry);
   }
 
@@ -325,13 +362,20 @@ export class World {
   batch(fn: () => void): void {
     const outer = this.deferred;
     this.deferred ??= new Set();
+    this.deferredWorkloads ??= new Set();
     try {
       fn();
     } finally {
       if (outer === undefined) {
         const pending = this.deferred;
+        const workloads = this.deferredWorkloads;
         this.deferred = undefined;
+        this.deferredWorkloads = undefined;
         for (const ns of pending) this.syncEndpoints(ns);
+        for (const key of workloads) {
+          const i = key.indexOf('/');
+          this.controllers.sync(key.slice(0, i), key.slice(i + 1));
+        }
       }
     }
   }
