@@ -23,11 +23,13 @@ export function simClusterNames(sim: RunningSimulator, pod: Pod): string[] {
 }
 
 export function meshedPods(sim: RunningSimulator): Pod[] {
+  // the simulator may hold a pod without spec on purpose (a view must survive it): skip it
   return sim.store
     .list<Pod>('pods')
     .filter(
       (p) =>
-        p.spec.containers.some((c) => c.name === 'istio-proxy') ||
-        (p.spec.initContainers ?? []).some((c) => c.name === 'istio-proxy'),
+        p.spec !== undefined &&
+        ((p.spec.containers ?? []).some((c) => c.name === 'istio-proxy') ||
+          (p.spec.initContainers ?? []).some((c) => c.name === 'istio-proxy')),
     );
 }
