@@ -134,7 +134,7 @@ export function renderSummary(
   for (const [reason, r] of Object.entries(s.errors) as [string, ReasonCount][])
     lines.push(`unreadable ${reason}: ${r.count} (first lines ${r.firstLines.join(', ')})`);
   for (const e of firstErrors.slice(0, 5))
-    lines.push(`  line ${e.line}: ${e.message}: ${JSON.stringify(e.sample)}`);
+    lines.push(`  line ${e.line}: ${e.message}: ${JSON.stringify(e.excerpt)}`);
   for (const n of notes) lines.push(`note: ${n}`);
   return `${lines.join('\n')}\n`;
 }
