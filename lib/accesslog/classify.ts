@@ -81,7 +81,6 @@ export function isStatsLine(line: string): boolean {
   return STATS.test(line) || PROM_SAMPLE.test(line);
 }
 
-// eslint-disable-next-line no-control-regex
 const ANSI = /\u001b\[[0-9;?]*[A-Za-z]/g;
 
 /** Removes terminal colour codes (stern colours pod and container names by default). */

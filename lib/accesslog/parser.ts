@@ -52,6 +52,11 @@ export interface LineParser {
    * its line number.
    */
   skipRecord(): number;
+  /**
+   * Counts a line the caller could not hand over (longer than its line limit) as an
+   * unreadable line: returns its error, the state unchanged.
+   */
+  tooLong(excerpt: string, limit: number): LineResult;
   /** Problems found while compiling the custom format, if any. */
   formatProblems: FormatProblem[];
   /** Whether the last line pushed left a proxy log entry open (continuations follow). */
@@ -253,9 +258,15 @@ export function createLineParser(options: ParserOptions = {}): LineParser {
     return lineNo;
   }
 
+  function tooLong(excerpt: string, limit: number): LineResult {
+    lineNo++;
+    return error('too-long', `line longer than ${limit} bytes: not read`, excerpt);
+  }
+
   return {
     push,
     skipRecord,
+    tooLong,
     formatProblems: custom?.problems ?? [],
     get inProxyLog() {
       return inProxyLog;

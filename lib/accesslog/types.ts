@@ -64,7 +64,13 @@ export type SkipReason =
   | 'connection-opened';
 
 /** Why a line that looked like data could not be read. */
-export type ErrorReason = 'truncated' | 'binary' | 'invalid-json' | 'unknown-format';
+export type ErrorReason =
+  | 'truncated'
+  | 'binary'
+  | 'invalid-json'
+  | 'unknown-format'
+  /** Longer than the reader's line limit: not read (see lines.ts). */
+  | 'too-long';
 
 export interface LineError extends ParseProblem {
   line: number;

@@ -7,6 +7,7 @@ import {
   type MessagePort,
 } from 'node:worker_threads';
 import type { AttributionInput } from '../../lib/ledger/attribution';
+import { mergeUntimed } from '../../lib/ledger/untimed';
 import {
   createRecordScan,
   emptyRecordScanResult,
@@ -234,6 +235,7 @@ function merge(
   for (const u of r.unreadable)
     if (total.unreadable.length < maxListed)
       total.unreadable.push({ line: u.line + offset, reason: u.reason });
+  mergeUntimed(total.untimed, r.untimed, offset, maxListed);
   for (const rec of out.records) {
     rec.line += offset;
     sink.record?.(rec);
