@@ -1,4 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import { collectRequests } from '../incidents/collect';
+import type { IpHistory } from './attribution';
 import { createRecordScan } from './scan';
 import { describeUntimed, emptyUntimed, mergeUntimed, noteUntimed } from './untimed';
 
@@ -40,5 +42,26 @@ describe('requests without a time are counted and listed, never dropped', () => 
     expect(a).toEqual({ count: 3, lines: [3, 11] });
     expect(describeUntimed(emptyUntimed())).toBeNull();
     expect(describeUntimed(a, 1)).toContain('lines 3, ... (2 more)');
+  });
+});
+
+describe('the Incidents view’s collection lists them too', () => {
+  it('counts failing requests without a time, with their line numbers', () => {
+    const history: IpHistory = {
+      at: (ip, time) => ({
+        ip,
+        time,
+        holder: null,
+        state: 'unknown',
+        afterTerminationMs: null,
+        reason: 'none',
+      }),
+    };
+    const out = collectRequests(
+      [{ source: 'gw', clientPod: null, text: `${TIMED}\n${UNTIMED}\n` }],
+      history,
+      { fromMs: null, toMs: null, service: null, ip: null },
+    );
+    expect(out.untimed).toEqual({ count: 1, lines: [2] });
   });
 });
