@@ -76,6 +76,7 @@ export function startLogScan(file: string, options: LogScanOptions = {}): Starte
     all: options.all,
     prescan: options.prescan,
     maxUnreadableListed: options.maxUnreadableListed,
+    maxLineBytes: options.maxLineBytes,
     output: options.output,
   };
   if (!st.isFile()) return streamed(fd, scanOptions);
