@@ -133,6 +133,7 @@ export function recordStarts(line: string): { at: number; kind: StartKind }[] {
 }
 
 const NAME = /^[a-z0-9]([-a-z0-9.]*[a-z0-9])?$/;
+const KUBECTL_ANYWHERE = /(?:^|\s)\[pod\/([^/\]\s]+)\/[^\]\s]+\](?:\s|$)/;
 
 /**
  * The pod named by the columns before a record, when they have stern's shape: `POD CONTAINER`
@@ -140,6 +141,9 @@ const NAME = /^[a-z0-9]([-a-z0-9.]*[a-z0-9])?$/;
  * (a log UI's own time, host, level) name no pod: null.
  */
 export function podFromColumns(prefix: string): string | null {
+  // a kubectl --prefix behind other columns (a shipper's own time first)
+  const kubectl = KUBECTL_ANYWHERE.exec(prefix);
+  if (kubectl) return kubectl[1] as string;
   const tokens = prefix.trim().split(/\s+/);
   if (tokens.length < 2 || tokens.length > 3) return null;
   if (!tokens.every((t) => NAME.test(t) && t.length <= 253)) return null;

@@ -70,6 +70,12 @@ describe('records behind a prefix', () => {
     });
   });
 
+  it('a shipper’s time before the kubectl prefix: the record and its pod are still found', () => {
+    const r = rec(parseAccessLog(`2024-03-01T10:00:01Z [pod/web-7/istio-proxy] ${V19}`)[0]);
+    expect(r).toMatchObject({ source: 'web-7', responseCode: 503 });
+    expect(r.startTime).toBe('2024-03-01T10:00:00.123Z');
+  });
+
   it('the default format’s own [START_TIME] is not a prefix', () => {
     const r = rec(parseAccessLog(V19)[0]);
     expect(r.source).toBeUndefined();
