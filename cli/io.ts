@@ -79,8 +79,7 @@ export function checkReadable(file: string, options: { pipe?: boolean } = {}): s
   try {
     const st = fs.statSync(file);
     // a pipe (`kubectl logs ... | meshdx attribute /dev/stdin`) where the reader can take one
-    const piped =
-      options.pipe === true && (st.isFIFO() || st.isCharacterDevice() || st.isSocket());
+    const piped = options.pipe === true && (st.isFIFO() || st.isCharacterDevice() || st.isSocket());
     if (!st.isFile() && !piped) return `${file} is not a regular file`;
     fs.accessSync(file, fs.constants.R_OK);
     return null;
