@@ -122,15 +122,24 @@ export function recordStarts(line: string): { at: number; kind: StartKind }[] {
     if (before !== 32 && before !== 9) continue;
     const c = line.charCodeAt(p);
     const next = line.charCodeAt(p + 1);
-    if (c === 91 /* [ */ && isDigit(next)) out.push({ at: p, kind: 'time' });
-    else if (c === 123 /* { */ && next === 34) out.push({ at: p, kind: 'json' });
-    else if (c === 34 /* " */ && ((next >= 65 && next <= 90) || next === 45))
-      out.push({ at: p, kind: 'quote' });
-    else if (isDigit(c) && line.charCodeAt(p + 4) === 45 /* - */)
-      out.push({ at: p, kind: 'digit' });
+    // each start is checked for its shape first: a full read per candidate is costly
+    if (c === 91 /* [ */ && isDigit(next)) {
+      if (TIME_START.test(line.slice(p, p + 48))) out.push({ at: p, kind: 'time' });
+    } else if (c === 123 /* { */ && next === 34) out.push({ at: p, kind: 'json' });
+    else if (c === 34 /* " */ && ((next >= 65 && next <= 90) || next === 45)) {
+      if (REQUEST_START.test(line.slice(p, p + 24))) out.push({ at: p, kind: 'quote' });
+    } else if (isDigit(c) && line.charCodeAt(p + 4) === 45 /* - */) {
+      if (RFC3339_START.test(line.slice(p, p + 20))) out.push({ at: p, kind: 'digit' });
+    }
   }
   return out;
 }
+
+/** `[` + a start time + `] "` (an access log) or `][` (Envoy's own log line). */
+const TIME_START = /^\[\d[0-9A-Za-z:.+ -]{7,39}\](?: "|\[)/;
+/** `"METHOD ` or the `"- - -"` of a TCP line. */
+const REQUEST_START = /^"(?:[A-Z]{3,}[ -]|- - -")/;
+const RFC3339_START = /^\d{4}-\d\d-\d\dT\d\d:\d\d/;
 
 const NAME = /^[a-z0-9]([-a-z0-9.]*[a-z0-9])?$/;
 const KUBECTL_ANYWHERE = /(?:^|\s)\[pod\/([^/\]\s]+)\/[^\]\s]+\](?:\s|$)/;

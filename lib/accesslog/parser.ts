@@ -181,13 +181,14 @@ export function createLineParser(options: ParserOptions = {}): LineParser {
     if (text.endsWith('\r')) text = text.slice(0, -1);
     if (isBlank(text)) return { kind: 'skipped', line: lineNo, reason: 'empty' };
     text = stripAnsi(text);
+    // `[pod/` cannot start a record (a start time starts with a digit): kubectl's prefix
+    const kubectl = splitKubectlPrefix(text);
+    if (kubectl) return withSource(readLine(kubectl.rest), kubectl.pod);
     const direct = readLine(text);
     if (direct.kind === 'record') return direct;
     if (direct.kind === 'skipped' && direct.reason !== 'proxy-log-continuation') return direct;
-    // A record behind a prefix: only now, so that a line that reads as it is (the default
-    // format's own `[START_TIME]` first) is never cut.
-    const kubectl = splitKubectlPrefix(text);
-    if (kubectl) return withSource(readLine(kubectl.rest), kubectl.pod);
+    // A record behind other columns: only now, so that a line that reads as it is (the
+    // default format's own `[START_TIME]` first) is never cut.
     return behindColumns(text, direct) ?? direct;
   }
 
