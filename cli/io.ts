@@ -74,6 +74,22 @@ export function bytesText(n: number): string {
   return u === 0 ? `${n} bytes` : `${v.toFixed(1)} ${units[u]}`;
 }
 
+const STDIN_PATHS = new Set(['/dev/stdin', '/proc/self/fd/0', '/dev/fd/0']);
+
+/**
+ * Opens an input for reading. `/dev/stdin` that is a socket (a program that spawned meshdx
+ * with a socket pair, as Node does) cannot be opened by path on Linux (ENXIO): its descriptor
+ * 0 is used instead, as a shell pipe would be.
+ */
+export function openInput(file: string): number {
+  try {
+    return fs.openSync(file, 'r');
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code === 'ENXIO' && STDIN_PATHS.has(file)) return 0;
+    throw e;
+  }
+}
+
 /** Checks that a path is a readable regular file (or a pipe, when allowed); a message or null. */
 export function checkReadable(file: string, options: { pipe?: boolean } = {}): string | null {
   try {

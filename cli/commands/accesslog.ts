@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { CliCommand, CliIO } from '../io';
-import { checkReadable, EXIT_OK, EXIT_USAGE, guarded, limitsOf } from '../io';
+import { checkReadable, EXIT_OK, EXIT_USAGE, guarded, limitsOf, openInput } from '../io';
 import { createLineSplitter } from '../../lib/accesslog/lines';
 import { createLineParser } from '../../lib/accesslog/parser';
 import {
@@ -56,7 +56,7 @@ export async function forEachLine(
     if (cut) fn(null, decoder.decode(bytes.subarray(start, Math.min(end, start + 120))));
     else fn(decoder.decode(bytes.subarray(start, end)), '');
   }, maxLineBytes);
-  const stream = fs.createReadStream(file, { highWaterMark: 256 * 1024 });
+  const stream = fs.createReadStream(file, { fd: openInput(file), highWaterMark: 256 * 1024 });
   for await (const chunk of stream) splitter.push(chunk as Buffer);
   splitter.end();
   return splitter.lines;

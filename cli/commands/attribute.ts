@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { CliCommand, CliIO, InputLimits } from '../io';
-import { EXIT_OK, EXIT_USAGE, guarded, limitsOf } from '../io';
+import { EXIT_OK, EXIT_USAGE, guarded, limitsOf, openInput } from '../io';
 import { describeUntimed } from '../../lib/ledger/untimed';
 import { parseArgs } from './accesslog';
 import { checkReadable } from '../io';
@@ -87,6 +87,7 @@ async function runAttribute(argv: string[], io: CliIO): Promise<number> {
   let scan: StartedLogScan;
   try {
     scan = startLogScan(logFile, {
+      fd: openInput(logFile),
       format: args.values.get('format'),
       all: args.flags.has('all'),
       prescan: !args.flags.has('no-prescan'),

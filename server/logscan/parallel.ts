@@ -36,6 +36,8 @@ export interface LogScanOptions extends SegmentScanOptions {
   segmentBytes?: number;
   /** The worker's entry module (default: scan-worker-entry.mjs beside this module). */
   workerEntry?: URL;
+  /** A descriptor already open on the file (a caller's own way of opening stdin). */
+  fd?: number;
 }
 
 export interface LogScanResult extends RecordScanResult {
@@ -69,7 +71,7 @@ const WORKER_URL = new URL('./scan-worker-entry.mjs', import.meta.url);
  * here.
  */
 export function startLogScan(file: string, options: LogScanOptions = {}): StartedLogScan {
-  const fd = fs.openSync(file, 'r');
+  const fd = options.fd ?? fs.openSync(file, 'r');
   const st = fs.fstatSync(fd);
   const scanOptions: SegmentScanOptions = {
     format: options.format,

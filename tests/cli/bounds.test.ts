@@ -42,6 +42,11 @@ function write(name: string, content: string | Buffer): string {
   return name;
 }
 
+write(
+  'history.json',
+  '{"type":"ADDED","object":{"kind":"Pod","metadata":{"name":"a","namespace":"n","uid":"u"},"status":{"podIP":"10.0.0.1"}}}\n',
+);
+
 const STACK = /\n\s+at .+\(.*:\d+:\d+\)/;
 
 describe('bounded inputs through the real command line', () => {
@@ -52,10 +57,6 @@ describe('bounded inputs through the real command line', () => {
       JSON.stringify({ kind: 'PodList', items: [], pad: 'x'.repeat(20_000) }),
     );
     const oneLine = write('oneline.log', Buffer.alloc(3 * 1024 * 1024, 0x41));
-    write(
-      'history.json',
-      '{"type":"ADDED","object":{"kind":"Pod","metadata":{"name":"a","namespace":"n","uid":"u"},"status":{"podIP":"10.0.0.1"}}}\n',
-    );
     const runs = await Promise.all([
       meshdx(['clusters', deep]),
       meshdx(['timeline', deep]),
@@ -90,5 +91,20 @@ describe('bounded inputs through the real command line', () => {
       /oneline\.log: no access-log record in 1 line: 1 unreadable \(too-long\)/,
     );
     expect(stdin?.stderr).toMatch(/\/dev\/stdin: is empty/);
+  });
+
+  it('/dev/stdin that is a socket (a spawning program’s pipe) is read like a shell pipe', async () => {
+    const line =
+      '[2024-03-01T10:00:00.000Z] "GET / HTTP/1.1" 503 UC - - "-" 0 0 1 - "-" "curl" "id" "h" "10.0.0.1:80"\n';
+    const r = await meshdx(['accesslog', '/dev/stdin', '--json'], {}, line.repeat(3));
+    expect(r.code).toBe(0);
+    expect(JSON.parse(r.stdout)).toMatchObject({ lines: 3, parsed: 3, byFlag: { UC: 3 } });
+    const a = await meshdx(
+      ['attribute', '/dev/stdin', '--history', 'history.json', '--json'],
+      {},
+      line,
+    );
+    expect(a.code).toBe(0);
+    expect(JSON.parse(a.stdout)).toMatchObject({ requests: 1 });
   });
 });
