@@ -1,3 +1,4 @@
+import { execFile, execFileSync } from 'node:child_process';
 import { describe, it, expect } from 'vitest';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -26,14 +27,11 @@ describe('meshdx accesslog', () => {
     expect(s.errors).toEqual({});
   });
 
-  it('prints a text summary with skip reasons for a proxy log', async () => {
+  it('prints a text summary with skip reasons for a proxy log; no record in it is exit 2', async () => {
     const t = io();
-    expect(
-      await run(
-        [fixturePath('proxy_logs', 'istio-ingressgateway-1.6.3_istio-proxy_container.log')],
-        t,
-      ),
-    ).toBe(0);
+    const file = fixturePath('proxy_logs', 'istio-ingressgateway-1.6.3_istio-proxy_container.log');
+    expect(await run([file], t)).toBe(2);
+    expect(t.err).toContain(`${file}: no access-log record in`);
     const text = readFixture('proxy_logs', 'istio-ingressgateway-1.6.3_istio-proxy_container.log');
     const proxyLines = text.split('\n').filter((l) => /^\d{4}-\d\d-\d\dT[^\t]+\t/.test(l)).length;
     expect(t.out).toContain('parsed 0');
@@ -81,5 +79,75 @@ describe('meshdx accesslog', () => {
     expect(await run([DOCS, '--bogus'], io())).toBe(2);
     expect(await run([DOCS, '--format'], io())).toBe(2);
     expect(await run([dir], io())).toBe(2);
+  });
+
+  it('reads prefixed, untimed and ztunnel lines, counts stats lines, lists the pods', async () => {
+    const v19 =
+      '"GET /x HTTP/1.1" 503 UC upstream_reset_before_response_started{connection_termination} - "-" 0 95 44 - "-" "curl" "id" "h" "10.244.1.7:8080" outbound|80||h.default.svc.cluster.local 10.0.0.1:1 10.0.0.2:80 10.0.0.3:2 - default';
+    const lines = [
+      `[pod/web-1/istio-proxy] [2024-03-01T10:00:00.000Z] ${v19}`,
+      `web-2 istio-proxy ${v19}`,
+      'cluster.outbound|80||h.default.svc.cluster.local.upstream_rq_pending_overflow: 12',
+      '2024-07-23T14:22:10.000000Z\terror\taccess\tconnection complete\tsrc.addr=10.1.0.8:4 dst.addr=10.1.0.44:8080 direction="outbound" duration="3ms" error="connection refused"',
+      '2024-07-23T14:22:10.000000Z\terror\taccess\tconnection complete\tsrc.addr=10.1.0.8:4 dst.addr="10.1.0.4',
+    ];
+    fs.writeFileSync(path.join(dir, 'mixed.log'), `${lines.join('\n')}\n`);
+    const t = io();
+    expect(await run(['mixed.log', '--json'], t)).toBe(0);
+    const s = JSON.parse(t.out) as Record<string, unknown>;
+    expect(s).toMatchObject({
+      lines: 5,
+      parsed: 3,
+      untimed: 1,
+      sources: { 'web-1': 1, 'web-2': 1 },
+      skipped: { stats: { count: 1, firstLines: [3] } },
+      errors: { truncated: { count: 1, firstLines: [5] } },
+      formats: { 'istio-1.9+': 1, 'istio-1.9+:no-start-time': 1, ztunnel: 1 },
+      byFlag: { UC: 2, UF: 1 },
+    });
+  });
+
+  it('exit 2 with the file and why: empty, empty pipe, binary, a config dump given as a log', async () => {
+    const cases: [string, string | Buffer, RegExp][] = [
+      ['empty.log', '', /empty\.log: is empty/],
+      [
+        'bin.log',
+        Buffer.from([0, 1, 2, 0xff, 0xfe, 10, 0, 0, 10]),
+        /no access-log record in 2 lines: 2 unreadable \(binary\)/,
+      ],
+      [
+        'dump.log',
+        JSON.stringify({ configs: [{ '@type': 'x' }] }, null, 2),
+        /no access-log record in \d+ lines/,
+      ],
+    ];
+    for (const [name, content, why] of cases) {
+      fs.writeFileSync(path.join(dir, name), content);
+      const t = io();
+      expect(await run([name], t)).toBe(2);
+      expect(t.err).toMatch(why);
+    }
+    const fifo = path.join(dir, 'empty.fifo');
+    execFileSync('mkfifo', [fifo]);
+    const writer = execFile('sh', ['-c', `exec 3>${fifo}; exec 3>&-`]);
+    const t = io();
+    expect(await run([fifo], t)).toBe(2);
+    expect(t.err).toContain('is empty');
+    writer.kill();
+  });
+
+  it('a line over the length limit is unreadable (too-long), the others are read', async () => {
+    const good =
+      '[2024-03-01T10:00:00.000Z] "GET / HTTP/1.1" 200 - 0 0 1 1 "-" "curl" "id" "h" "10.0.0.1:80"';
+    fs.writeFileSync(path.join(dir, 'long.log'), `${good}\n${'x'.repeat(5000)}\n${good}\n`);
+    const t = fakeIO(dir);
+    t.limits = { maxLineBytes: 1000 };
+    expect(await run(['long.log', '--json'], t)).toBe(0);
+    const s = JSON.parse(t.out) as Record<string, unknown>;
+    expect(s).toMatchObject({
+      lines: 3,
+      parsed: 2,
+      errors: { 'too-long': { count: 1, firstLines: [2] } },
+    });
   });
 });

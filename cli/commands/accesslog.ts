@@ -1,8 +1,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import readline from 'node:readline';
 import type { CliCommand, CliIO } from '../io';
-import { EXIT_OK, EXIT_USAGE } from '../io';
+import { checkReadable, EXIT_OK, EXIT_USAGE, guarded, limitsOf, openInput } from '../io';
+import { createLineSplitter } from '../../lib/accesslog/lines';
 import { createLineParser } from '../../lib/accesslog/parser';
 import {
   createSummaryBuilder,
@@ -39,33 +39,40 @@ export function parseArgs(argv: string[], valued: string[], booleans: string[]):
   return out;
 }
 
-/** Checks that a path is a readable regular file; returns an error message or null. */
-export function checkReadable(file: string, options: { pipe?: boolean } = {}): string | null {
-  try {
-    const st = fs.statSync(file);
-    // a pipe (`kubectl logs ... | meshdx attribute /dev/stdin`) where the reader can take one
-    const piped = options.pipe === true && (st.isFIFO() || st.isCharacterDevice());
-    if (!st.isFile() && !piped) return `${file} is not a regular file`;
-    fs.accessSync(file, fs.constants.R_OK);
-    return null;
-  } catch (e) {
-    const code = (e as NodeJS.ErrnoException).code;
-    if (code === 'ENOENT') return `${file}: no such file`;
-    if (code === 'EACCES') return `${file}: permission denied`;
-    return `${file}: ${e instanceof Error ? e.message : String(e)}`;
-  }
-}
+export { checkReadable } from '../io';
 
-/** Streams a file line by line (constant memory), calling fn for each line. */
-export async function forEachLine(file: string, fn: (line: string) => void): Promise<void> {
-  const stream = fs.createReadStream(file, { encoding: 'utf8', highWaterMark: 256 * 1024 });
-  const rl = readline.createInterface({ input: stream, crlfDelay: Infinity });
-  for await (const line of rl) fn(line);
+/**
+ * Streams a file (or a pipe) line by line in constant memory: bytes split on '\n', each line
+ * decoded once; a line longer than maxLineBytes is handed over as `null` with its excerpt
+ * (never held whole). Returns the number of lines.
+ */
+export async function forEachLine(
+  file: string,
+  maxLineBytes: number,
+  fn: (line: string | null, excerpt: string) => void,
+): Promise<number> {
+  const decoder = new TextDecoder('utf-8', { ignoreBOM: true });
+  const splitter = createLineSplitter((bytes, start, end, cut) => {
+    if (cut) fn(null, decoder.decode(bytes.subarray(start, Math.min(end, start + 120))));
+    else fn(decoder.decode(bytes.subarray(start, end)), '');
+  }, maxLineBytes);
+  const stream = fs.createReadStream(file, { fd: openInput(file), highWaterMark: 256 * 1024 });
+  for await (const chunk of stream) splitter.push(chunk as Buffer);
+  splitter.end();
+  return splitter.lines;
 }
 
 const USAGE = "usage: meshdx accesslog LOG [--json] [--format 'ENVOY FORMAT STRING']\n";
 
-export const run: CliCommand = async (argv: string[], io: CliIO): Promise<number> => {
+/**
+ * `meshdx accesslog LOG`: what a log holds (formats, codes, flags, unreadable and skipped lines
+ * with their numbers). Exit 0 when some line is an access-log record, 2 when none is (an empty
+ * file or pipe, a binary, a config dump given as a log) or the file cannot be read.
+ */
+export const run: CliCommand = (argv: string[], io: CliIO): Promise<number> =>
+  guarded('accesslog', io, () => runAccesslog(argv, io));
+
+async function runAccesslog(argv: string[], io: CliIO): Promise<number> {
   const args = parseArgs(argv, ['format'], ['json']);
   if (args.problems.length || args.positional.length !== 1) {
     io.stderr(
@@ -74,15 +81,18 @@ export const run: CliCommand = async (argv: string[], io: CliIO): Promise<number
     return EXIT_USAGE;
   }
   const file = path.resolve(io.cwd, args.positional[0] as string);
-  const unreadable = checkReadable(file);
+  const unreadable = checkReadable(file, { pipe: true });
   if (unreadable) {
     io.stderr(`meshdx accesslog: cannot read log file ${unreadable}\n`);
     return EXIT_USAGE;
   }
   const parser = createLineParser({ format: args.values.get('format') });
   const builder = createSummaryBuilder();
+  const { maxLineBytes } = limitsOf(io);
   try {
-    await forEachLine(file, (line) => builder.add(parser.push(line)));
+    await forEachLine(file, maxLineBytes, (line, excerpt) =>
+      builder.add(line === null ? parser.tooLong(excerpt, maxLineBytes) : parser.push(line)),
+    );
   } catch (e) {
     io.stderr(
       `meshdx accesslog: error while reading ${file}: ${e instanceof Error ? e.message : String(e)}\n`,
@@ -108,8 +118,24 @@ export const run: CliCommand = async (argv: string[], io: CliIO): Promise<number
       ),
     );
   }
+  const why = nothingUsable(summary);
+  if (why) {
+    io.stderr(`meshdx accesslog: ${file}: ${why}\n`);
+    return EXIT_USAGE;
+  }
   return EXIT_OK;
-};
+}
+
+/** Why no line of a log could be used, or null when some could. */
+export function nothingUsable(s: AccessLogSummary): string | null {
+  if (s.lines === 0) return 'is empty (no lines)';
+  if (s.parsed > 0) return null;
+  const parts = [
+    ...Object.entries(s.errors).map(([k, r]) => `${r?.count ?? 0} unreadable (${k})`),
+    ...Object.entries(s.skipped).map(([k, r]) => `${r?.count ?? 0} skipped (${k})`),
+  ];
+  return `no access-log record in ${s.lines} line${s.lines === 1 ? '' : 's'}: ${parts.join(', ')}`;
+}
 
 export function renderSummary(
   file: string,
@@ -122,7 +148,7 @@ export function renderSummary(
   const skippedCount = Object.values(s.skipped).reduce((n, r) => n + (r?.count ?? 0), 0);
   lines.push(`${file}`);
   lines.push(
-    `lines ${s.lines}  parsed ${s.parsed} (partial ${s.partial}, tcp ${s.tcp})  skipped ${skippedCount}  unreadable ${errorCount}`,
+    `lines ${s.lines}  parsed ${s.parsed} (partial ${s.partial}, tcp ${s.tcp}, without time ${s.untimed})  skipped ${skippedCount}  unreadable ${errorCount}`,
   );
   if (s.firstTime) lines.push(`time range ${s.firstTime} .. ${s.lastTime}`);
   lines.push(`formats: ${entries(s.formats)}`);
@@ -134,7 +160,7 @@ export function renderSummary(
   for (const [reason, r] of Object.entries(s.errors) as [string, ReasonCount][])
     lines.push(`unreadable ${reason}: ${r.count} (first lines ${r.firstLines.join(', ')})`);
   for (const e of firstErrors.slice(0, 5))
-    lines.push(`  line ${e.line}: ${e.message}: ${JSON.stringify(e.sample)}`);
+    lines.push(`  line ${e.line}: ${e.message}: ${JSON.stringify(e.excerpt)}`);
   for (const n of notes) lines.push(`note: ${n}`);
   return `${lines.join('\n')}\n`;
 }

@@ -62,6 +62,7 @@ describe('meshdx attribute', () => {
       requests: 3,
       errors: 1,
       unreadable: [{ line: 3, reason: 'unknown-format' }],
+      untimed: { count: 0, lines: [] },
       attributions: [
         {
           line: 2,
@@ -189,6 +190,100 @@ describe('meshdx attribute', () => {
     expect(await run(['access.log'], io())).toBe(2);
     expect(await run(['access.log', '--history', 'history.json', '--gap-minutes', 'x'], io())).toBe(
       2,
+    );
+  });
+
+  it('lists the failing requests that had no time instead of dropping them', async () => {
+    const untimed = LOG_LINE('2024-06-01T10:10:10.000Z', 503, 'UC').replace(/^\[[^\]]*\] /, '');
+    fs.writeFileSync(path.join(dir, 'untimed.log'), `${LOG}${untimed}\n${untimed}\n`);
+    const t = io();
+    expect(await run(['untimed.log', '--history', 'history.json', '--json'], t)).toBe(0);
+    const out = JSON.parse(t.out) as {
+      untimed: unknown;
+      attributions: { line: number; state: string }[];
+    };
+    expect(out.untimed).toEqual({ count: 2, lines: [5, 6] });
+    expect(out.attributions.filter((a) => a.state === 'unknown').map((a) => a.line)).toEqual([
+      5, 6,
+    ]);
+    expect(t.err).toContain('2 requests to attribute had no time (lines 5, 6)');
+    const table = io();
+    expect(await run(['untimed.log', '--history', 'history.json'], table)).toBe(0);
+    expect(table.err).toContain('had no time (lines 5, 6)');
+  });
+
+  it('ztunnel: a failed connection to the IP of a pod already gone is attributed to it', async () => {
+    const z = (time: string, extra: string) =>
+      `${time}\terror\taccess\tconnection complete\tsrc.addr=10.8.0.99:4000 src.workload="client-1" dst.addr=${IP}:15008 dst.hbone_addr=${IP}:8080 dst.service="payments.shop.svc.cluster.local" direction="outbound" bytes_sent=0 bytes_recv=0 duration="3ms" ${extra}`;
+    fs.writeFileSync(
+      path.join(dir, 'ztunnel.log'),
+      [
+        '2024-06-01T10:11:00.000000Z\tinfo\txds::client:xds{id=1}\treceived response',
+        z('2024-06-01T10:12:00.003000Z', 'error="io error: Connection refused (os error 111)"'),
+        '',
+      ].join('\n'),
+    );
+    const t = io();
+    expect(await run(['ztunnel.log', '--history', 'history.json', '--json'], t)).toBe(0);
+    const out = JSON.parse(t.out) as {
+      attributions: {
+        line: number;
+        flags: string[];
+        pod: { name: string };
+        state: string;
+        time: string;
+      }[];
+    };
+    expect(out.attributions).toHaveLength(1);
+    expect(out.attributions[0]).toMatchObject({
+      line: 2,
+      flags: ['UF'],
+      pod: { name: 'payments-a' },
+      state: 'terminated',
+      time: '2024-06-01T10:12:00.000Z',
+    });
+  });
+
+  it('exit 2 naming the file: empty log, binary log, config dump as log, history without pods', async () => {
+    fs.writeFileSync(path.join(dir, 'empty.log'), '');
+    fs.writeFileSync(path.join(dir, 'bin.log'), Buffer.from([0, 1, 2, 10, 0xff, 0xfe, 10]));
+    fs.writeFileSync(path.join(dir, 'dump.log'), JSON.stringify({ configs: [] }, null, 2));
+    fs.writeFileSync(
+      path.join(dir, 'nopods.json'),
+      JSON.stringify({ kind: 'ServiceList', items: [] }),
+    );
+    const cases: [string[], RegExp][] = [
+      [['empty.log', '--history', 'history.json'], /empty\.log: is empty/],
+      [
+        ['bin.log', '--history', 'history.json'],
+        /bin\.log: no access-log record in 2 lines: 2 unreadable \(binary\)/,
+      ],
+      [['dump.log', '--history', 'history.json'], /dump\.log: no access-log record in 3 lines/],
+      [['access.log', '--history', 'nopods.json'], /nopods\.json: no pod events in this history/],
+    ];
+    for (const [argv, why] of cases) {
+      const t = io();
+      expect(await run(argv, t)).toBe(2);
+      expect(t.err).toMatch(why);
+      expect(t.err).not.toMatch(/\n\s+at /); // never a stack trace
+    }
+  });
+
+  it('bounded: an over-long log line is listed as too-long, a too-deep history value is skipped', async () => {
+    fs.writeFileSync(path.join(dir, 'long.log'), `${'y'.repeat(3000)}\n${LOG}`);
+    const deep = `${'['.repeat(5000)}${']'.repeat(5000)}`;
+    fs.writeFileSync(path.join(dir, 'deep-history.json'), `${deep}\n${HISTORY}\n`);
+    const t = fakeIO(dir);
+    t.limits = { maxLineBytes: 1000, maxDepth: 64 };
+    expect(await run(['long.log', '--history', 'deep-history.json', '--json'], t)).toBe(0);
+    const out = JSON.parse(t.out) as { unreadable: unknown[]; attributions: unknown[] };
+    expect(out.unreadable).toEqual([
+      { line: 1, reason: 'too-long' },
+      { line: 4, reason: 'unknown-format' },
+    ]);
+    expect(out.attributions).toHaveLength(2);
+    expect(t.err).toMatch(
+      /deep-history\.json:1: too-deep: JSON value nested deeper than 64 levels/,
     );
   });
 });

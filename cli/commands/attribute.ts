@@ -1,8 +1,10 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import type { CliCommand, CliIO } from '../io';
-import { EXIT_OK, EXIT_USAGE } from '../io';
-import { checkReadable, parseArgs } from './accesslog';
+import type { CliCommand, CliIO, InputLimits } from '../io';
+import { EXIT_OK, EXIT_USAGE, guarded, limitsOf, openInput } from '../io';
+import { describeUntimed } from '../../lib/ledger/untimed';
+import { parseArgs } from './accesslog';
+import { checkReadable } from '../io';
 import { IpLedger } from '../../lib/ledger/ledger';
 import { createHistoryReader, type HistoryProblem } from '../../lib/ledger/events';
 import { attributeRecord, type Attribution, type IpHistory } from '../../lib/ledger/attribution';
@@ -29,7 +31,16 @@ const ITEM_SEPARATOR = ',\n';
 /** At most this many unreadable lines are listed one by one (all are counted). */
 const MAX_UNREADABLE_LISTED = 1000;
 
-export const run: CliCommand = async (argv: string[], io: CliIO): Promise<number> => {
+/**
+ * Exit 0 when the log had access-log records and the history pod events (unreadable lines and
+ * requests without a time are listed with their line numbers); 2 when the log has no record
+ * (empty, binary, a config dump), the history no pod event, or a file cannot be read.
+ */
+export const run: CliCommand = (argv: string[], io: CliIO): Promise<number> =>
+  guarded('attribute', io, () => runAttribute(argv, io));
+
+async function runAttribute(argv: string[], io: CliIO): Promise<number> {
+  const limits = limitsOf(io);
   const args = parseArgs(
     argv,
     ['history', 'format', 'gap-minutes', 'threads'],
@@ -76,10 +87,12 @@ export const run: CliCommand = async (argv: string[], io: CliIO): Promise<number
   let scan: StartedLogScan;
   try {
     scan = startLogScan(logFile, {
+      fd: openInput(logFile),
       format: args.values.get('format'),
       all: args.flags.has('all'),
       prescan: !args.flags.has('no-prescan'),
       maxUnreadableListed: MAX_UNREADABLE_LISTED,
+      maxLineBytes: limits.maxLineBytes,
       workers: threads === null ? undefined : threads - 1,
       output: args.flags.has('json') ? 'json' : 'records',
     });
@@ -87,7 +100,7 @@ export const run: CliCommand = async (argv: string[], io: CliIO): Promise<number
     io.stderr(`meshdx attribute: cannot read log file ${logFile}: ${errText(e)}\n`);
     return EXIT_USAGE;
   }
-  const history = await loadHistory(io, historyFile).catch((e: unknown) => {
+  const history = await loadHistory(io, historyFile, limits).catch((e: unknown) => {
     io.stderr(`meshdx attribute: error while reading history ${historyFile}: ${errText(e)}\n`);
     return null;
   });
@@ -123,14 +136,30 @@ export const run: CliCommand = async (argv: string[], io: CliIO): Promise<number
     return EXIT_USAGE;
   }
   for (const w of result.warnings) io.stderr(`meshdx attribute: warning: ${w}\n`);
+  if (result.lines === 0) {
+    io.stderr(`meshdx attribute: ${logFile}: is empty (no lines)\n`);
+    return EXIT_USAGE;
+  }
+  if (result.requests === 0) {
+    const parts = [
+      ...Object.entries(result.errorsByReason).map(([k, n]) => `${n} unreadable (${k})`),
+      ...Object.entries(result.skipped).map(([k, n]) => `${n} skipped (${k})`),
+    ];
+    io.stderr(
+      `meshdx attribute: ${logFile}: no access-log record in ${result.lines} lines: ${parts.join(', ')}\n`,
+    );
+    return EXIT_USAGE;
+  }
   if (json) {
-    const { requests, errors, unreadable } = result;
-    writeJsonReport(io, reportFrame({ requests, errors, unreadable }), items);
+    const { requests, errors, unreadable, untimed } = result;
+    writeJsonReport(io, reportFrame({ requests, errors, unreadable, untimed }), items);
   } else {
     io.stdout(renderTable(result, args.flags.has('all'), grouper.groups(), unknown));
   }
+  const untimedNote = describeUntimed(result.untimed);
+  if (untimedNote) io.stderr(`meshdx attribute: ${logFile}: ${untimedNote}\n`);
   return EXIT_OK;
-};
+}
 
 /**
  * The --json report: its head, the items in order (already joined by the frame's separator),
@@ -150,10 +179,10 @@ function writeJsonReport(
   io.stdout(frame.close);
 }
 
-function loadHistory(io: CliIO, file: string): Promise<IpHistory | null> {
+function loadHistory(io: CliIO, file: string, limits: InputLimits): Promise<IpHistory | null> {
   return startsWithSqlite(file)
     ? Promise.resolve(historyFromStore(io, file))
-    : historyFromCapture(io, file);
+    : historyFromCapture(io, file, limits);
 }
 
 /** A meshdx store file, opened read-only: its intervals, indexed for lookups. */
@@ -162,8 +191,10 @@ function historyFromStore(io: CliIO, file: string): IpHistory | null {
     const store = openHistoryStore(file, { readonly: true });
     try {
       const history = store.loadHistory();
-      if (history.size === 0)
-        io.stderr(`meshdx attribute: warning: no pod IP intervals in store file ${file}\n`);
+      if (history.size === 0) {
+        io.stderr(`meshdx attribute: ${file}: no pod IP intervals in this store file\n`);
+        return null;
+      }
       return history;
     } finally {
       store.close();
@@ -175,9 +206,17 @@ function historyFromStore(io: CliIO, file: string): IpHistory | null {
 }
 
 /** A watch capture or pod list (kubectl -w -o json ...), read in chunks. */
-async function historyFromCapture(io: CliIO, file: string): Promise<IpHistory | null> {
+async function historyFromCapture(
+  io: CliIO,
+  file: string,
+  limits: InputLimits,
+): Promise<IpHistory | null> {
   const ledger = new IpLedger();
-  const reader = createHistoryReader();
+  // each JSON value is bounded (depth, size); the file as a whole is streamed
+  const reader = createHistoryReader(1000, {
+    maxDepth: limits.maxDepth,
+    maxValueChars: limits.maxDocumentBytes,
+  });
   try {
     await readChunks(file, (chunk) => ledger.addAll(reader.push(chunk)));
     reader.end();
@@ -186,7 +225,7 @@ async function historyFromCapture(io: CliIO, file: string): Promise<IpHistory | 
     return null;
   }
   reportHistoryProblems(io, file, reader.problems, reader.counts.events, reader.counts.timed);
-  return ledger;
+  return reader.counts.events === 0 ? null : ledger;
 }
 
 function startsWithSqlite(file: string): boolean {
@@ -212,7 +251,10 @@ function reportHistoryProblems(
   events: number,
   timed: number,
 ): void {
-  if (events === 0) io.stderr(`meshdx attribute: warning: no pod events found in ${file}\n`);
+  if (events === 0)
+    io.stderr(
+      `meshdx attribute: ${file}: no pod events in this history (expected kubectl get pods -A -w -o json --output-watch-events, or a pod list)\n`,
+    );
   else if (timed === 0)
     io.stderr(
       `meshdx attribute: note: ${file} has no event times (kubectl captures have none): interval starts are lower bounds from pod status, and a pod is taken as gone when its last container exited (or, when the capture does not show that, at the end of its grace period)\n`,

@@ -28,7 +28,9 @@ describe('meshdx clusters', () => {
     const t = io();
     expect(await run([DETAILS, '--json'], t)).toBe(0);
     const out = JSON.parse(t.out) as Record<string, unknown>;
-    expect(Object.keys(out)).toEqual(['proxy', 'summary', 'clusters']);
+    expect(Object.keys(out)).toEqual(['kind', 'proxy', 'summary', 'clusters', 'errors']);
+    expect(out.kind).toBe('envoy');
+    expect(out.errors).toEqual([]);
     expect(out.proxy).toEqual({
       id: 'sidecar~10.244.0.12~details-v1-79f774bdb9-6hxw6.default~default.svc.cluster.local',
       istioVersion: '1.10.0',
@@ -80,13 +82,40 @@ describe('meshdx clusters', () => {
     expect(JSON.stringify(clusters)).not.toContain('"-"');
   });
 
-  it('rejects a file that is not an Envoy config dump, naming it', async () => {
-    const t = io();
+  it('prints the workload and service tables of a ztunnel dump', async () => {
     const ztunnel = fixturePath('config_dump', 'ztunnel_config_dump.json');
-    expect(await run([ztunnel], t)).toBe(2);
-    expect(t.out).toBe('');
-    expect(t.err).toContain(ztunnel);
-    expect(t.err).toContain('not an Envoy config dump');
+    const t = io();
+    expect(await run([ztunnel], t)).toBe(0);
+    const lines = t.out.split('\n');
+    expect(lines[0]).toMatch(/^NAMESPACE\s+NAME\s+IP\s+NODE\s+WAYPOINT\s+PROTOCOL$/);
+    expect(t.out).toMatch(
+      /bookinfo\s+ratings-v1-6484c4d9bb-mdxm5\s+10\.244\.2\.54\s+ambient-worker2\s+namespace-istio-waypoint\s+HBONE/,
+    );
+    expect(t.out).toMatch(/^NAMESPACE\s+SERVICE NAME\s+SERVICE VIP\s+WAYPOINT\s+ENDPOINTS$/m);
+    expect(t.err).toBe('');
+    const j = io();
+    expect(await run([ztunnel, '--json'], j)).toBe(0);
+    const out = JSON.parse(j.out) as {
+      kind: string;
+      workloads: Record<string, unknown>[];
+      services: Record<string, unknown>[];
+    };
+    const raw = JSON.parse(readFixture('config_dump', 'ztunnel_config_dump.json')) as {
+      workloads: object;
+      services: object;
+    };
+    expect(out.kind).toBe('ztunnel');
+    expect(out.workloads).toHaveLength(Object.keys(raw.workloads).length);
+    expect(out.services).toHaveLength(Object.keys(raw.services).length);
+    expect(Object.keys(out.workloads[0] ?? {})).toEqual([
+      'name',
+      'namespace',
+      'ip',
+      'node',
+      'waypoint',
+      'protocol',
+    ]);
+    expect(Object.keys(out.services[0] ?? {})).toEqual(['name', 'namespace', 'vip', 'endpoints']);
   });
 
   it('names the file and a few shortened keys for a JSON object that is no dump', async () => {
@@ -136,6 +165,108 @@ describe('meshdx clusters', () => {
     const t = io();
     expect(await run([file, '--json'], t)).toBe(0);
     expect(JSON.parse(t.out).summary).toMatchObject({ total: 1, dynamic: 1, byType: { EDS: 1 } });
+  });
+
+  it('counts the Istio 1.0-era layout exactly: configs map, camelCase, bare static clusters', async () => {
+    const file = path.join(dir, 'istio-1.0.json');
+    fs.writeFileSync(
+      file,
+      JSON.stringify(
+        {
+          configs: {
+            bootstrap: {
+              '@type': 'type.googleapis.com/envoy.admin.v2alpha.BootstrapConfigDump',
+              bootstrap: { node: { id: 'sidecar~10.0.0.9~a-1.ns~ns.svc.cluster.local' } },
+            },
+            clusters: {
+              '@type': 'type.googleapis.com/envoy.admin.v2alpha.ClustersConfigDump',
+              versionInfo: '2018-08-01T00:00:00Z',
+              staticClusters: [
+                { name: 'xds-grpc', type: 'STRICT_DNS', connectTimeout: '10s' },
+                { name: 'zipkin', type: 'STRICT_DNS' },
+              ],
+              dynamicActiveClusters: [
+                {
+                  versionInfo: 'v1',
+                  cluster: { name: 'outbound|80||a.ns.svc.cluster.local', type: 'EDS' },
+                },
+              ],
+            },
+          },
+        },
+        null,
+        2,
+      ),
+    );
+    const t = io();
+    expect(await run([file, '--json'], t)).toBe(0);
+    expect(t.err).toBe('');
+    expect(JSON.parse(t.out).summary).toMatchObject({ total: 3, static: 2, dynamic: 1 });
+  });
+
+  it('an entry that cannot be read: listed with its line, in --json errors[], exit 1', async () => {
+    const file = path.join(dir, 'bad-entry.json');
+    const dump = {
+      configs: [
+        {
+          '@type': 'type.googleapis.com/envoy.admin.v3.ClustersConfigDump',
+          static_clusters: [{ cluster: { name: 'ok', type: 'STATIC' } }, { last_updated: 'x' }],
+          dynamic_active_clusters: [42],
+        },
+      ],
+    };
+    fs.writeFileSync(file, JSON.stringify(dump, null, 2));
+    const t = io();
+    expect(await run([file, '--json'], t)).toBe(1);
+    const out = JSON.parse(t.out) as { summary: { total: number }; errors: unknown[] };
+    expect(out.summary.total).toBe(1);
+    expect(out.errors).toEqual([
+      {
+        line: 12,
+        column: 9,
+        reason: 'configs[0].static_clusters[1] has no cluster',
+        code: 'bad-entry',
+        path: 'configs[0].static_clusters[1]',
+      },
+      {
+        line: 17,
+        column: 9,
+        reason: 'configs[0].dynamic_active_clusters[0] has no cluster',
+        code: 'bad-entry',
+        path: 'configs[0].dynamic_active_clusters[0]',
+      },
+    ]);
+    expect(t.err).toContain('2 entries could not be read');
+    expect(t.err).toContain('(line 12, column 9)');
+  });
+
+  it('bounded input: too large, too deep, empty, binary, a log, each a message and exit 2', async () => {
+    const big = path.join(dir, 'big.json');
+    fs.writeFileSync(big, JSON.stringify({ configs: [], pad: 'x'.repeat(5000) }));
+    const t = fakeIO(dir);
+    t.limits = { maxDocumentBytes: 1000 };
+    expect(await run([big], t)).toBe(2);
+    expect(t.err).toMatch(
+      /big\.json is 4\.\d KiB, more than the 1000 bytes .*MESHDX_MAX_INPUT_BYTES/,
+    );
+
+    const deep = path.join(dir, 'deep.json');
+    fs.writeFileSync(deep, `{"configs":${'['.repeat(100_000)}${']'.repeat(100_000)}}`);
+    const d = io();
+    expect(await run([deep], d)).toBe(2);
+    expect(d.err).toMatch(/deep\.json: nested deeper than 256 levels.*line 1, column 267/);
+
+    for (const [name, content, why] of [
+      ['empty.json', '  \n', 'is empty'],
+      ['bin.json', Buffer.from([0x7b, 0, 1, 2, 0xff]), 'binary'],
+      ['gw.log', '[2024-01-01T00:00:00Z] "GET / HTTP/1.1" 200 - 0 0 1 1 "-"\n', 'invalid JSON'],
+    ] as const) {
+      fs.writeFileSync(path.join(dir, name), content);
+      const e = io();
+      expect(await run([name], e)).toBe(2);
+      expect(e.err).toContain(path.join(dir, name));
+      expect(e.err).toContain(why);
+    }
   });
 
   it('fails with exit 2 on a missing file and on bad usage', async () => {

@@ -1,61 +1,59 @@
-import fs from 'node:fs';
 import path from 'node:path';
 import type { CliCommand, CliIO } from '../io';
-import { EXIT_OK, EXIT_USAGE } from '../io';
-import { analyzeClusterDump, clustersJson, describeDumpError } from '../../lib/configdump/report';
+import { EXIT_FAIL, EXIT_OK, EXIT_USAGE, guarded, limitsOf, readDocument } from '../io';
+import { analyzeDump, clustersJson, describeDumpError } from '../../lib/configdump/report';
 import { formatClusterTable } from '../../lib/configdump/table';
+import { formatZtunnelTables, ztunnelJson } from '../../lib/configdump/ztunnel';
+import type { DumpError } from '../../lib/configdump/types';
 
 const USAGE = 'usage: meshdx clusters FILE [--json]\n';
 
-function readText(file: string): { text: string } | { error: string } {
-  try {
-    const st = fs.statSync(file);
-    if (!st.isFile()) return { error: `${file} is not a regular file` };
-    return { text: fs.readFileSync(file, 'utf8') };
-  } catch (e) {
-    const code = (e as NodeJS.ErrnoException).code;
-    if (code === 'ENOENT') return { error: `${file}: no such file` };
-    if (code === 'EACCES') return { error: `${file}: permission denied` };
-    return { error: `${file}: ${e instanceof Error ? e.message : String(e)}` };
-  }
-}
-
 /**
  * `meshdx clusters FILE [--json]`: the `istioctl proxy-config cluster` table for a saved
- * config dump (Envoy /config_dump, istioctl proxy-config all -o json|yaml, istiod debug dump).
+ * Envoy config dump (/config_dump, istioctl proxy-config all -o json|yaml, istiod debug dump,
+ * any generation back to Istio 1.0), or the `istioctl ztunnel-config workloads`/`services`
+ * tables for a ztunnel dump. Exit 0 when every entry was read, 1 when some could not be (they
+ * are listed, in --json as errors[]), 2 when the file is no dump or cannot be read.
  */
-export const run: CliCommand = async (argv: string[], io: CliIO): Promise<number> => {
-  const files = argv.filter((a) => !a.startsWith('--'));
-  const unknown = argv.filter((a) => a.startsWith('--') && a !== '--json');
-  if (unknown.length > 0 || files.length !== 1) {
-    const why = unknown.length
-      ? `unknown option ${unknown.join(', ')}`
-      : 'expected exactly one FILE';
-    io.stderr(`meshdx clusters: ${why}\n${USAGE}`);
-    return EXIT_USAGE;
-  }
-  const file = path.resolve(io.cwd, files[0] as string);
-  const read = readText(file);
-  if ('error' in read) {
-    io.stderr(`meshdx clusters: cannot read ${read.error}\n`);
-    return EXIT_USAGE;
-  }
-  const result = analyzeClusterDump(read.text);
-  if (!result.ok) {
-    const first = result.errors[0];
-    const why = first ? describeDumpError(first) : 'unreadable config dump';
-    io.stderr(`meshdx clusters: ${file}: ${why}\n`);
-    return EXIT_USAGE;
-  }
-  const { report } = result;
-  if (argv.includes('--json')) {
-    io.stdout(`${JSON.stringify(clustersJson(report), null, 2)}\n`);
-  } else {
-    io.stdout(formatClusterTable(report.clusters));
-  }
-  if (report.errors.length > 0) {
-    io.stderr(`meshdx clusters: ${report.errors.length} entries could not be read:\n`);
-    for (const e of report.errors.slice(0, 20)) io.stderr(`  ${describeDumpError(e)}\n`);
-  }
-  return EXIT_OK;
-};
+export const run: CliCommand = (argv: string[], io: CliIO): Promise<number> =>
+  guarded('clusters', io, async () => {
+    const files = argv.filter((a) => !a.startsWith('--'));
+    const unknown = argv.filter((a) => a.startsWith('--') && a !== '--json');
+    if (unknown.length > 0 || files.length !== 1) {
+      const why = unknown.length
+        ? `unknown option ${unknown.join(', ')}`
+        : 'expected exactly one FILE';
+      io.stderr(`meshdx clusters: ${why}\n${USAGE}`);
+      return EXIT_USAGE;
+    }
+    const file = path.resolve(io.cwd, files[0] as string);
+    const limits = limitsOf(io);
+    const read = readDocument(file, limits);
+    if ('error' in read) {
+      io.stderr(`meshdx clusters: cannot read ${read.error}\n`);
+      return EXIT_USAGE;
+    }
+    const json = argv.includes('--json');
+    const result = analyzeDump(read.text, limits.maxDepth);
+    if (result.kind === 'error') {
+      const first = result.errors[0];
+      const why = first ? describeDumpError(first) : 'unreadable config dump';
+      io.stderr(`meshdx clusters: ${file}: ${why}\n`);
+      return EXIT_USAGE;
+    }
+    let errors: DumpError[];
+    if (result.kind === 'ztunnel') {
+      errors = result.ztunnel.errors;
+      if (json) io.stdout(`${JSON.stringify(ztunnelJson(result.ztunnel), null, 2)}\n`);
+      else io.stdout(formatZtunnelTables(result.ztunnel.dump));
+    } else {
+      errors = result.report.errors;
+      if (json) io.stdout(`${JSON.stringify(clustersJson(result.report), null, 2)}\n`);
+      else io.stdout(formatClusterTable(result.report.clusters));
+    }
+    if (errors.length === 0) return EXIT_OK;
+    io.stderr(`meshdx clusters: ${file}: ${errors.length} entries could not be read:\n`);
+    for (const e of errors.slice(0, 20)) io.stderr(`  ${describeDumpError(e)}\n`);
+    if (errors.length > 20) io.stderr(`  ... and ${errors.length - 20} more\n`);
+    return EXIT_FAIL;
+  });

@@ -117,7 +117,7 @@ describe('meshdx timeline', () => {
     expect(t2.err).toContain('unknown option --bogus');
   });
 
-  it('partly readable watch stream: judged as far as read, errors on stderr, exit 2', async () => {
+  it('partly readable watch stream: judged as far as read, errors on stderr, exit 0', async () => {
     const p = buildPod({
       mode: 'hold',
       apps: [{ name: 'app', startedAt: 6 }],
@@ -128,7 +128,7 @@ describe('meshdx timeline', () => {
       `${JSON.stringify({ type: 'ADDED', object: p })}\n{"type":"MODIFIED","object":{`,
     );
     const t = io();
-    expect(await run([file, '--json'], t)).toBe(2);
+    expect(await run([file, '--json'], t)).toBe(0);
     expect(t.err).toContain('watch.jsonl:2:1: unterminated JSON value');
     expect(t.err).toContain('1 part(s) of watch.jsonl could not be read');
     expect((JSON.parse(t.out) as { pods: { mode: string }[] }).pods.map((x) => x.mode)).toEqual([
@@ -136,12 +136,12 @@ describe('meshdx timeline', () => {
     ]);
   });
 
-  it('a garbage line and a broken YAML document: report of the rest, each error, exit 2', async () => {
+  it('a garbage line and a broken YAML document: report of the rest, each error, exit 0', async () => {
     const p = buildPod({ mode: 'native', apps: [{ name: 'app', startedAt: 6 }] });
     const line = JSON.stringify({ type: 'ADDED', object: p });
     const file = write('garbage.jsonl', `${line}\ngarbage here {\n${line}\n`);
     const t = io();
-    expect(await run([file, '--json'], t)).toBe(2);
+    expect(await run([file, '--json'], t)).toBe(0);
     expect(t.err).toMatch(/garbage\.jsonl:2:1: text outside JSON/);
     expect(t.err).toContain('1 part(s) of garbage.jsonl could not be read');
     expect((JSON.parse(t.out) as { pods: unknown[] }).pods).toHaveLength(1);
@@ -151,7 +151,7 @@ describe('meshdx timeline', () => {
       `${good}---\nkind: Pod\nspec:\n  containers: [\n    - x\n---\n${good.replace('name: a', 'name: b')}`,
     );
     const t2 = io();
-    expect(await run([multi], t2)).toBe(2);
+    expect(await run([multi], t2)).toBe(0);
     expect(t2.out).toMatch(/^default\s+a\s+none/m);
     expect(t2.out).toMatch(/^default\s+b\s+none/m);
     expect(t2.err).toMatch(/multi\.yaml:\d+:\d+: /);
@@ -206,5 +206,35 @@ describe('meshdx timeline', () => {
     const t = io();
     expect(await run([pods, '--mesh-config', cm], t)).toBe(2);
     expect(t.err).toMatch(/cm\.json:1:\d+: inside data\.mesh, at line \d+ column \d+ of its text/);
+  });
+
+  it('bounded input: size, depth, empty, binary, no pods: a message naming the file, exit 2', async () => {
+    const pod = JSON.stringify(buildPod({ mode: 'native', apps: [{ name: 'app', startedAt: 6 }] }));
+    const big = write('big.json', `${pod}\n${' '.repeat(4000)}`);
+    const t = fakeIO(dir);
+    t.limits = { maxDocumentBytes: 2000 };
+    expect(await run([big], t)).toBe(2);
+    expect(t.err).toMatch(/big\.json is .* more than the 2\.0 KiB .*MESHDX_MAX_INPUT_BYTES/);
+    const deep = write(
+      'deep.json',
+      `{"kind":"List","items":${'['.repeat(200_000)}${']'.repeat(200_000)}}`,
+    );
+    const d = io();
+    expect(await run([deep], d)).toBe(2);
+    expect(d.err).toMatch(/deep\.json:1:\d+: nested deeper than 256 levels/);
+    expect(d.err).not.toMatch(/\n\s+at /);
+    const cases: [string, string | Buffer, string][] = [
+      ['empty.json', '\n\n', 'is empty'],
+      ['bin.json', Buffer.from([0x7b, 0, 0xff, 0x7d]), 'binary'],
+      ['events.json', JSON.stringify({ kind: 'EventList', items: [] }), 'no pods found'],
+    ];
+    for (const [name, content, why] of cases) {
+      fs.writeFileSync(path.join(dir, name), content);
+      const file = name;
+      const e = io();
+      expect(await run([file], e)).toBe(2);
+      expect(e.err).toContain(name);
+      expect(e.err).toContain(why);
+    }
   });
 });

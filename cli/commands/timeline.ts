@@ -1,16 +1,16 @@
 /**
  * meshdx timeline FILE [--mesh-config FILE] [--json]
  * Sidecar startup/shutdown verdicts for the pods in FILE (Pod, PodList, List or a watch stream).
- * Exit 0 with a report of a fully read input. Exit 2 when the input or the mesh config cannot
- * be read, and also when only part of the input could be read: the report of what was read is
- * still printed, each error goes to stderr as FILE:LINE:COL: message, followed by
- * "N part(s) of FILE could not be read".
+ * Exit 0 with a report of what was read: when only part of the input could be read, the report
+ * is still printed, each error goes to stderr as FILE:LINE:COL: message, followed by
+ * "N part(s) of FILE could not be read". Exit 2 when no pod could be read (empty, binary, no
+ * pod in it), the input is over the size or depth limit, or a file cannot be read.
  */
-import fs from 'node:fs';
 import path from 'node:path';
 import type { CliCommand, CliIO } from '../io';
-import { EXIT_OK, EXIT_USAGE } from '../io';
-import { checkReadable, parseArgs } from './accesslog';
+import { envName, EXIT_OK, EXIT_USAGE, guarded, limitsOf, readDocument } from '../io';
+import { findDeepNesting } from '../../lib/json-depth';
+import { parseArgs } from './accesslog';
 import { analyzePods } from '../../lib/timeline/analyze';
 import { summarizeFleet } from '../../lib/timeline/fleet';
 import { readTimelineInput } from '../../lib/timeline/input';
@@ -78,13 +78,22 @@ function where(file: string, e: InputError): string {
   return `${file}:${e.line}:${e.column}: ${e.message}`;
 }
 
+/** A whole document, size-, binary- and depth-checked before any parser sees it. */
 function readText(file: string, io: CliIO, what: string): string | null {
-  const unreadable = checkReadable(file);
-  if (unreadable) {
-    io.stderr(`meshdx timeline: cannot read ${what} ${unreadable}\n`);
+  const limits = limitsOf(io);
+  const read = readDocument(file, limits);
+  if ('error' in read) {
+    io.stderr(`meshdx timeline: cannot read ${what} ${read.error}\n`);
     return null;
   }
-  return fs.readFileSync(file, 'utf8');
+  const deep = findDeepNesting(read.text, limits.maxDepth);
+  if (deep) {
+    io.stderr(
+      `meshdx timeline: ${file}:${deep.line}:${deep.column}: nested deeper than ${limits.maxDepth} levels: not read (set ${envName('maxDepth')} to raise the limit)\n`,
+    );
+    return null;
+  }
+  return read.text;
 }
 
 function pad(rows: string[][]): string {
@@ -156,7 +165,10 @@ function needsEvents(timelines: PodTimeline[], events: number, transitions: numb
   );
 }
 
-export const run: CliCommand = async (argv: string[], io: CliIO): Promise<number> => {
+export const run: CliCommand = (argv: string[], io: CliIO): Promise<number> =>
+  guarded('timeline', io, () => runTimeline(argv, io));
+
+async function runTimeline(argv: string[], io: CliIO): Promise<number> {
   const args = parseArgs(argv, ['mesh-config'], ['json']);
   if (args.problems.length || args.positional.length !== 1) {
     io.stderr(
@@ -184,7 +196,8 @@ export const run: CliCommand = async (argv: string[], io: CliIO): Promise<number
     io.stderr(input.errors.map((e) => `meshdx timeline: ${where(fileArg, e)}\n`).join(''));
   }
   if (input.pods.length === 0) {
-    if (!input.errors.length) io.stderr(`meshdx timeline: ${fileArg}: no pods found\n`);
+    if (!input.errors.length)
+      io.stderr(`meshdx timeline: ${fileArg}: no pods found (nothing to judge)\n`);
     else if (input.unreadable > 0) {
       io.stderr(`meshdx timeline: ${input.unreadable} part(s) of ${fileArg} could not be read\n`);
     }
@@ -200,9 +213,7 @@ export const run: CliCommand = async (argv: string[], io: CliIO): Promise<number
     io.stdout(JSON.stringify({ pods: timelines.map(toRow) }) + '\n');
     if (hint) io.stderr(`meshdx timeline: ${EVENTS_HINT}\n`);
   } else io.stdout(textReport(timelines) + (hint ? `\n${EVENTS_HINT}\n` : ''));
-  if (input.unreadable > 0) {
+  if (input.unreadable > 0)
     io.stderr(`meshdx timeline: ${input.unreadable} part(s) of ${fileArg} could not be read\n`);
-    return EXIT_USAGE;
-  }
   return EXIT_OK;
-};
+}

@@ -42,15 +42,39 @@ export const ISTIO_FORMATS: ReadonlyArray<{ id: string; source: string }> = [
 /** Last resort for unknown TEXT formats that start like Istio's: time, request, code, flags. */
 export const PREFIX_FORMAT = { id: 'istio-prefix', source: `${HEAD} ` };
 
+const START = '[%START_TIME%] ';
+/** The id of a format read without its leading `[%START_TIME%] `. */
+export const NO_TIME_SUFFIX = ':no-start-time';
+
+/**
+ * Every built-in format without its leading `[%START_TIME%] `: gateway lines pasted from
+ * docs, stern output of old proxies, lines whose time a log shipper cut off (and put in a
+ * column of its own). They read as records without a time, tried after all timed formats:
+ * a line that starts with `[TIME] ` never reaches them with its time dropped.
+ */
+export const UNTIMED_FORMATS: ReadonlyArray<{ id: string; source: string }> = ISTIO_FORMATS.map(
+  (f) => ({ id: `${f.id}${NO_TIME_SUFFIX}`, source: f.source.slice(START.length) }),
+);
+
 let compiled: CompiledFormat[] | null = null;
-let prefix: CompiledFormat | null = null;
+let prefix: CompiledFormat[] | null = null;
 
 export function builtinFormats(): CompiledFormat[] {
-  compiled ??= ISTIO_FORMATS.map((f) => compileFormat(f.source, f.id).format);
+  compiled ??= [...ISTIO_FORMATS, ...UNTIMED_FORMATS].map(
+    (f) => compileFormat(f.source, f.id).format,
+  );
   return compiled;
 }
 
-export function prefixFormat(): CompiledFormat {
-  prefix ??= compileFormat(PREFIX_FORMAT.source, PREFIX_FORMAT.id, true).format;
+/** The prefix-only fallbacks: with the start time, then without it. */
+export function prefixFormats(): CompiledFormat[] {
+  prefix ??= [
+    compileFormat(PREFIX_FORMAT.source, PREFIX_FORMAT.id, true).format,
+    compileFormat(
+      PREFIX_FORMAT.source.slice(START.length),
+      `${PREFIX_FORMAT.id}${NO_TIME_SUFFIX}`,
+      true,
+    ).format,
+  ];
   return prefix;
 }

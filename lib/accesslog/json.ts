@@ -1,6 +1,7 @@
 import { emptyRecord, type AccessLogRecord, type RecordField } from './types';
 import { parseResponseFlags } from './flags';
 import { toEpochMs } from './operators';
+import { isZtunnelJson } from './ztunnel';
 
 /** Istio's JSON access-log keys (accessLogEncoding: JSON) and the record field each fills. */
 const JSON_KEYS: Record<string, RecordField> = {
@@ -38,15 +39,24 @@ const NUMERIC = new Set<RecordField>([
   'upstreamServiceTime',
 ]);
 
-export type JsonLineKind = 'access-log' | 'proxy-log' | 'other';
+export type JsonLineKind = 'access-log' | 'ztunnel' | 'proxy-log' | 'other';
 
-/** What a parsed JSON object is: an access-log entry, a proxy's own structured log, or neither. */
+/** Keys only an access-log entry has: a structured log line that has one is no proxy log. */
+const DEFINITE = ['start_time', 'response_code', 'upstream_host', 'response_flags'];
+
+/**
+ * What a parsed JSON object is: an Envoy access-log entry, a ztunnel access log (scope
+ * "access" with src/dst fields), a proxy's own structured log (istio-agent, pilot-agent,
+ * istiod and ztunnel write `{"level","time","scope","msg"|"message"}`), or neither.
+ */
 export function classifyJson(value: unknown): JsonLineKind {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) return 'other';
-  const keys = Object.keys(value);
+  const obj = value as Record<string, unknown>;
+  if (isZtunnelJson(obj)) return 'ztunnel';
+  const keys = Object.keys(obj);
+  const structuredLog = 'level' in obj && ('msg' in obj || 'message' in obj);
+  if (structuredLog && !DEFINITE.some((k) => k in obj)) return 'proxy-log';
   if (keys.some((k) => k in JSON_KEYS && k !== 'path')) return 'access-log';
-  if (keys.includes('level') && (keys.includes('msg') || keys.includes('message')))
-    return 'proxy-log';
   return 'other';
 }
 

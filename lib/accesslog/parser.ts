@@ -9,15 +9,21 @@ import {
   type MatchResult,
 } from './format';
 import { parseAddress } from './address';
-import { builtinFormats, prefixFormat } from './formats';
+import { builtinFormats, NO_TIME_SUFFIX, prefixFormats } from './formats';
 import { classifyJson, recordFromJson } from './json';
 import {
   isBlank,
   isProxyLogLine,
+  isStatsLine,
   looksBinary,
   looksLikeAccessLogStart,
+  podFromColumns,
+  recordStarts,
+  splitKubectlPrefix,
   splitKubectlTimestamp,
+  stripAnsi,
 } from './classify';
+import { isZtunnelAccessLine, parseZtunnelJson, parseZtunnelText } from './ztunnel';
 
 export interface ParserOptions {
   /** A custom Envoy format string; tried before Istio's built-in formats. */
@@ -46,6 +52,11 @@ export interface LineParser {
    * its line number.
    */
   skipRecord(): number;
+  /**
+   * Counts a line the caller could not hand over (longer than its line limit) as an
+   * unreadable line: returns its error, the state unchanged.
+   */
+  tooLong(excerpt: string, limit: number): LineResult;
   /** Problems found while compiling the custom format, if any. */
   formatProblems: FormatProblem[];
   /** Whether the last line pushed left a proxy log entry open (continuations follow). */
@@ -83,7 +94,7 @@ export function createLineParser(options: ParserOptions = {}): LineParser {
   function error(reason: ErrorReason, message: string, text: string): LineResult {
     return {
       kind: 'error',
-      error: { line: lineNo, reason, message, sample: text.slice(0, SAMPLE) },
+      error: { line: lineNo, reason, message, excerpt: text.slice(0, SAMPLE) },
     };
   }
 
@@ -102,10 +113,12 @@ export function createLineParser(options: ParserOptions = {}): LineParser {
     }
     if (best) {
       const record = buildRecord(best.format, best.match, lineNo, only);
-      if (record.startTime !== null && record.responseCode !== null) return done(record, timestamp);
+      // a cut line whose head was read: the record of a format without time needs no time
+      const untimed = best.format.id.endsWith(NO_TIME_SUFFIX);
+      if ((record.startTime !== null || untimed) && record.responseCode !== null)
+        return done(record, timestamp);
     }
-    if (!options.onlyCustom) {
-      const prefix = prefixFormat();
+    for (const prefix of options.onlyCustom ? [] : prefixFormats()) {
       const m = matchFormat(prefix, text);
       if (m.status === 'full') {
         const record = buildRecord(prefix, m, lineNo, only);
@@ -140,6 +153,12 @@ export function createLineParser(options: ParserOptions = {}): LineParser {
       return error(reason, `invalid JSON: ${e instanceof Error ? e.message : String(e)}`, text);
     }
     const kind = classifyJson(value);
+    if (kind === 'ztunnel') {
+      const z = parseZtunnelJson(value as Record<string, unknown>, lineNo);
+      if (z.kind === 'record') return done(z.record, timestamp);
+      if (z.kind === 'opened')
+        return { kind: 'skipped', line: lineNo, reason: 'connection-opened' };
+    }
     if (kind === 'proxy-log') {
       inProxyLog = true;
       return { kind: 'skipped', line: lineNo, reason: 'proxy-log' };
@@ -161,6 +180,20 @@ export function createLineParser(options: ParserOptions = {}): LineParser {
     if (text.endsWith('\n')) text = text.slice(0, -1);
     if (text.endsWith('\r')) text = text.slice(0, -1);
     if (isBlank(text)) return { kind: 'skipped', line: lineNo, reason: 'empty' };
+    text = stripAnsi(text);
+    // `[pod/` cannot start a record (a start time starts with a digit): kubectl's prefix
+    const kubectl = splitKubectlPrefix(text);
+    if (kubectl) return withSource(readLine(kubectl.rest), kubectl.pod);
+    const direct = readLine(text);
+    if (direct.kind === 'record') return direct;
+    if (direct.kind === 'skipped' && direct.reason !== 'proxy-log-continuation') return direct;
+    // A record behind other columns: only now, so that a line that reads as it is (the
+    // default format's own `[START_TIME]` first) is never cut.
+    return behindColumns(text, direct) ?? direct;
+  }
+
+  /** A line, after an optional `kubectl logs --timestamps` time. */
+  function readLine(text: string): LineResult {
     const split = splitKubectlTimestamp(text);
     if (!split) return classify(text, null);
     const result = classify(split.rest, split.timestamp);
@@ -170,11 +203,49 @@ export function createLineParser(options: ParserOptions = {}): LineParser {
     return whole.kind === 'record' ? whole : result;
   }
 
+  /**
+   * A record behind columns another tool wrote (stern's `POD CONTAINER `, a log UI's own
+   * time and host): tried at each place a record can start, in order. A start that is
+   * certainly a record's (`[TIME]`, `{"`) and reads as a cut record ends the search with that
+   * error: a later start inside the same record (its request line) must not read as a record
+   * without a time.
+   */
+  function behindColumns(text: string, direct: LineResult): LineResult | null {
+    const continuation = direct.kind === 'skipped';
+    for (const start of recordStarts(text)) {
+      const r = readLine(text.slice(start.at));
+      const pod = podFromColumns(text.slice(0, start.at));
+      if (r.kind === 'record' || (r.kind === 'skipped' && r.reason !== 'proxy-log-continuation'))
+        return withSource(r, pod);
+      if (
+        !continuation &&
+        r.kind === 'error' &&
+        r.error.reason === 'truncated' &&
+        (start.kind === 'time' || start.kind === 'json')
+      )
+        return r;
+    }
+    return null;
+  }
+
+  function withSource(result: LineResult, pod: string | null): LineResult {
+    if (pod !== null && result.kind === 'record') result.record.source = pod;
+    return result;
+  }
+
   function classify(text: string, timestamp: string | null): LineResult {
+    if (isZtunnelAccessLine(text)) {
+      const z = parseZtunnelText(text, lineNo);
+      if (z.kind === 'record') return done(z.record, timestamp);
+      if (z.kind === 'opened')
+        return { kind: 'skipped', line: lineNo, reason: 'connection-opened' };
+      return error('truncated', `ztunnel access log: ${z.message} (column ${z.column})`, text);
+    }
     if (isProxyLogLine(text)) {
       inProxyLog = true;
       return { kind: 'skipped', line: lineNo, reason: 'proxy-log' };
     }
+    if (isStatsLine(text)) return { kind: 'skipped', line: lineNo, reason: 'stats' };
     if (inProxyLog && !looksLikeAccessLogStart(text)) {
       return { kind: 'skipped', line: lineNo, reason: 'proxy-log-continuation' };
     }
@@ -188,9 +259,15 @@ export function createLineParser(options: ParserOptions = {}): LineParser {
     return lineNo;
   }
 
+  function tooLong(excerpt: string, limit: number): LineResult {
+    lineNo++;
+    return error('too-long', `line longer than ${limit} bytes: not read`, excerpt);
+  }
+
   return {
     push,
     skipRecord,
+    tooLong,
     formatProblems: custom?.problems ?? [],
     get inProxyLog() {
       return inProxyLog;

@@ -26,6 +26,13 @@ describe('prescanLine', () => {
     expect(verdict('{"response_code":200}')).toBe(PARSE);
     expect(verdict('[2024-06-01 10:00:00.000][15][info] x')).toBe(PARSE);
     expect(verdict('')).toBe(PARSE);
+    // kubectl logs --prefix (and --timestamps): the prefix is skipped, the rest judged
+    expect(verdict(`[pod/web-1/istio-proxy] ${HEAD} 200 - x`)).toBe(PASS);
+    expect(verdict(`[pod/web-1/istio-proxy] 2024-06-01T10:00:00.5Z ${HEAD} 200 - x`)).toBe(PASS);
+    expect(verdict(`[pod/web-1/istio-proxy] ${HEAD} 503 UC x`)).toBe(PARSE);
+    expect(verdict(`[pod/web-1/a/b] ${HEAD} 200 - x`)).toBe(PARSE);
+    expect(verdict(`[pod//istio-proxy] ${HEAD} 200 - x`)).toBe(PARSE);
+    expect(verdict(`[pod/web-1/istio-proxy]${HEAD} 200 - x`)).toBe(PARSE);
   });
 
   it('on the real Istio docs log: every PASS line is a non-failing record for the parser', () => {
@@ -50,6 +57,7 @@ describe('prescanLine', () => {
       `[2024-06-01T10:00:00.000Z] "POST /a/very/long/path?with=query&and=more HTTP/2" 404 - x`,
       `2024-06-01T10:00:00.123456789Z [2024-06-01T10:00:00Z] "- - -" - - 0 0`,
       `[1717236000] "GET / HTTP/1.1" 301  x`,
+      `[pod/web-1/istio-proxy] [2024-06-01T10:00:00.000Z] "GET /x HTTP/1.1" 200 - x`,
     ];
     const junk = [' ', '\t', '"', ']', '[', '-', '5', 'é', '\r', 'A', ',', '\u0000'];
     const r = mulberry32(11);
@@ -77,7 +85,7 @@ describe('prescanLine', () => {
         expect(result?.kind, line).toBe('record');
         if (result?.kind === 'record') expect(isFailure(result.record), line).toBe(false);
       }
-    expect(checked).toBe(2400);
+    expect(checked).toBe(3000);
     // mutations outside the head leave most lines passing: the test sees both verdicts
     expect(passed).toBeGreaterThan(100);
     expect(passed).toBeLessThan(checked - 500);

@@ -55,6 +55,30 @@ function afterKubectlTimestamp(b: Uint8Array, s: number, e: number): number {
   return split ? s + split.timestamp.length + 1 : -1;
 }
 
+const POD_PREFIX = [OPEN, 112, 111, 100, 47]; // "[pod/"
+
+/**
+ * Where the line starts after a `kubectl logs --prefix` prefix `[pod/NAME/CONTAINER] ` (the
+ * shape splitKubectlPrefix accepts: two slashes, no space inside), or -1.
+ */
+function afterKubectlPrefix(b: Uint8Array, s: number, e: number): number {
+  for (let k = 0; k < POD_PREFIX.length; k++) if (b[s + k] !== POD_PREFIX[k]) return -1;
+  let slashes = 1;
+  const n = Math.min(e, s + 600);
+  for (let p = s + POD_PREFIX.length; p < n; p++) {
+    const c = b[p] as number;
+    if (c === CLOSE) {
+      const nameOk = slashes === 2 && b[p - 1] !== 47 && b[s + POD_PREFIX.length] !== 47;
+      return nameOk && b[p + 1] === SPACE ? p + 2 : -1;
+    }
+    if (c === SPACE || c === TAB || c === OPEN) return -1;
+    if (c === 47) {
+      if (++slashes > 2 || b[p - 1] === 47) return -1;
+    }
+  }
+  return -1;
+}
+
 export interface Prescan {
   /** Classifies one line b[s, e) (without its '\n'; a trailing '\r' is allowed). */
   line(b: Uint8Array, s: number, e: number): PrescanVerdict;
@@ -94,8 +118,14 @@ export function createPrescan(): Prescan {
     if (e > s && b[e - 1] === CR) e--;
     let p = s;
     if (p >= e || hasTab(b, s, e)) return PARSE;
+    // `kubectl logs --prefix`: `[pod/NAME/CONTAINER] ` before the line (the parser strips it
+    // first too, and reads the rest as it reads an unprefixed line)
+    if (b[p] === OPEN && b[p + 1] === 112 /* p */) {
+      p = afterKubectlPrefix(b, p, e);
+      if (p < 0 || p >= e) return PARSE;
+    }
     if (isDigit(b[p] as number)) {
-      p = afterKubectlTimestamp(b, s, e);
+      p = afterKubectlTimestamp(b, p, e);
       if (p < 0 || p >= e) return PARSE;
     }
     // [START_TIME] with a digit first, 8..40 characters, no ']' inside (so no proxy log line)

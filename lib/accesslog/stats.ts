@@ -14,6 +14,10 @@ export interface AccessLogSummary {
   /** Parsed records that only had a prefix of their fields (cut lines, unknown tails). */
   partial: number;
   tcp: number;
+  /** Records without a time (no leading start time): usable for counts, not for attribution. */
+  untimed: number;
+  /** Records whose line named the pod that wrote it (kubectl --prefix, stern): pod -> count. */
+  sources: Record<string, number>;
   skipped: Partial<Record<SkipReason, ReasonCount>>;
   errors: Partial<Record<ErrorReason, ReasonCount>>;
   /** Response code -> count ("0" for TCP, "-" when absent). */
@@ -43,6 +47,8 @@ export function createSummaryBuilder(keepErrors = 20): SummaryBuilder {
     parsed: 0,
     partial: 0,
     tcp: 0,
+    untimed: 0,
+    sources: {},
     skipped: {},
     errors: {},
     byCode: {},
@@ -60,6 +66,9 @@ export function createSummaryBuilder(keepErrors = 20): SummaryBuilder {
     s.parsed++;
     if (r.partial) s.partial++;
     if (r.tcp) s.tcp++;
+    if (r.time === null) s.untimed++;
+    if (r.source !== undefined && (r.source in s.sources || Object.keys(s.sources).length < 1000))
+      bump(s.sources, r.source);
     bump(s.byCode, r.responseCode === null ? '-' : String(r.responseCode));
     if (r.responseFlags.length === 0) bump(s.byFlag, '-');
     for (const f of r.responseFlags) {

@@ -1,3 +1,5 @@
+import type { ParseProblem } from '../parse-problem';
+
 /**
  * An access-log record as meshdx reads it, whatever format the line was written in
  * (Istio's default TEXT generations, JSON, or a custom Envoy format string).
@@ -12,6 +14,11 @@ export interface AccessLogRecord {
   partial: boolean;
   /** Timestamp written by `kubectl logs --timestamps`, when the line carried one. */
   logTimestamp: string | null;
+  /**
+   * The pod that wrote the line, when a prefix before the record names it
+   * (`kubectl logs --prefix`, stern). Absent otherwise.
+   */
+  source?: string;
   startTime: string | null;
   /** startTime in epoch milliseconds (null when absent or not a date). */
   time: number | null;
@@ -46,17 +53,31 @@ export interface AccessLogRecord {
 }
 
 /** Why a line produced no record although it is not an access log: not an error. */
-export type SkipReason = 'empty' | 'proxy-log' | 'proxy-log-continuation';
+export type SkipReason =
+  | 'empty'
+  /** The proxy's own log: istio-agent/pilot-agent/istiod (text or JSON), Envoy's own lines. */
+  | 'proxy-log'
+  | 'proxy-log-continuation'
+  /** Envoy `/stats` text (`cluster.x.upstream_rq_pending_overflow: 12`) or Prometheus text. */
+  | 'stats'
+  /** ztunnel's `connection opened` line: the start of a connection whose result comes later. */
+  | 'connection-opened';
 
 /** Why a line that looked like data could not be read. */
-export type ErrorReason = 'truncated' | 'binary' | 'invalid-json' | 'unknown-format';
+export type ErrorReason =
+  | 'truncated'
+  | 'binary'
+  | 'invalid-json'
+  | 'unknown-format'
+  /** Longer than the reader's line limit: not read (see lines.ts). */
+  | 'too-long';
 
-export interface LineError {
+export interface LineError extends ParseProblem {
   line: number;
   reason: ErrorReason;
   message: string;
   /** The start of the offending line (at most 120 characters). */
-  sample: string;
+  excerpt: string;
 }
 
 export type LineResult =
@@ -67,7 +88,7 @@ export type LineResult =
 /** All fields of a record that a format can fill, by name. */
 export type RecordField = Exclude<
   keyof AccessLogRecord,
-  'line' | 'format' | 'partial' | 'logTimestamp' | 'time' | 'tcp' | 'extra'
+  'line' | 'format' | 'partial' | 'logTimestamp' | 'time' | 'tcp' | 'extra' | 'source'
 >;
 
 export function emptyRecord(line: number, format: string): AccessLogRecord {

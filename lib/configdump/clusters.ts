@@ -1,6 +1,6 @@
 import { clusterType, destinationRule } from './cluster-fields';
 import { parseClusterName } from './cluster-name';
-import { arrayField, objectField, stringField } from './fields';
+import { arrayField, isObject, keyOf, objectField, stringField } from './fields';
 import { resourcesOf, sectionsOf } from './parse';
 import type { ClusterRow, ClusterSource, ConfigDump, DumpError } from './types';
 
@@ -68,8 +68,15 @@ function addEntries(
   list.forEach((entry, i) => addEntry(entry, `${path}[${i}]`, source, out));
 }
 
+/**
+ * Entries are `{cluster: Cluster, ...}` (StaticCluster / DynamicCluster). Envoy 1.7's v2alpha
+ * dump (Istio 1.0) listed static clusters bare, a Cluster itself with its `name` on top: read
+ * both, so that every generation is counted.
+ */
 function addEntry(entry: unknown, path: string, source: ClusterSource, out: ClusterExtraction) {
-  const cluster = objectField(entry, 'cluster');
+  const wrapped = objectField(entry, 'cluster');
+  const bare = !wrapped && isObject(entry) && typeof entry.name === 'string' ? entry : null;
+  const cluster = wrapped ?? bare;
   const row = cluster ? clusterRow(cluster, source) : null;
   if (row) out.rows.push(row);
   else {
@@ -86,8 +93,9 @@ export function extractClusters(dump: ConfigDump): ClusterExtraction {
   const out: ClusterExtraction = { rows: [], warming: 0, errors: [], hasClustersSection: false };
   for (const s of sectionsOf(dump, 'clusters')) {
     out.hasClustersSection = true;
-    addEntries(arrayField(s.body, 'static_clusters'), `${s.path}.static_clusters`, 'static', out);
-    const dynPath = `${s.path}.dynamic_active_clusters`;
+    const staticPath = `${s.path}.${keyOf(s.body, 'static_clusters')}`;
+    addEntries(arrayField(s.body, 'static_clusters'), staticPath, 'static', out);
+    const dynPath = `${s.path}.${keyOf(s.body, 'dynamic_active_clusters')}`;
     addEntries(arrayField(s.body, 'dynamic_active_clusters'), dynPath, 'dynamic', out);
     const warming = arrayField(s.body, 'dynamic_warming_clusters');
     out.warming += warming ? warming.length : 0;

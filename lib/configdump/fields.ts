@@ -22,6 +22,13 @@ export function field(obj: unknown, snake: string): unknown {
   return camel in obj ? obj[camel] : undefined;
 }
 
+/** The spelling of the key the object has (snake first), or the snake_case name when neither. */
+export function keyOf(obj: unknown, snake: string): string {
+  if (!isObject(obj) || snake in obj) return snake;
+  const camel = camelCase(snake);
+  return camel in obj ? camel : snake;
+}
+
 /** True if either spelling of the key is present. */
 export function hasField(obj: unknown, snake: string): boolean {
   return field(obj, snake) !== undefined;

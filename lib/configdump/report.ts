@@ -1,7 +1,12 @@
 import { extractClusters } from './clusters';
 import { listenerCounts, routeCounts } from './counts';
 import { proxyIdentity } from './identity';
-import { parseConfigDump } from './parse';
+import { parseConfigDump, readConfigDumpValue } from './parse';
+import { locatePaths } from './path-position';
+import { readStructuredText } from './text';
+import { isZtunnelDump, readZtunnelDump, type ZtunnelParse } from './ztunnel';
+import { findDeepNesting } from '../json-depth';
+import { dumpProblems, type DumpProblem } from './problems';
 import { summarizeClusters } from './summary';
 import type { ClusterRow, ClusterSummary, DumpError, ProxyIdentity, ResourceCounts } from './types';
 
@@ -44,11 +49,77 @@ export function analyzeClusterDump(text: string): ClusterReportResult {
   };
 }
 
+/** What a saved dump is: an Envoy config dump, a ztunnel one, or no dump (with why). */
+export type DumpAnalysis =
+  | { kind: 'envoy'; report: ClusterReport }
+  | { kind: 'ztunnel'; ztunnel: ZtunnelParse }
+  | { kind: 'error'; errors: DumpError[] };
+
+/** Deepest nesting read by default: real dumps stay far below it. */
+export const DEFAULT_DUMP_MAX_DEPTH = 256;
+
+/**
+ * Reads any dump `meshdx clusters` takes: nesting is checked before parsing (a parser that
+ * recurses must never meet a document deeper than maxDepth), entries that cannot be read
+ * are errors with their line and column (JSON) and the rest is still read.
+ */
+export function analyzeDump(text: string, maxDepth = DEFAULT_DUMP_MAX_DEPTH): DumpAnalysis {
+  const deep = findDeepNesting(text, maxDepth);
+  if (deep) {
+    const message = `nested deeper than ${maxDepth} levels: not a config dump meshdx reads`;
+    return { kind: 'error', errors: [{ code: 'too-deep', message, ...pick(deep) }] };
+  }
+  const read = readStructuredText(text);
+  if (read.errors.length > 0) return { kind: 'error', errors: read.errors };
+  if (isZtunnelDump(read.value)) {
+    const ztunnel = readZtunnelDump(read.value);
+    if (read.syntax === 'json') placeErrors(text, ztunnel.errors);
+    return { kind: 'ztunnel', ztunnel };
+  }
+  const parsed = readConfigDumpValue(read.value, read.syntax);
+  if (!parsed.dump) return { kind: 'error', errors: parsed.errors };
+  const extraction = extractClusters(parsed.dump);
+  if (!extraction.hasClustersSection)
+    return { kind: 'error', errors: [...extraction.errors, ...parsed.errors] };
+  const errors = [...parsed.errors, ...extraction.errors];
+  if (read.syntax === 'json') placeErrors(text, errors);
+  return {
+    kind: 'envoy',
+    report: {
+      proxy: proxyIdentity(parsed.dump),
+      clusters: extraction.rows,
+      summary: summarizeClusters(extraction.rows),
+      warmingClusters: extraction.warming,
+      listeners: listenerCounts(parsed.dump),
+      routes: routeCounts(parsed.dump),
+      errors,
+    },
+  };
+}
+
+function pick(at: { line: number; column: number }): { line: number; column: number } {
+  return { line: at.line, column: at.column };
+}
+
+/** Gives each error with a path the line and column of that path in the JSON text. */
+function placeErrors(text: string, errors: DumpError[]): void {
+  const wanted = new Set(errors.flatMap((e) => (e.path && e.line === undefined ? [e.path] : [])));
+  if (wanted.size === 0) return;
+  const at = locatePaths(text, wanted);
+  for (const e of errors) {
+    const p = e.path ? at.get(e.path) : undefined;
+    if (p && e.line === undefined) Object.assign(e, p);
+  }
+}
+
 /** The stable JSON shape of `meshdx clusters --json`. */
 export interface ClustersJson {
+  kind: 'envoy';
   proxy: { id: string | null; istioVersion: string | null };
   summary: Pick<ClusterSummary, 'total' | 'static' | 'dynamic' | 'byType' | 'byDirection'>;
   clusters: ClusterJsonRow[];
+  /** Entries that could not be read (the exit code is then 1). */
+  errors: DumpProblem[];
 }
 
 /** A cluster row for JSON: absent values are null (istioctl's "-" is for the text table only). */
@@ -69,6 +140,7 @@ const absent = (v: string | undefined | null): string | null =>
 export function clustersJson(report: ClusterReport): ClustersJson {
   const s = report.summary;
   return {
+    kind: 'envoy',
     proxy: { id: report.proxy.id, istioVersion: report.proxy.istioVersion },
     summary: {
       total: s.total,
@@ -87,6 +159,7 @@ export function clustersJson(report: ClusterReport): ClustersJson {
       destinationRule: absent(c.destinationRule),
       source: c.source,
     })),
+    errors: dumpProblems(report.errors),
   };
 }
 

@@ -12,7 +12,8 @@ export interface DumpError {
     | 'no-clusters-section'
     | 'bad-entry'
     | 'unknown-section'
-    | 'empty';
+    | 'empty'
+    | 'too-deep';
   message: string;
   line?: number;
   column?: number;

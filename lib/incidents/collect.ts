@@ -4,6 +4,7 @@ import { normalizeIp, parseAddress } from '../accesslog/address';
 import { parseClusterName } from '../accesslog/cluster';
 import type { AccessLogRecord } from '../accesslog/types';
 import { attributeRecord, type Attribution, type IpHistory } from '../ledger/attribution';
+import { emptyUntimed, noteUntimed, type UntimedLines } from '../ledger/untimed';
 import type { LogSource } from '../api/incidents';
 
 /** One access log to read: a client pod's istio-proxy log, or an uploaded text. */
@@ -52,6 +53,8 @@ export interface Collected {
   outsideWindow: number;
   /** Failing inbound-side records (the server's own log): not attributed, counted. */
   inbound: number;
+  /** Failing requests without a time (attribution needs one): counted, first lines listed. */
+  untimed: UntimedLines;
 }
 
 const MAX_LINE_ERRORS = 200;
@@ -70,6 +73,7 @@ export function collectRequests(
     failing: 0,
     outsideWindow: 0,
     inbound: 0,
+    untimed: emptyUntimed(),
   };
   for (const input of inputs) {
     const src: LogSource = {
@@ -112,6 +116,7 @@ export function collectRequests(
         out.inbound++;
         continue;
       }
+      if (rec.time === null) noteUntimed(out.untimed, rec.line);
       if (!inWindow(rec, filter)) {
         out.outsideWindow++;
         continue;

@@ -108,7 +108,7 @@ export function attributeRecord(
         return host === null
           ? 'no upstream host in the log line (request never reached a pod)'
           : `upstream "${host}" is not an IP address`;
-      return 'request has no usable start time';
+      return 'request has no time (its line has no start time): attribution needs one, pod IPs are reused';
     },
     get client() {
       if (client === undefined) client = clientOf(remote, time, history, options.gapToleranceMs);

@@ -1,6 +1,6 @@
 import { describe, it, expect } from 'vitest';
 import { createHistoryReader, readHistory } from './events';
-import { createJsonSplitter } from './json-stream';
+import { createJsonSplitter } from '../json-stream';
 import { podJson, T0 } from './test-pods';
 
 const a = podJson({ name: 'a', ip: '10.8.0.5', start: T0 });

@@ -1,8 +1,9 @@
 import type { PodEvent, PodEventType } from './types';
 import { asObj, observePod, time } from './observation';
-import { createJsonSplitter, type StreamProblem } from './json-stream';
+import { createJsonSplitter, type JsonSplitterOptions, type StreamProblem } from '../json-stream';
+import type { ParseProblem } from '../parse-problem';
 
-export interface HistoryProblem {
+export interface HistoryProblem extends ParseProblem {
   line: number;
   reason: StreamProblem['reason'] | 'invalid-json' | 'not-a-pod' | 'watch-error';
   message: string;
@@ -77,8 +78,11 @@ export interface HistoryReader {
 }
 
 /** Reads a history file chunk by chunk (see json-stream.ts for the accepted layouts). */
-export function createHistoryReader(maxProblems = 1000): HistoryReader {
-  const splitter = createJsonSplitter();
+export function createHistoryReader(
+  maxProblems = 1000,
+  limits: JsonSplitterOptions = {},
+): HistoryReader {
+  const splitter = createJsonSplitter(limits);
   const problems: HistoryProblem[] = [];
   const counts: HistoryCounts = { values: 0, events: 0, bookmarks: 0, timed: 0 };
   const note = (p: HistoryProblem) => {

@@ -1,5 +1,5 @@
 import { createLineParser } from '../accesslog/parser';
-import { createLineSplitter } from '../accesslog/lines';
+import { createLineSplitter, DEFAULT_MAX_LINE_BYTES } from '../accesslog/lines';
 import { createPrescan, PASS, prescanAppliesTo } from '../accesslog/prescan';
 import { isFailure } from '../accesslog/failure';
 import type { ErrorReason, SkipReason } from '../accesslog/types';
@@ -10,6 +10,7 @@ import {
   type AttributionInput,
   type IpHistory,
 } from './attribution';
+import { emptyUntimed, noteUntimed, type UntimedLines } from './untimed';
 
 export interface AttributionScanOptions {
   /** A custom Envoy format string (see parser.ts). */
@@ -29,6 +30,8 @@ export interface AttributionScanOptions {
   onAttribution?: (a: Attribution) => void;
   /** Unreadable lines listed one by one (all are counted). Default 1000. */
   maxUnreadableListed?: number;
+  /** Longest line read (longer ones are unreadable, 'too-long'); default 1 MiB. */
+  maxLineBytes?: number;
 }
 
 export interface AttributionScanResult {
@@ -46,6 +49,8 @@ export interface AttributionScanResult {
   errors: number;
   errorsByReason: Partial<Record<ErrorReason, number>>;
   unreadable: { line: number; reason: ErrorReason }[];
+  /** Requests that needed attribution but had no time (see untimed.ts): counted and listed. */
+  untimed: UntimedLines;
   /** The attributions, in line order (empty when onAttribution was given). */
   attributions: Attribution[];
   /** Whether the pre-scan was used (off for --all and formats that do not start like Istio's). */
@@ -87,6 +92,7 @@ export function emptyRecordScanResult(prescan: boolean): RecordScanResult {
     errors: 0,
     errorsByReason: {},
     unreadable: [],
+    untimed: emptyUntimed(),
     prescan,
   };
 }
@@ -114,12 +120,17 @@ export function createRecordScan(options: RecordScanOptions): RecordScan {
   const decoder = new TextDecoder('utf-8', { ignoreBOM: true });
   const result = emptyRecordScanResult(usePrescan);
 
-  function parse(bytes: Uint8Array, start: number, end: number): void {
-    const r = parser.push(decoder.decode(bytes.subarray(start, end)));
+  const maxLine = options.maxLineBytes ?? DEFAULT_MAX_LINE_BYTES;
+
+  function parse(bytes: Uint8Array, start: number, end: number, cut = false): void {
+    const r = cut
+      ? parser.tooLong(decoder.decode(bytes.subarray(start, Math.min(end, start + 120))), maxLine)
+      : parser.push(decoder.decode(bytes.subarray(start, end)));
     if (r.kind === 'record') {
       result.requests++;
       if (all || isFailure(r.record)) {
         result.selected++;
+        if (r.record.time === null) noteUntimed(result.untimed, r.record.line, maxListed);
         onRecord(r.record);
       }
     } else if (r.kind === 'skipped') {
@@ -136,14 +147,16 @@ export function createRecordScan(options: RecordScanOptions): RecordScan {
   const prescan = createPrescan();
   const splitter = createLineSplitter(
     usePrescan
-      ? (bytes, start, end) => {
-          if (prescan.line(bytes, start, end) === PASS) {
+      ? (bytes, start, end, cut) => {
+          if (cut) parse(bytes, start, end, true);
+          else if (prescan.line(bytes, start, end) === PASS) {
             parser.skipRecord();
             result.requests++;
             result.skippedByFilter++;
           } else parse(bytes, start, end);
         }
       : parse,
+    maxLine,
   );
 
   return {

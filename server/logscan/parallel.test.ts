@@ -43,9 +43,39 @@ function comparable(r: Awaited<ReturnType<typeof split>> | ReturnType<typeof one
     errors: r.errors,
     errorsByReason: r.errorsByReason,
     unreadable: r.unreadable,
+    untimed: r.untimed,
     attributions: r.attributions.map((a) => [a.line, a.time, a.code, a.flags, a.pod, a.state]),
   };
 }
+
+describe('parallel log scan of prefixed, untimed, ztunnel and over-long lines', () => {
+  const base = new TextDecoder().decode(uglyLog()).split('\n');
+  const mixed: string[] = [];
+  base.forEach((line, i) => {
+    if (i % 7 === 1)
+      mixed.push(line.replace(/^\[[^\]]*\] /, '')); // no start time
+    else if (i % 7 === 2)
+      mixed.push(`pod-${i} istio-proxy ${line}`); // stern
+    else if (i % 7 === 3)
+      mixed.push('z'.repeat(700)); // over the line limit below
+    else if (i % 7 === 4)
+      mixed.push(
+        `2024-06-01T10:12:00.003000Z\terror\taccess\tconnection complete\tsrc.addr=10.8.0.99:4 dst.addr=10.8.0.5:15008 dst.hbone_addr=10.8.0.5:8080 duration="3ms" error="connection refused"`,
+      );
+    else mixed.push(line);
+  });
+  const bytes = new TextEncoder().encode(mixed.join('\n'));
+  const file = write('mixed.log', bytes);
+
+  it('gives the single pass’s result, untimed lines and too-long lines numbered alike', async () => {
+    const options = { maxLineBytes: 512 };
+    const want = comparable(onePass(bytes, options));
+    expect(want.untimed.count).toBeGreaterThan(0);
+    expect(want.errorsByReason['too-long']).toBeGreaterThan(0);
+    const got = comparable(await split(file, { ...options, segmentBytes: 200, workers: 1 }));
+    expect(got).toEqual(want);
+  });
+});
 
 describe('parallel log scan', () => {
   const log = uglyLog();

@@ -7,6 +7,7 @@ import {
   type MessagePort,
 } from 'node:worker_threads';
 import type { AttributionInput } from '../../lib/ledger/attribution';
+import { mergeUntimed } from '../../lib/ledger/untimed';
 import {
   createRecordScan,
   emptyRecordScanResult,
@@ -35,6 +36,8 @@ export interface LogScanOptions extends SegmentScanOptions {
   segmentBytes?: number;
   /** The worker's entry module (default: scan-worker-entry.mjs beside this module). */
   workerEntry?: URL;
+  /** A descriptor already open on the file (a caller's own way of opening stdin). */
+  fd?: number;
 }
 
 export interface LogScanResult extends RecordScanResult {
@@ -68,13 +71,14 @@ const WORKER_URL = new URL('./scan-worker-entry.mjs', import.meta.url);
  * here.
  */
 export function startLogScan(file: string, options: LogScanOptions = {}): StartedLogScan {
-  const fd = fs.openSync(file, 'r');
+  const fd = options.fd ?? fs.openSync(file, 'r');
   const st = fs.fstatSync(fd);
   const scanOptions: SegmentScanOptions = {
     format: options.format,
     all: options.all,
     prescan: options.prescan,
     maxUnreadableListed: options.maxUnreadableListed,
+    maxLineBytes: options.maxLineBytes,
     output: options.output,
   };
   if (!st.isFile()) return streamed(fd, scanOptions);
@@ -234,6 +238,7 @@ function merge(
   for (const u of r.unreadable)
     if (total.unreadable.length < maxListed)
       total.unreadable.push({ line: u.line + offset, reason: u.reason });
+  mergeUntimed(total.untimed, r.untimed, offset, maxListed);
   for (const rec of out.records) {
     rec.line += offset;
     sink.record?.(rec);

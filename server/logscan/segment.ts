@@ -11,7 +11,7 @@ import {
 /** The options of a record scan that can cross to a worker thread (no callbacks). */
 export type SegmentScanOptions = Pick<
   RecordScanOptions,
-  'format' | 'all' | 'prescan' | 'maxUnreadableListed'
+  'format' | 'all' | 'prescan' | 'maxUnreadableListed' | 'maxLineBytes'
 > & {
   /**
    * 'json': hand over each record as the parts of its --json item that need no history
