@@ -6,8 +6,7 @@ import type { PagePlan, ReportPage } from './model';
  * A function, not a string: the dashboard's Content-Security-Policy forbids evaluating strings
  * as script ('unsafe-eval'), and a string predicate is polled with eval in the page.
  */
-const NO_LOADING = (): boolean =>
-  document.querySelectorAll('[data-testid="loading"]').length === 0;
+const NO_LOADING = (): boolean => document.querySelectorAll('[data-testid="loading"]').length === 0;
 /** Network quiet is waited for at most this long: some views poll or stream. */
 const NETWORK_IDLE_CAP_MS = 5_000;
 /** Error texts are kept this long in report.json. */
