@@ -16,7 +16,13 @@ export async function getClusterInfo(context?: string | null): Promise<ClusterIn
   } catch (e) {
     if (!isClusterConfigError(e)) throw e;
     const r = toErrorResult(e);
-    return { label: 'no cluster', source: 'none', server: '', reachable: false, error: r.body.error };
+    return {
+      label: 'no cluster',
+      source: 'none',
+      server: '',
+      reachable: false,
+      error: r.body.error,
+    };
   }
   const c = rt;
   const memo = c.screen('cluster-info', () => new Memo<ClusterInfo>(TTL_MS));
