@@ -14,6 +14,7 @@ import { FixList } from './FixList';
 import { GapChart } from './GapChart';
 import { statTone, VERDICT_ORDER } from './format';
 import { PodTimelineCard } from './PodTimelineCard';
+import { TimelineGroups } from './TimelineGroups';
 import { timelineFleetQuery } from './queries';
 import { useClusterContext } from '../data/useClusterContext';
 
@@ -100,6 +101,7 @@ function Fleet({ f }: { f: TimelineFleet }) {
         <Stat label="deleted" value={deleted} testId="stat-deleted" />
       </div>
       <MeshNote f={f} />
+      <TimelineGroups f={f} namespace={state.namespace} />
       <div className="grid gap-4 xl:grid-cols-2">
         <Card title="Startup gap per workload (first app start − proxy ready)" testId="gap-card">
           <GapChart workloads={gapWorkloads} />

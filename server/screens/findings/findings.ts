@@ -6,7 +6,8 @@ import { checkScreened } from '../../../lib/findings/manifest';
 import { ALL_CATALOG } from '../../../lib/findings/registry';
 import { screenLists } from '../../../lib/findings/screen';
 import { groupFindings } from '../../../lib/findings/group';
-import { dedupeFindings, type Finding } from '../../../lib/findings/types';
+import { holdCounts, workloadTimelineFindings } from '../../../lib/timeline/workload-findings';
+import { dedupeFindings } from '../../../lib/findings/types';
 import { buildInventory } from '../../../lib/inventory/build';
 import type { Pod, Service } from '../../../lib/kube/types';
 import type { ClientRecords } from '../../../lib/protocol/external';
@@ -19,8 +20,6 @@ import { runtimeFor } from '../../runtime/registry';
 import { scopingOf } from '../scoping/scoping';
 import { incidentsOf } from '../incidents/incidents';
 import { timelineFleetOf } from '../timelines/timelines';
-import type { TimelineFleet } from '../../../lib/api/timelines';
-import { timelineCatalog } from '../../../lib/timeline/codes';
 
 export interface FindingsOptions {
   /** Most istio-proxy logs read for the external-host check (one pod per workload). */
@@ -182,37 +181,4 @@ export async function getFindings(
       ...sources,
     ],
   };
-}
-
-/**
- * Meshed workloads, and how many already start their app after the proxy (hold, native
- * sidecar or a wrapper): whether the mesh-wide hold is the fix that reaches most of them.
- */
-function holdCounts(fleet: TimelineFleet): { meshedWorkloads: number; heldWorkloads: number } {
-  const modes = new Map<string, Set<string>>();
-  for (const r of fleet.rows) {
-    if (r.mode === 'none' || r.mode === 'gateway' || r.deleted) continue;
-    const key = `${r.namespace}/${r.workloadKind}/${r.workload}`;
-    const set = modes.get(key) ?? new Set<string>();
-    set.add(r.mode);
-    modes.set(key, set);
-  }
-  let held = 0;
-  for (const set of modes.values()) if (!set.has('classic')) held++;
-  return { meshedWorkloads: modes.size, heldWorkloads: held };
-}
-
-const TIMELINE_SEVERITY = new Map(timelineCatalog().map((c) => [c.code, c.severity]));
-
-/** One finding per workload and startup/shutdown verdict that needs action (not the *-ok ones). */
-function workloadTimelineFindings(fleet: TimelineFleet): Finding[] {
-  return fleet.fixes
-    .filter((w) => !w.verdict.endsWith('-ok'))
-    .map((w) => ({
-      code: w.code,
-      severity: TIMELINE_SEVERITY.get(w.code) ?? 'warning',
-      subject: { kind: w.kind, namespace: w.namespace, name: w.name },
-      evidence: { verdict: w.verdict, pods: w.pods, examplePod: w.example },
-      fix: w.fixes[0],
-    }));
 }

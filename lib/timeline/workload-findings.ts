@@ -1,0 +1,44 @@
+/**
+ * The Timelines fleet as findings: one per workload and startup/shutdown verdict that needs
+ * action (not the *-ok ones), with the workload's first fix, and the hold counts that decide
+ * whether the mesh-wide hold is the fix that reaches most of them. Findings and Timelines both
+ * group these with lib/findings/group.ts, so they show the same groups and counts.
+ */
+import type { TimelineFleet } from '../api/timelines';
+import type { GroupContext } from '../findings/group';
+import type { Finding } from '../findings/types';
+import { timelineCatalog } from './codes';
+
+const TIMELINE_SEVERITY = new Map(timelineCatalog().map((c) => [c.code, c.severity]));
+
+export function workloadTimelineFindings(fleet: TimelineFleet): Finding[] {
+  return fleet.fixes
+    .filter((w) => !w.verdict.endsWith('-ok'))
+    .map((w) => ({
+      code: w.code,
+      severity: TIMELINE_SEVERITY.get(w.code) ?? 'warning',
+      subject: { kind: w.kind, namespace: w.namespace, name: w.name },
+      evidence: { verdict: w.verdict, pods: w.pods, examplePod: w.example },
+      fix: w.fixes[0],
+    }));
+}
+
+/**
+ * Meshed workloads, and how many already start their app after the proxy (hold, native
+ * sidecar or a wrapper on every pod).
+ */
+export function holdCounts(
+  fleet: TimelineFleet,
+): Required<Pick<GroupContext, 'meshedWorkloads' | 'heldWorkloads'>> {
+  const modes = new Map<string, Set<string>>();
+  for (const r of fleet.rows) {
+    if (r.mode === 'none' || r.mode === 'gateway' || r.deleted) continue;
+    const key = `${r.namespace}/${r.workloadKind}/${r.workload}`;
+    const set = modes.get(key) ?? new Set<string>();
+    set.add(r.mode);
+    modes.set(key, set);
+  }
+  let held = 0;
+  for (const set of modes.values()) if (!set.has('classic')) held++;
+  return { meshedWorkloads: modes.size, heldWorkloads: held };
+}
