@@ -90,6 +90,7 @@ export interface Container {
 
 export interface PodSpec {
   nodeName?: string;
+  hostNetwork?: boolean;
   containers: Container[];
   initContainers?: Container[];
   terminationGracePeriodSeconds?: number;
@@ -211,6 +212,11 @@ export interface KubeEvent extends KubeObject {
 
 export interface Namespace extends KubeObject {
   status?: { phase?: string };
+}
+
+/** A node, as far as meshdx reads it: the kubelet version decides native-sidecar injection. */
+export interface Node extends KubeObject {
+  status?: { nodeInfo?: { kubeletVersion?: string } };
 }
 
 export interface ConfigMap extends KubeObject {
