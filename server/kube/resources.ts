@@ -6,6 +6,7 @@ import type {
   KubeList,
   KubeObject,
   Namespace,
+  Node,
   Pod,
   Service,
   ServiceEntry,
@@ -29,6 +30,7 @@ export const CORE = {
   services: { group: '', version: 'v1', plural: 'services', namespaced: true },
   events: { group: '', version: 'v1', plural: 'events', namespaced: true },
   configmaps: { group: '', version: 'v1', plural: 'configmaps', namespaced: true },
+  nodes: { group: '', version: 'v1', plural: 'nodes', namespaced: false },
   endpointslices: {
     group: 'discovery.k8s.io',
     version: 'v1',
@@ -84,6 +86,8 @@ export const listEndpointSlices = (t: KubeTransport, o?: ListOptions) =>
   listResource<EndpointSlice>(t, CORE.endpointslices, o);
 export const listEvents = (t: KubeTransport, o?: ListOptions) =>
   listResource<KubeEvent>(t, CORE.events, o);
+export const listNodes = (t: KubeTransport, o?: Omit<ListOptions, 'namespace'>) =>
+  listResource<Node>(t, CORE.nodes, o);
 export const listNamespaces = (t: KubeTransport, o?: Omit<ListOptions, 'namespace'>) =>
   listResource<Namespace>(t, CORE.namespaces, o);
 
