@@ -25,6 +25,7 @@ export const KINDS: Readonly<Record<SimKind, KindInfo>> = {
   services: core('services', 'Service', 'service', true, ['svc'], ['all']),
   events: core('events', 'Event', 'event', true, ['ev']),
   configmaps: core('configmaps', 'ConfigMap', 'configmap', true, ['cm']),
+  nodes: core('nodes', 'Node', 'node', false, ['no']),
   endpointslices: {
     resource: 'endpointslices',
     group: 'discovery.k8s.io',
