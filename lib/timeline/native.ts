@@ -35,7 +35,9 @@ export function nativeBlocked(
 ): VerdictResult | null {
   if (mode.mode !== 'native' || !mode.proxy || pod.metadata.deletionTimestamp) return null;
   const st = mode.proxy.status;
-  if (!st || st.ready || st.started === true) return null;
+  // `started` turns true when the startupProbe passes (for istio-proxy that is /healthz/ready):
+  // not ready while no app ever ran means the proxy is what the apps wait for
+  if (!st || st.ready) return null;
   const appRan = apps.some((a) => a.startedAt !== null);
   if (appRan || apps.length === 0) return null;
   const waiting = apps
@@ -45,7 +47,7 @@ export function nativeBlocked(
     verdict: 'native-not-ready',
     code: codeOf('native-not-ready'),
     phase: 'startup',
-    confidence: st.restartCount > 0 ? 'high' : 'medium',
+    confidence: st.restartCount > 0 || st.started === false ? 'high' : 'medium',
     evidence: {
       mode: 'native',
       proxyStarted: st.started ?? null,
