@@ -27,7 +27,9 @@ export function meshedPods(sim: RunningSimulator): Pod[] {
     .list<Pod>('pods')
     .filter(
       (p) =>
-        p.spec.containers.some((c) => c.name === 'istio-proxy') ||
-        (p.spec.initContainers ?? []).some((c) => c.name === 'istio-proxy'),
+        // ztunnel names its container istio-proxy too, but it is ambient's node proxy
+        p.metadata.labels?.app !== 'ztunnel' &&
+        (p.spec.containers.some((c) => c.name === 'istio-proxy') ||
+          (p.spec.initContainers ?? []).some((c) => c.name === 'istio-proxy')),
     );
 }
