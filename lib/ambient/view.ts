@@ -23,6 +23,7 @@ import type {
   Sidecar,
   VirtualService,
 } from '../kube/types';
+import { podProxy } from '../kube/proxy-container';
 import { namespaceReadiness } from './readiness';
 
 const SKIP = new Set(['kube-system', 'kube-public', 'kube-node-lease']);
@@ -92,7 +93,10 @@ export function buildAmbientView(input: AmbientInput): AmbientView {
     const nsObj = nsByName.get(ns);
     const pods = { sidecar: 0, ambient: 0, none: 0 };
     for (const p of inNs(input.pods, ns)) {
-      if (p.metadata.deletionTimestamp) continue;
+      // a waypoint or a gateway is the namespace's own Envoy, not a sidecar to migrate
+      const placement = podProxy(p)?.placement;
+      if (p.metadata.deletionTimestamp || placement === 'waypoint' || placement === 'gateway')
+        continue;
       pods[podDataplane(p, nsObj).mode]++;
     }
     const labels = nsObj?.metadata.labels ?? {};
