@@ -33,10 +33,12 @@ test('overview shows the ambient namespaces, their pods and the ztunnel on every
   expect(ztunnels.length).toBe(3);
 
   await page.goto(`${demo}/`);
-  await expect(page.getByTestId('stat-ambient-ns')).toContainText(String(ambientNs.length));
-  await expect(page.getByTestId('stat-ambient-pods')).toContainText(String(ambientPods.length));
-  await expect(page.getByTestId('stat-ztunnels')).toContainText(String(ztunnels.length));
-  await expect(page.getByTestId('stat-waypoints')).toContainText('1');
+  const stat = (id: string, n: number) =>
+    expect(page.getByTestId(id)).toHaveText(new RegExp(`\\D${n}$`));
+  await stat('stat-ambient-ns', ambientNs.length);
+  await stat('stat-ambient-pods', ambientPods.length);
+  await stat('stat-ztunnels', ztunnels.length);
+  await stat('stat-waypoints', 1);
   for (const ns of ambientNs) {
     await expect(
       page.locator(`[data-namespace="${ns.metadata.name}"] [data-dataplane="ambient"]`),
