@@ -69,6 +69,9 @@ export function NamespaceTable({
             <td>
               {n.defaultSidecar ? (
                 <Badge tone="good">yes</Badge>
+              ) : n.dataplane === 'ambient' ? (
+                // ztunnel and waypoints ignore Sidecar resources
+                '–'
               ) : n.meshedPods > 0 ? (
                 <Badge tone="warn">missing</Badge>
               ) : (

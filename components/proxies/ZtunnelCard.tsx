@@ -11,15 +11,17 @@ import { ztunnelDetailQuery } from './queries';
 function WorkloadTable({ d }: { d: ZtunnelDetail }) {
   return (
     <div>
-      <p className="mb-2 text-sm" data-testid="ztunnel-summary">
-        <b className="tabular-nums">{count(d.workloads.length)}</b> workloads,{' '}
-        <b className="tabular-nums">{count(d.services)}</b> services
-        {d.stale > 0 && (
-          <>
-            , <Badge tone="warn">{d.stale} stale</Badge> (no live pod backs them)
-          </>
-        )}
-      </p>
+      {d.read && (
+        <p className="mb-2 text-sm" data-testid="ztunnel-summary">
+          <b className="tabular-nums">{count(d.workloads.length)}</b> workloads,{' '}
+          <b className="tabular-nums">{count(d.services)}</b> services
+          {d.stale > 0 && (
+            <>
+              , <Badge tone="warn">{d.stale} stale</Badge> (no live pod backs them)
+            </>
+          )}
+        </p>
+      )}
       {d.errors.map((e) => (
         <p key={e} className="mb-1 text-xs text-amber-700" data-testid="ztunnel-error">
           {e}
@@ -107,7 +109,7 @@ export function ZtunnelCard({
               <th className="text-right">Services</th>
               <th className="text-right">Stale</th>
               <th className="text-right">Memory</th>
-              <th>Note</th>
+              <th className="pl-4">Note</th>
             </tr>
           </thead>
           <tbody>
@@ -131,7 +133,7 @@ export function ZtunnelCard({
                     {z.stale ? <Badge tone="warn">{z.stale}</Badge> : count(z.stale)}
                   </td>
                   <td className="text-right tabular-nums">{bytes(z.memoryBytes)}</td>
-                  <td className="text-xs text-slate-600">{z.problem ?? ''}</td>
+                  <td className="pl-4 text-xs text-slate-600">{z.problem ?? ''}</td>
                 </tr>
               );
             })}

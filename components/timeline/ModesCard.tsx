@@ -63,8 +63,8 @@ export function ModesCard({
         ))}
         {flips.length > 0 ? (
           <p className="text-amber-800" data-testid="mode-flip-count">
-            {flips.length} workload{flips.length === 1 ? '' : 's'} change sidecar mode at the next
-            rollout, eviction or scale-up.
+            {flips.length === 1 ? '1 workload changes' : `${flips.length} workloads change`} sidecar
+            mode at the next rollout, eviction or scale-up.
           </p>
         ) : (
           <p className="text-slate-600" data-testid="mode-flip-count">

@@ -134,6 +134,8 @@ export const ZtunnelDetailSchema = z.object({
   name: z.string(),
   node: z.string().nullable(),
   fetchedAt: z.string(),
+  /** Whether the dump was read; when not, `errors` says why and the counts mean nothing. */
+  read: z.boolean(),
   workloads: z.array(ZtunnelWorkloadRowSchema),
   services: z.number(),
   stale: z.number(),

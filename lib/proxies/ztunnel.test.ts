@@ -64,6 +64,9 @@ describe('ztunnels in Proxies', () => {
       ['web-1', null],
     ]);
     expect(d.errors).toEqual(['workloads./10.0.9.9 has no name']);
+    expect(d.read).toBe(true);
+    const unread = ztunnelDetail(zt, { ok: false, problem: 'timed out' }, live, new Date(0));
+    expect(unread).toMatchObject({ read: false, workloads: [], errors: ['timed out'] });
   });
 
   it('reads Kubernetes memory quantities', () => {

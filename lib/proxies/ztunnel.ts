@@ -53,10 +53,13 @@ export function ztunnelDetail(
     node: pod.spec.nodeName ?? null,
     fetchedAt: fetchedAt.toISOString(),
   };
-  if (!read.ok) return { ...base, workloads: [], services: 0, stale: 0, errors: [read.problem] };
+  if (!read.ok) {
+    return { ...base, read: false, workloads: [], services: 0, stale: 0, errors: [read.problem] };
+  }
   const workloads = ztunnelWorkloadRows(read.read.config, livePods);
   return {
     ...base,
+    read: true,
     workloads,
     services: read.read.config.services.length,
     stale: workloads.filter((w) => w.stale !== null).length,
