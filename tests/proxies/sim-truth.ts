@@ -23,13 +23,11 @@ export function simClusterNames(sim: RunningSimulator, pod: Pod): string[] {
 }
 
 export function meshedPods(sim: RunningSimulator): Pod[] {
-  return sim.store
-    .list<Pod>('pods')
-    .filter(
-      (p) =>
-        // ztunnel names its container istio-proxy too, but it is ambient's node proxy
-        p.metadata.labels?.app !== 'ztunnel' &&
-        (p.spec.containers.some((c) => c.name === 'istio-proxy') ||
-          (p.spec.initContainers ?? []).some((c) => c.name === 'istio-proxy')),
-    );
+  return sim.store.list<Pod>('pods').filter(
+    (p) =>
+      // ztunnel names its container istio-proxy too, but it is ambient's node proxy
+      p.metadata.labels?.app !== 'ztunnel' &&
+      (p.spec.containers.some((c) => c.name === 'istio-proxy') ||
+        (p.spec.initContainers ?? []).some((c) => c.name === 'istio-proxy')),
+  );
 }
