@@ -28,10 +28,10 @@ export function ambientSummary(
     .filter((p) => isZtunnelPod(p))
     .map((p) => ({
       name: p.metadata.name,
-      node: p.spec.nodeName ?? null,
+      node: p.spec?.nodeName ?? null,
       ready: ready(p),
       podIP: p.status?.podIP ?? null,
-      ambientPods: p.spec.nodeName ? (ambientByNode.get(p.spec.nodeName) ?? 0) : 0,
+      ambientPods: p.spec?.nodeName ? (ambientByNode.get(p.spec.nodeName) ?? 0) : 0,
     }))
     .sort((a, b) => (a.node ?? '').localeCompare(b.node ?? '') || a.name.localeCompare(b.name));
   const waypoints = new Map<string, Inventory['ambient']['waypoints'][number]>();

@@ -23,7 +23,7 @@ export function ztunnelRow(
   const base = {
     namespace: pod.metadata.namespace ?? '',
     name: pod.metadata.name,
-    node: pod.spec.nodeName ?? null,
+    node: pod.spec?.nodeName ?? null,
     ready: ready(pod),
     memoryBytes,
   };
@@ -50,7 +50,7 @@ export function ztunnelDetail(
   const base = {
     namespace: pod.metadata.namespace ?? '',
     name: pod.metadata.name,
-    node: pod.spec.nodeName ?? null,
+    node: pod.spec?.nodeName ?? null,
     fetchedAt: fetchedAt.toISOString(),
   };
   if (!read.ok) {

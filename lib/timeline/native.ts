@@ -76,7 +76,7 @@ export function nativeStuck(
   const deadline = ms(pod.metadata.deletionTimestamp);
   if (deadline === null) return null;
   const proxyRunning = mode.proxy.status?.state?.running !== undefined;
-  const apps = pod.spec.containers.map((c) => containerStatus(pod, c.name));
+  const apps = (pod.spec?.containers ?? []).map((c) => containerStatus(pod, c.name));
   const appsDone = apps.length > 0 && apps.every((s) => s?.state?.terminated !== undefined);
   if (!proxyRunning || !appsDone) return null;
   const seen = Math.max(

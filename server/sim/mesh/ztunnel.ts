@@ -111,7 +111,7 @@ export function ztunnelConfigDump(ztunnel: Pod, world: MeshWorld): unknown {
   const workloads: Record<string, Entry> = {};
   for (const p of pods) {
     const ip = p.status?.podIP;
-    if (!ip || p.spec.hostNetwork || isZtunnelPod(p)) continue;
+    if (!ip || !p.spec || p.spec.hostNetwork || isZtunnelPod(p)) continue;
     const d = podDataplane(p, namespaces.get(p.metadata.namespace ?? ''));
     workloads[`/${ip}`] = entry(
       p.metadata.name,
