@@ -4,7 +4,7 @@ import { base, PORTS, simUrl, snap } from './support';
 const demo = base(PORTS.demo);
 
 interface SimPod {
-  metadata: { name: string; namespace?: string };
+  metadata: { name: string; namespace?: string; labels?: Record<string, string> };
   spec: { containers: { name: string }[]; initContainers?: { name: string }[] };
   status?: { podIP?: string; containerStatuses?: { name: string; state?: { running?: object } }[] };
 }
@@ -14,7 +14,9 @@ async function simPods(): Promise<SimPod[]> {
   return ((await res.json()) as { items: SimPod[] }).items;
 }
 
+// ztunnel (app=ztunnel) names its container istio-proxy too, but it is no Envoy of its pod
 const hasProxy = (p: SimPod) =>
+  p.metadata.labels?.app !== 'ztunnel' &&
   [...p.spec.containers, ...(p.spec.initContainers ?? [])].some((c) => c.name === 'istio-proxy');
 
 /** The simulator's own :15090 gauge for a pod (asked directly, not through meshdx). */

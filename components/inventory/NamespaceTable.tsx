@@ -30,6 +30,7 @@ export function NamespaceTable({
         <tr>
           <th className="py-1.5">Namespace</th>
           <th>Injection</th>
+          {focus === 'overview' && <th>Data plane</th>}
           <th className="text-right">Pods</th>
           <th className="text-right">Meshed</th>
           <th className="text-right">Services</th>
@@ -47,6 +48,20 @@ export function NamespaceTable({
                 {n.injection === 'revision' ? `rev ${n.revision}` : n.injection}
               </Badge>
             </td>
+            {focus === 'overview' && (
+              <td data-dataplane={n.dataplane}>
+                {n.dataplane === 'ambient' ? (
+                  <Badge tone="info">
+                    ambient {n.ambientPods}
+                    {n.waypoint ? ` · ${n.waypoint}` : ''}
+                  </Badge>
+                ) : n.meshedPods > 0 ? (
+                  'sidecar'
+                ) : (
+                  '–'
+                )}
+              </td>
+            )}
             <td className="text-right tabular-nums">{n.pods}</td>
             <td className="text-right tabular-nums">{n.meshedPods}</td>
             <td className="text-right tabular-nums">{n.services}</td>
@@ -54,6 +69,9 @@ export function NamespaceTable({
             <td>
               {n.defaultSidecar ? (
                 <Badge tone="good">yes</Badge>
+              ) : n.dataplane === 'ambient' ? (
+                // ztunnel and waypoints ignore Sidecar resources
+                '–'
               ) : n.meshedPods > 0 ? (
                 <Badge tone="warn">missing</Badge>
               ) : (

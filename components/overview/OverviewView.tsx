@@ -6,7 +6,9 @@ import { QueryBoundary } from '../data/QueryBoundary';
 import { useViewState } from '../data/useViewState';
 import { NamespaceTable } from '../inventory/NamespaceTable';
 import { Card, Stat } from '../ui/Card';
+import { AmbientCard } from './AmbientCard';
 import { AttentionCard } from './AttentionCard';
+import { MigrationCard } from './MigrationCard';
 import { useClusterContext } from '../data/useClusterContext';
 
 export function OverviewView() {
@@ -36,11 +38,23 @@ export function OverviewView() {
               <Stat label="DestinationRules" value={t.destinationRules} />
               <Stat label="VirtualServices" value={t.virtualServices} />
               <Stat label="ServiceEntries" value={t.serviceEntries} />
+              <Stat
+                label="Ambient namespaces"
+                value={t.ambientNamespaces}
+                testId="stat-ambient-ns"
+              />
+              <Stat label="Ambient pods" value={t.ambientPods} testId="stat-ambient-pods" />
+              <Stat label="ztunnels" value={t.ztunnels} testId="stat-ztunnels" />
+              <Stat label="Waypoints" value={t.waypoints} testId="stat-waypoints" />
             </div>
             <AttentionCard />
             <Card title="Namespaces" testId="namespaces-card">
               <NamespaceTable rows={rows} focus="overview" testId="namespaces-table" />
             </Card>
+            {(t.ztunnels > 0 || t.waypoints > 0 || t.ambientNamespaces > 0) && (
+              <AmbientCard ambient={inv.ambient} />
+            )}
+            <MigrationCard namespace={state.namespace ?? null} />
           </div>
         );
       }}

@@ -14,6 +14,7 @@ import { FleetTable } from './FleetTable';
 import { ProxyDetailPanel } from './ProxyDetailPanel';
 import { fleetQuery } from './queries';
 import { ScanProgress } from './ScanProgress';
+import { ZtunnelCard } from './ZtunnelCard';
 import { useClusterContext } from '../data/useClusterContext';
 
 function Loaded({ fleet }: { fleet: Fleet }) {
@@ -46,6 +47,11 @@ function Loaded({ fleet }: { fleet: Fleet }) {
         </Card>
         <TopWorkloads fleet={fleet} />
       </div>
+      <ZtunnelCard
+        rows={fleet.ztunnels}
+        selected={state.ztunnel}
+        onSelect={(key) => update({ ztunnel: state.ztunnel === key ? undefined : key })}
+      />
       <FilterBar>
         <SelectFilter
           label="Namespace"

@@ -2,6 +2,7 @@ import { queryOptions } from '@tanstack/react-query';
 import {
   FleetStreamLineSchema,
   ProxyDetailSchema,
+  ZtunnelDetailSchema,
   type FleetProgress,
   type FleetView,
 } from '../../lib/api/proxies';
@@ -71,6 +72,20 @@ export const proxyDetailQuery = (context: string | null, namespace: string, name
           context,
         ),
         (d) => ProxyDetailSchema.parse(d),
+      ),
+    staleTime: 15_000,
+  });
+
+export const ztunnelDetailQuery = (context: string | null, namespace: string, name: string) =>
+  queryOptions({
+    queryKey: ['proxies', 'ztunnel', context ?? '', namespace, name] as const,
+    queryFn: () =>
+      fetchJson(
+        withContext(
+          `/api/ztunnels/${encodeURIComponent(namespace)}/${encodeURIComponent(name)}`,
+          context,
+        ),
+        (d) => ZtunnelDetailSchema.parse(d),
       ),
     staleTime: 15_000,
   });

@@ -13,6 +13,7 @@ import { FLEET_COLUMNS } from './columns';
 import { FixList } from './FixList';
 import { GapChart } from './GapChart';
 import { statTone, VERDICT_ORDER } from './format';
+import { ModesCard } from './ModesCard';
 import { PodTimelineCard } from './PodTimelineCard';
 import { TimelineGroups } from './TimelineGroups';
 import { timelineFleetQuery } from './queries';
@@ -81,7 +82,7 @@ function Fleet({ f }: { f: TimelineFleet }) {
   const pod = state.pod?.split('/');
   return (
     <div className="space-y-4">
-      <div className="grid grid-cols-2 gap-3 md:grid-cols-5 xl:grid-cols-10">
+      <div className="grid grid-cols-2 gap-3 md:grid-cols-5 xl:grid-cols-7">
         <Stat label="Meshed pods" value={f.pods.toLocaleString('en-US')} testId="stat-pods" />
         {VERDICT_ORDER.map((v) => (
           <button
@@ -102,6 +103,7 @@ function Fleet({ f }: { f: TimelineFleet }) {
       </div>
       <MeshNote f={f} />
       <TimelineGroups f={f} namespace={state.namespace} />
+      <ModesCard info={f.injection} modes={f.modes} namespace={state.namespace} />
       <div className="grid gap-4 xl:grid-cols-2">
         <Card title="Startup gap per workload (first app start − proxy ready)" testId="gap-card">
           <GapChart workloads={gapWorkloads} />

@@ -4,6 +4,8 @@ export type Tone = 'neutral' | 'good' | 'warn' | 'bad' | 'info';
 /** Worst first: a race that broke the app's start, shutdown problems, then a race the app survived. */
 export const VERDICT_ORDER = [
   'race-restart',
+  'native-not-ready',
+  'native-stuck-terminating',
   'grace-exceeded',
   'drain-too-short',
   'race',
@@ -11,6 +13,8 @@ export const VERDICT_ORDER = [
   'classic-ok',
   'held-ok',
   'native-ok',
+  'native-unobserved',
+  'hold-redundant',
 ] as const;
 
 export const VERDICT_TONE: Record<string, Tone> = {
@@ -22,6 +26,10 @@ export const VERDICT_TONE: Record<string, Tone> = {
   'classic-ok': 'good',
   'held-ok': 'good',
   'native-ok': 'good',
+  'native-unobserved': 'info',
+  'native-not-ready': 'bad',
+  'native-stuck-terminating': 'bad',
+  'hold-redundant': 'info',
 };
 
 export const VERDICT_HELP: Record<string, string> = {
@@ -33,6 +41,11 @@ export const VERDICT_HELP: Record<string, string> = {
   'classic-ok': 'classic sidecar, but the app started after the proxy was ready',
   'held-ok': 'the app is held until the proxy is ready',
   'native-ok': 'native sidecar: started before and stopped after the app',
+  'native-unobserved': 'native sidecar from the spec; the status does not show the start order',
+  'native-not-ready': 'the native proxy never got ready: the kubelet holds the app back',
+  'native-stuck-terminating':
+    'past its deletion deadline, the native proxy still runs (istio#51883)',
+  'hold-redundant': 'holdApplicationUntilProxyStarts does nothing for a native sidecar',
 };
 
 /** Signed seconds, e.g. "-3.0s" (raced) or "+1.2s". */

@@ -38,6 +38,12 @@ export const PodRowSchema = z.object({
     image: z.string().nullable(),
   }),
   containers: z.array(ContainerRowSchema),
+  /** sidecar (own Envoy), ambient (ztunnel captures it), none; why, and its waypoint. */
+  dataplane: z.object({
+    mode: z.enum(['sidecar', 'ambient', 'none']),
+    why: z.string(),
+    waypoint: z.string().nullable(),
+  }),
 });
 export type PodRow = z.infer<typeof PodRowSchema>;
 
@@ -50,6 +56,11 @@ export const NamespaceRowSchema = z.object({
   services: z.number(),
   sidecars: z.number(),
   defaultSidecar: z.boolean(),
+  /** istio.io/dataplane-mode of the namespace. */
+  dataplane: z.enum(['ambient', 'none']),
+  ambientPods: z.number(),
+  /** The namespace's istio.io/use-waypoint, as namespace/name. */
+  waypoint: z.string().nullable(),
 });
 export type NamespaceRow = z.infer<typeof NamespaceRowSchema>;
 
@@ -67,6 +78,38 @@ export const InventorySchema = z.object({
     destinationRules: z.number(),
     virtualServices: z.number(),
     serviceEntries: z.number(),
+    ambientNamespaces: z.number(),
+    ambientPods: z.number(),
+    ztunnels: z.number(),
+    waypoints: z.number(),
+  }),
+  ambient: z.object({
+    /** The ztunnel DaemonSet's pods (app=ztunnel in istio-system), one per node. */
+    ztunnels: z.array(
+      z.object({
+        name: z.string(),
+        node: z.string().nullable(),
+        ready: z.boolean(),
+        podIP: z.string().nullable(),
+        /** Ambient pods on its node (those it captures). */
+        ambientPods: z.number(),
+      }),
+    ),
+    /** Waypoints: Gateways of class istio-waypoint and the pods that serve them. */
+    waypoints: z.array(
+      z.object({
+        namespace: z.string(),
+        name: z.string(),
+        /** Whether a Gateway object was seen (the Gateway API may not be served). */
+        gateway: z.boolean(),
+        pods: z.number(),
+        readyPods: z.number(),
+        /** Pods whose namespace or own label names this waypoint. */
+        usedBy: z.number(),
+      }),
+    ),
+    /** Why the Gateways could not be read (404: the Gateway API is not installed), or null. */
+    gatewaysNote: z.string().nullable(),
   }),
 });
 export type Inventory = z.infer<typeof InventorySchema>;

@@ -98,12 +98,60 @@ export const FleetTotalsSchema = z.object({
 });
 export type FleetTotals = z.infer<typeof FleetTotalsSchema>;
 
+/** One ztunnel (ambient's node proxy, not Envoy): what its config holds and its memory. */
+export const ZtunnelRowSchema = z.object({
+  namespace: z.string(),
+  name: z.string(),
+  node: z.string().nullable(),
+  ready: z.boolean(),
+  /** Workloads and services in its /config_dump; null when the dump could not be read. */
+  workloads: z.number().nullable(),
+  services: z.number().nullable(),
+  /** Workloads it holds that no live pod backs (gone, or their IP reused). */
+  stale: z.number().nullable(),
+  /** Working set from metrics.k8s.io (what `kubectl top pod` shows), null when not served. */
+  memoryBytes: z.number().nullable(),
+  problem: z.string().nullable(),
+});
+export type ZtunnelRow = z.infer<typeof ZtunnelRowSchema>;
+
+export const ZtunnelWorkloadRowSchema = z.object({
+  name: z.string(),
+  namespace: z.string(),
+  ip: z.string(),
+  node: z.string(),
+  waypoint: z.string().nullable(),
+  protocol: z.string(),
+  status: z.string().nullable(),
+  stale: z
+    .object({ reason: z.enum(['pod-gone', 'ip-reused']), holder: z.string().nullable() })
+    .nullable(),
+});
+
+/** One ztunnel's workload table, like `istioctl ztunnel-config workloads`, stale rows first. */
+export const ZtunnelDetailSchema = z.object({
+  namespace: z.string(),
+  name: z.string(),
+  node: z.string().nullable(),
+  fetchedAt: z.string(),
+  /** Whether the dump was read; when not, `errors` says why and the counts mean nothing. */
+  read: z.boolean(),
+  workloads: z.array(ZtunnelWorkloadRowSchema),
+  services: z.number(),
+  stale: z.number(),
+  /** Entries of the dump that could not be read, and why the dump could not be read at all. */
+  errors: z.array(z.string()),
+});
+export type ZtunnelDetail = z.infer<typeof ZtunnelDetailSchema>;
+
 export const FleetViewSchema = z.object({
   scannedAt: z.string(),
   durationMs: z.number(),
   concurrency: z.number(),
   timeoutMs: z.number(),
   rows: z.array(FleetRowSchema),
+  /** ztunnels are not Envoy: they have their own rows (workloads and services they hold). */
+  ztunnels: z.array(ZtunnelRowSchema),
   namespaces: z.array(NamespaceSummarySchema),
   topWorkloads: z.array(WorkloadSummarySchema),
   distribution: z.array(DistributionBinSchema),

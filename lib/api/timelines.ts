@@ -18,6 +18,10 @@ export const VerdictSchema = z.enum([
   'race-restart',
   'held-ok',
   'native-ok',
+  'native-unobserved',
+  'native-not-ready',
+  'native-stuck-terminating',
+  'hold-redundant',
   'classic-ok',
   'drain-too-short',
   'grace-exceeded',
@@ -99,6 +103,41 @@ export const CacheInfoSchema = z.object({
   historyNote: z.string().nullable().optional(),
 });
 
+export const NodeVersionSchema = z.object({
+  name: z.string(),
+  kubeletVersion: z.string().nullable(),
+  minor: z.number().nullable(),
+});
+
+/** What the injector will do for a pod created now (istiod's setting and the nodes). */
+export const InjectionInfoSchema = z.object({
+  setting: z.enum(['true', 'false', 'auto']),
+  source: z.string(),
+  notes: z.array(z.string()),
+  nodes: z.array(NodeVersionSchema),
+  nodesError: z.string().nullable(),
+  nextNative: z.boolean(),
+  why: z.string(),
+});
+
+/** A workload's sidecar mode now (its live pods) and for its next pod. */
+export const WorkloadModeSchema = z.object({
+  namespace: z.string(),
+  kind: z.string(),
+  name: z.string(),
+  pods: z.number(),
+  nativePods: z.number(),
+  classicPods: z.number(),
+  now: z.enum(['native', 'classic', 'mixed']),
+  next: z.enum(['native', 'classic']),
+  why: z.string(),
+  /** The template's sidecar.istio.io/nativeSidecar value, when set. */
+  pinned: z.string().nullable(),
+  flips: z.boolean(),
+  code: z.string().nullable(),
+  fixes: z.array(FixSchema),
+});
+
 export const TimelineFleetSchema = z.object({
   generatedAt: z.string(),
   /** Pods listed: meshed pods, live and deleted. */
@@ -110,6 +149,9 @@ export const TimelineFleetSchema = z.object({
   fixes: z.array(WorkloadFixSchema),
   mesh: MeshConfigInfoSchema,
   cache: CacheInfoSchema,
+  /** Native-sidecar injection for new pods; null when meshdx could not read it. */
+  injection: InjectionInfoSchema.nullable(),
+  modes: z.array(WorkloadModeSchema),
 });
 
 export const GanttSegmentSchema = z.object({
@@ -200,3 +242,6 @@ export const timelineKeys = {
   fleet: () => ['timelines'] as const,
   pod: (namespace: string, name: string) => ['timelines', namespace, name] as const,
 };
+
+export type InjectionInfo = z.infer<typeof InjectionInfoSchema>;
+export type WorkloadMode = z.infer<typeof WorkloadModeSchema>;

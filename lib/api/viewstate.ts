@@ -47,6 +47,8 @@ export const ViewStateSchemas = {
     sort: text,
     dir: sortDir,
     proxy: objectRef,
+    /** The ztunnel whose workload table is open (namespace/name). */
+    ztunnel: objectRef,
   }),
   scoping: z.object({ namespace: optionalNs, workload: text }),
   incidents: z.object({

@@ -12,6 +12,7 @@ const RANGES: Record<string, RegExp> = {
   scoping: /^MDX03\d\d$/,
   incidents: /^MDX04\d\d$/,
   protocol: /^MDX05\d\d$/,
+  ambient: /^MDX06\d\d$/,
 };
 
 describe('one catalog of every code', () => {

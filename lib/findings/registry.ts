@@ -1,4 +1,5 @@
 /** Every finding code meshdx can emit, from every domain's catalog, each code once. */
+import { AMBIENT } from '../ambient/codes';
 import { INCIDENTS } from '../incidents/codes';
 import { PROTOCOL } from '../protocol/codes';
 import { SCOPING } from '../scoping/codes';
@@ -14,6 +15,7 @@ export const ALL_CATALOG: readonly FindingCatalogEntry[] = mergeCatalogs(
   SCOPING.entries,
   TIMELINE.entries,
   INCIDENTS.entries,
+  AMBIENT.entries,
 );
 
 const BY_CODE = new Map(ALL_CATALOG.map((e) => [e.code, e]));

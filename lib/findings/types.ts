@@ -53,7 +53,7 @@ export interface Finding {
 
 /** Where a code is defined: one catalog per domain, all of the same shape. */
 export type FindingDomain =
-  'platform' | 'config' | 'timeline' | 'proxies' | 'scoping' | 'incidents' | 'protocol';
+  'platform' | 'config' | 'timeline' | 'proxies' | 'scoping' | 'incidents' | 'protocol' | 'ambient';
 
 export interface FindingCatalogEntry {
   code: string;

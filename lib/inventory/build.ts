@@ -1,5 +1,12 @@
 import type { Inventory, NamespaceRow, PodRow } from '../api/inventory';
-import type { ContainerStatus, Namespace, Pod, Service, Sidecar } from '../kube/types';
+import {
+  namespaceDataplane,
+  podDataplane,
+  USE_WAYPOINT_LABEL,
+  waypointOf,
+} from '../kube/dataplane';
+import type { ContainerStatus, Gateway, Namespace, Pod, Service, Sidecar } from '../kube/types';
+import { ambientSummary } from './ambient';
 import { proxyOf } from './proxy';
 import { workloadOf } from './workload';
 
@@ -11,6 +18,10 @@ export interface InventoryInput {
   destinationRules: number;
   virtualServices: number;
   serviceEntries: number;
+  /** gateway.networking.k8s.io Gateways (waypoints among them), when the API serves them. */
+  gateways?: Gateway[];
+  /** Why the Gateways could not be read, when they could not. */
+  gatewaysNote?: string | null;
   namespace?: string | null;
   now: Date;
 }
@@ -22,7 +33,7 @@ function containerState(s: ContainerStatus | undefined): PodRow['containers'][nu
   return 'unknown';
 }
 
-export function podRow(pod: Pod): PodRow {
+export function podRow(pod: Pod, ns?: Namespace): PodRow {
   const proxy = proxyOf(pod);
   const wl = workloadOf(pod);
   const statuses = new Map<string, { s: ContainerStatus; init: boolean }>();
@@ -66,6 +77,7 @@ export function podRow(pod: Pod): PodRow {
       image: proxy.container?.image ?? null,
     },
     containers,
+    dataplane: (({ mode, why, waypoint }) => ({ mode, why, waypoint }))(podDataplane(pod, ns)),
   };
 }
 
@@ -81,8 +93,9 @@ function injectionOf(ns: Namespace): Pick<NamespaceRow, 'injection' | 'revision'
 
 /** What the cluster has, per namespace and per pod: the common ground of every view. */
 export function buildInventory(input: InventoryInput): Inventory {
+  const nsByName = new Map(input.namespaces.map((n) => [n.metadata.name, n]));
   const rows = input.pods
-    .map(podRow)
+    .map((p) => podRow(p, nsByName.get(p.metadata.namespace ?? '')))
     .sort((a, b) => a.namespace.localeCompare(b.namespace) || a.name.localeCompare(b.name));
   const byNs = new Map<string, NamespaceRow>();
   const row = (name: string): NamespaceRow => {
@@ -97,16 +110,26 @@ export function buildInventory(input: InventoryInput): Inventory {
         services: 0,
         sidecars: 0,
         defaultSidecar: false,
+        dataplane: 'none',
+        ambientPods: 0,
+        waypoint: null,
       };
       byNs.set(name, r);
     }
     return r;
   };
-  for (const ns of input.namespaces) Object.assign(row(ns.metadata.name), injectionOf(ns));
+  for (const ns of input.namespaces) {
+    const labels = ns.metadata.labels ?? {};
+    Object.assign(row(ns.metadata.name), injectionOf(ns), {
+      dataplane: namespaceDataplane(ns),
+      waypoint: labels[USE_WAYPOINT_LABEL] ? waypointOf({}, labels, ns.metadata.name) : null,
+    });
+  }
   for (const p of rows) {
     const r = row(p.namespace);
     r.pods++;
     if (p.proxy.placement !== 'none') r.meshedPods++;
+    if (p.dataplane.mode === 'ambient') r.ambientPods++;
   }
   for (const s of input.services) row(s.metadata.namespace ?? '').services++;
   for (const sc of input.sidecars) {
@@ -116,6 +139,12 @@ export function buildInventory(input: InventoryInput): Inventory {
   }
   const namespaces = [...byNs.values()].sort((a, b) => a.name.localeCompare(b.name));
   const only = input.namespace ?? null;
+  const ambient = ambientSummary(
+    input.pods,
+    rows,
+    input.gateways ?? [],
+    input.gatewaysNote ?? null,
+  );
   return {
     generatedAt: input.now.toISOString(),
     namespace: only,
@@ -130,6 +159,11 @@ export function buildInventory(input: InventoryInput): Inventory {
       destinationRules: input.destinationRules,
       virtualServices: input.virtualServices,
       serviceEntries: input.serviceEntries,
+      ambientNamespaces: namespaces.filter((n) => n.dataplane === 'ambient').length,
+      ambientPods: rows.filter((p) => p.dataplane.mode === 'ambient').length,
+      ztunnels: ambient.ztunnels.length,
+      waypoints: ambient.waypoints.length,
     },
+    ambient,
   };
 }

@@ -11,6 +11,9 @@
  *   `restartPolicy: Always` would block the pod forever: it is not taken as a proxy;
  * - gateway: the proxy is the workload (`pilot-agent proxy router`), it ignores Sidecars;
  * - waypoint (ambient): an Envoy Deployment running `pilot-agent proxy waypoint`.
+ * Not a proxy of its pod: ztunnel (ambient's node proxy, DaemonSet `app=ztunnel`) also names its
+ * container `istio-proxy` but runs `proxy ztunnel` from the ztunnel image; it is not Envoy (no
+ * Envoy admin, no clusters) and serves the pods of its node, so podProxy() says null for it.
  * A malformed pod (no spec, containers not a list) simply has no proxy: never a crash.
  */
 import type { Container, ContainerStatus, Pod } from './types';
@@ -38,8 +41,9 @@ function words(c: Container): string[] {
 }
 
 /** `pilot-agent proxy router` (a gateway) or `proxy waypoint` (an ambient waypoint). */
-export function proxyRole(c: Container): 'router' | 'waypoint' | 'sidecar' {
+export function proxyRole(c: Container): 'router' | 'waypoint' | 'sidecar' | 'ztunnel' {
   const w = words(c);
+  if (w.includes('ztunnel') || /\/ztunnel[:@]/.test(c.image ?? '')) return 'ztunnel';
   if (w.includes('waypoint')) return 'waypoint';
   if (w.includes('router')) return 'router';
   return 'sidecar';
@@ -68,6 +72,7 @@ export function podProxy(pod: Pod): PodProxy | null {
   if (m < 0) return null;
   const container = main[m] as Container;
   const role = proxyRole(container);
+  if (role === 'ztunnel') return null;
   return {
     container,
     placement: role === 'router' ? 'gateway' : role === 'waypoint' ? 'waypoint' : 'sidecar',

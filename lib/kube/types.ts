@@ -90,6 +90,7 @@ export interface Container {
 
 export interface PodSpec {
   nodeName?: string;
+  hostNetwork?: boolean;
   containers: Container[];
   initContainers?: Container[];
   terminationGracePeriodSeconds?: number;
@@ -213,6 +214,11 @@ export interface Namespace extends KubeObject {
   status?: { phase?: string };
 }
 
+/** A node, as far as meshdx reads it: the kubelet version decides native-sidecar injection. */
+export interface Node extends KubeObject {
+  status?: { nodeInfo?: { kubeletVersion?: string } };
+}
+
 export interface ConfigMap extends KubeObject {
   data?: Record<string, string>;
 }
@@ -268,7 +274,10 @@ export interface VirtualService extends KubeObject {
       name?: string;
       retries?: HttpRetry;
       timeout?: string;
-      route?: { destination?: { host: string; subset?: string; port?: { number?: number } } }[];
+      route?: {
+        destination?: { host: string; subset?: string; port?: { number?: number } };
+        weight?: number;
+      }[];
     }[];
   };
 }
@@ -283,6 +292,59 @@ export interface ServiceEntry extends KubeObject {
     resolution?: string;
     exportTo?: string[];
   };
+}
+
+export interface LabelSelector {
+  matchLabels?: Record<string, string>;
+}
+
+/** A policy target (Gateway API style): `targetRefs` of AuthorizationPolicy and friends. */
+export interface PolicyTargetRef {
+  group?: string;
+  kind: string;
+  name: string;
+}
+
+/** security.istio.io AuthorizationPolicy, the fields the ambient readiness reads. */
+export interface AuthorizationPolicy extends KubeObject {
+  spec?: {
+    selector?: LabelSelector;
+    targetRef?: PolicyTargetRef;
+    targetRefs?: PolicyTargetRef[];
+    action?: string;
+    rules?: {
+      from?: { source?: Record<string, string[] | undefined> }[];
+      to?: { operation?: Record<string, string[] | undefined> }[];
+      when?: { key: string; values?: string[]; notValues?: string[] }[];
+    }[];
+  };
+}
+
+/** security.istio.io PeerAuthentication. */
+export interface PeerAuthentication extends KubeObject {
+  spec?: {
+    selector?: LabelSelector;
+    mtls?: { mode?: string };
+    portLevelMtls?: Record<string, { mode?: string }>;
+  };
+}
+
+/** networking.istio.io EnvoyFilter. */
+export interface EnvoyFilter extends KubeObject {
+  spec?: {
+    workloadSelector?: { labels?: Record<string, string> };
+    targetRefs?: PolicyTargetRef[];
+    configPatches?: unknown[];
+  };
+}
+
+/** gateway.networking.k8s.io Gateway (waypoints are of class istio-waypoint). */
+export interface Gateway extends KubeObject {
+  spec?: {
+    gatewayClassName?: string;
+    listeners?: { name?: string; port?: number; protocol?: string }[];
+  };
+  status?: { addresses?: { type?: string; value?: string }[] };
 }
 
 export type WatchEventType = 'ADDED' | 'MODIFIED' | 'DELETED' | 'BOOKMARK' | 'ERROR';

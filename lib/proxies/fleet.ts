@@ -1,4 +1,4 @@
-import type { FleetRow, FleetView } from '../api/proxies';
+import type { FleetRow, FleetView, ZtunnelRow } from '../api/proxies';
 import { fleetTotals, namespaceSummaries, topWorkloads } from './aggregate';
 import { distribution } from './distribution';
 import { fleetRow, istiodProxyId } from './rows';
@@ -14,6 +14,8 @@ export interface FleetInput {
   durationMs: number;
   concurrency: number;
   timeoutMs: number;
+  /** The ztunnels' rows (lib/proxies/ztunnel.ts), none in a cluster without ambient. */
+  ztunnels?: readonly ZtunnelRow[];
 }
 
 /**
@@ -45,6 +47,7 @@ export function buildFleet(input: FleetInput): FleetView {
     concurrency: input.concurrency,
     timeoutMs: input.timeoutMs,
     rows,
+    ztunnels: [...(input.ztunnels ?? [])],
     namespaces: namespaceSummaries(rows),
     topWorkloads: topWorkloads(rows),
     distribution: distribution(values),

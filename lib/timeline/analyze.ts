@@ -5,6 +5,7 @@ import { eventsForPod } from './events';
 import type { MeshSettings } from './meshconfig';
 import { detectMode } from './mode';
 import { estimateProxyReady } from './proxyready';
+import { holdRedundant, nativeBlocked, nativeStuck } from './native';
 import { judgeShutdown } from './shutdown';
 import { judgeStartup } from './startup';
 import { containerStatus, firstRun } from './status';
@@ -68,9 +69,13 @@ export function analyzePod(pod: Pod, ctx: AnalyzeContext = {}): PodTimeline {
       : mode.mode === 'gateway'
         ? 'gateway: the proxy is the workload, there is no app to race'
         : null;
+  // a native proxy that never got ready blocks the app: that, not the start order, is the verdict
+  const blocked = nativeBlocked(pod, mode, apps);
   const verdicts = [
-    judgeStartup({ pod, mode, ready, apps, workload }),
+    blocked ?? judgeStartup({ pod, mode, ready, apps, workload }),
+    holdRedundant(pod, mode),
     ...judgeShutdown(pod, mode, workload),
+    nativeStuck(pod, mode, transitions),
   ].filter((v): v is NonNullable<typeof v> => v !== null);
   const starts = apps.map((a) => a.startedAt).filter((v): v is number => v !== null);
   const gaps = mode.proxy

@@ -6,7 +6,14 @@ import { defineCatalog } from '../findings/catalog';
 import type { FindingCatalogEntry } from '../findings/types';
 import type { Verdict } from './types';
 
-export const TIMELINE = defineCatalog<Verdict>('timeline', {
+export const TIMELINE = defineCatalog<Verdict | 'mode-flip'>('timeline', {
+  'mode-flip': {
+    code: 'MDX0113',
+    severity: 'warning',
+    title: "The workload's next restart changes its sidecar mode",
+    description:
+      "The injector decides native or classic sidecar per pod at creation (ENABLE_NATIVE_SIDECARS, the nativeSidecar annotation, every node's kubelet >= 1.33 in auto mode). The pods run one mode, a pod created now gets the other: start order, shutdown and Job completion change at the next rollout, eviction or scale-up.",
+  },
   race: {
     code: 'MDX0101',
     severity: 'warning',
@@ -34,6 +41,34 @@ export const TIMELINE = defineCatalog<Verdict>('timeline', {
     title: 'Native sidecar: ordered start and stop',
     description:
       'istio-proxy runs as a native sidecar (initContainer with restartPolicy Always): the kubelet starts apps after it is started and stops it after them.',
+  },
+  'native-unobserved': {
+    code: 'MDX0109',
+    severity: 'info',
+    title: 'Native sidecar, start order not observed',
+    description:
+      'istio-proxy is a native sidecar, so the kubelet orders it before the app, but the pod status does not show the order (no container start times): judged from the spec only.',
+  },
+  'native-not-ready': {
+    code: 'MDX0110',
+    severity: 'error',
+    title: 'Native sidecar never became ready: the app is blocked',
+    description:
+      'Under native sidecars the kubelet starts the app only after istio-proxy passes its startupProbe; a proxy that never gets ready (no config from istiod, certificate, bad image) keeps every app container waiting in PodInitializing.',
+  },
+  'native-stuck-terminating': {
+    code: 'MDX0111',
+    severity: 'error',
+    title: 'Native sidecar keeps the pod terminating',
+    description:
+      'The pod is past its deletion deadline and its app containers have exited, but the native istio-proxy still runs: the pod hangs in Terminating (istio#51883) until the kubelet kills it.',
+  },
+  'hold-redundant': {
+    code: 'MDX0112',
+    severity: 'info',
+    title: 'holdApplicationUntilProxyStarts does nothing under native sidecars',
+    description:
+      'A native sidecar is started and ready before the app by the kubelet itself; the injector adds no postStart wait for it, so the hold setting is dead configuration.',
   },
   'classic-ok': {
     code: 'MDX0108',

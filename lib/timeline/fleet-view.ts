@@ -15,6 +15,7 @@ import type { MeshSettings } from './meshconfig';
 import { toIso } from './time';
 import type { PodTimeline } from './types';
 import { AnalysisCache, type Analyzed } from './analysis-cache';
+import { injectionInfo, workloadModes, type InjectionInput } from './next-mode';
 import type { PodRecords } from './pod-records';
 
 export interface MeshInput {
@@ -97,6 +98,7 @@ export function buildFleet(
   mesh: MeshInput,
   cache: CacheInfo,
   now: Date,
+  injection: InjectionInput | null = null,
 ): TimelineFleet {
   const summary = summarizeFleet(items.map((a) => a.timeline));
   return {
@@ -118,6 +120,13 @@ export function buildFleet(
     fixes: workloadFixes(items),
     mesh: meshInfo(mesh),
     cache,
+    injection: injection ? injectionInfo(injection) : null,
+    modes: injection
+      ? workloadModes(
+          items.filter((a) => !a.row.deleted).map((a) => a.pod),
+          injection,
+        )
+      : [],
   };
 }
 

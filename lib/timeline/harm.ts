@@ -16,6 +16,8 @@ export interface HarmInput {
 
 const RANK: Record<Verdict, number> = {
   'race-restart': 0,
+  'native-not-ready': 0,
+  'native-stuck-terminating': 2,
   // race with restarts: 1 (below)
   'grace-exceeded': 2,
   'drain-too-short': 3,
@@ -24,6 +26,8 @@ const RANK: Record<Verdict, number> = {
   'classic-ok': 6,
   'held-ok': 7,
   'native-ok': 8,
+  'native-unobserved': 8,
+  'hold-redundant': 7,
 };
 
 export function harmRank(r: HarmInput): number {

@@ -124,8 +124,10 @@ export function judgeStartup(input: StartupInput): VerdictResult | null {
     u.a.reason = 'pod has no container statuses (spec only): start order not visible';
   }
   if (structural) {
+    // native-ok is claimed only when the status shows the order; from the spec alone a native
+    // sidecar is "native, not observed"
     return result(
-      okVerdict(mode.mode),
+      mode.mode === 'native' ? 'native-unobserved' : okVerdict(mode.mode),
       'medium',
       { ...evidenceOf(u.app, u.a), judgedFrom: 'spec' },
       [],

@@ -3,10 +3,12 @@ import type {
   ConfigMap,
   DestinationRule,
   EndpointSlice,
+  Gateway,
   KubeEvent,
   KubeList,
   KubeObject,
   Namespace,
+  Node,
   Pod,
   Service,
   ServiceEntry,
@@ -38,6 +40,7 @@ export const CORE = {
   services: { group: '', version: 'v1', plural: 'services', namespaced: true, kind: 'Service' },
   events: { group: '', version: 'v1', plural: 'events', namespaced: true },
   configmaps: { group: '', version: 'v1', plural: 'configmaps', namespaced: true },
+  nodes: { group: '', version: 'v1', plural: 'nodes', namespaced: false },
   endpointslices: {
     group: 'discovery.k8s.io',
     version: 'v1',
@@ -120,6 +123,8 @@ export const listEndpointSlices = (t: KubeTransport, o?: ListOptions) =>
   listResource<EndpointSlice>(t, CORE.endpointslices, o);
 export const listEvents = (t: KubeTransport, o?: ListOptions) =>
   listResource<KubeEvent>(t, CORE.events, o);
+export const listNodes = (t: KubeTransport, o?: Omit<ListOptions, 'namespace'>) =>
+  listResource<Node>(t, CORE.nodes, o);
 export const listNamespaces = (t: KubeTransport, o?: Omit<ListOptions, 'namespace'>) =>
   listResource<Namespace>(t, CORE.namespaces, o);
 
@@ -201,3 +206,40 @@ export async function listIstioConfig(
     serviceEntries: se.items,
   };
 }
+
+/**
+ * A kind that may not be installed (Gateway API, Istio security CRDs): the first served version
+ * of `versions`, best-effort. A 404 means "not installed": no items and a note, never a failure.
+ */
+export async function listOptional<T extends KubeObject>(
+  t: KubeTransport,
+  group: string,
+  versions: readonly string[],
+  plural: string,
+  opts: ListOptions = {},
+): Promise<{ items: T[]; note: string | null }> {
+  let last: unknown = null;
+  for (const version of versions) {
+    try {
+      const r = await listResource<T>(t, { group, version, plural, namespaced: true }, opts);
+      return { items: r.items, note: null };
+    } catch (e) {
+      last = e;
+      if (!(isKubeError(e) && e.status === 404)) break;
+    }
+  }
+  const why =
+    isKubeError(last) && last.status === 404
+      ? 'not served (not installed)'
+      : last instanceof Error
+        ? last.message
+        : String(last);
+  return { items: [], note: `${plural}.${group}: ${why}` };
+}
+
+export const GATEWAY_API_GROUP = 'gateway.networking.k8s.io';
+export const GATEWAY_API_VERSIONS = ['v1', 'v1beta1'] as const;
+
+/** Gateways (waypoints are those of class istio-waypoint), best-effort. */
+export const listGateways = (t: KubeTransport, o?: ListOptions) =>
+  listOptional<Gateway>(t, GATEWAY_API_GROUP, GATEWAY_API_VERSIONS, 'gateways', o);

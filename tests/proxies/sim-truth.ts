@@ -23,12 +23,14 @@ export function simClusterNames(sim: RunningSimulator, pod: Pod): string[] {
 }
 
 export function meshedPods(sim: RunningSimulator): Pod[] {
-  // the simulator may hold a pod without spec on purpose (a view must survive it): skip it
+  // the simulator may hold a pod without spec on purpose (a view must survive it): skip it;
+  // ztunnel names its container istio-proxy too, but it is ambient's node proxy
   return sim.store
     .list<Pod>('pods')
     .filter(
       (p) =>
         p.spec !== undefined &&
+        p.metadata.labels?.app !== 'ztunnel' &&
         ((p.spec.containers ?? []).some((c) => c.name === 'istio-proxy') ||
           (p.spec.initContainers ?? []).some((c) => c.name === 'istio-proxy')),
     );

@@ -1,7 +1,13 @@
 import type { Inventory } from '../../../lib/api/inventory';
 import { buildInventory } from '../../../lib/inventory/build';
 import { requireName } from '../../../lib/kube/names';
-import { listIstioConfig, listNamespaces, listPods, listServices } from '../../kube/resources';
+import {
+  listGateways,
+  listIstioConfig,
+  listNamespaces,
+  listPods,
+  listServices,
+} from '../../kube/resources';
 import { runtimeFor } from '../../runtime/registry';
 import type { ClusterRuntime } from '../../runtime/runtime';
 
@@ -12,11 +18,12 @@ export async function inventoryOf(
 ): Promise<Inventory> {
   if (namespace) requireName('namespace', namespace);
   const t = rt.transport;
-  const [namespaces, pods, services, istio] = await Promise.all([
+  const [namespaces, pods, services, istio, gateways] = await Promise.all([
     listNamespaces(t),
     listPods(t),
     listServices(t),
     listIstioConfig(t),
+    listGateways(t),
   ]);
   return buildInventory({
     namespaces: namespaces.items,
@@ -26,6 +33,8 @@ export async function inventoryOf(
     destinationRules: istio.destinationRules.length,
     virtualServices: istio.virtualServices.length,
     serviceEntries: istio.serviceEntries.length,
+    gateways: gateways.items,
+    gatewaysNote: gateways.note,
     namespace: namespace ?? null,
     now: t.clusterNow(),
   });

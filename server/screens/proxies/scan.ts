@@ -10,6 +10,7 @@ import type { EnvoyInitTimes } from '../../envoy/init-times';
 import { scrapeProxyStats } from '../../envoy/scrape';
 import { listIstioConfig, listPods } from '../../kube/resources';
 import type { KubeTransport } from '../../kube/transport';
+import { scanZtunnels } from './ztunnel';
 
 export interface ScanDeps {
   transport: KubeTransport;
@@ -64,6 +65,7 @@ export async function scanFleet(
       },
     },
   );
+  const ztunnels = await scanZtunnels(deps, pods.items, deps.istioNamespace);
   const sync = await syncPromise;
   return buildFleet({
     targets,
@@ -73,5 +75,6 @@ export async function scanFleet(
     durationMs: Date.now() - started,
     concurrency: deps.concurrency,
     timeoutMs: deps.timeoutMs,
+    ztunnels,
   });
 }

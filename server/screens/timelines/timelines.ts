@@ -14,6 +14,7 @@ import {
   buildPodView,
   type MeshInput,
 } from '../../../lib/timeline/fleet-view';
+import type { InjectionInput } from '../../../lib/timeline/next-mode';
 import type { PodRecords } from '../../../lib/timeline/pod-records';
 import type { ClusterCache } from '../../cache/cluster-cache';
 import { EnvoyInitTimes } from '../../envoy/init-times';
@@ -23,6 +24,7 @@ import { runtimeFor } from '../../runtime/registry';
 import type { ClusterRuntime } from '../../runtime/runtime';
 import type { HistoryStore } from '../../store/history-store';
 import { StorePodRecords, type StoreHistoryOptions } from '../../store/pod-records';
+import { injectionInput } from './injection';
 
 /** Where the history comes from: the store, or the cache's memory when there is none. */
 export interface TimelineSource {
@@ -34,6 +36,8 @@ export interface TimelineSource {
   storeOptions?: StoreHistoryOptions;
   /** The runtime's Envoy init times (a proxy-ready source). */
   initTimes?: EnvoyInitTimes;
+  /** What the injector does for new pods (istiod's setting, the nodes); none in offline tests. */
+  injection?: () => Promise<InjectionInput | null>;
 }
 
 interface Memo {
@@ -122,7 +126,9 @@ export async function timelineFleetFrom(
   const r = resolve(cache, src);
   const s = stateOf(cache, src);
   const st = cache.status();
+  const injection = src.injection ? await src.injection() : null;
   const key = [
+    JSON.stringify(injection),
     cache.pods.version,
     r.store?.generation() ?? 'memory',
     r.note ?? '',
@@ -133,7 +139,7 @@ export async function timelineFleetFrom(
   ].join('|');
   if (s.memo?.key === key) return { ...s.memo.fleet, generatedAt: now.toISOString() };
   const items = analyzeHistory(r.history, mesh, s.analysis);
-  const fleet = buildFleet(items, mesh, cacheInfo(cache, r), now);
+  const fleet = buildFleet(items, mesh, cacheInfo(cache, r), now, injection);
   s.memo = { key, fleet };
   return fleet;
 }
@@ -173,6 +179,7 @@ export function runtimeSource(rt: ClusterRuntime): TimelineSource {
         .filter(Boolean)
         .join(' ') || null,
     initTimes: rt.envoyInit,
+    injection: () => injectionInput(rt.transport, rt.cache.livePods()),
   };
 }
 

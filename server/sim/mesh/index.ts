@@ -23,6 +23,7 @@ import { createScopeCache } from './scope';
 import { serverState, statsText } from './stats';
 import { statsJson } from './statsjson';
 import type { MeshEmulator, MeshWorld, PodHttpResponse } from './types';
+import { isZtunnelPod, ztunnelHttp } from './ztunnel';
 import {
   hasProxy,
   meshConfig,
@@ -165,6 +166,8 @@ export function createMeshEmulator(world: MeshWorld): MeshEmulator {
           contextFor: (p) => contextFor(p, view),
         });
       }
+      // ztunnel is not Envoy: its own admin (ztunnel.ts)
+      if (isZtunnelPod(pod) && podIp(pod)) return ztunnelHttp(pod, port, cleanPath, world);
       if (!PROXY_PORTS.has(port) || !hasProxy(pod) || !podIp(pod) || !proxyRunning(pod))
         return refused(pod, port);
       const ctx = contextFor(pod, view);

@@ -8,6 +8,7 @@ export type SimKind =
   | 'endpointslices'
   | 'events'
   | 'configmaps'
+  | 'nodes'
   | 'sidecars'
   | 'destinationrules'
   | 'virtualservices'

@@ -7,15 +7,17 @@ import { RACE_TABLES, startRaceWaves } from './startup-race';
 import { PHANTOM_TABLES, runPhantomStory } from './phantom-503';
 import { PORT_TABLES, portTraffic } from './port-naming';
 import { callTraffic, unscopedTables } from './unscoped-mesh';
+import { buildNativeLab } from './native-sidecar';
+import { buildAmbient } from './ambient';
 
 /** Everything at once: the startup lab, the shop rollout, the port zoo and a few unscoped teams. */
 export const demo: Scenario = {
   name: 'demo',
   description:
-    'about 10 namespaces, 60 workloads, 200 pods: every other scenario composed, with istiod and an ingress gateway, and an ops namespace with a CronJob -> Job -> Pod chain and a pod stored without a spec',
+    'about 14 namespaces, 75 workloads, 240 pods: every other scenario composed, with istiod, an ingress gateway, ztunnels and a waypoint, and an ops namespace with a CronJob -> Job -> Pod chain and a pod stored without a spec',
   start(ctx) {
     const world = new World(ctx);
-    buildIstioSystem(world, { istiodReplicas: 2 });
+    const { istiod } = buildIstioSystem(world, { istiodReplicas: 2 });
     const race = applyTables(world, RACE_TABLES);
     startRaceWaves(world, race);
     const [shop] = applyTables(world, PHANTOM_TABLES);
@@ -41,5 +43,8 @@ export const demo: Scenario = {
     }
     callTraffic(world, applyTables(world, teams));
     buildOps(world);
+    // after classic sidecars: native sidecars switching on by node version, and ambient
+    buildNativeLab(world, istiod);
+    buildAmbient(world);
   },
 };

@@ -5,8 +5,19 @@ import { unscopedMesh } from './unscoped-mesh';
 import { portNaming } from './port-naming';
 import { demo } from './demo';
 import { scale } from './scale';
+import { nativeSidecar } from './native-sidecar';
+import { ambient } from './ambient';
 
-const ALL: readonly Scenario[] = [demo, startupRace, phantom503, unscopedMesh, portNaming, scale];
+const ALL: readonly Scenario[] = [
+  demo,
+  startupRace,
+  phantom503,
+  unscopedMesh,
+  portNaming,
+  scale,
+  nativeSidecar,
+  ambient,
+];
 
 export function getScenario(name: string): Scenario | undefined {
   return ALL.find((s) => s.name === name);

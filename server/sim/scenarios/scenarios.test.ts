@@ -11,7 +11,9 @@ const small = (name: string): Record<string, string> =>
 describe('scenario registry', () => {
   it('lists every scenario with a description and finds each by name', () => {
     expect(scenarioNames().sort()).toEqual([
+      'ambient',
       'demo',
+      'native-sidecar',
       'phantom-503',
       'port-naming',
       'scale',

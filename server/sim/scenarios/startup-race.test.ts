@@ -130,10 +130,21 @@ describe('startup-race', () => {
         .filter((t) => t.workload?.name === app || t.name.startsWith(`${app}-`))
         .map((t) => t.verdicts.map((v) => v.verdict));
 
-    // every verdict the view knows, as its contract lists them
-    it.each([...VerdictSchema.options])('gives %s at least once', (verdict) => {
-      expect(timelines.some((t) => t.verdicts.some((v) => v.verdict === verdict))).toBe(true);
-    });
+    // every verdict the view knows, as its contract lists them, except the native sidecar's own
+    // failures (the native-sidecar scenario has them, mesh-modes.test.ts) and the verdicts only a
+    // spec without status or a pod hanging in Terminating give (not simulated)
+    const elsewhere = new Set([
+      'native-unobserved',
+      'native-not-ready',
+      'native-stuck-terminating',
+      'hold-redundant',
+    ]);
+    it.each(VerdictSchema.options.filter((v) => !elsewhere.has(v)))(
+      'gives %s at least once',
+      (verdict) => {
+        expect(timelines.some((t) => t.verdicts.some((v) => v.verdict === verdict))).toBe(true);
+      },
+    );
 
     it('the lucky classic workload does not race: its app started after the proxy was ready', () => {
       const lucky = verdictsOf('catalog');

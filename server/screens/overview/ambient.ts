@@ -1,0 +1,80 @@
+/**
+ * The Ambient readiness use case (a section of Overview): the cluster's objects in one parallel
+ * fan-out, the kinds that may not be installed read best-effort (their absence is a note), and
+ * meshdx's own figures: Timelines' verdicts and the last Proxies scan's cluster counts.
+ */
+import type { AmbientView } from '../../../lib/api/ambient';
+import { buildAmbientView } from '../../../lib/ambient/view';
+import type { AuthorizationPolicy, EnvoyFilter, PeerAuthentication } from '../../../lib/kube/types';
+import {
+  ISTIO_GROUP,
+  listGateways,
+  listIstioConfig,
+  listNamespaces,
+  listOptional,
+  listPods,
+  listServices,
+} from '../../kube/resources';
+import { runtimeFor } from '../../runtime/registry';
+import type { ClusterRuntime } from '../../runtime/runtime';
+import { cachedFleet } from '../proxies/fleet';
+import { timelineFleetOf } from '../timelines/timelines';
+
+const SECURITY_GROUP = 'security.istio.io';
+const SECURITY_VERSIONS = ['v1', 'v1beta1'];
+/** A Proxies scan this recent still tells the clusters each namespace's sidecars carry. */
+const FLEET_MAX_AGE_MS = 10 * 60_000;
+
+export async function ambientOf(rt: ClusterRuntime): Promise<AmbientView> {
+  const t = rt.transport;
+  const [namespaces, pods, services, istio, gateways, authz, peer, filters, timelines] =
+    await Promise.all([
+      listNamespaces(t),
+      listPods(t),
+      listServices(t),
+      listIstioConfig(t),
+      listGateways(t),
+      listOptional<AuthorizationPolicy>(
+        t,
+        SECURITY_GROUP,
+        SECURITY_VERSIONS,
+        'authorizationpolicies',
+      ),
+      listOptional<PeerAuthentication>(t, SECURITY_GROUP, SECURITY_VERSIONS, 'peerauthentications'),
+      listOptional<EnvoyFilter>(t, ISTIO_GROUP, ['v1alpha3'], 'envoyfilters'),
+      timelineFleetOf(rt),
+    ]);
+  const fleet = cachedFleet(rt, FLEET_MAX_AGE_MS);
+  const notes = [gateways.note, authz.note, peer.note, filters.note].filter(
+    (n): n is string => n !== null,
+  );
+  if (!fleet)
+    notes.push('no recent Proxies scan: open Proxies to measure the clusters sidecars carry');
+  return buildAmbientView({
+    namespaces: namespaces.items,
+    pods: pods.items,
+    services: services.items,
+    authorizationPolicies: authz.items,
+    peerAuthentications: peer.items,
+    envoyFilters: filters.items,
+    virtualServices: istio.virtualServices,
+    destinationRules: istio.destinationRules,
+    sidecars: istio.sidecars,
+    gateways: gateways.items,
+    timelineRows: timelines.rows,
+    proxies: fleet
+      ? fleet.rows.map((r) => ({
+          namespace: r.namespace,
+          placement: r.placement,
+          activeClusters: r.activeClusters,
+        }))
+      : null,
+    istioNamespace: rt.settings.MESHDX_ISTIO_NAMESPACE,
+    notes,
+    now: t.clusterNow(),
+  });
+}
+
+export function getAmbient(context: string | null): Promise<AmbientView> {
+  return ambientOf(runtimeFor(context));
+}

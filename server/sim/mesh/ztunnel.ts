@@ -1,0 +1,212 @@
+/**
+ * The simulated ztunnel (ambient's node proxy) behind port-forward: its admin :15000 serves
+ * `/config_dump` in ztunnel's own shape (not an Envoy dump; see
+ * ../shared/fixtures/config_dump/ztunnel_config_dump.json): `workloads` keyed `NETWORK/IP`,
+ * `services` keyed `NAMESPACE/HOSTNAME`, `policies`, `certificates`, `workloadState`. Like a real
+ * ztunnel it holds every workload of the cluster (WDS is not node-scoped): ambient pods with
+ * protocol HBONE, the others TCP.
+ *
+ * Scenario hook: `sim.meshdx.io/ztunnel-stale` on a ztunnel pod, a JSON list of
+ * `{name, namespace, ip, node}`: workloads this ztunnel still holds after their pods are gone
+ * (a ztunnel whose xDS stream lags: the stale-EDS story of ambient).
+ */
+import { isZtunnelPod, podDataplane, USE_WAYPOINT_LABEL } from '../../../lib/kube/dataplane';
+import type { Namespace, Pod, Service } from '../../../lib/kube/types';
+import type { MeshWorld, PodHttpResponse } from './types';
+
+export const ZTUNNEL_STALE_ANNOTATION = 'sim.meshdx.io/ztunnel-stale';
+
+export interface StaleZtunnelWorkload {
+  name: string;
+  namespace: string;
+  ip: string;
+  node: string;
+}
+
+export { isZtunnelPod };
+
+function staleOf(pod: Pod): StaleZtunnelWorkload[] {
+  const raw = pod.metadata.annotations?.[ZTUNNEL_STALE_ANNOTATION];
+  if (!raw) return [];
+  try {
+    const v = JSON.parse(raw) as unknown;
+    return Array.isArray(v)
+      ? v.filter(
+          (x): x is StaleZtunnelWorkload =>
+            typeof x === 'object' && x !== null && typeof (x as { ip?: unknown }).ip === 'string',
+        )
+      : [];
+  } catch {
+    return [];
+  }
+}
+
+function workloadName(pod: Pod): string {
+  const owner = pod.metadata.ownerReferences?.[0]?.name ?? pod.metadata.name;
+  const hash = pod.metadata.labels?.['pod-template-hash'];
+  return hash && owner.endsWith(`-${hash}`) ? owner.slice(0, -(hash.length + 1)) : owner;
+}
+
+interface Entry {
+  workloadIps: string[];
+  waypoint?: { destination: string; port: number };
+  protocol: string;
+  uid: string;
+  name: string;
+  namespace: string;
+  trustDomain: string;
+  serviceAccount: string;
+  workloadName: string;
+  workloadType: string;
+  canonicalName: string;
+  canonicalRevision: string;
+  node: string;
+  status: string;
+  clusterId: string;
+}
+
+function entry(
+  name: string,
+  namespace: string,
+  ip: string,
+  node: string,
+  wl: string,
+  sa: string,
+  protocol: string,
+  waypointVip: string | null,
+): Entry {
+  return {
+    workloadIps: [ip],
+    ...(waypointVip ? { waypoint: { destination: `/${waypointVip}`, port: 15008 } } : {}),
+    protocol,
+    uid: `Kubernetes//Pod/${namespace}/${name}`,
+    name,
+    namespace,
+    trustDomain: 'cluster.local',
+    serviceAccount: sa,
+    workloadName: wl,
+    workloadType: 'deployment',
+    canonicalName: wl,
+    canonicalRevision: 'latest',
+    node,
+    status: 'Healthy',
+    clusterId: 'Kubernetes',
+  };
+}
+
+export function ztunnelConfigDump(ztunnel: Pod, world: MeshWorld): unknown {
+  const pods = world.list('pods') as readonly Pod[];
+  const namespaces = new Map(
+    (world.list('namespaces') as readonly Namespace[]).map((n) => [n.metadata.name, n]),
+  );
+  const services = world.list('services') as readonly Service[];
+  const vipOf = (ref: string | null): string | null => {
+    if (!ref) return null;
+    const [ns, name] = ref.split('/');
+    return (
+      services.find((s) => s.metadata.namespace === ns && s.metadata.name === name)?.spec
+        .clusterIP ?? null
+    );
+  };
+  const workloads: Record<string, Entry> = {};
+  for (const p of pods) {
+    const ip = p.status?.podIP;
+    if (!ip || !p.spec || p.spec.hostNetwork || isZtunnelPod(p)) continue;
+    const d = podDataplane(p, namespaces.get(p.metadata.namespace ?? ''));
+    workloads[`/${ip}`] = entry(
+      p.metadata.name,
+      p.metadata.namespace ?? 'default',
+      ip,
+      p.spec.nodeName ?? '',
+      workloadName(p),
+      p.spec.serviceAccountName ?? 'default',
+      d.mode === 'ambient' ? 'HBONE' : 'TCP',
+      d.mode === 'ambient' ? vipOf(d.waypoint) : null,
+    );
+  }
+  for (const s of staleOf(ztunnel)) {
+    workloads[`/${s.ip}`] ??= entry(
+      s.name,
+      s.namespace,
+      s.ip,
+      s.node,
+      s.name.split('-').slice(0, -2).join('-') || s.name,
+      'default',
+      'HBONE',
+      null,
+    );
+  }
+  const svc: Record<string, unknown> = {};
+  for (const s of services) {
+    const ns = s.metadata.namespace ?? 'default';
+    const hostname = `${s.metadata.name}.${ns}.svc.cluster.local`;
+    const sel = s.spec.selector ?? {};
+    const backs = pods.filter(
+      (p) =>
+        p.metadata.namespace === ns &&
+        p.status?.podIP &&
+        Object.keys(sel).length > 0 &&
+        Object.entries(sel).every(([k, v]) => p.metadata.labels?.[k] === v),
+    );
+    const nsLabels = namespaces.get(ns)?.metadata.labels ?? {};
+    const wp = s.metadata.labels?.[USE_WAYPOINT_LABEL] ?? nsLabels[USE_WAYPOINT_LABEL];
+    svc[`${ns}/${hostname}`] = {
+      name: s.metadata.name,
+      namespace: ns,
+      hostname,
+      vips: s.spec.clusterIP ? [`/${s.spec.clusterIP}`] : [],
+      ports: Object.fromEntries(
+        (s.spec.ports ?? []).map((p) => [String(p.port), Number(p.targetPort ?? p.port)]),
+      ),
+      endpoints: Object.fromEntries(
+        backs.map((p) => [
+          `Kubernetes//Pod/${ns}/${p.metadata.name}:/${p.status?.podIP ?? ''}`,
+          {
+            workloadUid: `Kubernetes//Pod/${ns}/${p.metadata.name}`,
+            service: '',
+            port: {},
+          },
+        ]),
+      ),
+      ...(wp && wp !== 'none'
+        ? { waypoint: { destination: `/${vipOf(`${ns}/${wp}`) ?? ''}`, port: 15008 } }
+        : {}),
+      ipFamilies: 'IPv4',
+    };
+  }
+  return {
+    workloads,
+    services: svc,
+    policies: [],
+    certificates: [],
+    workloadState: {},
+  };
+}
+
+/** A ztunnel pod's ports: admin 15000 (`/config_dump`), readiness 15021; nothing else. */
+export function ztunnelHttp(
+  pod: Pod,
+  port: number,
+  path: string,
+  world: MeshWorld,
+): PodHttpResponse {
+  if (port === 15000 && path === '/config_dump') {
+    return {
+      status: 200,
+      contentType: 'application/json',
+      body: JSON.stringify(ztunnelConfigDump(pod, world), null, 2) + '\n',
+    };
+  }
+  if (port === 15021 && path === '/healthz/ready') {
+    return { status: 200, contentType: 'text/plain; charset=UTF-8', body: '' };
+  }
+  if (port === 15000) {
+    return { status: 404, contentType: 'text/plain; charset=UTF-8', body: 'Not Found\n' };
+  }
+  const ip = pod.status?.podIP ?? '<none>';
+  return {
+    status: 502,
+    contentType: 'text/plain; charset=UTF-8',
+    body: `error trying to reach service: dial tcp ${ip}:${port}: connect: connection refused\n`,
+  };
+}
