@@ -193,8 +193,14 @@ export class WorkloadControllers {
 
   /** A Deployment written through the API: roll out a new template, scale, or delete. */
   onChange(change: StoreChange): void {
-    const obj = change.entry.obj as Stored;
-    const ns = obj.metadata.namespace ?? 'default';
+    const seen = change.entry.obj as Stored;
+    const ns = seen.metadata.namespace ?? 'default';
+    // a controller reconciles what the object is now, not what one change said: a scenario
+    // that rolls a Deployment out in the same tick has already moved its template on
+    const obj =
+      change.type === 'DELETED'
+        ? seen
+        : (this.store.get<Stored>('deployments', ns, seen.metadata.name) ?? seen);
     const key = `${ns}/${obj.metadata.name}`;
     const st = this.states.get(key);
     if (st === undefined) {
