@@ -1,12 +1,21 @@
 import type { Scenario } from '../world/types';
 import { startupRace } from './startup-race';
 import { phantom503 } from './phantom-503';
+import { phantomCrossNs } from './phantom-cross-ns';
 import { unscopedMesh } from './unscoped-mesh';
 import { portNaming } from './port-naming';
 import { demo } from './demo';
 import { scale } from './scale';
 
-const ALL: readonly Scenario[] = [demo, startupRace, phantom503, unscopedMesh, portNaming, scale];
+const ALL: readonly Scenario[] = [
+  demo,
+  startupRace,
+  phantom503,
+  phantomCrossNs,
+  unscopedMesh,
+  portNaming,
+  scale,
+];
 
 export function getScenario(name: string): Scenario | undefined {
   return ALL.find((s) => s.name === name);

@@ -12,6 +12,7 @@ describe('scenario registry', () => {
     expect(scenarioNames().sort()).toEqual([
       'demo',
       'phantom-503',
+      'phantom-cross-ns',
       'port-naming',
       'scale',
       'startup-race',
