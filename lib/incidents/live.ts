@@ -8,7 +8,8 @@ import { createLineParser } from '../accesslog/parser';
 import { isFailure } from '../accesslog/failure';
 import { parseClusterName } from '../accesslog/cluster';
 import { attributeRecord, type IpHistory } from '../ledger/attribution';
-import type { RequestRow } from '../api/incidents';
+import type { IncidentsView, Marker, RequestRow } from '../api/incidents';
+import { bucketSizeMs, failureBuckets } from './chart';
 import { matches, type RequestFilter } from './collect';
 import { requestRows } from './rows';
 
@@ -119,4 +120,55 @@ export function pushLive(buf: LiveBuffer, rows: readonly RequestRow[]): LiveBuff
   }
   next.rows = all;
   return next;
+}
+
+/**
+ * The view as live mode shows it: the snapshot's picture with the rows that arrived since, its
+ * chart re-binned over [snapshot start, latest line] from the rows the browser holds, counts
+ * exact (they come from the buffer's totals, not from the rows kept).
+ */
+export function mergeLive(
+  view: IncidentsView,
+  buf: LiveBuffer,
+  live: { stats: LiveStats; markers: readonly Marker[] },
+): IncidentsView {
+  const fromMs = Date.parse(view.chart.from);
+  const toMs = Math.max(Date.parse(view.chart.to), buf.latestMs ?? 0);
+  const step = bucketSizeMs(Math.max(0, toMs - fromMs));
+  const requests = [...view.requests, ...buf.rows].sort(
+    (a, b) => Date.parse(a.time ?? '') - Date.parse(b.time ?? ''),
+  );
+  const timed = requests.map((r) => ({
+    timeMs: r.time ? Date.parse(r.time) : null,
+    flags: r.flags,
+  }));
+  const bins = failureBuckets(timed, fromMs, toMs, step);
+  const seen = new Set(view.chart.markers.map((m) => `${m.kind}/${m.pod}`));
+  const markers = [...view.chart.markers];
+  for (const m of live.markers) {
+    if (seen.has(`${m.kind}/${m.pod}`)) continue;
+    seen.add(`${m.kind}/${m.pod}`);
+    markers.push(m);
+  }
+  const byState = { ...view.totals.byState };
+  for (const [k, n] of Object.entries(buf.byState)) byState[k] = (byState[k] ?? 0) + n;
+  return {
+    ...view,
+    totals: {
+      ...view.totals,
+      records: view.totals.records + live.stats.records,
+      failing: view.totals.failing + live.stats.failing,
+      shown: view.totals.shown + buf.received,
+      byState,
+    },
+    chart: {
+      ...view.chart,
+      to: new Date(toMs).toISOString(),
+      bucketMs: step,
+      buckets: bins.buckets,
+      flags: bins.flags,
+      markers: markers.sort((a, b) => a.at.localeCompare(b.at)),
+    },
+    requests,
+  };
 }
