@@ -37,11 +37,13 @@ function Summary({ view }: { view: IncidentsView }) {
   );
 }
 
-function Requests({ view }: { view: IncidentsView }) {
-  const rows = view.requests.slice(0, MAX_SHOWN);
+function Requests({ view, newestFirst }: { view: IncidentsView; newestFirst?: boolean }) {
+  const rows = newestFirst
+    ? view.requests.slice(-MAX_SHOWN).reverse()
+    : view.requests.slice(0, MAX_SHOWN);
   return (
     <Card
-      title={`Failing requests (${view.totals.shown}${view.totals.shown > rows.length ? `, first ${rows.length} shown` : ''})`}
+      title={`Failing requests (${view.totals.shown}${view.totals.shown > rows.length ? `, ${newestFirst ? 'newest' : 'first'} ${rows.length} shown` : ''})`}
       testId="incident-requests"
     >
       <div
@@ -226,8 +228,10 @@ export function IncidentReport({
   onZoom,
   onAddClient,
   chartNote,
+  newestFirst,
 }: {
   view: IncidentsView;
+  newestFirst?: boolean;
   onZoom?: (from: string, to: string) => void;
   onAddClient?: (pod: string) => void;
   chartNote?: string;
@@ -244,7 +248,7 @@ export function IncidentReport({
       </Card>
       {view.stale && <Stale stale={view.stale} />}
       <Recommendations view={view} />
-      <Requests view={view} />
+      <Requests view={view} newestFirst={newestFirst} />
       <Sources view={view} />
       {view.clients.limit > 0 && <ClientsCard clients={view.clients} onAdd={onAddClient} />}
     </div>

@@ -27,8 +27,12 @@ export function IncidentsView() {
   const [state, update] = useViewState('incidents');
   const ctx = useClusterContext();
   const inventory = useQuery(inventoryQuery(ctx));
-  const incidents = useQuery(incidentsQuery(ctx, state));
   const [live, setLive] = useState(false);
+  // while live, the snapshot stays as it was: new lines arrive through the stream only
+  const incidents = useQuery({
+    ...incidentsQuery(ctx, state),
+    ...(live ? { staleTime: Infinity, refetchOnWindowFocus: false } : {}),
+  });
   const [paused, setPaused] = useState(false);
   const asked = refList(state.client);
   const namespaces =
@@ -195,6 +199,7 @@ function Shown({
         view={shown}
         onZoom={live ? undefined : onZoom}
         onAddClient={onAddClient}
+        newestFirst={live}
         chartNote={
           live
             ? `Live: the chart counts the rows held in this page (the newest ${LIVE_CAP} live rows and the first ${view.requests.length} of the snapshot).`
