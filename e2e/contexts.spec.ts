@@ -25,8 +25,8 @@ test('GET /api/contexts lists both simulated clusters, the first one current', a
   expect(body.default).toBe(DEMO);
   expect(body.contexts.map((c) => c.name).sort()).toEqual([
     DEMO,
-    'meshdx-sim-phantom-cross-ns',
     PHANTOM,
+    'meshdx-sim-phantom-cross-ns',
   ]);
   expect(body.contexts.find((c) => c.name === PHANTOM)?.server).toBe(simUrlOf('phantom-503'));
 });

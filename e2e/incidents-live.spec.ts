@@ -124,7 +124,8 @@ test('the default view of the cross-namespace scenario shows its story, bars aft
   expect(checked).toBeGreaterThan(5);
   await snap(page, 'incidents-cross-ns-default');
 
-  // the same on the phantom-503 cluster itself
+  // the same on the phantom-503 cluster itself (asked first, so that its pod watch runs)
+  expect((await fetch(`${demo}/api/incidents?context=${PHANTOM}&namespace=shop`)).status).toBe(200);
   await advanceTo(simUrlOf('phantom-503'), '2026-11-01T12:01:10Z');
   await expect
     .poll(
@@ -158,8 +159,20 @@ test('live mode shows lines the clients write while the page is open, attributed
       timeout: 20_000,
     },
   );
-  const status = (await page.getByTestId('live-status').textContent()) ?? '';
-  const received = Number(/(\d+) failing requests attributed/.exec(status)?.[1] ?? '0');
+  // the clock stands still now: wait until the last lines have been attributed and sent
+  const receivedNow = async () =>
+    Number(
+      /(\d+) failing requests attributed/.exec(
+        (await page.getByTestId('live-status').textContent()) ?? '',
+      )?.[1] ?? '0',
+    );
+  let received = -1;
+  for (let i = 0; i < 20; i++) {
+    await page.waitForTimeout(1500);
+    const n = await receivedNow();
+    if (n === received) break;
+    received = n;
+  }
   expect(received).toBeGreaterThan(0);
   // the new rows are in the table, attributed to the gone pod, and counted in the summary
   const rows = page.getByTestId('incident-requests').locator('tbody tr');

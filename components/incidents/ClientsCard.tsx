@@ -52,7 +52,12 @@ export function ClientsCard({
           <summary className="cursor-pointer text-sm font-medium text-amber-800">
             Not read ({clients.skipped.length})
           </summary>
-          <ul className="mt-1 max-h-56 overflow-auto text-xs" data-testid="clients-skipped">
+          <ul
+            className="mt-1 max-h-56 overflow-auto text-xs"
+            data-testid="clients-skipped"
+            tabIndex={0}
+            aria-label="Client proxies not read, scrollable"
+          >
             {clients.skipped.map((c) => (
               <li key={c.pod} className="flex items-center gap-2 border-t border-slate-100 py-0.5">
                 <span className="font-mono">{c.pod}</span>

@@ -169,6 +169,8 @@ function Sources({ view }: { view: IncidentsView }) {
       {view.lineErrors.length > 0 && (
         <ul
           className="mt-2 max-h-40 overflow-auto text-xs text-amber-800"
+          tabIndex={0}
+          aria-label="Unreadable lines, scrollable"
           data-testid="incident-line-errors"
         >
           {view.lineErrors.slice(0, 50).map((e) => (

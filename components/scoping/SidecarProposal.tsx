@@ -74,6 +74,7 @@ function ProposalBody({ g, id, saved }: { g: GeneratedSidecar; id: string; saved
         </ul>
       )}
       <pre
+        tabIndex={0}
         className="overflow-x-auto rounded bg-slate-900 p-3 font-mono text-xs leading-snug text-slate-100"
         data-testid="sidecar-yaml"
       >

@@ -106,7 +106,14 @@ export function VirtualTable<T>({
       {sorted.length === 0 ? (
         <div className="px-3 py-6 text-center text-slate-500">{empty ?? 'Nothing to show.'}</div>
       ) : (
-        <div ref={parent} className="overflow-auto" style={{ height: bodyHeight }}>
+        <div
+          ref={parent}
+          className="overflow-auto"
+          style={{ height: bodyHeight }}
+          tabIndex={0}
+          role="region"
+          aria-label="Table rows, scrollable"
+        >
           <div style={{ height: virtual.getTotalSize(), position: 'relative' }}>
             {virtual.getVirtualItems().map((vi) => {
               const row = sorted[vi.index] as T;
