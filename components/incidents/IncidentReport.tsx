@@ -122,7 +122,7 @@ function Requests({ view, newestFirst }: { view: IncidentsView; newestFirst?: bo
                     </span>
                   )}
                 </td>
-                <td className="whitespace-normal text-slate-600">{r.reason}</td>
+                <td className="whitespace-normal! text-slate-600">{r.reason}</td>
               </tr>
             ))}
           </tbody>
