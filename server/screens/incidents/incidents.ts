@@ -238,6 +238,33 @@ export async function buildIncidents(
   });
 }
 
+type Signals = Awaited<ReturnType<typeof clientSignals>>;
+/** How long one round of asking every candidate proxy serves the views of a cluster. */
+const SIGNALS_TTL_MS = 30_000;
+const signalCache = new WeakMap<
+  ClusterRuntime,
+  { key: string; at: number; value: Promise<Signals> }
+>();
+
+/**
+ * Asking every candidate proxy costs one request each: a reload, a zoom or a second user within
+ * SIGNALS_TTL_MS of the same candidates and window reuse the answer (per cluster runtime).
+ */
+function recentSignals(
+  rt: ClusterRuntime,
+  pods: readonly string[],
+  window: { fromMs: number; toMs: number },
+  ask: () => Promise<Signals>,
+): Promise<Signals> {
+  const key = `${pods.join(',')}|${Math.round((window.toMs - window.fromMs) / 60_000)}`;
+  const now = Date.now();
+  const hit = signalCache.get(rt);
+  if (hit && hit.key === key && now - hit.at < SIGNALS_TTL_MS) return hit.value;
+  const value = ask();
+  signalCache.set(rt, { key, at: now, value });
+  return value;
+}
+
 /** The view for the URL's state on a runtime's cluster. */
 export async function incidentsOf(rt: ClusterRuntime, q: IncidentsQuery): Promise<IncidentsView> {
   const history = await historyWithPrometheus(
@@ -251,13 +278,15 @@ export async function incidentsOf(rt: ClusterRuntime, q: IncidentsQuery): Promis
     t: rt.transport,
     history,
     signals: (pods, window) =>
-      clientSignals(pods, window, {
-        t: rt.transport,
-        kc: rt.kc,
-        prometheus: prom,
-        concurrency: Math.min(8, rt.settings.MESHDX_PROXY_CONCURRENCY),
-        timeoutMs: rt.settings.MESHDX_PROXY_TIMEOUT_MS,
-      }),
+      recentSignals(rt, pods, window, () =>
+        clientSignals(pods, window, {
+          t: rt.transport,
+          kc: rt.kc,
+          prometheus: prom,
+          concurrency: Math.min(8, rt.settings.MESHDX_PROXY_CONCURRENCY),
+          timeoutMs: rt.settings.MESHDX_PROXY_TIMEOUT_MS,
+        }),
+      ),
     clustersJson: async (ns, pod) => {
       const res = await envoyAdminGet(rt.kc, ns, pod, '/clusters?format=json', {
         timeoutMs: 10_000,
