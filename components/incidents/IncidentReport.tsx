@@ -61,7 +61,7 @@ function Requests({ view, newestFirst }: { view: IncidentsView; newestFirst?: bo
             <col className="w-[7rem]" />
             <col className="w-[9rem]" />
             <col className="w-[12rem]" />
-            <col className="w-[9.5rem]" />
+            <col className="w-[11rem]" />
             <col />
           </colgroup>
           <thead className="sticky top-0 bg-white text-slate-600">
