@@ -32,7 +32,7 @@ export default defineConfig({
   webServer: [
     {
       // builds when needed, then starts the simulator and the dashboard on it
-      command: `node bin/demo.mjs --port ${PORTS.demo} --scenario demo,phantom-503 --clock 2026-11-01T12:00:00Z --fresh-history`,
+      command: `node bin/demo.mjs --port ${PORTS.demo} --scenario demo,phantom-503,phantom-cross-ns --clock 2026-11-01T12:00:00Z --fresh-history`,
       url: `http://127.0.0.1:${PORTS.demo}/api/cluster`,
       timeout: 240_000,
       reuseExistingServer: false,

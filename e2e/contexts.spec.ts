@@ -23,7 +23,11 @@ test('GET /api/contexts lists both simulated clusters, the first one current', a
     contexts: { name: string; server: string; current: boolean }[];
   };
   expect(body.default).toBe(DEMO);
-  expect(body.contexts.map((c) => c.name).sort()).toEqual([DEMO, PHANTOM]);
+  expect(body.contexts.map((c) => c.name).sort()).toEqual([
+    DEMO,
+    PHANTOM,
+    'meshdx-sim-phantom-cross-ns',
+  ]);
   expect(body.contexts.find((c) => c.name === PHANTOM)?.server).toBe(simUrlOf('phantom-503'));
 });
 

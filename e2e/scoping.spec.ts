@@ -1,5 +1,5 @@
 import { expect, test } from '@playwright/test';
-import { parse } from 'yaml';
+import { parse, parseAllDocuments } from 'yaml';
 import { base, PORTS, simUrl, snap } from './support';
 
 const demo = base(PORTS.demo);
@@ -33,7 +33,37 @@ test('scoping names the namespaces without Sidecars and shows the YAML that fixe
   for (const ns of listed) expect(scoped.has(ns)).toBe(false);
   await expect(page.getByTestId('stat-unscoped-ns')).toContainText(String(listed.length));
 
-  // the proposal for the top-ranked namespace: valid Sidecar YAML and the clusters it saves
+  // every card says what it counts: namespaces with a Sidecar resource of their own, from the
+  // simulator's Sidecars, against namespaces with sidecar proxies
+  const withResource = new Set(sidecars.items.map((s) => s.metadata.namespace));
+  const meshed = Number(
+    ((await page.getByTestId('stat-meshed-ns').textContent()) ?? '').replace(/\D+/g, ''),
+  );
+  const ranked = await page.getByTestId('scoping-table').locator('tbody tr').allTextContents();
+  const ownResource = [...withResource].filter((ns) => ranked.some((r) => r.includes(ns ?? '')));
+  await expect(page.getByTestId('stat-sidecar-resource-ns')).toContainText(
+    `own Sidecar resource${ownResource.length}`,
+  );
+  await expect(page.getByTestId('stat-meshed-ns')).toContainText('sidecar proxies');
+  expect(meshed).toBeGreaterThanOrEqual(ownResource.length);
+
+  // the proposals of the top-ranked namespace are folded: one line each, the YAML on demand,
+  // one combined YAML for the namespace
+  const card = page.getByTestId('scoping-proposal');
+  await expect(card.getByTestId('namespace-proposals')).toBeVisible();
+  await expect(card.getByTestId('sidecar-yaml')).toHaveCount(0);
+  const folded = await card.boundingBox();
+  expect(folded?.height ?? 0).toBeLessThan(900);
+  const combined = await card.getByTestId('namespace-yaml-download').getAttribute('href');
+  const docs = parseAllDocuments(
+    decodeURIComponent((combined ?? '').split(',').slice(1).join(',')),
+  );
+  const lines = await card.locator('details').count();
+  expect(docs.length).toBeGreaterThan(0);
+  expect(docs.length).toBeLessThanOrEqual(lines);
+  for (const d of docs) expect((d.toJS() as { kind: string }).kind).toBe('Sidecar');
+  await snap(page, 'scoping-folded');
+  await card.locator('details summary').first().click();
   const yaml = (await page.getByTestId('sidecar-yaml').first().textContent()) ?? '';
   const doc = parse(yaml) as {
     kind: string;

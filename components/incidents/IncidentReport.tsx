@@ -6,6 +6,7 @@ import { Card, Stat } from '../ui/Card';
 import { IncidentChart } from './IncidentChart';
 import { PodsTable, StateBadge } from './PodsTable';
 import { Recommendations } from './Recommendations';
+import { ClientsCard } from './ClientsCard';
 
 const MAX_SHOWN = 200;
 
@@ -36,38 +37,83 @@ function Summary({ view }: { view: IncidentsView }) {
   );
 }
 
-function Requests({ view }: { view: IncidentsView }) {
-  const rows = view.requests.slice(0, MAX_SHOWN);
+function Requests({ view, newestFirst }: { view: IncidentsView; newestFirst?: boolean }) {
+  const rows = newestFirst
+    ? view.requests.slice(-MAX_SHOWN).reverse()
+    : view.requests.slice(0, MAX_SHOWN);
   return (
     <Card
-      title={`Failing requests (${view.totals.shown}${view.totals.shown > rows.length ? `, first ${rows.length} shown` : ''})`}
+      title={`Failing requests (${view.totals.shown}${view.totals.shown > rows.length ? `, ${newestFirst ? 'newest' : 'first'} ${rows.length} shown` : ''})`}
       testId="incident-requests"
     >
-      <div className="max-h-96 overflow-auto">
-        <table className="w-full text-left text-xs">
-          <thead className="sticky top-0 bg-white text-slate-500">
+      <div
+        className="max-h-96 overflow-auto print:max-h-none print:overflow-visible"
+        tabIndex={0}
+        role="region"
+        aria-label="Failing requests, scrollable"
+      >
+        <table className="w-full table-fixed text-left text-xs" data-testid="requests-table">
+          <colgroup>
+            <col className="w-[5.5rem]" />
+            <col className="w-[3.5rem]" />
+            <col className="w-[4.5rem]" />
+            <col className="w-[11rem]" />
+            <col className="w-[7rem]" />
+            <col className="w-[9rem]" />
+            <col className="w-[12rem]" />
+            <col className="w-[11rem]" />
+            <col />
+          </colgroup>
+          <thead className="sticky top-0 bg-white text-slate-600">
             <tr>
-              <th className="py-1">Time</th>
-              <th>Code</th>
-              <th>Flags</th>
-              <th>Client</th>
-              <th>Service</th>
-              <th>Upstream</th>
-              <th>Pod then</th>
-              <th>State</th>
-              <th>Why</th>
+              <th scope="col" className="px-2 py-1">
+                Time (UTC)
+              </th>
+              <th scope="col" className="px-2">
+                Code
+              </th>
+              <th scope="col" className="px-2">
+                Flags
+              </th>
+              <th scope="col" className="px-2">
+                Client
+              </th>
+              <th scope="col" className="px-2">
+                Service
+              </th>
+              <th scope="col" className="px-2">
+                Upstream
+              </th>
+              <th scope="col" className="px-2">
+                Pod then
+              </th>
+              <th scope="col" className="px-2">
+                State
+              </th>
+              <th scope="col" className="px-2">
+                Why
+              </th>
             </tr>
           </thead>
           <tbody>
             {rows.map((r) => (
-              <tr key={`${r.source}:${r.line}`} className="border-t border-slate-100 align-top">
+              <tr
+                key={`${r.source}:${r.line}:${r.time}`}
+                className="border-t border-slate-100 align-top [&>td]:truncate [&>td]:px-2"
+              >
                 <td className="py-0.5 font-mono">{clock(r.time)}</td>
-                <td>{r.code ?? '–'}</td>
+                <td className="tabular-nums">{r.code ?? '–'}</td>
                 <td>{r.flags.join(',') || '–'}</td>
-                <td className="font-mono">{r.client?.split('/')[1] ?? r.client ?? '–'}</td>
-                <td className="font-mono">{r.service?.split('.')[0] ?? '–'}</td>
+                <td className="font-mono" title={r.client ?? undefined}>
+                  {r.client?.split('/')[1] ?? r.client ?? '–'}
+                </td>
+                <td className="font-mono" title={r.service ?? undefined}>
+                  {r.service?.split('.')[0] ?? '–'}
+                </td>
                 <td className="font-mono">{r.upstream ?? '–'}</td>
-                <td className="font-mono">{r.pod?.name ?? '–'}</td>
+                <td className="font-mono" title={r.pod?.name}>
+                  {r.pod?.name ?? '–'}
+                </td>
                 <td>
                   <StateBadge state={r.state} />
                   {r.afterTerminationMs !== null && (
@@ -76,7 +122,7 @@ function Requests({ view }: { view: IncidentsView }) {
                     </span>
                   )}
                 </td>
-                <td className="text-slate-600">{r.reason}</td>
+                <td className="whitespace-normal! text-slate-600">{r.reason}</td>
               </tr>
             ))}
           </tbody>
@@ -100,7 +146,9 @@ function Sources({ view }: { view: IncidentsView }) {
           .join(', ')}
         {view.sources.length > 8 ? ', …' : ''}); {view.totals.records} requests, {skipped} proxy log
         lines skipped, {errors} unreadable line{errors === 1 ? '' : 's'}
-        {view.sourcesSkipped ? `; ${view.sourcesSkipped} more client pods not read (limit)` : ''}
+        {view.sourcesSkipped
+          ? `; ${view.sourcesSkipped} more client proxies not read (limit ${view.clients.limit}, see below)`
+          : ''}
         {view.totals.inbound
           ? `; ${view.totals.inbound} failing inbound-side lines not attributed`
           : ''}
@@ -121,6 +169,8 @@ function Sources({ view }: { view: IncidentsView }) {
       {view.lineErrors.length > 0 && (
         <ul
           className="mt-2 max-h-40 overflow-auto text-xs text-amber-800"
+          tabIndex={0}
+          aria-label="Unreadable lines, scrollable"
           data-testid="incident-line-errors"
         >
           {view.lineErrors.slice(0, 50).map((e) => (
@@ -175,20 +225,34 @@ function Stale({ stale }: { stale: NonNullable<IncidentsView['stale']> }) {
 }
 
 /** The whole incident picture for one view model (pods' logs or an uploaded log). */
-export function IncidentReport({ view }: { view: IncidentsView }) {
+export function IncidentReport({
+  view,
+  onZoom,
+  onAddClient,
+  chartNote,
+  newestFirst,
+}: {
+  view: IncidentsView;
+  newestFirst?: boolean;
+  onZoom?: (from: string, to: string) => void;
+  onAddClient?: (pod: string) => void;
+  chartNote?: string;
+}) {
   return (
     <div className="space-y-4">
       <Summary view={view} />
       <Card title="Failing requests over time" testId="incident-timeline">
-        <IncidentChart chart={view.chart} />
+        <IncidentChart chart={view.chart} onZoom={onZoom} />
+        {chartNote && <p className="mt-1 text-xs text-slate-600">{chartNote}</p>}
       </Card>
       <Card title="Where the failing requests went (pod that held the IP at the time)">
         <PodsTable pods={view.pods} />
       </Card>
       {view.stale && <Stale stale={view.stale} />}
       <Recommendations view={view} />
-      <Requests view={view} />
+      <Requests view={view} newestFirst={newestFirst} />
       <Sources view={view} />
+      {view.clients.limit > 0 && <ClientsCard clients={view.clients} onAdd={onAddClient} />}
     </div>
   );
 }

@@ -51,7 +51,10 @@ function FindingItem({ f }: { f: Finding }) {
           <div className="flex justify-end">
             <CopyButton text={f.fix.yaml} />
           </div>
-          <pre className="mt-1 overflow-x-auto rounded bg-slate-900 p-2 text-xs text-slate-100">
+          <pre
+            tabIndex={0}
+            className="mt-1 overflow-x-auto rounded bg-slate-900 p-2 text-xs text-slate-100"
+          >
             {f.fix.yaml}
           </pre>
         </div>

@@ -65,6 +65,7 @@ export function UploadPanel({ state }: { state: ViewState<'incidents'> }) {
         <div className="flex flex-wrap items-center gap-3 text-xs text-slate-600">
           <input
             type="file"
+            aria-label="Access log file to analyse"
             accept=".log,.txt,.json,text/plain"
             onChange={(e) => {
               const f = e.target.files?.[0];

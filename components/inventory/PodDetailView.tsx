@@ -78,7 +78,7 @@ export function PodDetailView({ detail }: { detail: PodDetail }) {
         )}
       </Card>
       <Card title="Annotations">
-        <pre className="overflow-x-auto text-xs">
+        <pre className="overflow-x-auto text-xs" tabIndex={0}>
           {Object.entries(detail.annotations)
             .map(([k, v]) => `${k}: ${v}`)
             .join('\n') || '(none)'}

@@ -11,16 +11,31 @@ import { proxyDetailQuery } from './queries';
 import { useClusterContext } from '../data/useClusterContext';
 import { withContext } from '../../lib/api/context';
 
+/** Clusters could not be read at all: the counts are unknown, not zero. */
+export function clustersUnknown(d: Pick<ProxyDetail, 'errors' | 'clusters'>): boolean {
+  return d.clusters.length === 0 && d.errors.some((e) => e.part === 'clusters');
+}
+
 function Counts({ d }: { d: ProxyDetail }) {
   const s = d.summary;
   const l = d.listeners;
   const r = d.routes;
+  const unknown = clustersUnknown(d);
+  const usageFailed = d.errors.some((e) => e.part === 'usage');
   return (
     <div className="mb-3 grid grid-cols-2 gap-2 text-sm md:grid-cols-4" data-testid="proxy-counts">
       <div>
-        <b className="tabular-nums">{count(s.total)}</b> clusters: {count(s.service)} service,{' '}
-        {count(s.nonService)} static/control-plane
-        {s.warming > 0 && `, ${count(s.warming)} warming`}
+        {unknown ? (
+          <>
+            <b>unknown</b> clusters (could not be read)
+          </>
+        ) : (
+          <>
+            <b className="tabular-nums">{count(s.total)}</b> clusters: {count(s.service)} service,{' '}
+            {count(s.nonService)} static/control-plane
+            {s.warming > 0 && `, ${count(s.warming)} warming`}
+          </>
+        )}
       </div>
       <div>
         <b>{l ? count(l.static + l.dynamic) : '–'}</b> listeners
@@ -35,6 +50,8 @@ function Counts({ d }: { d: ProxyDetail }) {
             outbound service clusters: <b>{count(d.usage.used)}</b> used,{' '}
             <b>{count(d.usage.unused)}</b> never used
           </>
+        ) : usageFailed || unknown ? (
+          'usage: unknown (could not be read)'
         ) : (
           'usage: per-cluster stats unavailable'
         )}
@@ -75,18 +92,22 @@ export function ProxyDetailPanel({ namespace, name }: { namespace: string; name:
                 <ErrorPanel title={`Could not read ${e.part}`} message={e.message} />
               </div>
             ))}
-            <div
-              className="mb-3 flex flex-wrap gap-2 text-xs text-slate-600"
-              data-testid="clusters-by-namespace"
-            >
-              Outbound clusters by destination namespace:
-              {d.byNamespace.map((n) => (
-                <span key={n.namespace} className="rounded bg-slate-100 px-1.5 py-0.5">
-                  {n.namespace}: {count(n.clusters)}
-                </span>
-              ))}
-            </div>
-            <ClusterTable rows={d.clusters} />
+            {!clustersUnknown(d) && (
+              <>
+                <div
+                  className="mb-3 flex flex-wrap gap-2 text-xs text-slate-600"
+                  data-testid="clusters-by-namespace"
+                >
+                  Outbound clusters by destination namespace:
+                  {d.byNamespace.map((n) => (
+                    <span key={n.namespace} className="rounded bg-slate-100 px-1.5 py-0.5">
+                      {n.namespace}: {count(n.clusters)}
+                    </span>
+                  ))}
+                </div>
+                <ClusterTable rows={d.clusters} />
+              </>
+            )}
           </>
         )}
       </QueryBoundary>

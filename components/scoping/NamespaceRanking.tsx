@@ -65,13 +65,13 @@ export function NamespaceRanking({
               <td className="py-1 pr-3 text-right tabular-nums">{num(r.proxies)}</td>
               <td className="py-1 pr-3 text-right tabular-nums">
                 {num(r.clusters.current)}
-                {!r.clusters.measured && <span className="text-xs text-slate-400"> (model)</span>}
+                {!r.clusters.measured && <span className="text-xs text-slate-600"> (model)</span>}
               </td>
               <td className="py-1 pr-3 text-right tabular-nums">{num(r.clusters.minimum)}</td>
               <td className="py-1 pr-3 text-right tabular-nums">{num(r.clusters.predicted)}</td>
               <td className="py-1 pr-3 text-right tabular-nums">
                 {num(r.waste)}{' '}
-                <span className="text-xs text-slate-400">{pct(r.waste, r.clusters.current)}</span>
+                <span className="text-xs text-slate-600">{pct(r.waste, r.clusters.current)}</span>
                 {r.unobservedWorkloads > 0 && (
                   <span
                     className="ml-1 text-xs text-amber-700"

@@ -10,7 +10,7 @@ import { GatherPanel } from './GatherPanel';
 import { NamespaceRanking } from './NamespaceRanking';
 import { num, pct } from './format';
 import { scopingQuery } from './queries';
-import { SidecarProposal } from './SidecarProposal';
+import { NamespaceProposals } from './NamespaceProposals';
 import { WorkloadTable } from './WorkloadTable';
 import { YamlActions } from './YamlActions';
 import { useClusterContext } from '../data/useClusterContext';
@@ -28,6 +28,10 @@ export function ScopingView() {
       {(view) => {
         const { report } = view;
         const unscoped = report.namespaces.filter((n) => n.defaultSidecar.source === 'none');
+        // a Sidecar resource in the namespace itself (its default, or one per workload)
+        const withResource = report.namespaces.filter(
+          (n) => n.defaultSidecar.source === 'namespace' || n.workloadSidecars.length > 0,
+        );
         const first = report.namespaces.find((n) =>
           report.generated.some((g) => g.namespace === n.name && g.apply),
         );
@@ -39,21 +43,30 @@ export function ScopingView() {
         const t = report.totals;
         return (
           <div className="space-y-4">
-            <div className="grid grid-cols-2 gap-3 md:grid-cols-4">
-              <Stat label="Namespaces with sidecars" value={t.namespaces} testId="stat-meshed-ns" />
+            <div className="grid grid-cols-2 gap-3 md:grid-cols-5">
               <Stat
-                label="Without any Sidecar"
+                label="Namespaces with sidecar proxies"
+                value={t.namespaces}
+                testId="stat-meshed-ns"
+              />
+              <Stat
+                label="Namespaces with their own Sidecar resource"
+                value={withResource.length}
+                testId="stat-sidecar-resource-ns"
+              />
+              <Stat
+                label="Namespaces no Sidecar resource scopes"
                 value={unscoped.length}
                 tone={unscoped.length ? 'warn' : 'good'}
                 testId="stat-unscoped-ns"
               />
               <Stat
-                label="Clusters pushed today"
+                label="Clusters pushed to sidecar proxies today"
                 value={num(t.clustersBefore)}
                 testId="stat-clusters-before"
               />
               <Stat
-                label="Saved by the proposals"
+                label="Clusters the proposed Sidecar resources remove"
                 value={`${num(t.reduction)} (${pct(t.reduction, t.clustersBefore)})`}
                 tone={t.reduction > 0 ? 'good' : 'neutral'}
                 testId="stat-reduction"
@@ -104,15 +117,7 @@ export function ScopingView() {
             </FilterBar>
             {ns && (
               <Card title={`Proposed Sidecar for ${ns}`} testId="scoping-proposal">
-                {proposals.length === 0 ? (
-                  <p className="text-sm text-slate-500">No change proposed for {ns}.</p>
-                ) : (
-                  <div className="space-y-4">
-                    {proposals.map((g) => (
-                      <SidecarProposal key={`${g.namespace}/${g.name}`} g={g} />
-                    ))}
-                  </div>
-                )}
+                <NamespaceProposals namespace={ns} proposals={proposals} />
               </Card>
             )}
             {ns && (

@@ -1,18 +1,31 @@
 'use client';
 
+import { useState } from 'react';
 import type { GeneratedSidecar } from '../../lib/api/scoping';
 import { Badge } from '../ui/Card';
 import { num, pct } from './format';
 import { YamlActions } from './YamlActions';
 
-/** One proposed Sidecar: what it governs, its YAML, and the clusters it saves. */
-export function SidecarProposal({ g }: { g: GeneratedSidecar }) {
+/**
+ * One proposed Sidecar, folded to one line (what it governs and what it saves); its warnings and
+ * YAML are rendered only once it is opened.
+ */
+export function SidecarProposal({ g, open = false }: { g: GeneratedSidecar; open?: boolean }) {
+  const [shown, setShown] = useState(open);
   const saved = g.clustersBefore - g.clustersAfter;
   const id = `proposal-${g.namespace}-${g.name}`;
   return (
-    <div className="space-y-2" data-testid={id}>
-      <div className="flex flex-wrap items-center justify-between gap-2">
+    <details
+      className="group rounded border border-slate-200 px-3 py-2"
+      data-testid={id}
+      open={open}
+      onToggle={(e) => setShown((e.currentTarget as HTMLDetailsElement).open)}
+    >
+      <summary className="flex cursor-pointer list-none flex-wrap items-center justify-between gap-2">
         <div className="flex flex-wrap items-center gap-2 text-sm">
+          <span aria-hidden className="text-slate-500 group-open:rotate-90">
+            ▶
+          </span>
           <span className="font-mono font-medium text-slate-900">
             {g.namespace}/{g.name}
           </span>
@@ -27,12 +40,23 @@ export function SidecarProposal({ g }: { g: GeneratedSidecar }) {
             <Badge tone="bad">also delete the conflicting Sidecar(s) named below</Badge>
           )}
         </div>
-        <YamlActions
-          yaml={g.yaml}
-          filename={`sidecar-${g.namespace}-${g.name}.yaml`}
-          testId={`${id}-yaml`}
-        />
-      </div>
+        <span className="text-xs text-slate-700" data-testid="proposal-saves-short">
+          {num(saved)} fewer clusters ({pct(saved, g.clustersBefore)})
+        </span>
+      </summary>
+      {shown && <ProposalBody g={g} id={id} saved={saved} />}
+    </details>
+  );
+}
+
+function ProposalBody({ g, id, saved }: { g: GeneratedSidecar; id: string; saved: number }) {
+  return (
+    <div className="mt-2 space-y-2">
+      <YamlActions
+        yaml={g.yaml}
+        filename={`sidecar-${g.namespace}-${g.name}.yaml`}
+        testId={`${id}-yaml`}
+      />
       <p className="text-sm text-slate-700" data-testid="proposal-saves">
         {num(g.proxies)} proxies: <strong>{num(g.clustersBefore)}</strong> clusters today,{' '}
         <strong>{num(g.clustersAfter)}</strong> after applying:{' '}
@@ -50,6 +74,7 @@ export function SidecarProposal({ g }: { g: GeneratedSidecar }) {
         </ul>
       )}
       <pre
+        tabIndex={0}
         className="overflow-x-auto rounded bg-slate-900 p-3 font-mono text-xs leading-snug text-slate-100"
         data-testid="sidecar-yaml"
       >

@@ -68,7 +68,7 @@ export function WorkloadTable({ rows }: { rows: WorkloadRow[] }) {
                         <div key={d.host} className="font-mono">
                           {d.host}
                           {d.ports.length > 0 && `:${d.ports.join(',')}`}{' '}
-                          <span className="text-slate-400">
+                          <span className="text-slate-600">
                             {num(d.count)} via {sourceLabel(d.bestSource)}
                           </span>
                         </div>

@@ -15,7 +15,10 @@ export function FixBlock({ fix, testId }: { fix: Fix; testId?: string }) {
         {fix.yaml && <CopyButton text={fix.yaml} testId={testId ? `${testId}-copy` : undefined} />}
       </div>
       {fix.yaml && (
-        <pre className="overflow-x-auto rounded bg-slate-900 p-2 font-mono text-[11px] leading-snug text-slate-100">
+        <pre
+          tabIndex={0}
+          className="overflow-x-auto rounded bg-slate-900 p-2 font-mono text-[11px] leading-snug text-slate-100"
+        >
           {fix.yaml}
         </pre>
       )}

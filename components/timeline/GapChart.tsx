@@ -40,6 +40,22 @@ export function gapData(workloads: readonly Workload[], limit: number): GapDatum
 }
 
 /**
+ * The gap axis: every workload's min..max and zero (proxy ready) on one numeric axis, padded to
+ * a round number of seconds, so a bar's position is its true gap and never a category slot.
+ */
+export function gapDomain(data: readonly GapDatum[]): [number, number] {
+  let lo = 0;
+  let hi = 0;
+  for (const d of data) {
+    lo = Math.min(lo, d.range[0], d.median);
+    hi = Math.max(hi, d.range[1], d.median);
+  }
+  const span = Math.max(1, hi - lo);
+  const step = span <= 5 ? 0.5 : span <= 20 ? 1 : span <= 60 ? 5 : 10;
+  return [Math.floor(lo / step) * step, Math.ceil(hi / step) * step];
+}
+
+/**
  * Per workload: the spread of (first app start − proxy ready) over its pods, min to max, with
  * the median as a dot. Left of zero the app started before its proxy was ready.
  */
@@ -57,7 +73,7 @@ export function GapChart({
   if (data.length === 0) {
     return <p className="text-sm text-slate-500">No workload has a measurable startup gap.</p>;
   }
-  const height = data.length * 24 + 50;
+  const height = data.length * 24 + 62;
   return (
     <div data-testid="gap-chart">
       <ComposedChart
@@ -65,10 +81,22 @@ export function GapChart({
         height={height}
         data={data}
         layout="vertical"
-        margin={{ top: 8, right: 20, bottom: 8, left: 10 }}
+        margin={{ top: 8, right: 20, bottom: 20, left: 10 }}
       >
         <CartesianGrid horizontal={false} strokeDasharray="3 3" />
-        <XAxis type="number" fontSize={11} tickFormatter={(s: number) => `${s}s`} />
+        <XAxis
+          type="number"
+          domain={gapDomain(data)}
+          allowDataOverflow={false}
+          fontSize={11}
+          tickFormatter={(s: number) => `${s}s`}
+          label={{
+            value: 'app start − proxy ready (s)',
+            position: 'insideBottomRight',
+            offset: -4,
+            fontSize: 10,
+          }}
+        />
         <YAxis type="category" dataKey="label" width={190} fontSize={11} />
         <Tooltip
           isAnimationActive={false}

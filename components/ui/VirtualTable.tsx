@@ -106,7 +106,14 @@ export function VirtualTable<T>({
       {sorted.length === 0 ? (
         <div className="px-3 py-6 text-center text-slate-500">{empty ?? 'Nothing to show.'}</div>
       ) : (
-        <div ref={parent} className="overflow-auto" style={{ height: bodyHeight }}>
+        <div
+          ref={parent}
+          className="overflow-auto"
+          style={{ height: bodyHeight }}
+          tabIndex={0}
+          role="rowgroup"
+          aria-label="Table rows, scrollable"
+        >
           <div style={{ height: virtual.getTotalSize(), position: 'relative' }}>
             {virtual.getVirtualItems().map((vi) => {
               const row = sorted[vi.index] as T;
@@ -119,6 +126,17 @@ export function VirtualTable<T>({
                   data-row-key={key}
                   aria-selected={selected || undefined}
                   onClick={onSelect ? () => onSelect(row) : undefined}
+                  tabIndex={onSelect ? 0 : undefined}
+                  onKeyDown={
+                    onSelect
+                      ? (e) => {
+                          if (e.key === 'Enter' || e.key === ' ') {
+                            e.preventDefault();
+                            onSelect(row);
+                          }
+                        }
+                      : undefined
+                  }
                   className={`absolute left-0 right-0 grid items-center border-b border-slate-100 ${onSelect ? 'cursor-pointer hover:bg-sky-50' : ''} ${selected ? 'bg-sky-100' : ''}`}
                   style={{
                     gridTemplateColumns: grid,

@@ -129,6 +129,15 @@ export const StaleHostSchema = z.object({
 });
 export type StaleHost = z.infer<typeof StaleHostSchema>;
 
+export const ClientChoiceSchema = z.object({
+  pod: z.string(),
+  reason: z.enum(['asked', 'failures', 'calls-churn', 'churn', 'rest']),
+  failures: z.number().nullable(),
+  churn: z.number(),
+  why: z.string(),
+});
+export type ClientChoiceRow = z.infer<typeof ClientChoiceSchema>;
+
 export const IncidentsViewSchema = z.object({
   generatedAt: z.string(),
   window: z.object({ from: z.string().nullable(), to: z.string().nullable() }),
@@ -136,6 +145,14 @@ export const IncidentsViewSchema = z.object({
   sources: z.array(LogSourceSchema),
   /** Client pods that were not read (limit reached). */
   sourcesSkipped: z.number(),
+  /** How the client proxies whose logs were read were chosen, and the ones skipped (first 200). */
+  clients: z.object({
+    source: z.string(),
+    note: z.string().nullable(),
+    limit: z.number(),
+    chosen: z.array(ClientChoiceSchema),
+    skipped: z.array(ClientChoiceSchema),
+  }),
   lineErrors: z.array(LineErrorSchema),
   totals: z.object({
     records: z.number(),
@@ -146,6 +163,10 @@ export const IncidentsViewSchema = z.object({
     inbound: z.number(),
   }),
   chart: z.object({
+    /** The window on the time axis (the URL's, else the failures' span): RFC 3339. */
+    from: z.string(),
+    to: z.string(),
+    /** Bin step, chosen from the window (1 s up to hours, about 60 to 120 bins). */
     bucketMs: z.number(),
     buckets: z.array(ChartBucketSchema),
     flags: z.array(z.string()),

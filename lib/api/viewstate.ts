@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { badParameter, type RequestError } from './request-error';
 
 /**
  * Every view keeps its state in the URL (namespace, filters, selection, time window as absolute
@@ -12,10 +13,50 @@ const optionalNs = z
   .optional()
   .catch(undefined);
 const text = z.string().max(200).optional().catch(undefined);
+/** RFC 3339 date-time (section 5.6): a full date, a time, and Z or an offset. Nothing else. */
+const RFC3339 =
+  /^(\d{4})-(\d{2})-(\d{2})[Tt](\d{2}):(\d{2}):(\d{2})(\.\d{1,9})?([Zz]|[+-]\d{2}:\d{2})$/;
+/** Earliest and latest instants a window may name (Kubernetes did not exist before 2014). */
+export const TIME_RANGE = {
+  min: Date.parse('2014-01-01T00:00:00Z'),
+  max: Date.parse('2100-01-01T00:00:00Z'),
+};
+
+/** Why `s` is not a usable RFC 3339 time, or null when it is. */
+export function rfc3339Problem(s: string): string | null {
+  const m = RFC3339.exec(s);
+  if (!m)
+    return `${JSON.stringify(s.slice(0, 40))} is not an RFC 3339 time (like 2026-11-01T12:00:00Z)`;
+  const [, y, mo, d, h, mi, se] = m.map(Number) as number[];
+  const t = Date.parse(s);
+  const probe = new Date(Date.UTC(y ?? 0, (mo ?? 1) - 1, d ?? 0));
+  if (
+    Number.isNaN(t) ||
+    probe.getUTCMonth() !== (mo ?? 1) - 1 ||
+    probe.getUTCDate() !== d ||
+    (h ?? 0) > 23 ||
+    (mi ?? 0) > 59 ||
+    (se ?? 0) > 60
+  )
+    return `${JSON.stringify(s)} is not a valid date and time`;
+  if (t < TIME_RANGE.min || t >= TIME_RANGE.max)
+    return `${JSON.stringify(s)} is out of range (2014 to 2099)`;
+  return null;
+}
+
 const isoTime = z
   .string()
-  .refine((s) => !Number.isNaN(Date.parse(s)), 'not an RFC 3339 time')
+  .refine((s) => rfc3339Problem(s) === null, 'not an RFC 3339 time')
   .transform((s) => new Date(s).toISOString())
+  .optional()
+  .catch(undefined);
+/** "namespace/name" of one or more selected objects, comma-separated. */
+const objectRefs = z
+  .string()
+  .max(2000)
+  .regex(
+    /^[a-z0-9]([-a-z0-9]*[a-z0-9])?\/[a-z0-9]([-a-z0-9.]*[a-z0-9])?(,[a-z0-9]([-a-z0-9]*[a-z0-9])?\/[a-z0-9]([-a-z0-9.]*[a-z0-9])?)*$/,
+  )
   .optional()
   .catch(undefined);
 /** "namespace/name" of a selected object. */
@@ -59,7 +100,8 @@ export const ViewStateSchemas = {
       .regex(/^[0-9a-fA-F.:]{2,45}$/)
       .optional()
       .catch(undefined),
-    client: objectRef,
+    /** Client proxies whose logs to read ("ns/pod", comma-separated), besides the chosen ones. */
+    client: objectRefs,
     from: isoTime,
     to: isoTime,
   }),
@@ -104,4 +146,37 @@ export function viewStateQuery(state: Record<string, string | undefined | null>)
   }
   const s = sp.toString();
   return s ? `?${s}` : '';
+}
+
+/** The "ns/pod" refs of a comma-separated list (the Incidents `client` parameter). */
+export function refList(v: string | undefined | null): string[] {
+  return v ? [...new Set(v.split(',').filter(Boolean))] : [];
+}
+
+/** Longest window a view reads at once. */
+export const MAX_WINDOW_MS = 31 * 24 * 3_600_000;
+
+/**
+ * The time window of a request, checked strictly: `from`/`to` must be RFC 3339, in range, and
+ * `from` before `to`. Returns the problem as a 400 naming the parameter, or null. Views parse
+ * leniently for display (parseViewState); the API and the page use this to say what is wrong.
+ */
+export function windowProblem(params: Params): RequestError | null {
+  const flat = flatten(params);
+  for (const name of ['from', 'to'] as const) {
+    const v = flat[name];
+    if (v === undefined) continue;
+    const p = rfc3339Problem(v);
+    if (p)
+      return badParameter(name, p, 'give an absolute RFC 3339 time such as 2026-11-01T12:00:00Z');
+  }
+  const from = flat.from !== undefined ? Date.parse(flat.from) : null;
+  const to = flat.to !== undefined ? Date.parse(flat.to) : null;
+  if (from !== null && to !== null) {
+    if (from >= to)
+      return badParameter('from', `${flat.from} is not before to (${flat.to})`, 'swap from and to');
+    if (to - from > MAX_WINDOW_MS)
+      return badParameter('to', 'the window is longer than 31 days', 'choose a shorter window');
+  }
+  return null;
 }

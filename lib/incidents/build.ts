@@ -27,6 +27,8 @@ export interface IncidentsInput {
   filter: RequestFilter;
   logs: readonly LogInput[];
   sourcesSkipped: number;
+  /** How the clients were chosen (absent for an upload). */
+  clients?: IncidentsView['clients'];
   history: IpHistory;
   /** Every known pod IP interval (for markers, rollouts, end of life). */
   intervals: readonly PodInterval[];
@@ -132,13 +134,32 @@ function evidenceFor(
   };
 }
 
+/**
+ * The window the chart shows: the URL's, else the failures' span with a minute either side (so
+ * the deletions that preceded the first failure are on the axis), never past now.
+ */
+export function chartWindow(
+  filter: Pick<RequestFilter, 'fromMs' | 'toMs'>,
+  times: readonly number[],
+  now: number,
+): { fromMs: number; toMs: number } {
+  let first = Infinity;
+  let last = -Infinity;
+  for (const t of times) {
+    if (t < first) first = t;
+    if (t > last) last = t;
+  }
+  const has = times.length > 0;
+  const toMs = filter.toMs ?? (has ? Math.min(Math.max(now, last), last + MINUTE) : now);
+  const fromMs = filter.fromMs ?? (has ? first - MINUTE : Math.min(toMs, now) - 15 * MINUTE);
+  return { fromMs: Math.min(fromMs, toMs), toMs };
+}
+
 /** The whole Incidents view model from logs, pod IP history and the mesh's config. */
 export function buildIncidentsView(input: IncidentsInput): IncidentsView {
   const c = collectRequests(input.logs, input.history, input.filter);
   const times = c.requests.map((r) => r.timeMs).filter((t): t is number => t !== null);
-  const fromMs =
-    input.filter.fromMs ?? (times.length ? Math.min(...times) : input.now - 15 * MINUTE);
-  const toMs = input.filter.toMs ?? (times.length ? Math.max(...times) : input.now);
+  const { fromMs, toMs } = chartWindow(input.filter, times, input.now);
   const bucketMs = bucketSizeMs(Math.max(0, toMs - fromMs));
   const chart = failureBuckets(c.requests, fromMs, toMs, bucketMs);
 
@@ -148,7 +169,7 @@ export function buildIncidentsView(input: IncidentsInput): IncidentsView {
   }
   const namespaces = new Set<string>();
   for (const r of c.requests) if (r.pod) namespaces.add(r.pod.namespace);
-  const scope = { fromMs: fromMs - MINUTE, toMs: toMs + MINUTE, namespaces };
+  const scope = { fromMs, toMs, namespaces };
   const markers = namespaces.size ? terminationMarkers(input.intervals, scope) : [];
   const rolls = namespaces.size ? rollouts(input.intervals, scope) : [];
 
@@ -192,6 +213,13 @@ export function buildIncidentsView(input: IncidentsInput): IncidentsView {
     history: { ...input.historyInfo, intervals: input.intervals.length },
     sources: c.sources,
     sourcesSkipped: input.sourcesSkipped,
+    clients: input.clients ?? {
+      source: 'uploaded log',
+      note: null,
+      limit: 0,
+      chosen: [],
+      skipped: [],
+    },
     lineErrors: c.lineErrors,
     totals: {
       records: c.records,
@@ -201,7 +229,15 @@ export function buildIncidentsView(input: IncidentsInput): IncidentsView {
       outsideWindow: c.outsideWindow,
       inbound: c.inbound,
     },
-    chart: { bucketMs, buckets: chart.buckets, flags: chart.flags, markers, rollouts: rolls },
+    chart: {
+      from: iso(fromMs),
+      to: iso(toMs),
+      bucketMs,
+      buckets: chart.buckets,
+      flags: chart.flags,
+      markers,
+      rollouts: rolls,
+    },
     pods: upstreamPodRows(c.requests, (k) => podIndex.get(k) ?? null),
     requests: requestRows(c.requests, input.maxRequests ?? 500),
     services,

@@ -142,7 +142,7 @@ function splitLines(text: string): string[] {
   return lines;
 }
 
-function inWindow(rec: AccessLogRecord, f: RequestFilter): boolean {
+export function inWindow(rec: AccessLogRecord, f: RequestFilter): boolean {
   if (rec.time === null) return f.fromMs === null && f.toMs === null;
   if (f.fromMs !== null && rec.time < f.fromMs) return false;
   if (f.toMs !== null && rec.time > f.toMs) return false;
@@ -157,7 +157,8 @@ export function serviceMatches(fqdn: string | null, wanted: string): boolean {
   return f === w || f.split('.')[0] === w || f.startsWith(`${w}.`);
 }
 
-function matches(rec: AccessLogRecord, f: RequestFilter): boolean {
+/** The service and IP filters of a request. */
+export function matches(rec: AccessLogRecord, f: RequestFilter): boolean {
   if (f.service) {
     const c = parseClusterName(rec.upstreamCluster);
     if (!serviceMatches(c?.fqdn ?? c?.name ?? null, f.service)) return false;

@@ -105,8 +105,8 @@ describe('chart buckets and formatting', () => {
     expect(r.buckets[0]?.byFlag).toEqual({ UC: 2, URX: 1 });
     expect(r.flags).toEqual(['UC', '-', 'URX']);
     expect(r.untimed).toBe(1);
-    expect(bucketSizeMs(30 * MIN)).toBe(60_000);
-    expect(bucketSizeMs(24 * 60 * MIN)).toBe(120_000);
+    expect(bucketSizeMs(30 * MIN)).toBe(15_000);
+    expect(bucketSizeMs(24 * 60 * MIN)).toBe(15 * MIN);
   });
 
   it('prints durations and times', () => {

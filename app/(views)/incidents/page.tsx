@@ -4,11 +4,16 @@ import { inventoryQuery } from '@/components/data/queries';
 import { IncidentsView } from '@/components/incidents/IncidentsView';
 import { incidentsQuery } from '@/components/incidents/query';
 import { PageTitle } from '@/components/ui/Card';
-import { parseViewState } from '@/lib/api/viewstate';
+import { ErrorPanel } from '@/components/ui/ErrorPanel';
+import { parseViewState, windowProblem } from '@/lib/api/viewstate';
 import { prefetch } from '@/server/prefetch';
-import { contextFrom } from '@/lib/api/context';
+import { contextFrom, withContext } from '@/lib/api/context';
 import { getIncidents } from '@/server/screens/incidents/incidents';
 import { getInventory } from '@/server/screens/overview/inventory';
+
+const TITLE = '503 Incidents';
+const SUBTITLE =
+  "Failing requests from the client proxies' access logs, each tied to the pod that held the upstream IP at that moment — even when it is gone — and the config that would have stopped them.";
 
 export default async function Page({
   searchParams,
@@ -16,18 +21,42 @@ export default async function Page({
   searchParams: Promise<Record<string, string | string[] | undefined>>;
 }) {
   const params = await searchParams;
-  const state = parseViewState('incidents', params);
   const ctx = contextFrom(params);
+  const problem = windowProblem(params);
+  if (problem) {
+    // a link with a wrong window says so, naming the parameter, instead of showing another window
+    const { from: _from, to: _to, ...rest } = parseViewState('incidents', params);
+    const q = new URLSearchParams(
+      Object.entries(rest).filter((e): e is [string, string] => typeof e[1] === 'string'),
+    ).toString();
+    return (
+      <>
+        <PageTitle title={TITLE} subtitle={SUBTITLE} />
+        <ErrorPanel
+          title="This link's time window cannot be shown"
+          code={problem.code}
+          message={problem.message}
+          hint={problem.hint}
+        />
+        <p className="mt-3 text-sm">
+          <a
+            className="text-blue-700 underline"
+            href={withContext(`/incidents${q ? `?${q}` : ''}`, ctx)}
+          >
+            Open the view without a window
+          </a>
+        </p>
+      </>
+    );
+  }
+  const state = parseViewState('incidents', params);
   const dehydrated = await prefetch([
     { ...inventoryQuery(ctx), queryFn: () => getInventory(ctx) },
     { ...incidentsQuery(ctx, state), queryFn: () => getIncidents(ctx, state) },
   ]);
   return (
     <>
-      <PageTitle
-        title="503 Incidents"
-        subtitle="Failing requests from the client proxies' access logs, each tied to the pod that held the upstream IP at that moment — even when it is gone — and the config that would have stopped them."
-      />
+      <PageTitle title={TITLE} subtitle={SUBTITLE} />
       <HydrationBoundary state={dehydrated}>
         <Suspense>
           <IncidentsView />

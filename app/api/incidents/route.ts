@@ -1,5 +1,5 @@
 import { contextParam } from '@/app/api/_lib/params';
-import { parseViewState } from '@/lib/api/viewstate';
+import { parseViewState, windowProblem } from '@/lib/api/viewstate';
 import { jsonResponse } from '@/server/http';
 import { getIncidents } from '@/server/screens/incidents/incidents';
 
@@ -8,7 +8,10 @@ export const dynamic = 'force-dynamic';
 /** GET /api/incidents?context=&namespace=&service=&ip=&client=&from=&to= : the Incidents view model. */
 export function GET(req: Request) {
   return jsonResponse(() => {
-    const state = parseViewState('incidents', new URL(req.url).searchParams);
+    const params = new URL(req.url).searchParams;
+    const problem = windowProblem(params);
+    if (problem) throw problem;
+    const state = parseViewState('incidents', params);
     return getIncidents(contextParam(req), state);
   });
 }

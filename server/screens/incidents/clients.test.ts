@@ -53,13 +53,42 @@ describe('choosing whose logs to read', () => {
     ];
     const quiet = chooseClients(pods, {});
     expect(quiet.chosen.some((p) => p.metadata.namespace === 'shop')).toBe(false);
-    expect(quiet.skipped).toBe(2);
+    expect(quiet.skipped.map((c) => c.pod)).toEqual(['shop/checkout-1', 'shop/checkout-2']);
+    expect(quiet.skipped[0]?.why).toBe('no failures or deletions known for it');
     const busy = chooseClients(pods, {}, new Map([['shop', 5]]));
     expect(busy.chosen.slice(0, 2).map((p) => p.metadata.name)).toEqual([
       'checkout-1',
       'checkout-2',
     ]);
     expect(busy.chosen).toHaveLength(MAX_CLIENTS);
+  });
+
+  it('reads the clients whose own metrics report failures before churned namespaces', () => {
+    const pods = [
+      ...Array.from({ length: MAX_CLIENTS + 5 }, (_, i) =>
+        pod('shop', `batch-${String(i).padStart(3, '0')}`),
+      ),
+      pod('storefront', 'checkout-1'),
+    ];
+    const r = chooseClients(
+      pods,
+      {},
+      new Map([['shop', 5]]),
+      new Map([['storefront/checkout-1', { failures: 12, calls: ['shop'] }]]),
+    );
+    expect(r.chosen[0]?.metadata.name).toBe('checkout-1');
+    expect(r.choices[0]?.why).toBe('12 failing requests in its own metrics');
+    expect(r.skipped).toHaveLength(6);
+    expect(r.skipped.every((c) => c.why === '5 pods deleted in its namespace in the window')).toBe(
+      true,
+    );
+  });
+
+  it('reads several clients asked for, in any namespace', () => {
+    const pods = [pod('aaa', 'a'), pod('bbb', 'b'), pod('shop', 'checkout-1')];
+    const r = chooseClients(pods, { namespace: 'shop', client: 'aaa/a,bbb/b' });
+    expect(r.chosen.map((p) => p.metadata.name)).toEqual(['a', 'b']);
+    expect(r.choices.every((c) => c.reason === 'asked')).toBe(true);
   });
 
   it('a chosen client or namespace narrows the set whatever the churn', () => {

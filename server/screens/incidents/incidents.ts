@@ -17,6 +17,10 @@ import { isMeshed } from '../../../lib/kube/proxy-container';
 import { historyWithPrometheus } from './prometheus-history';
 import { runtimeIpHistory, type IpIntervalSource } from './ip-history';
 import { staleEndpointsFor } from './stale';
+import { refList } from '../../../lib/api/viewstate';
+import { rankClients, type ClientChoice, type ClientSignal } from '../../../lib/incidents/clients';
+import { clientSignals, type SignalSource } from './client-signals';
+import { prometheusSettings } from './prometheus-history';
 
 export type IncidentsQuery = ViewState<'incidents'>;
 
@@ -35,29 +39,44 @@ export function filterOf(q: IncidentsQuery): RequestFilter {
   };
 }
 
+/** "namespace/name" of a pod. */
+export const podKey = (p: Pod): string => `${p.metadata.namespace ?? 'default'}/${p.metadata.name}`;
+
+/** Meshed pods that may be read as clients: those of the namespace filter, or the ones asked for. */
+export function clientCandidates(pods: readonly Pod[], q: IncidentsQuery): Pod[] {
+  const asked = new Set(refList(q.client));
+  return pods
+    .filter(isMeshed)
+    .filter((p) => !q.namespace || p.metadata.namespace === q.namespace || asked.has(podKey(p)))
+    .filter((p) => asked.size === 0 || asked.has(podKey(p)))
+    .sort((a, b) => podKey(a).localeCompare(podKey(b)));
+}
+
 /**
- * Client proxies whose logs to read: the chosen client, else meshed pods of the namespace.
- * When there are more than can be read, clients in namespaces where pods were terminated
- * recently (`churn`: terminations per namespace) come first: that is where phantom 503s are.
+ * Client proxies whose logs to read: the ones asked for (the Client filter), else all meshed
+ * candidates when they fit in MAX_CLIENTS, else the best MAX_CLIENTS by what their own numbers
+ * say (lib/incidents/clients.ts). Every skipped client comes back with its reason.
  */
 export function chooseClients(
   pods: readonly Pod[],
   q: IncidentsQuery,
   churn: ReadonlyMap<string, number> = new Map(),
-): { chosen: Pod[]; skipped: number } {
-  const key = (p: Pod) => `${p.metadata.namespace}/${p.metadata.name}`;
-  const meshed = pods
-    .filter(isMeshed)
-    .filter((p) => !q.namespace || p.metadata.namespace === q.namespace)
-    .filter((p) => !q.client || key(p) === q.client)
-    .sort(
-      (a, b) =>
-        (churn.get(b.metadata.namespace ?? '') ?? 0) -
-          (churn.get(a.metadata.namespace ?? '') ?? 0) || key(a).localeCompare(key(b)),
-    );
+  signals: ReadonlyMap<string, ClientSignal> = new Map(),
+): { chosen: Pod[]; choices: ClientChoice[]; skipped: ClientChoice[] } {
+  const candidates = clientCandidates(pods, q);
+  const byKey = new Map(candidates.map((p) => [podKey(p), p]));
+  const asked = refList(q.client).filter((k) => byKey.has(k));
+  const r = rankClients({
+    candidates: [...byKey.keys()],
+    asked,
+    signals,
+    churn,
+    max: MAX_CLIENTS,
+  });
   return {
-    chosen: meshed.slice(0, MAX_CLIENTS),
-    skipped: Math.max(0, meshed.length - MAX_CLIENTS),
+    chosen: r.chosen.map((c) => byKey.get(c.pod)).filter((p): p is Pod => p !== undefined),
+    choices: r.chosen,
+    skipped: r.skipped,
   };
 }
 
@@ -135,7 +154,15 @@ export interface IncidentsDeps {
   /** Logs to analyse instead of the client pods' logs (an upload). */
   logs?: LogInput[];
   format?: string;
+  /** Each candidate client's own failure numbers (client-signals.ts); absent: churn only. */
+  signals?: (
+    pods: readonly string[],
+    window: { fromMs: number; toMs: number },
+  ) => Promise<{ signals: Map<string, ClientSignal>; source: SignalSource }>;
 }
+
+/** Skipped clients listed on the page (the rest are counted). */
+const MAX_SKIPPED_LISTED = 200;
 
 /** The Incidents use case: logs, pod IP history and mesh config in one fan-out, then the view. */
 export async function buildIncidents(
@@ -151,19 +178,36 @@ export async function buildIncidents(
     history.ready.catch(() => undefined),
   ]);
   const nowMs = deps.now?.() ?? t.clusterNow().getTime();
-  const churn = churnByNamespace(
-    history.intervals(),
-    q.from ? Date.parse(q.from) : nowMs - 60 * 60_000,
-    q.to ? Date.parse(q.to) : nowMs,
-  );
-  const { chosen, skipped } = deps.logs
-    ? { chosen: [], skipped: 0 }
-    : chooseClients(pods.items, q, churn);
+  const window = {
+    fromMs: q.from ? Date.parse(q.from) : nowMs - 60 * 60_000,
+    toMs: q.to ? Date.parse(q.to) : nowMs,
+  };
+  const churn = churnByNamespace(history.intervals(), window.fromMs, window.toMs);
+  const candidates = deps.logs ? [] : clientCandidates(pods.items, q);
+  const probe = !q.client && candidates.length > MAX_CLIENTS ? deps.signals : undefined;
+  const sig = probe
+    ? await probe(candidates.map(podKey), window)
+    : {
+        signals: new Map<string, ClientSignal>(),
+        source: {
+          source: q.client
+            ? 'the Client filter'
+            : `every meshed pod${q.namespace ? ` in ${q.namespace}` : ''} (${candidates.length}, within the limit)`,
+          note: null,
+        },
+      };
+  const choice = deps.logs
+    ? { chosen: [], choices: [], skipped: [] }
+    : chooseClients(pods.items, q, churn, sig.signals);
+  const { chosen } = choice;
+  const skipped = choice.skipped.length;
   const logsP = deps.logs ? Promise.resolve(deps.logs) : fetchClientLogs(t, chosen, q);
+  const asked = refList(q.client);
+  const staleClient = asked.length === 1 ? asked[0] : undefined;
   const staleP =
-    q.client && deps.clustersJson
+    staleClient && deps.clustersJson
       ? staleEndpointsFor(
-          q.client,
+          staleClient,
           deps.clustersJson,
           slices.items as EndpointSlice[],
           history.lookup(),
@@ -175,6 +219,14 @@ export async function buildIncidents(
     filter: { ...filterOf(q), format: deps.format },
     logs,
     sourcesSkipped: skipped,
+    clients: deps.logs
+      ? undefined
+      : {
+          ...sig.source,
+          limit: MAX_CLIENTS,
+          chosen: choice.choices,
+          skipped: choice.skipped.slice(0, MAX_SKIPPED_LISTED),
+        },
     history: history.lookup(),
     intervals: history.intervals(),
     historyInfo: history.info(),
@@ -186,6 +238,33 @@ export async function buildIncidents(
   });
 }
 
+type Signals = Awaited<ReturnType<typeof clientSignals>>;
+/** How long one round of asking every candidate proxy serves the views of a cluster. */
+const SIGNALS_TTL_MS = 30_000;
+const signalCache = new WeakMap<
+  ClusterRuntime,
+  { key: string; at: number; value: Promise<Signals> }
+>();
+
+/**
+ * Asking every candidate proxy costs one request each: a reload, a zoom or a second user within
+ * SIGNALS_TTL_MS of the same candidates and window reuse the answer (per cluster runtime).
+ */
+function recentSignals(
+  rt: ClusterRuntime,
+  pods: readonly string[],
+  window: { fromMs: number; toMs: number },
+  ask: () => Promise<Signals>,
+): Promise<Signals> {
+  const key = `${pods.join(',')}|${Math.round((window.toMs - window.fromMs) / 60_000)}`;
+  const now = Date.now();
+  const hit = signalCache.get(rt);
+  if (hit && hit.key === key && now - hit.at < SIGNALS_TTL_MS) return hit.value;
+  const value = ask();
+  signalCache.set(rt, { key, at: now, value });
+  return value;
+}
+
 /** The view for the URL's state on a runtime's cluster. */
 export async function incidentsOf(rt: ClusterRuntime, q: IncidentsQuery): Promise<IncidentsView> {
   const history = await historyWithPrometheus(
@@ -194,9 +273,20 @@ export async function incidentsOf(rt: ClusterRuntime, q: IncidentsQuery): Promis
     q,
     rt.now().getTime(),
   );
+  const prom = prometheusSettings(rt.settings);
   return buildIncidents(q, {
     t: rt.transport,
     history,
+    signals: (pods, window) =>
+      recentSignals(rt, pods, window, () =>
+        clientSignals(pods, window, {
+          t: rt.transport,
+          kc: rt.kc,
+          prometheus: prom,
+          concurrency: Math.min(8, rt.settings.MESHDX_PROXY_CONCURRENCY),
+          timeoutMs: rt.settings.MESHDX_PROXY_TIMEOUT_MS,
+        }),
+      ),
     clustersJson: async (ns, pod) => {
       const res = await envoyAdminGet(rt.kc, ns, pod, '/clusters?format=json', {
         timeoutMs: 10_000,

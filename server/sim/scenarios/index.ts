@@ -1,6 +1,7 @@
 import type { Scenario } from '../world/types';
 import { startupRace } from './startup-race';
 import { phantom503 } from './phantom-503';
+import { phantomCrossNs } from './phantom-cross-ns';
 import { unscopedMesh } from './unscoped-mesh';
 import { portNaming } from './port-naming';
 import { demo } from './demo';
@@ -12,6 +13,7 @@ const ALL: readonly Scenario[] = [
   demo,
   startupRace,
   phantom503,
+  phantomCrossNs,
   unscopedMesh,
   portNaming,
   scale,

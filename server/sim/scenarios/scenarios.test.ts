@@ -15,6 +15,7 @@ describe('scenario registry', () => {
       'demo',
       'native-sidecar',
       'phantom-503',
+      'phantom-cross-ns',
       'port-naming',
       'scale',
       'startup-race',

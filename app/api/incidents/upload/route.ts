@@ -1,6 +1,6 @@
 import { apiError } from '@/lib/api/errors';
-import { parseViewState } from '@/lib/api/viewstate';
-import { jsonResponse } from '@/server/http';
+import { parseViewState, windowProblem } from '@/lib/api/viewstate';
+import { errorResponse, jsonResponse } from '@/server/http';
 import { contextParam } from '@/app/api/_lib/params';
 import { isUploadMediaType, mediaType, UPLOAD_MEDIA_TYPES } from '@/server/security/media-type';
 import {
@@ -32,6 +32,8 @@ export async function POST(req: Request) {
     );
   }
   const url = new URL(req.url);
+  const problem = windowProblem(url.searchParams);
+  if (problem) return errorResponse(problem);
   const state = parseViewState('incidents', url.searchParams);
   const format = url.searchParams.get('format') ?? undefined;
   const body = await readLimitedText(req, MAX_UPLOAD_BYTES);

@@ -1,0 +1,75 @@
+import { contextParam } from '@/app/api/_lib/params';
+import { badParameter } from '@/lib/api/request-error';
+import { parseViewState, rfc3339Problem } from '@/lib/api/viewstate';
+import { errorResponse } from '@/server/http';
+import { runtimeFor } from '@/server/runtime/registry';
+import { followIncidents } from '@/server/screens/incidents/live';
+
+export const dynamic = 'force-dynamic';
+
+/**
+ * GET /api/incidents/live?context=&client=&service=&ip=&since= : server-sent events, one `batch`
+ * event per half second with the failing requests the followed client logs wrote since `since`,
+ * attributed as they arrived. Closing the connection ends every log follow.
+ */
+export async function GET(req: Request) {
+  try {
+    const params = new URL(req.url).searchParams;
+    const since = params.get('since') ?? undefined;
+    if (since !== undefined) {
+      const p = rfc3339Problem(since);
+      if (p) throw badParameter('since', p);
+    }
+    const state = parseViewState('incidents', params);
+    const rt = runtimeFor(contextParam(req));
+    const abort = new AbortController();
+    req.signal.addEventListener('abort', () => abort.abort(), { once: true });
+    const enc = new TextEncoder();
+    const stream = new ReadableStream<Uint8Array>({
+      start(controller) {
+        const write = (text: string) => {
+          if (abort.signal.aborted) return;
+          try {
+            controller.enqueue(enc.encode(text));
+          } catch {
+            abort.abort();
+          }
+        };
+        write(': live\n\n');
+        const ping = setInterval(() => write(': ping\n\n'), 15_000);
+        followIncidents(rt, state, {
+          since,
+          signal: abort.signal,
+          send: (b) => write(`event: batch\ndata: ${JSON.stringify(b)}\n\n`),
+        })
+          .catch((e: unknown) =>
+            write(
+              `event: failure\ndata: ${JSON.stringify({ message: e instanceof Error ? e.message : String(e) })}\n\n`,
+            ),
+          )
+          .finally(() => {
+            clearInterval(ping);
+            write('event: end\ndata: {}\n\n');
+            try {
+              controller.close();
+            } catch {
+              // already closed by the client
+            }
+          });
+      },
+      cancel() {
+        abort.abort();
+      },
+    });
+    return new Response(stream, {
+      headers: {
+        'Content-Type': 'text/event-stream; charset=utf-8',
+        'Cache-Control': 'no-store, no-transform',
+        Connection: 'keep-alive',
+        'X-Accel-Buffering': 'no',
+      },
+    });
+  } catch (e) {
+    return errorResponse(e);
+  }
+}

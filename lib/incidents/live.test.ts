@@ -1,0 +1,137 @@
+import { describe, expect, it } from 'vitest';
+import type { IncidentsView, RequestRow } from '../api/incidents';
+import type { IpHistory } from '../ledger/attribution';
+import {
+  countOutcome,
+  createLiveAttributor,
+  emptyStats,
+  mergeLive,
+  newLiveBuffer,
+  pushLive,
+} from './live';
+
+const LINE = (t: string, code: number, flags: string, ip: string) =>
+  `[${t}] "POST /api/v1/charge HTTP/1.1" ${code} ${flags} via_upstream - "-" 120 0 3 - "-" "checkout/1.4" "6b1e7c2e-0f3b-4c1e-9d55-2f1c0a3f9e11" "payments.shop.svc.cluster.local:8080" "${ip}:8080" outbound|8080||payments.shop.svc.cluster.local 10.244.1.7:41234 10.96.12.4:8080 10.244.1.7:52110 - default`;
+
+const noHistory: IpHistory = {
+  at: () => ({ kind: 'unknown' }) as unknown as ReturnType<IpHistory['at']>,
+};
+
+const row = (i: number, state: RequestRow['state'] = 'terminated'): RequestRow => ({
+  source: 'storefront/checkout-1',
+  line: i,
+  time: new Date(Date.parse('2026-11-01T12:00:20Z') + i * 1000).toISOString(),
+  code: 503,
+  flags: ['UC'],
+  upstream: '10.244.2.9:8080',
+  upstreamIp: '10.244.2.9',
+  pod: null,
+  owner: null,
+  state,
+  afterTerminationMs: null,
+  reason: '',
+  client: 'storefront/checkout-1',
+  service: 'payments.shop.svc.cluster.local',
+});
+
+describe('live attribution of followed lines', () => {
+  it('keeps failing outbound lines, counts the rest', () => {
+    let asked = 0;
+    const attribute = createLiveAttributor(
+      'storefront/checkout-1',
+      { fromMs: null, toMs: null, service: null, ip: null },
+      () => {
+        asked++;
+        return noHistory;
+      },
+    );
+    const stats = emptyStats();
+    const outs = [
+      LINE('2026-11-01T12:00:21.003Z', 200, '-', '10.244.2.9'),
+      LINE('2026-11-01T12:00:21.003Z', 503, 'UC', '10.244.2.9'),
+      '2026-11-01T12:00:21.500000Z\twarning\tenvoy config\tgRPC config rejected',
+    ].map((l) => {
+      const o = attribute(l);
+      countOutcome(stats, o);
+      return o;
+    });
+    expect(outs.map((o) => o.kind)).toEqual(['ok', 'request', 'skipped']);
+    expect(asked).toBe(0); // attribution waits until asked
+    const o = outs[1];
+    const r = o?.kind === 'request' ? o.attribute() : null;
+    expect(asked).toBe(1);
+    expect(r?.code).toBe(503);
+    expect(r?.upstreamIp).toBe('10.244.2.9');
+    expect(r?.client).toBe('storefront/checkout-1');
+    expect(stats).toEqual({ lines: 3, records: 2, failing: 1, skipped: 1, errors: 0 });
+  });
+});
+
+describe('the browser buffer of a live session', () => {
+  it('keeps the newest rows up to its cap with exact counts of all', () => {
+    let b = newLiveBuffer(3);
+    b = pushLive(b, [row(1), row(2, 'terminating')]);
+    b = pushLive(b, [row(3), row(4), row(5)]);
+    expect(b.rows.map((r) => r.line)).toEqual([3, 4, 5]);
+    expect(b.received).toBe(5);
+    expect(b.dropped).toBe(2);
+    expect(b.byState).toEqual({ terminated: 4, terminating: 1 });
+    expect(b.latestMs).toBe(Date.parse('2026-11-01T12:00:25Z'));
+    expect(b.keys.size).toBe(3);
+  });
+  it('skips the lines a resumed follow sends again', () => {
+    const b = pushLive(newLiveBuffer(), [row(1), row(2)]);
+    const again = pushLive(b, [row(2)]);
+    expect(again).toBe(b);
+    expect(pushLive(b, [row(2), row(3)]).received).toBe(3);
+  });
+});
+
+describe('the live view', () => {
+  it('adds arrived rows to the snapshot, re-bins over the longer window, keeps counts exact', () => {
+    const view = {
+      totals: {
+        records: 10,
+        failing: 1,
+        shown: 1,
+        byState: { terminated: 1 },
+        outsideWindow: 0,
+        inbound: 0,
+      },
+      chart: {
+        from: '2026-11-01T12:00:00.000Z',
+        to: '2026-11-01T12:01:00.000Z',
+        bucketMs: 1000,
+        buckets: [],
+        flags: ['UC'],
+        markers: [
+          {
+            kind: 'termination' as const,
+            at: '2026-11-01T12:00:20.000Z',
+            pod: 'shop/p-1',
+            workload: 'p',
+          },
+        ],
+        rollouts: [],
+      },
+      requests: [row(0)],
+    } as unknown as IncidentsView;
+    let buf = newLiveBuffer(2);
+    buf = pushLive(buf, [row(50), row(70, 'terminating'), row(100)]);
+    const v = mergeLive(view, buf, {
+      stats: { lines: 30, records: 28, failing: 3, skipped: 2, errors: 0 },
+      markers: [
+        { kind: 'termination', at: '2026-11-01T12:00:20.000Z', pod: 'shop/p-1', workload: 'p' },
+        { kind: 'termination', at: '2026-11-01T12:01:05.000Z', pod: 'shop/p-2', workload: 'p' },
+      ],
+    });
+    expect(v.chart.to).toBe('2026-11-01T12:02:00.000Z');
+    expect(v.chart.bucketMs).toBe(1000);
+    expect(v.chart.buckets.reduce((n, b) => n + b.total, 0)).toBe(3); // the snapshot row + 2 kept
+    expect(v.totals.shown).toBe(4);
+    expect(v.totals.byState).toEqual({ terminated: 3, terminating: 1 });
+    expect(v.totals.records).toBe(38);
+    expect(v.chart.markers.map((m) => m.pod)).toEqual(['shop/p-1', 'shop/p-2']);
+    expect(v.requests.map((r) => r.line)).toEqual([0, 70, 100]);
+  });
+});

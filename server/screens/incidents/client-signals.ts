@@ -1,0 +1,186 @@
+/**
+ * What each candidate client proxy's own numbers say about its failures, gathered before any log
+ * is read: one Prometheus query when MESHDX_PROMETHEUS is set; else each proxy's :15090
+ * `istio_requests_total` through pods/proxy; and, when no proxy exposes that family, Envoy's
+ * per-cluster counters on admin /stats (over port-forward), which also say whom it calls.
+ */
+import type { KubeConfig } from '@kubernetes/client-node';
+import {
+  failuresFromIstioSamples,
+  signalFromAdminStats,
+  type ClientSignal,
+} from '../../../lib/incidents/clients';
+import { parseEnvoyStatsText } from '../../../lib/metrics/admin-stats';
+import { parsePrometheusText } from '../../../lib/metrics/prometheus';
+import { mapBounded } from '../../../lib/proxies/pool';
+import { failureReason } from '../../envoy/reason';
+import { ENVOY_PROMETHEUS_PORT } from '../../envoy/scrape';
+import { envoyAdminGet, podProxyGet } from '../../kube/podports';
+import type { KubeTransport } from '../../kube/transport';
+import { promGet } from '../../prometheus/query';
+
+export interface SignalSource {
+  /** Where the failures came from, for the page. */
+  source: string;
+  note: string | null;
+}
+
+export interface SignalDeps {
+  t: KubeTransport;
+  kc?: KubeConfig;
+  prometheus?: { baseUrl: string; timeoutMs: number } | null;
+  concurrency?: number;
+  timeoutMs?: number;
+  fetchImpl?: typeof fetch;
+}
+
+/** At most this many proxies are asked before their logs are chosen (the rest: churn only). */
+export const MAX_PROBED = 400;
+
+/** The one query: failing source-side requests per pod over the window. */
+export function failuresQuery(windowSeconds: number): string {
+  const w = `${Math.max(60, Math.round(windowSeconds))}s`;
+  const sel = (m: string) => `sum by (namespace, pod) (increase(istio_requests_total{${m}}[${w}]))`;
+  return `${sel('reporter="source",response_code=~"5.."')} or ${sel('reporter="source",response_flags!="-"')}`;
+}
+
+/** Only the istio_requests_total lines of a scrape (a scrape has thousands of lines). */
+function istioLines(text: string): string {
+  return text
+    .split('\n')
+    .filter(
+      (l) => l.startsWith('istio_requests_total') || l.startsWith('# TYPE istio_requests_total'),
+    )
+    .join('\n');
+}
+
+const ADMIN_PATH = `/stats?filter=${encodeURIComponent(
+  '^cluster\\.outbound.*\\.(upstream_rq_total|upstream_cx_total|upstream_rq_5xx|upstream_cx_destroy_remote_with_active_rq)$',
+).replace(/\./g, '%2E')}`;
+
+async function fromPrometheus(
+  pods: readonly string[],
+  prom: { baseUrl: string; timeoutMs: number },
+  window: { fromMs: number; toMs: number },
+  fetchImpl: typeof fetch,
+): Promise<{ signals: Map<string, ClientSignal>; note: string | null }> {
+  const answer = await promGet({ ...prom, fetchImpl }, 'query', {
+    query: failuresQuery((window.toMs - window.fromMs) / 1000),
+    time: String(window.toMs / 1000),
+  });
+  const signals = new Map<string, ClientSignal>();
+  if (answer.error) return { signals, note: answer.error };
+  const wanted = new Set(pods);
+  for (const p of pods) signals.set(p, { failures: 0, calls: [] });
+  for (const s of answer.series) {
+    const key = `${s.metric.namespace ?? ''}/${s.metric.pod ?? ''}`;
+    const v = s.samples[s.samples.length - 1]?.[1] ?? 0;
+    if (wanted.has(key) && Number.isFinite(v))
+      signals.set(key, { failures: Math.round(v), calls: [] });
+  }
+  return { signals, note: null };
+}
+
+/** Each candidate's signal, and where the signals came from. Never throws. */
+export async function clientSignals(
+  pods: readonly string[],
+  window: { fromMs: number; toMs: number },
+  deps: SignalDeps,
+): Promise<{ signals: Map<string, ClientSignal>; source: SignalSource }> {
+  const probe = pods.slice(0, MAX_PROBED);
+  const cap =
+    pods.length > probe.length
+      ? ` (${pods.length - probe.length} proxies beyond ${MAX_PROBED} not asked)`
+      : '';
+  const concurrency = deps.concurrency ?? 8;
+  const timeoutMs = deps.timeoutMs ?? 3_000;
+  let promNote: string | null = null;
+  if (deps.prometheus) {
+    const r = await fromPrometheus(probe, deps.prometheus, window, deps.fetchImpl ?? fetch);
+    if (!r.note)
+      return {
+        signals: r.signals,
+        source: {
+          source: 'Prometheus istio_requests_total (reporter="source")',
+          note: cap || null,
+        },
+      };
+    promNote = `${r.note}; asked each proxy instead.`;
+  }
+  const split = (p: string) => [p.slice(0, p.indexOf('/')), p.slice(p.indexOf('/') + 1)] as const;
+  const scraped = await mapBounded(
+    probe,
+    concurrency,
+    async (p): Promise<[string, ClientSignal]> => {
+      const [ns, name] = split(p);
+      try {
+        const res = await podProxyGet(
+          deps.t,
+          ns,
+          name,
+          ENVOY_PROMETHEUS_PORT,
+          '/stats/prometheus',
+          {
+            timeoutMs,
+            maxBytes: 64 * 1024 * 1024,
+          },
+        );
+        const samples = parsePrometheusText(istioLines(res.body)).samples;
+        return [p, { failures: failuresFromIstioSamples(samples), calls: [] }];
+      } catch (e) {
+        return [p, { failures: null, calls: [], problem: failureReason(e) }];
+      }
+    },
+    {
+      onThrow: (e, p): [string, ClientSignal] => [
+        p,
+        { failures: null, calls: [], problem: String(e) },
+      ],
+    },
+  );
+  const signals = new Map(scraped);
+  const anyIstio = scraped.some(([, s]) => s.failures !== null);
+  const note = [promNote, cap || null].filter(Boolean).join(' ') || null;
+  if (anyIstio || !deps.kc)
+    return {
+      signals,
+      source: {
+        source: anyIstio
+          ? "each proxy's istio_requests_total on :15090"
+          : 'none: no proxy exposes istio_requests_total on :15090',
+        note,
+      },
+    };
+  const kc = deps.kc;
+  const admin = await mapBounded(
+    probe,
+    concurrency,
+    async (p): Promise<[string, ClientSignal]> => {
+      const [ns, name] = split(p);
+      try {
+        const res = await envoyAdminGet(kc, ns, name, ADMIN_PATH, {
+          timeoutMs,
+          maxBytes: 32 * 1024 * 1024,
+        });
+        if (res.status !== 200) throw new Error(`Envoy admin /stats answered ${res.status}`);
+        return [p, signalFromAdminStats(parseEnvoyStatsText(res.body).stats)];
+      } catch (e) {
+        return [p, { failures: null, calls: [], problem: failureReason(e) }];
+      }
+    },
+    {
+      onThrow: (e, p): [string, ClientSignal] => [
+        p,
+        { failures: null, calls: [], problem: String(e) },
+      ],
+    },
+  );
+  return {
+    signals: new Map(admin),
+    source: {
+      source:
+        'Envoy admin /stats per-cluster counters (no proxy exposes istio_requests_total on :15090)',
+      note,
+    },
+  };
+}

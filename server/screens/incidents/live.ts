@@ -1,0 +1,152 @@
+/**
+ * Live incident mode: follow the chosen client proxies' logs, attribute each new failing line
+ * against the runtime's pod-IP history as it arrives, and hand batches to a sender (the SSE
+ * route). Nothing accumulates here: rows go out as they come; the browser keeps a bounded buffer.
+ * Aborting the signal ends every follow.
+ */
+import type { Marker, RequestRow } from '../../../lib/api/incidents';
+import { refList } from '../../../lib/api/viewstate';
+import {
+  countOutcome,
+  createLiveAttributor,
+  emptyStats,
+  type LiveStats,
+} from '../../../lib/incidents/live';
+import { terminationMarkers } from '../../../lib/incidents/markers';
+import type { IpHistory } from '../../../lib/ledger/attribution';
+import { listPods } from '../../kube/resources';
+import type { ClusterRuntime } from '../../runtime/runtime';
+import { followLog } from './follow';
+import {
+  chooseClients,
+  churnByNamespace,
+  filterOf,
+  MAX_CLIENTS,
+  type IncidentsQuery,
+} from './incidents';
+import { runtimeIpHistory } from './ip-history';
+
+export interface LiveBatch {
+  rows: RequestRow[];
+  stats: LiveStats;
+  /** Deletions and removals of the pods the failures went to, since the session began. */
+  markers: Marker[];
+  /** Clients whose log could not be followed, with why. */
+  problems: { source: string; problem: string }[];
+  clients: string[];
+}
+
+export interface LiveOptions {
+  /** RFC 3339: follow from this time on (the end of the window already shown). */
+  since?: string;
+  flushMs?: number;
+  /** How long a failing line waits for the pod watch before it is attributed (ms). */
+  settleMs?: number;
+  signal: AbortSignal;
+  send: (b: LiveBatch) => void;
+}
+
+/** Runs until the signal aborts (or every follow has ended). */
+export async function followIncidents(
+  rt: ClusterRuntime,
+  q: IncidentsQuery,
+  opts: LiveOptions,
+): Promise<void> {
+  const source = runtimeIpHistory(rt);
+  await source.ready.catch(() => undefined);
+  let cached: { at: number; h: IpHistory } | null = null;
+  const history = (): IpHistory => {
+    const now = Date.now();
+    if (!cached || now - cached.at > 1000) cached = { at: now, h: source.lookup() };
+    return cached.h;
+  };
+  let clients = refList(q.client).slice(0, MAX_CLIENTS);
+  if (clients.length === 0) {
+    const pods = await listPods(rt.transport);
+    const now = rt.now().getTime();
+    const churn = churnByNamespace(source.intervals(), now - 3_600_000, now);
+    clients = chooseClients(pods.items, q, churn).choices.map((c) => c.pod);
+  }
+  const filter = filterOf({ ...q, from: undefined, to: undefined });
+  const stats = emptyStats();
+  const problems: LiveBatch['problems'] = [];
+  const sinceMs = opts.since ? Date.parse(opts.since) : rt.now().getTime();
+  const namespaces = new Set<string>();
+  let rows: RequestRow[] = [];
+  const settleMs = opts.settleMs ?? 1000;
+  /** Failing lines waiting for the pod watch to catch up, oldest first. */
+  let waiting: { at: number; attribute: () => RequestRow }[] = [];
+  const attributeDue = (all: boolean) => {
+    const now = Date.now();
+    const due = all ? waiting : waiting.filter((w) => now - w.at >= settleMs);
+    if (due.length === 0) return;
+    waiting = all ? [] : waiting.filter((w) => now - w.at < settleMs);
+    for (const w of due) {
+      const row = w.attribute();
+      rows.push(row);
+      if (row.pod) namespaces.add(row.pod.namespace);
+      const t = row.time ? Date.parse(row.time) : NaN;
+      if (Number.isFinite(t)) latest = Math.max(latest, t);
+    }
+    dirty = true;
+  };
+  let latest = sinceMs;
+  let lastMarkers = '';
+  let dirty = true;
+  const flush = (all = false) => {
+    attributeDue(all);
+    if (!dirty) return;
+    dirty = false;
+    const markers = namespaces.size
+      ? terminationMarkers(source.intervals(), {
+          fromMs: sinceMs - 10 * 60_000,
+          toMs: latest + 60_000,
+          namespaces,
+        })
+      : [];
+    const key = JSON.stringify(markers);
+    opts.send({
+      rows,
+      stats: { ...stats },
+      markers: key === lastMarkers ? [] : markers,
+      problems: [...problems],
+      clients,
+    });
+    lastMarkers = key;
+    rows = [];
+  };
+  const timer = setInterval(() => flush(), opts.flushMs ?? 500);
+  try {
+    await Promise.all(
+      clients.map(async (c) => {
+        const [ns = '', name = ''] = c.split('/');
+        const attribute = createLiveAttributor(c, filter, history);
+        try {
+          await followLog(rt.transport, rt.kc, ns, name, {
+            container: 'istio-proxy',
+            sinceTime: new Date(sinceMs).toISOString(),
+            signal: opts.signal,
+            onLine: (line) => {
+              const o = attribute(line);
+              countOutcome(stats, o);
+              dirty = true;
+              if (o.kind === 'request') waiting.push({ at: Date.now(), attribute: o.attribute });
+            },
+          });
+        } catch (e) {
+          problems.push({ source: c, problem: e instanceof Error ? e.message : String(e) });
+          dirty = true;
+        }
+      }),
+    );
+  } finally {
+    clearInterval(timer);
+    if (!opts.signal.aborted) {
+      try {
+        flush(true);
+      } catch {
+        // the runtime was stopped under us: nothing left to tell
+      }
+    }
+  }
+}
