@@ -13,6 +13,7 @@ import type { PodInterval } from '../../../lib/ledger/types';
 import type { KubeTransport } from '../../kube/transport';
 import { runtimeFor } from '../../runtime/registry';
 import type { ClusterRuntime } from '../../runtime/runtime';
+import { isZtunnelPod } from '../../../lib/kube/dataplane';
 import { isMeshed } from '../../../lib/kube/proxy-container';
 import { historyWithPrometheus } from './prometheus-history';
 import { runtimeIpHistory, type IpIntervalSource } from './ip-history';
@@ -42,12 +43,23 @@ export function filterOf(q: IncidentsQuery): RequestFilter {
 /** "namespace/name" of a pod. */
 export const podKey = (p: Pod): string => `${p.metadata.namespace ?? 'default'}/${p.metadata.name}`;
 
-/** Meshed pods that may be read as clients: those of the namespace filter, or the ones asked for. */
+/**
+ * Pods whose logs may hold the failures: meshed pods (their istio-proxy writes Envoy's access
+ * log) of the namespace filter or the ones asked for, and every ztunnel (ambient: the node's
+ * ztunnel logs each connection of the ambient pods on its node, in its container named
+ * istio-proxy, whatever their namespace; lib/accesslog/ztunnel.ts reads those lines).
+ */
 export function clientCandidates(pods: readonly Pod[], q: IncidentsQuery): Pod[] {
   const asked = new Set(refList(q.client));
   return pods
-    .filter(isMeshed)
-    .filter((p) => !q.namespace || p.metadata.namespace === q.namespace || asked.has(podKey(p)))
+    .filter((p) => isMeshed(p) || isZtunnelPod(p))
+    .filter(
+      (p) =>
+        !q.namespace ||
+        p.metadata.namespace === q.namespace ||
+        isZtunnelPod(p) ||
+        asked.has(podKey(p)),
+    )
     .filter((p) => asked.size === 0 || asked.has(podKey(p)))
     .sort((a, b) => podKey(a).localeCompare(podKey(b)));
 }

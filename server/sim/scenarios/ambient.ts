@@ -178,7 +178,8 @@ export function buildAmbient(world: World): void {
   // the old api pods, whose IPs no pod holds any more
   const oldApi = (pods.get('api') ?? []).map(podOf).filter((p): p is Pod => p !== undefined);
   const apiDep = deps.get('api');
-  const rolloutAt = world.at(-600);
+  // after the clock starts, so that a meshdx watching from the start records the old pods going
+  const rolloutAt = world.at(30);
   if (apiDep !== undefined) {
     const next = world.rollout(apiDep, { version: 'v2' });
     const fresh = Array.from({ length: 3 }, (_, i) => world.startPod(next, rolloutAt + i * 1500));
