@@ -2,6 +2,7 @@ import { KubeConfig } from '@kubernetes/client-node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { envoyAdminGet, podProxyGet } from '../../server/kube/podports';
 import { KubeTransport } from '../../server/kube/transport';
+import { scanFleet } from '../../server/screens/proxies/scan';
 import { startSimulator, type RunningSimulator } from '../../server/sim/index';
 import { meshedPods } from '../proxies/sim-truth';
 
@@ -157,6 +158,39 @@ describe('request budget against the simulated API server', () => {
       expect(t.budgetStats().retries).toBe(3);
     } finally {
       sim.faults.errorRate = 0;
+      t.close();
+    }
+  });
+
+  it('a fleet scan answers by its deadline and lists the proxies it could not read as late', async () => {
+    const t = new KubeTransport(kc, { qps: 1000, burst: 1000, proxyConcurrency: 16 });
+    const slow = meshedPods(sim)
+      .filter((p) => p.status?.podIP && !p.metadata.deletionTimestamp)
+      .slice(0, 3)
+      .map((p) => `${p.metadata.namespace}/${p.metadata.name}`);
+    for (const k of slow) sim.faults.slowPods.set(k, 8_000);
+    try {
+      const started = Date.now();
+      const fleet = await scanFleet({
+        transport: t,
+        kc,
+        istioNamespace: 'istio-system',
+        concurrency: 16,
+        timeoutMs: 20_000,
+        deadlineMs: 2_500,
+      });
+      expect(Date.now() - started).toBeLessThan(4_500);
+      const late = fleet.rows.filter((r) => r.status === 'late');
+      expect(late.map((r) => r.key).sort()).toEqual([...slow].sort());
+      for (const r of late) {
+        expect(r.activeClusters).toBeNull();
+        expect(r.reason).toMatch(/deadline/);
+      }
+      expect(fleet.totals.late).toBe(3);
+      expect(fleet.totals.reachable).toBeGreaterThan(3);
+      expect(fleet.source.note).toMatch(/3 proxies not read within the 2500 ms deadline/);
+    } finally {
+      sim.faults.slowPods.clear();
       t.close();
     }
   });

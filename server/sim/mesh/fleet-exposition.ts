@@ -8,7 +8,8 @@
 import type { ServerResponse } from 'node:http';
 import type { Pod } from '../../../lib/kube/types';
 import type { SimContext } from '../api/context';
-import { hasProxy, podKey } from './world';
+import { podKey } from '../api/podport';
+import { hasProxy } from './world';
 
 /** The families the exposition keeps (what a fleet from Prometheus asks for). */
 const FAMILIES = new Set([
