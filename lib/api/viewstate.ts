@@ -47,6 +47,12 @@ export const ViewStateSchemas = {
     sort: text,
     dir: sortDir,
     proxy: objectRef,
+    /** Page of the fleet's rows (1-based), paged on the server. */
+    page: z
+      .string()
+      .regex(/^[1-9]\d{0,5}$/)
+      .optional()
+      .catch(undefined),
   }),
   scoping: z.object({ namespace: optionalNs, workload: text }),
   incidents: z.object({

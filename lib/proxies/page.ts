@@ -107,3 +107,24 @@ export function fleetQueryString(q: FleetQuery): string {
   for (const [k, v] of Object.entries(q)) if (v !== undefined && v !== '') sp.set(k, String(v));
   return sp.toString();
 }
+
+/** The fleet query of the Proxies screen's URL state (`page` is 1-based, DEFAULT_PAGE_SIZE rows). */
+export function fleetQueryOfView(state: {
+  namespace?: string;
+  workload?: string;
+  q?: string;
+  sort?: string;
+  dir?: 'asc' | 'desc';
+  page?: string;
+}): FleetQuery {
+  const page = Math.max(1, Number(state.page ?? '1') || 1);
+  return {
+    namespace: state.namespace,
+    workload: state.workload,
+    q: state.q,
+    sort: state.sort,
+    dir: state.dir,
+    offset: (page - 1) * DEFAULT_PAGE_SIZE,
+    limit: DEFAULT_PAGE_SIZE,
+  };
+}
