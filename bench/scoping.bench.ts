@@ -46,6 +46,7 @@ export async function run(): Promise<BenchResult[]> {
       concurrency: 32,
       timeoutMs: 10_000,
       logTailLines: 500,
+      deadlineMs: 600_000,
     });
     const gatherMs = ms(start);
     const directCalls = apiTotal(await simRequests(sim.url)) - apiTotal(before);
@@ -86,6 +87,7 @@ export async function run(): Promise<BenchResult[]> {
         concurrency: 32,
         timeoutMs: 10_000,
         logTailLines: 500,
+        deadlineMs: 600_000,
         prometheusUrl: prom.url,
       });
       promMs = ms(s);

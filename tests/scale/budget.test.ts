@@ -4,6 +4,7 @@ import { envoyAdminGet, podProxyGet } from '../../server/kube/podports';
 import { KubeTransport } from '../../server/kube/transport';
 import { scanFleet } from '../../server/screens/proxies/scan';
 import { startSimulator, type RunningSimulator } from '../../server/sim/index';
+import type { Pod } from '../../lib/kube/types';
 import { meshedPods } from '../proxies/sim-truth';
 
 /**
@@ -189,6 +190,43 @@ describe('request budget against the simulated API server', () => {
       expect(fleet.totals.late).toBe(3);
       expect(fleet.totals.reachable).toBeGreaterThan(3);
       expect(fleet.source.note).toMatch(/3 proxies not read within the 2500 ms deadline/);
+    } finally {
+      sim.faults.slowPods.clear();
+      t.close();
+    }
+  });
+
+  it('does not hold the fleet for a slow istiod: its sync state is late, then reused', async () => {
+    const t = new KubeTransport(kc, { qps: 1000, burst: 1000, proxyConcurrency: 16 });
+    const istiods = sim.store
+      .list<Pod>('pods')
+      .filter(
+        (p) => p.metadata.namespace === 'istio-system' && p.metadata.labels?.app === 'istiod',
+      );
+    expect(istiods.length).toBeGreaterThan(0);
+    for (const p of istiods) sim.faults.slowPods.set(`istio-system/${p.metadata.name}`, 8_000);
+    const syncCache = { value: null };
+    const deps = {
+      transport: t,
+      kc,
+      istioNamespace: 'istio-system',
+      concurrency: 16,
+      timeoutMs: 10_000,
+      deadlineMs: 20_000,
+      syncCache,
+    };
+    try {
+      const started = Date.now();
+      const first = await scanFleet(deps);
+      expect(Date.now() - started).toBeLessThan(7_000);
+      expect(first.sync.available).toBe(false);
+      expect(first.sync.problems.join(' ')).toMatch(/sync state late/);
+      expect(first.rows.every((r) => r.sync === null)).toBe(true);
+      // the late answer is kept: the next view shows it, with its age
+      await new Promise((r) => setTimeout(r, 8_500));
+      const second = await scanFleet(deps);
+      expect(second.sync.available).toBe(true);
+      expect(second.sync.problems.join(' ')).toMatch(/sync state is \d+ s old/);
     } finally {
       sim.faults.slowPods.clear();
       t.close();

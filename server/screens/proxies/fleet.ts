@@ -3,7 +3,7 @@ import { pageFleet, type FleetQuery } from '../../../lib/proxies/page';
 import { Memo } from '../../runtime/memo';
 import { runtimeFor } from '../../runtime/registry';
 import type { ClusterRuntime } from '../../runtime/runtime';
-import { scanFleet, type ScanDeps } from './scan';
+import { scanFleet, type ScanDeps, type SyncCache } from './scan';
 
 /** A finished scan is served from memory this long, so navigating back is instant. */
 export const FLEET_CACHE_MS = 15_000;
@@ -11,6 +11,8 @@ export const FLEET_CACHE_MS = 15_000;
 /** The fleet screen's state in a runtime: one scan at a time, its progress and its result. */
 interface FleetState {
   memo: Memo<FleetView>;
+  /** istiod's sync state, kept when it came in after its view answered. */
+  sync: SyncCache;
   progress: FleetProgress;
   listeners: Set<(p: FleetProgress) => void>;
 }
@@ -18,6 +20,7 @@ interface FleetState {
 const stateOf = (rt: ClusterRuntime): FleetState =>
   rt.screen('proxies-fleet', () => ({
     memo: new Memo<FleetView>(FLEET_CACHE_MS),
+    sync: { value: null },
     progress: { type: 'progress', done: 0, total: 0, unreachable: 0 },
     listeners: new Set(),
   }));
@@ -40,6 +43,7 @@ export function scanDeps(rt: ClusterRuntime): ScanDeps {
           maxAgeMs: s.MESHDX_PROMETHEUS_MAX_AGE_S * 1000,
         }
       : undefined,
+    syncCache: stateOf(rt).sync,
     // the runtime's watch-fed pods: no list of every pod per scan
     pods: async () => {
       await rt.cache.ready();

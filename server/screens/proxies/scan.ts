@@ -4,6 +4,7 @@ import type { Pod } from '../../../lib/kube/types';
 import { buildFleet } from '../../../lib/proxies/fleet';
 import { mapBounded } from '../../../lib/proxies/pool';
 import { proxyTargets } from '../../../lib/proxies/target';
+import type { SyncParse } from '../../../lib/proxies/sync';
 import type { ProxyTarget, ScrapeOutcome } from '../../../lib/proxies/types';
 import { readSyncStatus, istiodPods } from '../../envoy/istiod';
 import { failureReason } from '../../envoy/reason';
@@ -35,6 +36,66 @@ export interface ScanDeps {
   prometheus?: PrometheusSource;
   /** The pods, from the runtime's watch-fed cache; absent: listed from the API server. */
   pods?: () => Promise<Pod[]>;
+  /** Where a sync state that came in after its view answered is kept for the next view. */
+  syncCache?: SyncCache;
+}
+
+type Sync = SyncParse & { istiods: number };
+
+export interface SyncCache {
+  value: { at: number; sync: Sync } | null;
+}
+
+/** Once the figures are in, istiod's sync state is waited for this much longer at most. */
+export const SYNC_GRACE_MS = 1_500;
+/** A sync state kept from an earlier view is used while younger than this. */
+export const SYNC_REUSE_MS = 120_000;
+
+/**
+ * istiod's sync state, waited for at most SYNC_GRACE_MS after the figures (and never past the
+ * deadline): a slow /debug/syncz (it lists every proxy) must not hold the fleet back. When it
+ * is late, the view uses the one an earlier view left (saying how old), else names it missing;
+ * the late answer is kept for the next view.
+ */
+async function syncWithin(
+  syncPromise: Promise<Sync>,
+  deadline: Promise<void>,
+  deadlineMs: number,
+  cache: SyncCache | undefined,
+): Promise<Sync> {
+  void syncPromise.then((sync) => {
+    if (cache) cache.value = { at: Date.now(), sync };
+  });
+  const grace = timer(SYNC_GRACE_MS);
+  try {
+    const late = Symbol('late');
+    const first = await Promise.race([
+      syncPromise,
+      grace.done.then(() => late),
+      deadline.then(() => late),
+    ]);
+    if (first !== late) return first as Sync;
+  } finally {
+    grace.cancel();
+  }
+  const kept = cache?.value;
+  if (kept && Date.now() - kept.at < SYNC_REUSE_MS) {
+    const age = Math.round((Date.now() - kept.at) / 1000);
+    return {
+      ...kept.sync,
+      errors: [
+        ...kept.sync.errors,
+        `istiod sync state is ${age} s old: the current one was not in within ${SYNC_GRACE_MS} ms of the figures`,
+      ],
+    };
+  }
+  return {
+    byProxy: new Map(),
+    errors: [
+      `istiod sync state late: not in within ${SYNC_GRACE_MS} ms of the figures (deadline ${deadlineMs} ms); the next view uses it`,
+    ],
+    istiods: 0,
+  };
 }
 
 export const DEFAULT_DEADLINE_MS = 25_000;
@@ -160,14 +221,7 @@ export async function scanFleet(
         note: notes.length > 0 ? notes.join('; ') : null,
       };
     }
-    const sync = await Promise.race([
-      syncPromise,
-      deadline.done.then(() => ({
-        byProxy: new Map(),
-        errors: [`istiod sync state not read within the ${deadlineMs} ms deadline`],
-        istiods: 0,
-      })),
-    ]);
+    const sync = await syncWithin(syncPromise, deadline.done, deadlineMs, deps.syncCache);
     return buildFleet({
       targets,
       outcomes,

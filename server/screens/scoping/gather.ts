@@ -183,14 +183,25 @@ export async function gatherScopingInput(deps: GatherDeps): Promise<Gathered> {
         unreachable: e instanceof Error ? e.message : String(e),
       }),
       deadline,
-      late: (tg) => ({
-        count: { namespace: tg.namespace, pod: tg.pod, active: null, service: null },
-        countFrom: null,
-        sampled: false,
-        observations: [],
-        startMs: null,
-        unreachable: tg.notRunning ?? `late: not read within the view's ${deadlineMs} ms deadline`,
-      }),
+      late: (tg) => {
+        // a proxy not read by the deadline still has its count when Prometheus gave one
+        const o =
+          fleetUsable && tg.notRunning === null
+            ? promOutcome(fleet, tg.namespace, tg.pod, Date.now(), maxAgeMs)
+            : null;
+        const active = o?.ok ? o.stats.activeClusters : null;
+        return {
+          count: { namespace: tg.namespace, pod: tg.pod, active, service: null },
+          countFrom: active !== null ? ('prometheus' as const) : null,
+          sampled: false,
+          observations: [],
+          startMs: null,
+          unreachable:
+            active !== null
+              ? null
+              : (tg.notRunning ?? `late: not read within the view's ${deadlineMs} ms deadline`),
+        };
+      },
     },
   );
   clearTimeout(deadlineTimer);
