@@ -217,20 +217,25 @@ export class RequestBudget {
 /**
  * The budget of the transport made from a KubeConfig. Port-forwards are opened by client-node
  * from the KubeConfig itself (not through KubeTransport.request); this is how they find the
- * runtime's budget without every caller having to carry it.
+ * runtime's budget without every caller having to carry it. It is kept on the KubeConfig under a
+ * registered symbol, not in a module-level map: Next may load this module once per route bundle,
+ * and every copy must find the same budget.
  */
-const byConfig = new WeakMap<object, RequestBudget>();
+const BUDGET = Symbol.for('meshdx.kube.requestBudget');
+
+type Carrier = { [BUDGET]?: RequestBudget };
 
 export function attachBudget(kc: object, budget: RequestBudget): void {
-  byConfig.set(kc, budget);
+  (kc as Carrier)[BUDGET] = budget;
 }
 
 /** The budget attached to `kc`, or a budget of its own made on first use (same defaults). */
 export function budgetOf(kc: object): RequestBudget {
-  let b = byConfig.get(kc);
+  const c = kc as Carrier;
+  let b = c[BUDGET];
   if (!b) {
     b = new RequestBudget();
-    byConfig.set(kc, b);
+    c[BUDGET] = b;
   }
   return b;
 }
