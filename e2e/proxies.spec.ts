@@ -34,9 +34,14 @@ test('the fleet shows every proxy with the cluster count the proxy reports', asy
   await expect(page.getByTestId('stat-proxies')).toContainText(
     meshed.length.toLocaleString('en-US'),
   );
+  // one page of rows is shipped; the pager counts the whole fleet
   await expect(page.getByTestId('proxies-table')).toContainText(
-    `${meshed.length.toLocaleString('en-US')} rows`,
+    `${Math.min(50, meshed.length).toLocaleString('en-US')} rows`,
   );
+  await expect(page.getByTestId('fleet-pager')).toContainText(
+    `of ${meshed.length.toLocaleString('en-US')}`,
+  );
+  await expect(page.getByTestId('api-footer')).toContainText('pods/proxy');
   // three proxies checked against the simulator's own gauge
   let checked = 0;
   for (const p of meshed) {

@@ -28,12 +28,30 @@ const EnvSchema = z.object({
    * scrape interval, when it is finer than the default 15 s.
    */
   MESHDX_PROMETHEUS_STEP: z.coerce.number().int().min(1).max(3600).optional(),
+  /**
+   * A proxy whose last Envoy sample in Prometheus is older than this (seconds) is shown as
+   * unknown, not with stale figures: a few scrape intervals.
+   */
+  MESHDX_PROMETHEUS_MAX_AGE_S: z.coerce.number().int().min(5).max(3600).default(120),
   MESHDX_ISTIO_NAMESPACE: z
     .string()
     .regex(/^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/)
     .default('istio-system'),
-  /** Bounded fan-out to proxies. */
+  /**
+   * meshdx's own request budget per cluster (watches excluded, as client-go excludes them):
+   * sustained requests per second to the API server and the burst above it. 20/40 is four times
+   * client-go's controller default (5/10) and below kubectl's, what one read-only dashboard
+   * should cost an API server; a fleet beyond a few hundred proxies belongs to Prometheus.
+   */
+  MESHDX_API_QPS: z.coerce.number().min(0.1).max(1000).default(20),
+  MESHDX_API_BURST: z.coerce.number().int().min(1).max(5000).default(40),
+  /** pods/proxy and port-forward calls in flight at once, for the whole runtime (every screen). */
   MESHDX_PROXY_CONCURRENCY: z.coerce.number().int().min(1).max(512).default(32),
+  /**
+   * A view answers within this long with what it has, naming what is late (proxies not asked
+   * or not answered by then), instead of waiting for the slowest proxy.
+   */
+  MESHDX_VIEW_DEADLINE_MS: z.coerce.number().int().min(500).max(600_000).default(25_000),
   MESHDX_PROXY_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(4_000),
 });
 

@@ -14,6 +14,14 @@ export function FleetStats({ fleet }: { fleet: FleetView }) {
         tone={t.unreachable > 0 ? 'bad' : 'neutral'}
         testId="stat-unreachable"
       />
+      {t.unknown + t.late > 0 && (
+        <Stat
+          label="Unknown / late"
+          value={`${count(t.unknown)} / ${count(t.late)}`}
+          tone="warn"
+          testId="stat-unknown-late"
+        />
+      )}
       <Stat label="Push volume (clusters)" value={count(t.clusters)} testId="stat-clusters" />
       <Stat
         label="Service clusters (derived)"
@@ -26,15 +34,57 @@ export function FleetStats({ fleet }: { fleet: FleetView }) {
         tone={t.unscopedProxies > 0 ? 'warn' : 'good'}
         testId="stat-unscoped"
       />
+      <FleetSourceLine fleet={fleet} />
       <p className="col-span-full text-xs text-slate-500">
-        Cluster counts from each proxy&apos;s :15090 gauge (all clusters). Service clusters are
-        derived: active minus the known static/control-plane set (bootstrap clusters,
+        Cluster counts from each proxy&apos;s active-clusters gauge (all clusters). Service clusters
+        are derived: active minus the known static/control-plane set (bootstrap clusters,
         BlackHole/Passthrough/InboundPassthrough); open a proxy for the exact split. Envoy memory in
-        total: {bytes(t.memoryBytes)}. Scan took {count(fleet.durationMs)} ms ({fleet.concurrency}{' '}
-        at a time, {fleet.timeoutMs} ms timeout each).
+        total: {bytes(t.memoryBytes)}. Took {count(fleet.durationMs)} ms (deadline{' '}
+        {count(fleet.deadlineMs)} ms
+        {fleet.source.kind === 'scrape' &&
+          `; ${fleet.concurrency} at a time, ${fleet.timeoutMs} ms timeout each`}
+        ).
         {fleet.sync.problems.length > 0 && ` Sync state: ${fleet.sync.problems.join('; ')}.`}
       </p>
     </div>
+  );
+}
+
+/** Age of a sample relative to when the fleet was put together. */
+function age(at: string | null, scannedAt: string): string {
+  if (at === null) return 'no samples';
+  const s = Math.max(0, Math.round((Date.parse(scannedAt) - Date.parse(at)) / 1000));
+  return s < 120 ? `${s} s` : `${Math.round(s / 60)} min`;
+}
+
+/** Where the figures came from and how old they are, and why not the configured source. */
+function FleetSourceLine({ fleet }: { fleet: FleetView }) {
+  const src = fleet.source;
+  return (
+    <p
+      className="col-span-full text-xs text-slate-700"
+      data-testid="fleet-source"
+      data-source={src.kind}
+    >
+      {src.kind === 'prometheus' ? (
+        <>
+          Figures from Prometheus at <span className="font-mono">{src.prometheus}</span> (
+          {src.queries.length} instant queries, no request to any proxy); samples{' '}
+          {age(src.newestSampleAt, fleet.scannedAt)} to {age(src.oldestSampleAt, fleet.scannedAt)}{' '}
+          old.
+        </>
+      ) : (
+        <>
+          Figures from each proxy&apos;s :15090 scrape through the API server (one pods/proxy
+          request per proxy); oldest {age(src.oldestSampleAt, fleet.scannedAt)}.
+        </>
+      )}
+      {src.note && (
+        <span className="ml-1 text-amber-800" data-testid="fleet-source-note">
+          {src.note}.
+        </span>
+      )}
+    </p>
   );
 }
 

@@ -1,11 +1,16 @@
 'use client';
 
+import { useMemo } from 'react';
 import type { FleetRow } from '../../lib/api/proxies';
 import { Badge } from '../ui/Card';
 import { VirtualTable, type Column } from '../ui/VirtualTable';
 import { bytes, count } from './format';
 
-const num = (v: number | null) => v ?? -1;
+/** Where and when a row's figures were sampled. */
+function sourceTitle(r: FleetRow): string {
+  const from = r.source === 'prometheus' ? 'Prometheus' : "meshdx's scrape of :15090";
+  return r.sampledAt ? `from ${from}, sampled ${r.sampledAt}` : `from ${from}`;
+}
 
 const syncTone = (s: string) => (s === 'SYNCED' ? 'good' : s === 'NOT SENT' ? 'neutral' : 'bad');
 
@@ -15,21 +20,18 @@ const COLUMNS: Column<FleetRow>[] = [
     header: 'Proxy',
     width: '2.4fr',
     render: (r) => <span className="font-mono text-xs">{r.key}</span>,
-    sortValue: (r) => r.key,
   },
   {
     key: 'workload',
     header: 'Workload',
     width: '1.2fr',
     render: (r) => r.workload,
-    sortValue: (r) => r.workload,
   },
   {
     key: 'placement',
     header: 'Kind',
     width: '0.9fr',
     render: (r) => <Badge tone={r.placement === 'gateway' ? 'warn' : 'info'}>{r.placement}</Badge>,
-    sortValue: (r) => r.placement,
   },
   {
     key: 'clusters',
@@ -38,7 +40,6 @@ const COLUMNS: Column<FleetRow>[] = [
     align: 'right',
     render: (r) =>
       r.status === 'ok' ? count(r.activeClusters) : <span className="text-slate-400">–</span>,
-    sortValue: (r) => num(r.activeClusters),
   },
   {
     key: 'service',
@@ -46,7 +47,6 @@ const COLUMNS: Column<FleetRow>[] = [
     width: '0.9fr',
     align: 'right',
     render: (r) => count(r.serviceClustersEstimate),
-    sortValue: (r) => num(r.serviceClustersEstimate),
   },
   {
     key: 'listeners',
@@ -54,7 +54,6 @@ const COLUMNS: Column<FleetRow>[] = [
     width: '0.8fr',
     align: 'right',
     render: (r) => count(r.listeners),
-    sortValue: (r) => num(r.listeners),
   },
   {
     key: 'memory',
@@ -62,14 +61,12 @@ const COLUMNS: Column<FleetRow>[] = [
     width: '0.9fr',
     align: 'right',
     render: (r) => bytes(r.memoryBytes),
-    sortValue: (r) => num(r.memoryBytes),
   },
   {
     key: 'istio',
     header: 'Istio',
     width: '0.8fr',
     render: (r) => r.istioVersion ?? '–',
-    sortValue: (r) => r.istioVersion ?? '',
   },
   {
     key: 'sidecar',
@@ -83,14 +80,12 @@ const COLUMNS: Column<FleetRow>[] = [
       ) : (
         <Badge tone="warn">none (whole mesh)</Badge>
       ),
-    sortValue: (r) => (r.sidecar ? `${r.sidecar.namespace}/${r.sidecar.name}` : ''),
   },
   {
     key: 'sync',
     header: 'Sync',
     width: '0.9fr',
     render: (r) => (r.sync ? <Badge tone={syncTone(r.sync.state)}>{r.sync.state}</Badge> : '–'),
-    sortValue: (r) => r.sync?.state ?? '',
   },
   {
     key: 'status',
@@ -98,14 +93,23 @@ const COLUMNS: Column<FleetRow>[] = [
     width: '1.6fr',
     render: (r) =>
       r.status === 'ok' ? (
-        <Badge tone="good">{r.serverState ?? 'ok'}</Badge>
+        <span title={sourceTitle(r)} data-testid="proxy-source" data-source={r.source ?? ''}>
+          <Badge tone="good">{r.serverState ?? 'ok'}</Badge>{' '}
+          <span className="text-xs text-slate-500">
+            {r.source === 'prometheus' ? 'prom' : 'scrape'}
+          </span>
+        </span>
+      ) : r.status === 'unknown' || r.status === 'late' ? (
+        <span title={r.reason ?? ''} data-testid={`proxy-${r.status}`}>
+          <Badge tone="warn">{r.status}</Badge>{' '}
+          <span className="text-xs text-amber-800">{r.reason}</span>
+        </span>
       ) : (
         <span title={r.reason ?? ''} data-testid="proxy-unreachable">
           <Badge tone="bad">{r.status}</Badge>{' '}
           <span className="text-xs text-red-800">{r.reason}</span>
         </span>
       ),
-    sortValue: (r) => r.status,
   },
 ];
 
@@ -124,10 +128,17 @@ export function FleetTable({
   selected?: string;
   onSelect: (row: FleetRow) => void;
 }) {
+  // the rows arrive filtered, sorted and paged by the server: the table keeps their order and
+  // its headers only ask the server for another sort
+  const columns = useMemo(() => {
+    const pos = new Map(rows.map((r, i) => [r.key, i]));
+    const sign = dir === 'desc' ? -1 : 1;
+    return COLUMNS.map((c) => ({ ...c, sortValue: (r: FleetRow) => sign * (pos.get(r.key) ?? 0) }));
+  }, [rows, dir]);
   return (
     <VirtualTable
       rows={rows}
-      columns={COLUMNS}
+      columns={columns}
       rowKey={(r) => r.key}
       sort={sort}
       dir={dir}

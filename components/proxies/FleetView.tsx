@@ -1,11 +1,12 @@
 'use client';
 
 import { useQuery } from '@tanstack/react-query';
-import { useMemo, useState } from 'react';
+import { useState } from 'react';
 import type { FleetProgress, FleetView as Fleet } from '../../lib/api/proxies';
-import { distinctValues, filterFleetRows } from '../../lib/proxies/filter';
+import { fleetQueryOfView } from '../../lib/proxies/page';
 import { useViewState } from '../data/useViewState';
 import { Card } from '../ui/Card';
+import { ApiFooter } from '../ui/ApiFooter';
 import { ErrorPanel, errorProps } from '../ui/ErrorPanel';
 import { FilterBar, SelectFilter, TextFilter } from '../ui/Filters';
 import { FleetChart } from './FleetChart';
@@ -13,26 +14,16 @@ import { FleetStats, NamespaceList, TopWorkloads } from './FleetSummary';
 import { FleetTable } from './FleetTable';
 import { ProxyDetailPanel } from './ProxyDetailPanel';
 import { fleetQuery } from './queries';
+import { count } from './format';
 import { ScanProgress } from './ScanProgress';
 import { ZtunnelCard } from './ZtunnelCard';
 import { useClusterContext } from '../data/useClusterContext';
 
 function Loaded({ fleet }: { fleet: Fleet }) {
   const [state, update] = useViewState('proxies');
-  const rows = useMemo(
-    () =>
-      filterFleetRows(fleet.rows, {
-        namespace: state.namespace,
-        workload: state.workload,
-        q: state.q,
-      }),
-    [fleet.rows, state.namespace, state.workload, state.q],
-  );
-  const namespaces = distinctValues(fleet.rows, (r) => r.namespace);
-  const workloads = distinctValues(
-    fleet.rows.filter((r) => !state.namespace || r.namespace === state.namespace),
-    (r) => r.workload,
-  );
+  // the server filtered, sorted and paged the rows; a filter change starts again at page 1
+  const rows = fleet.rows;
+  const { namespaces, workloads, matched, offset, limit } = fleet.page;
   const selected = state.proxy?.split('/');
   return (
     <>
@@ -40,7 +31,7 @@ function Loaded({ fleet }: { fleet: Fleet }) {
       <div className="mb-4 grid gap-4 lg:grid-cols-3">
         <NamespaceList
           fleet={fleet}
-          onPick={(ns) => update({ namespace: ns, workload: undefined })}
+          onPick={(ns) => update({ namespace: ns, workload: undefined, page: undefined })}
         />
         <Card title="Active clusters per proxy">
           <FleetChart bins={fleet.distribution} />
@@ -57,21 +48,21 @@ function Loaded({ fleet }: { fleet: Fleet }) {
           label="Namespace"
           value={state.namespace}
           options={namespaces.map((n) => ({ value: n, label: n }))}
-          onChange={(v) => update({ namespace: v, workload: undefined })}
+          onChange={(v) => update({ namespace: v, workload: undefined, page: undefined })}
           testId="filter-namespace"
         />
         <SelectFilter
           label="Workload"
           value={state.workload}
           options={workloads.map((w) => ({ value: w, label: w }))}
-          onChange={(v) => update({ workload: v })}
+          onChange={(v) => update({ workload: v, page: undefined })}
           testId="filter-workload"
         />
         <TextFilter
           label="Search"
           value={state.q}
           placeholder="pod or workload"
-          onChange={(v) => update({ q: v })}
+          onChange={(v) => update({ q: v, page: undefined })}
           testId="filter-q"
         />
       </FilterBar>
@@ -79,24 +70,79 @@ function Loaded({ fleet }: { fleet: Fleet }) {
         rows={rows}
         sort={state.sort}
         dir={state.dir}
-        onSort={(sort, dir) => update({ sort, dir })}
+        onSort={(sort, dir) => update({ sort, dir, page: undefined })}
         selected={state.proxy}
         onSelect={(r) => update({ proxy: r.key })}
+      />
+      <Pager
+        offset={offset}
+        shown={rows.length}
+        limit={limit}
+        matched={matched}
+        onPage={(page) => update({ page: page > 1 ? String(page) : undefined })}
       />
       {selected?.[0] && selected[1] && (
         <div className="mt-4">
           <ProxyDetailPanel namespace={selected[0]} name={selected[1]} />
         </div>
       )}
+      <ApiFooter api={fleet.api} />
     </>
   );
 }
 
-/** The Proxies screen: the fleet scan streamed with progress, then the ranked fleet. */
+/** "Rows 51–100 of 1,234" with previous/next: the server sends one page at a time. */
+function Pager({
+  offset,
+  shown,
+  limit,
+  matched,
+  onPage,
+}: {
+  offset: number;
+  shown: number;
+  limit: number;
+  matched: number;
+  onPage: (page: number) => void;
+}) {
+  const page = Math.floor(offset / limit) + 1;
+  const pages = Math.max(1, Math.ceil(matched / limit));
+  const btn =
+    'rounded border border-slate-300 bg-white px-2 py-0.5 hover:bg-slate-50 disabled:opacity-40';
+  return (
+    <div
+      className="no-print mt-2 flex items-center justify-end gap-2 text-xs text-slate-600"
+      data-testid="fleet-pager"
+    >
+      <span>
+        {matched === 0
+          ? 'No rows'
+          : `Rows ${count(offset + 1)}–${count(offset + shown)} of ${count(matched)}`}
+      </span>
+      <button type="button" className={btn} disabled={page <= 1} onClick={() => onPage(page - 1)}>
+        Previous
+      </button>
+      <button
+        type="button"
+        className={btn}
+        disabled={page >= pages}
+        onClick={() => onPage(page + 1)}
+      >
+        Next
+      </button>
+    </div>
+  );
+}
+
+/**
+ * The Proxies screen: the fleet (from Prometheus, or a scan streamed with progress), then one
+ * page of the ranked fleet; filters, sort and page live in the URL and are applied on the server.
+ */
 export function FleetView() {
   const [progress, setProgress] = useState<FleetProgress | null>(null);
   const ctx = useClusterContext();
-  const q = useQuery(fleetQuery(ctx, setProgress));
+  const [state] = useViewState('proxies');
+  const q = useQuery(fleetQuery(ctx, fleetQueryOfView(state), setProgress));
   if (q.isPending) return <ScanProgress progress={progress} />;
   if (q.isError) return <ErrorPanel title="Could not scan the proxies" {...errorProps(q.error)} />;
   return (

@@ -1,4 +1,4 @@
-import { queryOptions } from '@tanstack/react-query';
+import { keepPreviousData, queryOptions } from '@tanstack/react-query';
 import {
   FleetStreamLineSchema,
   ProxyDetailSchema,
@@ -7,9 +7,11 @@ import {
   type FleetView,
 } from '../../lib/api/proxies';
 import { withContext } from '../../lib/api/context';
+import { fleetQueryString, type FleetQuery } from '../../lib/proxies/page';
 import { ApiRequestError, fetchJson } from '../data/fetchJson';
 
-export const fleetKey = (context: string | null) => ['proxies', 'fleet', context ?? ''] as const;
+export const fleetKey = (context: string | null, query: FleetQuery = {}) =>
+  ['proxies', 'fleet', context ?? '', fleetQueryString(query)] as const;
 
 /**
  * Reads GET /api/proxies/fleet?stream=1 (NDJSON): reports each progress line and resolves with
@@ -17,12 +19,15 @@ export const fleetKey = (context: string | null) => ['proxies', 'fleet', context
  */
 export async function streamFleet(
   context: string | null,
+  query: FleetQuery,
   onProgress: (p: FleetProgress) => void,
   signal?: AbortSignal,
 ): Promise<FleetView> {
+  const qs = fleetQueryString(query);
+  const url = `/api/proxies/fleet?stream=1${qs ? `&${qs}` : ''}`;
   let res: Response;
   try {
-    res = await fetch(withContext('/api/proxies/fleet?stream=1', context), {
+    res = await fetch(withContext(url, context), {
       signal,
       headers: { Accept: 'application/x-ndjson' },
     });
@@ -51,15 +56,21 @@ export async function streamFleet(
   throw new ApiRequestError(502, 'STREAM_ENDED', 'the fleet scan stream ended without a result');
 }
 
+/**
+ * The fleet page the screen shows (filters, sort and page in the key: the server sends only those
+ * rows). The previous page stays on screen while the next one loads.
+ */
 export const fleetQuery = (
   context: string | null,
+  query: FleetQuery = {},
   onProgress: (p: FleetProgress) => void = () => undefined,
 ) =>
   queryOptions({
-    queryKey: fleetKey(context),
-    queryFn: ({ signal }) => streamFleet(context, onProgress, signal),
+    queryKey: fleetKey(context, query),
+    queryFn: ({ signal }) => streamFleet(context, query, onProgress, signal),
     staleTime: 15_000,
     retry: 0,
+    placeholderData: keepPreviousData,
   });
 
 export const proxyDetailQuery = (context: string | null, namespace: string, name: string) =>

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { ApiBudgetSchema } from './budget';
 import { ApiErrorSchema } from './errors';
 
 /**
@@ -8,8 +9,16 @@ import { ApiErrorSchema } from './errors';
 
 export const FleetPlacementSchema = z.enum(['sidecar', 'native-sidecar', 'gateway', 'waypoint']);
 
-/** ok: scraped; unreachable: the scrape failed (reason says why); not-running: nothing to ask. */
-export const ProxyStatusSchema = z.enum(['ok', 'unreachable', 'not-running']);
+/**
+ * ok: numbers read; unreachable: the scrape failed (reason says why); not-running: nothing to
+ * ask; unknown: Prometheus has no (or only a lagging) series for it; late: not answered by the
+ * view's deadline. Only `ok` rows carry numbers: the others are never counted as 0.
+ */
+export const ProxyStatusSchema = z.enum(['ok', 'unreachable', 'not-running', 'unknown', 'late']);
+
+/** Where a row's numbers came from: Prometheus, or meshdx's own scrape of the proxy. */
+export const FigureSourceSchema = z.enum(['prometheus', 'scrape']);
+export type FigureSource = z.infer<typeof FigureSourceSchema>;
 
 export const SidecarRefSchema = z.object({
   namespace: z.string(),
@@ -49,6 +58,10 @@ export const FleetRowSchema = z.object({
   sync: SyncSchema.nullable(),
   /** Lines of the scrape meshdx could not read (counted, not hidden). */
   scrapeErrors: z.number(),
+  /** Where the numbers came from (null when there are none). */
+  source: FigureSourceSchema.nullable(),
+  /** When the numbers were sampled (Prometheus sample time, or meshdx's scrape time). */
+  sampledAt: z.string().nullable(),
 });
 export type FleetRow = z.infer<typeof FleetRowSchema>;
 
@@ -89,6 +102,10 @@ export const FleetTotalsSchema = z.object({
   reachable: z.number(),
   unreachable: z.number(),
   notRunning: z.number(),
+  /** No series in Prometheus (or only a lagging one). */
+  unknown: z.number(),
+  /** Not answered by the view's deadline. */
+  late: z.number(),
   /** Sum of active clusters over reachable proxies: the push volume. */
   clusters: z.number(),
   serviceClustersEstimate: z.number(),
@@ -143,15 +160,53 @@ export const ZtunnelDetailSchema = z.object({
   errors: z.array(z.string()),
 });
 export type ZtunnelDetail = z.infer<typeof ZtunnelDetailSchema>;
+/** Where the fleet's figures came from, what was asked, and how old they are. */
+export const FleetSourceSchema = z.object({
+  kind: FigureSourceSchema,
+  /** The Prometheus (Thanos, Mimir...) asked, when it was. */
+  prometheus: z.string().nullable(),
+  /** The instant queries sent to it. */
+  queries: z.array(z.string()),
+  /** Oldest and newest sample behind the figures (null without samples). */
+  oldestSampleAt: z.string().nullable(),
+  newestSampleAt: z.string().nullable(),
+  /** Why the source is not the one configured, or what is partial about it. */
+  note: z.string().nullable(),
+});
+export type FleetSource = z.infer<typeof FleetSourceSchema>;
+
+/** The slice of rows the screen asked for: filters, sort and page applied on the server. */
+export const FleetPageSchema = z.object({
+  offset: z.number(),
+  limit: z.number(),
+  /** Rows that match the filters (all pages). */
+  matched: z.number(),
+  namespace: z.string().nullable(),
+  workload: z.string().nullable(),
+  q: z.string().nullable(),
+  sort: z.string(),
+  dir: z.enum(['asc', 'desc']),
+  /** Filter options over the whole fleet. */
+  namespaces: z.array(z.string()),
+  workloads: z.array(z.string()),
+});
+export type FleetPage = z.infer<typeof FleetPageSchema>;
 
 export const FleetViewSchema = z.object({
   scannedAt: z.string(),
   durationMs: z.number(),
   concurrency: z.number(),
   timeoutMs: z.number(),
+  /** The deadline the view answered within (proxies not answered by then are `late`). */
+  deadlineMs: z.number(),
+  source: FleetSourceSchema,
+  /** meshdx's own API requests to this cluster so far (its request budget). */
+  api: ApiBudgetSchema,
+  /** The rows of the page asked for (all rows when no page was asked). */
   rows: z.array(FleetRowSchema),
   /** ztunnels are not Envoy: they have their own rows (workloads and services they hold). */
   ztunnels: z.array(ZtunnelRowSchema),
+  page: FleetPageSchema,
   namespaces: z.array(NamespaceSummarySchema),
   topWorkloads: z.array(WorkloadSummarySchema),
   distribution: z.array(DistributionBinSchema),

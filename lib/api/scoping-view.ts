@@ -45,6 +45,8 @@ export const GatherSummarySchema = z.object({
   proxies: z.number(),
   /** :15090 answered with cluster_manager.active_clusters. */
   countsMeasured: z.number(),
+  /** Of those, counts taken from Prometheus's fleet series (no request to the proxy). */
+  countsFromPrometheus: z.number().optional(),
   unreachable: z.array(z.object({ namespace: z.string(), pod: z.string(), reason: z.string() })),
   unreachableTotal: z.number(),
   sources: z.array(SourceCoverageSchema),

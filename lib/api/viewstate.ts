@@ -90,6 +90,12 @@ export const ViewStateSchemas = {
     proxy: objectRef,
     /** The ztunnel whose workload table is open (namespace/name). */
     ztunnel: objectRef,
+    /** Page of the fleet's rows (1-based), paged on the server. */
+    page: z
+      .string()
+      .regex(/^[1-9]\d{0,5}$/)
+      .optional()
+      .catch(undefined),
   }),
   scoping: z.object({ namespace: optionalNs, workload: text }),
   incidents: z.object({

@@ -74,6 +74,8 @@ export function fleetTotals(rows: readonly FleetRow[]): FleetTotals {
     reachable: 0,
     unreachable: 0,
     notRunning: 0,
+    unknown: 0,
+    late: 0,
     clusters: 0,
     serviceClustersEstimate: 0,
     listeners: 0,
@@ -84,6 +86,8 @@ export function fleetTotals(rows: readonly FleetRow[]): FleetTotals {
     if (isUnscoped(r)) t.unscopedProxies++;
     if (r.status === 'unreachable') t.unreachable++;
     else if (r.status === 'not-running') t.notRunning++;
+    else if (r.status === 'unknown') t.unknown++;
+    else if (r.status === 'late') t.late++;
     else {
       t.reachable++;
       t.clusters += r.activeClusters ?? 0;

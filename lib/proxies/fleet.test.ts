@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import type { ApiBudget } from '../api/budget';
 import { FleetViewSchema } from '../api/proxies';
 import type { EnvoyProxyStats } from '../metrics/envoy-stats';
 import { buildFleet } from './fleet';
@@ -37,6 +38,24 @@ function ok(active: number, extra: Partial<EnvoyProxyStats> = {}): ScrapeOutcome
   };
 }
 
+const API: ApiBudget = {
+  qps: 20,
+  burst: 40,
+  proxyConcurrency: 32,
+  requests: { list: 0, get: 0, watch: 0, proxy: 0, portforward: 0, log: 0, other: 0 },
+  throttledWaits: 0,
+  throttledMs: 0,
+  slotWaits: 0,
+  tooManyRequests: 0,
+  retryAfterMs: 0,
+  retries: 0,
+  inFlightProxy: 0,
+  peakInFlightProxy: 0,
+  recentQps: 0,
+  peakQps: 0,
+  since: '2026-01-01T00:00:00.000Z',
+};
+
 const scoped = { namespace: 'b', name: 'default', source: 'namespace' as const };
 
 describe('buildFleet', () => {
@@ -67,6 +86,16 @@ describe('buildFleet', () => {
       durationMs: 12.4,
       concurrency: 4,
       timeoutMs: 1000,
+      deadlineMs: 5000,
+      source: {
+        kind: 'scrape',
+        prometheus: null,
+        queries: [],
+        oldestSampleAt: null,
+        newestSampleAt: null,
+        note: null,
+      },
+      api: API,
     }),
   );
 

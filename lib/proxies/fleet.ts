@@ -1,4 +1,5 @@
-import type { FleetRow, FleetView, ZtunnelRow } from '../api/proxies';
+import type { ApiBudget } from '../api/budget';
+import type { FleetRow, FleetSource, FleetView, ZtunnelRow } from '../api/proxies';
 import { fleetTotals, namespaceSummaries, topWorkloads } from './aggregate';
 import { distribution } from './distribution';
 import { fleetRow, istiodProxyId } from './rows';
@@ -16,14 +17,26 @@ export interface FleetInput {
   timeoutMs: number;
   /** The ztunnels' rows (lib/proxies/ztunnel.ts), none in a cluster without ambient. */
   ztunnels?: readonly ZtunnelRow[];
+  deadlineMs: number;
+  source: FleetSource;
+  api: ApiBudget;
 }
 
+const STATUS_RANK: Record<FleetRow['status'], number> = {
+  ok: 0,
+  unknown: 1,
+  late: 2,
+  unreachable: 3,
+  'not-running': 4,
+};
+
 /**
- * Ranking: unscoped proxies first, then by active clusters (heaviest first); unreachable and
- * not-running proxies after the ones with numbers, so nothing looks like a proxy with 0 clusters.
+ * Ranking: unscoped proxies first, then by active clusters (heaviest first); unknown, late,
+ * unreachable and not-running proxies after the ones with numbers, so nothing looks like a proxy
+ * with 0 clusters.
  */
 export function compareFleetRows(a: FleetRow, b: FleetRow): number {
-  const rank = (r: FleetRow) => (r.status === 'ok' ? 0 : r.status === 'unreachable' ? 1 : 2);
+  const rank = (r: FleetRow) => STATUS_RANK[r.status];
   return (
     rank(a) - rank(b) ||
     Number(a.sidecar !== null) - Number(b.sidecar !== null) ||
@@ -46,8 +59,23 @@ export function buildFleet(input: FleetInput): FleetView {
     durationMs: Math.round(input.durationMs),
     concurrency: input.concurrency,
     timeoutMs: input.timeoutMs,
+    deadlineMs: input.deadlineMs,
+    source: input.source,
+    api: input.api,
     rows,
     ztunnels: [...(input.ztunnels ?? [])],
+    page: {
+      offset: 0,
+      limit: rows.length,
+      matched: rows.length,
+      namespace: null,
+      workload: null,
+      q: null,
+      sort: 'rank',
+      dir: 'asc',
+      namespaces: [],
+      workloads: [],
+    },
     namespaces: namespaceSummaries(rows),
     topWorkloads: topWorkloads(rows),
     distribution: distribution(values),

@@ -37,15 +37,22 @@ export function fleetRow(
     sidecar: target.sidecar,
     sync: sync ? { istiod: sync.istiod, state: sync.state, types: sync.types } : null,
     scrapeErrors: 0,
+    source: null,
+    sampledAt: null,
   };
   if (outcome === null) return base;
-  if (!outcome.ok) return { ...base, status: 'unreachable', reason: outcome.reason };
+  if (!outcome.ok)
+    return { ...base, status: outcome.status ?? 'unreachable', reason: outcome.reason };
+  const source = outcome.source ?? 'scrape';
   const s = outcome.stats;
   if (s.activeClusters === null) {
     return {
       ...base,
-      status: 'unreachable',
-      reason: 'the scrape has no envoy_cluster_manager_active_clusters gauge',
+      status: source === 'prometheus' ? 'unknown' : 'unreachable',
+      reason:
+        source === 'prometheus'
+          ? 'no envoy_cluster_manager_active_clusters series in Prometheus'
+          : 'the scrape has no envoy_cluster_manager_active_clusters gauge',
       scrapeErrors: outcome.errors,
     };
   }
@@ -61,5 +68,7 @@ export function fleetRow(
     istioVersion: s.istioVersion ?? target.imageVersion,
     serverState: s.serverState?.name ?? null,
     scrapeErrors: outcome.errors,
+    source,
+    sampledAt: outcome.sampledAt ?? null,
   };
 }

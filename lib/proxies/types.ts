@@ -1,5 +1,5 @@
 import type { EnvoyProxyStats } from '../metrics/envoy-stats';
-import type { FleetRow } from '../api/proxies';
+import type { FigureSource, FleetRow } from '../api/proxies';
 
 /** A proxy the fleet scan asks, with what the API objects already say about it. */
 export interface ProxyTarget {
@@ -16,6 +16,17 @@ export interface ProxyTarget {
   imageVersion: string | null;
 }
 
-/** What scraping one proxy's :15090 gave: its numbers, or why it could not be read. */
+/**
+ * What reading one proxy gave (its :15090 scrape, or its series in Prometheus): its numbers,
+ * where and when they were sampled, or why there are none (`status`: the scrape failed, there is
+ * no usable series, or the answer came after the view's deadline; default unreachable).
+ */
 export type ScrapeOutcome =
-  { ok: true; stats: EnvoyProxyStats; errors: number } | { ok: false; reason: string };
+  | {
+      ok: true;
+      stats: EnvoyProxyStats;
+      errors: number;
+      source?: FigureSource;
+      sampledAt?: string | null;
+    }
+  | { ok: false; reason: string; status?: 'unreachable' | 'unknown' | 'late' };

@@ -2,6 +2,7 @@ import { Watch, type KubeConfig } from '@kubernetes/client-node';
 import type { KubeObject } from '../../lib/kube/types';
 import { isKubeError } from './errors';
 import { collectionPath, listResource, type ResourceType } from './resources';
+import { budgetOf } from './budget';
 import type { KubeTransport } from './transport';
 
 export interface ObservedEvent<T extends KubeObject> {
@@ -158,6 +159,8 @@ export class ListWatcher<T extends KubeObject> {
     let expired = false;
     const path = collectionPath(this.rt, this.opts.namespace);
     const w = new Watch(this.kc);
+    // counted, never throttled: client-go leaves watches out of its rate limiter too
+    budgetOf(this.kc).countWatch();
     this.setState('watching');
     w.watch(
       path,

@@ -1,7 +1,9 @@
 import { PassThrough, Writable } from 'node:stream';
 import { PortForward, type KubeConfig } from '@kubernetes/client-node';
 import { requireName } from '../../lib/kube/names';
+import { budgetOf } from './budget';
 import { errorText, KubeError } from './errors';
+import { MAX_429_RETRIES } from './retry';
 import type { KubeTransport, TextResponse } from './transport';
 
 /**
@@ -109,8 +111,37 @@ export function envoyAdminGet(
   return portForwardGet(kc, namespace, pod, ENVOY_ADMIN_PORT, pathWithQuery, opts);
 }
 
-/** One HTTP GET to a pod port over pods/portforward (GET only; ports in PORT_FORWARD_PORTS). */
+/**
+ * One HTTP GET to a pod port over pods/portforward (GET only; ports in PORT_FORWARD_PORTS),
+ * within the budget of the transport made from `kc` (a token and a pods/proxy+port-forward
+ * slot). A 429 on the upgrade is waited out (1 s: client-node does not show the Retry-After of a
+ * refused upgrade) and asked again, at most MAX_429_RETRIES times.
+ */
 export async function portForwardGet(
+  kc: KubeConfig,
+  namespace: string,
+  pod: string,
+  port: number,
+  pathWithQuery: string,
+  opts: { timeoutMs?: number; maxBytes?: number } = {},
+): Promise<TextResponse> {
+  const budget = budgetOf(kc);
+  for (let attempt = 0; ; attempt++) {
+    const release = await budget.acquire('portforward');
+    try {
+      return await portForwardOnce(kc, namespace, pod, port, pathWithQuery, opts);
+    } catch (e) {
+      if (!(e instanceof KubeError && e.status === 429) || attempt >= MAX_429_RETRIES) throw e;
+      budget.noteTooManyRequests(1_000);
+      budget.noteRetry();
+    } finally {
+      release();
+    }
+    await new Promise((r) => setTimeout(r, 1_000));
+  }
+}
+
+async function portForwardOnce(
   kc: KubeConfig,
   namespace: string,
   pod: string,

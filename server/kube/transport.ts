@@ -2,7 +2,22 @@ import http from 'node:http';
 import https from 'node:https';
 import type { KubeConfig } from '@kubernetes/client-node';
 import { ClockOffset } from './clock-offset';
+import {
+  attachBudget,
+  RequestBudget,
+  requestKind,
+  type BudgetSettings,
+  type BudgetStats,
+} from './budget';
 import { isKubeError, KubeError, parseStatusBody } from './errors';
+import {
+  backoffMs,
+  MAX_429_RETRIES,
+  MAX_READ_RETRIES,
+  MAX_RETRY_AFTER_MS,
+  retriesRead,
+  retryAfterMs,
+} from './retry';
 
 export interface RequestOptions {
   query?: Record<string, string | number | boolean | undefined>;
@@ -20,6 +35,12 @@ export interface TextResponse {
   body: string;
 }
 
+interface RawResponse extends TextResponse {
+  retryAfter: string | undefined;
+}
+
+const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
+
 const DEFAULT_TIMEOUT_MS = 10_000;
 const DEFAULT_MAX_BYTES = 256 * 1024 * 1024;
 /** Credentials from exec plugins and token files are re-read after this long. */
@@ -29,7 +50,7 @@ const AUTH_TTL_MS = 60_000;
  * Requests to the API server with the credentials, CA and TLS settings of a KubeConfig
  * (client-node's own applyToHTTPSOptions, so exec plugins, tokens and client certificates all
  * work as they do for kubectl), with a timeout on every call and Kubernetes Status errors
- * mapped to KubeError.
+ * mapped to KubeError. Every request goes through the runtime's RequestBudget (budget.ts).
  */
 export class KubeTransport {
   private readonly kc: KubeConfig;
@@ -38,9 +59,13 @@ export class KubeTransport {
   private readonly httpAgent = new http.Agent({ keepAlive: true, maxSockets: 64 });
   /** The API server's clock relative to this process's, from the `Date` of its answers. */
   readonly clock = new ClockOffset();
+  /** The request budget (rate, pods/proxy + port-forward slots, counts); shared with port-forwards. */
+  readonly budget: RequestBudget;
 
-  constructor(kc: KubeConfig) {
+  constructor(kc: KubeConfig, budget: Partial<BudgetSettings> = {}) {
     this.kc = kc;
+    this.budget = new RequestBudget(budget);
+    attachBudget(kc, this.budget);
     const server = kc.getCurrentCluster()?.server;
     if (!server)
       throw new KubeError('protocol', 'the current kubeconfig context has no cluster server');
@@ -70,8 +95,77 @@ export class KubeTransport {
     return url;
   }
 
+  /**
+   * One API request within the runtime's budget: waits for a token (and a slot for pods/proxy),
+   * honours `429 Retry-After`, retries an idempotent read after a connection reset or a 5xx
+   * (see retry.ts), and maps a failure to KubeError.
+   */
   async request(pathname: string, opts: RequestOptions = {}): Promise<TextResponse> {
     const url = this.url(pathname, opts.query);
+    const method = opts.method ?? 'GET';
+    const kind = requestKind(method, url.pathname, url.searchParams.get('watch') === 'true');
+    let throttled = 0;
+    let readRetries = 0;
+    for (;;) {
+      const release = await this.budget.acquire(kind);
+      let res: RawResponse;
+      try {
+        res = await this.send(url, method, opts);
+      } catch (e) {
+        release();
+        const code = (e as NodeJS.ErrnoException).code;
+        if (readRetries < MAX_READ_RETRIES && retriesRead(method, kind, { code })) {
+          readRetries++;
+          this.budget.noteRetry();
+          await sleep(backoffMs(readRetries));
+          continue;
+        }
+        throw toKubeError(e, url);
+      }
+      release();
+      if (res.status === 429 && throttled < MAX_429_RETRIES) {
+        const wait = retryAfterMs(res.retryAfter);
+        if (wait <= MAX_RETRY_AFTER_MS) {
+          throttled++;
+          this.budget.noteTooManyRequests(wait);
+          this.budget.noteRetry();
+          await sleep(wait);
+          continue;
+        }
+      } else if (res.status === 429) {
+        this.budget.noteTooManyRequests(0);
+      }
+      if (
+        res.status >= 400 &&
+        readRetries < MAX_READ_RETRIES &&
+        retriesRead(method, kind, { status: res.status })
+      ) {
+        readRetries++;
+        this.budget.noteRetry();
+        await sleep(backoffMs(readRetries));
+        continue;
+      }
+      if (res.status >= 400) {
+        const st = parseStatusBody(res.body);
+        const detail =
+          st.message ?? (res.body.trim().slice(0, 300) || http.STATUS_CODES[res.status]);
+        throw new KubeError('http', `${res.status} from ${url.pathname}: ${detail}`, {
+          status: res.status,
+          reason: st.reason,
+          url: url.pathname,
+        });
+      }
+      return { status: res.status, contentType: res.contentType, body: res.body };
+    }
+  }
+
+  /** What meshdx has asked of this API server, waited for and retried (health, view footers). */
+  budgetStats(): BudgetStats {
+    return this.budget.stats();
+  }
+
+  /** One HTTP exchange; any status resolves, transport failures reject (raw errors). */
+  private async send(url: URL, method: string, opts: RequestOptions): Promise<RawResponse> {
     const auth = await this.authOptions();
     const timeoutMs = opts.timeoutMs ?? DEFAULT_TIMEOUT_MS;
     const maxBytes = opts.maxBytes ?? DEFAULT_MAX_BYTES;
@@ -84,13 +178,13 @@ export class KubeTransport {
     if (opts.body !== undefined) headers['Content-Type'] = 'application/json';
 
     const sentAt = Date.now();
-    return new Promise<TextResponse>((resolve, reject) => {
+    return new Promise<RawResponse>((resolve, reject) => {
       const req = (isHttps ? https : http).request(
         url,
         {
           ...(isHttps ? auth : {}),
           agent: isHttps ? auth.agent : this.httpAgent,
-          method: opts.method ?? 'GET',
+          method,
           headers,
         },
         (res) => {
@@ -112,24 +206,15 @@ export class KubeTransport {
           });
           res.on('end', () => {
             clearTimeout(timer);
-            const body = Buffer.concat(chunks).toString('utf8');
-            const status = res.statusCode ?? 0;
-            const contentType = String(res.headers['content-type'] ?? '');
-            if (status >= 400) {
-              const st = parseStatusBody(body);
-              const detail = st.message ?? (body.trim().slice(0, 300) || http.STATUS_CODES[status]);
-              reject(
-                new KubeError('http', `${status} from ${url.pathname}: ${detail}`, {
-                  status,
-                  reason: st.reason,
-                  url: url.pathname,
-                }),
-              );
-              return;
-            }
-            resolve({ status, contentType, body });
+            const ra = res.headers['retry-after'];
+            resolve({
+              status: res.statusCode ?? 0,
+              contentType: String(res.headers['content-type'] ?? ''),
+              body: Buffer.concat(chunks).toString('utf8'),
+              retryAfter: Array.isArray(ra) ? ra[0] : ra,
+            });
           });
-          res.on('error', (e) => reject(toKubeError(e, url)));
+          res.on('error', (e) => reject(e));
         },
       );
       const timer = setTimeout(() => {
@@ -143,7 +228,7 @@ export class KubeTransport {
       }, timeoutMs);
       req.on('error', (e) => {
         clearTimeout(timer);
-        reject(toKubeError(e, url));
+        reject(e);
       });
       if (opts.body !== undefined) req.write(opts.body);
       req.end();

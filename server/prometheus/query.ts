@@ -1,26 +1,8 @@
 /**
  * Prometheus HTTP API reads: /api/v1/query_range (matrix) and /api/v1/query (vector). Answers are
- * validated (zod); a failure of any kind (HTTP status, non-JSON body, error status) is returned
+ * validated; a failure of any kind (HTTP status, non-JSON body, error status) is returned
  * as an error string, never thrown.
  */
-import { z } from 'zod';
-
-const ResultSchema = z.object({
-  status: z.string(),
-  error: z.string().optional(),
-  data: z
-    .object({
-      resultType: z.string(),
-      result: z.array(
-        z.object({
-          metric: z.record(z.string(), z.string()),
-          values: z.array(z.tuple([z.number(), z.string()])).optional(),
-          value: z.tuple([z.number(), z.string()]).optional(),
-        }),
-      ),
-    })
-    .optional(),
-});
 
 export interface Series {
   metric: Record<string, string>;
@@ -35,25 +17,64 @@ export interface SeriesAnswer {
 
 const sample = ([t, v]: [number, string]): [number, number] => [Math.round(t * 1000), Number(v)];
 
+type Sample = [number, number];
+
+const isRecordOfStrings = (v: unknown): v is Record<string, string> =>
+  typeof v === 'object' &&
+  v !== null &&
+  !Array.isArray(v) &&
+  Object.values(v).every((x) => typeof x === 'string');
+
+/** `[<unix seconds>, "<value>"]`, or null when it is not one. */
+function readSample(v: unknown): Sample | null {
+  if (!Array.isArray(v) || v.length !== 2) return null;
+  const [t, x] = v as unknown[];
+  return typeof t === 'number' && typeof x === 'string' ? sample([t, x]) : null;
+}
+
 /**
  * A /api/v1/query_range answer (matrix) or a /api/v1/query answer (vector: one sample per
- * series) as series, or the error it carries.
+ * series) as series, or the error it carries. Checked by hand rather than with a schema: an
+ * answer for a fleet holds tens of thousands of series, and this runs on every view.
  */
 export function parseMatrix(body: unknown): SeriesAnswer {
-  const parsed = ResultSchema.safeParse(body);
-  if (!parsed.success) return { series: [], error: 'Prometheus answer is not a query result' };
-  const { status, error, data } = parsed.data;
-  if (status !== 'success' || !data)
-    return { series: [], error: `Prometheus query failed: ${error ?? status}` };
-  if (data.resultType !== 'matrix' && data.resultType !== 'vector')
-    return { series: [], error: `Prometheus answered a ${data.resultType}, not series` };
-  return {
-    series: data.result.map((r) => ({
-      metric: r.metric,
-      samples: r.values ? r.values.map(sample) : r.value ? [sample(r.value)] : [],
-    })),
-    error: null,
-  };
+  const notResult = { series: [], error: 'Prometheus answer is not a query result' };
+  if (typeof body !== 'object' || body === null) return notResult;
+  const { status, error, data } = body as { status?: unknown; error?: unknown; data?: unknown };
+  if (typeof status !== 'string' || (error !== undefined && typeof error !== 'string'))
+    return notResult;
+  if (data !== undefined && (typeof data !== 'object' || data === null)) return notResult;
+  const d = data as { resultType?: unknown; result?: unknown } | undefined;
+  if (d !== undefined && (typeof d.resultType !== 'string' || !Array.isArray(d.result)))
+    return notResult;
+  if (status !== 'success' || !d)
+    return {
+      series: [],
+      error: `Prometheus query failed: ${(error as string | undefined) ?? status}`,
+    };
+  if (d.resultType !== 'matrix' && d.resultType !== 'vector')
+    return { series: [], error: `Prometheus answered a ${String(d.resultType)}, not series` };
+  const series: Series[] = [];
+  for (const r of d.result as unknown[]) {
+    if (typeof r !== 'object' || r === null) return notResult;
+    const { metric, values, value } = r as { metric?: unknown; values?: unknown; value?: unknown };
+    if (!isRecordOfStrings(metric)) return notResult;
+    let samples: Sample[] = [];
+    if (values !== undefined) {
+      if (!Array.isArray(values)) return notResult;
+      for (const v of values as unknown[]) {
+        const s = readSample(v);
+        if (s === null) return notResult;
+        samples.push(s);
+      }
+    } else if (value !== undefined) {
+      const s = readSample(value);
+      if (s === null) return notResult;
+      samples = [s];
+    }
+    series.push({ metric, samples });
+  }
+  return { series, error: null };
 }
 
 export interface PromClient {

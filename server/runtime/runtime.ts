@@ -64,7 +64,11 @@ export class ClusterRuntime {
     storeFile: string,
   ) {
     this.kc = source.kc;
-    this.transport = new KubeTransport(source.kc);
+    this.transport = new KubeTransport(source.kc, {
+      qps: settings.MESHDX_API_QPS,
+      burst: settings.MESHDX_API_BURST,
+      proxyConcurrency: settings.MESHDX_PROXY_CONCURRENCY,
+    });
     const now = () => this.transport.clusterNow();
     this.pods = new WatchFeed<Pod>(this.transport, this.kc, CORE.pods, {
       floor: latestStatusTime,

@@ -6,7 +6,9 @@ import { PageTitle } from '@/components/ui/Card';
 import { prefetch } from '@/server/prefetch';
 import { contextFrom } from '@/lib/api/context';
 import { runtimeFor } from '@/server/runtime/registry';
-import { cachedFleet } from '@/server/screens/proxies/fleet';
+import { cachedFleet, withApi } from '@/server/screens/proxies/fleet';
+import { fleetQueryOfView, pageFleet } from '@/lib/proxies/page';
+import { parseViewState } from '@/lib/api/viewstate';
 
 export const dynamic = 'force-dynamic';
 
@@ -15,17 +17,23 @@ export default async function Page({
 }: {
   searchParams: Promise<Record<string, string | string[] | undefined>>;
 }) {
-  const ctx = contextFrom(await searchParams);
-  // a fresh scan is served at once; otherwise the page streams a new one with its progress
-  let cached = null;
+  const params = await searchParams;
+  const ctx = contextFrom(params);
+  const sp = new URLSearchParams();
+  for (const [k, v] of Object.entries(params)) if (typeof v === 'string') sp.set(k, v);
+  const query = fleetQueryOfView(parseViewState('proxies', sp));
+  // a fresh fleet is served at once (the page the URL asks for); otherwise the page streams it
+  let fresh = null;
   try {
-    cached = cachedFleet(runtimeFor(ctx));
+    const rt = runtimeFor(ctx);
+    const cached = cachedFleet(rt);
+    fresh = cached ? pageFleet(withApi(rt, cached), query) : null;
   } catch {
     // no such cluster or context: the browser's request shows the error with its fix
   }
-  const fresh = cached;
+  const page = fresh;
   const state = await prefetch(
-    fresh ? [{ ...fleetQuery(ctx), queryFn: () => Promise.resolve(fresh) }] : [],
+    page ? [{ ...fleetQuery(ctx, query), queryFn: () => Promise.resolve(page) }] : [],
   );
   return (
     <>

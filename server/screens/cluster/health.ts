@@ -3,7 +3,8 @@ import { getClusterInfo } from './info';
 
 /**
  * GET /api/health: liveness, the asked (or default) context's reachability, and for every
- * running runtime its watches and history store, so an operator can trust the history.
+ * running runtime its watches and history store, so an operator can trust the history, and
+ * what meshdx itself costs that API server (its request budget's counts).
  */
 export async function getHealth(context: string | null) {
   const cluster = await getClusterInfo(context);
@@ -15,6 +16,8 @@ export async function getHealth(context: string | null) {
       server: rt.source.server,
       watches: { pods: rt.pods.currentStatus, events: rt.events.currentStatus },
       history: { ...rt.history, recorder: rt.recorder.status() },
+      /** meshdx's own requests to this API server: by kind, throttled waits, 429s, retries. */
+      api: rt.transport.budgetStats(),
       idleSeconds: Math.round((Date.now() - rt.lastUsed) / 1000),
     })),
   };

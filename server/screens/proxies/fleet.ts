@@ -1,8 +1,9 @@
 import type { FleetProgress, FleetView } from '../../../lib/api/proxies';
+import { pageFleet, type FleetQuery } from '../../../lib/proxies/page';
 import { Memo } from '../../runtime/memo';
 import { runtimeFor } from '../../runtime/registry';
 import type { ClusterRuntime } from '../../runtime/runtime';
-import { scanFleet, type ScanDeps } from './scan';
+import { scanFleet, type ScanDeps, type SyncCache } from './scan';
 
 /** A finished scan is served from memory this long, so navigating back is instant. */
 export const FLEET_CACHE_MS = 15_000;
@@ -10,6 +11,8 @@ export const FLEET_CACHE_MS = 15_000;
 /** The fleet screen's state in a runtime: one scan at a time, its progress and its result. */
 interface FleetState {
   memo: Memo<FleetView>;
+  /** istiod's sync state, kept when it came in after its view answered. */
+  sync: SyncCache;
   progress: FleetProgress;
   listeners: Set<(p: FleetProgress) => void>;
 }
@@ -17,19 +20,35 @@ interface FleetState {
 const stateOf = (rt: ClusterRuntime): FleetState =>
   rt.screen('proxies-fleet', () => ({
     memo: new Memo<FleetView>(FLEET_CACHE_MS),
+    sync: { value: null },
     progress: { type: 'progress', done: 0, total: 0, unreachable: 0 },
     listeners: new Set(),
   }));
 
 /** What a fleet scan of this runtime's cluster needs. */
 export function scanDeps(rt: ClusterRuntime): ScanDeps {
+  const s = rt.settings;
   return {
     transport: rt.transport,
     kc: rt.kc,
-    istioNamespace: rt.settings.MESHDX_ISTIO_NAMESPACE,
-    concurrency: rt.settings.MESHDX_PROXY_CONCURRENCY,
-    timeoutMs: rt.settings.MESHDX_PROXY_TIMEOUT_MS,
+    istioNamespace: s.MESHDX_ISTIO_NAMESPACE,
+    concurrency: s.MESHDX_PROXY_CONCURRENCY,
+    timeoutMs: s.MESHDX_PROXY_TIMEOUT_MS,
+    deadlineMs: s.MESHDX_VIEW_DEADLINE_MS,
     envoyInit: rt.envoyInit,
+    prometheus: s.MESHDX_PROMETHEUS
+      ? {
+          url: s.MESHDX_PROMETHEUS,
+          timeoutMs: Math.min(10_000, s.MESHDX_VIEW_DEADLINE_MS),
+          maxAgeMs: s.MESHDX_PROMETHEUS_MAX_AGE_S * 1000,
+        }
+      : undefined,
+    syncCache: stateOf(rt).sync,
+    // the runtime's watch-fed pods: no list of every pod per scan
+    pods: async () => {
+      await rt.cache.ready();
+      return rt.cache.livePods();
+    },
   };
 }
 
@@ -63,12 +82,21 @@ export function fleetScan(
   return { promise, progress: () => s.progress };
 }
 
-/** The fleet: from the cache when fresh (and `refresh` not asked), else from a (joined) scan. */
+/**
+ * The fleet: from the cache when fresh (and `refresh` not asked), else from a (joined) scan;
+ * filtered, sorted and paged as the screen asked (aggregates stay whole).
+ */
 export async function getFleet(
   context: string | null,
-  opts: { refresh?: boolean } = {},
+  opts: { refresh?: boolean; query?: FleetQuery } = {},
 ): Promise<FleetView> {
   const rt = runtimeFor(context);
   const cached = opts.refresh ? null : cachedFleet(rt);
-  return cached ?? fleetScan(rt).promise;
+  const fleet = cached ?? (await fleetScan(rt).promise);
+  return pageFleet(withApi(rt, fleet), opts.query ?? {});
+}
+
+/** The fleet with the runtime's request counts as they are now (not as when it was scanned). */
+export function withApi(rt: ClusterRuntime, fleet: FleetView): FleetView {
+  return { ...fleet, api: rt.transport.budgetStats() };
 }

@@ -1,9 +1,11 @@
 import type { KubeConfig } from '@kubernetes/client-node';
-import type { FleetProgress, FleetView } from '../../../lib/api/proxies';
+import type { FleetProgress, FleetSource, FleetView } from '../../../lib/api/proxies';
+import type { Pod } from '../../../lib/kube/types';
 import { buildFleet } from '../../../lib/proxies/fleet';
 import { mapBounded } from '../../../lib/proxies/pool';
 import { proxyTargets } from '../../../lib/proxies/target';
-import type { ScrapeOutcome } from '../../../lib/proxies/types';
+import type { SyncParse } from '../../../lib/proxies/sync';
+import type { ProxyTarget, ScrapeOutcome } from '../../../lib/proxies/types';
 import { readSyncStatus, istiodPods } from '../../envoy/istiod';
 import { failureReason } from '../../envoy/reason';
 import type { EnvoyInitTimes } from '../../envoy/init-times';
@@ -11,6 +13,15 @@ import { scrapeProxyStats } from '../../envoy/scrape';
 import { listIstioConfig, listPods } from '../../kube/resources';
 import type { KubeTransport } from '../../kube/transport';
 import { scanZtunnels } from './ztunnel';
+import { promOutcome, readPromFleet, type PromFleet } from '../../prometheus/fleet';
+
+export interface PrometheusSource {
+  url: string;
+  timeoutMs: number;
+  /** A sample older than this is lagging: its proxy is unknown. */
+  maxAgeMs: number;
+  fetchImpl?: typeof fetch;
+}
 
 export interface ScanDeps {
   transport: KubeTransport;
@@ -18,44 +29,245 @@ export interface ScanDeps {
   istioNamespace: string;
   concurrency: number;
   timeoutMs: number;
+  /** The view answers within this long; proxies not read by then are `late` (default 25 s). */
+  deadlineMs?: number;
   /** Where scraped Envoy init times are kept (the runtime's). */
   envoyInit?: EnvoyInitTimes;
+  /** The fleet's figures from Prometheus instead of one pods/proxy request per proxy. */
+  prometheus?: PrometheusSource;
+  /** The pods, from the runtime's watch-fed cache; absent: listed from the API server. */
+  pods?: () => Promise<Pod[]>;
+  /** Where a sync state that came in after its view answered is kept for the next view. */
+  syncCache?: SyncCache;
+}
+
+type Sync = SyncParse & { istiods: number };
+
+export interface SyncCache {
+  value: { at: number; sync: Sync } | null;
+}
+
+/** Once the figures are in, istiod's sync state is waited for this much longer at most. */
+export const SYNC_GRACE_MS = 1_500;
+/** A sync state kept from an earlier view is used while younger than this. */
+export const SYNC_REUSE_MS = 120_000;
+
+/**
+ * istiod's sync state, waited for at most SYNC_GRACE_MS after the figures (and never past the
+ * deadline): a slow /debug/syncz (it lists every proxy) must not hold the fleet back. When it
+ * is late, the view uses the one an earlier view left (saying how old), else names it missing;
+ * the late answer is kept for the next view.
+ */
+async function syncWithin(
+  syncPromise: Promise<Sync>,
+  deadline: Promise<void>,
+  deadlineMs: number,
+  cache: SyncCache | undefined,
+): Promise<Sync> {
+  void syncPromise.then((sync) => {
+    if (cache) cache.value = { at: Date.now(), sync };
+  });
+  const grace = timer(SYNC_GRACE_MS);
+  try {
+    const late = Symbol('late');
+    const first = await Promise.race([
+      syncPromise,
+      grace.done.then(() => late),
+      deadline.then(() => late),
+    ]);
+    if (first !== late) return first as Sync;
+  } finally {
+    grace.cancel();
+  }
+  const kept = cache?.value;
+  if (kept && Date.now() - kept.at < SYNC_REUSE_MS) {
+    const age = Math.round((Date.now() - kept.at) / 1000);
+    return {
+      ...kept.sync,
+      errors: [
+        ...kept.sync.errors,
+        `istiod sync state is ${age} s old: the current one was not in within ${SYNC_GRACE_MS} ms of the figures`,
+      ],
+    };
+  }
+  return {
+    byProxy: new Map(),
+    errors: [
+      `istiod sync state late: not in within ${SYNC_GRACE_MS} ms of the figures (deadline ${deadlineMs} ms); the next view uses it`,
+    ],
+    istiods: 0,
+  };
+}
+
+export const DEFAULT_DEADLINE_MS = 25_000;
+
+/** Resolves after `ms` without keeping the process alive; `cancel` clears it. */
+function timer(ms: number): { done: Promise<void>; cancel: () => void } {
+  let t: NodeJS.Timeout | undefined;
+  const done = new Promise<void>((r) => {
+    t = setTimeout(r, Math.max(0, ms));
+    t.unref();
+  });
+  return { done, cancel: () => clearTimeout(t) };
+}
+
+function sampleRange(outcomes: readonly (ScrapeOutcome | null)[]): {
+  oldestSampleAt: string | null;
+  newestSampleAt: string | null;
+} {
+  let lo: string | null = null;
+  let hi: string | null = null;
+  for (const o of outcomes) {
+    const at = o?.ok ? (o.sampledAt ?? null) : null;
+    if (at === null) continue;
+    if (lo === null || at < lo) lo = at;
+    if (hi === null || at > hi) hi = at;
+  }
+  return { oldestSampleAt: lo, newestSampleAt: hi };
+}
+
+/** Why Prometheus could not give the fleet, or null when it can. */
+function promUnusable(p: PromFleet, url: string): string | null {
+  if (p.error) return `${p.error}: figures read from each proxy instead`;
+  if (p.byPod.size === 0) {
+    return `Prometheus at ${url} has no envoy_cluster_manager_active_clusters series with namespace and pod labels (is Istio's sidecar scrape configured?): figures read from each proxy instead`;
+  }
+  return null;
 }
 
 /**
- * The fleet scan: list pods and Sidecars, then every running proxy's :15090 scrape with bounded
- * concurrency and a per-proxy timeout (a slow or dead proxy costs one slot for at most
- * timeoutMs), and istiod's sync state in parallel. Progress is reported after each proxy.
+ * The fleet: pods (the runtime's cache, else a list) and Sidecars, then every running proxy's
+ * figures, from Prometheus in a few instant queries when it is configured and answers, else from
+ * each proxy's :15090 scrape through pods/proxy (bounded concurrency, a per-proxy timeout, the
+ * runtime's request budget). Either way the view answers by `deadlineMs` with what it has:
+ * proxies not read by then are `late`, never 0. istiod's sync state is read in parallel.
  */
 export async function scanFleet(
   deps: ScanDeps,
   onProgress?: (p: FleetProgress) => void,
 ): Promise<FleetView> {
   const started = Date.now();
-  const [pods, istio] = await Promise.all([
-    listPods(deps.transport),
-    listIstioConfig(deps.transport),
-  ]);
-  const { targets } = proxyTargets(pods.items, istio.sidecars, deps.istioNamespace);
-  const syncPromise = readSyncStatus(
-    deps.kc,
-    istiodPods(pods.items, deps.istioNamespace),
-    deps.timeoutMs,
-  );
-  const progress: FleetProgress = {
-    type: 'progress',
-    done: 0,
-    total: targets.length,
-    unreachable: 0,
-  };
-  onProgress?.({ ...progress });
-  const outcomes = await mapBounded<(typeof targets)[number], ScrapeOutcome | null>(
+  const deadlineMs = deps.deadlineMs ?? DEFAULT_DEADLINE_MS;
+  const deadline = timer(deadlineMs);
+  try {
+    const promPromise = deps.prometheus
+      ? readPromFleet({
+          baseUrl: deps.prometheus.url,
+          timeoutMs: deps.prometheus.timeoutMs,
+          fetchImpl: deps.prometheus.fetchImpl ?? fetch,
+        })
+      : null;
+    const [pods, istio] = await Promise.all([
+      deps.pods ? deps.pods() : listPods(deps.transport).then((l) => l.items),
+      listIstioConfig(deps.transport),
+    ]);
+    const { targets } = proxyTargets(pods, istio.sidecars, deps.istioNamespace);
+    const syncPromise = readSyncStatus(
+      deps.kc,
+      istiodPods(pods, deps.istioNamespace),
+      deps.timeoutMs,
+    );
+    const progress: FleetProgress = {
+      type: 'progress',
+      done: 0,
+      total: targets.length,
+      unreachable: 0,
+    };
+    onProgress?.({ ...progress });
+
+    const prom = promPromise ? await promPromise : null;
+    const promNote = prom && deps.prometheus ? promUnusable(prom, deps.prometheus.url) : null;
+    let outcomes: (ScrapeOutcome | null)[];
+    let source: FleetSource;
+    if (prom && deps.prometheus && promNote === null) {
+      const nowMs = Date.now();
+      const maxAge = deps.prometheus.maxAgeMs;
+      outcomes = targets.map((t) =>
+        t.notRunning === null ? promOutcome(prom, t.namespace, t.name, nowMs, maxAge) : null,
+      );
+      progress.done = targets.length;
+      progress.unreachable = outcomes.filter((o) => o && !o.ok).length;
+      onProgress?.({ ...progress });
+      const unknown = progress.unreachable;
+      source = {
+        kind: 'prometheus',
+        prometheus: deps.prometheus.url,
+        queries: prom.queries,
+        ...sampleRange(outcomes),
+        note:
+          unknown > 0
+            ? `${unknown} running ${unknown === 1 ? 'proxy has' : 'proxies have'} no usable series in Prometheus: shown as unknown (open one to read it directly)`
+            : null,
+      };
+    } else {
+      outcomes = await scrapeAll(
+        { ...deps, deadlineMs },
+        targets,
+        progress,
+        deadline.done,
+        onProgress,
+      );
+      const late = outcomes.filter((o) => o && !o.ok && o.status === 'late').length;
+      const notes = [
+        promNote,
+        late > 0
+          ? `${late} ${late === 1 ? 'proxy' : 'proxies'} not read within the ${deadlineMs} ms deadline: shown as late`
+          : null,
+      ].filter((n): n is string => n !== null);
+      source = {
+        kind: 'scrape',
+        prometheus: deps.prometheus?.url ?? null,
+        queries: [],
+        ...sampleRange(outcomes),
+        note: notes.length > 0 ? notes.join('; ') : null,
+      };
+    }
+    const [sync, ztunnels] = await Promise.all([
+      syncWithin(syncPromise, deadline.done, deadlineMs, deps.syncCache),
+      scanZtunnels(deps, pods, deps.istioNamespace),
+    ]);
+    return buildFleet({
+      targets,
+      outcomes,
+      sync,
+      scannedAt: deps.transport.clusterNow(),
+      durationMs: Date.now() - started,
+      concurrency: deps.concurrency,
+      timeoutMs: deps.timeoutMs,
+      deadlineMs,
+      source,
+      api: deps.transport.budgetStats(),
+      ztunnels,
+    });
+  } finally {
+    deadline.cancel();
+  }
+}
+
+/** Every running proxy's :15090 scrape through pods/proxy, until the deadline. */
+function scrapeAll(
+  deps: ScanDeps & { deadlineMs: number },
+  targets: readonly ProxyTarget[],
+  progress: FleetProgress,
+  deadline: Promise<void>,
+  onProgress?: (p: FleetProgress) => void,
+): Promise<(ScrapeOutcome | null)[]> {
+  return mapBounded<ProxyTarget, ScrapeOutcome | null>(
     targets,
     deps.concurrency,
-    async (t) =>
-      t.notRunning === null
-        ? scrapeProxyStats(deps.transport, t.namespace, t.name, deps.timeoutMs, deps.envoyInit)
-        : null,
+    async (t) => {
+      if (t.notRunning !== null) return null;
+      const o = await scrapeProxyStats(
+        deps.transport,
+        t.namespace,
+        t.name,
+        deps.timeoutMs,
+        deps.envoyInit,
+      );
+      return o.ok
+        ? { ...o, source: 'scrape', sampledAt: deps.transport.clusterNow().toISOString() }
+        : o;
+    },
     {
       onThrow: (e) => ({ ok: false, reason: failureReason(e) }),
       onDone: (r) => {
@@ -63,18 +275,15 @@ export async function scanFleet(
         if (r && !r.ok) progress.unreachable++;
         onProgress?.({ ...progress });
       },
+      deadline,
+      late: (t) =>
+        t.notRunning !== null
+          ? null
+          : {
+              ok: false,
+              status: 'late',
+              reason: `not read within the view's ${deps.deadlineMs} ms deadline (request budget: ${deps.transport.budget.settings.qps} QPS, ${deps.transport.budget.settings.proxyConcurrency} at a time)`,
+            },
     },
   );
-  const ztunnels = await scanZtunnels(deps, pods.items, deps.istioNamespace);
-  const sync = await syncPromise;
-  return buildFleet({
-    targets,
-    outcomes,
-    sync,
-    scannedAt: deps.transport.clusterNow(),
-    durationMs: Date.now() - started,
-    concurrency: deps.concurrency,
-    timeoutMs: deps.timeoutMs,
-    ztunnels,
-  });
 }

@@ -3,7 +3,13 @@
  * proxy (bounded concurrency, per-call timeout) its active cluster count (:15090), its
  * per-cluster usage (Envoy admin /stats over port-forward) and its access log (pods/log, tail
  * bounded); Prometheus when configured; istiod push health. Unreachable proxies stay unknown
- * (null), never 0.
+ * (null), never 0; proxies not read by the deadline are listed as late.
+ *
+ * At fleet scale, with Prometheus: every proxy's active count comes from the fleet's instant
+ * queries (server/prometheus/fleet.ts), and only one proxy per workload is sampled for what
+ * Prometheus cannot say (its service/non-service split, its per-cluster usage and access log);
+ * the workload's other replicas with the same count share the sample's split. Proxies without a
+ * usable series are read one by one as before.
  */
 import type { KubeConfig } from '@kubernetes/client-node';
 import type { GatherSummary, IstiodPush } from '../../../lib/api/scoping-view';
@@ -17,8 +23,11 @@ import type {
 import { istiodPods } from '../../envoy/istiod';
 import type { EnvoyInitTimes } from '../../envoy/init-times';
 import { scrapeProxyStats } from '../../envoy/scrape';
+import { workloadOf } from '../../../lib/inventory/workload';
+import type { Pod } from '../../../lib/kube/types';
 import { listIstioConfig, listNamespaces, listPods, listServices } from '../../kube/resources';
 import type { KubeTransport } from '../../kube/transport';
+import { promOutcome, readPromFleet, type PromFleet } from '../../prometheus/fleet';
 import { readAccessLogUsage } from './access-logs';
 import { readEnvoyUsage } from './envoy-usage';
 import { readPrometheusUsage } from './prometheus';
@@ -34,6 +43,10 @@ export interface GatherDeps {
   /** Access-log lines read per proxy (default 2000). */
   logTailLines?: number;
   prometheusUrl?: string;
+  /** A Prometheus sample older than this makes a proxy's count unknown (default 120 s). */
+  prometheusMaxAgeMs?: number;
+  /** The gather answers by then; proxies not read are listed as late (default 25 s). */
+  deadlineMs?: number;
   /** Where scraped Envoy init times are kept (the runtime's). */
   envoyInit?: EnvoyInitTimes;
   /** Skip sources (benchmarks, tests). */
@@ -48,6 +61,10 @@ export interface Gathered {
 
 interface ProxyAnswer {
   count: ProxyClusterCount;
+  /** Where the active count came from (null: no count). */
+  countFrom: 'prometheus' | 'scrape' | null;
+  /** The usage reads (Envoy /stats, access log) were made for this proxy. */
+  sampled: boolean;
   observations: TrafficObservation[];
   startMs: number | null;
   unreachable: string | null;
@@ -59,6 +76,19 @@ export async function gatherScopingInput(deps: GatherDeps): Promise<Gathered> {
   const started = Date.now();
   const t = deps.transport;
   const tail = deps.logTailLines ?? 2000;
+  const deadlineMs = deps.deadlineMs ?? 25_000;
+  let deadlineTimer: NodeJS.Timeout | undefined;
+  const deadline = new Promise<void>((r) => {
+    deadlineTimer = setTimeout(r, deadlineMs);
+    deadlineTimer.unref();
+  });
+  const fleetPromise: Promise<PromFleet | null> = deps.prometheusUrl
+    ? readPromFleet({
+        baseUrl: deps.prometheusUrl,
+        timeoutMs: deps.timeoutMs * 2,
+        fetchImpl: fetch,
+      })
+    : Promise.resolve(null);
   const [namespaces, pods, services, istio] = await Promise.all([
     listNamespaces(t),
     listPods(t),
@@ -70,6 +100,12 @@ export async function gatherScopingInput(deps: GatherDeps): Promise<Gathered> {
   const targets = scopingTargets(pods.items);
   const istiods = istiodPods(pods.items, deps.istioNamespace);
   const pushPromise = Promise.all(istiods.map((p) => readIstiodPush(t, p, deps.timeoutMs)));
+  const fleet = await fleetPromise;
+  const fleetUsable = fleet !== null && fleet.error === null && fleet.byPod.size > 0;
+  const maxAgeMs = deps.prometheusMaxAgeMs ?? 120_000;
+  const workloadKey = workloadKeys(pods.items);
+  /** Workloads whose usage sample is taken (one running proxy each, with Prometheus counts). */
+  const sampledWorkloads = new Set<string>();
 
   const answers = await mapBounded<(typeof targets)[number], ProxyAnswer>(
     targets,
@@ -79,24 +115,36 @@ export async function gatherScopingInput(deps: GatherDeps): Promise<Gathered> {
       if (tg.notRunning !== null) {
         return {
           count: { ...base, active: null, service: null },
+          countFrom: null,
+          sampled: false,
           observations: [],
           startMs: null,
           unreachable: tg.notRunning,
         };
       }
+      const fromProm = fleetUsable
+        ? promOutcome(fleet, tg.namespace, tg.pod, Date.now(), maxAgeMs)
+        : null;
+      const promActive = fromProm?.ok ? fromProm.stats.activeClusters : null;
+      const wk = workloadKey.get(`${tg.namespace}/${tg.pod}`) ?? `${tg.namespace}/${tg.pod}`;
+      // with a count from Prometheus, only the workload's first proxy is read for its usage
+      const sample = promActive === null || !sampledWorkloads.has(wk);
+      if (promActive !== null) sampledWorkloads.add(wk);
       const [scrape, usage, logs] = await Promise.all([
-        scrapeProxyStats(t, tg.namespace, tg.pod, deps.timeoutMs, deps.envoyInit),
-        deps.skip?.envoyStats
+        promActive !== null
+          ? null
+          : scrapeProxyStats(t, tg.namespace, tg.pod, deps.timeoutMs, deps.envoyInit),
+        deps.skip?.envoyStats || !sample
           ? null
           : readEnvoyUsage(deps.kc, tg.namespace, tg.pod, deps.timeoutMs),
-        deps.skip?.accessLogs
+        deps.skip?.accessLogs || !sample
           ? null
           : readAccessLogUsage(t, tg.namespace, tg.pod, {
               tailLines: tail,
               timeoutMs: deps.timeoutMs,
             }),
       ]);
-      const active = scrape.ok ? scrape.stats.activeClusters : null;
+      const active = promActive ?? (scrape?.ok ? scrape.stats.activeClusters : null);
       const u = usage?.usage ?? null;
       const observations = [usage?.observation, logs?.observation].filter(
         (o): o is TrafficObservation => o !== undefined,
@@ -113,24 +161,51 @@ export async function gatherScopingInput(deps: GatherDeps): Promise<Gathered> {
           service: active !== null && u ? u.serviceClusters : null,
           ...(active !== null && u ? { inbound: u.inboundClusters } : {}),
         },
+        countFrom: promActive !== null ? 'prometheus' : active !== null ? 'scrape' : null,
+        sampled: sample,
         observations,
         startMs,
-        unreachable: scrape.ok
-          ? active === null
-            ? 'no envoy_cluster_manager_active_clusters in the :15090 scrape'
-            : null
-          : scrape.reason,
+        unreachable:
+          active !== null
+            ? null
+            : scrape && !scrape.ok
+              ? scrape.reason
+              : 'no envoy_cluster_manager_active_clusters in the :15090 scrape',
       };
     },
     {
       onThrow: (e, tg) => ({
         count: { namespace: tg.namespace, pod: tg.pod, active: null, service: null },
+        countFrom: null,
+        sampled: false,
         observations: [],
         startMs: null,
         unreachable: e instanceof Error ? e.message : String(e),
       }),
+      deadline,
+      late: (tg) => {
+        // a proxy not read by the deadline still has its count when Prometheus gave one
+        const o =
+          fleetUsable && tg.notRunning === null
+            ? promOutcome(fleet, tg.namespace, tg.pod, Date.now(), maxAgeMs)
+            : null;
+        const active = o?.ok ? o.stats.activeClusters : null;
+        return {
+          count: { namespace: tg.namespace, pod: tg.pod, active, service: null },
+          countFrom: active !== null ? ('prometheus' as const) : null,
+          sampled: false,
+          observations: [],
+          startMs: null,
+          unreachable:
+            active !== null
+              ? null
+              : (tg.notRunning ?? `late: not read within the view's ${deadlineMs} ms deadline`),
+        };
+      },
     },
   );
+  clearTimeout(deadlineTimer);
+  shareSampledSplit(answers, targets, workloadKey);
 
   const window0 = observationWindow(
     answers.map((a) => a.startMs).filter((s): s is number => s !== null),
@@ -202,6 +277,7 @@ export async function gatherScopingInput(deps: GatherDeps): Promise<Gathered> {
       timeoutMs: deps.timeoutMs,
       proxies: targets.length,
       countsMeasured: answers.filter((a) => a.count.active !== null).length,
+      countsFromPrometheus: answers.filter((a) => a.countFrom === 'prometheus').length,
       unreachable: unreachable.slice(0, MAX_UNREACHABLE_LISTED),
       unreachableTotal: unreachable.length,
       sources: [
@@ -227,4 +303,46 @@ export async function gatherScopingInput(deps: GatherDeps): Promise<Gathered> {
           : null,
     },
   };
+}
+
+/** `namespace/pod` -> `namespace/kind/workload`. */
+function workloadKeys(pods: readonly Pod[]): Map<string, string> {
+  const out = new Map<string, string>();
+  for (const p of pods) {
+    const ns = p.metadata.namespace ?? 'default';
+    const w = workloadOf(p);
+    out.set(`${ns}/${p.metadata.name}`, `${ns}/${w.kind}/${w.name}`);
+  }
+  return out;
+}
+
+/**
+ * Replicas that were not sampled take their workload's sampled service/inbound split when their
+ * active count (from Prometheus) equals the sample's: same count, same config. Others keep an
+ * unknown split (the analysis then models it).
+ */
+function shareSampledSplit(
+  answers: ProxyAnswer[],
+  targets: readonly { namespace: string; pod: string }[],
+  workloadKey: ReadonlyMap<string, string>,
+): void {
+  const key = (i: number) => {
+    const tg = targets[i];
+    return tg ? (workloadKey.get(`${tg.namespace}/${tg.pod}`) ?? '') : '';
+  };
+  const samples = new Map<string, ProxyClusterCount>();
+  answers.forEach((a, i) => {
+    if (a.sampled && a.count.active !== null && a.count.service !== null)
+      samples.set(key(i), a.count);
+  });
+  answers.forEach((a, i) => {
+    if (a.sampled || a.countFrom !== 'prometheus') return;
+    const s = samples.get(key(i));
+    if (!s || s.active !== a.count.active) return;
+    a.count = {
+      ...a.count,
+      service: s.service,
+      ...(s.inbound !== undefined ? { inbound: s.inbound } : {}),
+    };
+  });
 }

@@ -20,6 +20,8 @@ export function scopingDeps(rt: ClusterRuntime): GatherDeps {
     concurrency: rt.settings.MESHDX_PROXY_CONCURRENCY,
     timeoutMs: rt.settings.MESHDX_PROXY_TIMEOUT_MS,
     prometheusUrl: rt.settings.MESHDX_PROMETHEUS,
+    prometheusMaxAgeMs: rt.settings.MESHDX_PROMETHEUS_MAX_AGE_S * 1000,
+    deadlineMs: rt.settings.MESHDX_VIEW_DEADLINE_MS,
     envoyInit: rt.envoyInit,
   };
 }

@@ -1,5 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { sendKsmMetrics } from '../ksm/handler';
+import { sendEnvoyFleetMetrics } from '../mesh/fleet-exposition';
+import { handleThrottle } from './throttle';
 import { applyFaults, faultsJson, parseFaultPatch } from '../store/faults';
 import { parseJson, readBody } from './body';
 import type { SimContext } from './context';
@@ -20,7 +22,9 @@ export function simInfo(ctx: SimContext): object {
 
 /**
  * /_sim/info, /_sim/advance?ms=N, /_sim/faults: simulator controls, not part of the k8s API;
- * /_sim/ksm/metrics: the pods as kube-state-metrics exposes them, for a Prometheus to scrape.
+ * /_sim/ksm/metrics: the pods as kube-state-metrics exposes them, for a Prometheus to scrape;
+ * /_sim/envoy/metrics: every proxy's Envoy series with pod/namespace labels (fleet-exposition.ts);
+ * /_sim/throttle: 429 Retry-After for the next N API requests (throttle.ts).
  */
 export async function handleControl(
   ctx: SimContext,
@@ -42,6 +46,11 @@ export async function handleControl(
     }
     case 'GET /_sim/ksm/metrics':
       return sendKsmMetrics(ctx.store, res);
+    case 'GET /_sim/envoy/metrics':
+      return sendEnvoyFleetMetrics(ctx, res);
+    case 'GET /_sim/throttle':
+    case 'POST /_sim/throttle':
+      return handleThrottle(ctx, req, res);
     case 'GET /_sim/faults':
       return sendJson(res, 200, JSON.stringify(faultsJson(ctx.faults)));
     case 'POST /_sim/faults': {

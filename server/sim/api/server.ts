@@ -7,6 +7,7 @@ import { parseApiPath } from './paths';
 import { createPortForwardServer, handlePortForwardUpgrade, rejectUpgrade } from './portforward';
 import { routeApi } from './router';
 import { failure, notFound, sendStatus } from './status';
+import { rejectThrottled } from './throttle';
 import { WatchRegistry } from './watch';
 
 export interface ApiServer {
@@ -53,6 +54,7 @@ export function createApiServer(ctx: SimContext): ApiServer {
       return handleControl(ctx, req, res, url);
     }
     ctx.requests.note(req.method ?? 'GET', url);
+    if (rejectThrottled(ctx, req.method ?? 'GET', url, res)) return;
     if (await injectFaults(res)) return;
     return routeApi(ctx, watches, req, res, url);
   }

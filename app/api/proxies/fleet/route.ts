@@ -3,7 +3,8 @@ import { contextParam } from '@/app/api/_lib/params';
 import { jsonResponse, toErrorResult } from '@/server/http';
 import { runtimeFor } from '@/server/runtime/registry';
 import type { ClusterRuntime } from '@/server/runtime/runtime';
-import { cachedFleet, fleetScan, getFleet } from '@/server/screens/proxies/fleet';
+import { cachedFleet, fleetScan, getFleet, withApi } from '@/server/screens/proxies/fleet';
+import { pageFleet, parseFleetQuery } from '@/lib/proxies/page';
 
 export const dynamic = 'force-dynamic';
 
@@ -14,12 +15,15 @@ const PROGRESS_EVERY_MS = 100;
  * GET /api/proxies/fleet: the fleet view model. With `?stream=1` the answer is NDJSON: progress
  * lines (`{"type":"progress","done":412,"total":1200,...}`) while the scan runs, then one
  * `{"type":"result","fleet":...}` line (or `{"type":"error",...}`). `?refresh=1` skips the
- * short server cache.
+ * short server cache. `namespace`, `workload`, `q`, `sort`, `dir`, `offset` and `limit` (default
+ * 50, at most 500) pick the rows sent: a screen of 50 rows never ships the whole fleet.
  */
 export function GET(req: Request) {
   const sp = new URL(req.url).searchParams;
   const refresh = sp.get('refresh') === '1';
-  if (sp.get('stream') !== '1') return jsonResponse(() => getFleet(contextParam(sp), { refresh }));
+  const query = parseFleetQuery(sp);
+  if (sp.get('stream') !== '1')
+    return jsonResponse(() => getFleet(contextParam(sp), { refresh, query }));
   const enc = new TextEncoder();
   let closed = false;
   const stream = new ReadableStream<Uint8Array>({
@@ -47,7 +51,7 @@ export function GET(req: Request) {
       }
       const cached = refresh ? null : cachedFleet(rt);
       if (cached) {
-        write({ type: 'result', fleet: cached });
+        write({ type: 'result', fleet: pageFleet(withApi(rt, cached), query) });
         end();
         return;
       }
@@ -72,7 +76,7 @@ export function GET(req: Request) {
       scan.promise.then(
         (fleet) => {
           if (pending) write(pending);
-          write({ type: 'result', fleet });
+          write({ type: 'result', fleet: pageFleet(withApi(rt, fleet), query) });
           end();
         },
         (e: unknown) => {

@@ -1,0 +1,161 @@
+/**
+ * The proxy fleet's figures from Prometheus (or Thanos, Mimir, VictoriaMetrics: the same
+ * /api/v1/query): a few instant queries over the series Istio's standard scrape already keeps
+ * for every sidecar and gateway, labelled by `namespace` and `pod`, instead of one pods/proxy
+ * request per proxy. A series that is missing, or whose last sample is older than `maxAgeMs`,
+ * makes that figure unknown (never 0).
+ */
+import type { EnvoyProxyStats } from '../../lib/metrics/envoy-stats';
+import type { ScrapeOutcome } from '../../lib/proxies/types';
+import { promGet, type PromClient, type Series } from './query';
+
+/** One instant query per figure; `max by` folds duplicates (two scrapes, HA replicas). */
+export const FLEET_QUERIES = {
+  activeClusters: 'max by (namespace, pod) (envoy_cluster_manager_active_clusters)',
+  warmingClusters: 'max by (namespace, pod) (envoy_cluster_manager_warming_clusters)',
+  listeners: 'max by (namespace, pod) (envoy_listener_manager_total_listeners_active)',
+  memory: 'max by (namespace, pod) (envoy_server_memory_allocated)',
+  state: 'max by (namespace, pod) (envoy_server_state)',
+  version: 'max by (namespace, pod, tag) (istio_build{component="proxy"})',
+  /** When the active-clusters sample was scraped: its age decides lagging. */
+  sampledAt: 'max by (namespace, pod) (timestamp(envoy_cluster_manager_active_clusters))',
+} as const;
+
+type Figure = keyof typeof FLEET_QUERIES;
+
+/** Envoy ServerInfo.State names by gauge value. */
+const STATE_NAMES = ['LIVE', 'DRAINING', 'PRE_INITIALIZING', 'INITIALIZING'];
+
+export interface PromFleetSample {
+  stats: EnvoyProxyStats;
+  /** Scrape time of the active-clusters sample (epoch ms), null when unknown. */
+  sampledAtMs: number | null;
+}
+
+export interface PromFleet {
+  /** Keyed `namespace/pod`. */
+  byPod: Map<string, PromFleetSample>;
+  /** Series without a namespace or pod label (not attributable to a proxy). */
+  unlabelled: number;
+  error: string | null;
+  queries: string[];
+}
+
+const keyOf = (m: Record<string, string>) =>
+  m.namespace && m.pod ? `${m.namespace}/${m.pod}` : null;
+
+function emptyStats(): EnvoyProxyStats {
+  return {
+    activeClusters: null,
+    warmingClusters: null,
+    listenersActive: null,
+    memoryAllocatedBytes: null,
+    serverState: null,
+    initializationTimeMs: null,
+    istioVersion: null,
+  };
+}
+
+/** Merges the answers of FLEET_QUERIES into one sample per proxy. */
+export function mergeFleetSeries(
+  answers: Record<Figure, Series[]>,
+): Omit<PromFleet, 'error' | 'queries'> {
+  const byPod = new Map<string, PromFleetSample>();
+  let unlabelled = 0;
+  const at = (m: Record<string, string>) => {
+    const k = keyOf(m);
+    if (k === null) return null;
+    let s = byPod.get(k);
+    if (!s) {
+      s = { stats: emptyStats(), sampledAtMs: null };
+      byPod.set(k, s);
+    }
+    return s;
+  };
+  for (const [figure, series] of Object.entries(answers) as [Figure, Series[]][]) {
+    for (const s of series) {
+      const v = s.samples[0]?.[1];
+      const p = at(s.metric);
+      if (p === null) {
+        if (figure === 'activeClusters') unlabelled++;
+        continue;
+      }
+      if (v === undefined || !Number.isFinite(v)) continue;
+      switch (figure) {
+        case 'activeClusters':
+          p.stats.activeClusters = v;
+          break;
+        case 'warmingClusters':
+          p.stats.warmingClusters = v;
+          break;
+        case 'listeners':
+          p.stats.listenersActive = v;
+          break;
+        case 'memory':
+          p.stats.memoryAllocatedBytes = v;
+          break;
+        case 'state':
+          p.stats.serverState = { value: v, name: STATE_NAMES[v] ?? `state ${v}` };
+          break;
+        case 'version':
+          if (v > 0 && s.metric.tag) p.stats.istioVersion = s.metric.tag;
+          break;
+        case 'sampledAt':
+          p.sampledAtMs = Math.round(v * 1000);
+          break;
+      }
+    }
+  }
+  return { byPod, unlabelled };
+}
+
+/** Asks the queries in parallel; any failure makes the whole answer an error (never partial). */
+export async function readPromFleet(c: PromClient): Promise<PromFleet> {
+  const figures = Object.keys(FLEET_QUERIES) as Figure[];
+  const queries = figures.map((f) => FLEET_QUERIES[f]);
+  const answers = await Promise.all(queries.map((query) => promGet(c, 'query', { query })));
+  const failed = answers.find((a) => a.error !== null);
+  if (failed) return { byPod: new Map(), unlabelled: 0, error: failed.error, queries };
+  const merged = mergeFleetSeries(
+    Object.fromEntries(figures.map((f, i) => [f, answers[i]?.series ?? []])) as Record<
+      Figure,
+      Series[]
+    >,
+  );
+  return { ...merged, error: null, queries };
+}
+
+/**
+ * A proxy's outcome from the Prometheus answer: its figures when its series is there and fresh
+ * enough, else unknown with the reason (no series; last sample too old).
+ */
+export function promOutcome(
+  fleet: PromFleet,
+  namespace: string,
+  pod: string,
+  nowMs: number,
+  maxAgeMs: number,
+): ScrapeOutcome {
+  const s = fleet.byPod.get(`${namespace}/${pod}`);
+  if (!s || s.stats.activeClusters === null) {
+    return {
+      ok: false,
+      status: 'unknown',
+      reason: 'no envoy_cluster_manager_active_clusters series in Prometheus for this pod',
+    };
+  }
+  if (s.sampledAtMs !== null && nowMs - s.sampledAtMs > maxAgeMs) {
+    return {
+      ok: false,
+      status: 'unknown',
+      reason: `Prometheus's last sample is ${Math.round((nowMs - s.sampledAtMs) / 1000)} s old (lagging scrape)`,
+    };
+  }
+  return {
+    ok: true,
+    stats: s.stats,
+    errors: 0,
+    source: 'prometheus',
+    sampledAt: s.sampledAtMs !== null ? new Date(s.sampledAtMs).toISOString() : null,
+  };
+}

@@ -1,0 +1,177 @@
+import fs from 'node:fs';
+import { KubeConfig } from '@kubernetes/client-node';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { FleetRow } from '../../lib/api/proxies';
+import { FleetViewSchema } from '../../lib/api/proxies';
+import { KubeTransport } from '../../server/kube/transport';
+import { scanFleet, type ScanDeps } from '../../server/screens/proxies/scan';
+import { startSimulator, type RunningSimulator } from '../../server/sim/index';
+import {
+  PROMETHEUS_BIN,
+  startPrometheus,
+  waitForQuery,
+  type RunningPrometheus,
+} from '../../test-support/prometheus';
+import { meshedPods } from '../proxies/sim-truth';
+
+/**
+ * The fleet from a real Prometheus (Debian's package) scraping the simulator's Envoy series
+ * against the fleet from meshdx's own per-proxy scrapes of the same simulated cluster.
+ */
+const hasPrometheus = fs.existsSync(PROMETHEUS_BIN);
+if (!hasPrometheus) {
+  const msg = `prometheus tests need ${PROMETHEUS_BIN} (apt-get install -y prometheus)`;
+  if (process.env.CI) throw new Error(msg);
+  console.warn(`SKIPPED: ${msg}`);
+}
+
+let sim: RunningSimulator;
+let prom: RunningPrometheus;
+let deps: ScanDeps;
+let running = 0;
+
+async function simCount(key: string): Promise<number> {
+  const info = (await (await fetch(`http://127.0.0.1:${sim.port}/_sim/info`)).json()) as {
+    requests: Record<string, number>;
+  };
+  return info.requests[key] ?? 0;
+}
+
+/** Proxies with series on the simulator's scrape endpoint (terminating ones included). */
+async function exposed(): Promise<number> {
+  const body = await (await fetch(`http://127.0.0.1:${sim.port}/_sim/envoy/metrics`)).text();
+  return body.split('\n').filter((l) => l.startsWith('envoy_cluster_manager_active_clusters{'))
+    .length;
+}
+
+/** Waits until Prometheus holds exactly `n` active-clusters series. */
+const promHolds = (n: number) =>
+  waitForQuery(
+    prom,
+    'count(envoy_cluster_manager_active_clusters)',
+    (r) => r.length === 1 && Number((r[0] as { value?: [number, string] }).value?.[1]) === n,
+  );
+
+const figures = (r: FleetRow) => ({
+  status: r.status,
+  activeClusters: r.activeClusters,
+  warmingClusters: r.warmingClusters,
+  serviceClustersEstimate: r.serviceClustersEstimate,
+  listeners: r.listeners,
+  memoryBytes: r.memoryBytes,
+  istioVersion: r.istioVersion,
+  serverState: r.serverState,
+  sidecar: r.sidecar,
+});
+
+describe.runIf(hasPrometheus)('the fleet from Prometheus', () => {
+  beforeAll(async () => {
+    sim = await startSimulator({
+      scenario: 'demo',
+      port: 0,
+      clock: { fixed: new Date('2026-11-01T12:00:00Z') },
+      api: { dialTimeoutMs: 300 },
+    });
+    const kc = new KubeConfig();
+    kc.loadFromString(sim.kubeconfigYaml);
+    prom = await startPrometheus({
+      hostPort: `127.0.0.1:${sim.port}`,
+      metricsPath: '/_sim/envoy/metrics',
+      scrapeSeconds: 1,
+    });
+    deps = {
+      transport: new KubeTransport(kc, { qps: 500, burst: 500, proxyConcurrency: 16 }),
+      kc,
+      istioNamespace: 'istio-system',
+      concurrency: 16,
+      timeoutMs: 2_000,
+      deadlineMs: 30_000,
+    };
+    const first = await scanFleet(deps);
+    running = first.rows.filter((r) => r.status === 'ok').length;
+    expect(running).toBeGreaterThan(3);
+    await promHolds(await exposed());
+  }, 60_000);
+
+  afterAll(async () => {
+    deps?.transport.close();
+    await prom?.stop();
+    await sim?.close();
+  });
+
+  const withProm = (): ScanDeps => ({
+    ...deps,
+    prometheus: { url: prom.url, timeoutMs: 5_000, maxAgeMs: 60_000 },
+  });
+
+  it('equals the fleet from per-proxy scrapes, without one pods/proxy request', async () => {
+    const scraped = FleetViewSchema.parse(await scanFleet(deps));
+    const before = await simCount('proxy pods/proxy');
+    const fromProm = FleetViewSchema.parse(await scanFleet(withProm()));
+    expect(await simCount('proxy pods/proxy')).toBe(before);
+    expect(fromProm.source.kind).toBe('prometheus');
+    expect(fromProm.source.queries.length).toBeGreaterThanOrEqual(4);
+    expect(scraped.source.kind).toBe('scrape');
+    expect(fromProm.rows.map((r) => r.key)).toEqual(scraped.rows.map((r) => r.key));
+    for (const r of fromProm.rows) {
+      const s = scraped.rows.find((x) => x.key === r.key);
+      expect(figures(r), r.key).toEqual(s && figures(s));
+      if (r.status === 'ok') {
+        expect(r.source).toBe('prometheus');
+        // the sample time is Prometheus's scrape time: within the last minute
+        expect(Date.now() - Date.parse(r.sampledAt ?? '')).toBeLessThan(60_000);
+      }
+    }
+    expect(fromProm.totals).toEqual(scraped.totals);
+    expect(fromProm.source.newestSampleAt).not.toBeNull();
+  });
+
+  it('a proxy without series is unknown, never 0', async () => {
+    const pod = meshedPods(sim).find((p) => p.status?.podIP && !p.metadata.deletionTimestamp);
+    const key = `${pod?.metadata.namespace}/${pod?.metadata.name}`;
+    sim.faults.unreachablePods.add(key);
+    try {
+      const n = await exposed();
+      expect(n).toBe(running + 1);
+      await promHolds(n);
+      const fleet = FleetViewSchema.parse(await scanFleet(withProm()));
+      const row = fleet.rows.find((r) => r.key === key);
+      expect(row?.status).toBe('unknown');
+      expect(row?.activeClusters).toBeNull();
+      expect(row?.memoryBytes).toBeNull();
+      expect(row?.reason).toMatch(/no envoy_cluster_manager_active_clusters series/);
+      expect(fleet.totals.unknown).toBe(1);
+      expect(fleet.totals.reachable).toBe(running - 1);
+      expect(fleet.source.note).toMatch(/1 running proxy has no usable series/);
+      // unknown ranks after every proxy with numbers
+      const lastOk = fleet.rows.findLastIndex((r) => r.status === 'ok');
+      expect(fleet.rows.findIndex((r) => r.key === key)).toBeGreaterThan(lastOk);
+    } finally {
+      sim.faults.unreachablePods.clear();
+    }
+  });
+
+  it('a lagging series is unknown too', async () => {
+    const fleet = await scanFleet({
+      ...deps,
+      prometheus: { url: prom.url, timeoutMs: 5_000, maxAgeMs: -1 },
+    });
+    expect(fleet.totals.reachable).toBe(0);
+    // every proxy Prometheus has is older than the (negative) limit: all unknown, none as 0
+    const lagging = fleet.rows.filter(
+      (r) => r.status === 'unknown' && /lagging scrape/.test(r.reason ?? ''),
+    );
+    expect(lagging.length).toBeGreaterThanOrEqual(running - 1);
+    expect(lagging.every((r) => r.activeClusters === null && r.listeners === null)).toBe(true);
+  });
+
+  it('a Prometheus that is down falls back to per-proxy scrapes with a note', async () => {
+    const fleet = await scanFleet({
+      ...deps,
+      prometheus: { url: 'http://127.0.0.1:9', timeoutMs: 1_000, maxAgeMs: 60_000 },
+    });
+    expect(fleet.source.kind).toBe('scrape');
+    expect(fleet.source.note).toMatch(/not reachable.*read from each proxy instead/);
+    expect(fleet.totals.reachable).toBeGreaterThanOrEqual(running - 1);
+  });
+});

@@ -1,0 +1,62 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ApiBudgetSchema } from '../../lib/api/budget';
+import { resetRegistry, runtimeFor } from '../../server/runtime/registry';
+import { getHealth } from '../../server/screens/cluster/health';
+import { getFleet } from '../../server/screens/proxies/fleet';
+import { startSimulator, type RunningSimulator } from '../../server/sim/index';
+
+/**
+ * /api/health and the fleet view report meshdx's own requests to the cluster from the runtime's
+ * budget (the settings from the environment), port-forwards included.
+ */
+let sim: RunningSimulator;
+let dir: string;
+const saved = { ...process.env };
+
+beforeAll(async () => {
+  sim = await startSimulator({
+    scenario: 'demo',
+    port: 0,
+    clock: { fixed: new Date('2026-11-01T12:00:00Z') },
+  });
+  dir = fs.mkdtempSync(path.join(os.tmpdir(), 'meshdx-health-'));
+  const file = path.join(dir, 'kubeconfig');
+  fs.writeFileSync(file, sim.kubeconfigYaml);
+  resetRegistry();
+  process.env.MESHDX_KUBECONFIG = file;
+  process.env.MESHDX_DB = ':memory:';
+  process.env.MESHDX_API_QPS = '300';
+  process.env.MESHDX_API_BURST = '300';
+  process.env.MESHDX_PROXY_CONCURRENCY = '8';
+  delete process.env.MESHDX_CONTEXT;
+  delete process.env.MESHDX_PROMETHEUS;
+});
+
+afterAll(async () => {
+  resetRegistry();
+  process.env = { ...saved };
+  await sim?.close();
+  fs.rmSync(dir, { recursive: true, force: true });
+});
+
+describe('meshdx reports its own API cost', () => {
+  it('per runtime in /api/health and at the foot of the fleet', async () => {
+    const fleet = await getFleet(null, { query: { limit: 10 } });
+    expect(fleet.rows.length).toBe(10);
+    expect(fleet.page.matched).toBe(fleet.totals.proxies);
+    const api = ApiBudgetSchema.parse(fleet.api);
+    expect(api).toMatchObject({ qps: 300, burst: 300, proxyConcurrency: 8 });
+    expect(api.requests.proxy).toBeGreaterThanOrEqual(fleet.totals.reachable);
+    // istiod's sync state is read over port-forward: counted in the same budget
+    expect(api.requests.portforward).toBeGreaterThan(0);
+    expect(api.peakInFlightProxy).toBeLessThanOrEqual(8);
+    const health = await getHealth(null);
+    const rt = health.runtimes.find((r) => r.context === runtimeFor(null).context);
+    const h = ApiBudgetSchema.parse(rt?.api);
+    expect(h.requests.watch).toBeGreaterThanOrEqual(2);
+    expect(h.requests.proxy).toBe(api.requests.proxy);
+  });
+});
