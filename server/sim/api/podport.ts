@@ -29,7 +29,11 @@ export function podNotReachable(pod: Pod): string | undefined {
   if (pod.status?.podIP === undefined || pod.status.podIP === '') {
     return `pod ${pod.metadata.name} has no IP address (phase ${phase})`;
   }
-  if (phase !== 'Running') return `pod ${pod.metadata.name} is not running (phase ${phase})`;
+  // A real API server proxies to the pod IP whatever the phase: a Pending pod with an IP has a
+  // sandbox, and a native sidecar may already answer in it while the app has not started.
+  // Only a pod whose containers have all ended has nothing left to answer.
+  if (phase === 'Succeeded' || phase === 'Failed')
+    return `pod ${pod.metadata.name} is not running (phase ${phase})`;
   return undefined;
 }
 

@@ -48,7 +48,9 @@ describe('native-sidecar', () => {
 describe('ambient', () => {
   const h = harness('ambient');
   ambient.start(h.ctx);
-  h.clock.advance(30_000);
+  // the api rollout starts 30 s after the clock does; its old pods are gone a minute later,
+  // and the lagging ztunnel logs connections to them after that
+  h.clock.advance(240_000);
   const all = h.store.list<Pod>('pods');
   const emulator = createMeshEmulator({
     now: () => h.clock.now(),
