@@ -6,6 +6,9 @@ export default defineConfig({
   test: {
     include: ['lib/**/*.test.ts', 'server/**/*.test.ts', 'cli/**/*.test.ts', 'tests/**/*.test.ts'],
     testTimeout: 30_000,
+    // the tests exercise meshdx's logic against a local simulator; the request budget itself is
+    // tested (tests/scale) with budgets set explicitly, so the rest run unthrottled
+    env: { MESHDX_API_QPS: '1000', MESHDX_API_BURST: '2000' },
     hookTimeout: 60_000,
   },
 });

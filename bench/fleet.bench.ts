@@ -45,7 +45,7 @@ async function prometheusFleet(): Promise<BenchResult[]> {
     );
     const kc = new KubeConfig();
     kc.loadFromString(sim.kubeconfigYaml);
-    const t = new KubeTransport(kc); // the default budget: 20 QPS, burst 40
+    const t = new KubeTransport(kc); // the default budget (DEFAULT_BUDGET)
     // what the runtime's pod watch already holds when the view is asked
     const pods: Pod[] = (await listPods(t)).items;
     const deps: ScanDeps = {

@@ -9,9 +9,10 @@ interface SimPod {
   status?: { podIP?: string; containerStatuses?: { name: string; state?: { running?: object } }[] };
 }
 
+/** The simulator's pods meshdx can read (the demo stores one without a spec on purpose). */
 async function simPods(): Promise<SimPod[]> {
   const res = await fetch(`${simUrl()}/api/v1/pods`);
-  return ((await res.json()) as { items: SimPod[] }).items;
+  return ((await res.json()) as { items: SimPod[] }).items.filter((p) => p.spec !== undefined);
 }
 
 // ztunnel (app=ztunnel) names its container istio-proxy too, but it is no Envoy of its pod

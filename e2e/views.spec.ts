@@ -15,9 +15,13 @@ interface SimList {
   }[];
 }
 
+/**
+ * The simulator's pods that meshdx can read: the demo keeps one stored without a spec (as a
+ * corrupted object would sit in etcd), which every view leaves out and Findings names.
+ */
 async function simPods(): Promise<SimList['items']> {
   const res = await fetch(`${simUrl()}/api/v1/pods`);
-  return ((await res.json()) as SimList).items;
+  return ((await res.json()) as SimList).items.filter((p) => p.spec !== undefined);
 }
 
 const isGateway = (p: SimList['items'][number]) =>

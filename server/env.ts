@@ -39,12 +39,12 @@ const EnvSchema = z.object({
     .default('istio-system'),
   /**
    * meshdx's own request budget per cluster (watches excluded, as client-go excludes them):
-   * sustained requests per second to the API server and the burst above it. 20/40 is four times
-   * client-go's controller default (5/10) and below kubectl's, what one read-only dashboard
-   * should cost an API server; a fleet beyond a few hundred proxies belongs to Prometheus.
+   * sustained requests per second to the API server and the burst above it (server/kube/budget.ts
+   * DEFAULT_BUDGET: kubectl's 50 QPS, a third of its burst). A fleet beyond a few hundred proxies
+   * belongs to Prometheus (MESHDX_PROMETHEUS), which costs the API server nothing.
    */
-  MESHDX_API_QPS: z.coerce.number().min(0.1).max(1000).default(20),
-  MESHDX_API_BURST: z.coerce.number().int().min(1).max(5000).default(40),
+  MESHDX_API_QPS: z.coerce.number().min(0.1).max(1000).default(50),
+  MESHDX_API_BURST: z.coerce.number().int().min(1).max(5000).default(100),
   /** pods/proxy and port-forward calls in flight at once, for the whole runtime (every screen). */
   MESHDX_PROXY_CONCURRENCY: z.coerce.number().int().min(1).max(512).default(32),
   /**

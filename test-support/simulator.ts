@@ -26,7 +26,11 @@ export function runtimeOn(
   kc: KubeConfig,
   opts: { settings?: Partial<MeshdxEnv>; storeFile?: string } = {},
 ): ClusterRuntime {
-  const settings = { ...loadEnv({} as NodeJS.ProcessEnv), ...opts.settings };
+  const budget = {
+    MESHDX_API_QPS: process.env.MESHDX_API_QPS,
+    MESHDX_API_BURST: process.env.MESHDX_API_BURST,
+  };
+  const settings = { ...loadEnv(budget as unknown as NodeJS.ProcessEnv), ...opts.settings };
   return new ClusterRuntime(sourceOfKubeConfig(kc), settings, opts.storeFile ?? ':memory:');
 }
 
