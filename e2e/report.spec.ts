@@ -20,6 +20,7 @@ const ReportSchema = z.object({
       name: z.string(),
       url: z.url(),
       file: z.string().nullable(),
+      pdf: z.string().optional(),
       status: z.enum(['ok', 'error']),
       error: z.string().optional(),
     }),
@@ -100,6 +101,11 @@ test('meshdx report captures every view and the deep links of the demo', async (
     expect(html).toContain(`data-page="${p.name}"`);
     expect(html).toContain(`src="${p.file}"`);
     expect(html).toContain(`href="${p.url.replace(/&/g, '&amp;')}"`);
+    // --pdf: each page also printed on A4 through the dashboard's print stylesheet
+    expect(p.pdf, p.name).toBe(p.file!.replace(/\.png$/, '.pdf'));
+    const pdf = fs.readFileSync(path.join(dir, p.pdf!));
+    expect(pdf.subarray(0, 5).toString()).toBe('%PDF-');
+    expect(pdf.toString('latin1')).toMatch(/\/MediaBox \[0 0 59[45](\.\d+)? 84[12](\.\d+)?\]/);
   }
   expect(html).not.toContain('id="errors"');
   expect(fs.readFileSync(path.join(dir, 'report.pdf')).subarray(0, 5).toString()).toBe('%PDF-');

@@ -162,3 +162,24 @@ test('a time window in the link keeps the pods alive during it', async ({ page }
   await expect(page.getByTestId('pods-table')).toContainText(`${expected} rows`);
   await expect(page.getByTestId('filter-from')).toHaveValue(from);
 });
+
+test('a wrong window in a Timelines link is a 400 naming the parameter, and the page says so', async ({
+  page,
+}) => {
+  for (const [q, name] of [
+    ['from=1', 'from'],
+    ['from=2026-11-01T12:00:00Z&to=2026-11-01T10:00:00Z', 'to'],
+    ['to=yesterday', 'to'],
+  ] as const) {
+    const res = await fetch(`${demo}/api/timelines?${q}`);
+    expect(res.status, q).toBe(400);
+    const body = (await res.json()) as { error: { code: string; message: string } };
+    expect(body.error.message, q).toContain(name);
+  }
+  await page.goto(`${demo}/timelines?namespace=shop&from=1`);
+  await expect(page.getByTestId('error-panel')).toContainText('from');
+  await expect(page.getByText('Open the view without a window')).toHaveAttribute(
+    'href',
+    '/timelines?namespace=shop',
+  );
+});

@@ -40,6 +40,11 @@ export interface ReportPage {
   url: string;
   /** PNG file name inside the report directory; null when not even an error page could be shot. */
   file: string | null;
+  /**
+   * With --pdf: the page itself printed on A4 through the dashboard's print stylesheet (light,
+   * no navigation, scrolled regions whole), beside its PNG.
+   */
+  pdf?: string;
   status: PageStatus;
   error?: string;
 }

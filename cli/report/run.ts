@@ -59,6 +59,17 @@ async function capturePages(
     for (const plan of plans) {
       const page = await context.newPage();
       const r = await capturePage(page, plan, dir, o.timeoutMs);
+      if (o.pdf && r.file) {
+        const pdf = r.file.replace(/\.png$/, '.pdf');
+        try {
+          await page.pdf({ path: path.join(dir, pdf), format: 'A4', printBackground: true });
+          r.pdf = pdf;
+        } catch (e) {
+          io.stderr(
+            `meshdx report: ${pdf} could not be printed: ${e instanceof Error ? e.message.split('\n')[0] : String(e)}\n`,
+          );
+        }
+      }
       await page.close().catch(() => undefined);
       pages.push(r);
       const first = r.error?.split('\n')[0];

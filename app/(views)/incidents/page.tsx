@@ -3,8 +3,8 @@ import { Suspense } from 'react';
 import { inventoryQuery } from '@/components/data/queries';
 import { IncidentsView } from '@/components/incidents/IncidentsView';
 import { incidentsQuery } from '@/components/incidents/query';
+import { WindowProblem } from '@/components/ui/WindowProblem';
 import { PageTitle } from '@/components/ui/Card';
-import { ErrorPanel } from '@/components/ui/ErrorPanel';
 import { parseViewState, windowProblem } from '@/lib/api/viewstate';
 import { prefetch } from '@/server/prefetch';
 import { contextFrom, withContext } from '@/lib/api/context';
@@ -32,20 +32,10 @@ export default async function Page({
     return (
       <>
         <PageTitle title={TITLE} subtitle={SUBTITLE} />
-        <ErrorPanel
-          title="This link's time window cannot be shown"
-          code={problem.code}
-          message={problem.message}
-          hint={problem.hint}
+        <WindowProblem
+          problem={problem}
+          withoutWindow={withContext(`/incidents${q ? `?${q}` : ''}`, ctx)}
         />
-        <p className="mt-3 text-sm">
-          <a
-            className="text-blue-700 underline"
-            href={withContext(`/incidents${q ? `?${q}` : ''}`, ctx)}
-          >
-            Open the view without a window
-          </a>
-        </p>
       </>
     );
   }

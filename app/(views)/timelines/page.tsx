@@ -3,9 +3,10 @@ import { Suspense } from 'react';
 import { podTimelineQuery } from '@/components/timeline/queries';
 import { TimelinesView } from '@/components/timeline/TimelinesView';
 import { PageTitle } from '@/components/ui/Card';
-import { parseViewState } from '@/lib/api/viewstate';
+import { parseViewState, windowProblem } from '@/lib/api/viewstate';
+import { WindowProblem } from '@/components/ui/WindowProblem';
 import { prefetch, type Prefetch } from '@/server/prefetch';
-import { contextFrom } from '@/lib/api/context';
+import { contextFrom, withContext } from '@/lib/api/context';
 import { getPodTimeline, getTimelineFleet } from '@/server/screens/timelines/timelines';
 
 export default async function Page({
@@ -14,8 +15,24 @@ export default async function Page({
   searchParams: Promise<Record<string, string | string[] | undefined>>;
 }) {
   const params = await searchParams;
-  const state = parseViewState('timelines', params);
   const ctx = contextFrom(params);
+  const problem = windowProblem(params);
+  if (problem) {
+    const { from: _from, to: _to, ...rest } = parseViewState('timelines', params);
+    const q = new URLSearchParams(
+      Object.entries(rest).filter((e): e is [string, string] => typeof e[1] === 'string'),
+    ).toString();
+    return (
+      <>
+        <PageTitle title="Timelines" />
+        <WindowProblem
+          problem={problem}
+          withoutWindow={withContext(`/timelines${q ? `?${q}` : ''}`, ctx)}
+        />
+      </>
+    );
+  }
+  const state = parseViewState('timelines', params);
   // The fleet (thousands of rows) is fetched by the browser: embedding it in the HTML doubles
   // its parse cost. Prefetching here only starts the server's watch-fed cache.
   void getTimelineFleet(ctx).catch(() => undefined);
