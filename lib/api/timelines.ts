@@ -4,6 +4,7 @@
  * pod's Gantt. Times are RFC 3339 strings, durations milliseconds.
  */
 import { z } from 'zod';
+import { VERDICT_NAMES } from '../timeline/verdicts';
 
 export const StartupModeSchema = z.enum([
   'classic',
@@ -13,20 +14,8 @@ export const StartupModeSchema = z.enum([
   'gateway',
   'none',
 ]);
-export const VerdictSchema = z.enum([
-  'race',
-  'race-restart',
-  'held-ok',
-  'native-ok',
-  'native-unobserved',
-  'native-not-ready',
-  'native-stuck-terminating',
-  'hold-redundant',
-  'classic-ok',
-  'drain-too-short',
-  'grace-exceeded',
-  'unknown',
-]);
+/** The verdicts of lib/timeline/verdicts.ts, worst first. */
+export const VerdictSchema = z.enum(VERDICT_NAMES);
 export const ConfidenceSchema = z.enum(['high', 'medium', 'low']);
 
 export const FixSchema = z.object({ why: z.string(), yaml: z.string().optional() });

@@ -6,6 +6,7 @@
  */
 import { TIMELINE_CATALOG } from './codes';
 import type { Verdict } from './types';
+import { VERDICTS } from './verdicts';
 import type { Severity } from '../findings/types';
 
 export interface HarmInput {
@@ -14,26 +15,10 @@ export interface HarmInput {
   restarts: number;
 }
 
-const RANK: Record<Verdict, number> = {
-  'race-restart': 0,
-  'native-not-ready': 0,
-  'native-stuck-terminating': 2,
-  // race with restarts: 1 (below)
-  'grace-exceeded': 2,
-  'drain-too-short': 3,
-  race: 4,
-  unknown: 5,
-  'classic-ok': 6,
-  'held-ok': 7,
-  'native-ok': 8,
-  'native-unobserved': 8,
-  'hold-redundant': 7,
-};
-
 export function harmRank(r: HarmInput): number {
   let best = 9;
   for (const v of r.verdicts) {
-    const rank = v === 'race' && r.restarts > 0 ? 1 : RANK[v];
+    const rank = v === 'race' && r.restarts > 0 ? 1 : VERDICTS[v].rank;
     if (rank < best) best = rank;
   }
   return best;

@@ -8,19 +8,9 @@ import type { FindingFix } from '../findings/types';
 /** How the app container is ordered against the proxy at start. */
 export type StartupMode = 'classic' | 'hold' | 'native' | 'wrapper' | 'gateway' | 'none';
 
-export type Verdict =
-  | 'race'
-  | 'race-restart'
-  | 'held-ok'
-  | 'native-ok'
-  | 'native-unobserved'
-  | 'native-not-ready'
-  | 'native-stuck-terminating'
-  | 'hold-redundant'
-  | 'classic-ok'
-  | 'drain-too-short'
-  | 'grace-exceeded'
-  | 'unknown';
+import type { Verdict } from './verdicts';
+
+export type { Verdict };
 
 export type Confidence = 'high' | 'medium' | 'low';
 
