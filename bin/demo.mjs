@@ -157,6 +157,10 @@ const next = spawn(bin('next'), ['start', '-p', String(port), '-H', values.host]
     // a frozen simulated clock does not move with the wall clock: date pod changes by the
     // times the pod objects carry, as for any cluster whose clock is not to be trusted
     ...(values.clock ? { MESHDX_CLOCK: 'objects' } : {}),
+    // the simulated API servers run on this machine, not a shared control plane: the demo
+    // gives meshdx a larger request budget than the default meant for real clusters
+    MESHDX_API_QPS: process.env.MESHDX_API_QPS ?? '200',
+    MESHDX_API_BURST: process.env.MESHDX_API_BURST ?? '400',
   },
 });
 children.push(next);

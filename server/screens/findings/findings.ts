@@ -17,6 +17,7 @@ import { podLogs } from '../../kube/logs';
 import { listIstioConfig, listNamespaces, listPods, listServices } from '../../kube/resources';
 import type { KubeTransport } from '../../kube/transport';
 import { runtimeFor } from '../../runtime/registry';
+import { Memo } from '../../runtime/memo';
 import { scopingOf } from '../scoping/scoping';
 import { incidentsOf } from '../incidents/incidents';
 import { timelineFleetOf } from '../timelines/timelines';
@@ -95,9 +96,27 @@ async function readAccessLogs(
 }
 
 /** Every finding meshdx can make from what it reads, with the catalog that explains the codes. */
-export async function getFindings(
+/** A finished report is served this long: Overview and Findings both ask for it. */
+export const FINDINGS_CACHE_MS = 30_000;
+
+/**
+ * The report of a context's cluster: one computation at a time, served from memory for a short
+ * while (Overview's attention card and the Findings view ask for the same report). Options that
+ * change what is read skip the cache.
+ */
+export function getFindings(
   context: string | null,
   opts: FindingsOptions = {},
+): Promise<FindingsReport> {
+  const rt = runtimeFor(context);
+  if (Object.keys(opts).length > 0) return computeFindings(context, opts);
+  const memo = rt.screen('findings', () => new Memo<FindingsReport>(FINDINGS_CACHE_MS));
+  return memo.get(() => computeFindings(context, opts));
+}
+
+async function computeFindings(
+  context: string | null,
+  opts: FindingsOptions,
 ): Promise<FindingsReport> {
   const o: Required<FindingsOptions> = {
     maxLogPods: opts.maxLogPods ?? 20,
