@@ -6,6 +6,7 @@ import { QueryBoundary } from '../data/QueryBoundary';
 import { useViewState } from '../data/useViewState';
 import { Badge, Card } from '../ui/Card';
 import { FilterBar, SelectFilter } from '../ui/Filters';
+import { narrowGroups } from '../../lib/findings/group';
 import { GroupList } from './GroupList';
 import { countByCode, sortFindings } from './summary';
 import { useClusterContext } from '../data/useClusterContext';
@@ -39,22 +40,14 @@ export function FindingsView() {
           !state.namespace ||
           f.subject.namespace === state.namespace ||
           f.subject.name === state.namespace;
-        const groups = (report.groups ?? [])
-          .filter(
+        const groups = narrowGroups(
+          (report.groups ?? []).filter(
             (g) =>
               (!state.code || g.code === state.code) &&
               (!state.severity || g.severity === state.severity),
-          )
-          .map((g) => {
-            const objects = g.objects.filter(inScope);
-            return {
-              ...g,
-              objects,
-              count: objects.length,
-              harmed: objects.filter((o) => o.harmed).length,
-            };
-          })
-          .filter((g) => g.count > 0);
+          ),
+          inScope,
+        );
         const namespaces = [
           ...new Set(report.findings.map((f) => f.subject.namespace ?? f.subject.name)),
         ].sort();

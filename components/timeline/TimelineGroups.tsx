@@ -2,7 +2,7 @@
 
 import { useMemo } from 'react';
 import type { TimelineFleet } from '../../lib/api/timelines';
-import { groupFindings } from '../../lib/findings/group';
+import { groupFindings, narrowGroups } from '../../lib/findings/group';
 import { holdCounts, workloadTimelineFindings } from '../../lib/timeline/workload-findings';
 import { GroupList } from '../findings/GroupList';
 import { Card } from '../ui/Card';
@@ -14,18 +14,7 @@ import { Card } from '../ui/Card';
 export function TimelineGroups({ f, namespace }: { f: TimelineFleet; namespace?: string }) {
   const groups = useMemo(() => {
     const all = groupFindings(workloadTimelineFindings(f), holdCounts(f));
-    if (!namespace) return all;
-    return all
-      .map((g) => {
-        const objects = g.objects.filter((o) => o.subject.namespace === namespace);
-        return {
-          ...g,
-          objects,
-          count: objects.length,
-          harmed: objects.filter((o) => o.harmed).length,
-        };
-      })
-      .filter((g) => g.count > 0);
+    return namespace ? narrowGroups(all, (o) => o.subject.namespace === namespace) : all;
   }, [f, namespace]);
   return (
     <Card title="What matters first (grouped as on Findings)" testId="timeline-groups">

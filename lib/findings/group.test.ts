@@ -123,3 +123,42 @@ describe('grouping findings by code and fix', () => {
     expect(g).toMatchObject({ code: 'IST0101', severity: 'error', harm: 'exposure' });
   });
 });
+
+describe('narrowGroups', () => {
+  it('keeps the objects a filter accepts, recounts them and drops emptied groups', async () => {
+    const { narrowGroups } = await import('./group');
+    const obj = (ns: string, harmed: boolean) => ({
+      subject: { kind: 'Deployment', namespace: ns, name: `w-${ns}` },
+      severity: 'warning' as const,
+      harmed,
+      evidence: {},
+    });
+    const groups = [
+      {
+        key: 'MDX0101',
+        code: 'MDX0101',
+        title: 't',
+        severity: 'warning' as const,
+        harm: 'observed' as const,
+        count: 3,
+        harmed: 2,
+        objects: [obj('a', true), obj('a', false), obj('b', true)],
+        rest: [],
+      },
+      {
+        key: 'IST0118',
+        code: 'IST0118',
+        title: 't',
+        severity: 'info' as const,
+        harm: 'exposure' as const,
+        count: 1,
+        harmed: 0,
+        objects: [obj('b', false)],
+        rest: [],
+      },
+    ];
+    const onlyA = narrowGroups(groups, (o) => o.subject.namespace === 'a');
+    expect(onlyA.map((g) => [g.code, g.count, g.harmed])).toEqual([['MDX0101', 2, 1]]);
+    expect(narrowGroups(groups, () => true)).toEqual(groups);
+  });
+});

@@ -236,3 +236,24 @@ export function groupFindings(
       a.code.localeCompare(b.code),
   );
 }
+
+/**
+ * The groups narrowed to the objects `keep` accepts (a namespace filter), each recounted; a
+ * group left with no object goes. The fix stays the group's: it still fixes what is shown.
+ */
+export function narrowGroups(
+  groups: readonly FindingGroup[],
+  keep: (o: FindingGroup['objects'][number]) => boolean,
+): FindingGroup[] {
+  return groups
+    .map((g) => {
+      const objects = g.objects.filter(keep);
+      return {
+        ...g,
+        objects,
+        count: objects.length,
+        harmed: objects.filter((o) => o.harmed).length,
+      };
+    })
+    .filter((g) => g.count > 0);
+}
