@@ -58,3 +58,36 @@ describe('the Timelines fleet as findings', () => {
     expect(groups[0]?.fix?.scope).toBe('mesh');
   });
 });
+
+describe('workloads whose next restart flips the sidecar mode', () => {
+  it('are findings with the pinning fix, the others are not', () => {
+    const mode = (name: string, flips: boolean) => ({
+      namespace: 'native-lab',
+      kind: 'Deployment',
+      name,
+      pods: 2,
+      nativePods: 2,
+      classicPods: 0,
+      now: 'native' as const,
+      next: flips ? ('classic' as const) : ('native' as const),
+      why: 'auto: a node runs kubelet 1.32',
+      pinned: null,
+      flips,
+      code: flips ? 'MDX0113' : null,
+      fixes: flips ? [{ why: 'pin it', yaml: 'a: 1' }] : [],
+    });
+    const fleet = {
+      rows: [],
+      fixes: [],
+      modes: [mode('checkout', true), mode('orders', false)],
+    } as unknown as TimelineFleet;
+    const findings = workloadTimelineFindings(fleet);
+    expect(findings).toHaveLength(1);
+    expect(findings[0]).toMatchObject({
+      code: 'MDX0113',
+      subject: { name: 'checkout' },
+      evidence: { now: 'native', next: 'classic' },
+      fix: { why: 'pin it' },
+    });
+  });
+});

@@ -12,7 +12,7 @@ import { timelineCatalog } from './codes';
 const TIMELINE_SEVERITY = new Map(timelineCatalog().map((c) => [c.code, c.severity]));
 
 export function workloadTimelineFindings(fleet: TimelineFleet): Finding[] {
-  return fleet.fixes
+  const verdicts: Finding[] = fleet.fixes
     .filter((w) => !w.verdict.endsWith('-ok'))
     .map((w) => ({
       code: w.code,
@@ -21,6 +21,17 @@ export function workloadTimelineFindings(fleet: TimelineFleet): Finding[] {
       evidence: { verdict: w.verdict, pods: w.pods, examplePod: w.example },
       fix: w.fixes[0],
     }));
+  // workloads whose next restart gets the other sidecar mode (node versions, istiod's setting)
+  const flips: Finding[] = (fleet.modes ?? [])
+    .filter((m) => m.flips && m.code !== null)
+    .map((m) => ({
+      code: m.code as string,
+      severity: TIMELINE_SEVERITY.get(m.code as string) ?? 'warning',
+      subject: { kind: m.kind, namespace: m.namespace, name: m.name },
+      evidence: { now: m.now, next: m.next, pods: m.pods, why: m.why },
+      fix: m.fixes[0],
+    }));
+  return [...verdicts, ...flips];
 }
 
 /**

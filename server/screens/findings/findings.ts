@@ -20,6 +20,7 @@ import { runtimeFor } from '../../runtime/registry';
 import { Memo } from '../../runtime/memo';
 import { scopingOf } from '../scoping/scoping';
 import { incidentsOf } from '../incidents/incidents';
+import { ambientOf } from '../overview/ambient';
 import { timelineFleetOf } from '../timelines/timelines';
 
 export interface FindingsOptions {
@@ -155,7 +156,7 @@ async function computeFindings(
     now: t.clusterNow(),
   });
   const root = rt.settings.MESHDX_ISTIO_NAMESPACE;
-  const [{ logs, sources }, timelines, scoping, incidents] = await Promise.all([
+  const [{ logs, sources }, timelines, scoping, incidents, ambient] = await Promise.all([
     readAccessLogs(t, pods.items, services.items, o),
     timelineFleetOf(rt).then(
       (f) => ({ ok: true as const, findings: workloadTimelineFindings(f), hold: holdCounts(f) }),
@@ -169,6 +170,10 @@ async function computeFindings(
       (v) => ({ ok: true as const, findings: v.findings }),
       (e: unknown) => ({ ok: false as const, error: e instanceof Error ? e.message : String(e) }),
     ),
+    ambientOf(rt).then(
+      (v) => ({ ok: true as const, findings: v.namespaces.flatMap((n) => n.findings) }),
+      (e: unknown) => ({ ok: false as const, error: e instanceof Error ? e.message : String(e) }),
+    ),
   ]);
   const findings = dedupeFindings([
     ...inventoryFindings(inv, root),
@@ -176,6 +181,7 @@ async function computeFindings(
     ...(timelines.ok ? timelines.findings : []),
     ...(scoping.ok ? scoping.findings : []),
     ...(incidents.ok ? incidents.findings : []),
+    ...(ambient.ok ? ambient.findings : []),
   ]);
   return {
     generatedAt: new Date().toISOString(),
@@ -197,6 +203,9 @@ async function computeFindings(
       incidents.ok
         ? { name: 'incidents analysis', ok: true, detail: `${incidents.findings.length} findings` }
         : { name: 'incidents analysis', ok: false, detail: incidents.error },
+      ambient.ok
+        ? { name: 'ambient readiness', ok: true, detail: `${ambient.findings.length} findings` }
+        : { name: 'ambient readiness', ok: false, detail: ambient.error },
       ...sources,
     ],
   };
