@@ -6,7 +6,7 @@
  */
 import type { KubeEvent, Pod } from '../../lib/kube/types';
 import type { Transition } from '../../lib/timeline/types';
-import { objectProblems } from '../../lib/findings/screen';
+import { objectProblems } from '../../lib/findings/object-shape';
 import type { WatchFeed } from '../kube/feed';
 import type { WatchState } from '../kube/listwatch';
 import { getIstioConfigMap } from '../kube/resources';

@@ -1,4 +1,4 @@
-import { objectProblems } from '../../lib/findings/screen';
+import { objectProblems } from '../../lib/findings/object-shape';
 import type {
   ConfigMap,
   DestinationRule,

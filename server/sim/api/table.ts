@@ -2,6 +2,7 @@ import type { KubeObject, Namespace, Pod, Service } from '../../../lib/kube/type
 import { podSpec } from '../store/podshape';
 import { ageCell } from './duration';
 import { AGE, col, NAME, WORKLOAD_PRINTERS, type Printer } from './printers';
+import { MESH_PRINTERS } from './printers-mesh';
 import { podReadyCell, podRestartsCell, podStatusCell } from './podstatus';
 
 /** The response form a request asks for through its Accept header. */
@@ -43,6 +44,7 @@ export function includeObjectOf(v: string | null): IncludeObject | null {
 
 const printers: Record<string, Printer> = {
   ...WORKLOAD_PRINTERS,
+  ...MESH_PRINTERS,
   pods: {
     columns: [
       NAME,

@@ -1,6 +1,5 @@
 import type { KubeObject, Namespace, Pod, Service } from '../../../../lib/kube/types';
 import type { ScenarioContext, StoreChange } from '../types';
-import { PROXY_INIT_ANNOTATION } from '../../mesh/annotations';
 import type { SimKind } from '../../mesh/types';
 import { createIds, type Ids } from './ids';
 import { createIpam, type Ipam } from './ipam';
@@ -11,8 +10,8 @@ import { parseDuration, planStart, planStop, type PodPlan } from './plan';
 import { planInstants, podStatusAt } from './status';
 import { EventBook, eventsOf } from './events';
 import { buildEndpointSlice, buildService, type ServiceSpec } from './service';
-import { proxyStartLines } from './proxylog';
-import { appStartLines, appStopLines } from './applog';
+import { appStopLines } from './applog';
+import { appLogs, appRuns, proxyLogs, withProxyInit } from './world-logs';
 import { kubeTime } from './time';
 import type { WorkloadSpec } from './workload';
 import { WorkloadControllers } from './workloads';
@@ -220,8 +219,8 @@ export class World {
     this.pods.set(dep.namespace, list);
     this.drive(entry, planInstants(plan), o.quiet === true ? undefined : t0 - 1);
     if (o.quiet !== true) {
-      this.proxyLogs(entry);
-      this.appLogs(entry);
+      proxyLogs(this, entry);
+      appLogs(this, entry);
     }
     return entry;
   }
@@ -254,38 +253,9 @@ export class World {
     );
     if (quiet || entry.plan.blocked !== undefined) return;
     const termAt = at + (pre ?? 0) * 1000;
-    for (const app of this.appRuns(entry)) {
+    for (const app of appRuns(entry)) {
       if (app.exitAt !== undefined && termAt >= app.exitAt) continue; // SIGKILL, no SIGTERM
       for (const l of appStopLines(app, termAt)) this.log(entry, app.name, l.at, l.line);
-    }
-  }
-
-  /** The app containers of a pod that write app logs (not istio-proxy, not Istio's own images). */
-  private appRuns(entry: PodEntry) {
-    return entry.plan.containers.filter(
-      (c) => !c.isProxy && c.kind === 'app' && !c.image.startsWith('docker.io/istio/'),
-    );
-  }
-
-  /**
-   * Each app container's start-up lines. `kubectl logs` shows the current run: for an app that
-   * already crashed and restarted that is the restarted run (the crashed one is `--previous`);
-   * a crash still to come is written as it happens.
-   */
-  private appLogs(entry: PodEntry): void {
-    if (entry.plan.blocked !== undefined) return;
-    const now = this.now();
-    for (const app of this.appRuns(entry)) {
-      const spec = entry.dep.tpl.spec.containers.find((c) => c.name === app.name);
-      const restarted = app.crash !== undefined && app.crash.restartAt <= now;
-      const lines = appStartLines({
-        plan: entry.plan,
-        app,
-        port: spec?.ports?.[0]?.containerPort ?? 8080,
-        wrapped: entry.dep.tpl.mode === 'wrapper',
-        from: restarted && app.crash !== undefined ? app.crash.restartAt : -Infinity,
-      });
-      for (const l of lines) this.log(entry, app.name, l.at, l.line);
     }
   }
 
@@ -400,16 +370,6 @@ export class World {
     }
   }
 
-  private proxyLogs(entry: PodEntry): void {
-    const proxy = [...entry.plan.inits, ...entry.plan.containers].find((c) => c.isProxy);
-    const envoyReady = proxy?.envoyReadyAt ?? proxy?.readyAt;
-    if (proxy === undefined || envoyReady === undefined) return;
-    const id = `${entry.plan.name}.${entry.plan.namespace}`;
-    for (const l of proxyStartLines(proxy.startAt, envoyReady, entry.plan.ip, id)) {
-      this.log(entry, 'istio-proxy', l.at, l.line);
-    }
-  }
-
   /** Append a container log line at `at` (now if past, else when the clock gets there). */
   log(entry: PodEntry, container: string, at: number, line: string): void {
     const write = () => {
@@ -420,15 +380,4 @@ export class World {
     if (at <= this.now()) write();
     else this.ctx.clock.schedule(new Date(at), write);
   }
-}
-
-/**
- * The pod's annotations, plus the Envoy start-to-LIVE time of its plan for the mesh emulator, so
- * that the server.initialization_time_ms its :15090 reports agrees with when the readiness
- * probes begin to pass (meshdx reads both).
- */
-function withProxyInit(annotations: Record<string, string>, plan: PodPlan): Record<string, string> {
-  const proxy = [...plan.inits, ...plan.containers].find((c) => c.isProxy);
-  if (proxy?.envoyReadyAt === undefined) return annotations;
-  return { ...annotations, [PROXY_INIT_ANNOTATION]: String(proxy.envoyReadyAt - proxy.startAt) };
 }
