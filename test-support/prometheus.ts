@@ -113,3 +113,15 @@ export async function waitForQuery(
   }
   throw new Error(`query ${query} never gave the expected result; last: ${last}`);
 }
+
+/**
+ * Whether Debian's prometheus is here for the tests that start one. CI installs it (.ci/run):
+ * there its absence is a failure, not a skip; elsewhere the tests say they are skipped.
+ */
+export function prometheusAvailable(): boolean {
+  if (fs.existsSync(PROMETHEUS_BIN)) return true;
+  const msg = `prometheus tests need ${PROMETHEUS_BIN} (apt-get install -y prometheus)`;
+  if (process.env.CI) throw new Error(msg);
+  console.warn(`SKIPPED: ${msg}`);
+  return false;
+}

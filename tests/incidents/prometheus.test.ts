@@ -1,4 +1,3 @@
-import fs from 'node:fs';
 import { KubeConfig } from '@kubernetes/client-node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { IncidentsView } from '../../lib/api/incidents';
@@ -10,7 +9,7 @@ import { recordIpHistory, type RecordedIpHistory } from '../../test-support/feed
 import { startSimulator, type RunningSimulator } from '../../server/sim/index';
 import type { Scenario } from '../../server/sim/world/types';
 import {
-  PROMETHEUS_BIN,
+  prometheusAvailable,
   startPrometheus,
   waitForQuery,
   type RunningPrometheus,
@@ -21,13 +20,7 @@ import {
  * kube-state-metrics exposition: a pod that held an IP and was deleted before meshdx started
  * watching is found through `kube_pod_info`, and the IP's later holder is kept apart by time.
  */
-const hasPrometheus = fs.existsSync(PROMETHEUS_BIN);
-if (!hasPrometheus) {
-  const msg = `prometheus tests need ${PROMETHEUS_BIN} (apt-get install -y prometheus)`;
-  // CI installs it (.ci/run): there, its absence is a failure, not a skip
-  if (process.env.CI) throw new Error(msg);
-  console.warn(`SKIPPED: ${msg}`);
-}
+const hasPrometheus = prometheusAvailable();
 
 const IP = '10.60.0.7';
 

@@ -1,4 +1,3 @@
-import fs from 'node:fs';
 import { KubeConfig } from '@kubernetes/client-node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FleetRow } from '../../lib/api/proxies';
@@ -7,7 +6,7 @@ import { KubeTransport } from '../../server/kube/transport';
 import { scanFleet, type ScanDeps } from '../../server/screens/proxies/scan';
 import { startSimulator, type RunningSimulator } from '../../server/sim/index';
 import {
-  PROMETHEUS_BIN,
+  prometheusAvailable,
   startPrometheus,
   waitForQuery,
   type RunningPrometheus,
@@ -18,12 +17,7 @@ import { meshedPods } from '../proxies/sim-truth';
  * The fleet from a real Prometheus (Debian's package) scraping the simulator's Envoy series
  * against the fleet from meshdx's own per-proxy scrapes of the same simulated cluster.
  */
-const hasPrometheus = fs.existsSync(PROMETHEUS_BIN);
-if (!hasPrometheus) {
-  const msg = `prometheus tests need ${PROMETHEUS_BIN} (apt-get install -y prometheus)`;
-  if (process.env.CI) throw new Error(msg);
-  console.warn(`SKIPPED: ${msg}`);
-}
+const hasPrometheus = prometheusAvailable();
 
 let sim: RunningSimulator;
 let prom: RunningPrometheus;

@@ -1,11 +1,10 @@
-import fs from 'node:fs';
 import { KubeConfig } from '@kubernetes/client-node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { KubeTransport } from '../../server/kube/transport';
 import { gatherScopingInput, type GatherDeps } from '../../server/screens/scoping/gather';
 import { startSimulator, type RunningSimulator } from '../../server/sim/index';
 import {
-  PROMETHEUS_BIN,
+  prometheusAvailable,
   startPrometheus,
   waitForQuery,
   type RunningPrometheus,
@@ -15,12 +14,7 @@ import {
  * Scoping at fleet scale: with Prometheus holding every proxy's Envoy series, the gather takes
  * its counts from there and reads only one proxy per workload for what Prometheus cannot say.
  */
-const hasPrometheus = fs.existsSync(PROMETHEUS_BIN);
-if (!hasPrometheus) {
-  const msg = `prometheus tests need ${PROMETHEUS_BIN} (apt-get install -y prometheus)`;
-  if (process.env.CI) throw new Error(msg);
-  console.warn(`SKIPPED: ${msg}`);
-}
+const hasPrometheus = prometheusAvailable();
 
 let sim: RunningSimulator;
 let prom: RunningPrometheus;
