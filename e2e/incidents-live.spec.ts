@@ -48,6 +48,18 @@ async function view(query: string): Promise<ViewJson> {
  */
 async function expectBarsAfterDeletions(page: Page, v: ViewJson): Promise<number> {
   const chart = page.getByTestId('incident-chart');
+  // the chart lays its bars out after the data arrives: measure once they have their places
+  await expect
+    .poll(() =>
+      chart.getByTestId('failure-bar').evaluateAll((els) => {
+        const rects = els.map((e) => e.getBoundingClientRect());
+        const xs = new Set(rects.map((r) => Math.round(r.x)));
+        return (
+          rects.length > 0 && rects.every((r) => r.width > 0) && (rects.length < 2 || xs.size > 1)
+        );
+      }),
+    )
+    .toBe(true);
   const bars = await chart.getByTestId('failure-bar').evaluateAll((els) =>
     els.map((e) => {
       const r = e.getBoundingClientRect();
