@@ -1,13 +1,13 @@
 import { defineConfig } from '@playwright/test';
 import path from 'node:path';
 import { CHROMIUM_ARGS } from './cli/report/chromium';
+import { PORTS } from './e2e/support';
 
 /**
  * e2e against the production build in Debian's Chromium (no browser download): one dashboard on
  * the simulated cluster (fixed clock, so screenshots are stable), and two dashboards whose
  * configuration is broken on purpose, to prove errors reach the page and the server survives.
  */
-export const PORTS = { demo: 3107, badKubeconfig: 3108, unreachable: 3109 };
 const root = import.meta.dirname;
 const next = path.join(root, 'node_modules', '.bin', 'next');
 const env = { NEXT_TELEMETRY_DISABLED: '1', PATH: process.env.PATH ?? '' };

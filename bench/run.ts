@@ -62,9 +62,24 @@ for (const bench of benches) {
     );
   }
 }
-fs.mkdirSync(path.join(dir, 'results'), { recursive: true });
-fs.writeFileSync(
-  path.join(dir, 'results', 'latest.json'),
-  JSON.stringify({ at: new Date().toISOString(), results: all }, null, 2),
+// A run of some benchmarks replaces those benchmarks' results and keeps the others' (each result
+// carries the time it was measured), so latest.json always holds every benchmark's last numbers.
+const file = path.join(dir, 'results', 'latest.json');
+const at = new Date().toISOString();
+const ran = new Set(benches);
+let kept: (BenchResult & { bench: string; at?: string })[] = [];
+if (fs.existsSync(file)) {
+  const prev = JSON.parse(fs.readFileSync(file, 'utf8')) as {
+    at?: string;
+    results?: (BenchResult & { bench: string; at?: string })[];
+  };
+  kept = (prev.results ?? [])
+    .filter((r) => !ran.has(r.bench))
+    .map((r) => ({ ...r, at: r.at ?? prev.at }));
+}
+const results = [...kept, ...all.map((r) => ({ ...r, at }))].sort((a, b) =>
+  a.bench === b.bench ? 0 : a.bench < b.bench ? -1 : 1,
 );
+fs.mkdirSync(path.join(dir, 'results'), { recursive: true });
+fs.writeFileSync(file, JSON.stringify({ at, results }, null, 2) + '\n');
 process.exit(failed ? 1 : 0);

@@ -36,7 +36,7 @@ function getWithHost(
 }
 
 test('a foreign Host is refused with a reason naming the setting; loopback names are served', async () => {
-  const api = await getWithHost('/api/cluster', 'evil.example:3107');
+  const api = await getWithHost('/api/cluster', `evil.example:${PORTS.demo}`);
   expect(api.status).toBe(421);
   expect(api.type).toContain('application/json');
   const err = JSON.parse(api.body) as { error: { code: string; message: string; hint: string } };
@@ -48,7 +48,9 @@ test('a foreign Host is refused with a reason naming the setting; loopback names
   expect(page.type).toContain('text/plain');
   expect(page.body).toContain('MESHDX_ALLOWED_HOSTS');
 
-  for (const host of ['localhost:3107', '127.0.0.1:3107', '[::1]:3107', 'LOCALHOST.:3107'])
+  for (const host of ['localhost', '127.0.0.1', '[::1]', 'LOCALHOST.'].map(
+    (h) => `${h}:${PORTS.demo}`,
+  ))
     expect((await getWithHost('/api/cluster', host)).status, host).toBe(200);
 });
 

@@ -2,7 +2,9 @@ import { expect, type Page } from '@playwright/test';
 import fs from 'node:fs';
 import path from 'node:path';
 
-export const PORTS = { demo: 3107, badKubeconfig: 3108, unreachable: 3109 };
+/** Three ports from MESHDX_E2E_PORT (default 3107), so two checkouts can run their e2e at once. */
+const first = Number(process.env.MESHDX_E2E_PORT ?? 3107);
+export const PORTS = { demo: first, badKubeconfig: first + 1, unreachable: first + 2 };
 export const base = (port: number) => `http://127.0.0.1:${port}`;
 export const SCREENSHOTS = path.join(import.meta.dirname, '..', 'test-results', 'screenshots');
 
