@@ -15,7 +15,9 @@ export interface Refusal {
     | 'CROSS_ORIGIN_REFUSED'
     | 'INVALID_CONFIG'
     | 'METHOD_NOT_ALLOWED'
-    | 'INVALID_REQUEST';
+    | 'INVALID_REQUEST'
+    | 'NO_SESSION'
+    | 'NO_PROXY_IDENTITY';
   message: string;
   hint: string;
   /** Extra response headers (`Allow` on a 405). */
@@ -23,12 +25,15 @@ export interface Refusal {
 }
 
 /**
- * The methods each path answers: the upload takes POST, every other API route and every page
+ * The methods each path answers: the upload and the session routes take POST, every other API route and every page
  * GET and HEAD (OPTIONS is answered with the same Allow). Anything else, TRACE included, is a
  * 405 that says what is allowed, before Next sees it.
  */
 export function allowedMethods(pathname: string): string[] {
   if (pathname === '/api/incidents/upload') return ['POST', 'OPTIONS'];
+  // sign-in (token mode) and sign-out
+  if (pathname === '/api/session') return ['GET', 'HEAD', 'POST', 'OPTIONS'];
+  if (pathname === '/api/session/logout') return ['POST', 'OPTIONS'];
   return ['GET', 'HEAD', 'OPTIONS'];
 }
 
