@@ -85,6 +85,7 @@ describe('version and discovery', () => {
       'pods/portforward',
       'pods/proxy',
       'secrets',
+      'serviceaccounts',
       'services',
     ]);
     expect(byName.get('pods')?.shortNames).toEqual(['po']);
