@@ -34,6 +34,8 @@ export function unseal(
   const raw = sealed.slice(VERSION.length);
   if (!/^[A-Za-z0-9_-]+$/.test(raw)) return { ok: false, why: 'malformed' };
   const bytes = Buffer.from(raw, 'base64url');
+  // one encoding only: a changed padding bit in the last character is an altered value too
+  if (bytes.toString('base64url') !== raw) return { ok: false, why: 'malformed' };
   if (bytes.length < IV_BYTES + TAG_BYTES + 1) return { ok: false, why: 'malformed' };
   const iv = bytes.subarray(0, IV_BYTES);
   const tag = bytes.subarray(IV_BYTES, IV_BYTES + TAG_BYTES);

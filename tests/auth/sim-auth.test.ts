@@ -20,7 +20,8 @@ describe.runIf(hasKubectl)('the simulator authenticates and authorizes like kube
     fetch(c.sim.url + path, { headers });
 
   it('no token and an unknown token are 401 Unauthorized Statuses', async () => {
-    for (const headers of [{}, { Authorization: 'Bearer not-a-known-token' }]) {
+    const cases: Record<string, string>[] = [{}, { Authorization: 'Bearer not-a-known-token' }];
+    for (const headers of cases) {
       const res = await get('/api/v1/pods', headers);
       expect(res.status).toBe(401);
       expect(await res.json()).toMatchObject({ kind: 'Status', reason: 'Unauthorized', code: 401 });
