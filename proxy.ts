@@ -64,6 +64,7 @@ export function proxy(request: NextRequest): NextResponse {
               pathname,
               host: request.headers.get('host'),
               origin: request.headers.get('origin'),
+              secFetchSite: request.headers.get('sec-fetch-site'),
             },
             cfg.allowlist,
           );

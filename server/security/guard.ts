@@ -6,6 +6,12 @@ export interface RequestFacts {
   pathname: string;
   host: string | null;
   origin: string | null;
+  /**
+   * The browser's own Fetch Metadata (`Sec-Fetch-Site`, which no page can set). A form posted by
+   * meshdx's own page under `Referrer-Policy: no-referrer` carries `Origin: null`; with
+   * `Sec-Fetch-Site: same-origin` it is still known to come from meshdx itself.
+   */
+  secFetchSite?: string | null;
 }
 
 export interface Refusal {
@@ -94,7 +100,12 @@ export function checkRequest(req: RequestFacts, allow: HostAllowlist): Refusal |
   }
   const shape = checkShape(req.method, req.pathname);
   if (shape) return shape;
-  if (!SAFE_METHODS.has(req.method.toUpperCase()) && !isOriginAllowed(req.origin, allow)) {
+  const sameOriginForm = req.origin === 'null' && req.secFetchSite === 'same-origin';
+  if (
+    !SAFE_METHODS.has(req.method.toUpperCase()) &&
+    !sameOriginForm &&
+    !isOriginAllowed(req.origin, allow)
+  ) {
     return {
       status: 403,
       code: 'CROSS_ORIGIN_REFUSED',
