@@ -19,7 +19,11 @@ export function WhoAmI() {
   const s = q.data;
   return (
     <div className="flex items-center gap-2 text-sm text-slate-300" data-testid="whoami">
-      <span data-testid="whoami-text" title={s.groups.join(', ')}>
+      <span
+        data-testid="whoami-text"
+        title={s.groups.join(', ')}
+        className="max-w-[26rem] truncate whitespace-nowrap"
+      >
         {describeSession(s)}
       </span>
       {s.mode === 'token' && s.signedIn && (
