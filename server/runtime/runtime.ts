@@ -11,6 +11,7 @@ import type { KubeConfig } from '@kubernetes/client-node';
 import type { KubeEvent, Pod } from '../../lib/kube/types';
 import { latestStatusTime } from '../../lib/ledger/observation';
 import { ClusterCache } from '../cache/cluster-cache';
+import { gatedHistory } from './history-gate';
 import { EnvoyInitTimes } from '../envoy/init-times';
 import type { MeshdxEnv } from '../env';
 import { WatchFeed } from '../kube/feed';
@@ -108,7 +109,7 @@ export class ClusterRuntime {
       });
       this.ownsHistory = true;
     } else {
-      this.store = history.store;
+      this.store = gatedHistory(history.store, this.pods);
       this.history = history.history;
       this.recorder = history.recorder;
       this.ownsHistory = false;

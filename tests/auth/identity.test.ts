@@ -1,6 +1,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { GET as inventoryGet } from '../../app/api/inventory/route';
 import { GET as healthGet } from '../../app/api/health/route';
+import { GET as timelinesGet } from '../../app/api/timelines/route';
 import { GET as sessionGet, POST as sessionPost } from '../../app/api/session/route';
 import { POST as logoutPost } from '../../app/api/session/logout/route';
 import { resetAuthState, sessionKey } from '../../server/auth/request';
@@ -107,7 +108,9 @@ describe.runIf(hasKubectl)('per-user identity against a token-checking API serve
       const users = runningUserRuntimes();
       expect(users).toHaveLength(1);
       expect(runningRuntimes()).toHaveLength(1);
-      expect(users[0]?.store).toBe(baseRuntimeFor(null).store);
+      const base = baseRuntimeFor(null);
+      expect(users[0]?.store).not.toBe(base.store); // a read handle, gated by the user's own list
+      expect(users[0]?.store.stats()).toEqual(base.store.stats());
       expect(users[0]?.recorder).toBe(baseRuntimeFor(null).recorder);
 
       const out = await logoutPost(
@@ -158,6 +161,17 @@ describe.runIf(hasKubectl)('per-user identity against a token-checking API serve
         `nina lacks: list ${resource} (API group core) at the cluster scope`,
       );
       expect(body.error.hint).toContain(`kubectl auth can-i list ${resource} --all-namespaces`);
+
+      // nor the history meshdx recorded with its own identity: Timelines is a 403 too
+      const tl = await timelinesGet(req('/api/timelines', { headers: { cookie } }));
+      expect(tl.status).toBe(403);
+      expect(((await tl.json()) as ErrorBody).error.message).toContain('User "nina" cannot list');
+      const user = runningUserRuntimes()[0];
+      if (!user) throw new Error('no user runtime');
+      await expect(user.pods.whenListed()).rejects.toMatchObject({ status: 403 });
+      expect(() => user.store.stats()).toThrow(
+        /pod history is shown to a user whose own credentials can list pods cluster-wide; the API server said: .*User "nina" cannot list resource "pods"/,
+      );
     });
 
     it('no cookie, a forged cookie and an expired one are 401s that name the problem', async () => {
