@@ -205,6 +205,51 @@ describe.runIf(hasKubectl)('per-user identity against a token-checking API serve
       expect(await code(`${SESSION_COOKIE}=${expired}`)).toBe('SESSION_EXPIRED');
     });
 
+    it('bad sign-in input is named; a sign-in where there is no token login says so', async () => {
+      setup();
+      const empty = await signIn('   ');
+      expect(empty.status).toBe(400);
+      expect(((await empty.json()) as ErrorBody).error).toMatchObject({ code: 'BAD_LOGIN' });
+      const twoLines = await signIn('abc\ndef');
+      expect(((await twoLines.json()) as ErrorBody).error.message).toContain('not a bearer token');
+      const plain = await sessionPost(
+        req('/api/session', {
+          method: 'POST',
+          headers: { 'Content-Type': 'text/plain' },
+          body: 'x',
+        }),
+      );
+      expect(plain.status).toBe(400);
+      configure({ MESHDX_AUTH: 'header', MESHDX_KUBECONFIG: c.kubeconfigFor(USERS.meshdx.token) });
+      const none = await signIn(USERS.alice.token);
+      expect(none.status).toBe(409);
+      expect(((await none.json()) as ErrorBody).error.code).toBe('NO_LOGIN');
+    });
+
+    it('a user runtime unused for MESHDX_CONTEXT_IDLE_MINUTES is stopped, the base one kept', async () => {
+      setup();
+      const { UserRuntimes } = await import('../../server/runtime/users');
+      const { loadEnv } = await import('../../server/env');
+      const users = new UserRuntimes();
+      const base = baseRuntimeFor(null);
+      const id = {
+        mode: 'token' as const,
+        user: 'alice',
+        groups: [],
+        token: USERS.alice.token,
+        context: base.context,
+      };
+      const rt = users.get(base, id, loadEnv());
+      expect(users.get(base, id, loadEnv())).toBe(rt);
+      users.sweep(60_000, rt.lastUsed + 30_000);
+      expect(users.list()).toEqual([rt]);
+      users.sweep(60_000, rt.lastUsed + 60_001);
+      expect(users.list()).toEqual([]);
+      expect(rt.isStopped).toBe(true);
+      expect(base.isStopped).toBe(false);
+      expect(base.store.stats()).toBeDefined();
+    });
+
     it('health answers the kubelet without a session, as meshdx itself', async () => {
       setup();
       const res = await healthGet(req('/api/health'));
