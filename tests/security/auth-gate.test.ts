@@ -45,7 +45,8 @@ describe('the proxy’s identity gate', () => {
   });
 
   it('header mode: no (or a blank) user header is a 401 naming the header, pages included', () => {
-    for (const headers of [{}, { 'X-Forwarded-User': '  ' }])
+    const cases: Record<string, string>[] = [{}, { 'X-Forwarded-User': '  ' }];
+    for (const headers of cases)
       expect(authGate(settings('header'), at('/', headers))).toMatchObject({
         refusal: {
           status: 401,
