@@ -2,6 +2,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { GET as inventoryGet } from '../../app/api/inventory/route';
 import { GET as healthGet } from '../../app/api/health/route';
 import { GET as timelinesGet } from '../../app/api/timelines/route';
+import { GET as configDumpGet } from '../../app/api/proxies/[namespace]/[name]/config_dump/route';
 import { GET as sessionGet, POST as sessionPost } from '../../app/api/session/route';
 import { POST as logoutPost } from '../../app/api/session/logout/route';
 import { resetAuthState, sessionKey } from '../../server/auth/request';
@@ -120,6 +121,41 @@ describe.runIf(hasKubectl)('per-user identity against a token-checking API serve
       expect(runningUserRuntimes()).toHaveLength(0);
       // the context's own runtime keeps recording
       expect(runningRuntimes()[0]?.isStopped).toBe(false);
+    });
+
+    it("a proxy's config_dump goes through a port-forward opened with the user's token", async () => {
+      setup();
+      const meshed = c.sim.store
+        .list<{
+          metadata: { name: string; namespace: string };
+          spec?: { containers?: { name: string }[] };
+          status?: { phase?: string };
+        }>('pods')
+        .find(
+          (p) =>
+            p.metadata.namespace === 'shop' &&
+            p.status?.phase === 'Running' &&
+            (p.spec?.containers ?? []).some((x) => x.name === 'istio-proxy'),
+        );
+      if (!meshed) throw new Error('no running meshed pod in shop');
+      const { namespace, name } = meshed.metadata;
+      const dump = (cookie: string) =>
+        configDumpGet(
+          req(`/api/proxies/${namespace}/${name}/config_dump`, { headers: { cookie } }),
+          {
+            params: Promise.resolve({ namespace, name }),
+          },
+        );
+      const alice = await dump(cookieOf(await signIn(USERS.alice.token)));
+      expect(alice.status, await alice.clone().text()).toBe(200);
+      expect(
+        (await c.info()).auth.users.alice?.['portforward pods/portforward'],
+      ).toBeGreaterThanOrEqual(1);
+
+      const nina = await dump(cookieOf(await signIn(USERS.nina.token)));
+      const body = (await nina.json()) as ErrorBody;
+      expect(nina.status, JSON.stringify(body)).toBe(403);
+      expect(body.error.hint).toContain('nina lacks:');
     });
 
     it('a token the API server refuses is a 401 explained, with no cookie; the form goes back to /login with the reason only', async () => {
