@@ -22,7 +22,7 @@ export function WhoAmI() {
       <span
         data-testid="whoami-text"
         title={s.groups.join(', ')}
-        className="max-w-[26rem] truncate whitespace-nowrap"
+        className="line-clamp-3 max-w-[18rem] text-xs leading-tight"
       >
         {describeSession(s)}
       </span>
