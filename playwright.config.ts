@@ -56,5 +56,16 @@ export default defineConfig({
         MESHDX_KUBECONFIG: path.join(root, 'e2e', 'fixtures', 'unreachable.kubeconfig'),
       },
     },
+    // per-user identity: a token-checking simulated cluster each, meshdx in token / header mode
+    ...(['token', 'header'] as const).map((mode) => {
+      const port = mode === 'token' ? PORTS.identityToken : PORTS.identityHeader;
+      return {
+        command: `${path.join(root, 'node_modules', '.bin', 'tsx')} e2e/fixtures/identity-server.ts --mode ${mode} --port ${port}`,
+        url: `http://127.0.0.1:${port}/api/health`,
+        timeout: 240_000,
+        reuseExistingServer: false,
+        env,
+      };
+    }),
   ],
 });

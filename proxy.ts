@@ -8,6 +8,9 @@ import {
   type Refusal,
 } from '@/server/security/guard';
 import { buildCsp, newNonce, securityHeaders } from '@/server/security/headers';
+import { authGate } from '@/server/security/auth-gate';
+import type { AuthSettings } from '@/server/auth/identity';
+import { loadEnv } from '@/server/env';
 
 /**
  * Runs before every request (pages, API, static assets; no matcher on purpose): refuses host
@@ -30,26 +33,53 @@ function securityConfig(): SecurityConfig | Error {
   return config;
 }
 
+let auth: AuthSettings | Error | undefined;
+
+function authSettings(): AuthSettings | Error {
+  if (auth === undefined) {
+    try {
+      auth = loadEnv();
+    } catch (e) {
+      auth = e instanceof Error ? e : new Error(String(e));
+      console.error(`meshdx: ${auth.message}`);
+    }
+  }
+  return auth;
+}
+
 export function proxy(request: NextRequest): NextResponse {
   const nonce = newNonce();
   const csp = buildCsp({ nonce, dev: process.env.NODE_ENV === 'development' });
   const { pathname } = request.nextUrl;
   const cfg = securityConfig();
-  const refusal: Refusal | null =
+  const authCfg = authSettings();
+  let refusal: Refusal | null =
     cfg instanceof Error
       ? configRefusal(cfg.message)
-      : checkRequest(
-          {
-            method: request.method,
-            pathname,
-            host: request.headers.get('host'),
-            origin: request.headers.get('origin'),
-          },
-          cfg.allowlist,
-        );
+      : authCfg instanceof Error
+        ? configRefusal(authCfg.message)
+        : checkRequest(
+            {
+              method: request.method,
+              pathname,
+              host: request.headers.get('host'),
+              origin: request.headers.get('origin'),
+              secFetchSite: request.headers.get('sec-fetch-site'),
+            },
+            cfg.allowlist,
+          );
+  // per-user identity (MESHDX_AUTH): no identity at all is the login page or a 401
+  const gate =
+    refusal || authCfg instanceof Error
+      ? null
+      : authGate(authCfg, { pathname, search: request.nextUrl.search, headers: request.headers });
+  if (gate && 'refusal' in gate) refusal = gate.refusal;
 
   let response: NextResponse;
-  if (refusal) {
+  if (gate && 'redirect' in gate) {
+    response = NextResponse.redirect(new URL(gate.redirect, request.url), 303);
+    response.headers.set('Cache-Control', 'no-store');
+  } else if (refusal) {
     const { contentType, body } = refusalBody(refusal, pathname);
     response = new NextResponse(request.method === 'HEAD' ? null : body, {
       status: refusal.status,

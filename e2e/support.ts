@@ -4,7 +4,14 @@ import path from 'node:path';
 
 /** Three ports from MESHDX_E2E_PORT (default 3107), so two checkouts can run their e2e at once. */
 const first = Number(process.env.MESHDX_E2E_PORT ?? 3107);
-export const PORTS = { demo: first, badKubeconfig: first + 1, unreachable: first + 2 };
+export const PORTS = {
+  demo: first,
+  badKubeconfig: first + 1,
+  unreachable: first + 2,
+  /** Per-user identity dashboards (e2e/identity.spec.ts): MESHDX_AUTH=token and =header. */
+  identityToken: first + 3,
+  identityHeader: first + 4,
+};
 export const base = (port: number) => `http://127.0.0.1:${port}`;
 export const SCREENSHOTS = path.join(import.meta.dirname, '..', 'test-results', 'screenshots');
 

@@ -53,6 +53,31 @@ const EnvSchema = z.object({
    */
   MESHDX_VIEW_DEADLINE_MS: z.coerce.number().int().min(500).max(600_000).default(25_000),
   MESHDX_PROXY_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(4_000),
+  /**
+   * Who the API calls are made as (README "Per-user identity"): `none` (meshdx's own
+   * credentials, no login: a port-forward install), `token` (each user signs in with a
+   * Kubernetes bearer token, used for every call of that session) or `header` (an
+   * authenticating proxy in front names the user; meshdx impersonates them).
+   */
+  MESHDX_AUTH: z.enum(['none', 'token', 'header']).default('none'),
+  /** header mode: the request header carrying the user name, set by the authenticating proxy. */
+  MESHDX_AUTH_USER_HEADER: z
+    .string()
+    .regex(/^[A-Za-z0-9!#$%&'*+.^_`|~-]+$/, 'must be an HTTP header name')
+    .default('X-Forwarded-User'),
+  /** header mode: the request header carrying the user's groups, comma-separated. */
+  MESHDX_AUTH_GROUPS_HEADER: z
+    .string()
+    .regex(/^[A-Za-z0-9!#$%&'*+.^_`|~-]+$/, 'must be an HTTP header name')
+    .default('X-Forwarded-Groups'),
+  /**
+   * token mode: the key sessions are sealed with (at least 32 characters). Without it a random
+   * key is made per process, so every session ends when meshdx restarts.
+   */
+  MESHDX_SESSION_SECRET: z
+    .string()
+    .min(32, 'must be at least 32 characters (e.g. `openssl rand -base64 48`)')
+    .optional(),
 });
 
 export type MeshdxEnv = z.infer<typeof EnvSchema>;

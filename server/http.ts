@@ -6,6 +6,8 @@
 import { apiError, type ApiError } from '../lib/api/errors';
 import { isRequestError } from '../lib/api/request-error';
 import { isInvalidNameError } from '../lib/kube/names';
+import { canICommand, describePermission, parseForbidden } from '../lib/auth/forbidden';
+import { currentIdentity } from './auth/request';
 import { errorText, isKubeError } from './kube/errors';
 import { isClusterConfigError, isUnknownContextError } from './kube/source';
 
@@ -55,7 +57,9 @@ export function toErrorResult(e: unknown): ErrorResult {
             'Check that the cluster is up and that the kubeconfig server address is reachable from meshdx (VPN, port-forward, proxy).',
           ),
         };
-      case 'http':
+      case 'http': {
+        const user = userOfRequest();
+        if (user !== null && (e.status === 401 || e.status === 403)) return userRefusal(e, user);
         if (e.status === 401)
           return {
             status: 502,
@@ -76,12 +80,45 @@ export function toErrorResult(e: unknown): ErrorResult {
           };
         if (e.status === 404) return { status: 404, body: apiError('NOT_FOUND', e.message) };
         return { status: 502, body: apiError('API_ERROR', e.message) };
+      }
       default:
         // an upstream (API server, proxy admin, istiod) answered something unreadable
         return { status: 502, body: apiError('UPSTREAM_MALFORMED', e.message) };
     }
   }
   return { status: 500, body: apiError('INTERNAL', errorText(e)) };
+}
+
+/** The user the request acts as (MESHDX_AUTH token or header), or null for meshdx itself. */
+function userOfRequest(): { mode: 'token' | 'header'; user: string } | null {
+  const id = currentIdentity();
+  return id === undefined || id.mode === 'none' ? null : { mode: id.mode, user: id.user };
+}
+
+/**
+ * A 401/403 the API server gave the signed-in (or impersonated) user: their own credentials or
+ * RBAC, not meshdx's, so it is answered with the same status and says what is missing.
+ */
+function userRefusal(
+  e: { status?: number; message: string },
+  who: { mode: 'token' | 'header'; user: string },
+): ErrorResult {
+  if (e.status === 401)
+    return {
+      status: 401,
+      body: apiError(
+        'TOKEN_REFUSED',
+        `the API server refused the credentials of ${who.user}: ${e.message}`,
+        who.mode === 'token'
+          ? 'Your token has expired or was revoked: sign in again at /login with a current one.'
+          : "meshdx's own credentials were refused while impersonating you: the operator must check its ServiceAccount.",
+      ),
+    };
+  const missing = parseForbidden(e.message);
+  const hint = missing
+    ? `${who.user} lacks: ${describePermission(missing)}. Ask your cluster admin for a Role or ClusterRole granting it${missing.namespace === null ? ', or pick a namespace you can read' : ''}; check with \`${canICommand(missing)}\`.`
+    : `The API server refused this to ${who.user}; ask your cluster admin for read access.`;
+  return { status: 403, body: apiError('FORBIDDEN', e.message, hint) };
 }
 
 const NO_STORE = { 'Cache-Control': 'no-store' };

@@ -5,6 +5,7 @@ import { clusterQuery } from '../data/queries';
 import { useClusterContext } from '../data/useClusterContext';
 import { ClusterBadge } from './ClusterBadge';
 import { ContextPicker } from './ContextPicker';
+import { WhoAmI } from './WhoAmI';
 
 /** The header's right side: which cluster this page shows (from `?context=`), and the picker. */
 export function ClusterHeader() {
@@ -12,6 +13,7 @@ export function ClusterHeader() {
   const q = useQuery({ ...clusterQuery(ctx), refetchInterval: 15_000 });
   return (
     <div className="flex items-center gap-4">
+      <WhoAmI />
       <ContextPicker current={ctx} />
       {q.data ? (
         <ClusterBadge info={q.data} />

@@ -8,6 +8,8 @@
  * files change: a context whose cluster or credentials changed, or that is gone, is stopped and
  * a new runtime starts on the next request.
  */
+import { authError } from '../auth/errors';
+import { currentIdentity } from '../auth/request';
 import { loadEnv, type MeshdxEnv } from '../env';
 import {
   ClusterConfigError,
@@ -21,10 +23,13 @@ import {
   type SourceOptions,
 } from '../kube/source';
 import { ClusterRuntime, storeFileFor } from './runtime';
+import { UserRuntimes, type UserIdentity } from './users';
 
 interface Registry {
   env: MeshdxEnv;
   runtimes: Map<string, ClusterRuntime>;
+  /** Per-user runtimes (MESHDX_AUTH token or header), beside their context's base runtime. */
+  users: UserRuntimes;
   config?: LoadedClusterConfig;
   configError?: ClusterConfigError;
   /** clusterSourceFingerprint when the configuration (or its error) was read. */
@@ -50,6 +55,7 @@ function registry(): Registry {
     holder.__meshdxRegistry = {
       env: loadEnv(),
       runtimes: new Map(),
+      users: new UserRuntimes(),
       checkedAt: 0,
       errorAt: 0,
     };
@@ -115,6 +121,7 @@ function dropChanged(r: Registry, cfg: LoadedClusterConfig): void {
       identity = null;
     }
     if (identity !== rt.source.identity) {
+      r.users.stopContext(name);
       rt.stop();
       r.runtimes.delete(name);
     }
@@ -122,6 +129,7 @@ function dropChanged(r: Registry, cfg: LoadedClusterConfig): void {
 }
 
 function stopAllOf(r: Registry): void {
+  r.users.stopAll();
   for (const rt of r.runtimes.values()) rt.stop();
   r.runtimes.clear();
 }
@@ -130,8 +138,10 @@ function sweep(r: Registry): void {
   const idleMs = r.env.MESHDX_CONTEXT_IDLE_MINUTES * 60_000;
   const now = Date.now();
   const def = r.config?.defaultContext;
+  r.users.sweep(idleMs, now);
   for (const [name, rt] of r.runtimes) {
     if (name !== def && now - rt.lastUsed > idleMs) {
+      r.users.stopContext(name);
       rt.stop();
       r.runtimes.delete(name);
     }
@@ -139,16 +149,58 @@ function sweep(r: Registry): void {
 }
 
 /**
- * The runtime of `context` (absent: the default context), started on first use. Throws a
- * ClusterConfigError when no cluster is configured, UnknownContextError for a name the
- * kubeconfig does not have.
+ * The runtime of `context` (absent: the default context) for the request being served: with
+ * MESHDX_AUTH=none meshdx's own, otherwise the runtime of the request's user (server/auth), which
+ * makes every API call as that user. Throws a ClusterConfigError when no cluster is configured,
+ * UnknownContextError for a name the kubeconfig does not have, a 401 when per-user identity is
+ * on and the request carries none.
  */
 export function runtimeFor(context?: string | null): ClusterRuntime {
+  const r = registry();
+  if (r.env.MESHDX_AUTH === 'none') return baseRuntimeFor(context);
+  const id = currentIdentity();
+  // meshdx acting as itself, said explicitly (GET /api/health: the kubelet's probe has no user)
+  if (id?.mode === 'none') return baseRuntimeFor(context);
+  if (id === undefined)
+    throw authError(
+      'NO_REQUEST_IDENTITY',
+      `meshdx runs with MESHDX_AUTH=${r.env.MESHDX_AUTH}, and this cluster call has no user to act as`,
+    );
+  return userRuntimeFor(context, id);
+}
+
+/** The runtime of `context` as the user `id` (token or header mode). */
+export function userRuntimeFor(
+  context: string | null | undefined,
+  id: UserIdentity,
+): ClusterRuntime {
+  const r = registry();
+  const base = baseRuntimeFor(context);
+  if (id.mode === 'token' && id.context !== base.context)
+    throw authError(
+      'SESSION_OTHER_CONTEXT',
+      `you signed in with a token for context ${JSON.stringify(id.context)}, not ${JSON.stringify(base.context)}`,
+    );
+  return r.users.get(base, id, r.env);
+}
+
+/** Stops every runtime of a user (logout); returns how many were running. */
+export function stopUserRuntimes(id: UserIdentity): number {
+  return holder.__meshdxRegistry?.users.stopIdentity(id) ?? 0;
+}
+
+/**
+ * The runtime of `context` as meshdx itself (its kubeconfig or ServiceAccount identity): the one
+ * that records the context's history. For server start-up and health; request handlers use
+ * runtimeFor, which honours the request's identity.
+ */
+export function baseRuntimeFor(context?: string | null): ClusterRuntime {
   const r = registry();
   const cfg = config(r);
   const source = contextSource(cfg, context || null);
   let rt = r.runtimes.get(source.context);
   if (rt && rt.source.identity !== source.identity) {
+    r.users.stopContext(source.context);
     rt.stop();
     rt = undefined;
   }
@@ -178,9 +230,14 @@ export function contexts(): { contexts: (ContextEntry & { running: boolean })[];
   };
 }
 
-/** The runtimes now running (health, tests). */
+/** meshdx's own runtimes now running, one per context (health, tests). */
 export function runningRuntimes(): ClusterRuntime[] {
   return [...registry().runtimes.values()];
+}
+
+/** The users' runtimes now running (tests, health's count). */
+export function runningUserRuntimes(): ClusterRuntime[] {
+  return registry().users.list();
 }
 
 /** Stops every runtime and forgets the configuration (tests, and a server that shuts down). */

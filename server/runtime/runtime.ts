@@ -11,6 +11,7 @@ import type { KubeConfig } from '@kubernetes/client-node';
 import type { KubeEvent, Pod } from '../../lib/kube/types';
 import { latestStatusTime } from '../../lib/ledger/observation';
 import { ClusterCache } from '../cache/cluster-cache';
+import { gatedHistory } from './history-gate';
 import { EnvoyInitTimes } from '../envoy/init-times';
 import type { MeshdxEnv } from '../env';
 import { WatchFeed } from '../kube/feed';
@@ -44,6 +45,16 @@ function hash(s: string): string {
   return (h >>> 0).toString(16).padStart(8, '0');
 }
 
+/**
+ * A context's history as its base runtime (meshdx's own identity) records it: a user's runtime
+ * reads the same store through this handle and never writes to it or closes it.
+ */
+export interface SharedHistory {
+  store: HistoryStore;
+  history: HistoryInfo;
+  recorder: Recorder;
+}
+
 export class ClusterRuntime {
   readonly kc: KubeConfig;
   readonly transport: KubeTransport;
@@ -56,12 +67,18 @@ export class ClusterRuntime {
   readonly envoyInit = new EnvoyInitTimes();
   private readonly screens = new Map<string, unknown>();
   private stopped = false;
+  /** Whether the store and recorder are this runtime's own (closed when it stops). */
+  private readonly ownsHistory: boolean;
   lastUsed = Date.now();
 
+  /**
+   * `history`: the store file this runtime records into, or (a user's runtime) the base
+   * runtime's history, read only.
+   */
   constructor(
     readonly source: ClusterSource,
     readonly settings: MeshdxEnv,
-    storeFile: string,
+    history: string | SharedHistory,
   ) {
     this.kc = source.kc;
     this.transport = new KubeTransport(source.kc, {
@@ -80,10 +97,28 @@ export class ClusterRuntime {
       { pods: this.pods, events: this.events },
       { istioNamespace: settings.MESHDX_ISTIO_NAMESPACE },
     );
-    const opened = openStore(storeFile, settings.MESHDX_CLOCK);
-    this.store = opened.store;
-    this.history = { file: opened.file, fallback: opened.fallback };
-    this.recorder = startRecorder({ pods: this.pods, events: this.events, store: this.store, now });
+    if (typeof history === 'string') {
+      const opened = openStore(history, settings.MESHDX_CLOCK);
+      this.store = opened.store;
+      this.history = { file: opened.file, fallback: opened.fallback };
+      this.recorder = startRecorder({
+        pods: this.pods,
+        events: this.events,
+        store: this.store,
+        now,
+      });
+      this.ownsHistory = true;
+    } else {
+      this.store = gatedHistory(history.store, this.pods);
+      this.history = history.history;
+      this.recorder = history.recorder;
+      this.ownsHistory = false;
+    }
+  }
+
+  /** This runtime's history, for a user's runtime on the same context to read. */
+  sharedHistory(): SharedHistory {
+    return { store: this.store, history: this.history, recorder: this.recorder };
   }
 
   get context(): string {
@@ -128,12 +163,13 @@ export class ClusterRuntime {
   stop(): void {
     if (this.stopped) return;
     this.stopped = true;
-    this.recorder.stop();
+    if (this.ownsHistory) this.recorder.stop();
     this.cache.stop();
     this.pods.stop();
     this.events.stop();
     this.screens.clear();
     this.transport.close();
+    if (!this.ownsHistory) return;
     try {
       this.store.close();
     } catch (e) {

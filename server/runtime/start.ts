@@ -4,7 +4,7 @@
  * not reachable yet is logged (once per distinct error) and retried, never a crash. Once
  * started, the runtime's watches retry on their own.
  */
-import { runtimeFor } from './registry';
+import { baseRuntimeFor } from './registry';
 
 export interface StartOptions {
   /** Delay between attempts to configure the default context (ms). Default 10 s. */
@@ -22,7 +22,7 @@ export function startDefaultRuntime(opts: StartOptions = {}): { stop(): void } {
     timer = null;
     if (stopped) return;
     try {
-      const rt = runtimeFor(null);
+      const rt = baseRuntimeFor(null);
       if (lastError) log(`meshdx: cluster ${rt.context} configured`);
       rt.pods.whenListed().then(
         () => undefined,

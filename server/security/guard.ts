@@ -6,6 +6,12 @@ export interface RequestFacts {
   pathname: string;
   host: string | null;
   origin: string | null;
+  /**
+   * The browser's own Fetch Metadata (`Sec-Fetch-Site`, which no page can set). A form posted by
+   * meshdx's own page under `Referrer-Policy: no-referrer` carries `Origin: null`; with
+   * `Sec-Fetch-Site: same-origin` it is still known to come from meshdx itself.
+   */
+  secFetchSite?: string | null;
 }
 
 export interface Refusal {
@@ -15,7 +21,9 @@ export interface Refusal {
     | 'CROSS_ORIGIN_REFUSED'
     | 'INVALID_CONFIG'
     | 'METHOD_NOT_ALLOWED'
-    | 'INVALID_REQUEST';
+    | 'INVALID_REQUEST'
+    | 'NO_SESSION'
+    | 'NO_PROXY_IDENTITY';
   message: string;
   hint: string;
   /** Extra response headers (`Allow` on a 405). */
@@ -23,12 +31,15 @@ export interface Refusal {
 }
 
 /**
- * The methods each path answers: the upload takes POST, every other API route and every page
+ * The methods each path answers: the upload and the session routes take POST, every other API route and every page
  * GET and HEAD (OPTIONS is answered with the same Allow). Anything else, TRACE included, is a
  * 405 that says what is allowed, before Next sees it.
  */
 export function allowedMethods(pathname: string): string[] {
   if (pathname === '/api/incidents/upload') return ['POST', 'OPTIONS'];
+  // sign-in (token mode) and sign-out
+  if (pathname === '/api/session') return ['GET', 'HEAD', 'POST', 'OPTIONS'];
+  if (pathname === '/api/session/logout') return ['POST', 'OPTIONS'];
   return ['GET', 'HEAD', 'OPTIONS'];
 }
 
@@ -89,7 +100,12 @@ export function checkRequest(req: RequestFacts, allow: HostAllowlist): Refusal |
   }
   const shape = checkShape(req.method, req.pathname);
   if (shape) return shape;
-  if (!SAFE_METHODS.has(req.method.toUpperCase()) && !isOriginAllowed(req.origin, allow)) {
+  const sameOriginForm = req.origin === 'null' && req.secFetchSite === 'same-origin';
+  if (
+    !SAFE_METHODS.has(req.method.toUpperCase()) &&
+    !sameOriginForm &&
+    !isOriginAllowed(req.origin, allow)
+  ) {
     return {
       status: 403,
       code: 'CROSS_ORIGIN_REFUSED',

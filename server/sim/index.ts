@@ -4,6 +4,7 @@
  */
 import fs from 'node:fs/promises';
 import { createApiServer } from './api/server';
+import { parseTokenFile, SimAuth } from './api/auth';
 import { DEFAULT_API_OPTIONS, type ApiOptions, type SimContext } from './api/context';
 import { createClock } from './clock';
 import { RequestCounts } from './api/request-counts';
@@ -40,6 +41,13 @@ export interface SimulatorOptions {
   /** Log lines kept per container (default 5,000). */
   maxLogLines?: number;
   api?: Partial<ApiOptions>;
+  /**
+   * A static token file (kube-apiserver's --token-auth-file CSV: token,user,uid,"g1,g2"): bearer
+   * tokens are then checked (401 for an unknown one), impersonation needs RBAC's `impersonate`,
+   * and every request is authorized by the RBAC objects the simulator stores. The simulator's
+   * own kubeconfig token stays allowed everything (system:masters).
+   */
+  tokenAuthFile?: string;
   /** For tests: a scenario that is not in the registry. */
   scenarioImpl?: Scenario;
   /** For tests: a mesh emulator in place of the real one. */
@@ -74,6 +82,10 @@ export async function startSimulator(opts: SimulatorOptions): Promise<RunningSim
   const scenario = opts.scenarioImpl ?? getScenario(opts.scenario);
   if (scenario === undefined) throw new UnknownScenarioError(opts.scenario, scenarioNames());
   const name = opts.scenarioImpl?.name ?? opts.scenario;
+  const auth =
+    opts.tokenAuthFile === undefined
+      ? undefined
+      : new SimAuth(await readTokenFile(opts.tokenAuthFile));
   const clock = createClock(opts.clock ?? 'real');
   const rvState = opts.stateFile === undefined ? undefined : fileRvState(opts.stateFile);
   const store = createSimStore({
@@ -96,6 +108,7 @@ export async function startSimulator(opts: SimulatorOptions): Promise<RunningSim
     random: opts.random ?? Math.random,
     options: { ...DEFAULT_API_OPTIONS, ...opts.api },
     requests: new RequestCounts(),
+    ...(auth ? { auth } : {}),
   };
   scenario.start({ store, logs, clock, random: seededRandom(name), params: opts.params ?? {} });
 
@@ -134,4 +147,18 @@ export async function startSimulator(opts: SimulatorOptions): Promise<RunningSim
       return closed;
     },
   };
+}
+
+async function readTokenFile(file: string) {
+  let text: string;
+  try {
+    text = await fs.readFile(file, 'utf8');
+  } catch (e) {
+    throw new Error(`token file ${file}: ${e instanceof Error ? e.message : String(e)}`);
+  }
+  try {
+    return parseTokenFile(text);
+  } catch (e) {
+    throw new Error(`token file ${file}: ${e instanceof Error ? e.message : String(e)}`);
+  }
 }

@@ -9,7 +9,7 @@ import { startSimulator, UnknownScenarioError } from './index';
 import { parseFaultArgs } from './store/faults';
 
 const USAGE =
-  'usage: npm run sim -- --scenario NAME [--port P] [--kubeconfig FILE] [--clock real|ISO-TIME] [--param k=v ...] [--state FILE] [--fault latency=MS|errorRate=P|dropWatches=MS|unreachable=NS/POD|slow=NS/POD:MS ...]';
+  'usage: npm run sim -- --scenario NAME [--port P] [--kubeconfig FILE] [--clock real|ISO-TIME] [--param k=v ...] [--state FILE] [--token-auth-file CSV] [--fault latency=MS|errorRate=P|dropWatches=MS|unreachable=NS/POD|slow=NS/POD:MS ...]';
 
 function pairs(list: string[] | undefined, what: string): [string, string][] {
   return (list ?? []).map((item) => {
@@ -37,6 +37,7 @@ async function main(): Promise<number> {
       param: { type: 'string', multiple: true },
       fault: { type: 'string', multiple: true },
       state: { type: 'string' },
+      'token-auth-file': { type: 'string' },
       help: { type: 'boolean', short: 'h' },
     },
     strict: true,
@@ -60,6 +61,9 @@ async function main(): Promise<number> {
     faults: parseFaultArgs(values.fault),
     kubeconfigPath,
     ...(values.state !== undefined ? { stateFile: path.resolve(values.state) } : {}),
+    ...(values['token-auth-file'] !== undefined
+      ? { tokenAuthFile: path.resolve(values['token-auth-file']) }
+      : {}),
   });
   console.log(`meshdx simulator: scenario ${sim.scenario} at ${sim.url}`);
   console.log(`kubeconfig: ${kubeconfigPath}`);

@@ -32,7 +32,9 @@ describe.runIf(hasKubectl)('deploy/: every overlay renders a locked-down meshdx'
         const cm = configMap(objects);
         const dep = one<Deployment>(objects, 'Deployment', 'meshdx');
         const c = dep.spec.template.spec.containers[0];
-        expect(c?.envFrom?.map((e) => e.configMapRef?.name)).toEqual([cm.metadata.name]);
+        expect(c?.envFrom?.flatMap((e) => e.configMapRef?.name ?? [])).toEqual([cm.metadata.name]);
+        // a Secret, if any, only ever optional (the session sealing key of token-auth)
+        for (const e of c?.envFrom ?? []) if (e.secretRef) expect(e.secretRef.optional).toBe(true);
         expect(cm.metadata.namespace).toBe(dep.metadata.namespace);
         // the server accepts every value (zod, as at start-up) and knows every key
         const parsed = loadEnv(asEnv(cm.data));
@@ -77,7 +79,7 @@ describe.runIf(hasKubectl)('deploy/: every overlay renders a locked-down meshdx'
         expect(host).toBe('localhost');
       });
 
-      it('RBAC reads only, besides create on pods/portforward', async () => {
+      it('RBAC reads only, besides create on pods/portforward (and impersonate in header-auth)', async () => {
         const { objects } = await render(overlay);
         const rules = objects
           .filter((o) => o.kind === 'ClusterRole' || o.kind === 'Role')
@@ -85,7 +87,11 @@ describe.runIf(hasKubectl)('deploy/: every overlay renders a locked-down meshdx'
         expect(rules.length).toBeGreaterThan(0);
         for (const r of rules) {
           const writes = r.verbs.filter((v) => !['get', 'list', 'watch'].includes(v));
-          if (writes.length > 0) {
+          if (writes.includes('impersonate')) {
+            expect(overlay).toBe('header-auth');
+            expect(r).toMatchObject({ apiGroups: [''], verbs: ['impersonate'] });
+            expect([...r.resources].sort()).toEqual(['groups', 'users']);
+          } else if (writes.length > 0) {
             expect(r.resources).toEqual(['pods/portforward']);
             expect(writes).toEqual(['create']);
           }
@@ -123,6 +129,44 @@ describe.runIf(hasKubectl)('deploy/: every overlay renders a locked-down meshdx'
     expect(portNames).toContain('http-web');
     const cm = configMap(objects);
     expect([...loadSecurityConfig(cm.data).allowlist.hosts]).toContain('meshdx.example.com');
+  });
+
+  it('token-auth turns token sign-in on through the ConfigMap, with an optional sealing-key Secret and the viewer role', async () => {
+    const { objects } = await render('token-auth');
+    const env = loadEnv(asEnv(configMap(objects).data));
+    expect(env.MESHDX_AUTH).toBe('token');
+    expect(env.MESHDX_SESSION_SECRET).toBeUndefined();
+    const c = one<Deployment>(objects, 'Deployment', 'meshdx').spec.template.spec.containers[0];
+    expect(c?.envFrom?.find((e) => e.secretRef)?.secretRef).toEqual({
+      name: 'meshdx-session',
+      optional: true,
+    });
+    const viewer = one<K8sObject & { rules: Rule[] }>(objects, 'ClusterRole', 'meshdx-viewer');
+    expect(
+      viewer.rules.some((r) => r.resources.includes('pods') && r.verbs.includes('watch')),
+    ).toBe(true);
+    // the base is unchanged: no auth, no impersonation
+    expect(loadEnv(asEnv(configMap((await render('base')).objects).data)).MESHDX_AUTH).toBe('none');
+  });
+
+  it('header-auth impersonates with a grant to meshdx alone, behind the network policy', async () => {
+    const { objects } = await render('header-auth');
+    const env = loadEnv(asEnv(configMap(objects).data));
+    expect(env).toMatchObject({
+      MESHDX_AUTH: 'header',
+      MESHDX_AUTH_USER_HEADER: 'X-Forwarded-User',
+      MESHDX_AUTH_GROUPS_HEADER: 'X-Forwarded-Groups',
+    });
+    expect(one<NetworkPolicy>(objects, 'NetworkPolicy').spec.policyTypes).toEqual(['Ingress']);
+    const binding = one<K8sObject & { subjects: unknown[]; roleRef: { name: string } }>(
+      objects,
+      'ClusterRoleBinding',
+      'meshdx-impersonator',
+    );
+    expect(binding.roleRef.name).toBe('meshdx-impersonator');
+    expect(binding.subjects).toEqual([
+      { kind: 'ServiceAccount', name: 'meshdx', namespace: 'meshdx' },
+    ]);
   });
 
   it('port-forward-only denies all ingress to meshdx (port-forward does not pass NetworkPolicy)', async () => {

@@ -7,7 +7,14 @@ import { KUBECTL } from '../sim/kubectl-harness';
 const exec = promisify(execFile);
 
 export const DEPLOY_DIR = path.resolve(import.meta.dirname, '..', '..', 'deploy');
-export const OVERLAYS = ['base', 'with-prometheus', 'network-policy', 'port-forward-only'] as const;
+export const OVERLAYS = [
+  'base',
+  'with-prometheus',
+  'network-policy',
+  'port-forward-only',
+  'token-auth',
+  'header-auth',
+] as const;
 export type Overlay = (typeof OVERLAYS)[number];
 
 /** The fields of rendered objects these tests read; the rest is kept as `unknown`. */
@@ -23,7 +30,7 @@ export interface Container {
   image: string;
   ports?: { name?: string; containerPort: number }[];
   env?: { name: string; value?: string }[];
-  envFrom?: { configMapRef?: { name: string } }[];
+  envFrom?: { configMapRef?: { name: string }; secretRef?: { name: string; optional?: boolean } }[];
   securityContext?: Record<string, unknown>;
   readinessProbe?: { httpGet?: { path: string; httpHeaders?: { name: string; value: string }[] } };
   volumeMounts?: { name: string; mountPath: string }[];

@@ -43,6 +43,30 @@ describe('checkRequest', () => {
     });
     expect(checkRequest({ ...get('localhost'), origin: 'https://evil.example' }, allow)).toBeNull();
   });
+
+  it("takes meshdx's own form posts (Origin null under no-referrer) only when the browser says same-origin", () => {
+    const form = (secFetchSite: string | null) => ({
+      method: 'POST',
+      pathname: '/api/session',
+      host: 'localhost:3000',
+      origin: 'null',
+      secFetchSite,
+    });
+    expect(checkRequest(form('same-origin'), allow)).toBeNull();
+    for (const site of ['cross-site', 'same-site', 'none', null])
+      expect(checkRequest(form(site), allow), String(site)).toMatchObject({
+        status: 403,
+        code: 'CROSS_ORIGIN_REFUSED',
+      });
+  });
+
+  it('the session routes take POST; logout takes nothing else', () => {
+    expect(checkRequest({ ...get('localhost', '/api/session'), method: 'POST' }, allow)).toBeNull();
+    expect(checkRequest(get('localhost', '/api/session/logout'), allow)).toMatchObject({
+      status: 405,
+      headers: { Allow: 'POST, OPTIONS' },
+    });
+  });
 });
 
 describe('refusalBody', () => {

@@ -67,6 +67,7 @@ describe('version and discovery', () => {
       'gateway.networking.k8s.io',
       'networking.istio.io',
       'networking.k8s.io',
+      'rbac.authorization.k8s.io',
       'security.istio.io',
       'telemetry.istio.io',
     ]);
@@ -84,6 +85,7 @@ describe('version and discovery', () => {
       'pods/portforward',
       'pods/proxy',
       'secrets',
+      'serviceaccounts',
       'services',
     ]);
     expect(byName.get('pods')?.shortNames).toEqual(['po']);

@@ -1,5 +1,6 @@
 import { requireName } from '@/lib/kube/names';
 import { badParameter } from '@/lib/api/request-error';
+import { enterRequestIdentity } from '@/server/auth/request';
 
 export interface PodRef {
   namespace: string;
@@ -19,9 +20,12 @@ export async function podParams(params: Promise<PodRef> | PodRef): Promise<PodRe
 
 /**
  * The `?context=NAME` of a request (absent or empty: the default context). Validated as a
- * kubeconfig context name can be: printable, at most 253 characters.
+ * kubeconfig context name can be: printable, at most 253 characters. Given the Request, it
+ * also makes the request's identity (MESHDX_AUTH) the one its cluster calls are made as, or
+ * throws the 401 that says why there is none (server/auth).
  */
 export function contextParam(req: Request | URL | URLSearchParams): string | null {
+  if (req instanceof Request) enterRequestIdentity(req);
   const sp =
     req instanceof URLSearchParams
       ? req

@@ -1,4 +1,5 @@
 import type { MeshEmulator } from '../mesh/types';
+import type { SimAuth } from './auth';
 import type { RequestCounts } from './request-counts';
 import type { SimLogsImpl } from '../store/logs';
 import type { SimStoreImpl } from '../store/store';
@@ -41,6 +42,8 @@ export interface SimContext {
   options: ApiOptions;
   /** Requests by verb and resource (GET /_sim/info). */
   requests: RequestCounts;
+  /** Bearer-token authentication and RBAC, when the simulator was given a token file. */
+  auth?: SimAuth;
 }
 
 export const sleep = (ms: number): Promise<void> =>

@@ -17,6 +17,8 @@ export function simInfo(ctx: SimContext): object {
     faults: faultsJson(ctx.faults),
     droppedLogLines: ctx.logs.droppedLines(),
     requests: ctx.requests.toJSON(),
+    // with a token file: requests by (effective) user, and who impersonated whom
+    ...(ctx.auth ? { auth: ctx.auth.toJSON() } : {}),
   };
 }
 

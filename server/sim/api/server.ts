@@ -1,6 +1,7 @@
 import http, { type IncomingMessage, type ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
+import { admit, handleSelfSubjectReview } from './auth';
 import { sleep, type SimContext } from './context';
 import { handleControl } from './control';
 import { parseApiPath } from './paths';
@@ -54,8 +55,12 @@ export function createApiServer(ctx: SimContext): ApiServer {
       return handleControl(ctx, req, res, url);
     }
     ctx.requests.note(req.method ?? 'GET', url);
+    const admitted = admit(ctx, req, url);
+    if ('refusal' in admitted) return sendStatus(res, admitted.refusal);
+    const user = admitted.user;
     if (rejectThrottled(ctx, req.method ?? 'GET', url, res)) return;
     if (await injectFaults(res)) return;
+    if (handleSelfSubjectReview(req, res, url, user)) return;
     return routeApi(ctx, watches, req, res, url);
   }
 
@@ -73,6 +78,8 @@ export function createApiServer(ctx: SimContext): ApiServer {
       return rejectUpgrade(socket, notFound('upgrade', url.pathname), ctx.scenario);
     }
     ctx.requests.note('GET', url);
+    const admitted = admit(ctx, req, url, true);
+    if ('refusal' in admitted) return rejectUpgrade(socket, admitted.refusal, ctx.scenario);
     if (await injectFaults(undefined)) {
       return rejectUpgrade(
         socket,

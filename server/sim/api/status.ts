@@ -14,7 +14,9 @@ export type StatusReason =
   | 'RequestEntityTooLarge'
   | 'NotAcceptable'
   | 'UnsupportedMediaType'
-  | 'Timeout';
+  | 'Timeout'
+  | 'Unauthorized'
+  | 'Forbidden';
 
 /** One field error of an Invalid Status (metav1.StatusCause). */
 export interface StatusCauseObject {

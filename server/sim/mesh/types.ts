@@ -36,7 +36,12 @@ export type SimKind =
   | 'k8sgateways'
   | 'httproutes'
   | 'grpcroutes'
-  | 'gatewayclasses';
+  | 'gatewayclasses'
+  | 'serviceaccounts'
+  | 'roles'
+  | 'clusterroles'
+  | 'rolebindings'
+  | 'clusterrolebindings';
 
 /**
  * Kinds the mesh emulator may read. Never Secrets: everything it computes is served through

@@ -53,6 +53,7 @@ const BUILTIN_GROUPS = new Set([
   'networking.k8s.io',
   'admissionregistration.k8s.io',
   'apiextensions.k8s.io',
+  'rbac.authorization.k8s.io',
 ]);
 
 const ISTIO_NET = ['v1', 'v1beta1', 'v1alpha3'] as const;
@@ -66,6 +67,8 @@ const ALL = ['all'] as const;
 const core = (resource: SimKind, a: KindArgs) => kind(resource, '', ['v1'], a);
 const apps = (resource: SimKind, a: KindArgs) =>
   kind(resource, 'apps', ['v1'], { categories: ALL, ...a });
+const rbac = (resource: SimKind, a: KindArgs) =>
+  kind(resource, 'rbac.authorization.k8s.io', ['v1'], a);
 const istioNet = (resource: SimKind, a: KindArgs, versions: readonly string[] = ISTIO_NET) =>
   kind(resource, 'networking.istio.io', versions, { categories: ISTIO_CATEGORIES, ...a });
 const istioSec = (resource: SimKind, a: KindArgs) =>
@@ -162,6 +165,15 @@ export const KINDS: Readonly<Record<SimKind, KindInfo>> = {
     kind: 'GatewayClass',
     namespaced: false,
     shortNames: ['gc'],
+  }),
+  // who may do what: what the RBAC authorizer (api/rbac.ts) evaluates
+  serviceaccounts: core('serviceaccounts', { kind: 'ServiceAccount', shortNames: ['sa'] }),
+  roles: rbac('roles', { kind: 'Role' }),
+  clusterroles: rbac('clusterroles', { kind: 'ClusterRole', namespaced: false }),
+  rolebindings: rbac('rolebindings', { kind: 'RoleBinding' }),
+  clusterrolebindings: rbac('clusterrolebindings', {
+    kind: 'ClusterRoleBinding',
+    namespaced: false,
   }),
 };
 

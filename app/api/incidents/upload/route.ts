@@ -47,5 +47,5 @@ export async function POST(req: Request) {
       { status: 413, headers: { 'Cache-Control': 'no-store' } },
     );
   }
-  return jsonResponse(() => analyzeUploadedLog(contextParam(url), state, body.text, format));
+  return jsonResponse(() => analyzeUploadedLog(contextParam(req), state, body.text, format));
 }

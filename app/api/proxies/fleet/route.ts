@@ -23,7 +23,7 @@ export function GET(req: Request) {
   const refresh = sp.get('refresh') === '1';
   const query = parseFleetQuery(sp);
   if (sp.get('stream') !== '1')
-    return jsonResponse(() => getFleet(contextParam(sp), { refresh, query }));
+    return jsonResponse(() => getFleet(contextParam(req), { refresh, query }));
   const enc = new TextEncoder();
   let closed = false;
   const stream = new ReadableStream<Uint8Array>({
@@ -43,7 +43,7 @@ export function GET(req: Request) {
       };
       let rt: ClusterRuntime;
       try {
-        rt = runtimeFor(contextParam(sp));
+        rt = runtimeFor(contextParam(req));
       } catch (e) {
         write({ type: 'error', error: toErrorResult(e).body.error });
         end();
