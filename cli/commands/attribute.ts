@@ -6,7 +6,8 @@ import { describeUntimed } from '../../lib/ledger/untimed';
 import { parseArgs } from './accesslog';
 import { checkReadable } from '../io';
 import { IpLedger } from '../../lib/ledger/ledger';
-import { createHistoryReader, type HistoryProblem } from '../../lib/ledger/events';
+import type { HistoryProblem } from '../../lib/ledger/events';
+import { createCaptureReader } from '../../lib/ledger/capture-reader';
 import { attributeRecord, type Attribution, type IpHistory } from '../../lib/ledger/attribution';
 import {
   startLogScan,
@@ -213,7 +214,7 @@ async function historyFromCapture(
 ): Promise<IpHistory | null> {
   const ledger = new IpLedger();
   // each JSON value is bounded (depth, size); the file as a whole is streamed
-  const reader = createHistoryReader(1000, {
+  const reader = createCaptureReader(1000, {
     maxDepth: limits.maxDepth,
     maxValueChars: limits.maxDocumentBytes,
   });
@@ -239,9 +240,19 @@ function startsWithSqlite(file: string): boolean {
   }
 }
 
-async function readChunks(file: string, fn: (chunk: string) => void): Promise<void> {
-  const stream = fs.createReadStream(file, { encoding: 'utf8', highWaterMark: 1024 * 1024 });
-  for await (const chunk of stream) fn(chunk as string);
+/** The file's bytes in chunks of 1 MiB, read into one buffer (fn must not keep a chunk). */
+async function readChunks(file: string, fn: (chunk: Uint8Array) => void): Promise<void> {
+  const fd = await fs.promises.open(file, 'r');
+  try {
+    const buf = Buffer.allocUnsafe(1024 * 1024);
+    for (;;) {
+      const { bytesRead } = await fd.read(buf, 0, buf.length, null);
+      if (bytesRead <= 0) break;
+      fn(buf.subarray(0, bytesRead));
+    }
+  } finally {
+    await fd.close();
+  }
 }
 
 function reportHistoryProblems(
