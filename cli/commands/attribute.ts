@@ -6,6 +6,7 @@ import { describeUntimed } from '../../lib/ledger/untimed';
 import { parseArgs } from './accesslog';
 import { checkReadable } from '../io';
 import { IpLedger } from '../../lib/ledger/ledger';
+import { intervalTableOf } from '../../lib/ledger/ledger-table';
 import type { HistoryProblem } from '../../lib/ledger/events';
 import { createCaptureReader } from '../../lib/ledger/capture-reader';
 import { attributeRecord, type Attribution, type IpHistory } from '../../lib/ledger/attribution';
@@ -226,7 +227,8 @@ async function historyFromCapture(
     return null;
   }
   reportHistoryProblems(io, file, reader.problems, reader.counts.events, reader.counts.timed);
-  return reader.counts.events === 0 ? null : ledger;
+  // kept in columns while the log is read: the ledger's pods and objects are let go
+  return reader.counts.events === 0 ? null : intervalTableOf(ledger.eachInterval());
 }
 
 function startsWithSqlite(file: string): boolean {

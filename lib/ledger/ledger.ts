@@ -114,6 +114,16 @@ export class IpLedger {
     return out;
   }
 
+  /**
+   * Every interval, pod by pod in the order the pods were first seen, made as they are asked
+   * for and not kept. Sorted stably by start within each IP, they are in the order lookups
+   * see them when the ledger has not been asked anything while its events were added (a
+   * lookup in between orders a pod seen again after the others that start at the same time).
+   */
+  *eachInterval(): Generator<PodInterval> {
+    for (const [key, track] of this.pods) yield* this.materialize(key, track);
+  }
+
   /** Intervals of one IP, sorted by start. */
   history(ip: string): PodInterval[] {
     this.refresh();
