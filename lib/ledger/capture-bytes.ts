@@ -10,6 +10,10 @@ export const FAIL = -1;
 
 const QUOTE = 34;
 const BACKSLASH = 92;
+/** 1 for the bytes a string holds as they are: printable ASCII but the quote and backslash. */
+const STRING_BYTE = Uint8Array.from({ length: 256 }, (_, c) =>
+  c >= 0x20 && c < 0x80 && c !== QUOTE && c !== BACKSLASH ? 1 : 0,
+);
 
 /** What the last readString saw: whether its text needs decoding, and whether it had escapes. */
 let plainText = true;
@@ -46,6 +50,10 @@ export function readString(b: Uint8Array, p: number, e: number): number {
   p++;
   while (p < e) {
     const c = b[p] as number;
+    if (STRING_BYTE[c] === 1) {
+      p++;
+      continue;
+    }
     if (c === QUOTE) return p + 1;
     if (c === BACKSLASH) {
       plainText = false;
@@ -91,9 +99,17 @@ export function stringText(b: Uint8Array, s: number, end: number): string {
 const recent: (string | undefined)[] = new Array<string | undefined>(4096);
 
 function asciiText(b: Uint8Array, s: number, e: number): string {
-  let h = e - s;
-  for (let i = s; i < e; i++) h = (Math.imul(h, 31) + (b[i] as number)) | 0;
-  const slot = (h ^ (h >>> 12)) & 4095;
+  const n = e - s;
+  if (n === 0) return '';
+  // a hash of the length and a few bytes (the ends differ most): the text is compared anyway
+  const h =
+    n * 7919 +
+    (b[e - 1] as number) * 31 +
+    (b[e - 2] ?? 0) * 961 +
+    (b[e - 3] ?? 0) * 3 +
+    (b[s + (n >> 1)] as number) * 17 +
+    (b[s] as number);
+  const slot = (h ^ (h >>> 9)) & 4095;
   const had = recent[slot];
   if (had !== undefined && had.length === e - s) {
     let k = 0;
