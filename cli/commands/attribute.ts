@@ -5,10 +5,8 @@ import { EXIT_OK, EXIT_USAGE, guarded, limitsOf, openInput } from '../io';
 import { describeUntimed } from '../../lib/ledger/untimed';
 import { parseArgs } from './accesslog';
 import { checkReadable } from '../io';
-import { IpLedger } from '../../lib/ledger/ledger';
-import { intervalTableOf } from '../../lib/ledger/ledger-table';
 import type { HistoryProblem } from '../../lib/ledger/events';
-import { createCaptureReader } from '../../lib/ledger/capture-reader';
+import { loadCaptureTable, type LoadedCapture } from './attribute-history';
 import { attributeRecord, type Attribution, type IpHistory } from '../../lib/ledger/attribution';
 import {
   startLogScan,
@@ -207,28 +205,27 @@ function historyFromStore(io: CliIO, file: string): IpHistory | null {
   }
 }
 
-/** A watch capture or pod list (kubectl -w -o json ...), read in chunks. */
+/** A watch capture or pod list (kubectl -w -o json ...), read on a worker thread. */
 async function historyFromCapture(
   io: CliIO,
   file: string,
   limits: InputLimits,
 ): Promise<IpHistory | null> {
-  const ledger = new IpLedger();
-  // each JSON value is bounded (depth, size); the file as a whole is streamed
-  const reader = createCaptureReader(1000, {
-    maxDepth: limits.maxDepth,
-    maxValueChars: limits.maxDocumentBytes,
-  });
+  let loaded: LoadedCapture;
   try {
-    await readChunks(file, (chunk) => ledger.addAll(reader.push(chunk)));
-    reader.end();
+    // each JSON value is bounded (depth, size); the file as a whole is streamed
+    loaded = await loadCaptureTable(file, {
+      maxDepth: limits.maxDepth,
+      maxValueChars: limits.maxDocumentBytes,
+    });
   } catch (e) {
     io.stderr(`meshdx attribute: error while reading history ${file}: ${errText(e)}\n`);
     return null;
   }
-  reportHistoryProblems(io, file, reader.problems, reader.counts.events, reader.counts.timed);
-  // kept in columns while the log is read: the ledger's pods and objects are let go
-  return reader.counts.events === 0 ? null : intervalTableOf(ledger.eachInterval());
+  const { history, table, warning } = loaded;
+  if (warning) io.stderr(`meshdx attribute: warning: ${warning}\n`);
+  reportHistoryProblems(io, file, history.problems, history.counts.events, history.counts.timed);
+  return history.counts.events === 0 ? null : table;
 }
 
 function startsWithSqlite(file: string): boolean {
@@ -239,21 +236,6 @@ function startsWithSqlite(file: string): boolean {
     return n === 16 && buf.toString('latin1') === SQLITE_MAGIC;
   } finally {
     fs.closeSync(fd);
-  }
-}
-
-/** The file's bytes in chunks of 1 MiB, read into one buffer (fn must not keep a chunk). */
-async function readChunks(file: string, fn: (chunk: Uint8Array) => void): Promise<void> {
-  const fd = await fs.promises.open(file, 'r');
-  try {
-    const buf = Buffer.allocUnsafe(1024 * 1024);
-    for (;;) {
-      const { bytesRead } = await fd.read(buf, 0, buf.length, null);
-      if (bytesRead <= 0) break;
-      fn(buf.subarray(0, bytesRead));
-    }
-  } finally {
-    await fd.close();
   }
 }
 
