@@ -46,7 +46,7 @@ function onWorker(file: string, limits: CaptureLimits, entry: URL): Promise<Capt
     const worker = new Worker(entry, {
       workerData: data,
       // its heap goes when it ends; a small young generation keeps the peak low meanwhile
-      resourceLimits: { maxYoungGenerationSizeMb: 8 },
+      resourceLimits: { maxYoungGenerationSizeMb: 16 },
     });
     let answered = false;
     worker.once('message', (m: CaptureWorkerMessage) => {

@@ -394,16 +394,16 @@ export function captureValueAt(
   const end = eachField(b, s, limit, TOP, t, readTopField);
   if (end === FAIL) return null;
   const r = eventsOf(t);
-  return (
-    r && {
-      events: r.events,
-      bookmarks: r.bookmarks,
-      end,
-      newlines: seen.newlines,
-      lastNewline: seen.lastNewline,
-    }
-  );
+  if (!r) return null;
+  // one answer object, filled again for every value (its reader takes what it needs at once)
+  answer.events = r.events;
+  answer.bookmarks = r.bookmarks;
+  answer.end = end;
+  answer.newlines = seen.newlines;
+  answer.lastNewline = seen.lastNewline;
+  return answer;
 }
+const answer = { events: [] as PodEvent[], bookmarks: 0, end: 0, newlines: 0, lastNewline: -1 };
 
 function eventsOf(t: Top): ValueEvents {
   if (t.type !== null && t.hasObject) {
@@ -434,6 +434,8 @@ function observe(f: PodFields): PodObservation | null {
   if (f.podIP !== null) add(f.podIP);
   for (const ip of f.podIPs) add(ip);
   const ref = f.controllerRef ?? f.firstRef;
+  const kind = ref?.kind;
+  const ownerName = ref?.name;
   return {
     namespace: f.namespace ?? 'default',
     name: f.name,
@@ -441,7 +443,7 @@ function observe(f: PodFields): PodObservation | null {
     ips,
     hostNetwork: f.hostNetwork,
     node: f.node,
-    owner: ref?.kind && ref.name ? { kind: ref.kind, name: ref.name } : null,
+    owner: kind && ownerName ? ownerOf(kind, ownerName) : null,
     creationTimestamp: f.creation,
     startTime: f.startTime,
     firstConditionTime: f.firstCondition === Infinity ? null : f.firstCondition,
@@ -451,6 +453,28 @@ function observe(f: PodFields): PodObservation | null {
     deletionGracePeriodSeconds: f.deletionGrace,
     terminationGracePeriodSeconds: f.terminationGrace,
   };
+}
+
+/**
+ * One owner object per workload (its pods' observations share it, as the store's intervals
+ * do); forgotten past a few thousand workloads, so that it never grows without bound.
+ */
+const owners = new Map<string, Map<string, { kind: string; name: string }>>();
+let ownerCount = 0;
+function ownerOf(kind: string, name: string): { kind: string; name: string } {
+  let byName = owners.get(kind);
+  if (!byName) owners.set(kind, (byName = new Map()));
+  let owner = byName.get(name);
+  if (!owner) {
+    if (++ownerCount > 20_000) {
+      owners.clear();
+      ownerCount = 1;
+      owners.set(kind, (byName = new Map()));
+    }
+    owner = { kind, name };
+    byName.set(name, owner);
+  }
+  return owner;
 }
 
 /** Digits and dots only: normalizeIp would give it back as it is. */
