@@ -36,7 +36,10 @@ export async function loadCaptureTable(
   );
   if ('ok' in got && !got.ok) throw new Error(got.message);
   const history = 'ok' in got ? got.history : loadCapture(file, limits);
-  const warning = 'failed' in got ? `capture worker failed (${got.failed}): read here` : null;
+  const warning =
+    'failed' in got
+      ? `the capture worker failed (${got.failed}); the capture was read on the main thread`
+      : null;
   return { history, table: intervalTableFromRows(history.rows), warning };
 }
 
