@@ -14,6 +14,8 @@ const ENTRIES = {
   cli: 'cli/main.ts',
   // found by server/logscan/parallel.ts next to the bundle under this name
   'scan-worker-entry': 'server/logscan/scan-worker.ts',
+  // found by cli/commands/attribute-history.ts next to the bundle under this name
+  'attribute-capture-worker-entry': 'cli/commands/attribute-capture-worker.ts',
 };
 
 /** Where bundles go: inside the project, so that they find its packages (node_modules). */

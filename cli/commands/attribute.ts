@@ -5,8 +5,8 @@ import { EXIT_OK, EXIT_USAGE, guarded, limitsOf, openInput } from '../io';
 import { describeUntimed } from '../../lib/ledger/untimed';
 import { parseArgs } from './accesslog';
 import { checkReadable } from '../io';
-import { IpLedger } from '../../lib/ledger/ledger';
-import { createHistoryReader, type HistoryProblem } from '../../lib/ledger/events';
+import type { HistoryProblem } from '../../lib/ledger/events';
+import { loadCaptureTable, type LoadedCapture } from './attribute-history';
 import { attributeRecord, type Attribution, type IpHistory } from '../../lib/ledger/attribution';
 import {
   startLogScan,
@@ -23,7 +23,8 @@ const USAGE =
   "usage: meshdx attribute LOG --history FILE [--json] [--all] [--format 'ENVOY FORMAT'] [--gap-minutes N] [--threads N] [--no-prescan]\n" +
   '  LOG: a file, or a pipe such as /dev/stdin (read in one pass on one thread)\n' +
   '  FILE: a pod watch capture (kubectl get pods -A -w -o json --output-watch-events) or a meshdx store file (MESHDX_DB)\n' +
-  '  --threads N: threads that read the log (default: one per core, at most 4; 1: no worker threads)\n' +
+  '  --threads N: threads that read the log (default: one per core, at most 4; 1: no worker threads,\n' +
+  '    a large capture history is then read on the same thread too)\n' +
   '  --no-prescan: parse every line fully (slower; same results)\n';
 const SQLITE_MAGIC = 'SQLite format 3\u0000';
 /** Between the items of the --json report (see reportFrame). */
@@ -100,7 +101,7 @@ async function runAttribute(argv: string[], io: CliIO): Promise<number> {
     io.stderr(`meshdx attribute: cannot read log file ${logFile}: ${errText(e)}\n`);
     return EXIT_USAGE;
   }
-  const history = await loadHistory(io, historyFile, limits).catch((e: unknown) => {
+  const history = await loadHistory(io, historyFile, limits, threads !== 1).catch((e: unknown) => {
     io.stderr(`meshdx attribute: error while reading history ${historyFile}: ${errText(e)}\n`);
     return null;
   });
@@ -179,10 +180,16 @@ function writeJsonReport(
   io.stdout(frame.close);
 }
 
-function loadHistory(io: CliIO, file: string, limits: InputLimits): Promise<IpHistory | null> {
+/** `worker`: a large capture may be read on a worker thread (not with --threads 1). */
+function loadHistory(
+  io: CliIO,
+  file: string,
+  limits: InputLimits,
+  worker: boolean,
+): Promise<IpHistory | null> {
   return startsWithSqlite(file)
     ? Promise.resolve(historyFromStore(io, file))
-    : historyFromCapture(io, file, limits);
+    : historyFromCapture(io, file, limits, worker);
 }
 
 /** A meshdx store file, opened read-only: its intervals, indexed for lookups. */
@@ -205,27 +212,29 @@ function historyFromStore(io: CliIO, file: string): IpHistory | null {
   }
 }
 
-/** A watch capture or pod list (kubectl -w -o json ...), read in chunks. */
+/** A watch capture or pod list (kubectl -w -o json ...), read on a worker thread. */
 async function historyFromCapture(
   io: CliIO,
   file: string,
   limits: InputLimits,
+  worker: boolean,
 ): Promise<IpHistory | null> {
-  const ledger = new IpLedger();
-  // each JSON value is bounded (depth, size); the file as a whole is streamed
-  const reader = createHistoryReader(1000, {
-    maxDepth: limits.maxDepth,
-    maxValueChars: limits.maxDocumentBytes,
-  });
+  let loaded: LoadedCapture;
   try {
-    await readChunks(file, (chunk) => ledger.addAll(reader.push(chunk)));
-    reader.end();
+    // each JSON value is bounded (depth, size); the file as a whole is streamed
+    loaded = await loadCaptureTable(
+      file,
+      { maxDepth: limits.maxDepth, maxValueChars: limits.maxDocumentBytes },
+      worker ? {} : { workerFromBytes: Infinity },
+    );
   } catch (e) {
     io.stderr(`meshdx attribute: error while reading history ${file}: ${errText(e)}\n`);
     return null;
   }
-  reportHistoryProblems(io, file, reader.problems, reader.counts.events, reader.counts.timed);
-  return reader.counts.events === 0 ? null : ledger;
+  const { history, table, warning } = loaded;
+  if (warning) io.stderr(`meshdx attribute: warning: ${warning}\n`);
+  reportHistoryProblems(io, file, history.problems, history.counts.events, history.counts.timed);
+  return history.counts.events === 0 ? null : table;
 }
 
 function startsWithSqlite(file: string): boolean {
@@ -237,11 +246,6 @@ function startsWithSqlite(file: string): boolean {
   } finally {
     fs.closeSync(fd);
   }
-}
-
-async function readChunks(file: string, fn: (chunk: string) => void): Promise<void> {
-  const stream = fs.createReadStream(file, { encoding: 'utf8', highWaterMark: 1024 * 1024 });
-  for await (const chunk of stream) fn(chunk as string);
 }
 
 function reportHistoryProblems(

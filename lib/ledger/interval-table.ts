@@ -101,11 +101,19 @@ export class IntervalTable implements IpHistory {
     }
   }
 
-  /** Builds the table from rows added to `builder` in any order. */
-  static from(builder: IntervalTableBuilder, reader: IdentityReader): IntervalTable {
+  /**
+   * Builds the table from rows added to `builder` in any order. Rows of one IP that start at
+   * the same time are ordered by pod key, or (tiesAsAdded) kept in the order they were added,
+   * as another history (IpLedger) orders them.
+   */
+  static from(
+    builder: IntervalTableBuilder,
+    reader: IdentityReader,
+    options: { tiesAsAdded?: boolean } = {},
+  ): IntervalTable {
     return new IntervalTable(
       builder,
-      builder.order((text) => reader.decode(text)),
+      builder.order((text) => reader.decode(text), options.tiesAsAdded),
       reader,
     );
   }
@@ -321,9 +329,12 @@ export class IntervalTableBuilder {
 
   /**
    * Row indices grouped by IP (groups in first-seen order), each group sorted by start then
-   * pod key: group g is order[start[g], start[g + 1]).
+   * pod key (tiesAsAdded: in the order added): group g is order[start[g], start[g + 1]).
    */
-  order(decode: (identity: string) => IntervalIdentity): { order: Int32Array; start: Int32Array } {
+  order(
+    decode: (identity: string) => IntervalIdentity,
+    tiesAsAdded = false,
+  ): { order: Int32Array; start: Int32Array } {
     const n = this.count;
     const groupCount = this.groups.size;
     const start = new Int32Array(groupCount + 1);
@@ -344,7 +355,7 @@ export class IntervalTableBuilder {
     const compare = (a: number, b: number): number => {
       const fa = this.from[a] as number;
       const fb = this.from[b] as number;
-      if (fa !== fb) return fa - fb;
+      if (fa !== fb || tiesAsAdded) return fa - fb;
       const ka = keyOf(decode(this.identities[a] as string));
       const kb = keyOf(decode(this.identities[b] as string));
       return ka < kb ? -1 : ka > kb ? 1 : 0;

@@ -12,11 +12,10 @@ interface PodTrack {
   graceEndsAt: number | null;
   gone: { at: number; uncertain: boolean } | null;
   lastSeenAt: number | null;
-  ips: Map<string, IpTrack>;
-}
-
-interface IpTrack {
-  firstTimed: number | null;
+  /** The pod's IPs in the order first seen (a pod has one or two: no map per pod). */
+  ips: string[];
+  /** The first timed sighting with ips[k], null while none. */
+  firstTimed: (number | null)[];
 }
 
 export interface LedgerCounts {
@@ -57,7 +56,8 @@ export class IpLedger {
         graceEndsAt: null,
         gone: null,
         lastSeenAt: null,
-        ips: new Map(),
+        ips: [],
+        firstTimed: [],
       };
       this.pods.set(key, track);
     }
@@ -67,10 +67,14 @@ export class IpLedger {
     if (event.time !== null) track.lastSeenAt = Math.max(track.lastSeenAt ?? -Infinity, event.time);
     if (pod.ips.length === 0 && event.type !== 'DELETED') track.sawWithoutIp = true;
     for (const ip of pod.ips) {
-      const ipTrack = track.ips.get(ip) ?? { firstTimed: null };
-      if (event.time !== null)
-        ipTrack.firstTimed = Math.min(ipTrack.firstTimed ?? Infinity, event.time);
-      track.ips.set(ip, ipTrack);
+      let k = track.ips.indexOf(ip);
+      if (k < 0) {
+        k = track.ips.push(ip) - 1;
+        track.firstTimed.push(null);
+      }
+      const first = track.firstTimed[k] ?? null;
+      if (event.time !== null && (first === null || event.time < first))
+        track.firstTimed[k] = event.time;
     }
     if (pod.deletionTimestamp !== null) {
       const grace =
@@ -110,6 +114,16 @@ export class IpLedger {
     return out;
   }
 
+  /**
+   * Every interval, pod by pod in the order the pods were first seen, made as they are asked
+   * for and not kept. Sorted stably by start within each IP, they are in the order lookups
+   * see them when the ledger has not been asked anything while its events were added (a
+   * lookup in between orders a pod seen again after the others that start at the same time).
+   */
+  *eachInterval(): Generator<PodInterval> {
+    for (const [key, track] of this.pods) yield* this.materialize(key, track);
+  }
+
   /** Intervals of one IP, sorted by start. */
   history(ip: string): PodInterval[] {
     this.refresh();
@@ -133,38 +147,43 @@ export class IpLedger {
     if (this.dirtyPods.size === 0) return;
     const touched = new Set<string>();
     for (const key of this.dirtyPods) {
-      for (const old of this.podIntervals.get(key) ?? []) {
-        const list = this.byIp.get(old.ip);
-        if (list)
-          this.byIp.set(
-            old.ip,
-            list.filter((i) => i !== old),
-          );
-        touched.add(old.ip);
-      }
+      const had = this.podIntervals.get(key);
+      if (had)
+        for (const old of had) {
+          const list = this.byIp.get(old.ip);
+          if (list)
+            this.byIp.set(
+              old.ip,
+              list.filter((i) => i !== old),
+            );
+          touched.add(old.ip);
+        }
       const track = this.pods.get(key);
       const fresh = track ? this.materialize(key, track) : [];
       this.podIntervals.set(key, fresh);
       for (const interval of fresh) {
-        const list = this.byIp.get(interval.ip) ?? [];
-        list.push(interval);
-        this.byIp.set(interval.ip, list);
-        touched.add(interval.ip);
+        const list = this.byIp.get(interval.ip);
+        if (list) {
+          list.push(interval);
+          touched.add(interval.ip);
+        } else this.byIp.set(interval.ip, [interval]);
       }
     }
     this.dirtyPods.clear();
     let untimed = 0;
     for (const n of this.untimedByPod.values()) untimed += n;
     this.counts.untimed = untimed;
-    for (const ip of touched) this.byIp.get(ip)?.sort((a, b) => a.from - b.from);
+    // a list made of one interval here needs no sort; one that had others or grew is sorted
+    for (const ip of touched) this.byIp.get(ip)?.sort(byFrom);
   }
 
   private materialize(key: string, track: PodTrack): PodInterval[] {
     const pod = track.latest;
     const out: PodInterval[] = [];
     let untimed = 0;
-    for (const [ip, ipTrack] of track.ips) {
-      const start = startOf(pod, track.sawWithoutIp, ipTrack.firstTimed);
+    for (let k = 0; k < track.ips.length; k++) {
+      const ip = track.ips[k] as string;
+      const start = startOf(pod, track.sawWithoutIp, track.firstTimed[k] ?? null);
       if (!start) {
         untimed++;
         continue;
@@ -189,6 +208,8 @@ export class IpLedger {
     return out;
   }
 }
+
+const byFrom = (a: PodInterval, b: PodInterval): number => a.from - b.from;
 
 /**
  * Start of an interval: the first timed sighting with the IP when the pod was watched

@@ -1,0 +1,366 @@
+/**
+ * Reading JSON straight from UTF-8 bytes, for the few fields of a pod that IP history needs
+ * (see capture-event.ts). Every function takes the bytes, a position and the end of the value
+ * and returns the position after what it read, or FAIL. FAIL means "not certain": the JSON is
+ * invalid, or valid in a way these functions do not read (a key written with escapes, a key
+ * given twice). The caller then reads the value with JSON.parse, so FAIL never changes a
+ * result, it only costs time; what these functions accept, JSON.parse reads the same way.
+ */
+export const FAIL = -1;
+
+const QUOTE = 34;
+const BACKSLASH = 92;
+/** 1 for the bytes a string holds as they are: printable ASCII but the quote and backslash. */
+const STRING_BYTE = Uint8Array.from({ length: 256 }, (_, c) =>
+  c >= 0x20 && c < 0x80 && c !== QUOTE && c !== BACKSLASH ? 1 : 0,
+);
+
+/** What the last readString saw: whether its text needs decoding, and whether it had escapes. */
+let plainText = true;
+let hadEscape = false;
+
+/** What a read of one value saw: its line ends, nesting, and the nesting allowed. */
+export const seen = { newlines: 0, lastNewline: -1, depth: 0, maxDepth: 512 };
+
+/**
+ * White space from p: the position after it. FAIL where a line inside the value starts with
+ * `{` or `[`: the splitter takes that for a new value (the one open was cut).
+ */
+export function skipWs(b: Uint8Array, p: number, e: number): number {
+  while (p < e) {
+    const c = b[p] as number;
+    if (c === 32 || c === 13 || c === 9) p++;
+    else if (c === 10) {
+      seen.newlines++;
+      seen.lastNewline = p++;
+      if (b[p] === 123 || b[p] === 91) return FAIL;
+    } else break;
+  }
+  return p;
+}
+
+function isHex(c: number | undefined): boolean {
+  return c !== undefined && ((c >= 48 && c <= 57) || ((c | 32) >= 97 && (c | 32) <= 102));
+}
+
+/** A string at p (its opening quote): the position after its closing quote, or FAIL. */
+export function readString(b: Uint8Array, p: number, e: number): number {
+  plainText = true;
+  hadEscape = false;
+  p++;
+  while (p < e) {
+    const c = b[p] as number;
+    if (STRING_BYTE[c] === 1) {
+      p++;
+      continue;
+    }
+    if (c === QUOTE) return p + 1;
+    if (c === BACKSLASH) {
+      plainText = false;
+      hadEscape = true;
+      const d = b[p + 1];
+      if (d === 117 /* u */) {
+        if (!(isHex(b[p + 2]) && isHex(b[p + 3]) && isHex(b[p + 4]) && isHex(b[p + 5])))
+          return FAIL;
+        p += 6;
+      } else if (
+        d === QUOTE ||
+        d === BACKSLASH ||
+        d === 47 ||
+        d === 98 ||
+        d === 102 ||
+        d === 110 ||
+        d === 114 ||
+        d === 116
+      )
+        p += 2;
+      else return FAIL;
+      continue;
+    }
+    if (c < 0x20) return FAIL;
+    if (c >= 0x80) plainText = false;
+    p++;
+  }
+  return FAIL;
+}
+
+const decoder = new TextDecoder('utf-8', { ignoreBOM: true });
+
+/** The text of the string read last, b[s, end) with its quotes, as JSON.parse gives it. */
+export function stringText(b: Uint8Array, s: number, end: number): string {
+  if (!plainText) return JSON.parse(decoder.decode(b.subarray(s, end))) as string;
+  return asciiText(b, s + 1, end - 1);
+}
+
+/**
+ * Texts made lately, by a hash of their bytes: the namespaces, nodes, owners and event types a
+ * capture repeats on every line are made once, not once per line.
+ */
+const recent: (string | undefined)[] = new Array<string | undefined>(4096);
+
+function asciiText(b: Uint8Array, s: number, e: number): string {
+  const n = e - s;
+  if (n === 0) return '';
+  // a hash of the length and a few bytes (the ends differ most): the text is compared anyway
+  const h =
+    n * 7919 +
+    (b[e - 1] as number) * 31 +
+    (b[e - 2] ?? 0) * 961 +
+    (b[e - 3] ?? 0) * 3 +
+    (b[s + (n >> 1)] as number) * 17 +
+    (b[s] as number);
+  const slot = (h ^ (h >>> 9)) & 4095;
+  const had = recent[slot];
+  if (had !== undefined && had.length === e - s) {
+    let k = 0;
+    while (k < had.length && had.charCodeAt(k) === b[s + k]) k++;
+    if (k === had.length) return had;
+  }
+  // one flat string (adding up characters would make a tree of them, heavy to keep)
+  const made =
+    e - s > 64
+      ? decoder.decode(b.subarray(s, e))
+      : String.fromCharCode.apply(null, b.subarray(s, e) as unknown as number[]);
+  recent[slot] = made;
+  return made;
+}
+
+/** Whether the key read last can be compared by its bytes (no escapes). */
+export function lastKeyPlain(): boolean {
+  return !hadEscape;
+}
+
+const digit = (b: Uint8Array, i: number): number => {
+  const c = (b[i] as number) - 48;
+  return c >= 0 && c <= 9 ? c : -1000;
+};
+const two = (b: Uint8Array, i: number) => digit(b, i) * 10 + digit(b, i + 1);
+
+/**
+ * Date.parse of the string read last, b[s, end) with its quotes, or null when it is no date.
+ * RFC 3339 UTC times as Kubernetes writes them (`2024-06-01T10:00:00Z`, with or without a
+ * fraction) are read from the digits; anything else goes to Date.parse.
+ */
+export function timeOf(b: Uint8Array, s: number, end: number): number | null {
+  const n = end - s - 2;
+  if (plainText && n >= 20 && n <= 40) {
+    const p = s + 1;
+    const y = two(b, p) * 100 + two(b, p + 2);
+    const mo = two(b, p + 5);
+    const d = two(b, p + 8);
+    const h = two(b, p + 11);
+    const mi = two(b, p + 14);
+    const sec = two(b, p + 17);
+    const shape =
+      b[p + 4] === 45 &&
+      b[p + 7] === 45 &&
+      b[p + 10] === 84 &&
+      b[p + 13] === 58 &&
+      b[p + 16] === 58 &&
+      b[end - 2] === 90;
+    if (
+      shape &&
+      y >= 1000 &&
+      mo >= 1 &&
+      mo <= 12 &&
+      d >= 1 &&
+      d <= 31 &&
+      h >= 0 &&
+      h <= 23 &&
+      mi >= 0 &&
+      mi <= 59 &&
+      sec >= 0 &&
+      sec <= 59
+    ) {
+      let ms = 0;
+      let ok = n === 20;
+      if (!ok && b[p + 19] === 46 && n >= 22) {
+        ok = true;
+        for (let i = p + 20, k = 0; i < end - 2; i++, k++) {
+          const c = digit(b, i);
+          if (c < 0) {
+            ok = false;
+            break;
+          }
+          if (k < 3) ms = ms * 10 + c;
+        }
+        const digits = n - 21;
+        if (digits === 1) ms *= 100;
+        else if (digits === 2) ms *= 10;
+      }
+      if (ok) return Date.UTC(y, mo - 1, d, h, mi, sec, ms);
+    }
+  }
+  const t = Date.parse(stringText(b, s, end));
+  return Number.isNaN(t) ? null : t;
+}
+
+/** A number at p: the position after it, or FAIL (JSON's grammar, nothing more). */
+export function readNumber(b: Uint8Array, p: number, e: number): number {
+  if (b[p] === 45) p++;
+  if (b[p] === 48) p++;
+  else {
+    const from = p;
+    while (p < e && digit(b, p) >= 0) p++;
+    if (p === from) return FAIL;
+  }
+  if (b[p] === 46) {
+    const from = ++p;
+    while (p < e && digit(b, p) >= 0) p++;
+    if (p === from) return FAIL;
+  }
+  if (b[p] === 101 || b[p] === 69) {
+    p++;
+    if (b[p] === 43 || b[p] === 45) p++;
+    const from = p;
+    while (p < e && digit(b, p) >= 0) p++;
+    if (p === from) return FAIL;
+  }
+  return p > e ? FAIL : p;
+}
+
+/** The number b[s, end) (read by readNumber), as JSON.parse gives it. */
+export function numberOf(b: Uint8Array, s: number, end: number): number {
+  return Number(asciiText(b, s, end));
+}
+
+const TRUE = [116, 114, 117, 101];
+const FALSE = [102, 97, 108, 115, 101];
+const NULL = [110, 117, 108, 108];
+
+function readWord(b: Uint8Array, p: number, e: number, word: number[]): number {
+  if (p + word.length > e) return FAIL;
+  for (let k = 0; k < word.length; k++) if (b[p + k] !== word[k]) return FAIL;
+  return p + word.length;
+}
+
+/** Whether the value at p is the literal `true`. */
+export function isTrue(b: Uint8Array, p: number): boolean {
+  return b[p] === 116 && b[p + 1] === 114 && b[p + 2] === 117 && b[p + 3] === 101;
+}
+
+/** Any value at p (after white space): the position after it, or FAIL. */
+export function skipValue(b: Uint8Array, p: number, e: number): number {
+  const c = b[p];
+  if (c === QUOTE) return readString(b, p, e);
+  if (c === 123) return eachField(b, p, e, NO_KEYS, null, ignore);
+  if (c === 91) return eachItem(b, p, e, null, ignoreItem);
+  if (c === 116) return readWord(b, p, e, TRUE);
+  if (c === 102) return readWord(b, p, e, FALSE);
+  if (c === 110) return readWord(b, p, e, NULL);
+  if (c === 45 || (c !== undefined && c >= 48 && c <= 57)) return readNumber(b, p, e);
+  return FAIL;
+}
+
+/** Keys an object reader knows, each by its index in the list it was made from. */
+export interface KeyTable {
+  byLength: (readonly [Uint8Array, number])[][];
+}
+
+export function keyTable(keys: readonly string[]): KeyTable {
+  const byLength: (readonly [Uint8Array, number])[][] = [];
+  keys.forEach((k, id) => {
+    const list = (byLength[k.length] ??= []);
+    list.push([Uint8Array.from(k, (ch) => ch.charCodeAt(0)), id] as const);
+  });
+  return { byLength };
+}
+
+const NO_KEYS = keyTable([]);
+
+/** The index of the key b[s, e) (without its quotes) in the table, or -1. */
+function keyId(table: KeyTable, b: Uint8Array, s: number, e: number): number {
+  const list = table.byLength[e - s];
+  if (list === undefined) return -1;
+  for (let j = 0; j < list.length; j++) {
+    const entry = list[j] as readonly [Uint8Array, number];
+    const bytes = entry[0];
+    let k = 0;
+    while (k < bytes.length && b[s + k] === bytes[k]) k++;
+    if (k === bytes.length) return entry[1];
+  }
+  return -1;
+}
+
+/** Reads the value of a known key (at p, after white space) into `into`; returns the position after it. */
+export type FieldReader<T> = (into: T, key: number, b: Uint8Array, p: number, e: number) => number;
+export type ItemReader<T> = (into: T, b: Uint8Array, p: number, e: number) => number;
+
+const ignore: FieldReader<null> = () => FAIL;
+const ignoreItem: ItemReader<null> = (_, b, p, e) => skipValue(b, p, e);
+
+/**
+ * An object at p: the values of the keys in `keys` go to `read`, the others are skipped. A
+ * known key given twice (JSON.parse keeps the last) or written with escapes is FAIL.
+ */
+export function eachField<T>(
+  b: Uint8Array,
+  p: number,
+  e: number,
+  keys: KeyTable,
+  into: T,
+  read: FieldReader<T>,
+): number {
+  let known = 0;
+  if (++seen.depth > seen.maxDepth) return FAIL;
+  p = skipWs(b, p + 1, e);
+  if (b[p] === 125) {
+    seen.depth--;
+    return p + 1;
+  }
+  for (;;) {
+    if (b[p] !== QUOTE) return FAIL;
+    const ks = p;
+    p = readString(b, p, e);
+    if (p === FAIL) return FAIL;
+    const id = keys === NO_KEYS ? -1 : keyId(keys, b, ks + 1, p - 1);
+    if (id < 0 && hadEscape && keys !== NO_KEYS) return FAIL;
+    p = skipWs(b, p, e);
+    if (b[p] !== 58) return FAIL;
+    p = skipWs(b, p + 1, e);
+    if (p === FAIL) return FAIL;
+    if (id >= 0) {
+      if (known & (1 << id)) return FAIL;
+      known |= 1 << id;
+      p = read(into, id, b, p, e);
+    } else p = skipValue(b, p, e);
+    if (p === FAIL) return FAIL;
+    p = skipWs(b, p, e);
+    const c = b[p];
+    if (c === 125) {
+      seen.depth--;
+      return p + 1;
+    }
+    if (c !== 44) return FAIL;
+    p = skipWs(b, p + 1, e);
+  }
+}
+
+/** An array at p: each item (at its start, after white space) goes to `read`. */
+export function eachItem<T>(
+  b: Uint8Array,
+  p: number,
+  e: number,
+  into: T,
+  read: ItemReader<T>,
+): number {
+  if (++seen.depth > seen.maxDepth) return FAIL;
+  p = skipWs(b, p + 1, e);
+  if (b[p] === 93) {
+    seen.depth--;
+    return p + 1;
+  }
+  for (;;) {
+    if (p === FAIL) return FAIL;
+    p = read(into, b, p, e);
+    if (p === FAIL) return FAIL;
+    p = skipWs(b, p, e);
+    const c = b[p];
+    if (c === 93) {
+      seen.depth--;
+      return p + 1;
+    }
+    if (c !== 44) return FAIL;
+    p = skipWs(b, p + 1, e);
+  }
+}

@@ -1,0 +1,66 @@
+import { normalizeIp } from '../accesslog/address';
+import type { PodFields } from './capture-pod';
+import type { PodObservation } from './types';
+
+/** observePod's result from the fields read, or null where it reports a problem. */
+export function observe(f: PodFields): PodObservation | null {
+  if (!f.meta || f.name === null) return null;
+  const ips: string[] = [];
+  const add = (ip: string) => {
+    const n = plainIpv4(ip) ? ip : normalizeIp(ip);
+    if (!ips.includes(n)) ips.push(n);
+  };
+  if (f.podIP !== null) add(f.podIP);
+  for (const ip of f.podIPs) add(ip);
+  const ref = f.controllerRef ?? f.firstRef;
+  const kind = ref?.kind;
+  const ownerName = ref?.name;
+  return {
+    namespace: f.namespace ?? 'default',
+    name: f.name,
+    uid: f.uid,
+    ips,
+    hostNetwork: f.hostNetwork,
+    node: f.node,
+    owner: kind && ownerName ? ownerOf(kind, ownerName) : null,
+    creationTimestamp: f.creation,
+    startTime: f.startTime,
+    firstConditionTime: f.firstCondition === Infinity ? null : f.firstCondition,
+    latestTime: f.latest === -Infinity ? null : f.latest,
+    exitedAt: f.statuses ? f.exitedAt : null,
+    deletionTimestamp: f.deletion,
+    deletionGracePeriodSeconds: f.deletionGrace,
+    terminationGracePeriodSeconds: f.terminationGrace,
+  };
+}
+
+/**
+ * One owner object per workload (its pods' observations share it, as the store's intervals
+ * do); forgotten past a few thousand workloads, so that it never grows without bound.
+ */
+const owners = new Map<string, Map<string, { kind: string; name: string }>>();
+let ownerCount = 0;
+function ownerOf(kind: string, name: string): { kind: string; name: string } {
+  let byName = owners.get(kind);
+  if (!byName) owners.set(kind, (byName = new Map()));
+  let owner = byName.get(name);
+  if (!owner) {
+    if (++ownerCount > 20_000) {
+      owners.clear();
+      ownerCount = 1;
+      owners.set(kind, (byName = new Map()));
+    }
+    owner = { kind, name };
+    byName.set(name, owner);
+  }
+  return owner;
+}
+
+/** Digits and dots only: normalizeIp would give it back as it is. */
+function plainIpv4(ip: string): boolean {
+  for (let i = 0; i < ip.length; i++) {
+    const c = ip.charCodeAt(i);
+    if (c !== 46 && (c < 48 || c > 57)) return false;
+  }
+  return true;
+}

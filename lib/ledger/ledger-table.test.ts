@@ -1,0 +1,59 @@
+import { describe, it, expect } from 'vitest';
+import { IpLedger } from './ledger';
+import { intervalTableOf } from './ledger-table';
+import { ev, MIN, T0 } from './test-pods';
+import { mulberry32 } from '../random';
+
+describe('intervalTableOf: a ledger in columns', () => {
+  it('answers every lookup as the ledger does: reused IPs, ties in start, untimed and deleted pods', () => {
+    const rand = mulberry32(99);
+    const ledger = new IpLedger();
+    for (let n = 0; n < 300; n++) {
+      const ip = `10.1.${n >> 4}.${n & 15}`;
+      for (let k = 0; k < 4; k++) {
+        const name = `p${n}-${k}`;
+        // every fifth IP has two holders starting at the same moment (a tie the order decides)
+        const start =
+          T0 + (n % 5 === 0 && k === 1 ? 0 : k) * 30 * MIN + Math.floor(rand() * 5) * MIN;
+        const timed = rand() < 0.7;
+        ledger.add(ev('ADDED', { name, ip, start }, timed ? start : null));
+        if (rand() < 0.8) {
+          const deletionAt = start + 20 * MIN;
+          ledger.add(ev('MODIFIED', { name, ip, start, deletionAt }, timed ? deletionAt : null));
+          ledger.add(
+            ev('DELETED', { name, ip, start, deletionAt }, timed ? deletionAt + MIN : null),
+          );
+        }
+      }
+    }
+    // two holders with the very same start, the later key first: the ledger's order stands
+    for (let n = 0; n < 300; n += 5) {
+      const ip = `10.1.${n >> 4}.${n & 15}`;
+      const start = T0 + 150 * MIN;
+      for (const name of ['tie-z', 'tie-a'])
+        ledger.add(ev('ADDED', { name: `${name}${n}`, ip, start }, start));
+    }
+    ledger.add(ev('ADDED', { name: 'dual', ip: ['10.9.0.1', 'fd00::1'], start: T0 }, T0));
+    const table = intervalTableOf(ledger.eachInterval());
+    expect(table.size).toBe(ledger.size);
+    let asked = 0;
+    for (let n = 0; n < 300; n++) {
+      const ip = `10.1.${n >> 4}.${n & 15}`;
+      for (let t = T0 - 10 * MIN; t < T0 + 200 * MIN; t += 3 * MIN + 7) {
+        expect(table.at(ip, t)).toEqual(ledger.at(ip, t));
+        expect(table.at(ip, t, 0)).toEqual(ledger.at(ip, t, 0));
+        asked++;
+      }
+      expect(table.history(ip)).toEqual(ledger.history(ip));
+    }
+    for (const ip of ['10.9.0.1', 'fd00::1', '10.200.0.1'])
+      expect(table.at(ip, T0 + MIN)).toEqual(ledger.at(ip, T0 + MIN));
+    expect(asked).toBeGreaterThan(10_000);
+  });
+
+  it('an empty ledger gives an empty table that knows no IP', () => {
+    const table = intervalTableOf(new IpLedger().eachInterval());
+    expect(table.size).toBe(0);
+    expect(table.at('10.0.0.1', T0)).toEqual(new IpLedger().at('10.0.0.1', T0));
+  });
+});
