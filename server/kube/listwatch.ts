@@ -1,7 +1,7 @@
 import { Watch, type KubeConfig } from '@kubernetes/client-node';
-import type { KubeObject } from '../../lib/kube/types';
-import { isKubeError } from './errors';
-import { collectionPath, listResource, type ResourceType } from './resources';
+import type { KubeList, KubeObject } from '../../lib/kube/types';
+import { isKubeError, KubeError } from './errors';
+import { collectionPath, screenItems, type Listed, type ResourceType } from './resources';
 import { budgetOf } from './budget';
 import type { KubeTransport } from './transport';
 
@@ -35,6 +35,96 @@ export interface ListWatchOptions<T extends KubeObject> {
    * observation is never dated before it, whatever the clock estimate says.
    */
   floor?: (object: T) => number | null;
+  /** What is kept of each object (see lib/kube/trim.ts), applied once as it arrives. */
+  trim?: (object: T) => T;
+}
+
+/**
+ * Objects per page of a (re)list. A list is read in pages (`limit`/`continue`, as client-go's
+ * pager and kubectl read them) so that no single answer has to hold the whole cluster: 50,000
+ * pods of a real cluster with managedFields are some 400 MB of JSON, past what one response may
+ * be (the transport's cap), while a page of 5,000 is tens of MB, trimmed as soon as it is parsed.
+ * Ten requests for 50,000 pods keep the list's cost in requests (and in API latency) small.
+ */
+export const LIST_PAGE_SIZE = 5_000;
+/** Time allowed for one page. */
+const PAGE_TIMEOUT_MS = 60_000;
+
+export interface ListProgress {
+  /** Pages read of the list under way (or of the last one). */
+  pages: number;
+  /** Objects read so far. */
+  objects: number;
+  /** Server's count of what remains, when it says (remainingItemCount). */
+  remaining: number | null;
+}
+
+/**
+ * Every object of a collection, page by page, each one trimmed as its page arrives. A continue
+ * token the server no longer honours (410 Expired: the list took longer than its history) starts
+ * the list over without paging, as client-go's pager falls back to a full list.
+ */
+export async function listPaged<T extends KubeObject>(
+  t: KubeTransport,
+  rt: ResourceType,
+  opts: {
+    namespace?: string;
+    labelSelector?: string;
+    fieldSelector?: string;
+    trim?: (o: T) => T;
+    pageSize?: number;
+    progress?: ListProgress;
+  } = {},
+): Promise<Listed<T>> {
+  const path = collectionPath(rt, opts.namespace);
+  const progress = opts.progress ?? { pages: 0, objects: 0, remaining: null };
+  progress.pages = 0;
+  progress.objects = 0;
+  progress.remaining = null;
+  const items: T[] = [];
+  const rejected: unknown[] = [];
+  let resourceVersion = '';
+  let cont: string | undefined;
+  let limit: number | undefined = opts.pageSize ?? LIST_PAGE_SIZE;
+  for (;;) {
+    let list: KubeList<T> & { metadata?: { remainingItemCount?: number } };
+    try {
+      list = await t.getJson<typeof list>(path, {
+        query: {
+          labelSelector: opts.labelSelector,
+          fieldSelector: opts.fieldSelector,
+          limit,
+          continue: cont,
+        },
+        timeoutMs: PAGE_TIMEOUT_MS,
+      });
+    } catch (e) {
+      if (cont !== undefined && isKubeError(e) && e.status === 410) {
+        items.length = 0;
+        rejected.length = 0;
+        progress.pages = 0;
+        progress.objects = 0;
+        cont = undefined;
+        limit = undefined;
+        continue;
+      }
+      throw e;
+    }
+    if (!list || !Array.isArray(list.items)) {
+      throw new KubeError('protocol', `${path} did not return a list`);
+    }
+    const screened = screenItems<T>(rt, list.items);
+    for (const item of screened.items) items.push(opts.trim ? opts.trim(item) : item);
+    for (const r of screened.rejected) rejected.push(r);
+    // every page of one list carries the resourceVersion of its first: the snapshot's
+    if (progress.pages === 0) resourceVersion = list.metadata?.resourceVersion ?? '';
+    progress.pages++;
+    progress.objects = items.length;
+    progress.remaining = list.metadata?.remainingItemCount ?? null;
+    cont = list.metadata?.continue || undefined;
+    if (cont === undefined) break;
+  }
+  return { items, rejected, resourceVersion };
 }
 
 const keyOf = (o: KubeObject) =>
@@ -55,8 +145,10 @@ export class ListWatcher<T extends KubeObject> {
   private failures = 0;
   private lastContact?: Date;
   private state: WatchState = 'listing';
-  /** Objects of the last list whose shape meshdx cannot read (left out, see listResource). */
+  /** Objects of the last list whose shape meshdx cannot read (left out, see screenItems). */
   rejected = 0;
+  /** How far the list under way (or the last one) got. */
+  readonly progress: ListProgress = { pages: 0, objects: 0, remaining: null };
 
   constructor(
     private readonly t: KubeTransport,
@@ -108,10 +200,12 @@ export class ListWatcher<T extends KubeObject> {
 
   private async relist(reconcile: boolean): Promise<void> {
     this.setState('listing');
-    const listed = await listResource<T>(this.t, this.rt, {
+    const listed = await listPaged<T>(this.t, this.rt, {
       namespace: this.opts.namespace,
       labelSelector: this.opts.labelSelector,
       fieldSelector: this.opts.fieldSelector,
+      trim: this.opts.trim,
+      progress: this.progress,
     });
     this.rejected = listed.rejected.length;
     const gap = this.lastContact;
@@ -183,12 +277,13 @@ export class ListWatcher<T extends KubeObject> {
         if (phase === 'BOOKMARK') return;
         this.failures = 0;
         const k = keyOf(object);
+        const kept = this.opts.trim ? this.opts.trim(object) : object;
         if (phase === 'DELETED') {
           this.known.delete(k);
-          this.emit('DELETED', object, 'watch');
+          this.emit('DELETED', kept, 'watch');
         } else if (phase === 'ADDED' || phase === 'MODIFIED') {
-          this.known.set(k, object);
-          this.emit(phase, object, 'watch');
+          this.known.set(k, kept);
+          this.emit(phase, kept, 'watch');
         }
       },
       (err: unknown) => {
