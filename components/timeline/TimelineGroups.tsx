@@ -11,11 +11,20 @@ import { Card } from '../ui/Card';
  * What matters first on this screen: the fleet's verdicts as the Findings view groups them (the
  * same function, so the same groups and counts), harm before exposure, the fix at its scope.
  */
-export function TimelineGroups({ f, namespace }: { f: TimelineFleet; namespace?: string }) {
+export function TimelineGroups({
+  f,
+  hold,
+  namespace,
+}: {
+  f: TimelineFleet;
+  /** The whole fleet's hold counts (the rows here are one page of it). */
+  hold: ReturnType<typeof holdCounts>;
+  namespace?: string;
+}) {
   const groups = useMemo(() => {
-    const all = groupFindings(workloadTimelineFindings(f), holdCounts(f));
+    const all = groupFindings(workloadTimelineFindings(f), hold);
     return namespace ? narrowGroups(all, (o) => o.subject.namespace === namespace) : all;
-  }, [f, namespace]);
+  }, [f, hold, namespace]);
   return (
     <Card title="What matters first (grouped as on Findings)" testId="timeline-groups">
       <GroupList groups={groups} />

@@ -143,6 +143,31 @@ export const TimelineFleetSchema = z.object({
   modes: z.array(WorkloadModeSchema),
 });
 
+/** What the screen asked of the fleet and what matched: one page of rows, counts of them all. */
+export const TimelinePageSchema = z.object({
+  offset: z.number(),
+  limit: z.number(),
+  /** Rows matching every filter (the verdict included): what the pager pages through. */
+  matched: z.number(),
+  sort: z.string(),
+  dir: z.enum(['asc', 'desc']),
+  /** The stat cards: pods matching every filter but the verdict, by verdict and mode. */
+  counts: z.object({
+    pods: z.number(),
+    byVerdict: z.record(z.string(), z.number()),
+    byMode: z.record(z.string(), z.number()),
+    deleted: z.number(),
+  }),
+  /** Every namespace of the fleet, and the workloads of the chosen one (the filters' options). */
+  namespaces: z.array(z.string()),
+  workloads: z.array(z.string()),
+  /** Meshed workloads and those already held (hold, native, wrapper), over the whole fleet. */
+  hold: z.object({ meshedWorkloads: z.number(), heldWorkloads: z.number() }),
+});
+
+/** The fleet as /api/timelines answers it: one page of rows. */
+export const TimelinePagedFleetSchema = TimelineFleetSchema.extend({ page: TimelinePageSchema });
+
 export const GanttSegmentSchema = z.object({
   kind: z.enum(['waiting', 'running', 'terminated', 'restart']),
   from: z.string(),
@@ -219,6 +244,8 @@ export const PodTimelineViewSchema = z.object({
 export type FleetRow = z.infer<typeof FleetRowSchema>;
 export type WorkloadFix = z.infer<typeof WorkloadFixSchema>;
 export type TimelineFleet = z.infer<typeof TimelineFleetSchema>;
+export type TimelinePage = z.infer<typeof TimelinePageSchema>;
+export type TimelinePagedFleet = z.infer<typeof TimelinePagedFleetSchema>;
 export type PodTimelineView = z.infer<typeof PodTimelineViewSchema>;
 export type GanttRowView = z.infer<typeof GanttRowSchema>;
 export type GanttMarkerView = z.infer<typeof GanttMarkerSchema>;

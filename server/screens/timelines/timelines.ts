@@ -5,7 +5,13 @@
  * meshdx's restart). Without a store (tests, benchmarks) the cache's memory is the history
  * (said in `cache.history` / `cache.historyNote`).
  */
-import type { CacheInfo, PodTimelineView, TimelineFleet } from '../../../lib/api/timelines';
+import type {
+  CacheInfo,
+  PodTimelineView,
+  TimelineFleet,
+  TimelinePagedFleet,
+} from '../../../lib/api/timelines';
+import { pageTimelineFleet, type TimelineQuery } from '../../../lib/timeline/fleet-page';
 import { requireName } from '../../../lib/kube/names';
 import { AnalysisCache } from '../../../lib/timeline/analysis-cache';
 import {
@@ -192,6 +198,14 @@ export function timelineFleetOf(rt: ClusterRuntime): Promise<TimelineFleet> {
 
 export function getTimelineFleet(context: string | null): Promise<TimelineFleet> {
   return timelineFleetOf(runtimeFor(context));
+}
+
+/** One page of the fleet as the screen asked for it (filters, sort, page), counts of them all. */
+export async function getTimelinePage(
+  context: string | null,
+  query: TimelineQuery,
+): Promise<TimelinePagedFleet> {
+  return pageTimelineFleet(await getTimelineFleet(context), query);
 }
 
 export async function getPodTimeline(
