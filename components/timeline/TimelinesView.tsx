@@ -8,6 +8,7 @@ import { useViewState } from '../data/useViewState';
 import { Card, Stat } from '../ui/Card';
 import { FilterBar, SelectFilter, TextFilter } from '../ui/Filters';
 import { VirtualTable } from '../ui/VirtualTable';
+import { LateNote } from '../ui/LateNote';
 import { Pager } from '../ui/Pager';
 import { FLEET_COLUMNS } from './columns';
 import { FixList } from './FixList';
@@ -45,6 +46,7 @@ function Fleet({ f }: { f: TimelinePagedFleet }) {
   const pod = state.pod?.split('/');
   return (
     <div className="space-y-4">
+      <LateNote late={f.late} />
       <div className="grid grid-cols-2 gap-3 md:grid-cols-5 xl:grid-cols-7">
         <Stat label="Meshed pods" value={counts.pods.toLocaleString('en-US')} testId="stat-pods" />
         {VERDICT_ORDER.map((v) => (

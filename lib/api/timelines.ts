@@ -5,6 +5,7 @@
  */
 import { z } from 'zod';
 import { VERDICT_NAMES } from '../timeline/verdicts';
+import { LatePartsSchema } from './late';
 
 export const StartupModeSchema = z.enum([
   'classic',
@@ -141,6 +142,8 @@ export const TimelineFleetSchema = z.object({
   /** Native-sidecar injection for new pods; null when meshdx could not read it. */
   injection: InjectionInfoSchema.nullable(),
   modes: z.array(WorkloadModeSchema),
+  /** Parts not read by the view's deadline (the injection inputs...), when any. */
+  late: LatePartsSchema,
 });
 
 /** What the screen asked of the fleet and what matched: one page of rows, counts of them all. */

@@ -22,6 +22,7 @@ import { refList } from '../../../lib/api/viewstate';
 import { rankClients, type ClientChoice, type ClientSignal } from '../../../lib/incidents/clients';
 import { clientSignals, type SignalSource } from './client-signals';
 import { prometheusSettings } from './prometheus-history';
+import { podListDetail, viewDeadline } from '../deadline';
 
 export type IncidentsQuery = ViewState<'incidents'>;
 
@@ -311,5 +312,11 @@ export async function incidentsOf(rt: ClusterRuntime, q: IncidentsQuery): Promis
 
 /** GET /api/incidents: the view for the URL's state, on the context's cluster. */
 export function getIncidents(context: string | null, q: IncidentsQuery): Promise<IncidentsView> {
-  return incidentsOf(runtimeFor(context), q);
+  const rt = runtimeFor(context);
+  // by the view's deadline, or a 503 naming what is still read (never an empty incident)
+  return viewDeadline(rt, 'Incidents').need(
+    'pods, Istio config, EndpointSlices and proxy logs',
+    incidentsOf(rt, q),
+    () => podListDetail(rt),
+  );
 }
