@@ -38,11 +38,6 @@ function Fleet({ f }: { f: TimelinePagedFleet }) {
   const [state, update] = useViewState('timelines');
   // the server filtered, sorted and paged the rows; the counts are of every matching pod
   const { counts, namespaces, workloads, matched, offset, limit } = f.page;
-  const fixes = f.fixes.filter(
-    (x) =>
-      (!state.workload || x.name === state.workload) &&
-      (!state.verdict || x.verdict === state.verdict),
-  );
   const pod = state.pod?.split('/');
   return (
     <div className="space-y-4">
@@ -73,7 +68,7 @@ function Fleet({ f }: { f: TimelinePagedFleet }) {
         />
       </div>
       <MeshNote f={f} />
-      <TimelineGroups f={f} hold={f.page.hold} namespace={state.namespace} />
+      <TimelineGroups groups={f.page.groups} />
       <ModesCard info={f.injection} modes={f.modes} namespace={state.namespace} />
       <div className="grid gap-4 xl:grid-cols-2">
         <Card title="Startup gap per workload (first app start − proxy ready)" testId="gap-card">
@@ -81,7 +76,7 @@ function Fleet({ f }: { f: TimelinePagedFleet }) {
         </Card>
         <Card title="Fixes per workload" testId="fixes-card">
           <div className="max-h-[560px] overflow-y-auto pr-1">
-            <FixList fixes={fixes} />
+            <FixList fixes={f.fixes} total={f.page.fixesMatched} />
           </div>
         </Card>
       </div>

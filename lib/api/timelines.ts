@@ -5,6 +5,7 @@
  */
 import { z } from 'zod';
 import { VERDICT_NAMES } from '../timeline/verdicts';
+import { FindingGroupSchema } from './findings';
 import { LatePartsSchema } from './late';
 
 export const StartupModeSchema = z.enum([
@@ -166,6 +167,10 @@ export const TimelinePageSchema = z.object({
   workloads: z.array(z.string()),
   /** Meshed workloads and those already held (hold, native, wrapper), over the whole fleet. */
   hold: z.object({ meshedWorkloads: z.number(), heldWorkloads: z.number() }),
+  /** Fixes matching the filters (the page carries the first ones). */
+  fixesMatched: z.number(),
+  /** What matters first: the fleet's findings grouped as on Findings, narrowed to the namespace. */
+  groups: z.array(FindingGroupSchema),
 });
 
 /** The fleet as /api/timelines answers it: one page of rows. */

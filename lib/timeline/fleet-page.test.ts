@@ -47,7 +47,16 @@ function fleet(n: number): TimelineFleet {
     byMode: {},
     rows,
     workloads: [],
-    fixes: [],
+    fixes: Array.from({ length: 21 }, (_, w) => ({
+      namespace: `ns-${w % 3}`,
+      kind: 'Deployment',
+      name: `w-${w}`,
+      verdict: 'race' as const,
+      code: 'MDX0101',
+      pods: 3,
+      example: `pod-${w}`,
+      fixes: [{ why: 'hold the app until the proxy is ready', yaml: 'x: 1' }],
+    })),
     mesh: { from: 'configmap', holdApplicationUntilProxyStarts: false, errors: [] },
     cache: {
       podsWatch: 'watching',
@@ -131,6 +140,22 @@ describe('pageTimelineFleet', () => {
     expect(none.page.matched).toBe(0);
     expect(none.page.counts.pods).toBe(0);
     expect(pageTimelineFleet(fleet(0), {}).rows).toEqual([]);
+  });
+});
+
+describe('the per-workload parts of a page', () => {
+  it('carries the first fixes and counts them all; groups every fix of the namespace', () => {
+    const f = fleet(100);
+    f.fixes = [...f.fixes, ...f.fixes.map((x) => ({ ...x, name: `${x.name}-b` }))];
+    const p = pageTimelineFleet(f, {});
+    expect(p.fixes).toHaveLength(40);
+    expect(p.page.fixesMatched).toBe(42);
+    expect(p.page.groups.reduce((n, g) => n + g.objects.length, 0)).toBe(42);
+    const inNs = pageTimelineFleet(f, { namespace: 'ns-1' });
+    expect(inNs.page.fixesMatched).toBe(14);
+    expect(inNs.fixes.every((x) => x.namespace === 'ns-1')).toBe(true);
+    for (const g of inNs.page.groups)
+      expect(g.objects.every((o) => o.subject.namespace === 'ns-1')).toBe(true);
   });
 });
 

@@ -8,7 +8,8 @@ import { badParameter } from '../api/request-error';
 import { rfc3339Problem } from '../api/viewstate';
 import { VERDICT_NAMES } from './verdicts';
 import { aliveDuring } from './window';
-import { holdCounts } from './workload-findings';
+import { groupFindings, narrowGroups } from '../findings/group';
+import { holdCounts, workloadTimelineFindings } from './workload-findings';
 
 export interface TimelineQuery {
   namespace?: string;
@@ -28,6 +29,10 @@ export interface TimelineQuery {
 }
 
 export const TIMELINE_PAGE_SIZE = 50;
+/** Fixes sent with a page (the card lists this many and says how many more match). */
+export const FIXES_PER_PAGE = 40;
+/** Workloads of the modes card besides those whose mode flips (it shows 12 at most). */
+const MODES_PER_PAGE = 12;
 export const MAX_TIMELINE_PAGE_SIZE = 500;
 
 /** Harm first, then the gap: the worst races lead (the default order). */
@@ -100,14 +105,25 @@ export function pageTimelineFleet(
   const offset = Math.min(Math.max(0, Math.floor(q.offset ?? 0)), Math.max(0, ordered.length - 1));
   const inNs = (x: { namespace: string }) => !q.namespace || x.namespace === q.namespace;
   const ofWorkload = (name: string) => !q.workload || name === q.workload;
+  const fixes = fleet.fixes.filter(
+    (x) => inNs(x) && ofWorkload(x.name) && (!q.verdict || x.verdict === q.verdict),
+  );
+  const modes = fleet.modes.filter(inNs);
+  const hold = holdCounts(fleet);
+  const all = groupFindings(workloadTimelineFindings(fleet), hold);
+  const groups = q.namespace ? narrowGroups(all, (o) => o.subject.namespace === q.namespace) : all;
   return {
     ...fleet,
     rows: ordered.slice(offset, offset + limit),
-    // per-workload parts, narrowed to the namespace as the screen shows them (the groups of
-    // what matters first are made from the namespace's fixes and modes)
+    // per-workload parts sized by the screen: the gap chart's workloads of the filter, the first
+    // fixes (the card lists 40 and counts the rest), the workloads whose mode flips and a few
+    // more; what matters first is grouped here from every fix and mode of the namespace
     workloads: fleet.workloads.filter((w) => inNs(w) && ofWorkload(w.name)),
-    fixes: fleet.fixes.filter(inNs),
-    modes: fleet.modes.filter((m) => inNs(m)),
+    fixes: fixes.slice(0, FIXES_PER_PAGE),
+    modes: [
+      ...modes.filter((m) => m.flips),
+      ...modes.filter((m) => !m.flips).slice(0, MODES_PER_PAGE),
+    ],
     page: {
       offset,
       limit,
@@ -117,7 +133,9 @@ export function pageTimelineFleet(
       counts: { pods: base.length, byVerdict, byMode, deleted },
       namespaces: sorted(fleet.rows.map((r) => r.namespace)),
       workloads: sorted(fleet.rows.filter(inNs).map((r) => r.workload)),
-      hold: holdCounts(fleet),
+      hold,
+      fixesMatched: fixes.length,
+      groups,
     },
   };
 }
