@@ -134,6 +134,11 @@ export class WatchFeed<T extends KubeObject> {
     return this.watcher.snapshot();
   }
 
+  /** Objects of the last list meshdx cannot read (a Pod without spec), as they came. */
+  rejectedObjects(): unknown[] {
+    return [...this.watcher.rejectedObjects];
+  }
+
   get currentStatus(): FeedStatus {
     return {
       ...this.status,

@@ -147,6 +147,8 @@ export class ListWatcher<T extends KubeObject> {
   private state: WatchState = 'listing';
   /** Objects of the last list whose shape meshdx cannot read (left out, see screenItems). */
   rejected = 0;
+  /** Those objects themselves (few: the Findings report names each one). */
+  rejectedObjects: unknown[] = [];
   /** How far the list under way (or the last one) got. */
   readonly progress: ListProgress = { pages: 0, objects: 0, remaining: null };
 
@@ -208,6 +210,7 @@ export class ListWatcher<T extends KubeObject> {
       progress: this.progress,
     });
     this.rejected = listed.rejected.length;
+    this.rejectedObjects = listed.rejected;
     const gap = this.lastContact;
     const seen = new Set<string>();
     for (const item of listed.items) {

@@ -14,7 +14,7 @@ import type { ClientRecords } from '../../../lib/protocol/external';
 import { groupWorkloads, isMeshed, pickLogWorkloads } from '../../../lib/protocol/select';
 import { mapBounded } from '../../../lib/proxies/pool';
 import { podLogs } from '../../kube/logs';
-import { listIstioConfig, listNamespaces, listPods, listServices } from '../../kube/resources';
+import { listIstioConfig, listNamespaces, listServices } from '../../kube/resources';
 import type { KubeTransport } from '../../kube/transport';
 import { runtimeFor } from '../../runtime/registry';
 import { Memo } from '../../runtime/memo';
@@ -22,7 +22,7 @@ import { scopingOf } from '../scoping/scoping';
 import { incidentsOf } from '../incidents/incidents';
 import { ambientOf } from '../overview/ambient';
 import { timelineFleetOf } from '../timelines/timelines';
-import { viewDeadline } from '../deadline';
+import { podListDetail, viewDeadline } from '../deadline';
 
 export interface FindingsOptions {
   /** Most istio-proxy logs read for the external-host check (one pod per workload). */
@@ -136,16 +136,18 @@ async function computeFindings(
   const t = rt.transport;
   // the lists every finding is made from are needed; each analysis is taken if done by then
   const d = viewDeadline(rt, 'Findings');
-  const [namespaces, podList, serviceList, istio] = await Promise.all([
+  // pods come from the runtime's pod watch (trimmed to what the checks read), with the objects
+  // its list could not read, so a malformed pod is still named (MDX0002)
+  const [namespaces, , serviceList, istio] = await Promise.all([
     d.need('namespaces', listNamespaces(t)),
-    d.need('pods', listPods(t)),
+    d.need('pods', rt.pods.whenListed(), () => podListDetail(rt)),
     d.need('services', listServices(t)),
     d.need('Istio config', listIstioConfig(t)),
   ]);
   // One malformed object is a finding (MDX0002), never a failed report: screen before use.
   const screened = screenLists({
     Namespace: [...namespaces.items, ...namespaces.rejected],
-    Pod: [...podList.items, ...podList.rejected],
+    Pod: [...rt.pods.snapshot(), ...rt.pods.rejectedObjects()],
     Service: [...serviceList.items, ...serviceList.rejected],
     Sidecar: istio.sidecars,
     DestinationRule: istio.destinationRules,
@@ -224,7 +226,7 @@ async function computeFindings(
       ...(timelines.ok ? timelines.hold : {}),
     }),
     sources: [
-      { name: 'pods', ok: true, detail: `${podList.items.length} pods` },
+      { name: 'pods', ok: true, detail: `${screened.pods.length} pods` },
       { name: 'services', ok: true, detail: `${serviceList.items.length} services` },
       timelines.ok
         ? { name: 'timelines analysis', ok: true, detail: `${timelines.findings.length} findings` }
