@@ -60,9 +60,27 @@ export interface ListProgress {
 }
 
 /**
- * Every object of a collection, page by page, each one trimmed as its page arrives. A continue
- * token the server no longer honours (410 Expired: the list took longer than its history) starts
- * the list over without paging, as client-go's pager falls back to a full list.
+ * The continue token of a list page, read from the head of its body (a list's metadata comes
+ * before its items, as the API server writes it), so the next page can be asked for while this
+ * one is parsed. Null when the head does not carry one where expected: the caller then waits
+ * for the parse.
+ */
+export function continueOfHead(body: string): string | null {
+  const items = body.indexOf('"items"');
+  const head = body.slice(0, items < 0 ? Math.min(body.length, 4096) : items);
+  const m = /"continue"\s*:\s*"([^"\\]*)"/.exec(head);
+  return m?.[1] || null;
+}
+
+type ListPage<T extends KubeObject> = KubeList<T> & {
+  metadata?: { continue?: string; remainingItemCount?: number; resourceVersion?: string };
+};
+
+/**
+ * Every object of a collection, page by page, each one trimmed as its page arrives; the next
+ * page is asked for while this one is parsed. A continue token the server no longer honours
+ * (410 Expired: the list took longer than its history) starts the list over without paging, as
+ * client-go's pager falls back to a full list.
  */
 export async function listPaged<T extends KubeObject>(
   t: KubeTransport,
@@ -78,38 +96,57 @@ export async function listPaged<T extends KubeObject>(
 ): Promise<Listed<T>> {
   const path = collectionPath(rt, opts.namespace);
   const progress = opts.progress ?? { pages: 0, objects: 0, remaining: null };
-  progress.pages = 0;
-  progress.objects = 0;
-  progress.remaining = null;
+  const reset = () => {
+    progress.pages = 0;
+    progress.objects = 0;
+    progress.remaining = null;
+  };
+  reset();
   const items: T[] = [];
   const rejected: unknown[] = [];
   let resourceVersion = '';
-  let cont: string | undefined;
   let limit: number | undefined = opts.pageSize ?? LIST_PAGE_SIZE;
-  for (;;) {
-    let list: KubeList<T> & { metadata?: { remainingItemCount?: number } };
+  const ask = (cont: string | undefined) => {
+    const p = t.request(path, {
+      query: {
+        labelSelector: opts.labelSelector,
+        fieldSelector: opts.fieldSelector,
+        limit,
+        continue: cont,
+      },
+      timeoutMs: PAGE_TIMEOUT_MS,
+    });
+    // a page asked ahead and then not used must not be an unhandled rejection
+    p.catch(() => undefined);
+    return { cont, body: p };
+  };
+  let next: ReturnType<typeof ask> | null = ask(undefined);
+  while (next) {
+    const asked: ReturnType<typeof ask> = next;
+    next = null;
+    let body: string;
     try {
-      list = await t.getJson<typeof list>(path, {
-        query: {
-          labelSelector: opts.labelSelector,
-          fieldSelector: opts.fieldSelector,
-          limit,
-          continue: cont,
-        },
-        timeoutMs: PAGE_TIMEOUT_MS,
-      });
+      body = (await asked.body).body;
     } catch (e) {
-      if (cont !== undefined && isKubeError(e) && e.status === 410) {
+      if (asked.cont !== undefined && isKubeError(e) && e.status === 410) {
         items.length = 0;
         rejected.length = 0;
-        progress.pages = 0;
-        progress.objects = 0;
-        cont = undefined;
+        reset();
         limit = undefined;
+        next = ask(undefined);
         continue;
       }
       throw e;
     }
+    const ahead = continueOfHead(body);
+    if (ahead !== null) next = ask(ahead);
+    let list: ListPage<T>;
+    try {
+      list = JSON.parse(body) as ListPage<T>;
+    } catch {
+      throw new KubeError('protocol', `${path} did not return JSON`);
+    }
+    body = '';
     if (!list || !Array.isArray(list.items)) {
       throw new KubeError('protocol', `${path} did not return a list`);
     }
@@ -121,8 +158,11 @@ export async function listPaged<T extends KubeObject>(
     progress.pages++;
     progress.objects = items.length;
     progress.remaining = list.metadata?.remainingItemCount ?? null;
-    cont = list.metadata?.continue || undefined;
-    if (cont === undefined) break;
+    const cont = list.metadata?.continue || undefined;
+    if (cont !== ahead) {
+      // the head said otherwise than the parsed page (never, from a real server): follow the page
+      next = cont === undefined ? null : ask(cont);
+    }
   }
   return { items, rejected, resourceVersion };
 }
