@@ -69,7 +69,12 @@ function Fleet({ f }: { f: TimelinePagedFleet }) {
       </div>
       <MeshNote f={f} />
       <TimelineGroups groups={f.page.groups} />
-      <ModesCard info={f.injection} modes={f.modes} namespace={state.namespace} />
+      <ModesCard
+        info={f.injection}
+        modes={f.modes}
+        namespace={state.namespace}
+        total={f.page.modesMatched}
+      />
       <div className="grid gap-4 xl:grid-cols-2">
         <Card title="Startup gap per workload (first app start − proxy ready)" testId="gap-card">
           <GapChart workloads={f.workloads} />

@@ -169,6 +169,8 @@ export const TimelinePageSchema = z.object({
   hold: z.object({ meshedWorkloads: z.number(), heldWorkloads: z.number() }),
   /** Fixes matching the filters (the page carries the first ones). */
   fixesMatched: z.number(),
+  /** Workloads of the modes card matching the namespace (the page carries the flips and a few). */
+  modesMatched: z.number(),
   /** What matters first: the fleet's findings grouped as on Findings, narrowed to the namespace. */
   groups: z.array(FindingGroupSchema),
 });

@@ -135,6 +135,7 @@ export function pageTimelineFleet(
       workloads: sorted(fleet.rows.filter(inNs).map((r) => r.workload)),
       hold,
       fixesMatched: fixes.length,
+      modesMatched: modes.length,
       groups,
     },
   };
