@@ -8,7 +8,7 @@ import { IncidentsViewSchema } from '../lib/api/incidents';
 import { InventorySchema, PodDetailSchema } from '../lib/api/inventory';
 import { FleetViewSchema, ProxyDetailSchema } from '../lib/api/proxies';
 import { ScopingViewSchema } from '../lib/api/scoping-view';
-import { PodTimelineViewSchema, TimelineFleetSchema } from '../lib/api/timelines';
+import { PodTimelineViewSchema, TimelinePagedFleetSchema } from '../lib/api/timelines';
 import { base, PORTS, simUrl } from './support';
 
 const demo = base(PORTS.demo);
@@ -61,7 +61,7 @@ test('every API route answers what the browser parses, on the demo', async () =>
   await contract('/api/cluster', ClusterInfoSchema);
   await contract('/api/contexts', ContextsSchema);
   await contract('/api/inventory', InventorySchema);
-  await contract('/api/timelines', TimelineFleetSchema);
+  await contract('/api/timelines', TimelinePagedFleetSchema);
   await contract(`/api/timelines/${ns}/${name}`, PodTimelineViewSchema);
   await contract('/api/proxies/fleet', FleetViewSchema);
   await contract(`/api/proxies/${ns}/${name}`, ProxyDetailSchema);

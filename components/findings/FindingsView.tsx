@@ -10,6 +10,7 @@ import { narrowGroups } from '../../lib/findings/group';
 import { GroupList } from './GroupList';
 import { countByCode, sortFindings } from './summary';
 import { useClusterContext } from '../data/useClusterContext';
+import { LateNote } from '../ui/LateNote';
 
 const tone = { error: 'bad', warning: 'warn', info: 'info' } as const;
 
@@ -53,6 +54,7 @@ export function FindingsView() {
         ].sort();
         return (
           <div className="space-y-4">
+            <LateNote late={report.late} />
             <Card
               title={`${groups.length} kinds of finding, worst first`}
               testId="findings-groups-card"

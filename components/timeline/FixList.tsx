@@ -7,9 +7,17 @@ import { VERDICT_HELP, VERDICT_TONE } from './format';
 
 /**
  * Per workload and verdict: the fix to copy (the first is open). At most `limit` entries; the
- * filters narrow the rest.
+ * filters narrow the rest (`total`: how many match, when the server sent only the first ones).
  */
-export function FixList({ fixes, limit = 40 }: { fixes: readonly WorkloadFix[]; limit?: number }) {
+export function FixList({
+  fixes,
+  limit = 40,
+  total = fixes.length,
+}: {
+  fixes: readonly WorkloadFix[];
+  limit?: number;
+  total?: number;
+}) {
   if (fixes.length === 0) {
     return <p className="text-sm text-slate-500">No workload needs a startup or shutdown fix.</p>;
   }
@@ -44,9 +52,9 @@ export function FixList({ fixes, limit = 40 }: { fixes: readonly WorkloadFix[]; 
           </div>
         </details>
       ))}
-      {fixes.length > shown.length && (
+      {total > shown.length && (
         <p className="text-xs text-slate-500">
-          {fixes.length - shown.length} more: filter by namespace or workload.
+          {(total - shown.length).toLocaleString('en-US')} more: filter by namespace or workload.
         </p>
       )}
     </div>

@@ -31,10 +31,13 @@ export function ModesCard({
   info,
   modes,
   namespace,
+  total,
 }: {
   info: InjectionInfo | null;
   modes: readonly WorkloadMode[];
   namespace: string | undefined;
+  /** Workloads of the namespace, when the server sent only some of them. */
+  total?: number;
 }) {
   if (!info) return null;
   const rows = modes.filter((m) => !namespace || m.namespace === namespace);
@@ -129,9 +132,10 @@ export function ModesCard({
             ))}
           </tbody>
         </table>
-        {rows.length > shown.length && (
+        {(total ?? rows.length) > shown.length && (
           <p className="text-xs text-slate-500">
-            {rows.length - shown.length} more workloads keep their mode.
+            {((total ?? rows.length) - shown.length).toLocaleString('en-US')} more workloads keep
+            their mode.
           </p>
         )}
       </div>

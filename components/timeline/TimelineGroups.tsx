@@ -1,21 +1,15 @@
 'use client';
 
-import { useMemo } from 'react';
-import type { TimelineFleet } from '../../lib/api/timelines';
-import { groupFindings, narrowGroups } from '../../lib/findings/group';
-import { holdCounts, workloadTimelineFindings } from '../../lib/timeline/workload-findings';
+import type { FindingGroup } from '../../lib/api/findings';
 import { GroupList } from '../findings/GroupList';
 import { Card } from '../ui/Card';
 
 /**
  * What matters first on this screen: the fleet's verdicts as the Findings view groups them (the
- * same function, so the same groups and counts), harm before exposure, the fix at its scope.
+ * same function, on the server over the whole fleet, so the same groups and counts), harm before
+ * exposure, the fix at its scope.
  */
-export function TimelineGroups({ f, namespace }: { f: TimelineFleet; namespace?: string }) {
-  const groups = useMemo(() => {
-    const all = groupFindings(workloadTimelineFindings(f), holdCounts(f));
-    return namespace ? narrowGroups(all, (o) => o.subject.namespace === namespace) : all;
-  }, [f, namespace]);
+export function TimelineGroups({ groups }: { groups: FindingGroup[] }) {
   return (
     <Card title="What matters first (grouped as on Findings)" testId="timeline-groups">
       <GroupList groups={groups} />

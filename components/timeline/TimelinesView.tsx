@@ -1,14 +1,15 @@
 'use client';
 
 import { useQuery } from '@tanstack/react-query';
-import { useMemo } from 'react';
-import type { TimelineFleet } from '../../lib/api/timelines';
+import type { TimelineFleet, TimelinePagedFleet } from '../../lib/api/timelines';
+import { timelineQueryOfView } from '../../lib/timeline/fleet-page';
 import { QueryBoundary } from '../data/QueryBoundary';
-import { aliveDuring } from '../../lib/timeline/window';
 import { useViewState } from '../data/useViewState';
 import { Card, Stat } from '../ui/Card';
 import { FilterBar, SelectFilter, TextFilter } from '../ui/Filters';
 import { VirtualTable } from '../ui/VirtualTable';
+import { LateNote } from '../ui/LateNote';
+import { Pager } from '../ui/Pager';
 import { FLEET_COLUMNS } from './columns';
 import { FixList } from './FixList';
 import { GapChart } from './GapChart';
@@ -18,20 +19,6 @@ import { PodTimelineCard } from './PodTimelineCard';
 import { TimelineGroups } from './TimelineGroups';
 import { timelineFleetQuery } from './queries';
 import { useClusterContext } from '../data/useClusterContext';
-
-type State = ReturnType<typeof useViewState<'timelines'>>[0];
-
-function filterRows(f: TimelineFleet, s: State) {
-  const q = s.q?.toLowerCase();
-  return f.rows.filter(
-    (r) =>
-      (!s.namespace || r.namespace === s.namespace) &&
-      (!s.workload || r.workload === s.workload) &&
-      (!s.verdict || r.verdicts.includes(s.verdict as (typeof r.verdicts)[number])) &&
-      (!q || r.name.includes(q)) &&
-      aliveDuring(r, s.from, s.to),
-  );
-}
 
 function MeshNote({ f }: { f: TimelineFleet }) {
   const hold = f.mesh.holdApplicationUntilProxyStarts;
@@ -47,70 +34,54 @@ function MeshNote({ f }: { f: TimelineFleet }) {
   );
 }
 
-function Fleet({ f }: { f: TimelineFleet }) {
+function Fleet({ f }: { f: TimelinePagedFleet }) {
   const [state, update] = useViewState('timelines');
-  const rows = useMemo(() => filterRows(f, state), [f, state]);
-  const namespaces = useMemo(
-    () => [...new Set(f.rows.map((r) => r.namespace))].sort().map((n) => ({ value: n, label: n })),
-    [f],
-  );
-  const workloads = useMemo(
-    () =>
-      [
-        ...new Set(
-          f.rows
-            .filter((r) => !state.namespace || r.namespace === state.namespace)
-            .map((r) => r.workload),
-        ),
-      ]
-        .sort()
-        .map((w) => ({ value: w, label: w })),
-    [f, state.namespace],
-  );
-  const fixes = f.fixes.filter(
-    (x) =>
-      (!state.namespace || x.namespace === state.namespace) &&
-      (!state.workload || x.name === state.workload) &&
-      (!state.verdict || x.verdict === state.verdict),
-  );
-  const gapWorkloads = f.workloads.filter(
-    (w) =>
-      (!state.namespace || w.namespace === state.namespace) &&
-      (!state.workload || w.name === state.workload),
-  );
-  const deleted = f.rows.filter((r) => r.deleted).length;
+  // the server filtered, sorted and paged the rows; the counts are of every matching pod
+  const { counts, namespaces, workloads, matched, offset, limit } = f.page;
   const pod = state.pod?.split('/');
   return (
     <div className="space-y-4">
+      <LateNote late={f.late} />
       <div className="grid grid-cols-2 gap-3 md:grid-cols-5 xl:grid-cols-7">
-        <Stat label="Meshed pods" value={f.pods.toLocaleString('en-US')} testId="stat-pods" />
+        <Stat label="Meshed pods" value={counts.pods.toLocaleString('en-US')} testId="stat-pods" />
         {VERDICT_ORDER.map((v) => (
           <button
             key={v}
             type="button"
             className="text-left"
-            onClick={() => update({ verdict: state.verdict === v ? undefined : v })}
+            onClick={() =>
+              update({ verdict: state.verdict === v ? undefined : v, page: undefined })
+            }
           >
             <Stat
               label={v}
-              value={(f.byVerdict[v] ?? 0).toLocaleString('en-US')}
-              tone={(f.byVerdict[v] ?? 0) === 0 ? 'neutral' : statTone(v)}
+              value={(counts.byVerdict[v] ?? 0).toLocaleString('en-US')}
+              tone={(counts.byVerdict[v] ?? 0) === 0 ? 'neutral' : statTone(v)}
               testId={`stat-verdict-${v}`}
             />
           </button>
         ))}
-        <Stat label="deleted" value={deleted} testId="stat-deleted" />
+        <Stat
+          label="deleted"
+          value={counts.deleted.toLocaleString('en-US')}
+          testId="stat-deleted"
+        />
       </div>
       <MeshNote f={f} />
-      <TimelineGroups f={f} namespace={state.namespace} />
-      <ModesCard info={f.injection} modes={f.modes} namespace={state.namespace} />
+      <TimelineGroups groups={f.page.groups} />
+      <ModesCard
+        info={f.injection}
+        modes={f.modes}
+        namespace={state.namespace}
+        total={f.page.modesMatched}
+      />
       <div className="grid gap-4 xl:grid-cols-2">
         <Card title="Startup gap per workload (first app start − proxy ready)" testId="gap-card">
-          <GapChart workloads={gapWorkloads} />
+          <GapChart workloads={f.workloads} />
         </Card>
         <Card title="Fixes per workload" testId="fixes-card">
           <div className="max-h-[560px] overflow-y-auto pr-1">
-            <FixList fixes={fixes} />
+            <FixList fixes={f.fixes} total={f.page.fixesMatched} />
           </div>
         </Card>
       </div>
@@ -118,56 +89,64 @@ function Fleet({ f }: { f: TimelineFleet }) {
         <SelectFilter
           label="Namespace"
           value={state.namespace}
-          options={namespaces}
-          onChange={(v) => update({ namespace: v, workload: undefined })}
+          options={namespaces.map((n) => ({ value: n, label: n }))}
+          onChange={(v) => update({ namespace: v, workload: undefined, page: undefined })}
           testId="filter-namespace"
         />
         <SelectFilter
           label="Workload"
           value={state.workload}
-          options={workloads}
-          onChange={(v) => update({ workload: v })}
+          options={workloads.map((w) => ({ value: w, label: w }))}
+          onChange={(v) => update({ workload: v, page: undefined })}
           testId="filter-workload"
         />
         <SelectFilter
           label="Verdict"
           value={state.verdict}
           options={VERDICT_ORDER.map((v) => ({ value: v, label: v }))}
-          onChange={(v) => update({ verdict: v })}
+          onChange={(v) => update({ verdict: v, page: undefined })}
           testId="filter-verdict"
         />
         <TextFilter
           label="Search pod"
           value={state.q}
-          onChange={(v) => update({ q: v })}
+          onChange={(v) => update({ q: v, page: undefined })}
           testId="filter-q"
         />
         <TextFilter
           label="Alive from (RFC 3339)"
           value={state.from}
           placeholder="2026-11-01T12:00:00Z"
-          onChange={(v) => update({ from: v })}
+          onChange={(v) => update({ from: v, page: undefined })}
           testId="filter-from"
         />
         <TextFilter
           label="Alive to (RFC 3339)"
           value={state.to}
           placeholder="2026-11-01T13:00:00Z"
-          onChange={(v) => update({ to: v })}
+          onChange={(v) => update({ to: v, page: undefined })}
           testId="filter-to"
         />
       </FilterBar>
       <VirtualTable
         testId="pods-table"
-        rows={rows}
+        rows={f.rows}
         columns={FLEET_COLUMNS}
         rowKey={(r) => `${r.namespace}/${r.name}`}
         sort={state.sort ?? 'verdict'}
         dir={state.dir ?? 'asc'}
-        onSort={(sort, dir) => update({ sort, dir })}
+        onSort={(sort, dir) => update({ sort, dir, page: undefined })}
         selectedKey={state.pod}
         onSelect={(r) => update({ pod: `${r.namespace}/${r.name}` })}
         empty="No meshed pods match these filters."
+      />
+      <Pager
+        offset={offset}
+        shown={f.rows.length}
+        limit={limit}
+        matched={matched}
+        onPage={(page) => update({ page: page > 1 ? String(page) : undefined })}
+        testId="timelines-pager"
       />
       {pod?.[0] && pod[1] && <PodTimelineCard namespace={pod[0]} name={pod[1]} />}
     </div>
@@ -177,7 +156,8 @@ function Fleet({ f }: { f: TimelineFleet }) {
 /** Every meshed pod's startup mode and verdict, the gap per workload, fixes, and one pod's Gantt. */
 export function TimelinesView() {
   const ctx = useClusterContext();
-  const query = useQuery(timelineFleetQuery(ctx));
+  const [state] = useViewState('timelines');
+  const query = useQuery(timelineFleetQuery(ctx, timelineQueryOfView(state)));
   return (
     <QueryBoundary query={query} what="timelines">
       {(f) => <Fleet f={f} />}

@@ -1,17 +1,29 @@
 import { queryOptions } from '@tanstack/react-query';
-import { PodTimelineViewSchema, TimelineFleetSchema, timelineKeys } from '../../lib/api/timelines';
+import {
+  PodTimelineViewSchema,
+  TimelinePagedFleetSchema,
+  timelineKeys,
+} from '../../lib/api/timelines';
+import { timelineQueryString, type TimelineQuery } from '../../lib/timeline/fleet-page';
 import { withContext } from '../../lib/api/context';
 import { fetchJson } from '../data/fetchJson';
 
 /** The Timelines screen's queries (the server page prefetches the same keys). */
-export const timelineFleetQuery = (context: string | null) =>
-  queryOptions({
-    queryKey: [...timelineKeys.fleet(), context ?? ''] as const,
+/** One page of the fleet, filtered and sorted on the server (the query is the screen's URL state). */
+export const timelineFleetQuery = (context: string | null, query: TimelineQuery) => {
+  const qs = timelineQueryString(query);
+  return queryOptions({
+    queryKey: [...timelineKeys.fleet(), context ?? '', qs] as const,
     queryFn: () =>
-      fetchJson(withContext('/api/timelines', context), (d) => TimelineFleetSchema.parse(d)),
+      fetchJson(withContext(`/api/timelines${qs ? `?${qs}` : ''}`, context), (d) =>
+        TimelinePagedFleetSchema.parse(d),
+      ),
     staleTime: 5_000,
     refetchInterval: 15_000,
+    // the page being replaced stays on screen while the next one loads
+    placeholderData: (prev) => prev,
   });
+};
 
 export const podTimelineQuery = (context: string | null, namespace: string, name: string) =>
   queryOptions({

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { LatePartsSchema } from './late';
 
 export const ClusterInfoSchema = z.object({
   /** What the header shows: the context name, or "in-cluster". */
@@ -12,6 +13,8 @@ export const ClusterInfoSchema = z.object({
   error: z
     .object({ code: z.string(), message: z.string(), hint: z.string().optional() })
     .optional(),
+  /** What the header could not read by the view's deadline. */
+  late: LatePartsSchema,
 });
 export type ClusterInfo = z.infer<typeof ClusterInfoSchema>;
 

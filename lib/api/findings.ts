@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { LatePartsSchema } from './late';
 import { FINDING_PART_KINDS } from '../findings/types';
 
 export const FindingSchema = z.object({
@@ -66,5 +67,7 @@ export const FindingsReportSchema = z.object({
   groups: z.array(FindingGroupSchema).optional(),
   /** What was read to make the findings; a source that failed says why (never silently dropped). */
   sources: z.array(z.object({ name: z.string(), ok: z.boolean(), detail: z.string() })).optional(),
+  /** Analyses not done by the view's deadline: their findings are missing, not absent. */
+  late: LatePartsSchema,
 });
 export type FindingsReport = z.infer<typeof FindingsReportSchema>;

@@ -5,6 +5,8 @@
  */
 import { z } from 'zod';
 import { VERDICT_NAMES } from '../timeline/verdicts';
+import { FindingGroupSchema } from './findings';
+import { LatePartsSchema } from './late';
 
 export const StartupModeSchema = z.enum([
   'classic',
@@ -141,7 +143,40 @@ export const TimelineFleetSchema = z.object({
   /** Native-sidecar injection for new pods; null when meshdx could not read it. */
   injection: InjectionInfoSchema.nullable(),
   modes: z.array(WorkloadModeSchema),
+  /** Parts not read by the view's deadline (the injection inputs...), when any. */
+  late: LatePartsSchema,
 });
+
+/** What the screen asked of the fleet and what matched: one page of rows, counts of them all. */
+export const TimelinePageSchema = z.object({
+  offset: z.number(),
+  limit: z.number(),
+  /** Rows matching every filter (the verdict included): what the pager pages through. */
+  matched: z.number(),
+  sort: z.string(),
+  dir: z.enum(['asc', 'desc']),
+  /** The stat cards: pods matching every filter but the verdict, by verdict and mode. */
+  counts: z.object({
+    pods: z.number(),
+    byVerdict: z.record(z.string(), z.number()),
+    byMode: z.record(z.string(), z.number()),
+    deleted: z.number(),
+  }),
+  /** Every namespace of the fleet, and the workloads of the chosen one (the filters' options). */
+  namespaces: z.array(z.string()),
+  workloads: z.array(z.string()),
+  /** Meshed workloads and those already held (hold, native, wrapper), over the whole fleet. */
+  hold: z.object({ meshedWorkloads: z.number(), heldWorkloads: z.number() }),
+  /** Fixes matching the filters (the page carries the first ones). */
+  fixesMatched: z.number(),
+  /** Workloads of the modes card matching the namespace (the page carries the flips and a few). */
+  modesMatched: z.number(),
+  /** What matters first: the fleet's findings grouped as on Findings, narrowed to the namespace. */
+  groups: z.array(FindingGroupSchema),
+});
+
+/** The fleet as /api/timelines answers it: one page of rows. */
+export const TimelinePagedFleetSchema = TimelineFleetSchema.extend({ page: TimelinePageSchema });
 
 export const GanttSegmentSchema = z.object({
   kind: z.enum(['waiting', 'running', 'terminated', 'restart']),
@@ -219,6 +254,8 @@ export const PodTimelineViewSchema = z.object({
 export type FleetRow = z.infer<typeof FleetRowSchema>;
 export type WorkloadFix = z.infer<typeof WorkloadFixSchema>;
 export type TimelineFleet = z.infer<typeof TimelineFleetSchema>;
+export type TimelinePage = z.infer<typeof TimelinePageSchema>;
+export type TimelinePagedFleet = z.infer<typeof TimelinePagedFleetSchema>;
 export type PodTimelineView = z.infer<typeof PodTimelineViewSchema>;
 export type GanttRowView = z.infer<typeof GanttRowSchema>;
 export type GanttMarkerView = z.infer<typeof GanttMarkerSchema>;

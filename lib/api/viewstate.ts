@@ -80,6 +80,12 @@ export const ViewStateSchemas = {
     /** Pods alive at some moment of [from, to]: started before `to`, not gone before `from`. */
     from: isoTime,
     to: isoTime,
+    /** Page of the fleet's rows (1-based), paged on the server. */
+    page: z
+      .string()
+      .regex(/^[1-9]\d{0,5}$/)
+      .optional()
+      .catch(undefined),
   }),
   proxies: z.object({
     namespace: optionalNs,

@@ -8,10 +8,12 @@
  * reconciles). A consumer that joins late is given the current objects as a list first.
  */
 import type { KubeConfig } from '@kubernetes/client-node';
+import { trimFor } from '../../lib/kube/trim';
 import type { KubeObject } from '../../lib/kube/types';
 import {
   ListWatcher,
   type ListWatchOptions,
+  type ListProgress,
   type ObservedEvent,
   type WatchState,
 } from './listwatch';
@@ -25,7 +27,16 @@ export interface FeedConsumer<T extends KubeObject> {
   onListed?(first: boolean): void;
 }
 
-export type FeedOptions<T extends KubeObject> = Omit<ListWatchOptions<T>, 'onEvent' | 'onState'>;
+export type FeedOptions<T extends KubeObject> = Omit<
+  ListWatchOptions<T>,
+  'onEvent' | 'onState' | 'trim'
+> & {
+  /**
+   * What the feed keeps of each object: by default the resource's trim (lib/kube/trim.ts: a pod
+   * keeps the fields of the Pod type), null to keep objects whole.
+   */
+  trim?: ((object: T) => T) | null;
+};
 
 export interface FeedStatus {
   state: WatchState | 'starting';
@@ -41,6 +52,8 @@ export interface FeedStatus {
   rejected: number;
   /** First-list attempts (1 when it worked at once). */
   attempts: number;
+  /** How far the list under way (or the last one) got: pages and objects read. */
+  progress: ListProgress;
 }
 
 export class WatchFeed<T extends KubeObject> {
@@ -56,6 +69,7 @@ export class WatchFeed<T extends KubeObject> {
     lastConsumerError: null,
     rejected: 0,
     attempts: 0,
+    progress: { pages: 0, objects: 0, remaining: null },
   };
   private started = false;
   private stopped = false;
@@ -69,8 +83,11 @@ export class WatchFeed<T extends KubeObject> {
     readonly resource: ResourceType,
     private readonly opts: FeedOptions<T> = {},
   ) {
+    const { trim, ...rest } = opts;
     this.watcher = new ListWatcher<T>(t, kc, resource, {
-      ...opts,
+      ...rest,
+      // every consumer (cache, recorder, views) holds the same trimmed object: trimmed here, once
+      ...(trim === null ? {} : { trim: trim ?? trimFor(resource.plural) }),
       onEvent: (ev) => this.deliver(ev),
       onState: (s, d) => this.noteState(s, d),
     });
@@ -117,8 +134,17 @@ export class WatchFeed<T extends KubeObject> {
     return this.watcher.snapshot();
   }
 
+  /** Objects of the last list meshdx cannot read (a Pod without spec), as they came. */
+  rejectedObjects(): unknown[] {
+    return [...this.watcher.rejectedObjects];
+  }
+
   get currentStatus(): FeedStatus {
-    return { ...this.status, rejected: this.watcher.rejected };
+    return {
+      ...this.status,
+      rejected: this.watcher.rejected,
+      progress: { ...this.watcher.progress },
+    };
   }
 
   stop(): void {

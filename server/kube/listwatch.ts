@@ -1,7 +1,7 @@
 import { Watch, type KubeConfig } from '@kubernetes/client-node';
-import type { KubeObject } from '../../lib/kube/types';
-import { isKubeError } from './errors';
-import { collectionPath, listResource, type ResourceType } from './resources';
+import type { KubeList, KubeObject } from '../../lib/kube/types';
+import { isKubeError, KubeError } from './errors';
+import { collectionPath, screenItems, type Listed, type ResourceType } from './resources';
 import { budgetOf } from './budget';
 import type { KubeTransport } from './transport';
 
@@ -35,6 +35,138 @@ export interface ListWatchOptions<T extends KubeObject> {
    * observation is never dated before it, whatever the clock estimate says.
    */
   floor?: (object: T) => number | null;
+  /** What is kept of each object (see lib/kube/trim.ts), applied once as it arrives. */
+  trim?: (object: T) => T;
+}
+
+/**
+ * Objects per page of a (re)list. A list is read in pages (`limit`/`continue`, as client-go's
+ * pager and kubectl read them) so that no single answer has to hold the whole cluster: 50,000
+ * pods of a real cluster with managedFields are some 400 MB of JSON, past what one response may
+ * be (the transport's cap). A page is parsed and trimmed as soon as it arrives, so what is held
+ * at once is about two pages (the next one is asked for while one is parsed): 2,000 pods keep
+ * that to tens of MB (5,000 cost some 100 MB more at the peak, for no faster list), while 25
+ * requests for 50,000 pods keep the list's cost in requests, and in API latency, small.
+ */
+export const LIST_PAGE_SIZE = 2_000;
+/** Time allowed for one page. */
+const PAGE_TIMEOUT_MS = 60_000;
+
+export interface ListProgress {
+  /** Pages read of the list under way (or of the last one). */
+  pages: number;
+  /** Objects read so far. */
+  objects: number;
+  /** Server's count of what remains, when it says (remainingItemCount). */
+  remaining: number | null;
+}
+
+/**
+ * The continue token of a list page, read from the head of its body (a list's metadata comes
+ * before its items, as the API server writes it), so the next page can be asked for while this
+ * one is parsed. Null when the head does not carry one where expected: the caller then waits
+ * for the parse.
+ */
+export function continueOfHead(body: string): string | null {
+  const items = body.indexOf('"items"');
+  const head = body.slice(0, items < 0 ? Math.min(body.length, 4096) : items);
+  const m = /"continue"\s*:\s*"([^"\\]*)"/.exec(head);
+  return m?.[1] || null;
+}
+
+type ListPage<T extends KubeObject> = KubeList<T> & {
+  metadata?: { continue?: string; remainingItemCount?: number; resourceVersion?: string };
+};
+
+/**
+ * Every object of a collection, page by page, each one trimmed as its page arrives; the next
+ * page is asked for while this one is parsed. A continue token the server no longer honours
+ * (410 Expired: the list took longer than its history) starts the list over without paging, as
+ * client-go's pager falls back to a full list.
+ */
+export async function listPaged<T extends KubeObject>(
+  t: KubeTransport,
+  rt: ResourceType,
+  opts: {
+    namespace?: string;
+    labelSelector?: string;
+    fieldSelector?: string;
+    trim?: (o: T) => T;
+    pageSize?: number;
+    progress?: ListProgress;
+  } = {},
+): Promise<Listed<T>> {
+  const path = collectionPath(rt, opts.namespace);
+  const progress = opts.progress ?? { pages: 0, objects: 0, remaining: null };
+  const reset = () => {
+    progress.pages = 0;
+    progress.objects = 0;
+    progress.remaining = null;
+  };
+  reset();
+  const items: T[] = [];
+  const rejected: unknown[] = [];
+  let resourceVersion = '';
+  let limit: number | undefined = opts.pageSize ?? LIST_PAGE_SIZE;
+  const ask = (cont: string | undefined) => {
+    const p = t.request(path, {
+      query: {
+        labelSelector: opts.labelSelector,
+        fieldSelector: opts.fieldSelector,
+        limit,
+        continue: cont,
+      },
+      timeoutMs: PAGE_TIMEOUT_MS,
+    });
+    // a page asked ahead and then not used must not be an unhandled rejection
+    p.catch(() => undefined);
+    return { cont, body: p };
+  };
+  let next: ReturnType<typeof ask> | null = ask(undefined);
+  while (next) {
+    const asked: ReturnType<typeof ask> = next;
+    next = null;
+    let body: string;
+    try {
+      body = (await asked.body).body;
+    } catch (e) {
+      if (asked.cont !== undefined && isKubeError(e) && e.status === 410) {
+        items.length = 0;
+        rejected.length = 0;
+        reset();
+        limit = undefined;
+        next = ask(undefined);
+        continue;
+      }
+      throw e;
+    }
+    const ahead = continueOfHead(body);
+    if (ahead !== null) next = ask(ahead);
+    let list: ListPage<T>;
+    try {
+      list = JSON.parse(body) as ListPage<T>;
+    } catch {
+      throw new KubeError('protocol', `${path} did not return JSON`);
+    }
+    body = '';
+    if (!list || !Array.isArray(list.items)) {
+      throw new KubeError('protocol', `${path} did not return a list`);
+    }
+    const screened = screenItems<T>(rt, list.items);
+    for (const item of screened.items) items.push(opts.trim ? opts.trim(item) : item);
+    for (const r of screened.rejected) rejected.push(r);
+    // every page of one list carries the resourceVersion of its first: the snapshot's
+    if (progress.pages === 0) resourceVersion = list.metadata?.resourceVersion ?? '';
+    progress.pages++;
+    progress.objects = items.length;
+    progress.remaining = list.metadata?.remainingItemCount ?? null;
+    const cont = list.metadata?.continue || undefined;
+    if (cont !== ahead) {
+      // the head said otherwise than the parsed page (never, from a real server): follow the page
+      next = cont === undefined ? null : ask(cont);
+    }
+  }
+  return { items, rejected, resourceVersion };
 }
 
 const keyOf = (o: KubeObject) =>
@@ -55,8 +187,12 @@ export class ListWatcher<T extends KubeObject> {
   private failures = 0;
   private lastContact?: Date;
   private state: WatchState = 'listing';
-  /** Objects of the last list whose shape meshdx cannot read (left out, see listResource). */
+  /** Objects of the last list whose shape meshdx cannot read (left out, see screenItems). */
   rejected = 0;
+  /** Those objects themselves (few: the Findings report names each one). */
+  rejectedObjects: unknown[] = [];
+  /** How far the list under way (or the last one) got. */
+  readonly progress: ListProgress = { pages: 0, objects: 0, remaining: null };
 
   constructor(
     private readonly t: KubeTransport,
@@ -108,12 +244,15 @@ export class ListWatcher<T extends KubeObject> {
 
   private async relist(reconcile: boolean): Promise<void> {
     this.setState('listing');
-    const listed = await listResource<T>(this.t, this.rt, {
+    const listed = await listPaged<T>(this.t, this.rt, {
       namespace: this.opts.namespace,
       labelSelector: this.opts.labelSelector,
       fieldSelector: this.opts.fieldSelector,
+      trim: this.opts.trim,
+      progress: this.progress,
     });
     this.rejected = listed.rejected.length;
+    this.rejectedObjects = listed.rejected;
     const gap = this.lastContact;
     const seen = new Set<string>();
     for (const item of listed.items) {
@@ -183,12 +322,13 @@ export class ListWatcher<T extends KubeObject> {
         if (phase === 'BOOKMARK') return;
         this.failures = 0;
         const k = keyOf(object);
+        const kept = this.opts.trim ? this.opts.trim(object) : object;
         if (phase === 'DELETED') {
           this.known.delete(k);
-          this.emit('DELETED', object, 'watch');
+          this.emit('DELETED', kept, 'watch');
         } else if (phase === 'ADDED' || phase === 'MODIFIED') {
-          this.known.set(k, object);
-          this.emit(phase, object, 'watch');
+          this.known.set(k, kept);
+          this.emit(phase, kept, 'watch');
         }
       },
       (err: unknown) => {

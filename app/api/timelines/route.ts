@@ -1,16 +1,22 @@
 import { contextParam } from '@/app/api/_lib/params';
 import { windowProblem } from '@/lib/api/viewstate';
+import { parseTimelineQuery } from '@/lib/timeline/fleet-page';
 import { jsonResponse } from '@/server/http';
-import { getTimelineFleet } from '@/server/screens/timelines/timelines';
+import { getTimelinePage } from '@/server/screens/timelines/timelines';
 
 export const dynamic = 'force-dynamic';
 
-/** Every meshed pod's startup mode and verdicts, counts, gaps per workload, fixes. */
+/**
+ * Every meshed pod's startup mode and verdicts, counts, gaps per workload, fixes: one page of the
+ * rows the query selects (?namespace=&workload=&verdict=&q=&from=&to=&sort=&dir=&offset=&limit=),
+ * the counts of all of them. A parameter that cannot be used is a 400 naming it.
+ */
 export function GET(req: Request) {
   return jsonResponse(() => {
-    // the window is applied by the page; a link with a wrong one is named, never dropped
-    const problem = windowProblem(new URL(req.url).searchParams);
+    const sp = new URL(req.url).searchParams;
+    // a link with a wrong window is named, never dropped
+    const problem = windowProblem(sp);
     if (problem) throw problem;
-    return getTimelineFleet(contextParam(req));
+    return getTimelinePage(contextParam(req), parseTimelineQuery(sp));
   });
 }

@@ -5,6 +5,7 @@ import { isClusterConfigError } from '../../kube/source';
 import { toErrorResult } from '../../http';
 import { Memo } from '../../runtime/memo';
 import { contexts, runtimeFor } from '../../runtime/registry';
+import { viewDeadline } from '../deadline';
 
 const TTL_MS = 5_000;
 
@@ -33,12 +34,23 @@ export async function getClusterInfo(context?: string | null): Promise<ClusterIn
       server: c.source.server,
       context: c.source.context,
     } as const;
+    // by the view's deadline: a slow API server is slow, not unreachable
+    const d = viewDeadline(c, 'The cluster header');
     try {
       const [version, istio] = await Promise.all([
-        c.transport.getJson<{ gitVersion?: string }>('/version', { timeoutMs: 3_000 }),
-        servedIstioVersion(c.transport).catch(() => null),
+        c.transport.getJson<{ gitVersion?: string }>('/version', { timeoutMs: d.remaining() }),
+        d.within(
+          'Istio API version',
+          servedIstioVersion(c.transport).catch(() => null),
+        ),
       ]);
-      return { ...base, reachable: true, version: version.gitVersion, istioApiVersion: istio };
+      return {
+        ...base,
+        reachable: true,
+        version: version.gitVersion,
+        istioApiVersion: istio.ok ? istio.value : null,
+        ...(d.late.length > 0 ? { late: [...d.late] } : {}),
+      };
     } catch (e) {
       if (!isKubeError(e)) throw e;
       return { ...base, reachable: false, error: toErrorResult(e).body.error };

@@ -14,7 +14,7 @@ import type { ClientRecords } from '../../../lib/protocol/external';
 import { groupWorkloads, isMeshed, pickLogWorkloads } from '../../../lib/protocol/select';
 import { mapBounded } from '../../../lib/proxies/pool';
 import { podLogs } from '../../kube/logs';
-import { listIstioConfig, listNamespaces, listPods, listServices } from '../../kube/resources';
+import { listIstioConfig, listNamespaces, listServices } from '../../kube/resources';
 import type { KubeTransport } from '../../kube/transport';
 import { runtimeFor } from '../../runtime/registry';
 import { Memo } from '../../runtime/memo';
@@ -22,6 +22,7 @@ import { scopingOf } from '../scoping/scoping';
 import { incidentsOf } from '../incidents/incidents';
 import { ambientOf } from '../overview/ambient';
 import { timelineFleetOf } from '../timelines/timelines';
+import { podListDetail, viewDeadline } from '../deadline';
 
 export interface FindingsOptions {
   /** Most istio-proxy logs read for the external-host check (one pod per workload). */
@@ -112,7 +113,13 @@ export function getFindings(
   const rt = runtimeFor(context);
   if (Object.keys(opts).length > 0) return computeFindings(context, opts);
   const memo = rt.screen('findings', () => new Memo<FindingsReport>(FINDINGS_CACHE_MS));
-  return memo.get(() => computeFindings(context, opts));
+  return memo
+    .get(() => computeFindings(context, opts))
+    .then((r) => {
+      // a report that misses late analyses is not kept: the next view asks again
+      if (r.late && r.late.length > 0 && memo.fresh() === r) memo.clear();
+      return r;
+    });
 }
 
 async function computeFindings(
@@ -127,16 +134,20 @@ async function computeFindings(
   };
   const rt = runtimeFor(context);
   const t = rt.transport;
-  const [namespaces, podList, serviceList, istio] = await Promise.all([
-    listNamespaces(t),
-    listPods(t),
-    listServices(t),
-    listIstioConfig(t),
+  // the lists every finding is made from are needed; each analysis is taken if done by then
+  const d = viewDeadline(rt, 'Findings');
+  // pods come from the runtime's pod watch (trimmed to what the checks read), with the objects
+  // its list could not read, so a malformed pod is still named (MDX0002)
+  const [namespaces, , serviceList, istio] = await Promise.all([
+    d.need('namespaces', listNamespaces(t)),
+    d.need('pods', rt.pods.whenListed(), () => podListDetail(rt)),
+    d.need('services', listServices(t)),
+    d.need('Istio config', listIstioConfig(t)),
   ]);
   // One malformed object is a finding (MDX0002), never a failed report: screen before use.
   const screened = screenLists({
     Namespace: [...namespaces.items, ...namespaces.rejected],
-    Pod: [...podList.items, ...podList.rejected],
+    Pod: [...rt.pods.snapshot(), ...rt.pods.rejectedObjects()],
     Service: [...serviceList.items, ...serviceList.rejected],
     Sidecar: istio.sidecars,
     DestinationRule: istio.destinationRules,
@@ -156,25 +167,48 @@ async function computeFindings(
     now: t.clusterNow(),
   });
   const root = rt.settings.MESHDX_ISTIO_NAMESPACE;
-  const [{ logs, sources }, timelines, scoping, incidents, ambient] = await Promise.all([
-    readAccessLogs(t, pods.items, services.items, o),
-    timelineFleetOf(rt).then(
-      (f) => ({ ok: true as const, findings: workloadTimelineFindings(f), hold: holdCounts(f) }),
-      (e: unknown) => ({ ok: false as const, error: e instanceof Error ? e.message : String(e) }),
-    ),
-    scopingOf(rt).then(
-      (v) => ({ ok: true as const, findings: v.report.findings, catalog: v.report.catalog }),
-      (e: unknown) => ({ ok: false as const, error: e instanceof Error ? e.message : String(e) }),
-    ),
-    incidentsOf(rt, {}).then(
-      (v) => ({ ok: true as const, findings: v.findings }),
-      (e: unknown) => ({ ok: false as const, error: e instanceof Error ? e.message : String(e) }),
-    ),
-    ambientOf(rt).then(
-      (v) => ({ ok: true as const, findings: v.namespaces.flatMap((n) => n.findings) }),
-      (e: unknown) => ({ ok: false as const, error: e instanceof Error ? e.message : String(e) }),
-    ),
+  type Outcome<T> = { ok: true; value: T } | { ok: false; error: string };
+  const settle = async <T>(part: string, work: Promise<T>): Promise<Outcome<T>> => {
+    try {
+      const r = await d.within(part, work);
+      return r.ok ? r : { ok: false, error: `late: ${r.late.detail}` };
+    } catch (e) {
+      return { ok: false, error: e instanceof Error ? e.message : String(e) };
+    }
+  };
+  const [logsR, timelinesR, scopingR, incidentsR, ambientR] = await Promise.all([
+    settle('istio-proxy logs', readAccessLogs(t, pods.items, services.items, o)),
+    settle('timelines analysis', timelineFleetOf(rt, d)),
+    settle('scoping analysis', scopingOf(rt)),
+    settle('incidents analysis', incidentsOf(rt, {})),
+    settle('ambient readiness', ambientOf(rt)),
   ]);
+  const { logs, sources } = logsR.ok
+    ? logsR.value
+    : {
+        logs: [],
+        sources: [{ name: 'istio-proxy logs', ok: false, detail: logsR.error } as Source],
+      };
+  const timelines = timelinesR.ok
+    ? {
+        ok: true as const,
+        findings: workloadTimelineFindings(timelinesR.value),
+        hold: holdCounts(timelinesR.value),
+      }
+    : { ok: false as const, error: timelinesR.error };
+  const scoping = scopingR.ok
+    ? {
+        ok: true as const,
+        findings: scopingR.value.report.findings,
+        catalog: scopingR.value.report.catalog,
+      }
+    : { ok: false as const, error: scopingR.error };
+  const incidents = incidentsR.ok
+    ? { ok: true as const, findings: incidentsR.value.findings }
+    : { ok: false as const, error: incidentsR.error };
+  const ambient = ambientR.ok
+    ? { ok: true as const, findings: ambientR.value.namespaces.flatMap((n) => n.findings) }
+    : { ok: false as const, error: ambientR.error };
   const findings = dedupeFindings([
     ...inventoryFindings(inv, root),
     ...checkScreened(screened, root, logs),
@@ -192,7 +226,7 @@ async function computeFindings(
       ...(timelines.ok ? timelines.hold : {}),
     }),
     sources: [
-      { name: 'pods', ok: true, detail: `${podList.items.length} pods` },
+      { name: 'pods', ok: true, detail: `${screened.pods.length} pods` },
       { name: 'services', ok: true, detail: `${serviceList.items.length} services` },
       timelines.ok
         ? { name: 'timelines analysis', ok: true, detail: `${timelines.findings.length} findings` }
@@ -208,5 +242,6 @@ async function computeFindings(
         : { name: 'ambient readiness', ok: false, detail: ambient.error },
       ...sources,
     ],
+    ...(d.late.length > 0 ? { late: [...d.late] } : {}),
   };
 }

@@ -22,6 +22,7 @@ import { refList } from '../../../lib/api/viewstate';
 import { rankClients, type ClientChoice, type ClientSignal } from '../../../lib/incidents/clients';
 import { clientSignals, type SignalSource } from './client-signals';
 import { prometheusSettings } from './prometheus-history';
+import { podListDetail, viewDeadline } from '../deadline';
 
 export type IncidentsQuery = ViewState<'incidents'>;
 
@@ -166,6 +167,8 @@ export interface IncidentsDeps {
   /** Logs to analyse instead of the client pods' logs (an upload). */
   logs?: LogInput[];
   format?: string;
+  /** The cluster's pods (the runtime's watch); absent: one list of every pod. */
+  pods?: () => Promise<Pod[]>;
   /** Each candidate client's own failure numbers (client-signals.ts); absent: churn only. */
   signals?: (
     pods: readonly string[],
@@ -183,8 +186,8 @@ export async function buildIncidents(
 ): Promise<IncidentsView> {
   if (q.namespace) requireName('namespace', q.namespace);
   const { t, history } = deps;
-  const [pods, istio, slices] = await Promise.all([
-    listPods(t),
+  const [podItems, istio, slices] = await Promise.all([
+    deps.pods ? deps.pods() : listPods(t).then((l) => l.items),
     listIstioConfig(t),
     listEndpointSlices(t),
     history.ready.catch(() => undefined),
@@ -195,7 +198,7 @@ export async function buildIncidents(
     toMs: q.to ? Date.parse(q.to) : nowMs,
   };
   const churn = churnByNamespace(history.intervals(), window.fromMs, window.toMs);
-  const candidates = deps.logs ? [] : clientCandidates(pods.items, q);
+  const candidates = deps.logs ? [] : clientCandidates(podItems, q);
   const probe = !q.client && candidates.length > MAX_CLIENTS ? deps.signals : undefined;
   const sig = probe
     ? await probe(candidates.map(podKey), window)
@@ -210,7 +213,7 @@ export async function buildIncidents(
       };
   const choice = deps.logs
     ? { chosen: [], choices: [], skipped: [] }
-    : chooseClients(pods.items, q, churn, sig.signals);
+    : chooseClients(podItems, q, churn, sig.signals);
   const { chosen } = choice;
   const skipped = choice.skipped.length;
   const logsP = deps.logs ? Promise.resolve(deps.logs) : fetchClientLogs(t, chosen, q);
@@ -245,7 +248,7 @@ export async function buildIncidents(
     destinationRules: istio.destinationRules,
     virtualServices: istio.virtualServices,
     endpointSlices: slices.items,
-    graceSeconds: graceMap(pods.items),
+    graceSeconds: graceMap(podItems),
     stale,
   });
 }
@@ -289,6 +292,8 @@ export async function incidentsOf(rt: ClusterRuntime, q: IncidentsQuery): Promis
   return buildIncidents(q, {
     t: rt.transport,
     history,
+    // the pods the runtime's watch holds: no list of every pod per view
+    pods: () => rt.pods.whenListed().then(() => rt.cache.livePods()),
     signals: (pods, window) =>
       recentSignals(rt, pods, window, () =>
         clientSignals(pods, window, {
@@ -311,5 +316,11 @@ export async function incidentsOf(rt: ClusterRuntime, q: IncidentsQuery): Promis
 
 /** GET /api/incidents: the view for the URL's state, on the context's cluster. */
 export function getIncidents(context: string | null, q: IncidentsQuery): Promise<IncidentsView> {
-  return incidentsOf(runtimeFor(context), q);
+  const rt = runtimeFor(context);
+  // by the view's deadline, or a 503 naming what is still read (never an empty incident)
+  return viewDeadline(rt, 'Incidents').need(
+    'pods, Istio config, EndpointSlices and proxy logs',
+    incidentsOf(rt, q),
+    () => podListDetail(rt),
+  );
 }

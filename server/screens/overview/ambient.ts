@@ -12,9 +12,9 @@ import {
   listIstioConfig,
   listNamespaces,
   listOptional,
-  listPods,
   listServices,
 } from '../../kube/resources';
+import { podListDetail, viewDeadline } from '../deadline';
 import { runtimeFor } from '../../runtime/registry';
 import type { ClusterRuntime } from '../../runtime/runtime';
 import { cachedFleet } from '../proxies/fleet';
@@ -25,25 +25,43 @@ const SECURITY_VERSIONS = ['v1', 'v1beta1'];
 /** A Proxies scan this recent still tells the clusters each namespace's sidecars carry. */
 const FLEET_MAX_AGE_MS = 10 * 60_000;
 
+/** By the view's deadline (one for the whole section), or a 503 naming what is still read. */
 export async function ambientOf(rt: ClusterRuntime): Promise<AmbientView> {
   const t = rt.transport;
-  const [namespaces, pods, services, istio, gateways, authz, peer, filters, timelines] =
+  const d = viewDeadline(rt, 'Ambient readiness');
+  rt.start();
+  const [namespaces, , services, istio, gateways, authz, peer, filters, timelines] =
     await Promise.all([
-      listNamespaces(t),
-      listPods(t),
-      listServices(t),
-      listIstioConfig(t),
-      listGateways(t),
-      listOptional<AuthorizationPolicy>(
-        t,
-        SECURITY_GROUP,
-        SECURITY_VERSIONS,
-        'authorizationpolicies',
+      d.need('namespaces', listNamespaces(t)),
+      d.need('pods', rt.pods.whenListed(), () => podListDetail(rt)),
+      d.need('services', listServices(t)),
+      d.need('Istio config', listIstioConfig(t)),
+      d.need('gateways', listGateways(t)),
+      d.need(
+        'AuthorizationPolicies',
+        listOptional<AuthorizationPolicy>(
+          t,
+          SECURITY_GROUP,
+          SECURITY_VERSIONS,
+          'authorizationpolicies',
+        ),
       ),
-      listOptional<PeerAuthentication>(t, SECURITY_GROUP, SECURITY_VERSIONS, 'peerauthentications'),
-      listOptional<EnvoyFilter>(t, ISTIO_GROUP, ['v1alpha3'], 'envoyfilters'),
-      timelineFleetOf(rt),
+      d.need(
+        'PeerAuthentications',
+        listOptional<PeerAuthentication>(
+          t,
+          SECURITY_GROUP,
+          SECURITY_VERSIONS,
+          'peerauthentications',
+        ),
+      ),
+      d.need(
+        'EnvoyFilters',
+        listOptional<EnvoyFilter>(t, ISTIO_GROUP, ['v1alpha3'], 'envoyfilters'),
+      ),
+      timelineFleetOf(rt, d),
     ]);
+  const pods = { items: rt.cache.livePods() };
   const fleet = cachedFleet(rt, FLEET_MAX_AGE_MS);
   const notes = [gateways.note, authz.note, peer.note, filters.note].filter(
     (n): n is string => n !== null,

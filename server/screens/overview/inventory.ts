@@ -1,33 +1,34 @@
 import type { Inventory } from '../../../lib/api/inventory';
 import { buildInventory } from '../../../lib/inventory/build';
 import { requireName } from '../../../lib/kube/names';
-import {
-  listGateways,
-  listIstioConfig,
-  listNamespaces,
-  listPods,
-  listServices,
-} from '../../kube/resources';
+import { listGateways, listIstioConfig, listNamespaces, listServices } from '../../kube/resources';
 import { runtimeFor } from '../../runtime/registry';
 import type { ClusterRuntime } from '../../runtime/runtime';
+import { podListDetail, viewDeadline } from '../deadline';
 
-/** Namespaces, pods (with their proxy) and services: the common ground of every view. */
+/**
+ * Namespaces, pods (with their proxy) and services: the common ground of every view. Pods come
+ * from the runtime's pod watch (no list of every pod per view); the other lists are small. By the
+ * view's deadline, or a 503 naming what is still being read.
+ */
 export async function inventoryOf(
   rt: ClusterRuntime,
   namespace?: string | null,
 ): Promise<Inventory> {
   if (namespace) requireName('namespace', namespace);
   const t = rt.transport;
-  const [namespaces, pods, services, istio, gateways] = await Promise.all([
-    listNamespaces(t),
-    listPods(t),
-    listServices(t),
-    listIstioConfig(t),
-    listGateways(t),
+  const deadline = viewDeadline(rt, 'Overview');
+  rt.start();
+  const [namespaces, , services, istio, gateways] = await Promise.all([
+    deadline.need('namespaces', listNamespaces(t)),
+    deadline.need('pods', rt.pods.whenListed(), () => podListDetail(rt)),
+    deadline.need('services', listServices(t)),
+    deadline.need('Istio config', listIstioConfig(t)),
+    deadline.need('gateways', listGateways(t)),
   ]);
   return buildInventory({
     namespaces: namespaces.items,
-    pods: pods.items,
+    pods: rt.cache.livePods(),
     services: services.items,
     sidecars: istio.sidecars,
     destinationRules: istio.destinationRules.length,

@@ -5,7 +5,13 @@
  * meshdx's restart). Without a store (tests, benchmarks) the cache's memory is the history
  * (said in `cache.history` / `cache.historyNote`).
  */
-import type { CacheInfo, PodTimelineView, TimelineFleet } from '../../../lib/api/timelines';
+import type {
+  CacheInfo,
+  PodTimelineView,
+  TimelineFleet,
+  TimelinePagedFleet,
+} from '../../../lib/api/timelines';
+import { pageTimelineFleet, type TimelineQuery } from '../../../lib/timeline/fleet-page';
 import { requireName } from '../../../lib/kube/names';
 import { AnalysisCache } from '../../../lib/timeline/analysis-cache';
 import {
@@ -24,6 +30,7 @@ import { runtimeFor } from '../../runtime/registry';
 import type { ClusterRuntime } from '../../runtime/runtime';
 import type { HistoryStore } from '../../store/history-store';
 import { StorePodRecords, type StoreHistoryOptions } from '../../store/pod-records';
+import { podListDetail, viewDeadline, type ViewDeadline } from '../deadline';
 import { injectionInput } from './injection';
 
 /** Where the history comes from: the store, or the cache's memory when there is none. */
@@ -186,12 +193,38 @@ export function runtimeSource(rt: ClusterRuntime): TimelineSource {
 /** How long a pod's timeline waits for its proxy's stats before going on without them. */
 const POD_SCRAPE_TIMEOUT_MS = 2_000;
 
-export function timelineFleetOf(rt: ClusterRuntime): Promise<TimelineFleet> {
-  return timelineFleetFrom(rt.cache, rt.now(), runtimeSource(rt));
+/**
+ * The fleet by the view's deadline: without the pod list there is no fleet (503 naming how far
+ * the list got); the injector's inputs (istiod's setting, the nodes) it can do without (listed
+ * as late, the modes card then says it could not read them).
+ */
+export async function timelineFleetOf(
+  rt: ClusterRuntime,
+  deadline: ViewDeadline = viewDeadline(rt, 'Timelines'),
+): Promise<TimelineFleet> {
+  await deadline.need('pods and events', rt.cache.ready(), () => podListDetail(rt));
+  const src = runtimeSource(rt);
+  const injection = src.injection;
+  if (injection) {
+    src.injection = async () => {
+      const r = await deadline.within('sidecar injection (istiod setting, nodes)', injection());
+      return r.ok ? r.value : null;
+    };
+  }
+  const fleet = await timelineFleetFrom(rt.cache, rt.now(), src);
+  return deadline.late.length > 0 ? { ...fleet, late: [...deadline.late] } : fleet;
 }
 
 export function getTimelineFleet(context: string | null): Promise<TimelineFleet> {
   return timelineFleetOf(runtimeFor(context));
+}
+
+/** One page of the fleet as the screen asked for it (filters, sort, page), counts of them all. */
+export async function getTimelinePage(
+  context: string | null,
+  query: TimelineQuery,
+): Promise<TimelinePagedFleet> {
+  return pageTimelineFleet(await getTimelineFleet(context), query);
 }
 
 export async function getPodTimeline(
@@ -204,7 +237,9 @@ export async function getPodTimeline(
   requireName('pod', name);
   // One scrape of the pod's :15090 gives Envoy's init time, a proxy-ready source (never
   // fails); once known it is not asked again on every open of the pod
+  const deadline = viewDeadline(rt, `The timeline of ${namespace}/${name}`);
   if (!rt.envoyInit.has(namespace, name))
     await scrapeProxyStats(rt.transport, namespace, name, POD_SCRAPE_TIMEOUT_MS, rt.envoyInit);
+  await deadline.need('pods and events', rt.cache.ready(), () => podListDetail(rt));
   return podTimelineFrom(rt.cache, namespace, name, runtimeSource(rt));
 }

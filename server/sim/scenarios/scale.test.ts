@@ -34,4 +34,47 @@ describe('scale', () => {
       h.store.list('pods').filter((p) => p.metadata.namespace !== 'istio-system'),
     ).toHaveLength(2000);
   });
+
+  it('puts a sidecar on only `proxies` pods, the rest in namespaces without injection', () => {
+    const h = harness('scale', { pods: '500', services: '20', proxies: '200' });
+    scale.start(h.ctx);
+    const pods = h.store.list<Pod>('pods').filter((p) => p.metadata.namespace !== 'istio-system');
+    expect(pods).toHaveLength(500);
+    const proxied = pods.filter((p) =>
+      [...(p.spec?.containers ?? []), ...(p.spec?.initContainers ?? [])].some(
+        (c) => c.name === 'istio-proxy',
+      ),
+    );
+    expect(proxied).toHaveLength(200);
+    const namespaces = h.store
+      .list('namespaces')
+      .filter((n) => n.metadata.name.startsWith('scale-'));
+    const injected = namespaces.filter((n) => n.metadata.labels?.['istio-injection'] === 'enabled');
+    expect(injected.map((n) => n.metadata.name)).toEqual(['scale-000']);
+    // every pod without a proxy is in a namespace without injection or opts out
+    for (const p of pods.filter((x) => !proxied.includes(x))) {
+      const ns = p.metadata.namespace ?? '';
+      const optOut = p.metadata.annotations?.['sidecar.istio.io/inject'] === 'false';
+      expect(injected.some((n) => n.metadata.name === ns) ? optOut : true).toBe(true);
+    }
+  });
+
+  it('cuts at whole workloads, and a cut inside a namespace opts the rest out', () => {
+    const tables = scaleTables(100, 20, 37);
+    const meshed = tables
+      .flatMap((t) => t.workloads)
+      .filter((w) => w.mode !== 'none')
+      .reduce((n, w) => n + w.replicas, 0);
+    expect(meshed).toBe(35);
+    expect(tables[0]?.labels).toEqual({ 'istio-injection': 'enabled' });
+    expect(tables[0]?.workloads[7]?.annotations).toEqual({ 'sidecar.istio.io/inject': 'false' });
+    expect(tables[1]?.labels).toEqual({});
+    expect(tables[1]?.workloads[0]?.annotations).toBeUndefined();
+    // without proxies every pod keeps its sidecar, as before
+    expect(
+      scaleTables(100, 20)
+        .flatMap((t) => t.workloads)
+        .every((w) => w.mode !== 'none'),
+    ).toBe(true);
+  });
 });

@@ -1,0 +1,106 @@
+import { startNextServer } from './next-server';
+import { ms, startSimProcess, type BenchResult } from './support';
+
+/**
+ * Every view against an API server that takes 5 s to answer each request (the simulator's
+ * latency fault: lists, gets, pods/proxy and port-forwards alike; the watch streams' events are
+ * not delayed), with MESHDX_VIEW_DEADLINE_MS=10000. A fresh meshdx server, the views opened one
+ * after the other (page and API together, as the browser asks them). A view answers when it
+ * sends its view (200) or, by its deadline, a 503 VIEW_LATE naming what it is still reading;
+ * anything else, or no answer, fails the benchmark.
+ */
+const LATENCY_MS = 5_000;
+const DEADLINE_MS = 10_000;
+const VIEWS: [string, string[]][] = [
+  ['cluster header', ['/api/cluster']],
+  ['overview', ['/', '/api/inventory', '/api/ambient']],
+  ['timelines', ['/timelines', '/api/timelines']],
+  ['proxies', ['/proxies', '/api/proxies/fleet']],
+  ['scoping', ['/scoping', '/api/scoping']],
+  ['incidents', ['/incidents', '/api/incidents']],
+  ['findings', ['/findings', '/api/findings']],
+];
+
+interface Answer {
+  url: string;
+  status: number;
+  ms: number;
+  code: string | null;
+  late: number;
+}
+
+async function ask(base: string, url: string): Promise<Answer> {
+  const t0 = process.hrtime.bigint();
+  const r = await fetch(`${base}${url}`, { signal: AbortSignal.timeout(60_000) });
+  const text = await r.text();
+  const took = ms(t0);
+  let code: string | null = null;
+  let late = 0;
+  if (url.startsWith('/api/')) {
+    try {
+      const j = JSON.parse(text) as { error?: { code?: string }; late?: unknown[] };
+      code = j.error?.code ?? null;
+      late = Array.isArray(j.late) ? j.late.length : 0;
+    } catch {
+      code = 'not JSON';
+    }
+  }
+  return { url, status: r.status, ms: took, code, late };
+}
+
+export async function run(): Promise<BenchResult[]> {
+  const sim = await startSimProcess('demo', {}, ['--fault', `latency=${LATENCY_MS}`]);
+  try {
+    const server = await startNextServer(sim.kubeconfig, {
+      MESHDX_VIEW_DEADLINE_MS: String(DEADLINE_MS),
+    });
+    try {
+      let slowest = 0;
+      const notes: string[] = [];
+      const failures: string[] = [];
+      for (const [view, urls] of VIEWS) {
+        const t0 = process.hrtime.bigint();
+        const answers = await Promise.all(
+          urls.map((u) =>
+            ask(server.url, u).catch((e: unknown): Answer => ({
+              url: u,
+              status: 0,
+              ms: ms(t0),
+              code: e instanceof Error ? e.message : String(e),
+              late: 0,
+            })),
+          ),
+        );
+        const took = ms(t0);
+        slowest = Math.max(slowest, took);
+        for (const a of answers) {
+          const ok = a.status === 200 || (a.status === 503 && a.code === 'VIEW_LATE');
+          if (!ok) failures.push(`${a.url} ${a.status} ${a.code ?? ''}`);
+        }
+        notes.push(
+          `${view} ${Math.round(took)} ms (${answers
+            .map(
+              (a) =>
+                `${a.url} ${a.status}${a.code ? ` ${a.code}` : ''}${a.late ? ` ${a.late} late` : ''}`,
+            )
+            .join(', ')})`,
+        );
+      }
+      if (failures.length > 0)
+        throw new Error(`views that did not answer: ${failures.join('; ')} | ${notes.join('; ')}`);
+      return [
+        {
+          name: 'views.deadline-under-5s-api-latency',
+          value: Math.round(slowest),
+          unit: 'ms',
+          target: 15_000,
+          note: `every view answered; API latency ${LATENCY_MS} ms, deadline ${DEADLINE_MS} ms: ${notes.join('; ')}`,
+        },
+      ];
+    } finally {
+      await server.stop();
+    }
+  } finally {
+    await sim.stop();
+  }
+}

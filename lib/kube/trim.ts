@@ -1,0 +1,151 @@
+/**
+ * What meshdx keeps of a watched object: the fields lib/kube/types.ts models (every field a view
+ * reads), nothing else. A pod on a real cluster carries managedFields, volumes, resources,
+ * security contexts, tolerations and the last-applied annotation, often more than half its size;
+ * at 50,000 pods that is hundreds of MB no view looks at. The watch feed trims each object once,
+ * as it arrives, so the cache, the history recorder and every view hold the same trimmed pod.
+ *
+ * An object whose shape is not what a field's type says (a Pod without spec, containers that are
+ * not a list) keeps that part as it came: the shape checks downstream must still see the problem.
+ */
+import type { KubeObject } from './types';
+
+/** true: keep the value whole; an object: keep only these keys; [shape]: a list of that shape. */
+type Shape = true | { readonly [key: string]: Shape } | readonly [Shape];
+
+const META: Shape = {
+  name: true,
+  namespace: true,
+  uid: true,
+  resourceVersion: true,
+  generation: true,
+  creationTimestamp: true,
+  deletionTimestamp: true,
+  deletionGracePeriodSeconds: true,
+  labels: true,
+  annotations: true,
+  ownerReferences: true,
+  generateName: true,
+};
+
+const CONTAINER: Shape = {
+  name: true,
+  image: true,
+  command: true,
+  args: true,
+  env: true,
+  ports: true,
+  restartPolicy: true,
+  lifecycle: true,
+  readinessProbe: true,
+  livenessProbe: true,
+  startupProbe: true,
+};
+
+const CONTAINER_STATUS: Shape = {
+  name: true,
+  ready: true,
+  started: true,
+  restartCount: true,
+  image: true,
+  imageID: true,
+  containerID: true,
+  state: true,
+  lastState: true,
+};
+
+const POD: Shape = {
+  apiVersion: true,
+  kind: true,
+  metadata: META,
+  spec: {
+    nodeName: true,
+    hostNetwork: true,
+    containers: [CONTAINER],
+    initContainers: [CONTAINER],
+    terminationGracePeriodSeconds: true,
+    restartPolicy: true,
+    serviceAccountName: true,
+  },
+  status: {
+    phase: true,
+    podIP: true,
+    podIPs: true,
+    hostIP: true,
+    startTime: true,
+    conditions: true,
+    containerStatuses: [CONTAINER_STATUS],
+    initContainerStatuses: [CONTAINER_STATUS],
+    reason: true,
+    message: true,
+  },
+};
+
+/** Annotations no view reads and that can be as large as the object itself. */
+const DROPPED_ANNOTATIONS = ['kubectl.kubernetes.io/last-applied-configuration'];
+
+const isRecord = (v: unknown): v is Record<string, unknown> =>
+  v !== null && typeof v === 'object' && !Array.isArray(v);
+
+/** A shape with its keys listed once (trimming 50,000 pods walks them 50,000 times). */
+type Compiled = true | { keys: readonly (readonly [string, Compiled])[] } | { item: Compiled };
+
+function compile(shape: Shape): Compiled {
+  if (shape === true) return true;
+  if (Array.isArray(shape)) return { item: compile((shape as readonly [Shape])[0]) };
+  return {
+    keys: Object.entries(shape as { readonly [key: string]: Shape }).map(
+      ([k, sub]) => [k, compile(sub)] as const,
+    ),
+  };
+}
+
+function pick(value: unknown, shape: Compiled): unknown {
+  if (shape === true) return value;
+  if ('item' in shape) {
+    if (!Array.isArray(value)) return value;
+    const out = new Array<unknown>(value.length);
+    for (let i = 0; i < value.length; i++) out[i] = pick(value[i], shape.item);
+    return out;
+  }
+  if (!isRecord(value)) return value;
+  const out: Record<string, unknown> = {};
+  for (const [k, sub] of shape.keys) {
+    const v = value[k];
+    if (v !== undefined || k in value) out[k] = pick(v, sub);
+  }
+  return out;
+}
+
+const POD_COMPILED = compile(POD);
+
+function trimAnnotations(meta: unknown): void {
+  if (!isRecord(meta) || !isRecord(meta.annotations)) return;
+  const a = meta.annotations;
+  if (!DROPPED_ANNOTATIONS.some((k) => k in a)) return;
+  const kept: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(a)) if (!DROPPED_ANNOTATIONS.includes(k)) kept[k] = v;
+  meta.annotations = kept;
+}
+
+/** The pod as meshdx keeps it: the fields of the Pod type, without the last-applied annotation. */
+export function trimPod<T extends KubeObject>(pod: T): T {
+  if (!isRecord(pod)) return pod;
+  const out = pick(pod, POD_COMPILED) as T;
+  trimAnnotations(out.metadata);
+  return out;
+}
+
+/** Any other object: without metadata.managedFields and the last-applied annotation. */
+export function trimObject<T extends KubeObject>(obj: T): T {
+  if (!isRecord(obj) || !isRecord(obj.metadata)) return obj;
+  const { managedFields: _drop, ...metadata } = obj.metadata as Record<string, unknown>;
+  const out = { ...obj, metadata } as T;
+  trimAnnotations(out.metadata);
+  return out;
+}
+
+/** The trim of one resource's objects (by plural name). */
+export function trimFor(plural: string): <T extends KubeObject>(o: T) => T {
+  return plural === 'pods' ? trimPod : trimObject;
+}

@@ -1,0 +1,252 @@
+/**
+ * The Timelines fleet sized by the screen: the server filters, sorts and pages the rows (the URL
+ * keeps the state), so a screen of 50 rows never ships 50,000. The counts the stat cards show
+ * are of the whole filtered set, never of the page.
+ */
+import type { FleetRow, TimelineFleet, TimelinePage } from '../api/timelines';
+import { badParameter } from '../api/request-error';
+import { rfc3339Problem } from '../api/viewstate';
+import { VERDICT_NAMES } from './verdicts';
+import { aliveDuring } from './window';
+import { groupFindings, narrowGroups } from '../findings/group';
+import { holdCounts, workloadTimelineFindings } from './workload-findings';
+
+export interface TimelineQuery {
+  namespace?: string;
+  workload?: string;
+  /** Only pods with this verdict (the stat cards still count every verdict of the filtered set). */
+  verdict?: string;
+  /** Part of the pod's name. */
+  q?: string;
+  /** Pods alive at some moment of [from, to] (RFC 3339). */
+  from?: string;
+  to?: string;
+  /** A column of the fleet table (TIMELINE_SORT_KEYS); default the verdict ranking. */
+  sort?: string;
+  dir?: 'asc' | 'desc';
+  offset?: number;
+  limit?: number;
+}
+
+export const TIMELINE_PAGE_SIZE = 50;
+/** Fixes sent with a page (the card lists this many and says how many more match). */
+export const FIXES_PER_PAGE = 40;
+/** Workloads of the modes card besides those whose mode flips (it shows 12 at most). */
+const MODES_PER_PAGE = 12;
+export const MAX_TIMELINE_PAGE_SIZE = 500;
+
+/** Harm first, then the gap: the worst races lead (the default order). */
+const verdictRank = (r: FleetRow) => r.harm * 1e9 + Math.max(-5e8, Math.min(5e8, r.gapMs ?? 0));
+
+const SORT_VALUES: Record<string, (r: FleetRow) => string | number> = {
+  verdict: verdictRank,
+  namespace: (r) => r.namespace,
+  name: (r) => r.name,
+  workload: (r) => r.workload,
+  mode: (r) => r.mode,
+  gap: (r) => r.gapMs ?? Number.MAX_SAFE_INTEGER,
+  ready: (r) => r.proxyReadySource,
+  restarts: (r) => r.restarts + r.proxyRestarts,
+  phase: (r) => r.phase,
+};
+
+export const TIMELINE_SORT_KEYS = Object.keys(SORT_VALUES);
+
+function compare(a: string | number, b: string | number): number {
+  return typeof a === 'number' && typeof b === 'number'
+    ? a - b
+    : String(a).localeCompare(String(b));
+}
+
+const tieBreak = (a: FleetRow, b: FleetRow) =>
+  a.namespace.localeCompare(b.namespace) || a.name.localeCompare(b.name);
+
+/** Rows matching every filter but the verdict (the set the stat cards count). */
+function matchesBase(r: FleetRow, q: TimelineQuery, needle: string | undefined): boolean {
+  return (
+    (!q.namespace || r.namespace === q.namespace) &&
+    (!q.workload || r.workload === q.workload) &&
+    (!needle || r.name.includes(needle)) &&
+    aliveDuring(r, q.from, q.to)
+  );
+}
+
+const sorted = (xs: Iterable<string>) => [...new Set(xs)].sort();
+
+/** The fleet with one page of its filtered, sorted rows and the counts of the filtered set. */
+export function pageTimelineFleet(
+  fleet: TimelineFleet,
+  q: TimelineQuery,
+): TimelineFleet & { page: TimelinePage } {
+  const needle = q.q?.toLowerCase();
+  const base = fleet.rows.filter((r) => matchesBase(r, q, needle));
+  const byVerdict: Record<string, number> = {};
+  const byMode: Record<string, number> = {};
+  let deleted = 0;
+  for (const r of base) {
+    for (const v of r.verdicts) byVerdict[v] = (byVerdict[v] ?? 0) + 1;
+    byMode[r.mode] = (byMode[r.mode] ?? 0) + 1;
+    if (r.deleted) deleted++;
+  }
+  const matched = q.verdict
+    ? base.filter((r) => r.verdicts.includes(q.verdict as FleetRow['verdicts'][number]))
+    : base;
+  const key = q.sort && SORT_VALUES[q.sort] ? q.sort : 'verdict';
+  const pick = SORT_VALUES[key] ?? verdictRank;
+  const dir = q.dir ?? 'asc';
+  const ordered = [...matched].sort((a, b) => {
+    const c = compare(pick(a), pick(b));
+    return (dir === 'asc' ? c : -c) || tieBreak(a, b);
+  });
+  const limit = Math.min(
+    MAX_TIMELINE_PAGE_SIZE,
+    Math.max(1, Math.floor(q.limit ?? TIMELINE_PAGE_SIZE)),
+  );
+  const offset = Math.min(Math.max(0, Math.floor(q.offset ?? 0)), Math.max(0, ordered.length - 1));
+  const inNs = (x: { namespace: string }) => !q.namespace || x.namespace === q.namespace;
+  const ofWorkload = (name: string) => !q.workload || name === q.workload;
+  const fixes = fleet.fixes.filter(
+    (x) => inNs(x) && ofWorkload(x.name) && (!q.verdict || x.verdict === q.verdict),
+  );
+  const modes = fleet.modes.filter(inNs);
+  const hold = holdCounts(fleet);
+  const all = groupFindings(workloadTimelineFindings(fleet), hold);
+  const groups = q.namespace ? narrowGroups(all, (o) => o.subject.namespace === q.namespace) : all;
+  return {
+    ...fleet,
+    rows: ordered.slice(offset, offset + limit),
+    // per-workload parts sized by the screen: the gap chart's workloads of the filter, the first
+    // fixes (the card lists 40 and counts the rest), the workloads whose mode flips and a few
+    // more; what matters first is grouped here from every fix and mode of the namespace
+    workloads: fleet.workloads.filter((w) => inNs(w) && ofWorkload(w.name)),
+    fixes: fixes.slice(0, FIXES_PER_PAGE),
+    modes: [
+      ...modes.filter((m) => m.flips),
+      ...modes.filter((m) => !m.flips).slice(0, MODES_PER_PAGE),
+    ],
+    page: {
+      offset,
+      limit,
+      matched: ordered.length,
+      sort: key,
+      dir,
+      counts: { pods: base.length, byVerdict, byMode, deleted },
+      namespaces: sorted(fleet.rows.map((r) => r.namespace)),
+      workloads: sorted(fleet.rows.filter(inNs).map((r) => r.workload)),
+      hold,
+      fixesMatched: fixes.length,
+      modesMatched: modes.length,
+      groups,
+    },
+  };
+}
+
+const str = (v: string | null) => (v !== null && v.trim() !== '' ? v.trim() : undefined);
+
+function count(name: string, v: string | null, max: number): number | undefined {
+  if (v === null || v === '') return undefined;
+  if (!/^\d{1,9}$/.test(v))
+    throw badParameter(name, `${JSON.stringify(v.slice(0, 20))} is not a whole number`);
+  const n = Number(v);
+  if (n > max) throw badParameter(name, `${n} is more than ${max}`);
+  return n;
+}
+
+/**
+ * The query of a /api/timelines URL (?namespace=&workload=&verdict=&q=&from=&to=&sort=&dir=
+ * &offset=&limit=). A value that cannot be used is a 400 naming the parameter, never ignored.
+ */
+export function parseTimelineQuery(sp: URLSearchParams): TimelineQuery {
+  const q: TimelineQuery = {};
+  const ns = str(sp.get('namespace'));
+  if (ns !== undefined) {
+    if (!/^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/.test(ns) || ns.length > 63)
+      throw badParameter('namespace', `${JSON.stringify(ns.slice(0, 70))} is not a namespace name`);
+    q.namespace = ns;
+  }
+  const workload = str(sp.get('workload'));
+  if (workload !== undefined) q.workload = workload.slice(0, 253);
+  const verdict = str(sp.get('verdict'));
+  if (verdict !== undefined) {
+    if (!(VERDICT_NAMES as readonly string[]).includes(verdict))
+      throw badParameter(
+        'verdict',
+        `unknown verdict ${JSON.stringify(verdict.slice(0, 40))}`,
+        `one of ${VERDICT_NAMES.join(', ')}`,
+      );
+    q.verdict = verdict;
+  }
+  const needle = str(sp.get('q'));
+  if (needle !== undefined) q.q = needle.slice(0, 200);
+  for (const k of ['from', 'to'] as const) {
+    const v = str(sp.get(k));
+    if (v === undefined) continue;
+    const problem = rfc3339Problem(v);
+    if (problem) throw badParameter(k, problem);
+    q[k] = new Date(v).toISOString();
+  }
+  const sort = str(sp.get('sort'));
+  if (sort !== undefined) {
+    if (!TIMELINE_SORT_KEYS.includes(sort))
+      throw badParameter(
+        'sort',
+        `cannot sort by ${JSON.stringify(sort.slice(0, 40))}`,
+        `one of ${TIMELINE_SORT_KEYS.join(', ')}`,
+      );
+    q.sort = sort;
+  }
+  const dir = str(sp.get('dir'));
+  if (dir !== undefined) {
+    if (dir !== 'asc' && dir !== 'desc') throw badParameter('dir', 'must be asc or desc');
+    q.dir = dir;
+  }
+  const offset = count('offset', sp.get('offset'), 100_000_000);
+  if (offset !== undefined) q.offset = offset;
+  const limit = count('limit', sp.get('limit'), MAX_TIMELINE_PAGE_SIZE);
+  if (limit !== undefined) {
+    if (limit === 0) throw badParameter('limit', 'must be at least 1');
+    q.limit = limit;
+  }
+  return q;
+}
+
+/** The URL query of a timeline query, the inverse of parseTimelineQuery (empty values left out). */
+export function timelineQueryString(q: TimelineQuery): string {
+  const sp = new URLSearchParams();
+  for (const [k, v] of Object.entries(q)) if (v !== undefined && v !== '') sp.set(k, String(v));
+  return sp.toString();
+}
+
+/** The query of the Timelines screen's URL state (`page` 1-based, TIMELINE_PAGE_SIZE rows). */
+export function timelineQueryOfView(state: {
+  namespace?: string;
+  workload?: string;
+  verdict?: string;
+  q?: string;
+  from?: string;
+  to?: string;
+  sort?: string;
+  dir?: 'asc' | 'desc';
+  page?: string;
+}): TimelineQuery {
+  const page = Math.max(1, Number(state.page ?? '1') || 1);
+  const verdict =
+    state.verdict && (VERDICT_NAMES as readonly string[]).includes(state.verdict)
+      ? state.verdict
+      : undefined;
+  const sort = state.sort && TIMELINE_SORT_KEYS.includes(state.sort) ? state.sort : undefined;
+  const q: TimelineQuery = {
+    namespace: state.namespace,
+    workload: state.workload,
+    verdict,
+    q: state.q?.toLowerCase(),
+    from: state.from,
+    to: state.to,
+    sort,
+    dir: state.dir,
+    offset: (page - 1) * TIMELINE_PAGE_SIZE,
+    limit: TIMELINE_PAGE_SIZE,
+  };
+  for (const k of Object.keys(q) as (keyof TimelineQuery)[]) if (q[k] === undefined) delete q[k];
+  return q;
+}

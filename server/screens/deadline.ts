@@ -1,0 +1,98 @@
+/**
+ * A deadline per view: a view answers within MESHDX_VIEW_DEADLINE_MS with what it has and names
+ * what is missing or late, never a page that hangs for as long as a slow API server takes.
+ *
+ * A view waits on its parts through one ViewDeadline: `within` gives up on a part it can do
+ * without (the part is then listed as late in the answer), `need` on one it cannot (the view
+ * then answers 503 naming that part, with Retry-After, never a view of zeros). The work itself
+ * goes on: a list still running when the view answered fills the cache for the next request.
+ */
+import { RequestError } from '../../lib/api/request-error';
+import type { LatePart } from '../../lib/api/late';
+import type { ClusterRuntime } from '../runtime/runtime';
+
+export type Within<T> = { ok: true; value: T } | { ok: false; late: LatePart };
+
+const TIMED_OUT = Symbol('late');
+
+export class ViewDeadline {
+  private readonly started = Date.now();
+  readonly late: LatePart[] = [];
+
+  constructor(
+    /** The view, as its title says (in the messages). */
+    readonly view: string,
+    readonly deadlineMs: number,
+    private readonly now: () => number = Date.now,
+  ) {}
+
+  /** Milliseconds left (never below 0). */
+  remaining(): number {
+    return Math.max(0, this.deadlineMs - (this.now() - this.started));
+  }
+
+  /**
+   * The part's value, or `late` once the deadline passes first (noted in `late`). A part that
+   * fails fails here as it would without a deadline.
+   */
+  async within<T>(part: string, work: Promise<T>, detail?: () => string): Promise<Within<T>> {
+    let timer: NodeJS.Timeout | undefined;
+    const timeout = new Promise<typeof TIMED_OUT>((resolve) => {
+      timer = setTimeout(() => resolve(TIMED_OUT), this.remaining());
+      timer.unref?.();
+    });
+    try {
+      const r = await Promise.race([work, timeout]);
+      if (r !== TIMED_OUT) return { ok: true, value: r as T };
+    } finally {
+      if (timer) clearTimeout(timer);
+    }
+    // the work goes on; its failure later must not be an unhandled rejection
+    work.catch(() => undefined);
+    const late: LatePart = {
+      part,
+      detail: `not read within the ${this.deadlineMs} ms deadline${detail ? `: ${detail()}` : ''}`,
+    };
+    this.late.push(late);
+    return { ok: false, late };
+  }
+
+  /** The part's value; past the deadline, a 503 naming the part (the view cannot do without it). */
+  async need<T>(part: string, work: Promise<T>, detail?: () => string): Promise<T> {
+    const r = await this.within(part, work, detail);
+    if (r.ok) return r.value;
+    // the other parts waited on share the deadline and time out in the same moment: let them
+    // be noted, so the answer names everything that is missing, not only the first
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    throw lateError(this.view, this.late, this.deadlineMs);
+  }
+}
+
+/** 503 with Retry-After: the view could not be made by its deadline, and why. */
+export function lateError(
+  view: string,
+  late: readonly LatePart[],
+  deadlineMs: number,
+): RequestError {
+  return new RequestError(
+    503,
+    'VIEW_LATE',
+    `${view} answered at its ${deadlineMs} ms deadline without ${late.map((l) => `${l.part} (${l.detail})`).join('; ')}`,
+    'The API server answers slowly; what was asked goes on and the view is shown as soon as it is in (it asks again by itself). MESHDX_VIEW_DEADLINE_MS sets the deadline.',
+    { 'Retry-After': '5' },
+  );
+}
+
+/** How far the runtime's pod list has got, for a late part's detail. */
+export function podListDetail(rt: ClusterRuntime): string {
+  const s = rt.pods.currentStatus;
+  if (s.listed) return 'pods listed';
+  const p = s.progress;
+  const read = `${p.objects.toLocaleString('en-US')} pods read in ${p.pages} page(s)${p.remaining !== null ? `, about ${p.remaining.toLocaleString('en-US')} to go` : ''}`;
+  return `the pod list is still running (${read})${s.lastError ? `; last error: ${s.lastError}` : ''}`;
+}
+
+/** The deadline of a view on a runtime (MESHDX_VIEW_DEADLINE_MS). */
+export function viewDeadline(rt: ClusterRuntime, view: string): ViewDeadline {
+  return new ViewDeadline(view, rt.settings.MESHDX_VIEW_DEADLINE_MS);
+}

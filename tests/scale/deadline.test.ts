@@ -1,0 +1,91 @@
+import { KubeConfig } from '@kubernetes/client-node';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { isRequestError } from '../../lib/api/request-error';
+import { inventoryOf } from '../../server/screens/overview/inventory';
+import { timelineFleetOf } from '../../server/screens/timelines/timelines';
+import { startSimulator, type RunningSimulator } from '../../server/sim/index';
+import { runtimeOn } from '../../test-support/simulator';
+
+/**
+ * A slow API server (the simulator's latency fault: every request, the first list included,
+ * answers late) against the views' deadline: a view answers by its deadline, naming what it
+ * is still reading, and answers in full once the reads are in.
+ */
+let sim: RunningSimulator;
+let kc: KubeConfig;
+
+beforeAll(async () => {
+  sim = await startSimulator({
+    scenario: 'demo',
+    port: 0,
+    clock: { fixed: new Date('2026-11-01T12:00:00Z') },
+  });
+  kc = new KubeConfig();
+  kc.loadFromString(sim.kubeconfigYaml);
+});
+
+afterAll(async () => {
+  await sim?.close();
+});
+
+async function timed<T>(f: () => Promise<T>): Promise<{ ms: number; value: T | unknown }> {
+  const t0 = Date.now();
+  const value = await f().catch((e: unknown) => e);
+  return { ms: Date.now() - t0, value };
+}
+
+describe('a view answers by its deadline on a slow API server', () => {
+  it('names the pod list it is still reading, then answers once it is in', async () => {
+    sim.faults.latencyMs = 1_500;
+    const rt = runtimeOn(kc, {
+      settings: { MESHDX_VIEW_DEADLINE_MS: 700, MESHDX_CLOCK: 'objects' },
+    }).start();
+    try {
+      const views: [string, () => Promise<unknown>][] = [
+        ['Timelines', () => timelineFleetOf(rt)],
+        ['Overview', () => inventoryOf(rt)],
+      ];
+      for (const [view, f] of views) {
+        const r = await timed(f);
+        expect(r.ms, view).toBeLessThan(1_400);
+        const e = r.value;
+        expect(isRequestError(e), view).toBe(true);
+        if (!isRequestError(e)) continue;
+        expect(e.status).toBe(503);
+        expect(e.message).toMatch(new RegExp(`^${view} answered at its 700 ms deadline without`));
+        expect(e.message).toMatch(/pods/);
+        expect(e.message).toMatch(/the pod list is still running \(0 pods read in 0 page\(s\)\)/);
+      }
+      // the list went on meanwhile: a later view has it
+      await rt.pods.whenListed();
+      await rt.cache.ready();
+      const fleet = await timed(() => timelineFleetOf(rt));
+      // the injector's inputs (nodes, istiod) are read per view: late, and said so
+      const f = fleet.value as Awaited<ReturnType<typeof timelineFleetOf>>;
+      expect(f.rows.length).toBeGreaterThan(10);
+      expect(fleet.ms).toBeLessThan(1_400);
+      expect(f.late?.map((l) => l.part)).toEqual(['sidecar injection (istiod setting, nodes)']);
+      expect(f.injection).toBeNull();
+    } finally {
+      rt.stop();
+      sim.faults.latencyMs = 0;
+    }
+  });
+
+  it('with a deadline longer than the latency, every part is read and nothing is late', async () => {
+    sim.faults.latencyMs = 500;
+    const rt = runtimeOn(kc, {
+      settings: { MESHDX_VIEW_DEADLINE_MS: 8_000, MESHDX_CLOCK: 'objects' },
+    }).start();
+    try {
+      const fleet = await timelineFleetOf(rt);
+      expect(fleet.late).toBeUndefined();
+      expect(fleet.injection).not.toBeNull();
+      const inv = await inventoryOf(rt);
+      expect(inv.pods.length).toBe(rt.cache.livePods().length);
+    } finally {
+      rt.stop();
+      sim.faults.latencyMs = 0;
+    }
+  });
+});
