@@ -1,6 +1,7 @@
 import type { FleetProgress, FleetView } from '../../../lib/api/proxies';
 import { pageFleet, type FleetQuery } from '../../../lib/proxies/page';
 import { Memo } from '../../runtime/memo';
+import { podListDetail } from '../deadline';
 import { runtimeFor } from '../../runtime/registry';
 import type { ClusterRuntime } from '../../runtime/runtime';
 import { scanFleet, type ScanDeps, type SyncCache } from './scan';
@@ -46,9 +47,10 @@ export function scanDeps(rt: ClusterRuntime): ScanDeps {
     syncCache: stateOf(rt).sync,
     // the runtime's watch-fed pods: no list of every pod per scan
     pods: async () => {
-      await rt.cache.ready();
+      await rt.pods.whenListed();
       return rt.cache.livePods();
     },
+    podsDetail: () => podListDetail(rt),
   };
 }
 

@@ -13,6 +13,7 @@ import { scrapeProxyStats } from '../../envoy/scrape';
 import { listIstioConfig, listPods } from '../../kube/resources';
 import type { KubeTransport } from '../../kube/transport';
 import { scanZtunnels } from './ztunnel';
+import { ViewDeadline } from '../deadline';
 import { promOutcome, readPromFleet, type PromFleet } from '../../prometheus/fleet';
 
 export interface PrometheusSource {
@@ -37,6 +38,8 @@ export interface ScanDeps {
   prometheus?: PrometheusSource;
   /** The pods, from the runtime's watch-fed cache; absent: listed from the API server. */
   pods?: () => Promise<Pod[]>;
+  /** How far that source has got, for the answer of a view that could not wait for it. */
+  podsDetail?: () => string;
   /** Where a sync state that came in after its view answered is kept for the next view. */
   syncCache?: SyncCache;
 }
@@ -157,9 +160,16 @@ export async function scanFleet(
           fetchImpl: deps.prometheus.fetchImpl ?? fetch,
         })
       : null;
+    // the fleet cannot be drawn without the pods and the Sidecars: past the deadline the view
+    // answers 503 naming which (the reads go on and fill the caches for the next view)
+    const view = new ViewDeadline('Proxies', deadlineMs);
     const [pods, istio] = await Promise.all([
-      deps.pods ? deps.pods() : listPods(deps.transport).then((l) => l.items),
-      listIstioConfig(deps.transport),
+      view.need(
+        'pods',
+        deps.pods ? deps.pods() : listPods(deps.transport).then((l) => l.items),
+        deps.podsDetail,
+      ),
+      view.need('Istio configuration (Sidecars)', listIstioConfig(deps.transport)),
     ]);
     const { targets } = proxyTargets(pods, istio.sidecars, deps.istioNamespace);
     const syncPromise = readSyncStatus(
