@@ -13,6 +13,7 @@ import {
   YAxis,
 } from 'recharts';
 import type { BloatView } from '../../lib/api/bloat-view';
+import { chartExtent } from '../../lib/bloat/extent';
 import { QueryBoundary } from '../data/QueryBoundary';
 import { useClusterContext } from '../data/useClusterContext';
 import { bloatQuery } from './queries';
@@ -51,9 +52,18 @@ export function BloatChart({ view }: { view: BloatView }) {
         <p className="font-mono text-xs text-slate-600">{view.query}</p>
       </div>
     );
-  const data = view.line.points.map((p) => ({ t: p.t, avg: p.avg, max: p.max }));
-  const reported = view.line.points.some((p) => p.avg !== null);
+  const extent = chartExtent(view.line.points, view.markers);
+  const data = view.line.points
+    .filter((p) => extent !== null && p.t >= extent.start)
+    .map((p) => ({ t: p.t, avg: p.avg, max: p.max }));
   const { modelled, proposed, error } = view.prediction;
+  const showProposed = proposed !== null && proposed !== modelled;
+  // the higher figure's label above its line, the lower one's below, so they never overlap
+  const above = 'insideBottomLeft' as const;
+  const below = 'insideTopLeft' as const;
+  const modelledHigher = modelled !== null && (proposed === null || modelled >= proposed);
+  // a marker in the right half is labelled to its left, so the label is not cut at the edge
+  const markerLabelLeft = (at: number) => extent !== null && at > (extent.start + extent.end) / 2;
   return (
     <div className="space-y-2" data-testid="bloat-chart">
       <p className="text-sm text-slate-700">
@@ -61,7 +71,13 @@ export function BloatChart({ view }: { view: BloatView }) {
         {view.workload ? `${view.namespace}/${view.workload}` : view.namespace} from {view.from} to{' '}
         {view.to} (one point per {view.stepSeconds} s, from {view.prometheus}).
       </p>
-      {!reported ? (
+      {extent?.firstSampleAt != null && (
+        <p className="text-xs text-slate-600" data-testid="bloat-starts-late">
+          Prometheus has no sample for these proxies before {time(extent.firstSampleAt)}: the chart
+          starts there (or at the first Sidecar applied, if earlier).
+        </p>
+      )}
+      {extent === null ? (
         <p className="text-sm text-amber-800" data-testid="bloat-no-series">
           Prometheus has no envoy_cluster_manager_active_clusters series for these proxies in this
           window: their counts are unknown, not 0.
@@ -74,14 +90,18 @@ export function BloatChart({ view }: { view: BloatView }) {
               <XAxis
                 dataKey="t"
                 type="number"
-                domain={['dataMin', 'dataMax']}
+                domain={[extent.start, extent.end]}
+                allowDataOverflow
                 tickFormatter={time}
                 tick={{ fontSize: 11 }}
               />
               <YAxis tick={{ fontSize: 11 }} width={48} />
               <Tooltip labelFormatter={(t) => time(Number(t))} />
               <Legend />
+              {/* a step holds the last sample Prometheus had at it: drawn as steps, a change shows
+                  at the first step that saw it, never before the Sidecar that caused it */}
               <Line
+                type="stepAfter"
                 dataKey="avg"
                 name="average per proxy"
                 stroke="#0284c7"
@@ -89,6 +109,7 @@ export function BloatChart({ view }: { view: BloatView }) {
                 isAnimationActive={false}
               />
               <Line
+                type="stepAfter"
                 dataKey="max"
                 name="largest proxy"
                 stroke="#94a3b8"
@@ -104,7 +125,7 @@ export function BloatChart({ view }: { view: BloatView }) {
                   label={{
                     value: `Sidecar ${m.namespace}/${m.name}`,
                     fontSize: 11,
-                    position: 'top',
+                    position: markerLabelLeft(m.at) ? 'insideTopRight' : 'insideTopLeft',
                   }}
                 />
               ))}
@@ -113,15 +134,25 @@ export function BloatChart({ view }: { view: BloatView }) {
                   y={modelled}
                   stroke="#15803d"
                   strokeDasharray="2 2"
-                  label={{ value: `Scoping, scope in force: ${modelled}`, fontSize: 11 }}
+                  ifOverflow="extendDomain"
+                  label={{
+                    value: `Scoping, scope in force: ${modelled}`,
+                    fontSize: 11,
+                    position: modelledHigher ? above : below,
+                  }}
                 />
               )}
-              {proposed !== null && proposed !== modelled && (
+              {showProposed && (
                 <ReferenceLine
                   y={proposed}
                   stroke="#7c3aed"
                   strokeDasharray="2 2"
-                  label={{ value: `Scoping's proposal: ${proposed}`, fontSize: 11 }}
+                  ifOverflow="extendDomain"
+                  label={{
+                    value: `Scoping's proposal: ${proposed}`,
+                    fontSize: 11,
+                    position: modelledHigher ? below : above,
+                  }}
                 />
               )}
             </LineChart>
