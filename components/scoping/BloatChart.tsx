@@ -13,6 +13,7 @@ import {
   YAxis,
 } from 'recharts';
 import type { BloatView } from '../../lib/api/bloat-view';
+import { markerEffects } from '../../lib/bloat/effects';
 import { chartExtent } from '../../lib/bloat/extent';
 import { QueryBoundary } from '../data/QueryBoundary';
 import { useClusterContext } from '../data/useClusterContext';
@@ -57,6 +58,8 @@ export function BloatChart({ view }: { view: BloatView }) {
     .filter((p) => extent !== null && p.t >= extent.start)
     .map((p) => ({ t: p.t, avg: p.avg, max: p.max }));
   const { modelled, proposed, error } = view.prediction;
+  const effects = new Map(markerEffects(view.line.points, view.markers).map((e) => [e.at, e]));
+  const perProxy = (v: number | null | undefined) => (v == null ? 'unknown' : String(v));
   const showProposed = proposed !== null && proposed !== modelled;
   // the higher figure's label above its line, the lower one's below, so they never overlap
   const above = 'insideBottomLeft' as const;
@@ -162,8 +165,12 @@ export function BloatChart({ view }: { view: BloatView }) {
       <ul className="text-xs text-slate-600" data-testid="bloat-markers">
         {view.markers.length === 0 && <li>No Sidecar resource was applied in this window.</li>}
         {view.markers.map((m) => (
-          <li key={`${m.namespace}/${m.name}`}>
-            Sidecar {m.namespace}/{m.name} at {new Date(m.at).toISOString()} (its {m.from})
+          <li key={`${m.namespace}/${m.name}`} data-testid="bloat-marker">
+            Sidecar {m.namespace}/{m.name} at {new Date(m.at).toISOString()} (its {m.from}):{' '}
+            <span data-testid="bloat-marker-effect">
+              clusters per proxy {perProxy(effects.get(m.at)?.before)} before,{' '}
+              {perProxy(effects.get(m.at)?.after)} after
+            </span>
           </li>
         ))}
         {error && <li>{error}</li>}
