@@ -4,7 +4,8 @@ import { KubeTransport } from '../server/kube/transport';
 import { readPromFleet } from '../server/prometheus/fleet';
 import { scanFleet } from '../server/screens/proxies/scan';
 import { startPrometheus, waitForQuery } from '../test-support/prometheus';
-import { ms, startServer, startSimProcess, type BenchResult, type ServerProcess } from './support';
+import { startNextServer, vmHwmMb, waitForWatches, type NextServer } from './next-server';
+import { ms, startSimProcess, type BenchResult } from './support';
 
 const RUNS = 3;
 
@@ -61,7 +62,7 @@ async function prometheusFleet(): Promise<BenchResult[]> {
     // rarely so the API requests measured here are not queued behind a scrape
     scrapeSeconds: 30,
   });
-  let server: ServerProcess | null = null;
+  let server: NextServer | null = null;
   try {
     await waitForQuery(
       prom,
@@ -76,19 +77,18 @@ async function prometheusFleet(): Promise<BenchResult[]> {
       fetchImpl: fetch,
     });
     const queriesMs = ms(q);
-    server = await startServer({
-      kubeconfig: sim.kubeconfig,
-      env: { MESHDX_PROMETHEUS: prom.url },
-    });
-    const rssListed = server.peakRssMb();
+    server = await startNextServer(sim.kubeconfig, { MESHDX_PROMETHEUS: prom.url });
+    await waitForWatches(server.url);
+    const pid = server.pid;
+    const rssListed = vmHwmMb(pid);
     const before = await simRequests(sim.url);
     const first = await askFleet(server.url);
-    const rssFirst = server.peakRssMb();
+    const rssFirst = vmHwmMb(pid);
     const cached: number[] = [];
     for (let i = 0; i < RUNS; i++) cached.push((await askFleet(server.url)).ms);
     const refreshed: FleetAnswer[] = [];
     for (let i = 0; i < RUNS; i++) refreshed.push(await askFleet(server.url, '&refresh=1'));
-    const rss = server.peakRssMb();
+    const rss = vmHwmMb(pid);
     const after = await simRequests(sim.url);
     const scans = 1 + RUNS;
     const delta = (k: string) => (after[k] ?? 0) - (before[k] ?? 0);

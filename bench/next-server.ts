@@ -1,0 +1,121 @@
+import { spawn, spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+
+/**
+ * The production build (`next start`, run `next build` first) as its own process against a
+ * kubeconfig, with its history store in a fresh folder (as the product keeps it: a file).
+ */
+export interface NextServer {
+  url: string;
+  /** The process that listens (the Next server itself), for /proc/PID/status. */
+  pid: number;
+  stop(): Promise<void>;
+}
+
+const root = path.resolve(import.meta.dirname, '..');
+
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const s = net.createServer();
+    s.once('error', reject);
+    s.listen(0, '127.0.0.1', () => {
+      const a = s.address();
+      s.close(() => resolve(typeof a === 'object' && a ? a.port : 0));
+    });
+  });
+}
+
+/** The pid listening on a loopback port (ss), or null. */
+function listenerPid(port: number): number | null {
+  const r = spawnSync('ss', ['-ltnpH', `sport = :${port}`], { encoding: 'utf8' });
+  const m = /pid=(\d+)/.exec(r.stdout ?? '');
+  return m ? Number(m[1]) : null;
+}
+
+export async function startNextServer(
+  kubeconfig: string,
+  env: Record<string, string> = {},
+): Promise<NextServer> {
+  if (!fs.existsSync(path.join(root, '.next', 'BUILD_ID')))
+    throw new Error('no production build: run `npx next build` first');
+  const port = await freePort();
+  const db = fs.mkdtempSync(path.join(os.tmpdir(), 'meshdx-bench-db-'));
+  const child = spawn(
+    path.join(root, 'node_modules', '.bin', 'next'),
+    ['start', '-p', String(port), '-H', '127.0.0.1'],
+    {
+      cwd: root,
+      env: {
+        ...process.env,
+        MESHDX_KUBECONFIG: kubeconfig,
+        MESHDX_DB: db,
+        NEXT_TELEMETRY_DISABLED: '1',
+        ...env,
+      },
+      stdio: ['ignore', 'ignore', 'inherit'],
+    },
+  );
+  const url = `http://127.0.0.1:${port}`;
+  const stop = () =>
+    new Promise<void>((resolve) => {
+      fs.rmSync(db, { recursive: true, force: true });
+      if (child.exitCode !== null) return resolve();
+      child.once('exit', () => resolve());
+      child.kill('SIGTERM');
+    });
+  const until = Date.now() + 60_000;
+  for (;;) {
+    // /api/contexts reads only the kubeconfig: the server is up, whatever the cluster does
+    const ok = await fetch(`${url}/api/contexts`).then(
+      (r) => r.ok,
+      () => false,
+    );
+    if (ok) break;
+    if (child.exitCode !== null || Date.now() > until) {
+      await stop();
+      throw new Error('next start did not answer within 60 s');
+    }
+    await new Promise((r) => setTimeout(r, 250));
+  }
+  const pid = listenerPid(port) ?? child.pid ?? -1;
+  return { url, pid, stop };
+}
+
+/** Peak resident set size of a process so far (VmHWM), in MB. */
+export function vmHwmMb(pid: number): number {
+  const status = fs.readFileSync(`/proc/${pid}/status`, 'utf8');
+  const kb = Number(/VmHWM:\s+(\d+)\s+kB/.exec(status)?.[1] ?? NaN);
+  return kb / 1024;
+}
+
+interface HealthWatch {
+  listed?: boolean;
+  state?: string;
+  events?: number;
+}
+
+/** Waits until the server's pod and event watches have listed (GET /api/health), in ms. */
+export async function waitForWatches(url: string, timeoutMs = 300_000): Promise<number> {
+  const t0 = Date.now();
+  // the first view starts the runtime; the header's cluster info is the cheapest
+  await fetch(`${url}/api/cluster`).catch(() => undefined);
+  for (;;) {
+    const h = (await fetch(`${url}/api/health`)
+      .then((r) => r.json())
+      .catch(() => null)) as {
+      runtimes?: { watches?: { pods?: HealthWatch; events?: HealthWatch } }[];
+    } | null;
+    const w = h?.runtimes?.[0]?.watches;
+    if (w?.pods?.listed && w.events?.listed) return Date.now() - t0;
+    if (Date.now() - t0 > timeoutMs) throw new Error(`watches not listed within ${timeoutMs} ms`);
+    await new Promise((r) => setTimeout(r, 500));
+  }
+}
+
+export function pct(xs: number[], p: number): number {
+  const s = [...xs].sort((a, b) => a - b);
+  return Math.round(s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))] ?? 0);
+}
