@@ -7,7 +7,7 @@
  */
 import type { EnvoyProxyStats } from '../../lib/metrics/envoy-stats';
 import type { ScrapeOutcome } from '../../lib/proxies/types';
-import { promGet, type PromClient, type Series } from './query';
+import { promVector, type PromClient, type Series } from './query';
 
 /** One instant query per figure; `max by` folds duplicates (two scrapes, HA replicas). */
 export const FLEET_QUERIES = {
@@ -57,6 +57,50 @@ function emptyStats(): EnvoyProxyStats {
 }
 
 /**
+ * Folds one figure's sample for one series into the per-proxy samples; returns false when the
+ * series has no namespace or pod label (not attributable to a proxy).
+ */
+function foldSample(
+  byPod: Map<string, PromFleetSample>,
+  figure: Figure,
+  metric: Record<string, string>,
+  v: number,
+): boolean {
+  const k = keyOf(metric);
+  if (k === null) return false;
+  if (!Number.isFinite(v)) return true;
+  let p = byPod.get(k);
+  if (!p) {
+    p = { stats: emptyStats(), sampledAtMs: null };
+    byPod.set(k, p);
+  }
+  switch (figure) {
+    case 'activeClusters':
+      p.stats.activeClusters = v;
+      break;
+    case 'warmingClusters':
+      p.stats.warmingClusters = v;
+      break;
+    case 'listeners':
+      p.stats.listenersActive = v;
+      break;
+    case 'memory':
+      p.stats.memoryAllocatedBytes = v;
+      break;
+    case 'state':
+      p.stats.serverState = { value: v, name: STATE_NAMES[v] ?? `state ${v}` };
+      break;
+    case 'version':
+      if (v > 0 && metric.tag) p.stats.istioVersion = metric.tag;
+      break;
+    case 'sampledAt':
+      p.sampledAtMs = Math.round(v * 1000);
+      break;
+  }
+  return true;
+}
+
+/**
  * Folds one figure's series into the per-proxy samples; returns how many of them carried no
  * namespace or pod label (counted on active clusters only, so a series is counted once).
  */
@@ -67,41 +111,12 @@ export function mergeFigure(
 ): number {
   let unlabelled = 0;
   for (const s of series) {
-    const k = keyOf(s.metric);
-    if (k === null) {
-      if (figure === 'activeClusters') unlabelled++;
+    const v = s.samples[0]?.[1];
+    if (v === undefined) {
+      if (keyOf(s.metric) === null && figure === 'activeClusters') unlabelled++;
       continue;
     }
-    const v = s.samples[0]?.[1];
-    if (v === undefined || !Number.isFinite(v)) continue;
-    let p = byPod.get(k);
-    if (!p) {
-      p = { stats: emptyStats(), sampledAtMs: null };
-      byPod.set(k, p);
-    }
-    switch (figure) {
-      case 'activeClusters':
-        p.stats.activeClusters = v;
-        break;
-      case 'warmingClusters':
-        p.stats.warmingClusters = v;
-        break;
-      case 'listeners':
-        p.stats.listenersActive = v;
-        break;
-      case 'memory':
-        p.stats.memoryAllocatedBytes = v;
-        break;
-      case 'state':
-        p.stats.serverState = { value: v, name: STATE_NAMES[v] ?? `state ${v}` };
-        break;
-      case 'version':
-        if (v > 0 && s.metric.tag) p.stats.istioVersion = s.metric.tag;
-        break;
-      case 'sampledAt':
-        p.sampledAtMs = Math.round(v * 1000);
-        break;
-    }
+    if (!foldSample(byPod, figure, s.metric, v) && figure === 'activeClusters') unlabelled++;
   }
   return unlabelled;
 }
@@ -118,8 +133,8 @@ export function mergeFleetSeries(
 }
 
 /**
- * Asks the queries in parallel and folds each answer into the per-proxy samples as it comes in,
- * so at 20,000 proxies one parsed answer (not seven) is alive at a time. Any failure makes the
+ * Asks the queries in parallel and folds each answer into the per-proxy samples as it is read
+ * (no intermediate series), so at 20,000 proxies one parsed answer (not seven) is alive at a time. Any failure makes the
  * whole answer an error (never partial).
  */
 export async function readPromFleet(c: PromClient): Promise<PromFleet> {
@@ -130,14 +145,13 @@ export async function readPromFleet(c: PromClient): Promise<PromFleet> {
   let error: string | null = null;
   await Promise.all(
     figures.map(async (figure) => {
-      const answer = await promGet(c, 'query', { query: FLEET_QUERIES[figure] });
-      if (error !== null) return;
-      if (answer.error !== null) {
-        error = answer.error;
-        byPod.clear();
-        return;
-      }
-      unlabelled += mergeFigure(byPod, figure, answer.series);
+      // each answer is folded in as it is read (no Series built): the samples of an answer
+      // that turns out bad are dropped with the whole fleet below
+      const failed = await promVector(c, FLEET_QUERIES[figure], (metric, _at, v) => {
+        if (error !== null) return;
+        if (!foldSample(byPod, figure, metric, v) && figure === 'activeClusters') unlabelled++;
+      });
+      if (failed !== null && error === null) error = failed;
     }),
   );
   if (error !== null) return { byPod: new Map(), unlabelled: 0, error, queries };
