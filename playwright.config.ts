@@ -1,7 +1,9 @@
 import { defineConfig } from '@playwright/test';
 import path from 'node:path';
 import { CHROMIUM_ARGS } from './cli/report/chromium';
-import { PORTS } from './e2e/support';
+import fs from 'node:fs';
+import { PORTS, PROMETHEUS_DEMO_KUBECONFIG } from './e2e/support';
+import { PROMETHEUS_BIN } from './test-support/prometheus';
 
 /**
  * e2e against the production build in Debian's Chromium (no browser download): one dashboard on
@@ -67,5 +69,18 @@ export default defineConfig({
         env,
       };
     }),
+    // the demo on the wall clock with a real Prometheus scraping it every second (Debian's
+    // package; .ci/run installs it, and the specs that need it say so when it is missing)
+    ...(fs.existsSync(PROMETHEUS_BIN)
+      ? [
+          {
+            command: `${path.join(root, 'node_modules', '.bin', 'tsx')} test-support/prometheus-demo.ts --port ${PORTS.prometheus} --kubeconfig ${PROMETHEUS_DEMO_KUBECONFIG}`,
+            url: `http://127.0.0.1:${PORTS.prometheus}/api/cluster`,
+            timeout: 240_000,
+            reuseExistingServer: false,
+            env: { ...env, PROMETHEUS_PATH: PROMETHEUS_BIN },
+          },
+        ]
+      : []),
   ],
 });

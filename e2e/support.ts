@@ -2,7 +2,7 @@ import { expect, type Page } from '@playwright/test';
 import fs from 'node:fs';
 import path from 'node:path';
 
-/** Three ports from MESHDX_E2E_PORT (default 3107), so two checkouts can run their e2e at once. */
+/** Ports from MESHDX_E2E_PORT (default 3107) up to +5, so two checkouts can run their e2e at once. */
 const first = Number(process.env.MESHDX_E2E_PORT ?? 3107);
 export const PORTS = {
   demo: first,
@@ -11,7 +11,16 @@ export const PORTS = {
   /** Per-user identity dashboards (e2e/identity.spec.ts): MESHDX_AUTH=token and =header. */
   identityToken: first + 3,
   identityHeader: first + 4,
+  /** The demo with a real Prometheus scraping it (test-support/prometheus-demo.ts). */
+  prometheus: first + 5,
 };
+/** The kubeconfig of the Prometheus demo's simulator, for kubectl in the specs. */
+export const PROMETHEUS_DEMO_KUBECONFIG = path.join(
+  import.meta.dirname,
+  '..',
+  'test-results',
+  'prometheus-demo.kubeconfig',
+);
 export const base = (port: number) => `http://127.0.0.1:${port}`;
 export const SCREENSHOTS = path.join(import.meta.dirname, '..', 'test-results', 'screenshots');
 

@@ -5,6 +5,7 @@ import { QueryBoundary } from '../data/QueryBoundary';
 import { useViewState } from '../data/useViewState';
 import { Card, Stat } from '../ui/Card';
 import { FilterBar, SelectFilter } from '../ui/Filters';
+import { BloatPanel } from './BloatChart';
 import { FindingsList } from './FindingsList';
 import { GatherPanel } from './GatherPanel';
 import { NamespaceRanking } from './NamespaceRanking';
@@ -118,6 +119,11 @@ export function ScopingView() {
             {ns && (
               <Card title={`Proposed Sidecar for ${ns}`} testId="scoping-proposal">
                 <NamespaceProposals namespace={ns} proposals={proposals} />
+              </Card>
+            )}
+            {ns && (
+              <Card title={`Clusters per proxy over the last hour in ${ns}`} testId="scoping-bloat">
+                <BloatPanel namespace={ns} workload={state.workload ?? null} />
               </Card>
             )}
             {ns && (

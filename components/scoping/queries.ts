@@ -1,4 +1,5 @@
 import { queryOptions } from '@tanstack/react-query';
+import { BloatViewSchema } from '../../lib/api/bloat-view';
 import { ScopingViewSchema } from '../../lib/api/scoping-view';
 import { withContext } from '../../lib/api/context';
 import { fetchJson } from '../data/fetchJson';
@@ -10,6 +11,24 @@ export const scopingQuery = (context: string | null) =>
     queryKey: scopingKey(context),
     queryFn: () =>
       fetchJson(withContext('/api/scoping', context), (d) => ScopingViewSchema.parse(d)),
+    staleTime: 15_000,
+    retry: 0,
+  });
+
+export const bloatKey = (context: string | null, namespace: string, workload: string | null) =>
+  ['scoping-bloat', context ?? '', namespace, workload ?? ''] as const;
+
+/** A namespace's (or workload's) clusters per proxy over the last hour, from Prometheus. */
+export const bloatQuery = (context: string | null, namespace: string, workload: string | null) =>
+  queryOptions({
+    queryKey: bloatKey(context, namespace, workload),
+    queryFn: () => {
+      const sp = new URLSearchParams({ namespace });
+      if (workload) sp.set('workload', workload);
+      return fetchJson(withContext(`/api/scoping/bloat?${sp.toString()}`, context), (d) =>
+        BloatViewSchema.parse(d),
+      );
+    },
     staleTime: 15_000,
     retry: 0,
   });

@@ -7,7 +7,7 @@
  */
 import type { EnvoyProxyStats } from '../../lib/metrics/envoy-stats';
 import type { ScrapeOutcome } from '../../lib/proxies/types';
-import { promGet, type PromClient, type Series } from './query';
+import { promVector, type PromClient, type Series } from './query';
 
 /** One instant query per figure; `max by` folds duplicates (two scrapes, HA replicas). */
 export const FLEET_QUERIES = {
@@ -56,73 +56,106 @@ function emptyStats(): EnvoyProxyStats {
   };
 }
 
+/**
+ * Folds one figure's sample for one series into the per-proxy samples; returns false when the
+ * series has no namespace or pod label (not attributable to a proxy).
+ */
+function foldSample(
+  byPod: Map<string, PromFleetSample>,
+  figure: Figure,
+  metric: Record<string, string>,
+  v: number,
+): boolean {
+  const k = keyOf(metric);
+  if (k === null) return false;
+  if (!Number.isFinite(v)) return true;
+  let p = byPod.get(k);
+  if (!p) {
+    p = { stats: emptyStats(), sampledAtMs: null };
+    byPod.set(k, p);
+  }
+  switch (figure) {
+    case 'activeClusters':
+      p.stats.activeClusters = v;
+      break;
+    case 'warmingClusters':
+      p.stats.warmingClusters = v;
+      break;
+    case 'listeners':
+      p.stats.listenersActive = v;
+      break;
+    case 'memory':
+      p.stats.memoryAllocatedBytes = v;
+      break;
+    case 'state':
+      p.stats.serverState = { value: v, name: STATE_NAMES[v] ?? `state ${v}` };
+      break;
+    case 'version':
+      if (v > 0 && metric.tag) p.stats.istioVersion = metric.tag;
+      break;
+    case 'sampledAt':
+      p.sampledAtMs = Math.round(v * 1000);
+      break;
+  }
+  return true;
+}
+
+/**
+ * Folds one figure's series into the per-proxy samples; returns how many of them carried no
+ * namespace or pod label (counted on active clusters only, so a series is counted once).
+ */
+export function mergeFigure(
+  byPod: Map<string, PromFleetSample>,
+  figure: Figure,
+  series: readonly Series[],
+): number {
+  let unlabelled = 0;
+  for (const s of series) {
+    const v = s.samples[0]?.[1];
+    if (v === undefined) {
+      if (keyOf(s.metric) === null && figure === 'activeClusters') unlabelled++;
+      continue;
+    }
+    if (!foldSample(byPod, figure, s.metric, v) && figure === 'activeClusters') unlabelled++;
+  }
+  return unlabelled;
+}
+
 /** Merges the answers of FLEET_QUERIES into one sample per proxy. */
 export function mergeFleetSeries(
   answers: Record<Figure, Series[]>,
 ): Omit<PromFleet, 'error' | 'queries'> {
   const byPod = new Map<string, PromFleetSample>();
   let unlabelled = 0;
-  const at = (m: Record<string, string>) => {
-    const k = keyOf(m);
-    if (k === null) return null;
-    let s = byPod.get(k);
-    if (!s) {
-      s = { stats: emptyStats(), sampledAtMs: null };
-      byPod.set(k, s);
-    }
-    return s;
-  };
-  for (const [figure, series] of Object.entries(answers) as [Figure, Series[]][]) {
-    for (const s of series) {
-      const v = s.samples[0]?.[1];
-      const p = at(s.metric);
-      if (p === null) {
-        if (figure === 'activeClusters') unlabelled++;
-        continue;
-      }
-      if (v === undefined || !Number.isFinite(v)) continue;
-      switch (figure) {
-        case 'activeClusters':
-          p.stats.activeClusters = v;
-          break;
-        case 'warmingClusters':
-          p.stats.warmingClusters = v;
-          break;
-        case 'listeners':
-          p.stats.listenersActive = v;
-          break;
-        case 'memory':
-          p.stats.memoryAllocatedBytes = v;
-          break;
-        case 'state':
-          p.stats.serverState = { value: v, name: STATE_NAMES[v] ?? `state ${v}` };
-          break;
-        case 'version':
-          if (v > 0 && s.metric.tag) p.stats.istioVersion = s.metric.tag;
-          break;
-        case 'sampledAt':
-          p.sampledAtMs = Math.round(v * 1000);
-          break;
-      }
-    }
-  }
+  for (const [figure, series] of Object.entries(answers) as [Figure, Series[]][])
+    unlabelled += mergeFigure(byPod, figure, series);
   return { byPod, unlabelled };
 }
 
-/** Asks the queries in parallel; any failure makes the whole answer an error (never partial). */
+/**
+ * Asks the queries in parallel and folds each answer into the per-proxy samples as it is read
+ * (no intermediate series), so at 20,000 proxies one parsed answer (not seven) is alive at a time. Any failure makes the
+ * whole answer an error (never partial).
+ */
 export async function readPromFleet(c: PromClient): Promise<PromFleet> {
   const figures = Object.keys(FLEET_QUERIES) as Figure[];
   const queries = figures.map((f) => FLEET_QUERIES[f]);
-  const answers = await Promise.all(queries.map((query) => promGet(c, 'query', { query })));
-  const failed = answers.find((a) => a.error !== null);
-  if (failed) return { byPod: new Map(), unlabelled: 0, error: failed.error, queries };
-  const merged = mergeFleetSeries(
-    Object.fromEntries(figures.map((f, i) => [f, answers[i]?.series ?? []])) as Record<
-      Figure,
-      Series[]
-    >,
+  const byPod = new Map<string, PromFleetSample>();
+  let unlabelled = 0;
+  let error: string | null = null;
+  await Promise.all(
+    figures.map(async (figure) => {
+      // each answer is folded in as it is read (no Series built): the samples of an answer
+      // that turns out bad are dropped with the whole fleet below
+      const failed = await promVector(c, FLEET_QUERIES[figure], (metric, _at, v) => {
+        if (error !== null) return;
+        if (!foldSample(byPod, figure, metric, v) && figure === 'activeClusters') unlabelled++;
+      });
+      if (failed !== null && error === null) error = failed;
+    }),
   );
-  return { ...merged, error: null, queries };
+  if (error !== null) return { byPod: new Map(), unlabelled: 0, error, queries };
+  return { byPod, unlabelled, error: null, queries };
 }
 
 /**

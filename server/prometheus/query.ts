@@ -19,11 +19,12 @@ const sample = ([t, v]: [number, string]): [number, number] => [Math.round(t * 1
 
 type Sample = [number, number];
 
-const isRecordOfStrings = (v: unknown): v is Record<string, string> =>
-  typeof v === 'object' &&
-  v !== null &&
-  !Array.isArray(v) &&
-  Object.values(v).every((x) => typeof x === 'string');
+/** Checked key by key: no array of values per series (an answer holds tens of thousands). */
+function isRecordOfStrings(v: unknown): v is Record<string, string> {
+  if (typeof v !== 'object' || v === null || Array.isArray(v)) return false;
+  for (const k in v) if (typeof (v as Record<string, unknown>)[k] !== 'string') return false;
+  return true;
+}
 
 /** `[<unix seconds>, "<value>"]`, or null when it is not one. */
 function readSample(v: unknown): Sample | null {
@@ -111,4 +112,56 @@ export async function promGet(
     };
   }
   return parseMatrix(body);
+}
+
+/** One sample of an instant query's answer: the series' labels, epoch ms and value. */
+export type VectorVisitor = (metric: Record<string, string>, atMs: number, value: number) => void;
+
+/**
+ * GET api/v1/query, each sample handed to `visit` as it is read: no Series or sample arrays are
+ * built, so a fleet's answer (one series per proxy) costs its parsed JSON and nothing more. The
+ * answer must be a vector; anything else, or a sample that is not one, is the error returned
+ * (samples already visited are then to be discarded by the caller).
+ */
+export async function promVector(
+  c: PromClient,
+  query: string,
+  visit: VectorVisitor,
+): Promise<string | null> {
+  const url = new URL('api/v1/query', c.baseUrl.endsWith('/') ? c.baseUrl : `${c.baseUrl}/`);
+  url.searchParams.set('query', query);
+  let res: Response;
+  try {
+    res = await c.fetchImpl(url, { signal: AbortSignal.timeout(c.timeoutMs) });
+  } catch (e) {
+    return `Prometheus at ${c.baseUrl} not reachable: ${e instanceof Error ? e.message : String(e)}`;
+  }
+  const text = await res.text().catch(() => '');
+  let body: unknown;
+  try {
+    body = JSON.parse(text);
+  } catch {
+    return `Prometheus answered HTTP ${res.status} with a non-JSON body: ${text.slice(0, 120)}`;
+  }
+  const notResult = 'Prometheus answer is not a query result';
+  if (typeof body !== 'object' || body === null) return notResult;
+  const { status, error, data } = body as { status?: unknown; error?: unknown; data?: unknown };
+  if (status !== 'success') {
+    return typeof status === 'string'
+      ? `Prometheus query failed: ${typeof error === 'string' ? error : status}`
+      : notResult;
+  }
+  const d = data as { resultType?: unknown; result?: unknown } | null | undefined;
+  if (typeof d !== 'object' || d === null || !Array.isArray(d.result)) return notResult;
+  if (d.resultType !== 'vector')
+    return `Prometheus answered a ${String(d.resultType)}, not an instant vector`;
+  for (const r of d.result as unknown[]) {
+    if (typeof r !== 'object' || r === null) return notResult;
+    const { metric, value } = r as { metric?: unknown; value?: unknown };
+    if (!isRecordOfStrings(metric) || !Array.isArray(value) || value.length !== 2) return notResult;
+    const [t, v] = value as unknown[];
+    if (typeof t !== 'number' || typeof v !== 'string') return notResult;
+    visit(metric, Math.round(t * 1000), Number(v));
+  }
+  return null;
 }

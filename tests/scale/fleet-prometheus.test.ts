@@ -3,6 +3,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FleetRow } from '../../lib/api/proxies';
 import { FleetViewSchema } from '../../lib/api/proxies';
 import { KubeTransport } from '../../server/kube/transport';
+import { FLEET_QUERIES } from '../../server/prometheus/fleet';
+import { promVector } from '../../server/prometheus/query';
 import { scanFleet, type ScanDeps } from '../../server/screens/proxies/scan';
 import { startSimulator, type RunningSimulator } from '../../server/sim/index';
 import {
@@ -167,5 +169,35 @@ describe.runIf(hasPrometheus)('the fleet from Prometheus', () => {
     expect(fleet.source.kind).toBe('scrape');
     expect(fleet.source.note).toMatch(/not reachable.*read from each proxy instead/);
     expect(fleet.totals.reachable).toBeGreaterThanOrEqual(running - 1);
+  });
+
+  it('reads an instant vector sample by sample and names any other answer', async () => {
+    const c = { baseUrl: prom.url, timeoutMs: 5_000, fetchImpl: fetch };
+    const seen: string[] = [];
+    const ok = await promVector(c, FLEET_QUERIES.activeClusters, (m, at, v) => {
+      expect(at).toBeGreaterThan(0);
+      expect(Number.isFinite(v)).toBe(true);
+      seen.push(`${m.namespace}/${m.pod}`);
+    });
+    expect(ok).toBeNull();
+    // the same series Prometheus's own answer lists
+    const raw = (await (
+      await fetch(
+        `${prom.url}/api/v1/query?query=${encodeURIComponent(FLEET_QUERIES.activeClusters)}`,
+      )
+    ).json()) as { data: { result: { metric: Record<string, string> }[] } };
+    expect(seen.sort()).toEqual(
+      raw.data.result.map((r) => `${r.metric.namespace}/${r.metric.pod}`).sort(),
+    );
+    expect(seen.length).toBeGreaterThan(3);
+    const visit = () => {
+      throw new Error('no sample of a refused answer is visited');
+    };
+    // a range selector answers a matrix, a scalar a scalar, a typo a parse error
+    expect(await promVector(c, 'envoy_cluster_manager_active_clusters[1m]', visit)).toMatch(
+      /answered a matrix, not an instant vector/,
+    );
+    expect(await promVector(c, 'scalar(vector(1))', visit)).toMatch(/answered a scalar/);
+    expect(await promVector(c, 'max by (pod', visit)).toMatch(/Prometheus query failed: .*parse/);
   });
 });

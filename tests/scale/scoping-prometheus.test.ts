@@ -1,5 +1,12 @@
 import { KubeConfig } from '@kubernetes/client-node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  indexTraffic,
+  OUTBOUND_CATCH_ALL,
+  type WorkloadTraffic,
+} from '../../lib/scoping/observations';
+import type { ObservationSource } from '../../lib/scoping/types';
+import { groupWorkloads } from '../../lib/scoping/workloads';
 import { KubeTransport } from '../../server/kube/transport';
 import { gatherScopingInput, type GatherDeps } from '../../server/screens/scoping/gather';
 import { startSimulator, type RunningSimulator } from '../../server/sim/index';
@@ -11,8 +18,8 @@ import {
 } from '../../test-support/prometheus';
 
 /**
- * Scoping at fleet scale: with Prometheus holding every proxy's Envoy series, the gather takes
- * its counts from there and reads only one proxy per workload for what Prometheus cannot say.
+ * Scoping at fleet scale: with Prometheus holding every proxy's Envoy and Istio series, the gather
+ * takes its counts and each workload's destinations from there and reads no sidecar at all.
  */
 const hasPrometheus = prometheusAvailable();
 
@@ -67,7 +74,7 @@ describe.runIf(hasPrometheus)('scoping gather with the fleet from Prometheus', (
     await sim?.close();
   });
 
-  it('takes every count from Prometheus and samples one proxy per workload', async () => {
+  it('takes every count and every destination from Prometheus, reading no sidecar', async () => {
     const direct = await gatherScopingInput(deps);
     const before = await simRequests();
     const fromProm = await gatherScopingInput({ ...deps, prometheusUrl: prom.url });
@@ -85,24 +92,36 @@ describe.runIf(hasPrometheus)('scoping gather with the fleet from Prometheus', (
     }
     expect(fromProm.gather.countsFromPrometheus).toBe(counted.length);
     expect(direct.gather.countsFromPrometheus).toBe(0);
-    // pods/proxy only for istiod's push health (its :15014/metrics), none to a sidecar
+    // pods/proxy only for istiod's push health (its :15014/metrics), none to a sidecar; no
+    // usage read either: Prometheus holds every workload's istio_build and request series
     expect(fromProm.push.istiods.length).toBeGreaterThan(0);
     expect(delta('proxy pods/proxy')).toBe(fromProm.push.istiods.length);
-    // usage reads (Envoy /stats over port-forward, access logs) for one proxy per workload only
-    const workloads = new Set(
-      counted.map((c) => `${c.namespace}/${c.pod.replace(/-[a-z0-9]+-[a-z0-9]+$/, '')}`),
-    );
-    expect(delta('portforward pods/portforward')).toBeLessThanOrEqual(workloads.size);
-    expect(delta('portforward pods/portforward')).toBeLessThan(counted.length);
-    expect(delta('log pods/log')).toBeLessThanOrEqual(workloads.size);
-    // a replica with the sample's count shares its measured service split
-    const shared = fromProm.input.proxyCounts.filter((c) => c.service !== null);
-    expect(shared.length).toBeGreaterThan(workloads.size / 2);
-    for (const c of shared) {
-      const d = direct.input.proxyCounts.find(
-        (x) => x.namespace === c.namespace && x.pod === c.pod,
-      );
-      expect(c.service, `${c.namespace}/${c.pod}`).toBe(d?.service);
+    expect(delta('portforward pods/portforward')).toBe(0);
+    expect(delta('log pods/log')).toBe(0);
+    expect(fromProm.gather.sources.find((x) => x.source === 'envoy-stats')?.asked).toBe(0);
+
+    // each workload's destinations from istio_requests_total are those its proxies' own
+    // per-cluster counters show (Envoy /stats, read directly)
+    const workloads = groupWorkloads(direct.input.pods);
+    const directIdx = indexTraffic(direct.input.observations, workloads);
+    const promIdx = indexTraffic(fromProm.input.observations, workloads);
+    const hosts = (t: WorkloadTraffic | undefined, source: ObservationSource) =>
+      [...(t?.destinations.values() ?? [])]
+        .filter((d) => (d.counts[source] ?? 0) > 0 && !OUTBOUND_CATCH_ALL.has(d.host))
+        .map((d) => d.host)
+        .sort();
+    let calling = 0;
+    const countedPods = new Set(counted.map((c) => `${c.namespace}/${c.pod}`));
+    for (const w of workloads) {
+      // a workload without a running proxy has no series and was read by nobody
+      if (!w.pods.some((p) => countedPods.has(`${w.namespace}/${p.metadata.name}`))) continue;
+      const seen = hosts(directIdx.byWorkload.get(w.key), 'envoy-stats');
+      if (seen.length > 0) calling++;
+      const p = promIdx.byWorkload.get(w.key);
+      expect(p?.sources.find((x) => x.source === 'prometheus')?.available, w.key).toBe(true);
+      expect(hosts(p, 'prometheus'), w.key).toEqual(seen);
     }
+    expect(calling).toBeGreaterThan(2);
+    expect(promIdx.unattributed).toBe(0);
   });
 });

@@ -6,10 +6,15 @@
  * (null), never 0; proxies not read by the deadline are listed as late.
  *
  * At fleet scale, with Prometheus: every proxy's active count comes from the fleet's instant
- * queries (server/prometheus/fleet.ts), and only one proxy per workload is sampled for what
- * Prometheus cannot say (its service/non-service split, its per-cluster usage and access log);
- * the workload's other replicas with the same count share the sample's split. Proxies without a
- * usable series are read one by one as before.
+ * queries (server/prometheus/fleet.ts) and each workload's destinations from
+ * `istio_requests_total` (./prometheus.ts), both asked before any proxy is. A workload whose
+ * every running proxy Prometheus holds fresh series for, istio_build included (the same stats
+ * extension writes istio_requests_total, so the scrape keeps Istio's metrics for it), is known
+ * from Prometheus: none of its proxies is read, and no request series over the window means it
+ * called nothing. Only the other workloads are sampled, one proxy each, for what Prometheus
+ * could not say (per-cluster usage, access log, the service/non-service split), the replicas
+ * with the same count sharing the sample's split. Proxies without a usable series are read one
+ * by one as before.
  */
 import type { KubeConfig } from '@kubernetes/client-node';
 import type { GatherSummary, IstiodPush } from '../../../lib/api/scoping-view';
@@ -32,7 +37,13 @@ import { readAccessLogUsage } from './access-logs';
 import { readEnvoyUsage } from './envoy-usage';
 import { readPrometheusUsage } from './prometheus';
 import { readIstiodPush } from './push-health';
-import { genericReason, observationWindow, scopingTargets, tally } from './targets';
+import {
+  genericReason,
+  observationWindow,
+  scopingTargets,
+  tally,
+  type ScopingTarget,
+} from './targets';
 
 export interface GatherDeps {
   transport: KubeTransport;
@@ -100,10 +111,27 @@ export async function gatherScopingInput(deps: GatherDeps): Promise<Gathered> {
   const targets = scopingTargets(pods.items);
   const istiods = istiodPods(pods.items, deps.istioNamespace);
   const pushPromise = Promise.all(istiods.map((p) => readIstiodPush(t, p, deps.timeoutMs)));
-  const fleet = await fleetPromise;
+  // the window the proxies have been counting for, as the per-proxy reads would find it
+  const window1 = observationWindow(
+    targets.flatMap((tg) =>
+      tg.notRunning === null && tg.startedMs !== null ? [tg.startedMs] : [],
+    ),
+    now.getTime(),
+  );
+  const promSeconds = window1 ? (Date.parse(window1.end) - Date.parse(window1.start)) / 1000 : 3600;
+  const usagePromise = deps.prometheusUrl
+    ? readPrometheusUsage(deps.prometheusUrl, promSeconds, deps.timeoutMs * 2)
+    : null;
+  const [fleet, promUsage] = await Promise.all([fleetPromise, usagePromise]);
   const fleetUsable = fleet !== null && fleet.error === null && fleet.byPod.size > 0;
   const maxAgeMs = deps.prometheusMaxAgeMs ?? 120_000;
   const workloadKey = workloadKeys(pods.items);
+  const knownFromProm =
+    fleetUsable && promUsage !== null && promUsage.error === null
+      ? workloadsKnownFromPrometheus(targets, workloadKey, (tg) =>
+          promOutcome(fleet, tg.namespace, tg.pod, Date.now(), maxAgeMs),
+        )
+      : new Set<string>();
   /** Workloads whose usage sample is taken (one running proxy each, with Prometheus counts). */
   const sampledWorkloads = new Set<string>();
 
@@ -127,9 +155,21 @@ export async function gatherScopingInput(deps: GatherDeps): Promise<Gathered> {
         : null;
       const promActive = fromProm?.ok ? fromProm.stats.activeClusters : null;
       const wk = workloadKey.get(`${tg.namespace}/${tg.pod}`) ?? `${tg.namespace}/${tg.pod}`;
-      // with a count from Prometheus, only the workload's first proxy is read for its usage
-      const sample = promActive === null || !sampledWorkloads.has(wk);
+      // known from Prometheus: nothing to read; else with a count from Prometheus, only the
+      // workload's first proxy is read for its usage
+      const known = promActive !== null && knownFromProm.has(wk);
+      const sample = !known && (promActive === null || !sampledWorkloads.has(wk));
       if (promActive !== null) sampledWorkloads.add(wk);
+      if (known) {
+        return {
+          count: { ...base, active: promActive, service: null },
+          countFrom: 'prometheus' as const,
+          sampled: false,
+          observations: [],
+          startMs: tg.startedMs,
+          unreachable: null,
+        };
+      }
       const [scrape, usage, logs] = await Promise.all([
         promActive !== null
           ? null
@@ -215,9 +255,8 @@ export async function gatherScopingInput(deps: GatherDeps): Promise<Gathered> {
   let prometheus: GatherSummary['prometheus'] = 'off';
   const promReasons: string[] = [];
   let promAvailable = 0;
-  if (deps.prometheusUrl) {
-    const seconds = window0 ? (Date.parse(window0.end) - Date.parse(window0.start)) / 1000 : 3600;
-    const prom = await readPrometheusUsage(deps.prometheusUrl, seconds, deps.timeoutMs * 2);
+  if (promUsage !== null) {
+    const prom = promUsage;
     prometheus = prom.error ? 'error' : 'ok';
     if (prom.error) {
       // unavailable for every proxy: shown as not observed by Prometheus, not as "no calls"
@@ -233,8 +272,9 @@ export async function gatherScopingInput(deps: GatherDeps): Promise<Gathered> {
         promReasons.push(prom.error);
       }
     } else {
-      observations.push(...prom.observations);
-      promAvailable = prom.observations.length;
+      const silent = silentWorkloads(knownFromProm, prom.observations);
+      observations.push(...prom.observations, ...silent);
+      promAvailable = prom.observations.length + silent.length;
     }
   }
 
@@ -303,6 +343,44 @@ export async function gatherScopingInput(deps: GatherDeps): Promise<Gathered> {
           : null,
     },
   };
+}
+
+/**
+ * Workloads (`namespace/kind/name`) Prometheus knows fully: every running proxy has a fresh
+ * count and its istio_build series (Istio's own metrics are kept for it).
+ */
+function workloadsKnownFromPrometheus(
+  targets: readonly ScopingTarget[],
+  workloadKey: ReadonlyMap<string, string>,
+  outcome: (tg: ScopingTarget) => ReturnType<typeof promOutcome>,
+): Set<string> {
+  const verdict = new Map<string, boolean>();
+  for (const tg of targets) {
+    if (tg.notRunning !== null) continue;
+    const wk = workloadKey.get(`${tg.namespace}/${tg.pod}`) ?? `${tg.namespace}/${tg.pod}`;
+    if (verdict.get(wk) === false) continue;
+    const o = outcome(tg);
+    verdict.set(wk, o.ok && o.stats.istioVersion !== null);
+  }
+  return new Set([...verdict].filter(([, ok]) => ok).map(([wk]) => wk));
+}
+
+/**
+ * Known workloads without any request series over the window: observed by Prometheus, calling
+ * nothing (an available observation without hits, not a missing one).
+ */
+function silentWorkloads(
+  known: ReadonlySet<string>,
+  seen: readonly TrafficObservation[],
+): TrafficObservation[] {
+  const called = new Set(seen.map((o) => `${o.namespace}/${o.workload ?? ''}`));
+  const out: TrafficObservation[] = [];
+  for (const wk of known) {
+    const [namespace = '', , name = ''] = wk.split('/');
+    if (called.has(`${namespace}/${name}`)) continue;
+    out.push({ source: 'prometheus', namespace, workload: name, available: true, hits: [] });
+  }
+  return out;
 }
 
 /** `namespace/pod` -> `namespace/kind/workload`. */

@@ -6,9 +6,15 @@
 import type { TrafficObservation } from '../../../lib/scoping/types';
 import { parseMatrix, promGet, type Series } from '../../prometheus/query';
 
+/**
+ * Requests each client workload's proxies counted per destination service, as last seen within
+ * the window: the counters count from each proxy's start, and the window starts when the proxies
+ * did, so this is what their own Envoy /stats counters say (not only the growth Prometheus saw
+ * while it scraped, which a quiet hour or a fresh Prometheus would make 0).
+ */
 export function requestsQuery(windowSeconds: number): string {
   const w = Math.max(60, Math.round(windowSeconds));
-  return `sum by (source_workload, source_workload_namespace, destination_service) (increase(istio_requests_total{reporter="source"}[${w}s]))`;
+  return `sum by (source_workload, source_workload_namespace, destination_service) (max_over_time(istio_requests_total{reporter="source"}[${w}s]))`;
 }
 
 export interface PrometheusUsage {

@@ -27,6 +27,7 @@ const FAMILIES = new Set([
   'envoy_server_memory_allocated',
   'envoy_server_state',
   'istio_build',
+  'istio_requests_total',
 ]);
 
 const escape = (v: string) => v.replace(/\\/g, '\\\\').replace(/"/g, '\\"').replace(/\n/g, '\\n');

@@ -3,6 +3,7 @@
  * `name{tags} value`, empty tags as `{}`; counters, gauges, then histograms), and pilot-agent's
  * merged output on :15020 (Envoy's plus istio_agent_* metrics).
  */
+import { istioRequestStats } from './istio-requests';
 import { ENVOY_BUCKETS, proxyStats, type StatEntry } from './stats';
 import type { ProxyContext } from './proxy';
 import { stableHash } from './world';
@@ -50,7 +51,7 @@ export function istioBuildStat(ctx: ProxyContext): StatEntry {
 /** Envoy's /stats/prometheus body. */
 export function envoyPrometheus(ctx: ProxyContext): string {
   const { stats, histograms } = proxyStats(ctx, false);
-  const all = [...stats, istioBuildStat(ctx)];
+  const all = [...stats, istioBuildStat(ctx), ...istioRequestStats(ctx)];
   const lines: string[] = [];
   for (const kind of ['counter', 'gauge'] as const) {
     const groups = groupByName(all.filter((s) => s.kind === kind));

@@ -4,6 +4,7 @@
  * counters, non-zero only for the upstreams the pod calls (annotation `sim.meshdx.io/calls`).
  */
 import { parseCalls } from './annotations';
+import { calledRequests } from './istio-requests';
 import { outboundListenerCount, staticListeners } from './listeners';
 import { liveAt, type ProxyContext } from './proxy';
 import { proxyReady, stableHash } from './world';
@@ -97,13 +98,7 @@ export function proxyStats(
   if (perCluster) {
     const { calls } = parseCalls(ctx.pod);
     for (const c of ctx.clusters.dynamicClusters) {
-      const called =
-        c.direction === 'outbound' &&
-        !c.subset &&
-        c.host !== undefined &&
-        calls.has(`${c.host}:${c.port}`);
-      const given = called ? calls.get(`${c.host}:${c.port}`) : 0;
-      const rq = called ? (given ?? 100 + (stableHash(`${ctx.key}|${c.name}`) % 5000)) : 0;
+      const rq = calledRequests(ctx, calls, c);
       const cx = rq > 0 ? Math.ceil(rq / 20) : 0;
       stats.push(
         clusterStat(c.name, 'upstream_cx_total', cx, 'counter'),
