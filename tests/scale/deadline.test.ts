@@ -4,6 +4,7 @@ import { isRequestError } from '../../lib/api/request-error';
 import { inventoryOf } from '../../server/screens/overview/inventory';
 import { scanDeps } from '../../server/screens/proxies/fleet';
 import { scanFleet } from '../../server/screens/proxies/scan';
+import { computeScoping, scopingDeps } from '../../server/screens/scoping/scoping';
 import { timelineFleetOf } from '../../server/screens/timelines/timelines';
 import { startSimulator, type RunningSimulator } from '../../server/sim/index';
 import { runtimeOn } from '../../test-support/simulator';
@@ -47,6 +48,7 @@ describe('a view answers by its deadline on a slow API server', () => {
         ['Timelines', () => timelineFleetOf(rt)],
         ['Overview', () => inventoryOf(rt)],
         ['Proxies', () => scanFleet(scanDeps(rt))],
+        ['Scoping', () => computeScoping(scopingDeps(rt))],
       ];
       for (const [view, f] of views) {
         const r = await timed(f);
@@ -56,8 +58,9 @@ describe('a view answers by its deadline on a slow API server', () => {
         if (!isRequestError(e)) continue;
         expect(e.status).toBe(503);
         expect(e.message).toMatch(new RegExp(`^${view} answered at its 700 ms deadline without`));
-        // the pod list is in by the time Proxies asks (after the others' deadlines)
-        if (view !== 'Proxies')
+        // the pod list is in by the time Proxies and Scoping ask (after the others' deadlines)
+        if (view === 'Scoping') expect(e.message).toMatch(/namespaces \(not read within/);
+        else if (view !== 'Proxies')
           expect(e.message).toMatch(/the pod list is still running \(0 pods read in 0 page\(s\)\)/);
         else expect(e.message).toMatch(/Istio configuration \(Sidecars\) \(not read within/);
       }

@@ -33,6 +33,7 @@ import type { Pod } from '../../../lib/kube/types';
 import { listIstioConfig, listNamespaces, listPods, listServices } from '../../kube/resources';
 import type { KubeTransport } from '../../kube/transport';
 import { promOutcome, readPromFleet, type PromFleet } from '../../prometheus/fleet';
+import { ViewDeadline } from '../deadline';
 import { readAccessLogUsage } from './access-logs';
 import { readEnvoyUsage } from './envoy-usage';
 import { readPrometheusUsage } from './prometheus';
@@ -60,6 +61,10 @@ export interface GatherDeps {
   deadlineMs?: number;
   /** Where scraped Envoy init times are kept (the runtime's). */
   envoyInit?: EnvoyInitTimes;
+  /** Where the pods come from (the runtime's watch); absent, a list of every pod. */
+  pods?: () => Promise<Pod[]>;
+  /** How far that source has got, for the answer of a view that could not wait for it. */
+  podsDetail?: () => string;
   /** Skip sources (benchmarks, tests). */
   skip?: { accessLogs?: boolean; envoyStats?: boolean };
 }
@@ -100,11 +105,18 @@ export async function gatherScopingInput(deps: GatherDeps): Promise<Gathered> {
         fetchImpl: fetch,
       })
     : Promise.resolve(null);
+  // the analysis cannot be made without these: past the deadline the view answers 503 naming
+  // which are still being read (the reads go on; the runtime's pod watch fills in meanwhile)
+  const view = new ViewDeadline('Scoping', deadlineMs);
   const [namespaces, pods, services, istio] = await Promise.all([
-    listNamespaces(t),
-    listPods(t),
-    listServices(t),
-    listIstioConfig(t),
+    view.need('namespaces', listNamespaces(t)),
+    view.need(
+      'pods',
+      deps.pods ? deps.pods().then((items) => ({ items })) : listPods(t),
+      deps.podsDetail,
+    ),
+    view.need('services', listServices(t)),
+    view.need('Istio configuration', listIstioConfig(t)),
   ]);
   // windows measured against pod start times are on the cluster's clock
   const now = t.clusterNow();

@@ -8,6 +8,7 @@ import { buildScopingReport } from '../../../lib/scoping/report';
 import { Memo } from '../../runtime/memo';
 import { runtimeFor } from '../../runtime/registry';
 import type { ClusterRuntime } from '../../runtime/runtime';
+import { podListDetail } from '../deadline';
 import { gatherScopingInput, type GatherDeps } from './gather';
 
 export const SCOPING_CACHE_MS = 15_000;
@@ -23,6 +24,12 @@ export function scopingDeps(rt: ClusterRuntime): GatherDeps {
     prometheusMaxAgeMs: rt.settings.MESHDX_PROMETHEUS_MAX_AGE_S * 1000,
     deadlineMs: rt.settings.MESHDX_VIEW_DEADLINE_MS,
     envoyInit: rt.envoyInit,
+    // the runtime's watch-fed pods: no list of every pod per gather
+    pods: async () => {
+      await rt.pods.whenListed();
+      return rt.cache.livePods();
+    },
+    podsDetail: () => podListDetail(rt),
   };
 }
 
