@@ -4,7 +4,7 @@ import { observePod } from '../../lib/ledger/observation';
 import type { ObservedEvent } from '../kube/listwatch';
 import { integrityCheck, openDatabase, type Db } from './db';
 import { schemaVersion } from './schema';
-import { diffStates, podState, type PodState } from './pod-state';
+import { diffStates, packState, podState, unpackState } from './pod-state';
 import { PodIntervalTracker, type PreservedStart } from './tracker';
 import { intervalToRow, podKeyOf, toFromSource, withoutManagedFields } from './rows';
 import { kubeEventRow, type RecordedKubeEvent } from './kube-events';
@@ -28,7 +28,8 @@ export class HistoryStore {
   private readonly reader: StoreReader;
   private readonly writer: BatchWriter | null;
   private readonly tracker: PodIntervalTracker;
-  private readonly states = new Map<string, PodState>();
+  /** Each live pod's last state, packed (packState): one string a pod. */
+  private readonly states = new Map<string, string>();
   private readonly preserved = new Map<string, Map<string, PreservedStart>>();
   /** Pods the file held as not deleted when opened: the only ones with a stored state to diff. */
   private readonly storedLive = new Set<string>();
@@ -78,7 +79,8 @@ export class HistoryStore {
     const uncertain = ev.via === 'reconcile';
 
     const next = podState(ev.object);
-    let prev = this.states.get(key) ?? null;
+    const packed = this.states.get(key);
+    let prev = packed === undefined ? null : unpackState(packed);
     if (!prev && this.storedLive.delete(key)) {
       const stored = this.reader.snapshotObject(key);
       if (stored) prev = podState(stored);
@@ -115,7 +117,7 @@ export class HistoryStore {
       deleted_uncertain: deleted && uncertain ? 1 : 0,
     });
     if (deleted) this.forget(key);
-    else this.states.set(key, next);
+    else this.states.set(key, packState(next));
     this.noteWatch('pods', ev.object.metadata?.resourceVersion ?? null, at);
     this.maybeFlush();
   }
