@@ -5,6 +5,7 @@ import {
   failuresFromIstioSamples,
   rankClients,
   signalFromAdminStats,
+  signalFromIstioSamples,
   type ClientSignal,
 } from './clients';
 
@@ -37,6 +38,19 @@ describe('failures a client proxy reports itself', () => {
       'istio_requests_total{reporter="source",response_code="200",response_flags="-"} 5\n',
     );
     expect(failuresFromIstioSamples(ok.samples)).toBe(0);
+  });
+  it('reads the namespaces a proxy called from its own istio_requests_total, not the inbound side', () => {
+    const withLabel = parsePrometheusText(
+      SCRAPE +
+        'istio_requests_total{reporter="source",destination_service="ledger.finance.svc.cluster.local",destination_service_namespace="finance",response_code="200",response_flags="-"} 3\n' +
+        'istio_requests_total{reporter="source",destination_service="unknown",destination_service_namespace="unknown",response_code="502",response_flags="-"} 1\n' +
+        'istio_requests_total{reporter="source",destination_service="idle.quiet.svc.cluster.local",response_code="200",response_flags="-"} 0\n',
+    );
+    expect(signalFromIstioSamples(withLabel.samples)).toEqual({
+      failures: 10,
+      calls: ['finance', 'shop'],
+    });
+    expect(signalFromIstioSamples([])).toEqual({ failures: null, calls: [] });
   });
   it('reads calls and failures from Envoy admin per-cluster counters', () => {
     expect(signalFromAdminStats(parseEnvoyStatsText(ADMIN).stats)).toEqual({

@@ -56,6 +56,25 @@ export function failuresFromIstioSamples(samples: readonly Sample[]): number | n
 }
 
 /**
+ * Failures and called namespaces from one proxy's `istio_requests_total` samples: the
+ * destination namespace of every reporter="source" series with requests (the label, else the
+ * namespace part of destination_service), failures as failuresFromIstioSamples counts them.
+ */
+export function signalFromIstioSamples(samples: readonly Sample[]): ClientSignal {
+  const calls = new Set<string>();
+  for (const s of samples) {
+    if (s.name !== 'istio_requests_total' || s.labels.reporter !== 'source') continue;
+    if (!(s.value > 0)) continue;
+    const ns =
+      s.labels.destination_service_namespace ||
+      (s.labels.destination_service ?? '').split('.')[1] ||
+      '';
+    if (ns !== '' && ns !== 'unknown') calls.add(ns);
+  }
+  return { failures: failuresFromIstioSamples(samples), calls: [...calls].sort() };
+}
+
+/**
  * Failures and called namespaces from Envoy admin `/stats` per-cluster counters: outbound
  * clusters with upstream_rq_total > 0 are calls; upstream_rq_5xx plus
  * upstream_cx_destroy_remote_with_active_rq are failures (null when the proxy does not keep

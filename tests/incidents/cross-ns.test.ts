@@ -60,7 +60,7 @@ describe('incidents on phantom-cross-ns, default view', () => {
     IncidentsViewSchema.parse(view);
     expect(view.clients.chosen).toHaveLength(MAX_CLIENTS);
     expect(view.clients.skipped.length).toBeGreaterThan(0);
-    expect(view.clients.source).toMatch(/Envoy admin \/stats/);
+    expect(view.clients.source).toMatch(/istio_requests_total on :15090/);
     const first = view.clients.chosen.slice(0, 2);
     expect(first.map((c) => c.pod.split('/')[0])).toEqual(['storefront', 'storefront']);
     expect(first.every((c) => c.reason === 'calls-churn')).toBe(true);

@@ -6,7 +6,7 @@
  */
 import type { KubeConfig } from '@kubernetes/client-node';
 import {
-  failuresFromIstioSamples,
+  signalFromIstioSamples,
   signalFromAdminStats,
   type ClientSignal,
 } from '../../../lib/incidents/clients';
@@ -126,7 +126,7 @@ export async function clientSignals(
           },
         );
         const samples = parsePrometheusText(istioLines(res.body)).samples;
-        return [p, { failures: failuresFromIstioSamples(samples), calls: [] }];
+        return [p, signalFromIstioSamples(samples)];
       } catch (e) {
         return [p, { failures: null, calls: [], problem: failureReason(e) }];
       }
