@@ -6,6 +6,7 @@ import type { FleetProgress, FleetView as Fleet } from '../../lib/api/proxies';
 import { fleetQueryOfView } from '../../lib/proxies/page';
 import { useViewState } from '../data/useViewState';
 import { Card } from '../ui/Card';
+import { Pager } from '../ui/Pager';
 import { ApiFooter } from '../ui/ApiFooter';
 import { ErrorPanel, errorProps } from '../ui/ErrorPanel';
 import { FilterBar, SelectFilter, TextFilter } from '../ui/Filters';
@@ -14,7 +15,6 @@ import { FleetStats, NamespaceList, TopWorkloads } from './FleetSummary';
 import { FleetTable } from './FleetTable';
 import { ProxyDetailPanel } from './ProxyDetailPanel';
 import { fleetQuery } from './queries';
-import { count } from './format';
 import { ScanProgress } from './ScanProgress';
 import { ZtunnelCard } from './ZtunnelCard';
 import { useClusterContext } from '../data/useClusterContext';
@@ -80,6 +80,7 @@ function Loaded({ fleet }: { fleet: Fleet }) {
         limit={limit}
         matched={matched}
         onPage={(page) => update({ page: page > 1 ? String(page) : undefined })}
+        testId="fleet-pager"
       />
       {selected?.[0] && selected[1] && (
         <div className="mt-4">
@@ -88,49 +89,6 @@ function Loaded({ fleet }: { fleet: Fleet }) {
       )}
       <ApiFooter api={fleet.api} />
     </>
-  );
-}
-
-/** "Rows 51–100 of 1,234" with previous/next: the server sends one page at a time. */
-function Pager({
-  offset,
-  shown,
-  limit,
-  matched,
-  onPage,
-}: {
-  offset: number;
-  shown: number;
-  limit: number;
-  matched: number;
-  onPage: (page: number) => void;
-}) {
-  const page = Math.floor(offset / limit) + 1;
-  const pages = Math.max(1, Math.ceil(matched / limit));
-  const btn =
-    'rounded border border-slate-300 bg-white px-2 py-0.5 hover:bg-slate-50 disabled:opacity-40';
-  return (
-    <div
-      className="no-print mt-2 flex items-center justify-end gap-2 text-xs text-slate-600"
-      data-testid="fleet-pager"
-    >
-      <span>
-        {matched === 0
-          ? 'No rows'
-          : `Rows ${count(offset + 1)}–${count(offset + shown)} of ${count(matched)}`}
-      </span>
-      <button type="button" className={btn} disabled={page <= 1} onClick={() => onPage(page - 1)}>
-        Previous
-      </button>
-      <button
-        type="button"
-        className={btn}
-        disabled={page >= pages}
-        onClick={() => onPage(page + 1)}
-      >
-        Next
-      </button>
-    </div>
   );
 }
 
