@@ -76,3 +76,36 @@ export function simClient(
     },
   };
 }
+
+/**
+ * A named scenario on a fixed clock and the kubeconfig that reaches it, with no runtime (for
+ * tests that make their own runtimes or transports), started before the tests of the enclosing
+ * scope and torn down after them.
+ */
+export function simOnly(
+  scenario: string,
+  clock = new Date('2026-11-01T12:00:00Z'),
+): { readonly sim: RunningSimulator; readonly kc: KubeConfig } {
+  let state: { sim: RunningSimulator; kc: KubeConfig } | undefined;
+  beforeAll(async () => {
+    const sim = await startSimulator({ scenario, port: 0, clock: { fixed: clock } });
+    const kc = new KubeConfig();
+    kc.loadFromString(sim.kubeconfigYaml);
+    state = { sim, kc };
+  });
+  afterAll(async () => {
+    await state?.sim.close();
+  });
+  const get = () => {
+    if (!state) throw new Error('simulator not started (use it inside a test)');
+    return state;
+  };
+  return {
+    get sim() {
+      return get().sim;
+    },
+    get kc() {
+      return get().kc;
+    },
+  };
+}

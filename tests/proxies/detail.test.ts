@@ -1,30 +1,14 @@
-import { KubeConfig } from '@kubernetes/client-node';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { simOnly } from '../../test-support/simulator';
 import { ProxyDetailSchema } from '../../lib/api/proxies';
 import { buildProxyDetail } from '../../lib/proxies/detail';
 import { ADMIN_PATHS, readProxyDetailParts, readRawClusters } from '../../server/envoy/admin';
-import { startSimulator, type RunningSimulator } from '../../server/sim/index';
 import { meshedPods, simClusterNames } from './sim-truth';
 
-let sim: RunningSimulator;
-let kc: KubeConfig;
-
-beforeAll(async () => {
-  sim = await startSimulator({
-    scenario: 'demo',
-    port: 0,
-    clock: { fixed: new Date('2026-11-01T12:00:00Z') },
-  });
-  kc = new KubeConfig();
-  kc.loadFromString(sim.kubeconfigYaml);
-});
-
-afterAll(async () => {
-  await sim?.close();
-});
+const demo = simOnly('demo');
 
 function runningProxy() {
-  const pod = meshedPods(sim).find(
+  const pod = meshedPods(demo.sim).find(
     (p) =>
       p.status?.podIP &&
       !p.metadata.deletionTimestamp &&
@@ -38,10 +22,10 @@ describe('per-proxy detail over port-forward to the simulated Envoy admin', () =
   it('gives the istioctl cluster table of exactly the clusters the proxy has', async () => {
     const pod = runningProxy();
     const ns = pod.metadata.namespace ?? 'default';
-    const parts = await readProxyDetailParts(kc, ns, pod.metadata.name, 10_000);
+    const parts = await readProxyDetailParts(demo.kc, ns, pod.metadata.name, 10_000);
     const detail = ProxyDetailSchema.parse(buildProxyDetail(parts));
     expect(detail.errors).toEqual([]);
-    const truth = simClusterNames(sim, pod);
+    const truth = simClusterNames(demo.sim, pod);
     expect(detail.clusters.map((c) => c.name).sort()).toEqual([...truth].sort());
     expect(detail.summary.service).toBe(truth.filter((n) => n.includes('|')).length);
     expect(detail.summary.static).toBe(5);
@@ -67,22 +51,27 @@ describe('per-proxy detail over port-forward to the simulated Envoy admin', () =
   it('downloads the raw cluster sections', async () => {
     const pod = runningProxy();
     const raw = JSON.parse(
-      await readRawClusters(kc, pod.metadata.namespace ?? 'default', pod.metadata.name, 10_000),
+      await readRawClusters(
+        demo.kc,
+        pod.metadata.namespace ?? 'default',
+        pod.metadata.name,
+        10_000,
+      ),
     ) as {
       dynamic_active_clusters: { configs: unknown[] };
       static_clusters: { configs: unknown[] };
     };
     const total = raw.dynamic_active_clusters.configs.length + raw.static_clusters.configs.length;
-    expect(total).toBe(simClusterNames(sim, pod).length);
+    expect(total).toBe(simClusterNames(demo.sim, pod).length);
   });
 
   it('an unreachable proxy gives errors per part, not a crash', async () => {
     const pod = runningProxy();
     const key = `${pod.metadata.namespace}/${pod.metadata.name}`;
-    sim.faults.unreachablePods.add(key);
+    demo.sim.faults.unreachablePods.add(key);
     try {
       const parts = await readProxyDetailParts(
-        kc,
+        demo.kc,
         pod.metadata.namespace ?? 'default',
         pod.metadata.name,
         1_500,
@@ -96,7 +85,7 @@ describe('per-proxy detail over port-forward to the simulated Envoy admin', () =
         'usage',
       ]);
     } finally {
-      sim.faults.unreachablePods.clear();
+      demo.sim.faults.unreachablePods.clear();
     }
   });
 });

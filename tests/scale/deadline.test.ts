@@ -1,35 +1,18 @@
-import { KubeConfig } from '@kubernetes/client-node';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { isRequestError } from '../../lib/api/request-error';
 import { inventoryOf } from '../../server/screens/overview/inventory';
 import { scanDeps } from '../../server/screens/proxies/fleet';
 import { scanFleet } from '../../server/screens/proxies/scan';
 import { computeScoping, scopingDeps } from '../../server/screens/scoping/scoping';
 import { timelineFleetOf } from '../../server/screens/timelines/timelines';
-import { startSimulator, type RunningSimulator } from '../../server/sim/index';
-import { runtimeOn } from '../../test-support/simulator';
+import { runtimeOn, simOnly } from '../../test-support/simulator';
 
 /**
  * A slow API server (the simulator's latency fault: every request, the first list included,
  * answers late) against the views' deadline: a view answers by its deadline, naming what it
  * is still reading, and answers in full once the reads are in.
  */
-let sim: RunningSimulator;
-let kc: KubeConfig;
-
-beforeAll(async () => {
-  sim = await startSimulator({
-    scenario: 'demo',
-    port: 0,
-    clock: { fixed: new Date('2026-11-01T12:00:00Z') },
-  });
-  kc = new KubeConfig();
-  kc.loadFromString(sim.kubeconfigYaml);
-});
-
-afterAll(async () => {
-  await sim?.close();
-});
+const demo = simOnly('demo');
 
 async function timed<T>(f: () => Promise<T>): Promise<{ ms: number; value: T | unknown }> {
   const t0 = Date.now();
@@ -39,8 +22,8 @@ async function timed<T>(f: () => Promise<T>): Promise<{ ms: number; value: T | u
 
 describe('a view answers by its deadline on a slow API server', () => {
   it('names the pod list it is still reading, then answers once it is in', async () => {
-    sim.faults.latencyMs = 1_500;
-    const rt = runtimeOn(kc, {
+    demo.sim.faults.latencyMs = 1_500;
+    const rt = runtimeOn(demo.kc, {
       settings: { MESHDX_VIEW_DEADLINE_MS: 700, MESHDX_CLOCK: 'objects' },
     }).start();
     try {
@@ -76,13 +59,13 @@ describe('a view answers by its deadline on a slow API server', () => {
       expect(f.injection).toBeNull();
     } finally {
       rt.stop();
-      sim.faults.latencyMs = 0;
+      demo.sim.faults.latencyMs = 0;
     }
   });
 
   it('with a deadline longer than the latency, every part is read and nothing is late', async () => {
-    sim.faults.latencyMs = 500;
-    const rt = runtimeOn(kc, {
+    demo.sim.faults.latencyMs = 500;
+    const rt = runtimeOn(demo.kc, {
       settings: { MESHDX_VIEW_DEADLINE_MS: 8_000, MESHDX_CLOCK: 'objects' },
     }).start();
     try {
@@ -93,7 +76,7 @@ describe('a view answers by its deadline on a slow API server', () => {
       expect(inv.pods.length).toBe(rt.cache.livePods().length);
     } finally {
       rt.stop();
-      sim.faults.latencyMs = 0;
+      demo.sim.faults.latencyMs = 0;
     }
   });
 });

@@ -1,35 +1,18 @@
-import { KubeConfig } from '@kubernetes/client-node';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { inventoryOf } from '../../server/screens/overview/inventory';
 import { scanFleet } from '../../server/screens/proxies/scan';
 import { timelineFleetOf } from '../../server/screens/timelines/timelines';
-import { startSimulator, type RunningSimulator } from '../../server/sim/index';
-import { runtimeOn } from '../../test-support/simulator';
+import { runtimeOn, simOnly } from '../../test-support/simulator';
 
 /**
  * The request budget seen from the API server while meshdx's views are flooded: the views run
  * as the server runs them (a runtime with its watches, its transport, its budget), and the
  * simulator counts what reaches it. Watches are counted apart: they are not rate limited.
  */
-let sim: RunningSimulator;
-let kc: KubeConfig;
-
-beforeAll(async () => {
-  sim = await startSimulator({
-    scenario: 'demo',
-    port: 0,
-    clock: { fixed: new Date('2026-11-01T12:00:00Z') },
-  });
-  kc = new KubeConfig();
-  kc.loadFromString(sim.kubeconfigYaml);
-});
-
-afterAll(async () => {
-  await sim?.close();
-});
+const demo = simOnly('demo');
 
 async function requests(): Promise<Record<string, number>> {
-  const info = (await (await fetch(`${sim.url}/_sim/info`)).json()) as {
+  const info = (await (await fetch(`${demo.sim.url}/_sim/info`)).json()) as {
     requests: Record<string, number>;
   };
   return info.requests;
@@ -47,7 +30,7 @@ describe('a flood of views stays within the budget the API server sees', () => {
   it('Overview and Timelines, twelve of each at once, never exceed burst + QPS x t', async () => {
     const qps = 10;
     const burst = 5;
-    const rt = runtimeOn(kc, {
+    const rt = runtimeOn(demo.kc, {
       settings: {
         MESHDX_API_QPS: qps,
         MESHDX_API_BURST: burst,
@@ -93,7 +76,7 @@ describe('a flood of views stays within the budget the API server sees', () => {
   });
 
   it('two Proxies scans at once share the runtime-wide cap on pods/proxy', async () => {
-    const rt = runtimeOn(kc, {
+    const rt = runtimeOn(demo.kc, {
       settings: {
         MESHDX_API_QPS: 1000,
         MESHDX_API_BURST: 1000,
@@ -125,12 +108,12 @@ describe('a flood of views stays within the budget the API server sees', () => {
   });
 
   it('a view told 429 Retry-After waits it out and then answers', async () => {
-    const rt = runtimeOn(kc, {
+    const rt = runtimeOn(demo.kc, {
       settings: { MESHDX_VIEW_DEADLINE_MS: 60_000, MESHDX_CLOCK: 'objects' },
     }).start();
     try {
       await rt.pods.whenListed();
-      const set = await fetch(`${sim.url}/_sim/throttle`, {
+      const set = await fetch(`${demo.sim.url}/_sim/throttle`, {
         method: 'POST',
         body: JSON.stringify({ count: 2, retryAfterSeconds: 1, match: 'list services' }),
       });
