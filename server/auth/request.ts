@@ -2,11 +2,12 @@
  * The identity of the request being served, carried with it through async calls
  * (AsyncLocalStorage), so that the one helper every route already calls to read `?context=`
  * also decides who the cluster calls are made as, and runtimeFor() picks that user's runtime.
- * Lives on globalThis, as the registry does: Next may load this module more than once.
+ * Kept in the process-wide holder (server/runtime/process-state.ts), as the registry is.
  */
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { loadEnv } from '../env';
 import { resolveIdentity, type AuthSettings, type Identity } from './identity';
+import { getSlot, setSlot } from '../runtime/process-state';
 import { sealingKey } from './seal';
 
 interface AuthState {
@@ -15,18 +16,18 @@ interface AuthState {
   current: AsyncLocalStorage<Identity>;
 }
 
-const holder = globalThis as typeof globalThis & { __meshdxAuth?: AuthState };
-
 function state(): AuthState {
-  if (!holder.__meshdxAuth) {
+  let st = getSlot<AuthState>('auth');
+  if (!st) {
     const env = loadEnv();
-    holder.__meshdxAuth = {
+    st = {
       settings: env,
       key: sealingKey(env.MESHDX_SESSION_SECRET),
       current: new AsyncLocalStorage<Identity>(),
     };
+    setSlot('auth', st);
   }
-  return holder.__meshdxAuth;
+  return st;
 }
 
 export function authSettings(): AuthSettings {
@@ -66,5 +67,5 @@ export function currentIdentity(): Identity | undefined {
 
 /** Forgets the settings and key (tests that change the environment). */
 export function resetAuthState(): void {
-  holder.__meshdxAuth = undefined;
+  setSlot('auth', undefined);
 }

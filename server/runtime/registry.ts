@@ -1,6 +1,6 @@
 /**
- * The registry of cluster runtimes: the only process-wide holder of meshdx's state. Next may load
- * a module more than once (route bundles, dev reloads), so it lives on globalThis; everything
+ * The registry of cluster runtimes, kept in the process-wide holder (process-state.ts). Next may load
+ * a module more than once (route bundles, dev reloads), so it lives in the process-wide holder; everything
  * else about a cluster lives in its ClusterRuntime.
  *
  * A runtime is started on first use of its context and stopped after a while unused (except
@@ -22,6 +22,7 @@ import {
   type LoadedClusterConfig,
   type SourceOptions,
 } from '../kube/source';
+import { getSlot, setSlot } from './process-state';
 import { ClusterRuntime, storeFileFor } from './runtime';
 import { UserRuntimes, type UserIdentity } from './users';
 
@@ -48,19 +49,19 @@ const RETRY_CONFIG_MS = 5_000;
 export const RECHECK_KUBECONFIG_MS = 3_000;
 const SWEEP_EVERY_MS = 60_000;
 
-const holder = globalThis as typeof globalThis & { __meshdxRegistry?: Registry };
-
 function registry(): Registry {
-  if (!holder.__meshdxRegistry) {
-    holder.__meshdxRegistry = {
+  let r = getSlot<Registry>('registry');
+  if (!r) {
+    r = {
       env: loadEnv(),
       runtimes: new Map(),
       users: new UserRuntimes(),
       checkedAt: 0,
       errorAt: 0,
     };
+    setSlot('registry', r);
   }
-  return holder.__meshdxRegistry;
+  return r;
 }
 
 /** meshdx's validated settings (the environment, read once). */
@@ -186,7 +187,7 @@ export function userRuntimeFor(
 
 /** Stops every runtime of a user (logout); returns how many were running. */
 export function stopUserRuntimes(id: UserIdentity): number {
-  return holder.__meshdxRegistry?.users.stopIdentity(id) ?? 0;
+  return getSlot<Registry>('registry')?.users.stopIdentity(id) ?? 0;
 }
 
 /**
@@ -242,9 +243,9 @@ export function runningUserRuntimes(): ClusterRuntime[] {
 
 /** Stops every runtime and forgets the configuration (tests, and a server that shuts down). */
 export function resetRegistry(): void {
-  const r = holder.__meshdxRegistry;
+  const r = getSlot<Registry>('registry');
   if (!r) return;
   stopAllOf(r);
   if (r.sweeper) clearInterval(r.sweeper);
-  holder.__meshdxRegistry = undefined;
+  setSlot('registry', undefined);
 }
