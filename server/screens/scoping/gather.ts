@@ -21,30 +21,29 @@ import type { GatherSummary, IstiodPush } from '../../../lib/api/scoping-view';
 import { mapBounded } from '../../../lib/proxies/pool';
 import type {
   ObservationSource,
-  ProxyClusterCount,
   ScopingInput,
   TrafficObservation,
 } from '../../../lib/scoping/types';
 import { istiodPods } from '../../envoy/istiod';
 import type { EnvoyInitTimes } from '../../envoy/init-times';
 import { scrapeProxyStats } from '../../envoy/scrape';
-import { workloadOf } from '../../../lib/inventory/workload';
 import type { Pod } from '../../../lib/kube/types';
 import { listIstioConfig, listNamespaces, listPods, listServices } from '../../kube/resources';
 import type { KubeTransport } from '../../kube/transport';
 import { promOutcome, readPromFleet, type PromFleet } from '../../prometheus/fleet';
 import { ViewDeadline } from '../deadline';
 import { readAccessLogUsage } from './access-logs';
+import {
+  shareSampledSplit,
+  silentWorkloads,
+  workloadKeys,
+  workloadsKnownFromPrometheus,
+  type ProxyAnswer,
+} from './prometheus-known';
 import { readEnvoyUsage } from './envoy-usage';
 import { readPrometheusUsage } from './prometheus';
 import { readIstiodPush } from './push-health';
-import {
-  genericReason,
-  observationWindow,
-  scopingTargets,
-  tally,
-  type ScopingTarget,
-} from './targets';
+import { genericReason, observationWindow, scopingTargets, tally } from './targets';
 
 export interface GatherDeps {
   transport: KubeTransport;
@@ -73,17 +72,6 @@ export interface Gathered {
   input: ScopingInput;
   gather: GatherSummary;
   push: { istiods: IstiodPush[]; error: string | null };
-}
-
-interface ProxyAnswer {
-  count: ProxyClusterCount;
-  /** Where the active count came from (null: no count). */
-  countFrom: 'prometheus' | 'scrape' | null;
-  /** The usage reads (Envoy /stats, access log) were made for this proxy. */
-  sampled: boolean;
-  observations: TrafficObservation[];
-  startMs: number | null;
-  unreachable: string | null;
 }
 
 const MAX_UNREACHABLE_LISTED = 50;
@@ -355,84 +343,4 @@ export async function gatherScopingInput(deps: GatherDeps): Promise<Gathered> {
           : null,
     },
   };
-}
-
-/**
- * Workloads (`namespace/kind/name`) Prometheus knows fully: every running proxy has a fresh
- * count and its istio_build series (Istio's own metrics are kept for it).
- */
-function workloadsKnownFromPrometheus(
-  targets: readonly ScopingTarget[],
-  workloadKey: ReadonlyMap<string, string>,
-  outcome: (tg: ScopingTarget) => ReturnType<typeof promOutcome>,
-): Set<string> {
-  const verdict = new Map<string, boolean>();
-  for (const tg of targets) {
-    if (tg.notRunning !== null) continue;
-    const wk = workloadKey.get(`${tg.namespace}/${tg.pod}`) ?? `${tg.namespace}/${tg.pod}`;
-    if (verdict.get(wk) === false) continue;
-    const o = outcome(tg);
-    verdict.set(wk, o.ok && o.stats.istioVersion !== null);
-  }
-  return new Set([...verdict].filter(([, ok]) => ok).map(([wk]) => wk));
-}
-
-/**
- * Known workloads without any request series over the window: observed by Prometheus, calling
- * nothing (an available observation without hits, not a missing one).
- */
-function silentWorkloads(
-  known: ReadonlySet<string>,
-  seen: readonly TrafficObservation[],
-): TrafficObservation[] {
-  const called = new Set(seen.map((o) => `${o.namespace}/${o.workload ?? ''}`));
-  const out: TrafficObservation[] = [];
-  for (const wk of known) {
-    const [namespace = '', , name = ''] = wk.split('/');
-    if (called.has(`${namespace}/${name}`)) continue;
-    out.push({ source: 'prometheus', namespace, workload: name, available: true, hits: [] });
-  }
-  return out;
-}
-
-/** `namespace/pod` -> `namespace/kind/workload`. */
-function workloadKeys(pods: readonly Pod[]): Map<string, string> {
-  const out = new Map<string, string>();
-  for (const p of pods) {
-    const ns = p.metadata.namespace ?? 'default';
-    const w = workloadOf(p);
-    out.set(`${ns}/${p.metadata.name}`, `${ns}/${w.kind}/${w.name}`);
-  }
-  return out;
-}
-
-/**
- * Replicas that were not sampled take their workload's sampled service/inbound split when their
- * active count (from Prometheus) equals the sample's: same count, same config. Others keep an
- * unknown split (the analysis then models it).
- */
-function shareSampledSplit(
-  answers: ProxyAnswer[],
-  targets: readonly { namespace: string; pod: string }[],
-  workloadKey: ReadonlyMap<string, string>,
-): void {
-  const key = (i: number) => {
-    const tg = targets[i];
-    return tg ? (workloadKey.get(`${tg.namespace}/${tg.pod}`) ?? '') : '';
-  };
-  const samples = new Map<string, ProxyClusterCount>();
-  answers.forEach((a, i) => {
-    if (a.sampled && a.count.active !== null && a.count.service !== null)
-      samples.set(key(i), a.count);
-  });
-  answers.forEach((a, i) => {
-    if (a.sampled || a.countFrom !== 'prometheus') return;
-    const s = samples.get(key(i));
-    if (!s || s.active !== a.count.active) return;
-    a.count = {
-      ...a.count,
-      service: s.service,
-      ...(s.inbound !== undefined ? { inbound: s.inbound } : {}),
-    };
-  });
 }
