@@ -1,6 +1,3 @@
-import { spawn } from 'node:child_process';
-import net from 'node:net';
-import path from 'node:path';
 import { KubeConfig } from '@kubernetes/client-node';
 import { chromium } from 'playwright-core';
 import { cacheOn } from '../test-support/feeds';
@@ -10,27 +7,15 @@ import { startNextServer, waitForWatches } from './next-server';
 import { ms, startSimProcess, type BenchResult } from './support';
 
 /**
- * Issue 3 performance: the Timelines fleet API on the `scale` scenario (5,000 pods), warm, in
+ * The Timelines fleet API on the `scale` scenario (5,000 pods), warm, in
  * process and through `next start`, and the page render (virtualised table) in Chromium.
  */
 const PODS = 5000;
 const CALLS = 20;
-const root = path.resolve(import.meta.dirname, '..');
 
 function pct(xs: number[], p: number): number {
   const s = [...xs].sort((a, b) => a - b);
   return Math.round(s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))] ?? 0);
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const s = net.createServer();
-    s.once('error', reject);
-    s.listen(0, '127.0.0.1', () => {
-      const a = s.address();
-      s.close(() => resolve(typeof a === 'object' && a ? a.port : 0));
-    });
-  });
 }
 
 async function timed(n: number, f: () => Promise<unknown>): Promise<number[]> {
@@ -71,18 +56,10 @@ async function inProcess(kubeconfigYaml: string): Promise<BenchResult[]> {
 }
 
 async function throughNext(kubeconfig: string): Promise<BenchResult[]> {
-  const port = await freePort();
-  const child = spawn(
-    path.join(root, 'node_modules', '.bin', 'next'),
-    ['start', '-p', String(port), '-H', '127.0.0.1'],
-    {
-      cwd: root,
-      env: { ...process.env, MESHDX_KUBECONFIG: kubeconfig, NEXT_TELEMETRY_DISABLED: '1' },
-      stdio: ['ignore', 'ignore', 'inherit'],
-    },
-  );
-  const url = `http://127.0.0.1:${port}`;
+  const server = await startNextServer(kubeconfig);
+  const url = server.url;
   try {
+    // up, and its cluster answering (the watches may still be listing: that is the cold call)
     const until = Date.now() + 60_000;
     for (;;) {
       const ok = await fetch(`${url}/api/cluster`).then(
@@ -138,7 +115,7 @@ async function throughNext(kubeconfig: string): Promise<BenchResult[]> {
       },
     ];
   } finally {
-    child.kill('SIGTERM');
+    await server.stop();
   }
 }
 
