@@ -41,7 +41,9 @@ export async function run(): Promise<BenchResult[]> {
             ),
           ),
         );
-        answers.push(`${view} ${Math.round(ms(t0))} ms [${codes.join(', ')}]`);
+        answers.push(
+          `${view} ${Math.round(ms(t0))} ms, peak ${Math.round(vmHwmMb(server.pid))} MB [${codes.join(', ')}]`,
+        );
       }
       const peak = vmHwmMb(server.pid);
       return [

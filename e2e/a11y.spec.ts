@@ -17,10 +17,10 @@ const VIEWS = [
 
 /** A pod page's path: the first meshed pod of the demo cluster. */
 async function podPath(): Promise<string> {
-  const inv = (await (await fetch(`${demo}/api/inventory`)).json()) as {
+  const list = (await (await fetch(`${demo}/api/pods?meshed=1&limit=1`)).json()) as {
     pods: { namespace: string; name: string }[];
   };
-  const p = inv.pods[0];
+  const p = list.pods[0];
   expect(p).toBeDefined();
   return `/pods/${p?.namespace}/${p?.name}`;
 }

@@ -1,7 +1,8 @@
 import { queryOptions } from '@tanstack/react-query';
 import { ClusterInfoSchema } from '../../lib/api/cluster';
 import { FindingsReportSchema } from '../../lib/api/findings';
-import { InventorySchema } from '../../lib/api/inventory';
+import { InventorySchema, PodListSchema } from '../../lib/api/inventory';
+import { podListQueryString, type PodListQuery } from '../../lib/inventory/pod-list';
 import { withContext } from '../../lib/api/context';
 import { fetchJson } from './fetchJson';
 
@@ -25,6 +26,19 @@ export const inventoryQuery = (context: string | null) =>
     staleTime: 5_000,
     refetchInterval: 15_000,
   });
+
+/** Live pods matching a screen's filters, capped on the server (GET /api/pods). */
+export const podListQuery = (context: string | null, q: PodListQuery) => {
+  const qs = podListQueryString(q);
+  return queryOptions({
+    queryKey: ['pods', context ?? '', qs] as const,
+    queryFn: () =>
+      fetchJson(withContext(`/api/pods${qs ? `?${qs}` : ''}`, context), (d) =>
+        PodListSchema.parse(d),
+      ),
+    staleTime: 5_000,
+  });
+};
 
 export const findingsQuery = (context: string | null) =>
   queryOptions({

@@ -5,7 +5,8 @@ import { useState } from 'react';
 import type { IncidentsView as View } from '../../lib/api/incidents';
 import { refList } from '../../lib/api/viewstate';
 import { mergeLive } from '../../lib/incidents/live';
-import { inventoryQuery } from '../data/queries';
+import { inventoryQuery, podListQuery } from '../data/queries';
+import { clientPickerQuery } from './query';
 import { QueryBoundary } from '../data/QueryBoundary';
 import { useViewState } from '../data/useViewState';
 import { FilterBar, SelectFilter, TextFilter } from '../ui/Filters';
@@ -27,6 +28,7 @@ export function IncidentsView() {
   const [state, update] = useViewState('incidents');
   const ctx = useClusterContext();
   const inventory = useQuery(inventoryQuery(ctx));
+  const proxies = useQuery(podListQuery(ctx, clientPickerQuery(state.namespace)));
   const [live, setLive] = useState(false);
   // while live, the snapshot stays as it was: new lines arrive through the stream only
   const incidents = useQuery({
@@ -38,12 +40,10 @@ export function IncidentsView() {
   const namespaces =
     inventory.data?.namespaces.map((n) => ({ value: n.name, label: n.name })) ?? [];
   const clients =
-    inventory.data?.pods
-      .filter(
-        (p) =>
-          p.proxy.placement !== 'none' && (!state.namespace || p.namespace === state.namespace),
-      )
-      .map((p) => ({ value: `${p.namespace}/${p.name}`, label: `${p.namespace}/${p.name}` })) ?? [];
+    proxies.data?.pods.map((p) => ({
+      value: `${p.namespace}/${p.name}`,
+      label: `${p.namespace}/${p.name}`,
+    })) ?? [];
   const setClients = (list: string[]) => update({ client: list.join(',') || undefined });
   return (
     <div className="space-y-4">
@@ -91,6 +91,13 @@ export function IncidentsView() {
           testId="filter-to"
         />
       </FilterBar>
+      {proxies.data?.truncated && (
+        <p className="no-print text-xs text-slate-700" data-testid="client-picker-truncated">
+          The client list shows the first {proxies.data.pods.length.toLocaleString('en')} of{' '}
+          {proxies.data.total.toLocaleString('en')} pods with a proxy
+          {state.namespace ? ` in ${state.namespace}` : ''}: pick a namespace to narrow it.
+        </p>
+      )}
       {asked.length > 1 && (
         <ul className="no-print flex flex-wrap gap-2 text-xs" data-testid="client-chips">
           {asked.map((c) => (
@@ -108,7 +115,7 @@ export function IncidentsView() {
           ))}
         </ul>
       )}
-      {state.ip && inventory.data && <IpHolders ip={state.ip} pods={inventory.data.pods} />}
+      {state.ip && <IpHolders ip={state.ip} context={ctx} />}
       <QueryBoundary query={incidents} what="the incident">
         {(view) => (
           <Shown

@@ -1,14 +1,38 @@
 'use client';
 
+import { useQuery } from '@tanstack/react-query';
 import type { PodRow } from '../../lib/api/inventory';
+import { isIpAddress } from '../../lib/inventory/pod-list';
+import { podListQuery } from '../data/queries';
+import { QueryBoundary } from '../data/QueryBoundary';
 import { Card } from '../ui/Card';
 import { StateBadge } from './PodsTable';
 
-/** The live half of an IP lookup: which pod holds the IP now (history is in the tables below). */
-export function IpHolders({ ip, pods }: { ip: string; pods: PodRow[] }) {
-  const rows = pods.filter((p) => p.podIP === ip);
+/**
+ * The live half of an IP lookup: which pod holds the IP now, asked of the server for that one
+ * address (history is in the tables below).
+ */
+export function IpHolders({ ip, context }: { ip: string; context: string | null }) {
+  const valid = isIpAddress(ip);
+  const query = useQuery({ ...podListQuery(context, { ip }), enabled: valid });
   return (
     <Card title={`Who holds ${ip} now`}>
+      {!valid ? (
+        <p className="text-sm text-slate-700" data-testid="ip-not-address">
+          <span className="font-mono">{ip}</span> is not an IPv4 or IPv6 address.
+        </p>
+      ) : (
+        <QueryBoundary query={query} what="the pods holding this address">
+          {(list) => <Holders ip={ip} rows={list.pods} />}
+        </QueryBoundary>
+      )}
+    </Card>
+  );
+}
+
+function Holders({ ip, rows }: { ip: string; rows: PodRow[] }) {
+  return (
+    <>
       {rows.length === 0 ? (
         <p className="text-sm text-slate-700" data-testid="ip-not-live">
           No live pod holds <span className="font-mono">{ip}</span> now.
@@ -31,6 +55,6 @@ export function IpHolders({ ip, pods }: { ip: string; pods: PodRow[] }) {
           </tbody>
         </table>
       )}
-    </Card>
+    </>
   );
 }

@@ -3,6 +3,7 @@ import { IncidentsViewSchema } from '../../lib/api/incidents';
 import { viewStateQuery, type ViewState } from '../../lib/api/viewstate';
 import { withContext } from '../../lib/api/context';
 import { fetchJson } from '../data/fetchJson';
+import type { PodListQuery } from '../../lib/inventory/pod-list';
 
 type State = ViewState<'incidents'>;
 
@@ -31,3 +32,12 @@ export const incidentsQuery = (context: string | null, state: State) =>
       ),
     staleTime: 15_000,
   });
+
+const CLIENT_PICKER_MAX = 1_000;
+
+/** The client proxy picker's pods: those with a proxy, in the chosen namespace if any. */
+export const clientPickerQuery = (namespace: string | undefined): PodListQuery => ({
+  ...(namespace ? { namespace } : {}),
+  meshed: true,
+  limit: CLIENT_PICKER_MAX,
+});

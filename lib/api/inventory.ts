@@ -68,7 +68,6 @@ export const InventorySchema = z.object({
   generatedAt: z.string(),
   namespace: z.string().nullable(),
   namespaces: z.array(NamespaceRowSchema),
-  pods: z.array(PodRowSchema),
   totals: z.object({
     namespaces: z.number(),
     pods: z.number(),
@@ -113,6 +112,20 @@ export const InventorySchema = z.object({
   }),
 });
 export type Inventory = z.infer<typeof InventorySchema>;
+
+/**
+ * The pods a screen asked for (`GET /api/pods`): filtered on the server, at most `limit` rows,
+ * with how many matched, so a screen never receives every pod of a 50,000-pod cluster.
+ */
+export const PodListSchema = z.object({
+  generatedAt: z.string(),
+  /** Pods that matched the filters (all of them, not only the rows sent). */
+  total: z.number(),
+  /** True when `total` is more than the rows sent. */
+  truncated: z.boolean(),
+  pods: z.array(PodRowSchema),
+});
+export type PodList = z.infer<typeof PodListSchema>;
 
 export const PodEventSchema = z.object({
   type: z.string(),

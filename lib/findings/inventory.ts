@@ -1,4 +1,4 @@
-import type { Inventory } from '../api/inventory';
+import type { InventoryWithPods } from '../inventory/build';
 import { SCOPING } from '../scoping/codes';
 import { PLATFORM } from './codes';
 import type { Finding, FindingCatalogEntry } from './types';
@@ -13,7 +13,10 @@ export const INVENTORY_CATALOG: readonly FindingCatalogEntry[] = [
   SCOPING.byKey.namespaceWithoutDefault,
 ];
 
-export function inventoryFindings(inv: Inventory, rootNamespace = 'istio-system'): Finding[] {
+export function inventoryFindings(
+  inv: InventoryWithPods,
+  rootNamespace = 'istio-system',
+): Finding[] {
   const out: Finding[] = [];
   const rootHasDefault = inv.namespaces.some((n) => n.name === rootNamespace && n.defaultSidecar);
   for (const p of inv.pods) {

@@ -91,8 +91,14 @@ function injectionOf(ns: Namespace): Pick<NamespaceRow, 'injection' | 'revision'
   return { injection: 'unset', revision: null };
 }
 
+/**
+ * The inventory with every pod's row: the rows feed analyses on the server (findings); the API
+ * sends the inventory without them (a screen asks `GET /api/pods` for the pods it shows).
+ */
+export type InventoryWithPods = Inventory & { pods: PodRow[] };
+
 /** What the cluster has, per namespace and per pod: the common ground of every view. */
-export function buildInventory(input: InventoryInput): Inventory {
+export function buildInventory(input: InventoryInput): InventoryWithPods {
   const nsByName = new Map(input.namespaces.map((n) => [n.metadata.name, n]));
   const rows = input.pods
     .map((p) => podRow(p, nsByName.get(p.metadata.namespace ?? '')))

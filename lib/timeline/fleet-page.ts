@@ -5,6 +5,7 @@
  */
 import type { FleetRow, TimelineFleet, TimelinePage } from '../api/timelines';
 import { badParameter } from '../api/request-error';
+import { countParam, limitParam, namespaceParam, textParam } from '../api/url-params';
 import { rfc3339Problem } from '../api/viewstate';
 import { VERDICT_NAMES } from './verdicts';
 import { aliveDuring } from './window';
@@ -141,16 +142,7 @@ export function pageTimelineFleet(
   };
 }
 
-const str = (v: string | null) => (v !== null && v.trim() !== '' ? v.trim() : undefined);
-
-function count(name: string, v: string | null, max: number): number | undefined {
-  if (v === null || v === '') return undefined;
-  if (!/^\d{1,9}$/.test(v))
-    throw badParameter(name, `${JSON.stringify(v.slice(0, 20))} is not a whole number`);
-  const n = Number(v);
-  if (n > max) throw badParameter(name, `${n} is more than ${max}`);
-  return n;
-}
+const str = textParam;
 
 /**
  * The query of a /api/timelines URL (?namespace=&workload=&verdict=&q=&from=&to=&sort=&dir=
@@ -158,12 +150,8 @@ function count(name: string, v: string | null, max: number): number | undefined 
  */
 export function parseTimelineQuery(sp: URLSearchParams): TimelineQuery {
   const q: TimelineQuery = {};
-  const ns = str(sp.get('namespace'));
-  if (ns !== undefined) {
-    if (!/^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/.test(ns) || ns.length > 63)
-      throw badParameter('namespace', `${JSON.stringify(ns.slice(0, 70))} is not a namespace name`);
-    q.namespace = ns;
-  }
+  const ns = namespaceParam(sp.get('namespace'));
+  if (ns !== undefined) q.namespace = ns;
   const workload = str(sp.get('workload'));
   if (workload !== undefined) q.workload = workload.slice(0, 253);
   const verdict = str(sp.get('verdict'));
@@ -200,13 +188,10 @@ export function parseTimelineQuery(sp: URLSearchParams): TimelineQuery {
     if (dir !== 'asc' && dir !== 'desc') throw badParameter('dir', 'must be asc or desc');
     q.dir = dir;
   }
-  const offset = count('offset', sp.get('offset'), 100_000_000);
+  const offset = countParam('offset', sp.get('offset'), 100_000_000);
   if (offset !== undefined) q.offset = offset;
-  const limit = count('limit', sp.get('limit'), MAX_TIMELINE_PAGE_SIZE);
-  if (limit !== undefined) {
-    if (limit === 0) throw badParameter('limit', 'must be at least 1');
-    q.limit = limit;
-  }
+  const limit = limitParam(sp.get('limit'), MAX_TIMELINE_PAGE_SIZE);
+  if (limit !== undefined) q.limit = limit;
   return q;
 }
 

@@ -73,7 +73,7 @@ describe('a view answers by its deadline on a slow API server', () => {
       expect(fleet.late).toBeUndefined();
       expect(fleet.injection).not.toBeNull();
       const inv = await inventoryOf(rt);
-      expect(inv.pods.length).toBe(rt.cache.livePods().length);
+      expect(inv.totals.pods).toBe(rt.cache.livePods().length);
     } finally {
       rt.stop();
       demo.sim.faults.latencyMs = 0;

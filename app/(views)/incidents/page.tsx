@@ -1,15 +1,15 @@
 import { HydrationBoundary } from '@tanstack/react-query';
 import { Suspense } from 'react';
-import { inventoryQuery } from '@/components/data/queries';
+import { inventoryQuery, podListQuery } from '@/components/data/queries';
 import { IncidentsView } from '@/components/incidents/IncidentsView';
-import { incidentsQuery } from '@/components/incidents/query';
+import { clientPickerQuery, incidentsQuery } from '@/components/incidents/query';
 import { WindowProblem } from '@/components/ui/WindowProblem';
 import { PageTitle } from '@/components/ui/Card';
 import { parseViewState, windowProblem } from '@/lib/api/viewstate';
 import { prefetch } from '@/server/prefetch';
 import { contextFrom, withContext } from '@/lib/api/context';
 import { getIncidents } from '@/server/screens/incidents/incidents';
-import { getInventory } from '@/server/screens/overview/inventory';
+import { getInventory, getPodList } from '@/server/screens/overview/inventory';
 
 const TITLE = '503 Incidents';
 const SUBTITLE =
@@ -42,6 +42,10 @@ export default async function Page({
   const state = parseViewState('incidents', params);
   const dehydrated = await prefetch([
     { ...inventoryQuery(ctx), queryFn: () => getInventory(ctx) },
+    {
+      ...podListQuery(ctx, clientPickerQuery(state.namespace)),
+      queryFn: () => getPodList(ctx, clientPickerQuery(state.namespace)),
+    },
     { ...incidentsQuery(ctx, state), queryFn: () => getIncidents(ctx, state) },
   ]);
   return (

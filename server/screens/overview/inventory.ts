@@ -1,4 +1,5 @@
-import type { Inventory } from '../../../lib/api/inventory';
+import type { Inventory, PodList } from '../../../lib/api/inventory';
+import { listPods, type PodListQuery } from '../../../lib/inventory/pod-list';
 import { buildInventory } from '../../../lib/inventory/build';
 import { requireName } from '../../../lib/kube/names';
 import { listGateways, listIstioConfig, listNamespaces, listServices } from '../../kube/resources';
@@ -26,7 +27,8 @@ export async function inventoryOf(
     deadline.need('Istio config', listIstioConfig(t)),
     deadline.need('gateways', listGateways(t)),
   ]);
-  return buildInventory({
+  // the rows of every pod stay here: the screen asks GET /api/pods for the pods it shows
+  const { pods: _rows, ...inventory } = buildInventory({
     namespaces: namespaces.items,
     pods: rt.cache.livePods(),
     services: services.items,
@@ -39,6 +41,22 @@ export async function inventoryOf(
     namespace: namespace ?? null,
     now: t.clusterNow(),
   });
+  return inventory;
+}
+
+/** The pods a screen asked for, filtered and capped on the server (`GET /api/pods`). */
+export async function podListOf(rt: ClusterRuntime, query: PodListQuery): Promise<PodList> {
+  const deadline = viewDeadline(rt, 'Pods');
+  rt.start();
+  const [namespaces] = await Promise.all([
+    deadline.need('namespaces', listNamespaces(rt.transport)),
+    deadline.need('pods', rt.pods.whenListed(), () => podListDetail(rt)),
+  ]);
+  return listPods(rt.cache.livePods(), namespaces.items, query, rt.transport.clusterNow());
+}
+
+export function getPodList(context: string | null, query: PodListQuery): Promise<PodList> {
+  return podListOf(runtimeFor(context), query);
 }
 
 export function getInventory(

@@ -1,0 +1,14 @@
+import { contextParam } from '@/app/api/_lib/params';
+import { jsonResponse } from '@/server/http';
+import { parsePodListQuery } from '@/lib/inventory/pod-list';
+import { getPodList } from '@/server/screens/overview/inventory';
+
+export const dynamic = 'force-dynamic';
+
+/** The live pods a screen asks for (?namespace=&ip=&meshed=1&q=&limit=), at most limit rows. */
+export function GET(req: Request) {
+  return jsonResponse(() => {
+    const url = new URL(req.url);
+    return getPodList(contextParam(req), parsePodListQuery(url.searchParams));
+  });
+}
