@@ -126,7 +126,8 @@ describe('trimObject', () => {
       reason: 'Started',
       involvedObject: { kind: 'Pod', name: 'p' },
     });
-    expect(trimFor('pods')).toBe(trimPod);
+    const pod = fixturePods()[0]!.pod;
+    expect(trimFor('pods')(pod)).toEqual(trimPod(pod));
     expect(trimFor('events')).toBe(trimObject);
   });
 });

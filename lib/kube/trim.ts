@@ -8,6 +8,7 @@
  * An object whose shape is not what a field's type says (a Pod without spec, containers that are
  * not a list) keeps that part as it came: the shape checks downstream must still see the problem.
  */
+import { SharedParts } from './shared-parts';
 import type { KubeObject } from './types';
 
 /** true: keep the value whole; an object: keep only these keys; [shape]: a list of that shape. */
@@ -128,11 +129,47 @@ function trimAnnotations(meta: unknown): void {
   meta.annotations = kept;
 }
 
-/** The pod as meshdx keeps it: the fields of the Pod type, without the last-applied annotation. */
-export function trimPod<T extends KubeObject>(pod: T): T {
+/** The controller's uid of a trimmed pod (its template's identity), or null. */
+function controllerUid(meta: Record<string, unknown>): string | null {
+  const refs = meta.ownerReferences;
+  if (!Array.isArray(refs)) return null;
+  for (const r of refs as unknown[])
+    if (isRecord(r) && r.controller === true && typeof r.uid === 'string') return r.uid;
+  return null;
+}
+
+/** The containers lists of a pod's spec, each with the key prefix of its kept copies. */
+function containerLists(pod: Record<string, unknown>, owner: string): [string, unknown[]][] {
+  const spec = pod.spec;
+  if (!isRecord(spec)) return [];
+  const out: [string, unknown[]][] = [];
+  if (Array.isArray(spec.containers)) out.push([`${owner}/c`, spec.containers]);
+  if (Array.isArray(spec.initContainers)) out.push([`${owner}/i`, spec.initContainers]);
+  return out;
+}
+
+/** After the trim: the parts in common with the controller's other pods become one kept copy. */
+function shareTemplateParts(pod: Record<string, unknown>, parts: SharedParts, owner: string) {
+  const meta = pod.metadata;
+  if (isRecord(meta)) {
+    for (const k of ['labels', 'annotations', 'ownerReferences'] as const)
+      if (k in meta) meta[k] = parts.share(`${owner}/${k}`, meta[k]);
+  }
+  for (const [key, list] of containerLists(pod, owner))
+    for (let i = 0; i < list.length; i++) list[i] = parts.share(`${key}${i}`, list[i]);
+}
+
+/**
+ * The pod as meshdx keeps it: the fields of the Pod type, without the last-applied annotation.
+ * With `parts`, what it has in common with its controller's other pods is one shared, frozen copy
+ * (shared-parts.ts): treat a trimmed pod as read-only.
+ */
+export function trimPod<T extends KubeObject>(pod: T, parts?: SharedParts): T {
   if (!isRecord(pod)) return pod;
+  const owner = parts && isRecord(pod.metadata) ? controllerUid(pod.metadata) : null;
   const out = pick(pod, POD_COMPILED) as T;
   trimAnnotations(out.metadata);
+  if (parts && owner !== null) shareTemplateParts(out as Record<string, unknown>, parts, owner);
   return out;
 }
 
@@ -145,7 +182,12 @@ export function trimObject<T extends KubeObject>(obj: T): T {
   return out;
 }
 
-/** The trim of one resource's objects (by plural name). */
+/**
+ * The trim of one resource's objects (by plural name), for one feed: pods share their template's
+ * parts within it.
+ */
 export function trimFor(plural: string): <T extends KubeObject>(o: T) => T {
-  return plural === 'pods' ? trimPod : trimObject;
+  if (plural !== 'pods') return trimObject;
+  const parts = new SharedParts();
+  return (o) => trimPod(o, parts);
 }
