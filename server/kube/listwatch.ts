@@ -43,12 +43,13 @@ export interface ListWatchOptions<T extends KubeObject> {
  * Objects per page of a (re)list. A list is read in pages (`limit`/`continue`, as client-go's
  * pager and kubectl read them) so that no single answer has to hold the whole cluster: 50,000
  * pods of a real cluster with managedFields are some 400 MB of JSON, past what one response may
- * be (the transport's cap). A page is parsed and trimmed as soon as it arrives, so what is held
- * at once is about two pages (the next one is asked for while one is parsed): 2,000 pods keep
- * that to tens of MB (5,000 cost some 100 MB more at the peak, for no faster list), while 25
- * requests for 50,000 pods keep the list's cost in requests, and in API latency, small.
+ * be (the transport's cap). A page is parsed and trimmed as soon as it arrives, and the next one
+ * is asked for while it is parsed. 500 is client-go's reflector page: a page's raw objects then
+ * die young (in V8's new space) instead of being promoted with the trimmed ones and waiting for a
+ * full collection; measured at 20,000 sidecar pods, the server's peak resident set was some
+ * 150 MB lower than with pages of 2,000, for a list as fast.
  */
-export const LIST_PAGE_SIZE = 2_000;
+export const LIST_PAGE_SIZE = 500;
 /** Time allowed for one page. */
 const PAGE_TIMEOUT_MS = 60_000;
 
