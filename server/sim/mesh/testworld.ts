@@ -27,7 +27,8 @@ export function worldOf(
   objects: WorldObjects,
   now = new Date('2024-06-01T12:00:00Z'),
 ): MeshWorld & { objects: WorldObjects } {
-  return { objects, now: () => now, list: (kind) => objects[kind] ?? [] };
+  // a copy per call: tests change these lists in place, and list-derived values are kept per array
+  return { objects, now: () => now, list: (kind) => [...(objects[kind] ?? [])] };
 }
 
 export interface PodOptions {

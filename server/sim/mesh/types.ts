@@ -52,6 +52,7 @@ export type MeshKind = Exclude<SimKind, 'secrets'>;
 /** What the mesh emulator may read of the simulated cluster: the current objects and the clock. */
 export interface MeshWorld {
   now(): Date;
+  /** The objects of a kind: an array never changed in place (a change makes a new one). */
   list(kind: MeshKind): readonly KubeObject[];
 }
 

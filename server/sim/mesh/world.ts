@@ -39,9 +39,26 @@ export interface MeshView {
   configMaps: readonly ConfigMap[];
 }
 
+/**
+ * A list's derived values, kept while the list is the same array: the store hands out one array
+ * per kind until that kind changes (a world whose lists are changed in place must hand out copies).
+ * Without this every proxy request walked all 50,000 pods of the scale scenario twice.
+ */
+const specPods = new WeakMap<readonly KubeObject[], readonly Pod[]>();
+const listKeys = new WeakMap<readonly KubeObject[], string>();
+
+function podsWithSpec(list: readonly KubeObject[]): readonly Pod[] {
+  let pods = specPods.get(list);
+  if (pods === undefined) {
+    pods = (list as readonly Pod[]).filter(hasPodSpec);
+    specPods.set(list, pods);
+  }
+  return pods;
+}
+
 export function viewOf(world: MeshWorld): MeshView {
   return {
-    pods: (world.list('pods') as readonly Pod[]).filter(hasPodSpec),
+    pods: podsWithSpec(world.list('pods')),
     services: world.list('services') as readonly Service[],
     endpointSlices: world.list('endpointslices') as readonly EndpointSlice[],
     sidecars: world.list('sidecars') as readonly Sidecar[],
@@ -56,12 +73,16 @@ export function viewOf(world: MeshWorld): MeshView {
 export function versionKey(lists: readonly (readonly KubeObject[])[]): string {
   return lists
     .map((list) => {
+      const kept = listKeys.get(list);
+      if (kept !== undefined) return kept;
       let max = 0;
       for (const o of list) {
         const rv = Number(o.metadata.resourceVersion ?? 0);
         if (rv > max) max = rv;
       }
-      return `${list.length}:${max}`;
+      const key = `${list.length}:${max}`;
+      listKeys.set(list, key);
+      return key;
     })
     .join('/');
 }
