@@ -33,12 +33,25 @@ export function meshInfo(m: MeshInput): MeshConfigInfo {
   };
 }
 
-/** Every pod in the history, analysed (cached); meshed ones only unless `all`. */
-export function analyzeHistory(h: PodRecords, mesh: MeshInput, cache: AnalysisCache): Analyzed[] {
+/** Pods analysed between two pauses of analyzeHistory. */
+export const ANALYSIS_SLICE = 500;
+
+/**
+ * Every pod in the history, analysed (cached); meshed ones only. With `pause`, it is awaited
+ * after every ANALYSIS_SLICE pods: a server's first analysis of 50,000 pods takes seconds, and
+ * its other requests are answered in between instead of after.
+ */
+export async function analyzeHistory(
+  h: PodRecords,
+  mesh: MeshInput,
+  cache: AnalysisCache,
+  pause?: () => Promise<void>,
+): Promise<Analyzed[]> {
   const seen = new Set<string>();
   const out: Analyzed[] = [];
+  let n = 0;
   // one pod the analysis cannot read (a stored object of an odd shape) never breaks the fleet
-  const take = (
+  const take = async (
     pod: Parameters<AnalysisCache['analyze']>[1],
     d: Parameters<AnalysisCache['analyze']>[3],
   ) => {
@@ -47,9 +60,10 @@ export function analyzeHistory(h: PodRecords, mesh: MeshInput, cache: AnalysisCa
     } catch {
       cache.unreadable++;
     }
+    if (pause && ++n % ANALYSIS_SLICE === 0) await pause();
   };
-  for (const pod of h.livePods()) take(pod, null);
-  for (const d of h.deletedPods()) take(d.pod, d);
+  for (const pod of h.livePods()) await take(pod, null);
+  for (const d of h.deletedPods()) await take(d.pod, d);
   cache.retain(seen);
   return out.filter((a) => a.timeline.mode !== 'none');
 }

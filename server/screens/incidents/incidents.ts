@@ -280,6 +280,40 @@ function recentSignals(
   return value;
 }
 
+/** The share of the view's deadline the candidates' own failure counts may take. */
+const SIGNALS_SHARE = 0.5;
+
+/**
+ * The candidates' signals, or none by `withinMs`: asking hundreds of proxies through a busy
+ * request budget (a Proxies scan of 20,000 sidecars shares it) must not cost the incident its
+ * deadline. Without them the clients are chosen by pod churn alone, and the page says so; the
+ * answers still come in and serve the next view (recentSignals).
+ */
+async function signalsInTime(
+  work: Promise<Signals>,
+  asked: number,
+  withinMs: number,
+): Promise<Signals> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<null>((resolve) => {
+    timer = setTimeout(() => resolve(null), withinMs);
+  });
+  try {
+    const r = await Promise.race([work, late]);
+    if (r !== null) return r;
+  } finally {
+    clearTimeout(timer);
+  }
+  work.catch(() => undefined);
+  return {
+    signals: new Map(),
+    source: {
+      source: 'pod churn only',
+      note: `asking ${asked} client proxies for their own failure counts took longer than ${withinMs} ms (half the view's deadline): clients were chosen by pod churn alone; the answers still coming in serve the next view`,
+    },
+  };
+}
+
 /** The view for the URL's state on a runtime's cluster. */
 export async function incidentsOf(rt: ClusterRuntime, q: IncidentsQuery): Promise<IncidentsView> {
   const history = await historyWithPrometheus(
@@ -295,14 +329,18 @@ export async function incidentsOf(rt: ClusterRuntime, q: IncidentsQuery): Promis
     // the pods the runtime's watch holds: no list of every pod per view
     pods: () => rt.pods.whenListed().then(() => rt.cache.livePods()),
     signals: (pods, window) =>
-      recentSignals(rt, pods, window, () =>
-        clientSignals(pods, window, {
-          t: rt.transport,
-          kc: rt.kc,
-          prometheus: prom,
-          concurrency: Math.min(8, rt.settings.MESHDX_PROXY_CONCURRENCY),
-          timeoutMs: rt.settings.MESHDX_PROXY_TIMEOUT_MS,
-        }),
+      signalsInTime(
+        recentSignals(rt, pods, window, () =>
+          clientSignals(pods, window, {
+            t: rt.transport,
+            kc: rt.kc,
+            prometheus: prom,
+            concurrency: Math.min(8, rt.settings.MESHDX_PROXY_CONCURRENCY),
+            timeoutMs: rt.settings.MESHDX_PROXY_TIMEOUT_MS,
+          }),
+        ),
+        pods.length,
+        Math.round(rt.settings.MESHDX_VIEW_DEADLINE_MS * SIGNALS_SHARE),
       ),
     clustersJson: async (ns, pod) => {
       const res = await envoyAdminGet(rt.kc, ns, pod, '/clusters?format=json', {

@@ -122,6 +122,9 @@ async function meshOf(cache: ClusterCache): Promise<MeshInput> {
   return { settings: m.settings, version: m.version, from: m.from, errors: m.errors };
 }
 
+/** Lets the event loop answer what waits (I/O, other requests) before going on. */
+const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
+
 /** The fleet view model from a (ready) cache, with the store's history when given one. */
 export async function timelineFleetFrom(
   cache: ClusterCache,
@@ -145,7 +148,7 @@ export async function timelineFleetFrom(
     s.initTimes.version,
   ].join('|');
   if (s.memo?.key === key) return { ...s.memo.fleet, generatedAt: now.toISOString() };
-  const items = analyzeHistory(r.history, mesh, s.analysis);
+  const items = await analyzeHistory(r.history, mesh, s.analysis, nextTurn);
   const fleet = buildFleet(items, mesh, cacheInfo(cache, r), now, injection);
   s.memo = { key, fleet };
   return fleet;
