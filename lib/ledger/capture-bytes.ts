@@ -98,6 +98,17 @@ export function stringText(b: Uint8Array, s: number, end: number): string {
  */
 const recent: (string | undefined)[] = new Array<string | undefined>(4096);
 
+let viewOf: Uint8Array | null = null;
+let view: Buffer = Buffer.alloc(0);
+/** A Buffer over the same memory as b (one per chunk read, not one per string). */
+function latin1View(b: Uint8Array): Buffer {
+  if (b !== viewOf) {
+    viewOf = b;
+    view = Buffer.from(b.buffer, b.byteOffset, b.byteLength);
+  }
+  return view;
+}
+
 function asciiText(b: Uint8Array, s: number, e: number): string {
   const n = e - s;
   if (n === 0) return '';
@@ -116,11 +127,9 @@ function asciiText(b: Uint8Array, s: number, e: number): string {
     while (k < had.length && had.charCodeAt(k) === b[s + k]) k++;
     if (k === had.length) return had;
   }
-  // one flat string (adding up characters would make a tree of them, heavy to keep)
-  const made =
-    e - s > 64
-      ? decoder.decode(b.subarray(s, e))
-      : String.fromCharCode.apply(null, b.subarray(s, e) as unknown as number[]);
+  // one flat string (adding up characters would make a tree of them, heavy to keep), made
+  // natively from the bytes: they are ASCII here, which latin1 reads as they are
+  const made = latin1View(b).toString('latin1', s, e);
   recent[slot] = made;
   return made;
 }
@@ -188,11 +197,35 @@ export function timeOf(b: Uint8Array, s: number, end: number): number | null {
         if (digits === 1) ms *= 100;
         else if (digits === 2) ms *= 10;
       }
-      if (ok) return Date.UTC(y, mo - 1, d, h, mi, sec, ms);
+      if (ok) return utcMs(y, mo, d, h, mi, sec, ms);
     }
   }
   const t = Date.parse(stringText(b, s, end));
   return Number.isNaN(t) ? null : t;
+}
+
+/**
+ * Date.UTC(y, mo - 1, d, h, mi, sec, ms) for the ranges timeOf reads (year 1000 on, month
+ * 1..12, day 1..31: a day past its month's end rolls over into the next, as Date.UTC's does),
+ * by arithmetic: the days before the month's first (Howard Hinnant's days_from_civil), then
+ * the day, as ECMAScript's MakeDay adds it.
+ */
+export function utcMs(
+  y: number,
+  mo: number,
+  d: number,
+  h: number,
+  mi: number,
+  sec: number,
+  ms: number,
+): number {
+  const yy = mo <= 2 ? y - 1 : y;
+  const era = Math.floor(yy / 400);
+  const yoe = yy - era * 400;
+  const doy = Math.floor((153 * (mo + (mo > 2 ? -3 : 9)) + 2) / 5);
+  const doe = yoe * 365 + Math.floor(yoe / 4) - Math.floor(yoe / 100) + doy;
+  const days = era * 146097 + doe - 719468 + d - 1;
+  return days * 86_400_000 + h * 3_600_000 + mi * 60_000 + sec * 1000 + ms;
 }
 
 /** A number at p: the position after it, or FAIL (JSON's grammar, nothing more). */
