@@ -1,3 +1,5 @@
+import { utcMs } from '../utc-time';
+
 /**
  * Reading JSON straight from UTF-8 bytes, for the few fields of a pod that IP history needs
  * (see capture-event.ts). Every function takes the bytes, a position and the end of the value
@@ -202,30 +204,6 @@ export function timeOf(b: Uint8Array, s: number, end: number): number | null {
   }
   const t = Date.parse(stringText(b, s, end));
   return Number.isNaN(t) ? null : t;
-}
-
-/**
- * Date.UTC(y, mo - 1, d, h, mi, sec, ms) for the ranges timeOf reads (year 1000 on, month
- * 1..12, day 1..31: a day past its month's end rolls over into the next, as Date.UTC's does),
- * by arithmetic: the days before the month's first (Howard Hinnant's days_from_civil), then
- * the day, as ECMAScript's MakeDay adds it.
- */
-export function utcMs(
-  y: number,
-  mo: number,
-  d: number,
-  h: number,
-  mi: number,
-  sec: number,
-  ms: number,
-): number {
-  const yy = mo <= 2 ? y - 1 : y;
-  const era = Math.floor(yy / 400);
-  const yoe = yy - era * 400;
-  const doy = Math.floor((153 * (mo + (mo > 2 ? -3 : 9)) + 2) / 5);
-  const doe = yoe * 365 + Math.floor(yoe / 4) - Math.floor(yoe / 100) + doy;
-  const days = era * 146097 + doe - 719468 + d - 1;
-  return days * 86_400_000 + h * 3_600_000 + mi * 60_000 + sec * 1000 + ms;
 }
 
 /** A number at p: the position after it, or FAIL (JSON's grammar, nothing more). */
