@@ -1,6 +1,7 @@
 import { describe, it, expect } from 'vitest';
 import { IpLedger } from './ledger';
-import { intervalTableOf } from './ledger-table';
+import { intervalRowsOf, intervalTableOf } from './ledger-table';
+import type { PodInterval } from './types';
 import { ev, MIN, T0 } from './test-pods';
 import { mulberry32 } from '../random';
 
@@ -55,5 +56,47 @@ describe('intervalTableOf: a ledger in columns', () => {
     const table = intervalTableOf(new IpLedger().eachInterval());
     expect(table.size).toBe(0);
     expect(table.at('10.0.0.1', T0)).toEqual(new IpLedger().at('10.0.0.1', T0));
+  });
+
+  it('writes each identity as JSON.stringify writes the array, whatever its strings hold', () => {
+    const odd = [
+      'shop',
+      'a"quote',
+      'back\\slash',
+      'tab\there',
+      'é-pod',
+      '\u2028',
+      'x\ud800y',
+      '\u{1f600}',
+      '',
+      '~',
+    ];
+    const intervals: PodInterval[] = odd.map((s, k) => ({
+      ip: `10.0.0.${k}`,
+      namespace: s,
+      name: `${s}-${k}`,
+      uid: k % 3 === 0 ? null : s,
+      owner: k % 2 ? { kind: 'ReplicaSet', name: s } : null,
+      node: k % 4 === 0 ? null : s,
+      from: T0,
+      fromSource: 'event',
+      deletionStartedAt: null,
+      graceEndsAt: null,
+      goneAt: null,
+      goneUncertain: false,
+      lastSeenAt: null,
+    }));
+    expect(intervalRowsOf(intervals).identities).toEqual(
+      intervals.map((i) =>
+        JSON.stringify([
+          i.namespace,
+          i.name,
+          i.uid,
+          i.owner?.kind ?? null,
+          i.owner?.name ?? null,
+          i.node,
+        ]),
+      ),
+    );
   });
 });

@@ -2,6 +2,7 @@ import {
   fromSourceIndex,
   IntervalTable,
   IntervalTableBuilder,
+  jsonString,
   type IdentityReader,
   type IntervalIdentity,
 } from './interval-table';
@@ -33,9 +34,12 @@ export interface IntervalRows {
   goneAt: Float64Array;
   goneUncertain: Uint8Array;
   lastSeenAt: Float64Array;
-  /** [namespace, name, uid, owner kind, owner name, node] as JSON text. */
+  /** [namespace, name, uid, owner kind, owner name, node] as JSON.stringify writes it. */
   identities: string[];
 }
+
+/** A string or null as JSON.stringify writes it inside an array. */
+const jsonOrNull = (s: string | null): string => (s === null ? 'null' : jsonString(s));
 
 export function intervalRowsOf(intervals: Iterable<PodInterval>): IntervalRows {
   // number arrays grow without an object per interval; typed at the end
@@ -59,14 +63,7 @@ export function intervalRowsOf(intervals: Iterable<PodInterval>): IntervalRows {
     more.source.push(fromSourceIndex(i.fromSource));
     more.unc.push(i.goneUncertain ? 1 : 0);
     identities.push(
-      JSON.stringify([
-        i.namespace,
-        i.name,
-        i.uid,
-        i.owner?.kind ?? null,
-        i.owner?.name ?? null,
-        i.node,
-      ]),
+      `[${jsonString(i.namespace)},${jsonString(i.name)},${jsonOrNull(i.uid)},${jsonOrNull(i.owner?.kind ?? null)},${jsonOrNull(i.owner?.name ?? null)},${jsonOrNull(i.node)}]`,
     );
   }
   return {
