@@ -233,17 +233,21 @@ function startOf(
   firstTimed: number | null,
 ): { at: number; source: FromSource } | null {
   if (firstTimed !== null && sawWithoutIp) return { at: firstTimed, source: 'event' };
-  const bounds: [number | null, FromSource][] = [
-    [pod.startTime, 'startTime'],
-    [pod.firstConditionTime, 'condition'],
-    [pod.creationTimestamp, 'creationTimestamp'],
-  ];
-  for (const [at, source] of bounds) {
-    if (at !== null)
-      return firstTimed !== null && firstTimed < at
-        ? { at: firstTimed, source: 'event' }
-        : { at, source };
+  // the first bound the object has, strongest first (no list of them made per interval)
+  let at: number | null = pod.startTime;
+  let source: FromSource = 'startTime';
+  if (at === null) {
+    at = pod.firstConditionTime;
+    source = 'condition';
   }
+  if (at === null) {
+    at = pod.creationTimestamp;
+    source = 'creationTimestamp';
+  }
+  if (at !== null)
+    return firstTimed !== null && firstTimed < at
+      ? { at: firstTimed, source: 'event' }
+      : { at, source };
   return firstTimed !== null ? { at: firstTimed, source: 'event' } : null;
 }
 
