@@ -97,11 +97,8 @@ export function startLogScan(file: string, options: LogScanOptions = {}): Starte
       transferList: [port2],
       // a small young generation: the worker keeps little alive, and its heap counts in the
       // process's peak RSS. Measured on a 1,000,000-line log: the default costs 30 MB more
-      // at the same speed; 4 MB collects 77 times (114 ms), 8 MB 48 times (85 ms) for 2 MB.
-      // With the calling thread scanning half the log beside one worker (two cores), 16 MB
-      // took the whole command from 1.43 to 1.39 s of CPU and its peak RSS from 172 to 179 MB
-      // (store history; a capture history's peak stayed at 179-182 MB)
-      resourceLimits: { maxYoungGenerationSizeMb: 16 },
+      // at the same speed; 4 MB collects 77 times (114 ms), 8 MB 48 times (85 ms) for 2 MB
+      resourceLimits: { maxYoungGenerationSizeMb: 8 },
     });
     const entry = { worker, port: port1, exited: false };
     worker.on('error', (e) => warnings.push(`scan worker failed: ${e.message}`));
