@@ -62,8 +62,23 @@ export function intervalRowsOf(intervals: Iterable<PodInterval>): IntervalRows {
     more.seen.push(none(i.lastSeenAt));
     more.source.push(fromSourceIndex(i.fromSource));
     more.unc.push(i.goneUncertain ? 1 : 0);
+    // joined, not concatenated: one flat string, not a tree of a dozen pieces kept per row
     identities.push(
-      `[${jsonString(i.namespace)},${jsonString(i.name)},${jsonOrNull(i.uid)},${jsonOrNull(i.owner?.kind ?? null)},${jsonOrNull(i.owner?.name ?? null)},${jsonOrNull(i.node)}]`,
+      [
+        '[',
+        jsonString(i.namespace),
+        ',',
+        jsonString(i.name),
+        ',',
+        jsonOrNull(i.uid),
+        ',',
+        jsonOrNull(i.owner?.kind ?? null),
+        ',',
+        jsonOrNull(i.owner?.name ?? null),
+        ',',
+        jsonOrNull(i.node),
+        ']',
+      ].join(''),
     );
   }
   return {
