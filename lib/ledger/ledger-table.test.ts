@@ -1,6 +1,6 @@
 import { describe, it, expect } from 'vitest';
 import { IpLedger } from './ledger';
-import { intervalRowsOf, intervalTableOf } from './ledger-table';
+import { identityKeyJson, intervalRowsOf, intervalTableOf } from './ledger-table';
 import type { PodInterval } from './types';
 import { ev, MIN, T0 } from './test-pods';
 import { mulberry32 } from '../random';
@@ -86,7 +86,33 @@ describe('intervalTableOf: a ledger in columns', () => {
       goneUncertain: false,
       lastSeenAt: null,
     }));
-    expect(intervalRowsOf(intervals).identities).toEqual(
+    const rows = intervalRowsOf(intervals);
+    // the namespace, name and uid texts cut out of an identity are JSON.stringify's, or none
+    let cut = 0;
+    rows.identities.forEach((text, k) => {
+      const i = intervals[k] as PodInterval;
+      const key = identityKeyJson(text);
+      if (key === null) expect(text).toContain('\\');
+      else {
+        cut++;
+        expect(key).toEqual([
+          JSON.stringify(i.namespace),
+          JSON.stringify(i.name),
+          i.uid === null ? 'null' : JSON.stringify(i.uid),
+        ]);
+      }
+    });
+    expect(cut).toBeGreaterThan(4);
+    const table = intervalTableOf(intervals);
+    for (let k = 0; k < intervals.length; k++) {
+      const i = intervals[k] as PodInterval;
+      expect(table.keyJson(table.locateRow(i.ip, T0 + MIN).index)).toEqual([
+        JSON.stringify(i.namespace),
+        JSON.stringify(i.name),
+        i.uid === null ? 'null' : JSON.stringify(i.uid),
+      ]);
+    }
+    expect(rows.identities).toEqual(
       intervals.map((i) =>
         JSON.stringify([
           i.namespace,
