@@ -26,6 +26,8 @@ interface CliRun {
   ms: number;
   /** null where /usr/bin/time is missing */
   rssMb: number | null;
+  /** CPU time of the process, all its threads (user + system), null likewise. */
+  cpuMs: number | null;
   out: { requests: number; errors: number; attributions: number };
 }
 
@@ -42,7 +44,7 @@ function cliRun(history: string, extra: string[] = []): CliRun {
   const args = [...cli, '--history', history, '--json', ...extra];
   const t = process.hrtime.bigint();
   const r = timed
-    ? spawnSync('/usr/bin/time', ['-f', '@@RSS %M', process.execPath, ...args], {
+    ? spawnSync('/usr/bin/time', ['-f', '@@RSS %M %U %S', process.execPath, ...args], {
         cwd: root,
         encoding: 'utf8',
         stdio: ['ignore', fd, 'pipe'],
@@ -54,7 +56,8 @@ function cliRun(history: string, extra: string[] = []): CliRun {
       });
   const took = ms(t);
   fs.closeSync(fd);
-  const kb = /@@RSS (\d+)/.exec(r.stderr ?? '')?.[1];
+  const usage = /@@RSS (\d+) ([\d.]+) ([\d.]+)/.exec(r.stderr ?? '');
+  const kb = usage?.[1];
   if (r.status !== 0) throw new Error(`meshdx attribute failed (${r.status}): ${r.stderr}`);
   const parsed = JSON.parse(fs.readFileSync(outFile, 'utf8') || '{}') as {
     requests?: number;
@@ -65,6 +68,7 @@ function cliRun(history: string, extra: string[] = []): CliRun {
   return {
     ms: took,
     rssMb: kb ? Number(kb) / 1024 : null,
+    cpuMs: usage ? (Number(usage[2]) + Number(usage[3])) * 1000 : null,
     out: {
       requests: parsed.requests ?? -1,
       errors: parsed.errors ?? -1,
@@ -83,6 +87,14 @@ const best = (runs: CliRun[]): CliRun => runs.reduce((a, b) => (b.ms < a.ms ? b 
 const peak = (runs: CliRun[]): number | null =>
   runs.some((r) => r.rssMb === null) ? null : Math.max(...runs.map((r) => r.rssMb as number));
 const list = (runs: CliRun[]) => runs.map((r) => Math.round(r.ms)).join(', ');
+/**
+ * The CPU time of each run (all threads): on a machine others load, the wall times above
+ * move with their load, the CPU time much less.
+ */
+const cpuList = (runs: CliRun[]) =>
+  runs.some((r) => r.cpuMs === null)
+    ? ''
+    : `; CPU ${runs.map((r) => Math.round(r.cpuMs as number)).join(', ')} ms`;
 
 export async function run(): Promise<BenchResult[]> {
   const meta = ensureData();
@@ -115,7 +127,7 @@ export async function run(): Promise<BenchResult[]> {
       name: 'attribute.cli-store-history',
       value: Math.round(fast.ms),
       unit: 'ms',
-      note: `meshdx attribute LOG --history STORE --json, node start-up included, best of 3 (${list(store)} ms); ${INTERVALS} intervals (SQLite), ${fast.out.attributions} attributed`,
+      note: `meshdx attribute LOG --history STORE --json, node start-up included, best of 3 (${list(store)} ms${cpuList(store)}); ${INTERVALS} intervals (SQLite), ${fast.out.attributions} attributed`,
     },
     {
       name: 'attribute.ratio-to-grep',
@@ -139,13 +151,13 @@ export async function run(): Promise<BenchResult[]> {
       name: 'attribute.cli-one-thread',
       value: Math.round(best(one).ms),
       unit: 'ms',
-      note: `--threads 1, best of 2 (${list(one)} ms); ratio ${(best(one).ms / grep).toFixed(2)}x; peak RSS ${peak(one)?.toFixed(0) ?? 'not measured'} MB`,
+      note: `--threads 1, best of 2 (${list(one)} ms${cpuList(one)}); ratio ${(best(one).ms / grep).toFixed(2)}x; peak RSS ${peak(one)?.toFixed(0) ?? 'not measured'} MB`,
     },
     {
       name: 'attribute.cli-capture-history',
       value: Math.round(capture.ms),
       unit: 'ms',
-      note: `meshdx attribute LOG --history CAPTURE --json, the history as a kubectl watch capture (${captureMb.toFixed(0)} MB), best of 2 (${list(captures)} ms)`,
+      note: `meshdx attribute LOG --history CAPTURE --json, the history as a kubectl watch capture (${captureMb.toFixed(0)} MB), best of 2 (${list(captures)} ms${cpuList(captures)})`,
     },
     {
       name: 'attribute.capture-ratio-to-grep',

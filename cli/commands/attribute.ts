@@ -16,7 +16,6 @@ import {
 import { createUpstreamPodGrouper, type UpstreamPodGroup } from '../../lib/ledger/aggregate';
 import { JsonItemFinisher, reportFrame } from '../../lib/ledger/report-json';
 import { fmtMs } from '../../lib/ledger/lookup';
-import { openHistoryStore } from '../../server/store/history-store';
 import { Utf8Blocks } from '../utf8-blocks';
 
 const USAGE =
@@ -188,13 +187,18 @@ function loadHistory(
   worker: boolean,
 ): Promise<IpHistory | null> {
   return startsWithSqlite(file)
-    ? Promise.resolve(historyFromStore(io, file))
+    ? historyFromStore(io, file)
     : historyFromCapture(io, file, limits, worker);
 }
 
-/** A meshdx store file, opened read-only: its intervals, indexed for lookups. */
-function historyFromStore(io: CliIO, file: string): IpHistory | null {
+/**
+ * A meshdx store file, opened read-only: its intervals, indexed for lookups. The store's
+ * module (and SQLite's native one, about 15 ms of start-up) is loaded only
+ * for a store, once the log's scan threads are on their way.
+ */
+async function historyFromStore(io: CliIO, file: string): Promise<IpHistory | null> {
   try {
+    const { openHistoryStore } = await import('../../server/store/history-store');
     const store = openHistoryStore(file, { readonly: true });
     try {
       const history = store.loadHistory();

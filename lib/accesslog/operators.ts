@@ -1,5 +1,6 @@
 import type { AccessLogRecord, RecordField } from './types';
 import { isResponseFlags } from './flags';
+import { parseTime } from '../utc-time';
 
 /** How a value is checked while matching: a wrong kind means the line is in another format. */
 export type ValueKind = 'time' | 'int' | 'flags' | 'token' | 'text';
@@ -110,7 +111,7 @@ export function toEpochMs(value: string): number | null {
     const n = Number(value);
     return value.length >= 13 ? n : n * 1000;
   }
-  const ms = Date.parse(value);
+  const ms = parseTime(value);
   return Number.isNaN(ms) ? null : ms;
 }
 

@@ -1,3 +1,5 @@
+import { utcMs } from '../utc-time';
+
 /**
  * Reading JSON straight from UTF-8 bytes, for the few fields of a pod that IP history needs
  * (see capture-event.ts). Every function takes the bytes, a position and the end of the value
@@ -98,6 +100,17 @@ export function stringText(b: Uint8Array, s: number, end: number): string {
  */
 const recent: (string | undefined)[] = new Array<string | undefined>(4096);
 
+let viewOf: Uint8Array | null = null;
+let view: Buffer = Buffer.alloc(0);
+/** A Buffer over the same memory as b (one per chunk read, not one per string). */
+function latin1View(b: Uint8Array): Buffer {
+  if (b !== viewOf) {
+    viewOf = b;
+    view = Buffer.from(b.buffer, b.byteOffset, b.byteLength);
+  }
+  return view;
+}
+
 function asciiText(b: Uint8Array, s: number, e: number): string {
   const n = e - s;
   if (n === 0) return '';
@@ -116,11 +129,9 @@ function asciiText(b: Uint8Array, s: number, e: number): string {
     while (k < had.length && had.charCodeAt(k) === b[s + k]) k++;
     if (k === had.length) return had;
   }
-  // one flat string (adding up characters would make a tree of them, heavy to keep)
-  const made =
-    e - s > 64
-      ? decoder.decode(b.subarray(s, e))
-      : String.fromCharCode.apply(null, b.subarray(s, e) as unknown as number[]);
+  // one flat string (adding up characters would make a tree of them, heavy to keep), made
+  // natively from the bytes: they are ASCII here, which latin1 reads as they are
+  const made = latin1View(b).toString('latin1', s, e);
   recent[slot] = made;
   return made;
 }
@@ -188,7 +199,7 @@ export function timeOf(b: Uint8Array, s: number, end: number): number | null {
         if (digits === 1) ms *= 100;
         else if (digits === 2) ms *= 10;
       }
-      if (ok) return Date.UTC(y, mo - 1, d, h, mi, sec, ms);
+      if (ok) return utcMs(y, mo, d, h, mi, sec, ms);
     }
   }
   const t = Date.parse(stringText(b, s, end));

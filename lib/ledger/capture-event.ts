@@ -123,7 +123,7 @@ function eventsOf(t: Top): ValueEvents {
     if (t.type === 'BOOKMARK') return { events: [], bookmarks: 1 };
     if (!WATCH_TYPES.has(t.type) || !t.object) return null;
     const pod = observe(t.object);
-    const time = t.times.find((x) => x !== null) ?? null;
+    const time = t.times[0] ?? t.times[1] ?? t.times[2] ?? null;
     return pod ? { events: [{ type: t.type as PodEventType, pod, time }], bookmarks: 0 } : null;
   }
   const pods = t.items ? (t.itemsOk ? t.items : null) : [t.self];

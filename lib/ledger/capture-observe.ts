@@ -6,12 +6,8 @@ import type { PodObservation } from './types';
 export function observe(f: PodFields): PodObservation | null {
   if (!f.meta || f.name === null) return null;
   const ips: string[] = [];
-  const add = (ip: string) => {
-    const n = plainIpv4(ip) ? ip : normalizeIp(ip);
-    if (!ips.includes(n)) ips.push(n);
-  };
-  if (f.podIP !== null) add(f.podIP);
-  for (const ip of f.podIPs) add(ip);
+  if (f.podIP !== null) addIp(ips, f.podIP);
+  for (const ip of f.podIPs) addIp(ips, ip);
   const ref = f.controllerRef ?? f.firstRef;
   const kind = ref?.kind;
   const ownerName = ref?.name;
@@ -54,6 +50,12 @@ function ownerOf(kind: string, name: string): { kind: string; name: string } {
     byName.set(name, owner);
   }
   return owner;
+}
+
+/** Adds a pod IP, normalised, unless it is there already (as a Set of them would keep them). */
+function addIp(ips: string[], ip: string): void {
+  const n = plainIpv4(ip) ? ip : normalizeIp(ip);
+  if (!ips.includes(n)) ips.push(n);
 }
 
 /** Digits and dots only: normalizeIp would give it back as it is. */

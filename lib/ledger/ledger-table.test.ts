@@ -1,6 +1,7 @@
 import { describe, it, expect } from 'vitest';
 import { IpLedger } from './ledger';
-import { intervalTableOf } from './ledger-table';
+import { identityKeyJson, intervalRowsOf, intervalTableOf } from './ledger-table';
+import type { PodInterval } from './types';
 import { ev, MIN, T0 } from './test-pods';
 import { mulberry32 } from '../random';
 
@@ -55,5 +56,73 @@ describe('intervalTableOf: a ledger in columns', () => {
     const table = intervalTableOf(new IpLedger().eachInterval());
     expect(table.size).toBe(0);
     expect(table.at('10.0.0.1', T0)).toEqual(new IpLedger().at('10.0.0.1', T0));
+  });
+
+  it('writes each identity as JSON.stringify writes the array, whatever its strings hold', () => {
+    const odd = [
+      'shop',
+      'a"quote',
+      'back\\slash',
+      'tab\there',
+      'é-pod',
+      '\u2028',
+      'x\ud800y',
+      '\u{1f600}',
+      '',
+      '~',
+    ];
+    const intervals: PodInterval[] = odd.map((s, k) => ({
+      ip: `10.0.0.${k}`,
+      namespace: s,
+      name: `${s}-${k}`,
+      uid: k % 3 === 0 ? null : s,
+      owner: k % 2 ? { kind: 'ReplicaSet', name: s } : null,
+      node: k % 4 === 0 ? null : s,
+      from: T0,
+      fromSource: 'event',
+      deletionStartedAt: null,
+      graceEndsAt: null,
+      goneAt: null,
+      goneUncertain: false,
+      lastSeenAt: null,
+    }));
+    const rows = intervalRowsOf(intervals);
+    // the namespace, name and uid texts cut out of an identity are JSON.stringify's, or none
+    let cut = 0;
+    rows.identities.forEach((text, k) => {
+      const i = intervals[k] as PodInterval;
+      const key = identityKeyJson(text);
+      if (key === null) expect(text).toContain('\\');
+      else {
+        cut++;
+        expect(key).toEqual([
+          JSON.stringify(i.namespace),
+          JSON.stringify(i.name),
+          i.uid === null ? 'null' : JSON.stringify(i.uid),
+        ]);
+      }
+    });
+    expect(cut).toBeGreaterThan(4);
+    const table = intervalTableOf(intervals);
+    for (let k = 0; k < intervals.length; k++) {
+      const i = intervals[k] as PodInterval;
+      expect(table.keyJson(table.locateRow(i.ip, T0 + MIN).index)).toEqual([
+        JSON.stringify(i.namespace),
+        JSON.stringify(i.name),
+        i.uid === null ? 'null' : JSON.stringify(i.uid),
+      ]);
+    }
+    expect(rows.identities).toEqual(
+      intervals.map((i) =>
+        JSON.stringify([
+          i.namespace,
+          i.name,
+          i.uid,
+          i.owner?.kind ?? null,
+          i.owner?.name ?? null,
+          i.node,
+        ]),
+      ),
+    );
   });
 });

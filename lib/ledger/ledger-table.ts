@@ -2,7 +2,9 @@ import {
   fromSourceIndex,
   IntervalTable,
   IntervalTableBuilder,
+  jsonString,
   type IdentityReader,
+  type KeyJson,
   type IntervalIdentity,
 } from './interval-table';
 import type { PodInterval } from './types';
@@ -33,9 +35,12 @@ export interface IntervalRows {
   goneAt: Float64Array;
   goneUncertain: Uint8Array;
   lastSeenAt: Float64Array;
-  /** [namespace, name, uid, owner kind, owner name, node] as JSON text. */
+  /** [namespace, name, uid, owner kind, owner name, node] as JSON.stringify writes it. */
   identities: string[];
 }
+
+/** A string or null as JSON.stringify writes it inside an array. */
+const jsonOrNull = (s: string | null): string => (s === null ? 'null' : jsonString(s));
 
 export function intervalRowsOf(intervals: Iterable<PodInterval>): IntervalRows {
   // number arrays grow without an object per interval; typed at the end
@@ -58,15 +63,23 @@ export function intervalRowsOf(intervals: Iterable<PodInterval>): IntervalRows {
     more.seen.push(none(i.lastSeenAt));
     more.source.push(fromSourceIndex(i.fromSource));
     more.unc.push(i.goneUncertain ? 1 : 0);
+    // joined, not concatenated: one flat string, not a tree of a dozen pieces kept per row
     identities.push(
-      JSON.stringify([
-        i.namespace,
-        i.name,
-        i.uid,
-        i.owner?.kind ?? null,
-        i.owner?.name ?? null,
-        i.node,
-      ]),
+      [
+        '[',
+        jsonString(i.namespace),
+        ',',
+        jsonString(i.name),
+        ',',
+        jsonOrNull(i.uid),
+        ',',
+        jsonOrNull(i.owner?.kind ?? null),
+        ',',
+        jsonOrNull(i.owner?.name ?? null),
+        ',',
+        jsonOrNull(i.node),
+        ']',
+      ].join(''),
     );
   }
   return {
@@ -108,10 +121,36 @@ export function intervalTableFromRows(rows: IntervalRows): IntervalTable {
   return IntervalTable.from(builder, identityReader(), { tiesAsAdded: true });
 }
 
+/**
+ * The namespace, name and uid texts of an identity intervalRowsOf wrote, cut out of it: each
+ * string there is what JSON.stringify writes (see jsonOrNull), so where the text holds no
+ * backslash (no string had anything escaped) each runs from its quote to the next. Null for
+ * any other text (it is then decoded).
+ */
+export function identityKeyJson(text: string): KeyJson | null {
+  if (text.charCodeAt(0) !== 91 /* [ */ || text.includes('\\')) return null;
+  const namespace = quotedAt(text, 1);
+  if (namespace === null || text.charCodeAt(namespace.end) !== 44 /* , */) return null;
+  const name = quotedAt(text, namespace.end + 1);
+  if (name === null || text.charCodeAt(name.end) !== 44) return null;
+  const u = name.end + 1;
+  if (text.startsWith('null', u)) return [namespace.text, name.text, 'null'];
+  const uid = quotedAt(text, u);
+  return uid === null ? null : [namespace.text, name.text, uid.text];
+}
+
+/** The quoted string at text[p] (no escapes in it), with its quotes, and where it ends. */
+function quotedAt(text: string, p: number): { text: string; end: number } | null {
+  if (text.charCodeAt(p) !== 34 /* " */) return null;
+  const close = text.indexOf('"', p + 1);
+  return close < 0 ? null : { text: text.slice(p, close + 1), end: close + 1 };
+}
+
 /** Reads the identity texts intervalTableOf writes; owners are shared between a workload's pods. */
 function identityReader(): IdentityReader {
   const owners = new Map<string, { kind: string; name: string }>();
   return {
+    keyJson: identityKeyJson,
     decode(text) {
       const [namespace, name, uid, kind, ownerName, node] = JSON.parse(text) as (string | null)[];
       let owner: IntervalIdentity['owner'] = null;

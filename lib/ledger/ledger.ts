@@ -16,6 +16,8 @@ interface PodTrack {
   ips: string[];
   /** The first timed sighting with ips[k], null while none. */
   firstTimed: (number | null)[];
+  /** Of its IPs, how many had no time at all when its intervals were last made. */
+  untimed: number;
 }
 
 export interface LedgerCounts {
@@ -33,9 +35,16 @@ export interface LedgerCounts {
 export class IpLedger {
   private readonly pods = new Map<string, PodTrack>();
   private readonly byIp = new Map<string, PodInterval[]>();
+  /**
+   * Pods changed since the index (byIp) was last made. Until it is first made, every pod is
+   * new to it: nothing is noted per event then (a capture read only for eachInterval never
+   * pays for an index it does not use).
+   */
   private readonly dirtyPods = new Set<string>();
+  private indexed = false;
   private readonly podIntervals = new Map<string, PodInterval[]>();
-  private readonly untimedByPod = new Map<string, number>();
+  /** The sum of every track's `untimed`. */
+  private untimedTotal = 0;
   readonly counts: LedgerCounts = { events: 0, hostNetworkSkipped: 0, untimed: 0 };
 
   /** Records one pod event. */
@@ -58,6 +67,7 @@ export class IpLedger {
         lastSeenAt: null,
         ips: [],
         firstTimed: [],
+        untimed: 0,
       };
       this.pods.set(key, track);
     }
@@ -97,7 +107,7 @@ export class IpLedger {
           track.gone = { at: Math.max(estimate, track.gone?.at ?? -Infinity), uncertain: true };
       }
     }
-    this.dirtyPods.add(key);
+    if (this.indexed) this.dirtyPods.add(key);
     return this;
   }
 
@@ -121,7 +131,7 @@ export class IpLedger {
    * lookup in between orders a pod seen again after the others that start at the same time).
    */
   *eachInterval(): Generator<PodInterval> {
-    for (const [key, track] of this.pods) yield* this.materialize(key, track);
+    for (const track of this.pods.values()) yield* this.materialize(track);
   }
 
   /** Intervals of one IP, sorted by start. */
@@ -144,9 +154,11 @@ export class IpLedger {
   }
 
   private refresh(): void {
-    if (this.dirtyPods.size === 0) return;
+    if (this.indexed && this.dirtyPods.size === 0) return;
+    const dirty = this.indexed ? this.dirtyPods : this.pods.keys();
+    this.indexed = true;
     const touched = new Set<string>();
-    for (const key of this.dirtyPods) {
+    for (const key of dirty) {
       const had = this.podIntervals.get(key);
       if (had)
         for (const old of had) {
@@ -159,7 +171,7 @@ export class IpLedger {
           touched.add(old.ip);
         }
       const track = this.pods.get(key);
-      const fresh = track ? this.materialize(key, track) : [];
+      const fresh = track ? this.materialize(track) : [];
       this.podIntervals.set(key, fresh);
       for (const interval of fresh) {
         const list = this.byIp.get(interval.ip);
@@ -170,14 +182,12 @@ export class IpLedger {
       }
     }
     this.dirtyPods.clear();
-    let untimed = 0;
-    for (const n of this.untimedByPod.values()) untimed += n;
-    this.counts.untimed = untimed;
+    this.counts.untimed = this.untimedTotal;
     // a list made of one interval here needs no sort; one that had others or grew is sorted
     for (const ip of touched) this.byIp.get(ip)?.sort(byFrom);
   }
 
-  private materialize(key: string, track: PodTrack): PodInterval[] {
+  private materialize(track: PodTrack): PodInterval[] {
     const pod = track.latest;
     const out: PodInterval[] = [];
     let untimed = 0;
@@ -204,7 +214,8 @@ export class IpLedger {
         lastSeenAt: track.lastSeenAt,
       });
     }
-    this.untimedByPod.set(key, untimed);
+    this.untimedTotal += untimed - track.untimed;
+    track.untimed = untimed;
     return out;
   }
 }
@@ -222,17 +233,21 @@ function startOf(
   firstTimed: number | null,
 ): { at: number; source: FromSource } | null {
   if (firstTimed !== null && sawWithoutIp) return { at: firstTimed, source: 'event' };
-  const bounds: [number | null, FromSource][] = [
-    [pod.startTime, 'startTime'],
-    [pod.firstConditionTime, 'condition'],
-    [pod.creationTimestamp, 'creationTimestamp'],
-  ];
-  for (const [at, source] of bounds) {
-    if (at !== null)
-      return firstTimed !== null && firstTimed < at
-        ? { at: firstTimed, source: 'event' }
-        : { at, source };
+  // the first bound the object has, strongest first (no list of them made per interval)
+  let at: number | null = pod.startTime;
+  let source: FromSource = 'startTime';
+  if (at === null) {
+    at = pod.firstConditionTime;
+    source = 'condition';
   }
+  if (at === null) {
+    at = pod.creationTimestamp;
+    source = 'creationTimestamp';
+  }
+  if (at !== null)
+    return firstTimed !== null && firstTimed < at
+      ? { at: firstTimed, source: 'event' }
+      : { at, source };
   return firstTimed !== null ? { at: firstTimed, source: 'event' } : null;
 }
 

@@ -109,7 +109,16 @@ function podJson(namespace: string, name: string, uid: string | null): string {
 
 /** podJson from its fields' JSON texts. */
 function podJsonOf([namespace, name, uid]: KeyJson): string {
-  return `{\n        "namespace": ${namespace},\n        "name": ${name},\n        "uid": ${uid}\n      }`;
+  // joined, not concatenated: one flat string (kept per holder, copied into every item naming it)
+  return [
+    '{\n        "namespace": ',
+    namespace,
+    ',\n        "name": ',
+    name,
+    ',\n        "uid": ',
+    uid,
+    '\n      }',
+  ].join('');
 }
 
 /**
