@@ -69,6 +69,35 @@ describe('syncz', () => {
     parseSyncz('istiod-3', '{}', r);
     expect(r.errors.length).toBe(3);
   });
+
+  it('names rows that are not objects or carry non-string versions, and shares equal states', () => {
+    const body = JSON.stringify([
+      'web-0.a',
+      { proxy: 'web-2.a', cluster_sent: 7, cluster_acked: 7 },
+      { proxy: 'web-3.a', cluster_sent: 'n', cluster_acked: 'n', endpoint_sent: 'e' },
+      { proxy: 'web-4.a', cluster_sent: 'm', cluster_acked: 'm', endpoint_sent: 'f' },
+    ]);
+    const r = parseSyncz('istiod-1', body);
+    expect(r.errors).toEqual([
+      'istiod-1: /debug/syncz[0] is not an object',
+      'istiod-1: /debug/syncz[1] cluster_sent/cluster_acked is not a string',
+    ]);
+    expect(r.byProxy.has('web-2.a')).toBe(false);
+    const three = r.byProxy.get('web-3.a');
+    expect(three).toEqual({
+      istiod: 'istiod-1',
+      state: 'STALE (Never Acknowledged)',
+      types: {
+        CDS: 'SYNCED',
+        LDS: 'NOT SENT',
+        RDS: 'NOT SENT',
+        EDS: 'STALE (Never Acknowledged)',
+      },
+    });
+    // same states, one record: 20,000 proxies do not carry 20,000 copies
+    expect(r.byProxy.get('web-4.a')?.types).toBe(three?.types);
+    expect(Object.isFrozen(three?.types)).toBe(true);
+  });
 });
 
 describe('mapBounded', () => {

@@ -35,7 +35,8 @@ export function fleetRow(
     istioVersion: target.imageVersion,
     serverState: null,
     sidecar: target.sidecar,
-    sync: sync ? { istiod: sync.istiod, state: sync.state, types: sync.types } : null,
+    // the parse's record itself (istiod, state, types): no copy per row
+    sync,
     scrapeErrors: 0,
     source: null,
     sampledAt: null,

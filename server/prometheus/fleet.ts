@@ -57,23 +57,44 @@ function emptyStats(): EnvoyProxyStats {
 }
 
 /**
+ * Where the samples are kept while answers are folded: the fleet's `namespace/pod` map, and the
+ * same samples by namespace then pod, so the 7 answers' 140,000 series at 20,000 proxies find
+ * their proxy without building a `namespace/pod` string each (one per proxy is built).
+ */
+interface FoldTarget {
+  byPod: Map<string, PromFleetSample>;
+  byNamespace: Map<string, Map<string, PromFleetSample>>;
+}
+
+function sampleFor(into: FoldTarget, namespace: string, pod: string): PromFleetSample {
+  let pods = into.byNamespace.get(namespace);
+  if (!pods) {
+    pods = new Map();
+    into.byNamespace.set(namespace, pods);
+  }
+  let p = pods.get(pod);
+  if (!p) {
+    p = { stats: emptyStats(), sampledAtMs: null };
+    pods.set(pod, p);
+    into.byPod.set(`${namespace}/${pod}`, p);
+  }
+  return p;
+}
+
+/**
  * Folds one figure's sample for one series into the per-proxy samples; returns false when the
  * series has no namespace or pod label (not attributable to a proxy).
  */
 function foldSample(
-  byPod: Map<string, PromFleetSample>,
+  into: FoldTarget,
   figure: Figure,
   metric: Record<string, string>,
   v: number,
 ): boolean {
-  const k = keyOf(metric);
-  if (k === null) return false;
+  const { namespace, pod } = metric;
+  if (!namespace || !pod) return false;
   if (!Number.isFinite(v)) return true;
-  let p = byPod.get(k);
-  if (!p) {
-    p = { stats: emptyStats(), sampledAtMs: null };
-    byPod.set(k, p);
-  }
+  const p = sampleFor(into, namespace, pod);
   switch (figure) {
     case 'activeClusters':
       p.stats.activeClusters = v;
@@ -100,36 +121,23 @@ function foldSample(
   return true;
 }
 
-/**
- * Folds one figure's series into the per-proxy samples; returns how many of them carried no
- * namespace or pod label (counted on active clusters only, so a series is counted once).
- */
-export function mergeFigure(
-  byPod: Map<string, PromFleetSample>,
-  figure: Figure,
-  series: readonly Series[],
-): number {
-  let unlabelled = 0;
-  for (const s of series) {
-    const v = s.samples[0]?.[1];
-    if (v === undefined) {
-      if (keyOf(s.metric) === null && figure === 'activeClusters') unlabelled++;
-      continue;
-    }
-    if (!foldSample(byPod, figure, s.metric, v) && figure === 'activeClusters') unlabelled++;
-  }
-  return unlabelled;
-}
-
 /** Merges the answers of FLEET_QUERIES into one sample per proxy. */
 export function mergeFleetSeries(
   answers: Record<Figure, Series[]>,
 ): Omit<PromFleet, 'error' | 'queries'> {
-  const byPod = new Map<string, PromFleetSample>();
+  const into: FoldTarget = { byPod: new Map(), byNamespace: new Map() };
   let unlabelled = 0;
-  for (const [figure, series] of Object.entries(answers) as [Figure, Series[]][])
-    unlabelled += mergeFigure(byPod, figure, series);
-  return { byPod, unlabelled };
+  for (const [figure, series] of Object.entries(answers) as [Figure, Series[]][]) {
+    for (const s of series) {
+      const v = s.samples[0]?.[1];
+      // a series without a sample, or without namespace/pod labels, is counted once (on the
+      // active-clusters answer) as not attributable
+      const attributable =
+        v === undefined ? keyOf(s.metric) !== null : foldSample(into, figure, s.metric, v);
+      if (!attributable && figure === 'activeClusters') unlabelled++;
+    }
+  }
+  return { byPod: into.byPod, unlabelled };
 }
 
 /**
@@ -141,6 +149,7 @@ export async function readPromFleet(c: PromClient): Promise<PromFleet> {
   const figures = Object.keys(FLEET_QUERIES) as Figure[];
   const queries = figures.map((f) => FLEET_QUERIES[f]);
   const byPod = new Map<string, PromFleetSample>();
+  const into: FoldTarget = { byPod, byNamespace: new Map() };
   let unlabelled = 0;
   let error: string | null = null;
   await Promise.all(
@@ -149,7 +158,7 @@ export async function readPromFleet(c: PromClient): Promise<PromFleet> {
       // that turns out bad are dropped with the whole fleet below
       const failed = await promVector(c, FLEET_QUERIES[figure], (metric, _at, v) => {
         if (error !== null) return;
-        if (!foldSample(byPod, figure, metric, v) && figure === 'activeClusters') unlabelled++;
+        if (!foldSample(into, figure, metric, v) && figure === 'activeClusters') unlabelled++;
       });
       if (failed !== null && error === null) error = failed;
     }),
@@ -189,6 +198,14 @@ export function promOutcome(
     stats: s.stats,
     errors: 0,
     source: 'prometheus',
-    sampledAt: s.sampledAtMs !== null ? new Date(s.sampledAtMs).toISOString() : null,
+    sampledAt: s.sampledAtMs !== null ? isoOf(s.sampledAtMs) : null,
   };
+}
+
+/** The last epoch ms turned into ISO text: one scrape stamps thousands of proxies alike. */
+let lastIso: { ms: number; iso: string } | null = null;
+
+function isoOf(ms: number): string {
+  if (lastIso?.ms !== ms) lastIso = { ms, iso: new Date(ms).toISOString() };
+  return lastIso.iso;
 }
