@@ -29,6 +29,35 @@ export function utcMs(
   return days * 86_400_000 + h * 3_600_000 + mi * 60_000 + sec * 1000 + ms;
 }
 
+/** Whether the fields of a `YYYY-MM-DDTHH:MM:SS` time are in the ranges read by digits. */
+export function utcFieldsInRange(
+  y: number,
+  mo: number,
+  d: number,
+  h: number,
+  mi: number,
+  sec: number,
+): boolean {
+  return (
+    y >= 1000 &&
+    mo >= 1 &&
+    mo <= 12 &&
+    d >= 1 &&
+    d <= 31 &&
+    h >= 0 &&
+    h <= 23 &&
+    mi >= 0 &&
+    mi <= 59 &&
+    sec >= 0 &&
+    sec <= 59
+  );
+}
+
+/** Milliseconds of a fraction whose first (up to 3) digits read `ms`, of `digits` digits. */
+export function fractionMs(ms: number, digits: number): number {
+  return digits === 1 ? ms * 100 : digits === 2 ? ms * 10 : ms;
+}
+
 const digitOf = (t: string, i: number): number => {
   const c = t.charCodeAt(i) - 48;
   return c >= 0 && c <= 9 ? c : -1000;
@@ -56,20 +85,7 @@ export function parseTime(text: string): number {
       text.charCodeAt(13) === 58 &&
       text.charCodeAt(16) === 58 &&
       text.charCodeAt(n - 1) === 90;
-    if (
-      shape &&
-      y >= 1000 &&
-      mo >= 1 &&
-      mo <= 12 &&
-      d >= 1 &&
-      d <= 31 &&
-      h >= 0 &&
-      h <= 23 &&
-      mi >= 0 &&
-      mi <= 59 &&
-      sec >= 0 &&
-      sec <= 59
-    ) {
+    if (shape && utcFieldsInRange(y, mo, d, h, mi, sec)) {
       let ms = 0;
       let ok = n === 20;
       if (!ok && text.charCodeAt(19) === 46 && n >= 22) {
@@ -82,9 +98,7 @@ export function parseTime(text: string): number {
           }
           if (k < 3) ms = ms * 10 + c;
         }
-        const digits = n - 21;
-        if (digits === 1) ms *= 100;
-        else if (digits === 2) ms *= 10;
+        ms = fractionMs(ms, n - 21);
       }
       if (ok) return utcMs(y, mo, d, h, mi, sec, ms);
     }

@@ -1,4 +1,4 @@
-import { utcMs } from '../utc-time';
+import { fractionMs, utcFieldsInRange, utcMs } from '../utc-time';
 
 /**
  * Reading JSON straight from UTF-8 bytes, for the few fields of a pod that IP history needs
@@ -169,20 +169,7 @@ export function timeOf(b: Uint8Array, s: number, end: number): number | null {
       b[p + 13] === 58 &&
       b[p + 16] === 58 &&
       b[end - 2] === 90;
-    if (
-      shape &&
-      y >= 1000 &&
-      mo >= 1 &&
-      mo <= 12 &&
-      d >= 1 &&
-      d <= 31 &&
-      h >= 0 &&
-      h <= 23 &&
-      mi >= 0 &&
-      mi <= 59 &&
-      sec >= 0 &&
-      sec <= 59
-    ) {
+    if (shape && utcFieldsInRange(y, mo, d, h, mi, sec)) {
       let ms = 0;
       let ok = n === 20;
       if (!ok && b[p + 19] === 46 && n >= 22) {
@@ -195,9 +182,7 @@ export function timeOf(b: Uint8Array, s: number, end: number): number | null {
           }
           if (k < 3) ms = ms * 10 + c;
         }
-        const digits = n - 21;
-        if (digits === 1) ms *= 100;
-        else if (digits === 2) ms *= 10;
+        ms = fractionMs(ms, n - 21);
       }
       if (ok) return utcMs(y, mo, d, h, mi, sec, ms);
     }
