@@ -33,9 +33,13 @@ describe('a view answers by its deadline on a slow API server', () => {
         ['Proxies', () => scanFleet(scanDeps(rt))],
         ['Scoping', () => computeScoping(scopingDeps(rt))],
       ];
+      // the 503 naming the 700 ms deadline is the proof; the time is only a guard against a view
+      // that waits for the slow reads (each request takes 1.5 s), wide enough for a loaded
+      // machine's late timers (1.6 s was seen in CI with every core busy)
+      const bound = 3_000;
       for (const [view, f] of views) {
         const r = await timed(f);
-        expect(r.ms, view).toBeLessThan(1_400);
+        expect(r.ms, view).toBeLessThan(bound);
         const e = r.value;
         expect(isRequestError(e), view).toBe(true);
         if (!isRequestError(e)) continue;
@@ -54,7 +58,7 @@ describe('a view answers by its deadline on a slow API server', () => {
       // the injector's inputs (nodes, istiod) are read per view: late, and said so
       const f = fleet.value as Awaited<ReturnType<typeof timelineFleetOf>>;
       expect(f.rows.length).toBeGreaterThan(10);
-      expect(fleet.ms).toBeLessThan(1_400);
+      expect(fleet.ms).toBeLessThan(bound);
       expect(f.late?.map((l) => l.part)).toEqual(['sidecar injection (istiod setting, nodes)']);
       expect(f.injection).toBeNull();
     } finally {
