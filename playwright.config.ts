@@ -1,7 +1,6 @@
 import { defineConfig } from '@playwright/test';
 import path from 'node:path';
 import { CHROMIUM_ARGS } from './cli/report/chromium';
-import fs from 'node:fs';
 import { PORTS, PROMETHEUS_DEMO_KUBECONFIG } from './e2e/support';
 import { PROMETHEUS_BIN } from './test-support/prometheus';
 
@@ -70,17 +69,14 @@ export default defineConfig({
       };
     }),
     // the demo on the wall clock with a real Prometheus scraping it every second (Debian's
-    // package; .ci/run installs it, and the specs that need it say so when it is missing)
-    ...(fs.existsSync(PROMETHEUS_BIN)
-      ? [
-          {
-            command: `${path.join(root, 'node_modules', '.bin', 'tsx')} test-support/prometheus-demo.ts --port ${PORTS.prometheus} --kubeconfig ${PROMETHEUS_DEMO_KUBECONFIG}`,
-            url: `http://127.0.0.1:${PORTS.prometheus}/api/cluster`,
-            timeout: 240_000,
-            reuseExistingServer: false,
-            env: { ...env, PROMETHEUS_PATH: PROMETHEUS_BIN },
-          },
-        ]
-      : []),
+    // package, which `npm test` and .ci/run install; without it this server fails to start,
+    // naming the missing binary)
+    {
+      command: `${path.join(root, 'node_modules', '.bin', 'tsx')} test-support/prometheus-demo.ts --port ${PORTS.prometheus} --kubeconfig ${PROMETHEUS_DEMO_KUBECONFIG}`,
+      url: `http://127.0.0.1:${PORTS.prometheus}/api/cluster`,
+      timeout: 240_000,
+      reuseExistingServer: false,
+      env: { ...env, PROMETHEUS_PATH: PROMETHEUS_BIN },
+    },
   ],
 });

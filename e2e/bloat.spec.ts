@@ -3,7 +3,7 @@ import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { BloatViewSchema, type BloatView } from '../lib/api/bloat-view';
 import { markerEffects } from '../lib/bloat/effects';
-import { prometheusAvailable } from '../test-support/prometheus';
+import { requirePrometheus } from '../test-support/prometheus';
 import { base, PORTS, PROMETHEUS_DEMO_KUBECONFIG, snap } from './support';
 
 const demo = base(PORTS.demo);
@@ -66,7 +66,7 @@ test('the bloat chart shows the drop after a Sidecar applied with kubectl', asyn
   page,
   request,
 }) => {
-  test.skip(!prometheusAvailable(), 'needs Debian prometheus');
+  requirePrometheus();
   test.setTimeout(240_000);
   const scoping = async () =>
     (await (await request.get(`${withProm}/api/scoping`)).json()) as {

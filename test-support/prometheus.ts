@@ -115,13 +115,10 @@ export async function waitForQuery(
 }
 
 /**
- * Whether Debian's prometheus is here for the tests that start one. CI installs it (.ci/run):
- * there its absence is a failure, not a skip; elsewhere the tests say they are skipped.
+ * Debian's prometheus, which the tests that start one need: `npm test` installs it (as `.ci/run`
+ * does). Its absence is a failure that says how to install it, never a skip.
  */
-export function prometheusAvailable(): boolean {
-  if (fs.existsSync(PROMETHEUS_BIN)) return true;
-  const msg = `prometheus tests need ${PROMETHEUS_BIN} (apt-get install -y prometheus)`;
-  if (process.env.CI) throw new Error(msg);
-  console.warn(`SKIPPED: ${msg}`);
-  return false;
+export function requirePrometheus(): void {
+  if (!fs.existsSync(PROMETHEUS_BIN))
+    throw new Error(`prometheus tests need ${PROMETHEUS_BIN} (apt-get install -y prometheus)`);
 }

@@ -13,10 +13,10 @@ import {
   runningRuntimes,
   runningUserRuntimes,
 } from '../../server/runtime/registry';
-import { hasKubectl, warnIfNoKubectl } from '../sim/kubectl-harness';
+import { requireKubectl } from '../sim/kubectl-harness';
 import { startAuthCluster, USERS, type AuthCluster } from './harness';
 
-warnIfNoKubectl('the per-user identity tests (they apply deploy/ RBAC rendered by kubectl)');
+requireKubectl('the per-user identity tests (they apply deploy/ RBAC rendered by kubectl)');
 
 /**
  * meshdx's per-user identity end to end through its route handlers, the real client-node and a
@@ -54,7 +54,7 @@ async function signIn(token: string): Promise<Response> {
 
 type ErrorBody = { error: { code: string; message: string; hint?: string } };
 
-describe.runIf(hasKubectl)('per-user identity against a token-checking API server', () => {
+describe('per-user identity against a token-checking API server', () => {
   beforeAll(async () => {
     c = await startAuthCluster();
   }, 60_000);

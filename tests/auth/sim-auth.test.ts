@@ -1,15 +1,15 @@
 import { CoreV1Api, KubeConfig } from '@kubernetes/client-node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { hasKubectl, warnIfNoKubectl } from '../sim/kubectl-harness';
+import { requireKubectl } from '../sim/kubectl-harness';
 import { NINA_NAMESPACE, startAuthCluster, USERS, type AuthCluster } from './harness';
 
-warnIfNoKubectl('the token-checking simulator tests (they apply deploy/ RBAC rendered by kubectl)');
+requireKubectl('the token-checking simulator tests (they apply deploy/ RBAC rendered by kubectl)');
 
 /**
  * The simulator checks bearer tokens and RBAC the way kube-apiserver does, so meshdx's per-user
  * identity is tested against what a real API server would answer.
  */
-describe.runIf(hasKubectl)('the simulator authenticates and authorizes like kube-apiserver', () => {
+describe('the simulator authenticates and authorizes like kube-apiserver', () => {
   let c: AuthCluster;
   beforeAll(async () => {
     c = await startAuthCluster();

@@ -9,7 +9,7 @@ import { resetRegistry } from '../../server/runtime/registry';
 import { getBloat } from '../../server/screens/scoping/bloat';
 import { startSimulator, type RunningSimulator } from '../../server/sim/index';
 import {
-  prometheusAvailable,
+  requirePrometheus,
   startPrometheus,
   waitForQuery,
   type RunningPrometheus,
@@ -20,7 +20,7 @@ import {
  * applied with real kubectl makes the namespace's proxies report fewer clusters from then on,
  * and the range answer shows the drop after the marker, near Scoping's figure for that scope.
  */
-const hasPrometheus = prometheusAvailable();
+requirePrometheus();
 const run = promisify(execFile);
 let NS = '';
 
@@ -46,7 +46,7 @@ async function namespaceAvg(): Promise<number> {
   return Number(r.data.result[0]?.value[1] ?? NaN);
 }
 
-describe.runIf(hasPrometheus)('bloat over time from Prometheus range queries', () => {
+describe('bloat over time from Prometheus range queries', () => {
   beforeAll(async () => {
     sim = await startSimulator({ scenario: 'demo', port: 0 });
     dir = fs.mkdtempSync(path.join(os.tmpdir(), 'meshdx-bloat-'));

@@ -7,7 +7,7 @@ import { tempDir } from '../../cli/testing';
 import { createCaptureReader } from '../../lib/ledger/capture-reader';
 import { createHistoryReader } from '../../lib/ledger/events';
 import { startSimulator } from '../../server/sim/index';
-import { hasKubectl, KUBECTL, warnIfNoKubectl } from '../sim/kubectl-harness';
+import { KUBECTL, requireKubectl } from '../sim/kubectl-harness';
 
 /**
  * The byte reader of `meshdx attribute` against the general JSON reader on what real kubectl
@@ -39,8 +39,7 @@ function watch(kubeconfig: string, extra: string[]): { proc: ChildProcess; out: 
 }
 
 beforeAll(async () => {
-  warnIfNoKubectl('kubectl watch captures for meshdx attribute');
-  if (!hasKubectl) return;
+  requireKubectl('kubectl watch captures for meshdx attribute');
   sim = await startSimulator({ scenario: 'phantom-503', port: 0, clock: { fixed: START } });
   const kubeconfig = path.join(dir, 'kubeconfig');
   fs.writeFileSync(kubeconfig, sim.kubeconfigYaml);
@@ -70,42 +69,39 @@ afterAll(async () => {
   await sim?.close();
 });
 
-describe.skipIf(!hasKubectl)(
-  'real kubectl captures: the byte reader reads what JSON.parse reads',
-  () => {
-    for (const name of ['watch-events', 'watch-plain', 'list'])
-      it(name, () => {
-        const bytes = captures.get(name) ?? Buffer.alloc(0);
-        expect(bytes.length).toBeGreaterThan(1000);
-        // what kubectl 1.32 prints: watch events one per line, pods and lists pretty
-        expect(bytes.subarray(0, 16).toString()).toMatch(
-          name === 'watch-events' ? /^\{"type":"ADDED"/ : /^\{\n {4}"/,
-        );
-        const text = bytes.toString('utf8');
-        for (const chunk of [1 << 20, 4096, 333]) {
-          const general = createHistoryReader();
-          const generalEvents = [];
-          for (let i = 0; i < text.length; i += chunk)
-            generalEvents.push(...general.push(text.slice(i, i + chunk)));
-          general.end();
-          const fast = createCaptureReader();
-          const fastEvents = [];
-          for (let i = 0; i < bytes.length; i += chunk)
-            fastEvents.push(...fast.push(bytes.subarray(i, i + chunk)));
-          fast.end();
-          expect(fastEvents).toEqual(generalEvents);
-          expect(fast.problems).toEqual(general.problems);
-          expect(fast.counts).toEqual(general.counts);
-          if (chunk === 1 << 20) expect(fast.parsedInFull).toBe(0);
-        }
-        const r = createCaptureReader();
-        const events = r.push(bytes);
-        r.end();
-        expect(events.length).toBeGreaterThan(5);
-        if (name === 'watch-events') {
-          expect(new Set(events.map((e) => e.type))).toContain('DELETED');
-          expect(events.some((e) => e.pod.ips.length > 0 && e.pod.owner !== null)).toBe(true);
-        }
-      });
-  },
-);
+describe('real kubectl captures: the byte reader reads what JSON.parse reads', () => {
+  for (const name of ['watch-events', 'watch-plain', 'list'])
+    it(name, () => {
+      const bytes = captures.get(name) ?? Buffer.alloc(0);
+      expect(bytes.length).toBeGreaterThan(1000);
+      // what kubectl 1.32 prints: watch events one per line, pods and lists pretty
+      expect(bytes.subarray(0, 16).toString()).toMatch(
+        name === 'watch-events' ? /^\{"type":"ADDED"/ : /^\{\n {4}"/,
+      );
+      const text = bytes.toString('utf8');
+      for (const chunk of [1 << 20, 4096, 333]) {
+        const general = createHistoryReader();
+        const generalEvents = [];
+        for (let i = 0; i < text.length; i += chunk)
+          generalEvents.push(...general.push(text.slice(i, i + chunk)));
+        general.end();
+        const fast = createCaptureReader();
+        const fastEvents = [];
+        for (let i = 0; i < bytes.length; i += chunk)
+          fastEvents.push(...fast.push(bytes.subarray(i, i + chunk)));
+        fast.end();
+        expect(fastEvents).toEqual(generalEvents);
+        expect(fast.problems).toEqual(general.problems);
+        expect(fast.counts).toEqual(general.counts);
+        if (chunk === 1 << 20) expect(fast.parsedInFull).toBe(0);
+      }
+      const r = createCaptureReader();
+      const events = r.push(bytes);
+      r.end();
+      expect(events.length).toBeGreaterThan(5);
+      if (name === 'watch-events') {
+        expect(new Set(events.map((e) => e.type))).toContain('DELETED');
+        expect(events.some((e) => e.pod.ips.length > 0 && e.pod.owner !== null)).toBe(true);
+      }
+    });
+});

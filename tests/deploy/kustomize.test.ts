@@ -2,7 +2,7 @@ import { stringify } from 'yaml';
 import { describe, expect, it } from 'vitest';
 import { loadEnv } from '../../server/env';
 import { ALLOWED_HOSTS_SETTING, loadSecurityConfig } from '../../server/security/config';
-import { hasKubectl, kubectlSim, warnIfNoKubectl } from '../sim/kubectl-harness';
+import { kubectlSim, requireKubectl } from '../sim/kubectl-harness';
 import {
   one,
   OVERLAYS,
@@ -13,7 +13,7 @@ import {
   type Rule,
 } from './render';
 
-warnIfNoKubectl('the kustomize rendering tests of deploy/');
+requireKubectl('the kustomize rendering tests of deploy/');
 
 /** The container's environment as the image sets it, plus the ConfigMap. */
 const asEnv = (data: Record<string, string>) => ({ NODE_ENV: 'production' as const, ...data });
@@ -24,7 +24,7 @@ const configMap = (objects: K8sObject[]) =>
     'ConfigMap',
   );
 
-describe.runIf(hasKubectl)('deploy/: every overlay renders a locked-down meshdx', () => {
+describe('deploy/: every overlay renders a locked-down meshdx', () => {
   for (const overlay of OVERLAYS) {
     describe(overlay, () => {
       it('the options ConfigMap reaches the container, and holds only settings the server reads', async () => {
@@ -191,7 +191,7 @@ function servedKinds(table: string): Set<string> {
   return served;
 }
 
-describe.runIf(hasKubectl)('deploy/ applied with real kubectl to the simulator', () => {
+describe('deploy/ applied with real kubectl to the simulator', () => {
   const h = kubectlSim('deploy');
 
   for (const overlay of OVERLAYS) {

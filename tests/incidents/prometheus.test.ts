@@ -9,7 +9,7 @@ import { recordIpHistory, type RecordedIpHistory } from '../../test-support/feed
 import { startSimulator, type RunningSimulator } from '../../server/sim/index';
 import type { Scenario } from '../../server/sim/world/types';
 import {
-  prometheusAvailable,
+  requirePrometheus,
   startPrometheus,
   waitForQuery,
   type RunningPrometheus,
@@ -20,7 +20,7 @@ import {
  * kube-state-metrics exposition: a pod that held an IP and was deleted before meshdx started
  * watching is found through `kube_pod_info`, and the IP's later holder is kept apart by time.
  */
-const hasPrometheus = prometheusAvailable();
+requirePrometheus();
 
 const IP = '10.60.0.7';
 
@@ -78,7 +78,7 @@ function line(t: number, id: string): string {
   );
 }
 
-describe.runIf(hasPrometheus)('pod history from a real Prometheus (kube_pod_info)', () => {
+describe('pod history from a real Prometheus (kube_pod_info)', () => {
   let sim: RunningSimulator;
   let prom: RunningPrometheus;
   let kc: KubeConfig;

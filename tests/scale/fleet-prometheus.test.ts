@@ -8,7 +8,7 @@ import { promVector } from '../../server/prometheus/query';
 import { scanFleet, type ScanDeps } from '../../server/screens/proxies/scan';
 import { startSimulator, type RunningSimulator } from '../../server/sim/index';
 import {
-  prometheusAvailable,
+  requirePrometheus,
   startPrometheus,
   waitForQuery,
   type RunningPrometheus,
@@ -19,7 +19,7 @@ import { meshedPods } from '../proxies/sim-truth';
  * The fleet from a real Prometheus (Debian's package) scraping the simulator's Envoy series
  * against the fleet from meshdx's own per-proxy scrapes of the same simulated cluster.
  */
-const hasPrometheus = prometheusAvailable();
+requirePrometheus();
 
 let sim: RunningSimulator;
 let prom: RunningPrometheus;
@@ -60,7 +60,7 @@ const figures = (r: FleetRow) => ({
   sidecar: r.sidecar,
 });
 
-describe.runIf(hasPrometheus)('the fleet from Prometheus', () => {
+describe('the fleet from Prometheus', () => {
   beforeAll(async () => {
     sim = await startSimulator({
       scenario: 'demo',

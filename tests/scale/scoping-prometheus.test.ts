@@ -11,7 +11,7 @@ import { KubeTransport } from '../../server/kube/transport';
 import { gatherScopingInput, type GatherDeps } from '../../server/screens/scoping/gather';
 import { startSimulator, type RunningSimulator } from '../../server/sim/index';
 import {
-  prometheusAvailable,
+  requirePrometheus,
   startPrometheus,
   waitForQuery,
   type RunningPrometheus,
@@ -21,7 +21,7 @@ import {
  * Scoping at fleet scale: with Prometheus holding every proxy's Envoy and Istio series, the gather
  * takes its counts and each workload's destinations from there and reads no sidecar at all.
  */
-const hasPrometheus = prometheusAvailable();
+requirePrometheus();
 
 let sim: RunningSimulator;
 let prom: RunningPrometheus;
@@ -34,7 +34,7 @@ async function simRequests(): Promise<Record<string, number>> {
   return info.requests;
 }
 
-describe.runIf(hasPrometheus)('scoping gather with the fleet from Prometheus', () => {
+describe('scoping gather with the fleet from Prometheus', () => {
   beforeAll(async () => {
     sim = await startSimulator({
       scenario: 'demo',

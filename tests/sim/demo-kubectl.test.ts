@@ -1,11 +1,11 @@
 import { BatchV1Api, CoreV1Api, KubeConfig } from '@kubernetes/client-node';
 import { describe, expect, it } from 'vitest';
 import { DAEMONSET, OPS_NAMESPACE, SPECLESS_POD } from '../../server/sim/scenarios/ops';
-import { hasKubectl, kubectlSim, warnIfNoKubectl } from './kubectl-harness';
+import { kubectlSim, requireKubectl } from './kubectl-harness';
 
-warnIfNoKubectl('the demo scenario kubectl tests');
+requireKubectl('the demo scenario kubectl tests');
 
-describe.runIf(hasKubectl)('the demo scenario through real kubectl and client-node', () => {
+describe('the demo scenario through real kubectl and client-node', () => {
   const h = kubectlSim('sim-demo', { scenario: 'demo', scenarioImpl: undefined });
   const api = <T>(k: new (...a: never[]) => T) => {
     const kc = new KubeConfig();

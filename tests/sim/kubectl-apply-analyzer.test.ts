@@ -20,9 +20,9 @@ import { promisify } from 'node:util';
 import { parseAllDocuments } from 'yaml';
 import { describe, expect, it } from 'vitest';
 import { fixturePath } from '../../test-support/fixtures';
-import { hasKubectl, KUBECTL, kubectlSim, warnIfNoKubectl } from './kubectl-harness';
+import { KUBECTL, kubectlSim, requireKubectl } from './kubectl-harness';
 
-warnIfNoKubectl('the analyzer-input apply test of the simulator');
+requireKubectl('the analyzer-input apply test of the simulator');
 
 const exec = promisify(execFile);
 const DIR = fixturePath('istio_config', 'analyzer');
@@ -183,7 +183,7 @@ const REFUSED: Record<string, { names: string[]; errors: string[] }> = {
   'common/meshnetworks.yaml': { names: [], errors: [NOT_AN_OBJECT] },
 };
 
-describe.runIf(hasKubectl)('kubectl apply of every istioctl analyzer input', () => {
+describe('kubectl apply of every istioctl analyzer input', () => {
   const h = kubectlSim('sim-analyzer');
 
   async function kubectlResult(...args: string[]) {

@@ -1,8 +1,8 @@
 import type { KubeObject } from '../../lib/kube/types';
 import { describe, expect, it } from 'vitest';
-import { hasKubectl, kubectlSim, warnIfNoKubectl } from './kubectl-harness';
+import { kubectlSim, requireKubectl } from './kubectl-harness';
 
-warnIfNoKubectl('the kubectl apply tests of the simulator');
+requireKubectl('the kubectl apply tests of the simulator');
 
 const sidecarYaml = (name: string, hosts: string[]) => `apiVersion: networking.istio.io/v1
 kind: Sidecar
@@ -15,7 +15,7 @@ spec:
 ${hosts.map((h) => `    - "${h}"`).join('\n')}
 `;
 
-describe.runIf(hasKubectl)('real kubectl apply against the simulator', () => {
+describe('real kubectl apply against the simulator', () => {
   const h = kubectlSim('sim-apply');
   const { kubectl, write } = h;
 

@@ -11,12 +11,13 @@ import {
 } from '../../server/sim/index';
 import { fakeMesh, START, testScenario } from './world';
 
-/** Real kubectl, when the machine has it (CI installs it); its tests say so when skipped. */
+/** Real kubectl (`npm test` and .ci/run install Debian's package). */
 export const KUBECTL = '/usr/bin/kubectl';
-export const hasKubectl = fs.existsSync(KUBECTL);
 
-export function warnIfNoKubectl(what: string): void {
-  if (!hasKubectl) console.warn(`SKIPPED: ${what} need(s) ${KUBECTL}, which is absent`);
+/** Its absence fails the tests that need it, saying how to install it, never a skip. */
+export function requireKubectl(what: string): void {
+  if (!fs.existsSync(KUBECTL))
+    throw new Error(`${what} need(s) ${KUBECTL} (apt-get install -y kubectl)`);
 }
 
 const exec = promisify(execFile);

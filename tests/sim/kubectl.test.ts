@@ -1,12 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import type { Pod } from '../../lib/kube/types';
 import { podReadyCell, podStatusCell } from '../../server/sim/api/podstatus';
-import { hasKubectl, kubectlSim, warnIfNoKubectl } from './kubectl-harness';
+import { kubectlSim, requireKubectl } from './kubectl-harness';
 import { HELLO, proxyLogLines } from './world';
 
-warnIfNoKubectl('the kubectl tests of the simulator');
+requireKubectl('the kubectl tests of the simulator');
 
-describe.runIf(hasKubectl)('real kubectl against the simulator', () => {
+describe('real kubectl against the simulator', () => {
   const h = kubectlSim('sim-kubectl');
   const { kubectl } = h;
 

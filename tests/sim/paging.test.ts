@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { hasKubectl, kubectlSim, warnIfNoKubectl } from './kubectl-harness';
+import { kubectlSim, requireKubectl } from './kubectl-harness';
 
-warnIfNoKubectl('the kubectl --chunk-size test');
+requireKubectl('the kubectl --chunk-size test');
 
 interface ListBody {
   metadata: { resourceVersion: string; continue?: string; remainingItemCount?: number };
@@ -53,7 +53,7 @@ describe('lists honour ?limit= with a continue token', () => {
     expect(stale.status).toBe(410);
   });
 
-  it.runIf(hasKubectl)('kubectl get pods -A --chunk-size=1 lists every pod', async () => {
+  it('kubectl get pods -A --chunk-size=1 lists every pod', async () => {
     const stdout = await h.kubectl('get', 'pods', '-A', '--chunk-size=1', '-o', 'name');
     expect(stdout.trim().split('\n').sort()).toEqual(
       h.sim.store

@@ -1,8 +1,8 @@
 import { ApiException, CoreV1Api, KubeConfig, type V1Service } from '@kubernetes/client-node';
 import { describe, expect, it } from 'vitest';
-import { hasKubectl, kubectlSim, warnIfNoKubectl } from './kubectl-harness';
+import { kubectlSim, requireKubectl } from './kubectl-harness';
 
-warnIfNoKubectl('the validation tests of the simulator');
+requireKubectl('the validation tests of the simulator');
 
 interface Status {
   kind: string;
@@ -32,7 +32,7 @@ const svc = (name: string, ports: object[]): V1Service => ({
   },
 });
 
-describe.runIf(hasKubectl)('validation: what the API server refuses with 422', () => {
+describe('validation: what the API server refuses with 422', () => {
   const h = kubectlSim('sim-validation');
   const core = () => {
     const kc = new KubeConfig();
