@@ -42,26 +42,15 @@ async function view(query: string): Promise<ViewJson> {
   return (await res.json()) as ViewJson;
 }
 
-/**
- * Every failure sent to a pod after its deletion started stands, on screen, inside its bar and
- * right of that pod's deletion line: bars and markers share one time axis.
- */
-async function expectBarsAfterDeletions(page: Page, v: ViewJson): Promise<number> {
-  const chart = page.getByTestId('incident-chart');
-  // the chart lays its bars out after the data arrives: measure once they have their places
-  await expect
-    .poll(() =>
-      chart.getByTestId('failure-bar').evaluateAll((els) => {
-        const rects = els.map((e) => e.getBoundingClientRect());
-        const xs = new Set(rects.map((r) => Math.round(r.x)));
-        return (
-          rects.length > 0 && rects.every((r) => r.width > 0) && (rects.length < 2 || xs.size > 1)
-        );
-      }),
-    )
-    .toBe(true);
-  const bars = await chart.getByTestId('failure-bar').evaluateAll((els) =>
-    els.map((e) => {
+interface Layout {
+  bars: { from: string; to: string; x: number; w: number }[];
+  markers: { kind: string; pod: string; at: string; x: number }[];
+}
+
+/** Bars and markers of the incident chart, read from one layout (one evaluate, one frame). */
+function readLayout(page: Page): Promise<Layout> {
+  return page.getByTestId('incident-chart').evaluate((chart) => ({
+    bars: [...chart.querySelectorAll('[data-testid="failure-bar"]')].map((e) => {
       const r = e.getBoundingClientRect();
       return {
         from: e.getAttribute('data-from') ?? '',
@@ -70,24 +59,51 @@ async function expectBarsAfterDeletions(page: Page, v: ViewJson): Promise<number
         w: r.width,
       };
     }),
-  );
-  const markers = await chart.getByTestId('chart-marker').evaluateAll((els) =>
-    els.map((e) => ({
+    markers: [...chart.querySelectorAll('[data-testid="chart-marker"]')].map((e) => ({
       kind: e.getAttribute('data-kind') ?? '',
       pod: e.getAttribute('data-pod') ?? '',
       at: e.getAttribute('data-at') ?? '',
       x: e.getBoundingClientRect().x,
     })),
-  );
-  expect(bars.length).toBeGreaterThan(0);
-  // pixels per ms from the axis itself: two bars of different bins
-  const sorted = [...bars].sort((a, b) => Date.parse(a.from) - Date.parse(b.from));
-  const a = sorted[0]!;
-  const b = sorted[sorted.length - 1]!;
-  const pxPerMs =
-    Date.parse(b.from) > Date.parse(a.from)
-      ? (b.x - a.x) / (Date.parse(b.from) - Date.parse(a.from))
-      : a.w / v.chart.bucketMs;
+  }));
+}
+
+/**
+ * Pixels per ms of the chart's time axis, from its two bars furthest apart in time (one bar's
+ * width over its bin when all bars share one bin); null when the layout has no usable bars.
+ */
+function pxPerMsOf(layout: Layout, bucketMs: number): number | null {
+  const bars = [...layout.bars].sort((a, b) => Date.parse(a.from) - Date.parse(b.from));
+  const a = bars[0];
+  const b = bars.at(-1);
+  if (!a || !b || bars.some((r) => !(r.w > 0))) return null;
+  const span = Date.parse(b.from) - Date.parse(a.from);
+  const px = span > 0 ? (b.x - a.x) / span : a.w / bucketMs;
+  return px > 0 ? px : null;
+}
+
+/**
+ * Every failure sent to a pod after its deletion started stands, on screen, inside its bar and
+ * right of that pod's deletion line: bars and markers share one time axis.
+ */
+async function expectBarsAfterDeletions(page: Page, v: ViewJson): Promise<number> {
+  // the chart lays its bars out after the data arrives and again when its container settles:
+  // measure a layout that has bars on a usable axis and held still between two reads 100 ms apart
+  let layout: Layout = { bars: [], markers: [] };
+  await expect
+    .poll(async () => {
+      const first = await readLayout(page);
+      await page.waitForTimeout(100);
+      const second = await readLayout(page);
+      layout = second;
+      return (
+        JSON.stringify(first) === JSON.stringify(second) &&
+        pxPerMsOf(second, v.chart.bucketMs) !== null
+      );
+    })
+    .toBe(true);
+  const { bars, markers } = layout;
+  const pxPerMs = pxPerMsOf(layout, v.chart.bucketMs) ?? 0;
   expect(pxPerMs).toBeGreaterThan(0);
   let checked = 0;
   for (const r of v.requests) {
