@@ -16,6 +16,14 @@ export async function register(): Promise<void> {
   } catch (e) {
     console.error(`meshdx: ${e instanceof Error ? e.message : String(e)}`);
   }
+  const { loadEnv } = await import('./server/env');
+  const { applyHeapGrowth } = await import('./server/runtime/heap');
+  try {
+    applyHeapGrowth(loadEnv().MESHDX_HEAP_GROWTH_PERCENT);
+  } catch (e) {
+    // an invalid setting is reported by every view that loads the configuration as well
+    console.error(`meshdx: ${e instanceof Error ? e.message : String(e)}`);
+  }
   const { startDefaultRuntime } = await import('./server/runtime/start');
   startDefaultRuntime();
 }

@@ -48,6 +48,13 @@ const EnvSchema = z.object({
   /** pods/proxy and port-forward calls in flight at once, for the whole runtime (every screen). */
   MESHDX_PROXY_CONCURRENCY: z.coerce.number().int().min(1).max(512).default(32),
   /**
+   * How far V8 lets the server's heap grow past what was live at its last full collection, in
+   * percent (server/runtime/heap.ts). V8's own policy grows it up to 4x for a fast collector:
+   * with 20,000 pods watched that left the resident set near twice the live heap. 10 keeps it
+   * close, for a full collection more often; 0 leaves V8's policy.
+   */
+  MESHDX_HEAP_GROWTH_PERCENT: z.coerce.number().int().min(0).max(400).default(10),
+  /**
    * A view answers within this long with what it has, naming what is late (proxies not asked
    * or not answered by then), instead of waiting for the slowest proxy.
    */

@@ -3,6 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ApiBudgetSchema } from '../../lib/api/budget';
+import { loadEnv } from '../../server/env';
 import { resetRegistry, runtimeFor } from '../../server/runtime/registry';
 import { getHealth } from '../../server/screens/cluster/health';
 import { getFleet } from '../../server/screens/proxies/fleet';
@@ -31,6 +32,7 @@ beforeAll(async () => {
   process.env.MESHDX_API_QPS = '300';
   process.env.MESHDX_API_BURST = '300';
   process.env.MESHDX_PROXY_CONCURRENCY = '8';
+  process.env.MESHDX_HEAP_GROWTH_PERCENT = '25';
   delete process.env.MESHDX_CONTEXT;
   delete process.env.MESHDX_PROMETHEUS;
 });
@@ -58,5 +60,24 @@ describe('meshdx reports its own API cost', () => {
     const h = ApiBudgetSchema.parse(rt?.api);
     expect(h.requests.watch).toBeGreaterThanOrEqual(2);
     expect(h.requests.proxy).toBe(api.requests.proxy);
+  });
+
+  it('with its own memory and heap policy in /api/health', async () => {
+    const { process: mem } = await getHealth(null);
+    expect(mem.heapGrowthPercent).toBe(25);
+    expect(mem.rssMb).toBeGreaterThan(mem.heapUsedMb);
+    expect(mem.heapUsedMb).toBeGreaterThan(0);
+    expect(mem.heapTotalMb).toBeGreaterThanOrEqual(mem.heapUsedMb);
+    expect(mem.heapLimitMb).toBeGreaterThan(mem.heapTotalMb);
+  });
+
+  it('refuses a heap growth it cannot apply, naming the setting', () => {
+    for (const bad of ['-5', '401', 'ten', '2.5'])
+      expect(() => loadEnv({ ...process.env, MESHDX_HEAP_GROWTH_PERCENT: bad })).toThrow(
+        /MESHDX_HEAP_GROWTH_PERCENT/,
+      );
+    expect(
+      loadEnv({ ...process.env, MESHDX_HEAP_GROWTH_PERCENT: '0' }).MESHDX_HEAP_GROWTH_PERCENT,
+    ).toBe(0);
   });
 });
