@@ -1,24 +1,6 @@
-import type { FromSource, IpLookup, PodEvent, PodInterval, PodObservation } from './types';
+import type { IpLookup, PodEvent, PodInterval } from './types';
+import { PodIpTrack } from './pod-track';
 import { lookupInSorted } from './lookup';
-
-/** Kubernetes' default terminationGracePeriodSeconds, used when a deleted pod names none. */
-const DEFAULT_GRACE_SECONDS = 30;
-
-interface PodTrack {
-  latest: PodObservation;
-  /** The pod was seen without an IP: the first timed sighting with one is when it got it. */
-  sawWithoutIp: boolean;
-  deletionStartedAt: number | null;
-  graceEndsAt: number | null;
-  gone: { at: number; uncertain: boolean } | null;
-  lastSeenAt: number | null;
-  /** The pod's IPs in the order first seen (a pod has one or two: no map per pod). */
-  ips: string[];
-  /** The first timed sighting with ips[k], null while none. */
-  firstTimed: (number | null)[];
-  /** Of its IPs, how many had no time at all when its intervals were last made. */
-  untimed: number;
-}
 
 export interface LedgerCounts {
   events: number;
@@ -33,7 +15,7 @@ export interface LedgerCounts {
  * query with at(ip, time). Pod IPs are reused, so a lookup always goes by (ip, time).
  */
 export class IpLedger {
-  private readonly pods = new Map<string, PodTrack>();
+  private readonly pods = new Map<string, PodIpTrack>();
   private readonly byIp = new Map<string, PodInterval[]>();
   /**
    * Pods changed since the index (byIp) was last made. Until it is first made, every pod is
@@ -58,55 +40,10 @@ export class IpLedger {
     const key = pod.uid ?? `${pod.namespace}/${pod.name}`;
     let track = this.pods.get(key);
     if (!track) {
-      track = {
-        latest: pod,
-        sawWithoutIp: false,
-        deletionStartedAt: null,
-        graceEndsAt: null,
-        gone: null,
-        lastSeenAt: null,
-        ips: [],
-        firstTimed: [],
-        untimed: 0,
-      };
+      track = new PodIpTrack(pod);
       this.pods.set(key, track);
     }
-    if (event.time !== null && (track.lastSeenAt === null || event.time >= track.lastSeenAt))
-      track.latest = pod;
-    else if (event.time === null) track.latest = mergeLatest(track.latest, pod);
-    if (event.time !== null) track.lastSeenAt = Math.max(track.lastSeenAt ?? -Infinity, event.time);
-    if (pod.ips.length === 0 && event.type !== 'DELETED') track.sawWithoutIp = true;
-    for (const ip of pod.ips) {
-      let k = track.ips.indexOf(ip);
-      if (k < 0) {
-        k = track.ips.push(ip) - 1;
-        track.firstTimed.push(null);
-      }
-      const first = track.firstTimed[k] ?? null;
-      if (event.time !== null && (first === null || event.time < first))
-        track.firstTimed[k] = event.time;
-    }
-    if (pod.deletionTimestamp !== null) {
-      const grace =
-        pod.deletionGracePeriodSeconds ??
-        pod.terminationGracePeriodSeconds ??
-        DEFAULT_GRACE_SECONDS;
-      track.graceEndsAt = pod.deletionTimestamp;
-      track.deletionStartedAt = pod.deletionTimestamp - grace * 1000;
-    }
-    if (event.type === 'DELETED') {
-      if (event.time !== null) {
-        track.gone = { at: event.time, uncertain: false };
-      } else if (pod.exitedAt !== null && (!track.gone || track.gone.uncertain)) {
-        // kubectl's watch output has no times: the final object's last container exit is
-        // when the pod stopped answering on its IP (the API removal follows within moments)
-        track.gone = { at: pod.exitedAt, uncertain: false };
-      } else if (!track.gone || track.gone.uncertain) {
-        const estimate = lastKnownTime(pod, track);
-        if (estimate !== null)
-          track.gone = { at: Math.max(estimate, track.gone?.at ?? -Infinity), uncertain: true };
-      }
-    }
+    track.add(event);
     if (this.indexed) this.dirtyPods.add(key);
     return this;
   }
@@ -187,81 +124,12 @@ export class IpLedger {
     for (const ip of touched) this.byIp.get(ip)?.sort(byFrom);
   }
 
-  private materialize(track: PodTrack): PodInterval[] {
-    const pod = track.latest;
-    const out: PodInterval[] = [];
-    let untimed = 0;
-    for (let k = 0; k < track.ips.length; k++) {
-      const ip = track.ips[k] as string;
-      const start = startOf(pod, track.sawWithoutIp, track.firstTimed[k] ?? null);
-      if (!start) {
-        untimed++;
-        continue;
-      }
-      out.push({
-        ip,
-        namespace: pod.namespace,
-        name: pod.name,
-        uid: pod.uid,
-        owner: pod.owner,
-        node: pod.node,
-        from: start.at,
-        fromSource: start.source,
-        deletionStartedAt: track.deletionStartedAt,
-        graceEndsAt: track.graceEndsAt,
-        goneAt: track.gone?.at ?? null,
-        goneUncertain: track.gone?.uncertain ?? false,
-        lastSeenAt: track.lastSeenAt,
-      });
-    }
-    this.untimedTotal += untimed - track.untimed;
-    track.untimed = untimed;
+  private materialize(track: PodIpTrack): PodInterval[] {
+    const before = track.untimed;
+    const out = track.materialize();
+    this.untimedTotal += track.untimed - before;
     return out;
   }
 }
 
 const byFrom = (a: PodInterval, b: PodInterval): number => a.from - b.from;
-
-/**
- * Start of an interval: the first timed sighting with the IP when the pod was watched
- * getting it; otherwise a lower bound from the object (status.startTime, else the earliest
- * condition transition, else creationTimestamp), never later than a timed sighting.
- */
-function startOf(
-  pod: PodObservation,
-  sawWithoutIp: boolean,
-  firstTimed: number | null,
-): { at: number; source: FromSource } | null {
-  if (firstTimed !== null && sawWithoutIp) return { at: firstTimed, source: 'event' };
-  // the first bound the object has, strongest first (no list of them made per interval)
-  let at: number | null = pod.startTime;
-  let source: FromSource = 'startTime';
-  if (at === null) {
-    at = pod.firstConditionTime;
-    source = 'condition';
-  }
-  if (at === null) {
-    at = pod.creationTimestamp;
-    source = 'creationTimestamp';
-  }
-  if (at !== null)
-    return firstTimed !== null && firstTimed < at
-      ? { at: firstTimed, source: 'event' }
-      : { at, source };
-  return firstTimed !== null ? { at: firstTimed, source: 'event' } : null;
-}
-
-/** Without event times, the last known time of a deleted pod: its latest status time or deletion start. */
-function lastKnownTime(pod: PodObservation, track: PodTrack): number | null {
-  const candidates = [pod.latestTime, track.deletionStartedAt, track.lastSeenAt].filter(
-    (t): t is number => t !== null,
-  );
-  return candidates.length ? Math.max(...candidates) : null;
-}
-
-/** Untimed observations: keep the one that knows more (a deletion, a later status). */
-function mergeLatest(current: PodObservation, next: PodObservation): PodObservation {
-  if ((next.latestTime ?? -Infinity) >= (current.latestTime ?? -Infinity))
-    return { ...next, ips: next.ips.length ? next.ips : current.ips };
-  return current;
-}
