@@ -59,6 +59,25 @@ describe('SharedParts', () => {
     expect(parts.shared).toBe(2);
   });
 
+  it('shares a flat record whole when equal, else keeps the one that differs (value for value)', () => {
+    const parts = new SharedParts();
+    const a = parts.shareValues('ann', { 'istio.io/rev': 'default', 'cni/podIP': '10.0.0.1' });
+    expect(Object.isFrozen(a)).toBe(true);
+    expect(parts.shareValues('ann', { 'istio.io/rev': 'default', 'cni/podIP': '10.0.0.1' })).toBe(
+      a,
+    );
+    const b = parts.shareValues('ann', { 'istio.io/rev': 'default', 'cni/podIP': '10.0.0.2' });
+    expect(b).not.toBe(a);
+    expect(b).toEqual({ 'istio.io/rev': 'default', 'cni/podIP': '10.0.0.2' });
+    expect(Object.isFrozen(b)).toBe(true);
+    // the newest is the one kept; a value that is not a record is left as it is
+    expect(parts.shareValues('ann', { 'istio.io/rev': 'default', 'cni/podIP': '10.0.0.2' })).toBe(
+      b,
+    );
+    expect(parts.shareValues('ann', ['x'])).toEqual(['x']);
+    expect(parts.shareValues('ann', null)).toBe(null);
+  });
+
   it('forgets the oldest parts beyond its bound', () => {
     const parts = new SharedParts(2);
     const a = parts.share('a', { x: 1 });
@@ -86,6 +105,55 @@ describe('trimPod with shared parts, on real injector output', () => {
     // and the analyses read the same as without sharing
     expect(podProxy(b)).toEqual(podProxy(trimPod(sibling('hello-b', '10.0.0.2'))));
     expect(b).toEqual(trimPod(sibling('hello-b', '10.0.0.2')));
+  });
+
+  it("keeps each pod's own annotation and status while sharing what its siblings have too", () => {
+    const trim = trimFor('pods');
+    const withOwn = (name: string, ip: string, started: string) => {
+      const p = sibling(name, ip);
+      p.metadata.annotations = { ...p.metadata.annotations, 'cni.example/pod-ip': ip };
+      p.status = {
+        phase: 'Running',
+        podIP: ip,
+        conditions: [
+          { type: 'PodScheduled', status: 'True', lastTransitionTime: started },
+          { type: 'Ready', status: 'True', lastTransitionTime: started },
+        ],
+        containerStatuses: [
+          {
+            name: 'hello',
+            image: 'registry.example/hello:v1',
+            imageID: 'registry.example/hello@sha256:0f0f',
+            containerID: `containerd://${name}`,
+            ready: true,
+            restartCount: 0,
+            state: { running: { startedAt: started } },
+          },
+        ],
+      };
+      return p;
+    };
+    const a = trim(withOwn('hello-a', '10.0.0.1', '2026-11-01T12:00:00Z'));
+    const b = trim(withOwn('hello-b', '10.0.0.2', '2026-11-01T12:00:05Z'));
+    const c = trim(withOwn('hello-c', '10.0.0.3', '2026-11-01T12:00:05Z'));
+    expect(b.metadata.annotations?.['cni.example/pod-ip']).toBe('10.0.0.2');
+    expect(b.metadata.annotations?.['sidecar.istio.io/status']).toBe(
+      a.metadata.annotations?.['sidecar.istio.io/status'],
+    );
+    expect(b.status?.containerStatuses?.[0]?.containerID).toBe('containerd://hello-b');
+    expect(b.status?.containerStatuses?.[0]?.state).toEqual({
+      running: { startedAt: '2026-11-01T12:00:05Z' },
+    });
+    expect(b.status?.conditions?.[1]).toEqual({
+      type: 'Ready',
+      status: 'True',
+      lastTransitionTime: '2026-11-01T12:00:05Z',
+    });
+    // a condition equal to the sibling's before it is that one object, read-only
+    expect(c.status?.conditions?.[1]).toBe(b.status?.conditions?.[1]);
+    expect(Object.isFrozen(c.status?.conditions?.[1])).toBe(true);
+    // and the pods read the same as trimmed without sharing
+    expect(b).toEqual(trimPod(withOwn('hello-b', '10.0.0.2', '2026-11-01T12:00:05Z')));
   });
 
   it('keeps a pod whose template differs, and shares nothing across controllers or bare pods', () => {

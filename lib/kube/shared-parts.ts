@@ -35,8 +35,11 @@ function deepFreeze<T>(v: T): T {
   return Object.freeze(v);
 }
 
-/** Parts kept by default: a few per controller, for far more controllers than a cluster has. */
-const DEFAULT_MAX_PARTS = 50_000;
+/** Parts kept by default: some 15 per controller, for far more controllers than a cluster has. */
+const DEFAULT_MAX_PARTS = 200_000;
+
+const isRecord = (v: unknown): v is Record<string, unknown> =>
+  v !== null && typeof v === 'object' && !Array.isArray(v);
 
 export class SharedParts {
   private readonly parts = new Map<string, unknown>();
@@ -65,6 +68,33 @@ export class SharedParts {
       this.shared++;
       return kept as T;
     }
+    return this.keep(key, value);
+  }
+
+  /**
+   * For a flat record that siblings share in part (annotations with one written per pod, a
+   * container's status whose image and imageID are the template's but whose containerID is
+   * the pod's): the kept copy when equal, else `value` with each string equal to the kept
+   * copy's taken from it (one string for every pod instead of one per pod), kept from now on.
+   */
+  shareValues<T>(key: string, value: T): T {
+    if (!isRecord(value) || Object.isFrozen(value)) return value;
+    const kept = this.parts.get(key);
+    if (kept !== undefined && jsonEqual(kept, value)) {
+      this.shared++;
+      return kept as T;
+    }
+    if (isRecord(kept)) {
+      const own: Record<string, unknown> = value;
+      for (const k of Object.keys(own)) {
+        const v = own[k];
+        if (typeof v === 'string' && kept[k] === v) own[k] = kept[k];
+      }
+    }
+    return this.keep(key, value);
+  }
+
+  private keep<T>(key: string, value: T): T {
     this.parts.delete(key);
     this.parts.set(key, deepFreeze(value));
     if (this.parts.size > this.maxParts) {

@@ -152,12 +152,31 @@ function containerLists(pod: Record<string, unknown>, owner: string): [string, u
 function shareTemplateParts(pod: Record<string, unknown>, parts: SharedParts, owner: string) {
   const meta = pod.metadata;
   if (isRecord(meta)) {
-    for (const k of ['labels', 'annotations', 'ownerReferences'] as const)
-      if (k in meta) meta[k] = parts.share(`${owner}/${k}`, meta[k]);
+    for (const k of ['labels', 'annotations'] as const)
+      if (k in meta) meta[k] = parts.shareValues(`${owner}/${k}`, meta[k]);
+    if ('ownerReferences' in meta)
+      meta.ownerReferences = parts.share(`${owner}/ownerReferences`, meta.ownerReferences);
   }
   for (const [key, list] of containerLists(pod, owner))
     for (let i = 0; i < list.length; i++) list[i] = parts.share(`${key}${i}`, list[i]);
+  // the status is the pod's own, but its conditions' types and its containers' names, images
+  // and image digests are the template's: one string each for the controller's pods
+  const status = pod.status;
+  if (!isRecord(status)) return;
+  for (const [k, tag] of STATUS_LISTS) {
+    const list = status[k];
+    if (Array.isArray(list))
+      for (let i = 0; i < list.length; i++)
+        list[i] = parts.shareValues(`${owner}/${tag}${i}`, list[i]);
+  }
 }
+
+/** Status lists whose items share values with the same item of sibling pods. */
+const STATUS_LISTS = [
+  ['conditions', 'k'],
+  ['containerStatuses', 's'],
+  ['initContainerStatuses', 'is'],
+] as const;
 
 /**
  * The pod as meshdx keeps it: the fields of the Pod type, without the last-applied annotation.
