@@ -3,6 +3,7 @@ import type { Pod } from '../../lib/kube/types';
 import { readFixture } from '../../test-support/fixtures';
 import { parse } from 'yaml';
 import type { ObservedEvent } from '../kube/listwatch';
+import { diffPod } from '../../lib/timeline/watch';
 import { PodHistory } from './pod-history';
 
 const AT = new Date('2026-01-01T00:00:10Z');
@@ -110,5 +111,37 @@ describe('PodHistory', () => {
       h.transitions(p.metadata.uid ?? '').filter((t) => t.field === 'startedAt').length,
     ).toBeGreaterThanOrEqual(starts);
     expect(h.livePods()).toHaveLength(1);
+  });
+
+  it('gives a listed, unchanged pod the transitions of its first sighting, and keeps them once it changes', () => {
+    const p = parse(readFixture('pods/kube-dns_pod_with_status.yaml')) as Pod;
+    const uid = p.metadata.uid ?? '';
+    const h = new PodHistory();
+    h.apply(ev('ADDED', p, 'list'));
+    const first = diffPod(undefined, p);
+    expect(first.length).toBeGreaterThan(0);
+    expect(h.transitions(uid)).toEqual(first);
+    // its first change keeps those and adds what changed, at the watch's time
+    const restarted = structuredClone(p);
+    const c = restarted.status!.containerStatuses![0]!;
+    c.restartCount = (c.restartCount ?? 0) + 1;
+    c.state = { running: { startedAt: '2026-01-01T00:05:00Z' } };
+    h.apply(ev('MODIFIED', restarted));
+    const after = h.transitions(uid);
+    expect(after.slice(0, first.length)).toEqual(first);
+    expect(after.slice(first.length)).toEqual(diffPod(p, restarted, AT.toISOString()));
+    expect(after.length).toBeGreaterThan(first.length);
+    // deleted while unchanged since its list: the first sighting's transitions are still there
+    const q = pod('web-9', 'u9', true, '1');
+    h.apply(ev('ADDED', q, 'list'));
+    h.apply(ev('DELETED', q));
+    expect(h.transitions('u9')).toEqual(diffPod(undefined, q));
+  });
+
+  it('keeps a pod first seen on the watch with its receipt time', () => {
+    const h = new PodHistory();
+    const q = pod('web-2', 'u2', true, '1');
+    h.apply(ev('ADDED', q));
+    expect(h.transitions('u2')).toEqual(diffPod(undefined, q, AT.toISOString()));
   });
 });
