@@ -9,7 +9,7 @@ import { Card } from '../ui/Card';
 import { Pager } from '../ui/Pager';
 import { ApiFooter } from '../ui/ApiFooter';
 import { ErrorPanel, errorProps } from '../ui/ErrorPanel';
-import { FilterBar, SelectFilter, TextFilter } from '../ui/Filters';
+import { FilterBar, NamespaceWorkloadFilters, TextFilter } from '../ui/Filters';
 import { FleetChart } from './FleetChart';
 import { FleetStats, NamespaceList, TopWorkloads } from './FleetSummary';
 import { FleetTable } from './FleetTable';
@@ -44,19 +44,12 @@ function Loaded({ fleet }: { fleet: Fleet }) {
         onSelect={(key) => update({ ztunnel: state.ztunnel === key ? undefined : key })}
       />
       <FilterBar>
-        <SelectFilter
-          label="Namespace"
-          value={state.namespace}
-          options={namespaces.map((n) => ({ value: n, label: n }))}
-          onChange={(v) => update({ namespace: v, workload: undefined, page: undefined })}
-          testId="filter-namespace"
-        />
-        <SelectFilter
-          label="Workload"
-          value={state.workload}
-          options={workloads.map((w) => ({ value: w, label: w }))}
-          onChange={(v) => update({ workload: v, page: undefined })}
-          testId="filter-workload"
+        <NamespaceWorkloadFilters
+          namespaces={namespaces}
+          workloads={workloads}
+          namespace={state.namespace}
+          workload={state.workload}
+          update={update}
         />
         <TextFilter
           label="Search"

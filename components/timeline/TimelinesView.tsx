@@ -6,7 +6,7 @@ import { timelineQueryOfView } from '../../lib/timeline/fleet-page';
 import { QueryBoundary } from '../data/QueryBoundary';
 import { useViewState } from '../data/useViewState';
 import { Card, Stat } from '../ui/Card';
-import { FilterBar, SelectFilter, TextFilter } from '../ui/Filters';
+import { FilterBar, NamespaceWorkloadFilters, SelectFilter, TextFilter } from '../ui/Filters';
 import { VirtualTable } from '../ui/VirtualTable';
 import { LateNote } from '../ui/LateNote';
 import { Pager } from '../ui/Pager';
@@ -86,19 +86,12 @@ function Fleet({ f }: { f: TimelinePagedFleet }) {
         </Card>
       </div>
       <FilterBar>
-        <SelectFilter
-          label="Namespace"
-          value={state.namespace}
-          options={namespaces.map((n) => ({ value: n, label: n }))}
-          onChange={(v) => update({ namespace: v, workload: undefined, page: undefined })}
-          testId="filter-namespace"
-        />
-        <SelectFilter
-          label="Workload"
-          value={state.workload}
-          options={workloads.map((w) => ({ value: w, label: w }))}
-          onChange={(v) => update({ workload: v, page: undefined })}
-          testId="filter-workload"
+        <NamespaceWorkloadFilters
+          namespaces={namespaces}
+          workloads={workloads}
+          namespace={state.namespace}
+          workload={state.workload}
+          update={update}
         />
         <SelectFilter
           label="Verdict"

@@ -68,3 +68,44 @@ export function TextFilter({
     </label>
   );
 }
+
+/**
+ * A namespace and a workload within it, for a paged view whose state is in the URL: picking a
+ * namespace clears the workload, and either change goes back to the first page.
+ */
+export function NamespaceWorkloadFilters({
+  namespaces,
+  workloads,
+  namespace,
+  workload,
+  update,
+}: {
+  namespaces: string[];
+  workloads: string[];
+  namespace: string | undefined;
+  workload: string | undefined;
+  update: (patch: {
+    namespace?: string | undefined;
+    workload?: string | undefined;
+    page?: undefined;
+  }) => void;
+}) {
+  return (
+    <>
+      <SelectFilter
+        label="Namespace"
+        value={namespace}
+        options={namespaces.map((n) => ({ value: n, label: n }))}
+        onChange={(v) => update({ namespace: v, workload: undefined, page: undefined })}
+        testId="filter-namespace"
+      />
+      <SelectFilter
+        label="Workload"
+        value={workload}
+        options={workloads.map((w) => ({ value: w, label: w }))}
+        onChange={(v) => update({ workload: v, page: undefined })}
+        testId="filter-workload"
+      />
+    </>
+  );
+}
