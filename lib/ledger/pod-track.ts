@@ -38,7 +38,12 @@ export class PodIpTrack {
     if (pod.ips.length === 0 && event.type !== 'DELETED') this.sawWithoutIp = true;
     for (const ip of pod.ips) {
       let k = this.ips.indexOf(ip);
-      if (k < 0) {
+      if (k < 0 && this.ips.length === 0) {
+        // made at their size: grown by push from empty, each would hold room for 17
+        this.ips = [ip];
+        this.firstTimed = [null];
+        k = 0;
+      } else if (k < 0) {
         k = this.ips.push(ip) - 1;
         this.firstTimed.push(null);
       }
