@@ -3,6 +3,7 @@
  * validated; a failure of any kind (HTTP status, non-JSON body, error status) is returned
  * as an error string, never thrown.
  */
+import { sampleValue, scanVector } from '../../lib/metrics/prom-vector';
 
 export interface Series {
   metric: Record<string, string>;
@@ -137,6 +138,17 @@ export async function promVector(
     return `Prometheus at ${c.baseUrl} not reachable: ${e instanceof Error ? e.message : String(e)}`;
   }
   const text = await res.text().catch(() => '');
+  // Prometheus's own compact answer is scanned; anything else is read as JSON below
+  const scanned = res.ok ? scanVector(text) : null;
+  if (scanned) {
+    for (let i = 0; i < scanned.labels.length; i++)
+      visit(
+        scanned.labels[i] as Record<string, string>,
+        scanned.atMs[i] ?? NaN,
+        scanned.values[i] ?? NaN,
+      );
+    return null;
+  }
   let body: unknown;
   try {
     body = JSON.parse(text);
@@ -160,8 +172,9 @@ export async function promVector(
     const { metric, value } = r as { metric?: unknown; value?: unknown };
     if (!isRecordOfStrings(metric) || !Array.isArray(value) || value.length !== 2) return notResult;
     const [t, v] = value as unknown[];
-    if (typeof t !== 'number' || typeof v !== 'string') return notResult;
-    visit(metric, Math.round(t * 1000), Number(v));
+    const sample = typeof v === 'string' ? sampleValue(v) : null;
+    if (typeof t !== 'number' || sample === null) return notResult;
+    visit(metric, Math.round(t * 1000), sample);
   }
   return null;
 }

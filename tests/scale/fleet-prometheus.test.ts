@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FleetRow } from '../../lib/api/proxies';
 import { FleetViewSchema } from '../../lib/api/proxies';
 import { KubeTransport } from '../../server/kube/transport';
+import { scanVector } from '../../lib/metrics/prom-vector';
 import { FLEET_QUERIES } from '../../server/prometheus/fleet';
 import { promVector } from '../../server/prometheus/query';
 import { scanFleet, type ScanDeps } from '../../server/screens/proxies/scan';
@@ -181,11 +182,14 @@ describe('the fleet from Prometheus', () => {
     });
     expect(ok).toBeNull();
     // the same series Prometheus's own answer lists
-    const raw = (await (
+    const text = await (
       await fetch(
         `${prom.url}/api/v1/query?query=${encodeURIComponent(FLEET_QUERIES.activeClusters)}`,
       )
-    ).json()) as { data: { result: { metric: Record<string, string> }[] } };
+    ).text();
+    const raw = JSON.parse(text) as { data: { result: { metric: Record<string, string> }[] } };
+    // and this Prometheus's answer is the compact one the scan reads (not the JSON fallback)
+    expect(scanVector(text)?.labels).toEqual(raw.data.result.map((r) => r.metric));
     expect(seen.sort()).toEqual(
       raw.data.result.map((r) => `${r.metric.namespace}/${r.metric.pod}`).sort(),
     );
