@@ -2,7 +2,6 @@ import {
   fromSourceIndex,
   IntervalTable,
   IntervalTableBuilder,
-  jsonString,
   type IdentityReader,
   type KeyJson,
   type IntervalIdentity,
@@ -39,9 +38,6 @@ export interface IntervalRows {
   identities: string[];
 }
 
-/** A string or null as JSON.stringify writes it inside an array. */
-const jsonOrNull = (s: string | null): string => (s === null ? 'null' : jsonString(s));
-
 export function intervalRowsOf(intervals: Iterable<PodInterval>): IntervalRows {
   // number arrays grow without an object per interval; typed at the end
   const cols = { from: [] as number[], dsa: [] as number[], grace: [] as number[] };
@@ -63,23 +59,16 @@ export function intervalRowsOf(intervals: Iterable<PodInterval>): IntervalRows {
     more.seen.push(none(i.lastSeenAt));
     more.source.push(fromSourceIndex(i.fromSource));
     more.unc.push(i.goneUncertain ? 1 : 0);
-    // joined, not concatenated: one flat string, not a tree of a dozen pieces kept per row
+    // one flat string made natively (not a tree of a dozen pieces kept per row)
     identities.push(
-      [
-        '[',
-        jsonString(i.namespace),
-        ',',
-        jsonString(i.name),
-        ',',
-        jsonOrNull(i.uid),
-        ',',
-        jsonOrNull(i.owner?.kind ?? null),
-        ',',
-        jsonOrNull(i.owner?.name ?? null),
-        ',',
-        jsonOrNull(i.node),
-        ']',
-      ].join(''),
+      JSON.stringify([
+        i.namespace,
+        i.name,
+        i.uid,
+        i.owner?.kind ?? null,
+        i.owner?.name ?? null,
+        i.node,
+      ]),
     );
   }
   return {
@@ -123,7 +112,7 @@ export function intervalTableFromRows(rows: IntervalRows): IntervalTable {
 
 /**
  * The namespace, name and uid texts of an identity intervalRowsOf wrote, cut out of it: each
- * string there is what JSON.stringify writes (see jsonOrNull), so where the text holds no
+ * string there is what JSON.stringify writes (see intervalRowsOf), so where the text holds no
  * backslash (no string had anything escaped) each runs from its quote to the next. Null for
  * any other text (it is then decoded).
  */
