@@ -38,7 +38,11 @@ export interface IntervalRows {
   identities: string[];
 }
 
-export function intervalRowsOf(intervals: Iterable<PodInterval>): IntervalRows {
+/** Intervals one by one: any iterable of them, or what hands them to a visitor (IpLedger). */
+export type Intervals =
+  Iterable<PodInterval> | { forEachInterval(visit: (interval: PodInterval) => void): void };
+
+export function intervalRowsOf(intervals: Intervals): IntervalRows {
   // number arrays grow without an object per interval; typed at the end
   const cols = { from: [] as number[], dsa: [] as number[], grace: [] as number[] };
   const more = {
@@ -50,7 +54,7 @@ export function intervalRowsOf(intervals: Iterable<PodInterval>): IntervalRows {
   const ips: string[] = [];
   const identities: string[] = [];
   const none = (x: number | null) => (x === null ? Number.NaN : x);
-  for (const i of intervals) {
+  const add = (i: PodInterval): void => {
     ips.push(i.ip);
     cols.from.push(i.from);
     cols.dsa.push(none(i.deletionStartedAt));
@@ -70,7 +74,9 @@ export function intervalRowsOf(intervals: Iterable<PodInterval>): IntervalRows {
         i.node,
       ]),
     );
-  }
+  };
+  if ('forEachInterval' in intervals) intervals.forEachInterval(add);
+  else for (const i of intervals) add(i);
   return {
     ips,
     from: Float64Array.from(cols.from),
