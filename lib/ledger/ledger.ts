@@ -78,7 +78,12 @@ export class IpLedger {
     if (pod.ips.length === 0 && event.type !== 'DELETED') track.sawWithoutIp = true;
     for (const ip of pod.ips) {
       let k = track.ips.indexOf(ip);
-      if (k < 0) {
+      if (k < 0 && track.ips.length === 0) {
+        // made at their size: grown by push from empty, each would hold room for 17
+        track.ips = [ip];
+        track.firstTimed = [null];
+        k = 0;
+      } else if (k < 0) {
         k = track.ips.push(ip) - 1;
         track.firstTimed.push(null);
       }
