@@ -38,7 +38,7 @@ export function loadCapture(file: string, limits: CaptureLimits): CaptureHistory
     fs.closeSync(fd);
   }
   return {
-    rows: intervalRowsOf(ledger.eachInterval()),
+    rows: intervalRowsOf(ledger),
     problems: reader.problems,
     counts: reader.counts,
   };

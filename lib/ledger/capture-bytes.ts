@@ -136,11 +136,6 @@ function asciiText(b: Uint8Array, s: number, e: number): string {
   return made;
 }
 
-/** Whether the key read last can be compared by its bytes (no escapes). */
-export function lastKeyPlain(): boolean {
-  return !hadEscape;
-}
-
 const digit = (b: Uint8Array, i: number): number => {
   const c = (b[i] as number) - 48;
   return c >= 0 && c <= 9 ? c : -1000;
@@ -248,32 +243,50 @@ export function skipValue(b: Uint8Array, p: number, e: number): number {
   return FAIL;
 }
 
-/** Keys an object reader knows, each by its index in the list it was made from. */
+/**
+ * Keys an object reader knows, each by its index in the list it was made from, listed by
+ * their first byte: a key as it is written (`"name"`) is matched where it starts, without
+ * reading it as a string first.
+ */
 export interface KeyTable {
-  byLength: (readonly [Uint8Array, number])[][];
+  byFirst: (readonly [Uint8Array, number])[][];
+  size: number;
 }
 
 export function keyTable(keys: readonly string[]): KeyTable {
-  const byLength: (readonly [Uint8Array, number])[][] = [];
+  const byFirst: (readonly [Uint8Array, number])[][] = [];
   keys.forEach((k, id) => {
-    const list = (byLength[k.length] ??= []);
-    list.push([Uint8Array.from(k, (ch) => ch.charCodeAt(0)), id] as const);
+    const list = (byFirst[k.charCodeAt(0)] ??= []);
+    // with its closing quote: a match is the whole key, not a prefix of a longer one
+    list.push([Uint8Array.from(`${k}"`, (ch) => ch.charCodeAt(0)), id] as const);
   });
-  return { byLength };
+  return { byFirst, size: keys.length };
 }
 
 const NO_KEYS = keyTable([]);
 
-/** The index of the key b[s, e) (without its quotes) in the table, or -1. */
-function keyId(table: KeyTable, b: Uint8Array, s: number, e: number): number {
-  const list = table.byLength[e - s];
+/** The index of the key keyEnd matched last. */
+let keyMatched = -1;
+
+/**
+ * Where the known key written at b[s] (after its opening quote) as it is ends (after its
+ * closing quote), its index in keyMatched; -1 when none is (another key, or a known one
+ * written with escapes).
+ */
+function keyEnd(table: KeyTable, b: Uint8Array, s: number, e: number): number {
+  const list = table.byFirst[b[s] as number];
   if (list === undefined) return -1;
   for (let j = 0; j < list.length; j++) {
     const entry = list[j] as readonly [Uint8Array, number];
     const bytes = entry[0];
-    let k = 0;
-    while (k < bytes.length && b[s + k] === bytes[k]) k++;
-    if (k === bytes.length) return entry[1];
+    const n = bytes.length;
+    if (s + n > e) continue;
+    let k = 1;
+    while (k < n && b[s + k] === bytes[k]) k++;
+    if (k === n) {
+      keyMatched = entry[1];
+      return s + n;
+    }
   }
   return -1;
 }
@@ -306,11 +319,15 @@ export function eachField<T>(
   }
   for (;;) {
     if (b[p] !== QUOTE) return FAIL;
-    const ks = p;
-    p = readString(b, p, e);
-    if (p === FAIL) return FAIL;
-    const id = keys === NO_KEYS ? -1 : keyId(keys, b, ks + 1, p - 1);
-    if (id < 0 && hadEscape && keys !== NO_KEYS) return FAIL;
+    const after = keys.size === 0 ? -1 : keyEnd(keys, b, p + 1, e);
+    const id = after < 0 ? -1 : keyMatched;
+    if (after >= 0) p = after;
+    else {
+      p = readString(b, p, e);
+      if (p === FAIL) return FAIL;
+      // a key written with escapes may be a known one: JSON.parse decides
+      if (hadEscape && keys.size > 0) return FAIL;
+    }
     p = skipWs(b, p, e);
     if (b[p] !== 58) return FAIL;
     p = skipWs(b, p + 1, e);

@@ -5,9 +5,7 @@ import type { PodObservation } from './types';
 /** observePod's result from the fields read, or null where it reports a problem. */
 export function observe(f: PodFields): PodObservation | null {
   if (!f.meta || f.name === null) return null;
-  const ips: string[] = [];
-  if (f.podIP !== null) addIp(ips, f.podIP);
-  for (const ip of f.podIPs) addIp(ips, ip);
+  const ips = podIps(f);
   const ref = f.controllerRef ?? f.firstRef;
   const kind = ref?.kind;
   const ownerName = ref?.name;
@@ -50,6 +48,20 @@ function ownerOf(kind: string, name: string): { kind: string; name: string } {
     byName.set(name, owner);
   }
   return owner;
+}
+
+/**
+ * The pod's IPs, normalised, each once, podIP first. Made at their size (a pod has one or two):
+ * the ledger keeps the array of every pod's latest observation, and an array grown by push from
+ * empty holds room for 17.
+ */
+function podIps(f: PodFields): string[] {
+  const listed = f.podIPs;
+  const first = f.podIP ?? (listed.length ? (listed[0] as string) : null);
+  if (first === null) return [];
+  const ips = [plainIpv4(first) ? first : normalizeIp(first)];
+  for (let k = f.podIP === null ? 1 : 0; k < listed.length; k++) addIp(ips, listed[k] as string);
+  return ips;
 }
 
 /** Adds a pod IP, normalised, unless it is there already (as a Set of them would keep them). */

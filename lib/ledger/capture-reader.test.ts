@@ -230,6 +230,40 @@ describe('the byte reader of watch captures gives what the general reader gives'
     for (const v of values) expectSame(v);
   });
 
+  it('keys that begin like a known key, or that a known key begins, are other keys', () => {
+    const pod = realPods[3] as Record<string, unknown>;
+    const meta = pod.metadata as Record<string, unknown>;
+    const look = {
+      typeX: 'MODIFIED',
+      typ: 'DELETED',
+      objects: { metadata: { name: 'not-this' } },
+      object: {
+        ...pod,
+        metadataX: { name: 'not-this-either' },
+        meta: { name: 'nor-this' },
+        metadata: { ...meta, nam: 'x', nameX: 'y', names: 'z', 'name ': 'w', namespaceX: 'v' },
+        status: {
+          ...(pod.status as object),
+          podIPsX: [{ ip: '10.9.9.9' }],
+          podI: '10.8.8.8',
+          podIP: '10.7.7.7',
+          podIPs: [{ ip: '10.7.7.7', ipX: '10.6.6.6' }],
+        },
+      },
+      type: 'ADDED',
+      timeX: '2024-06-01T09:00:00Z',
+      time: '2024-06-01T10:00:00Z',
+    };
+    const text = [JSON.stringify(look), JSON.stringify(look, null, 2)].join('\n');
+    for (const chunk of [1, 2, 9, 1 << 20]) expectSame(text, chunk);
+    const r = both(text);
+    expect(r.parsedInFull).toBe(0);
+    expect(r.fast.events.map((e) => [e.type, e.pod.name, e.pod.ips, e.time])).toEqual([
+      ['ADDED', meta.name, ['10.7.7.7'], Date.parse('2024-06-01T10:00:00Z')],
+      ['ADDED', meta.name, ['10.7.7.7'], Date.parse('2024-06-01T10:00:00Z')],
+    ]);
+  });
+
   it('reads RFC 3339 times as Date.parse does, and leaves the others to it', () => {
     const times = [
       '2024-06-01T10:00:00Z',

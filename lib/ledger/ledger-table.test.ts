@@ -52,6 +52,37 @@ describe('intervalTableOf: a ledger in columns', () => {
     expect(asked).toBeGreaterThan(10_000);
   });
 
+  it('a ledger hands its intervals to a visitor in eachInterval order: the same rows either way', () => {
+    const build = () => {
+      const ledger = new IpLedger();
+      for (let n = 0; n < 40; n++) {
+        const ip = `10.2.0.${n % 7}`;
+        const start = T0 + n * MIN;
+        // every fourth pod is seen with no time and no status time: it has no interval
+        const timed = n % 4 !== 3;
+        ledger.add(
+          ev('ADDED', { name: `v${n}`, ip, ...(timed ? { start } : {}) }, timed ? start : null),
+        );
+        if (timed && n % 3 === 0)
+          ledger.add(
+            ev('DELETED', { name: `v${n}`, ip, start, deletionAt: start + MIN }, start + 2 * MIN),
+          );
+      }
+      ledger.add(ev('ADDED', { name: 'dual', ip: ['10.9.0.1', 'fd00::1'], start: T0 }, T0));
+      return ledger;
+    };
+    const walked = build();
+    const seen: PodInterval[] = [];
+    walked.forEachInterval((i) => seen.push(i));
+    const iterated = build();
+    expect(seen).toEqual([...iterated.eachInterval()]);
+    // 30 timed pods, the dual-stack one twice; the 10 seen with no time have none
+    expect(seen).toHaveLength(32);
+    expect(seen.some((i) => i.name === 'v3')).toBe(false);
+    expect(seen.filter((i) => i.name === 'dual').map((i) => i.ip)).toEqual(['10.9.0.1', 'fd00::1']);
+    expect(intervalRowsOf(build())).toEqual(intervalRowsOf(build().eachInterval()));
+  });
+
   it('an empty ledger gives an empty table that knows no IP', () => {
     const table = intervalTableOf(new IpLedger().eachInterval());
     expect(table.size).toBe(0);

@@ -2,7 +2,6 @@ import {
   fromSourceIndex,
   IntervalTable,
   IntervalTableBuilder,
-  jsonString,
   type IdentityReader,
   type KeyJson,
   type IntervalIdentity,
@@ -39,10 +38,11 @@ export interface IntervalRows {
   identities: string[];
 }
 
-/** A string or null as JSON.stringify writes it inside an array. */
-const jsonOrNull = (s: string | null): string => (s === null ? 'null' : jsonString(s));
+/** Intervals one by one: any iterable of them, or what hands them to a visitor (IpLedger). */
+export type Intervals =
+  Iterable<PodInterval> | { forEachInterval(visit: (interval: PodInterval) => void): void };
 
-export function intervalRowsOf(intervals: Iterable<PodInterval>): IntervalRows {
+export function intervalRowsOf(intervals: Intervals): IntervalRows {
   // number arrays grow without an object per interval; typed at the end
   const cols = { from: [] as number[], dsa: [] as number[], grace: [] as number[] };
   const more = {
@@ -54,7 +54,7 @@ export function intervalRowsOf(intervals: Iterable<PodInterval>): IntervalRows {
   const ips: string[] = [];
   const identities: string[] = [];
   const none = (x: number | null) => (x === null ? Number.NaN : x);
-  for (const i of intervals) {
+  const add = (i: PodInterval): void => {
     ips.push(i.ip);
     cols.from.push(i.from);
     cols.dsa.push(none(i.deletionStartedAt));
@@ -63,25 +63,20 @@ export function intervalRowsOf(intervals: Iterable<PodInterval>): IntervalRows {
     more.seen.push(none(i.lastSeenAt));
     more.source.push(fromSourceIndex(i.fromSource));
     more.unc.push(i.goneUncertain ? 1 : 0);
-    // joined, not concatenated: one flat string, not a tree of a dozen pieces kept per row
+    // one flat string made natively (not a tree of a dozen pieces kept per row)
     identities.push(
-      [
-        '[',
-        jsonString(i.namespace),
-        ',',
-        jsonString(i.name),
-        ',',
-        jsonOrNull(i.uid),
-        ',',
-        jsonOrNull(i.owner?.kind ?? null),
-        ',',
-        jsonOrNull(i.owner?.name ?? null),
-        ',',
-        jsonOrNull(i.node),
-        ']',
-      ].join(''),
+      JSON.stringify([
+        i.namespace,
+        i.name,
+        i.uid,
+        i.owner?.kind ?? null,
+        i.owner?.name ?? null,
+        i.node,
+      ]),
     );
-  }
+  };
+  if ('forEachInterval' in intervals) intervals.forEachInterval(add);
+  else for (const i of intervals) add(i);
   return {
     ips,
     from: Float64Array.from(cols.from),
@@ -123,7 +118,7 @@ export function intervalTableFromRows(rows: IntervalRows): IntervalTable {
 
 /**
  * The namespace, name and uid texts of an identity intervalRowsOf wrote, cut out of it: each
- * string there is what JSON.stringify writes (see jsonOrNull), so where the text holds no
+ * string there is what JSON.stringify writes (see intervalRowsOf), so where the text holds no
  * backslash (no string had anything escaped) each runs from its quote to the next. Null for
  * any other text (it is then decoded).
  */

@@ -71,6 +71,17 @@ export class IpLedger {
     for (const track of this.pods.values()) yield* this.materialize(track);
   }
 
+  /**
+   * eachInterval's intervals in its order, handed to `visit`: without a generator's step per
+   * interval, a capture's 50,000 intervals are walked in a fraction of the time.
+   */
+  forEachInterval(visit: (interval: PodInterval) => void): void {
+    for (const track of this.pods.values()) {
+      const intervals = this.materialize(track);
+      for (let k = 0; k < intervals.length; k++) visit(intervals[k] as PodInterval);
+    }
+  }
+
   /** Intervals of one IP, sorted by start. */
   history(ip: string): PodInterval[] {
     this.refresh();
