@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { sampleValue, scanVector } from './prom-vector';
+import { scanVector } from './prom-vector';
+import { parseFloatStrict } from './value';
 
 /** The same answer read the plain way: JSON.parse, then each series. */
 function viaJson(text: string) {
@@ -10,7 +11,7 @@ function viaJson(text: string) {
   return {
     labels: r.map((s) => s.metric),
     atMs: Float64Array.from(r.map((s) => Math.round(s.value[0] * 1000))),
-    values: Float64Array.from(r.map((s) => sampleValue(s.value[1]) ?? NaN)),
+    values: Float64Array.from(r.map((s) => parseFloatStrict(s.value[1]) ?? NaN)),
   };
 }
 
@@ -72,15 +73,15 @@ describe('scanVector', () => {
   });
 });
 
-describe('sampleValue', () => {
+describe('parseFloatStrict, as sample values are read', () => {
   it("reads Go's float text", () => {
-    expect(sampleValue('112')).toBe(112);
-    expect(sampleValue('NaN')).toBeNaN();
-    expect(sampleValue('+Inf')).toBe(Infinity);
-    expect(sampleValue('-Inf')).toBe(-Infinity);
-    expect(sampleValue('1e-3')).toBe(0.001);
-    expect(sampleValue('twelve')).toBeNull();
-    expect(sampleValue('')).toBeNull();
-    expect(sampleValue('0x10')).toBeNull();
+    expect(parseFloatStrict('112')).toBe(112);
+    expect(parseFloatStrict('NaN')).toBeNaN();
+    expect(parseFloatStrict('+Inf')).toBe(Infinity);
+    expect(parseFloatStrict('-Inf')).toBe(-Infinity);
+    expect(parseFloatStrict('1e-3')).toBe(0.001);
+    expect(parseFloatStrict('twelve')).toBeNull();
+    expect(parseFloatStrict('')).toBeNull();
+    expect(parseFloatStrict('0x10')).toBeNull();
   });
 });

@@ -31,9 +31,6 @@ const COMMA = 44;
 /** A JSON number as Prometheus writes a sample's time: digits, a point, an exponent. */
 const NUMBER = /^-?\d+(\.\d+)?([eE][+-]?\d+)?$/;
 
-/** A sample's value: Go's float text (NaN, +Inf, -Inf included); null when it is none. */
-export const sampleValue: (text: string) => number | null = parseFloatStrict;
-
 export function scanVector(text: string): ScannedVector | null {
   // an escape anywhere: the scan does not decode escapes (JSON.parse does)
   if (!text.startsWith(HEAD) || text.includes('\\')) return null;
@@ -75,7 +72,7 @@ export function scanVector(text: string): ScannedVector | null {
         text.charCodeAt(valueEnd + 2) !== 125
       )
         return null;
-      const value = sampleValue(text.slice(comma + 2, valueEnd));
+      const value = parseFloatStrict(text.slice(comma + 2, valueEnd));
       if (value === null) return null;
       labels.push(metric);
       at.push(Math.round(Number(time) * 1000));

@@ -248,7 +248,7 @@ async function portForwardOnce(
       `port-forward to ${ns}/${name}:${port}: ${why || 'connection closed without an answer'}`,
     );
   }
-  const raw = Buffer.concat(chunks, Math.min(size, maxBytes));
+  const raw = Buffer.concat(chunks, size);
   // the pieces are in `raw` now: let them go before the answer is decoded
   chunks.length = 0;
   try {

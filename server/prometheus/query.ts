@@ -3,7 +3,8 @@
  * validated; a failure of any kind (HTTP status, non-JSON body, error status) is returned
  * as an error string, never thrown.
  */
-import { sampleValue, scanVector } from '../../lib/metrics/prom-vector';
+import { scanVector } from '../../lib/metrics/prom-vector';
+import { parseFloatStrict } from '../../lib/metrics/value';
 
 export interface Series {
   metric: Record<string, string>;
@@ -172,7 +173,7 @@ export async function promVector(
     const { metric, value } = r as { metric?: unknown; value?: unknown };
     if (!isRecordOfStrings(metric) || !Array.isArray(value) || value.length !== 2) return notResult;
     const [t, v] = value as unknown[];
-    const sample = typeof v === 'string' ? sampleValue(v) : null;
+    const sample = typeof v === 'string' ? parseFloatStrict(v) : null;
     if (typeof t !== 'number' || sample === null) return notResult;
     visit(metric, Math.round(t * 1000), sample);
   }
