@@ -1,5 +1,5 @@
 import { describe, it, expect } from 'vitest';
-import type { EndpointSlice, Pod } from '../../../lib/kube/types';
+import type { EndpointSlice, KubeObject, Pod } from '../../../lib/kube/types';
 import { readFixture } from '../../../test-support/fixtures';
 import { createMeshEmulator } from './index';
 import { bookinfo, makePod, worldOf, type WorldObjects } from './testworld';
@@ -290,6 +290,33 @@ describe('istiod', () => {
     const stale = rows.find((x) => x.proxy === 'reviews-v2-bbb.default');
     expect(stale?.endpoint_sent).not.toBe(stale?.endpoint_acked);
     expect(stale?.cluster_sent).toBe(stale?.cluster_acked);
+  });
+
+  it('syncz kept while the pod list is the same array, answered anew once it changes', () => {
+    const w = bookinfo();
+    // like the store: one array per kind until that kind changes
+    const lists = new Map<string, KubeObject[]>();
+    const list = (kind: string) => {
+      let l = lists.get(kind);
+      if (!l) lists.set(kind, (l = [...((w as Record<string, KubeObject[]>)[kind] ?? [])]));
+      return l;
+    };
+    const mesh = createMeshEmulator({ now: () => new Date('2024-06-01T12:00:00Z'), list });
+    const istiod = list('pods').find((p) => p.metadata.name === 'istiod-7d9f') as Pod;
+    const row = (body: string) =>
+      (JSON.parse(body) as Json[]).find((x) => x.proxy === 'reviews-v2-bbb.default');
+    const first = mesh.podHttp(istiod, 15014, '/debug/syncz', q());
+    expect(mesh.podHttp(istiod, 15014, '/debug/syncz', q())).toBe(first);
+    expect(row(first.body)?.endpoint_acked).toBe(row(first.body)?.endpoint_sent);
+    const pods = list('pods').map((p) =>
+      p.metadata.name === 'reviews-v2-bbb'
+        ? { ...p, metadata: { ...p.metadata, annotations: { 'sim.meshdx.io/xds-stale': 'eds' } } }
+        : p,
+    );
+    lists.set('pods', pods);
+    const after = mesh.podHttp(istiod, 15014, '/debug/syncz', q());
+    expect(row(after.body)?.endpoint_acked).not.toBe(row(after.body)?.endpoint_sent);
+    expect(row(after.body)?.cluster_acked).toBe(row(after.body)?.cluster_sent);
   });
 
   it('serves a proxy config_dump, 404 for unknown proxies, and metrics', () => {
