@@ -55,13 +55,21 @@ export function connectedProxies(view: MeshView, mesh: MeshConfig, istiod: Pod):
   );
 }
 
+/** A 32-bit integer finaliser (murmur3's): spreads one hash into the nonce's other words. */
+function mix(h: number): number {
+  h = Math.imul(h ^ (h >>> 16), 0x85ebca6b);
+  h = Math.imul(h ^ (h >>> 13), 0xc2b2ae35);
+  return (h ^ (h >>> 16)) >>> 0;
+}
+
+const hex8 = (n: number) => (n >>> 0).toString(16).padStart(8, '0');
+
+/** A UUID-shaped nonce, stable for its seed (istiod's are random UUIDs): two words of hash. */
 function nonce(seed: string): string {
-  const h = (s: string) => stableHash(s).toString(16).padStart(8, '0');
-  const a = h(seed);
-  const b = h(`${seed}#1`);
-  const c = h(`${seed}#2`);
-  const d = h(`${seed}#3`);
-  return `${a}-${b.slice(0, 4)}-4${b.slice(5, 8)}-a${c.slice(1, 4)}-${c.slice(4)}${d}`;
+  const h = stableHash(seed);
+  const a = hex8(h);
+  const b = hex8(mix(h ^ 0x9e3779b9));
+  return `${a}-${b.slice(0, 4)}-4${b.slice(5, 8)}-a${a.slice(1, 4)}-${b.slice(2)}${a.slice(4)}${b.slice(0, 2)}`;
 }
 
 export interface SyncStatus {
@@ -82,6 +90,20 @@ export interface SyncStatus {
 
 /** One /debug/syncz row. Not-ready proxies have not ACKed yet; `sim.meshdx.io/xds-stale` lags some types. */
 export function syncStatus(pod: Pod, configVersion: string): SyncStatus {
+  const kept = rowsKept.get(pod);
+  if (kept?.configVersion === configVersion) return kept.row;
+  const row = newSyncStatus(pod, configVersion);
+  rowsKept.set(pod, { configVersion, row });
+  return row;
+}
+
+/**
+ * Rows kept per pod object (a changed pod is a new object) and config version: istiod tracks
+ * each connection's state as it pushes, so one changed pod must not cost every proxy's row.
+ */
+const rowsKept = new WeakMap<Pod, { configVersion: string; row: SyncStatus }>();
+
+function newSyncStatus(pod: Pod, configVersion: string): SyncStatus {
   const version = proxyVersion(pod);
   const stale = staleXdsTypes(pod);
   const ready = proxyReady(pod);
