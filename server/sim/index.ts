@@ -121,6 +121,15 @@ export async function startSimulator(opts: SimulatorOptions): Promise<RunningSim
     clock.stop();
     throw err;
   }
+  // once serving: the control plane's in-memory state, as a running istiod has it (a bug in
+  // the emulator is the request's 500 later, not the simulator's end)
+  setImmediate(() => {
+    try {
+      mesh.prepare?.();
+    } catch {
+      // answered as a 500 by the request that meets it
+    }
+  });
   const urlHost = host.includes(':') ? `[${host}]` : host;
   const url = `http://${urlHost}:${port}`;
   const kubeconfigYaml = simKubeconfig(url, name);
