@@ -48,14 +48,16 @@ export async function startSimProcess(
     stdio: ['ignore', 'ignore', 'inherit'],
   });
   const until = Date.now() + 120_000;
-  while (!fs.existsSync(kubeconfig)) {
+  // the file appears before its text is in: wait for the server line
+  let kubeconfigYaml = '';
+  let url = '';
+  while (!url) {
     if (child.exitCode !== null) throw new Error(`simulator exited with ${child.exitCode}`);
     if (Date.now() > until) throw new Error('simulator did not start within 120 s');
     await new Promise((r) => setTimeout(r, 100));
+    kubeconfigYaml = fs.existsSync(kubeconfig) ? fs.readFileSync(kubeconfig, 'utf8') : '';
+    url = /server:\s*(\S+)/.exec(kubeconfigYaml)?.[1] ?? '';
   }
-  await new Promise((r) => setTimeout(r, 100));
-  const kubeconfigYaml = fs.readFileSync(kubeconfig, 'utf8');
-  const url = /server:\s*(\S+)/.exec(kubeconfigYaml)?.[1] ?? '';
   return {
     kubeconfig,
     kubeconfigYaml,

@@ -56,18 +56,16 @@ sim.on('exit', (code) => {
   void shutdown(code || 1);
 });
 const until = Date.now() + 60_000;
-while (!fs.existsSync(kubeconfig)) {
+// the file appears before its text is in: wait for its server line
+let simUrl: string | undefined;
+while (!simUrl) {
   if (Date.now() > until) {
-    console.error('prometheus-demo: the simulator wrote no kubeconfig within 60 s');
+    console.error(`prometheus-demo: the simulator wrote no server into ${kubeconfig} within 60 s`);
     await shutdown(1);
   }
   await new Promise((r) => setTimeout(r, 100));
-}
-await new Promise((r) => setTimeout(r, 100));
-const simUrl = /server:\s*(\S+)/.exec(fs.readFileSync(kubeconfig, 'utf8'))?.[1];
-if (!simUrl) {
-  console.error(`prometheus-demo: no server in ${kubeconfig}`);
-  await shutdown(1);
+  const text = fs.existsSync(kubeconfig) ? fs.readFileSync(kubeconfig, 'utf8') : '';
+  simUrl = /server:\s*(\S+)/.exec(text)?.[1];
 }
 
 prom = await startPrometheus({

@@ -121,8 +121,14 @@ export async function startSimulator(opts: SimulatorOptions): Promise<RunningSim
     clock.stop();
     throw err;
   }
-  // once serving: the control plane's in-memory state, as a running istiod has it (a bug in
-  // the emulator is the request's 500 later, not the simulator's end)
+  const urlHost = host.includes(':') ? `[${host}]` : host;
+  const url = `http://${urlHost}:${port}`;
+  const kubeconfigYaml = simKubeconfig(url, name);
+  if (opts.kubeconfigPath !== undefined) {
+    await fs.writeFile(opts.kubeconfigPath, kubeconfigYaml, { mode: 0o600 });
+  }
+  // once serving, its kubeconfig written: the control plane's in-memory state, as a running
+  // istiod has it (a bug in the emulator is the request's 500 later, not the simulator's end)
   setImmediate(() => {
     try {
       mesh.prepare?.();
@@ -130,12 +136,6 @@ export async function startSimulator(opts: SimulatorOptions): Promise<RunningSim
       // answered as a 500 by the request that meets it
     }
   });
-  const urlHost = host.includes(':') ? `[${host}]` : host;
-  const url = `http://${urlHost}:${port}`;
-  const kubeconfigYaml = simKubeconfig(url, name);
-  if (opts.kubeconfigPath !== undefined) {
-    await fs.writeFile(opts.kubeconfigPath, kubeconfigYaml, { mode: 0o600 });
-  }
   let closed: Promise<void> | undefined;
   return {
     url,
