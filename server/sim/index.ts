@@ -127,15 +127,6 @@ export async function startSimulator(opts: SimulatorOptions): Promise<RunningSim
   if (opts.kubeconfigPath !== undefined) {
     await fs.writeFile(opts.kubeconfigPath, kubeconfigYaml, { mode: 0o600 });
   }
-  // once serving, its kubeconfig written: the control plane's in-memory state, as a running
-  // istiod has it (a bug in the emulator is the request's 500 later, not the simulator's end)
-  setImmediate(() => {
-    try {
-      mesh.prepare?.();
-    } catch {
-      // answered as a 500 by the request that meets it
-    }
-  });
   let closed: Promise<void> | undefined;
   return {
     url,

@@ -159,14 +159,6 @@ export function createMeshEmulator(world: MeshWorld): MeshEmulator {
   }
 
   return {
-    prepare() {
-      // a running istiod holds each connection's sync state before anyone asks for it
-      const view = viewOf(world);
-      const mesh = meshConfig(view.configMaps);
-      for (const pod of view.pods)
-        if (isIstiod(pod, mesh) && podIp(pod))
-          istiodHttp(pod, '/debug/syncz', new URLSearchParams(), istiodDeps(view, mesh));
-    },
     podHttp(pod, port, path, query) {
       const view = viewOf(world);
       const mesh = meshConfig(view.configMaps);

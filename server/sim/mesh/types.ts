@@ -70,6 +70,4 @@ export interface PodHttpResponse {
  */
 export interface MeshEmulator {
   podHttp(pod: Pod, port: number, path: string, query: URLSearchParams): PodHttpResponse;
-  /** Builds what the control plane holds in memory before it is asked (istiod's sync state). */
-  prepare?(): void;
 }
