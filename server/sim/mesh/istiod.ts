@@ -189,8 +189,8 @@ function metrics(istiod: Pod, deps: IstiodDeps): string {
 
 /**
  * /debug/syncz answers kept while the pod list is the same array (the store hands out one per
- * change), by replica, config version and mesh config: a real istiod keeps this state in memory, and hashing
- * nonces for 20,000 proxies on every request cost the one-threaded simulator ~0.5 s each time.
+ * change), by replica, config version and mesh config: a real istiod keeps this state in
+ * memory, and building 20,000 rows on every request cost the one-threaded simulator ~0.5 s.
  */
 const synczKept = new WeakMap<readonly Pod[], Map<string, PodHttpResponse>>();
 
