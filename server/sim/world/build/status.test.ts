@@ -3,7 +3,7 @@ import { createIds, seededRandom } from './ids';
 import { NODES } from './nodes';
 import { podTemplate } from './podspec';
 import { parseDuration, planStart, planStop } from './plan';
-import { podStatusAt } from './status';
+import { imageIdOf, podStatusAt } from './status';
 import { eventsOf } from './events';
 import { readFixture } from '../../../../test-support/fixtures';
 
@@ -176,5 +176,22 @@ describe('planStart + podStatusAt', () => {
     expect(parseDuration('250ms')).toBe(250);
     expect(parseDuration('5 seconds')).toBeUndefined();
     expect(parseDuration(5)).toBeUndefined();
+  });
+});
+
+describe('imageIdOf', () => {
+  it('gives every pod of an image the same digest reference, as a runtime does', () => {
+    const a = imageIdOf('docker.io/istio/proxyv2:1.24.2');
+    expect(a).toMatch(/^docker\.io\/istio\/proxyv2@sha256:[0-9a-f]{64}$/);
+    expect(imageIdOf('docker.io/istio/proxyv2:1.24.2')).toBe(a);
+    expect(imageIdOf('docker.io/istio/proxyv2:1.24.3')).not.toBe(a);
+    expect(imageIdOf('registry.local:5000/shop/cart:v2')).toMatch(
+      /^registry\.local:5000\/shop\/cart@sha256:[0-9a-f]{64}$/,
+    );
+    expect(imageIdOf('registry.local:5000/shop/cart')).toMatch(
+      /^registry\.local:5000\/shop\/cart@/,
+    );
+    const pinned = `docker.io/library/busybox@sha256:${'ab'.repeat(32)}`;
+    expect(imageIdOf(pinned)).toBe(pinned);
   });
 });

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import type { ContainerStatus, PodCondition, PodStatus } from '../../../../lib/kube/types';
 import type { ContainerRun, PodPlan } from './plan';
 import { kubeTime } from './time';
@@ -30,12 +31,33 @@ export function pullError(image: string): string {
   return `rpc error: code = Unknown desc = failed to pull and unpack image "${image}": failed to resolve reference "${image}": failed to do request: Head "https://${host}/v2/${path}/manifests/${tag}": dial tcp 203.0.113.10:443: connect: connection refused`;
 }
 
+const imageIds = new Map<string, string>();
+
+/**
+ * The image's digest reference as the runtime reports it: one digest per image, the same for
+ * every pod that runs it (the digest is made from the image reference here).
+ */
+export function imageIdOf(image: string): string {
+  let id = imageIds.get(image);
+  if (id === undefined) {
+    // a reference by digest is its own ID; else the repository (a registry's port kept, the
+    // tag dropped) at a digest made from the reference
+    const slash = image.lastIndexOf('/');
+    const colon = image.lastIndexOf(':');
+    const repo = colon > slash ? image.slice(0, colon) : image;
+    const digest = createHash('sha256').update(image).digest('hex');
+    id = image.includes('@') ? image : `${repo}@sha256:${digest}`;
+    imageIds.set(image, id);
+  }
+  return id;
+}
+
 /** One container's status as the kubelet reports it at `t`. */
 export function containerStatusAt(c: ContainerRun, plan: PodPlan, t: number): ContainerStatus {
   const s: ContainerStatus = {
     name: c.name,
     image: c.image,
-    imageID: `${c.image.split(':')[0] ?? c.image}@sha256:${c.containerId.slice(-64)}`,
+    imageID: imageIdOf(c.image),
     ready: false,
     started: false,
     restartCount: 0,
