@@ -92,6 +92,11 @@ describe('trimPod on real pods', () => {
       ).toEqual(pod.spec.containers.map((c) => c.env));
       expect(t.metadata.labels, file).toEqual(pod.metadata.labels);
       expect(t.metadata.ownerReferences, file).toEqual(pod.metadata.ownerReferences);
+      // the runtime's per-container ID is not kept (no view reads it); the image's is
+      for (const [i, c] of (t.status?.containerStatuses ?? []).entries()) {
+        expect(c.containerID, file).toBeUndefined();
+        expect(c.imageID, file).toBe(pod.status?.containerStatuses?.[i]?.imageID);
+      }
     }
   });
 
