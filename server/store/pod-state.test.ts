@@ -1,7 +1,7 @@
 import { describe, it, expect } from 'vitest';
 import { parse } from 'yaml';
 import { readFixture } from '../../test-support/fixtures';
-import { diffStates, packState, podState, unpackState } from './pod-state';
+import { diffStates, podState } from './pod-state';
 
 /** The real kube-dns pod (GKE 2018) with its status. */
 const raw = readFixture('pods', 'kube-dns_pod_with_status.yaml');
@@ -126,22 +126,5 @@ describe('podState on a real pod', () => {
         status: { containerStatuses: [{ name: 'x', state: { terminated: { exitCode: 1 } } }] },
       }).get('x|state')?.value,
     ).toBe('terminated::1');
-  });
-});
-
-describe('packState', () => {
-  it('gives back the same state, nulls and times included, from the real pod and an ugly one', () => {
-    const real = podState(fixture);
-    expect(unpackState(packState(real))).toEqual(real);
-    const ugly = clone(fixture) as unknown as {
-      metadata: Record<string, unknown>;
-      status: Record<string, unknown>;
-    };
-    ugly.metadata = { ...ugly.metadata, deletionTimestamp: '2018-12-03T17:05:00Z' };
-    ugly.status.phase = 'Fa"il|ed\u001e\n';
-    const s = podState(ugly);
-    expect(unpackState(packState(s))).toEqual(s);
-    expect(diffStates(unpackState(packState(real)), s)).toEqual(diffStates(real, s));
-    expect(unpackState(packState(new Map()))).toEqual(new Map());
   });
 });

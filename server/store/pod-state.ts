@@ -116,30 +116,3 @@ export function diffStates(prev: PodState | null, next: PodState): StateChange[]
 function stateKey(container: string | null, field: string): string {
   return `${container ?? ''}|${field}`;
 }
-
-/**
- * A pod's state as one string, for the state the store keeps per live pod between its events:
- * a Map of entry objects and their keys costs ~2 KB a pod (100 MB at 50,000 pods), this ~0.5 KB.
- * Read back only when the pod changes. Exact: JSON keeps every value and null as they were.
- */
-export function packState(state: PodState): string {
-  const flat: (string | number | null)[] = [];
-  for (const e of state.values()) flat.push(e.container, e.field, e.value, e.reportedAt);
-  return JSON.stringify(flat);
-}
-
-export function unpackState(packed: string): PodState {
-  const flat = JSON.parse(packed) as (string | number | null)[];
-  const out: PodState = new Map();
-  for (let i = 0; i + 3 < flat.length; i += 4) {
-    const container = flat[i] as string | null;
-    const field = flat[i + 1] as string;
-    out.set(stateKey(container, field), {
-      container,
-      field,
-      value: flat[i + 2] as string,
-      reportedAt: flat[i + 3] as number | null,
-    });
-  }
-  return out;
-}
