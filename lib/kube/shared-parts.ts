@@ -73,9 +73,9 @@ export class SharedParts {
 
   /**
    * For a flat record that siblings share in part (annotations with one written per pod, a
-   * container's status whose image and imageID are the template's but whose containerID is
-   * the pod's): the kept copy when equal, else `value` with each string equal to the kept
-   * copy's taken from it (one string for every pod instead of one per pod), kept from now on.
+   * container's status whose image and imageID are the template's but whose start is the
+   * pod's): the kept copy when equal, else `value` with each string equal to the kept copy's
+   * taken from it (one string for every pod instead of one per pod), kept from now on.
    */
   shareValues<T>(key: string, value: T): T {
     if (!isRecord(value) || Object.isFrozen(value)) return value;

@@ -1,9 +1,10 @@
 /**
  * What meshdx keeps of a watched object: the fields lib/kube/types.ts models (every field a view
- * reads; a container status's containerID, modelled for the simulator, is left out), nothing else. A pod on a real cluster carries managedFields, volumes, resources,
- * security contexts, tolerations and the last-applied annotation, often more than half its size;
- * at 50,000 pods that is hundreds of MB no view looks at. The watch feed trims each object once,
- * as it arrives, so the cache, the history recorder and every view hold the same trimmed pod.
+ * reads; a container status's containerID, modelled for the simulator, is left out), nothing
+ * else. A pod on a real cluster carries managedFields, volumes, resources, security contexts,
+ * tolerations and the last-applied annotation, often more than half its size; at 50,000 pods
+ * that is hundreds of MB no view looks at. The watch feed trims each object once, as it
+ * arrives, so the cache, the history recorder and every view hold the same trimmed pod.
  *
  * An object whose shape is not what a field's type says (a Pod without spec, containers that are
  * not a list) keeps that part as it came: the shape checks downstream must still see the problem.
