@@ -1,3 +1,4 @@
+import { asciiText } from '../ascii-text';
 import { fractionMs, utcFieldsInRange, utcMs } from '../utc-time';
 
 /**
@@ -86,54 +87,17 @@ export function readString(b: Uint8Array, p: number, e: number): number {
   return FAIL;
 }
 
+/** Whether the string readString read last is ASCII without escapes (its bytes are its text). */
+export function lastStringPlain(): boolean {
+  return plainText && !hadEscape;
+}
+
 const decoder = new TextDecoder('utf-8', { ignoreBOM: true });
 
 /** The text of the string read last, b[s, end) with its quotes, as JSON.parse gives it. */
 export function stringText(b: Uint8Array, s: number, end: number): string {
   if (!plainText) return JSON.parse(decoder.decode(b.subarray(s, end))) as string;
   return asciiText(b, s + 1, end - 1);
-}
-
-/**
- * Texts made lately, by a hash of their bytes: the namespaces, nodes, owners and event types a
- * capture repeats on every line are made once, not once per line.
- */
-const recent: (string | undefined)[] = new Array<string | undefined>(4096);
-
-let viewOf: Uint8Array | null = null;
-let view: Buffer = Buffer.alloc(0);
-/** A Buffer over the same memory as b (one per chunk read, not one per string). */
-function latin1View(b: Uint8Array): Buffer {
-  if (b !== viewOf) {
-    viewOf = b;
-    view = Buffer.from(b.buffer, b.byteOffset, b.byteLength);
-  }
-  return view;
-}
-
-function asciiText(b: Uint8Array, s: number, e: number): string {
-  const n = e - s;
-  if (n === 0) return '';
-  // a hash of the length and a few bytes (the ends differ most): the text is compared anyway
-  const h =
-    n * 7919 +
-    (b[e - 1] as number) * 31 +
-    (b[e - 2] ?? 0) * 961 +
-    (b[e - 3] ?? 0) * 3 +
-    (b[s + (n >> 1)] as number) * 17 +
-    (b[s] as number);
-  const slot = (h ^ (h >>> 9)) & 4095;
-  const had = recent[slot];
-  if (had !== undefined && had.length === e - s) {
-    let k = 0;
-    while (k < had.length && had.charCodeAt(k) === b[s + k]) k++;
-    if (k === had.length) return had;
-  }
-  // one flat string (adding up characters would make a tree of them, heavy to keep), made
-  // natively from the bytes: they are ASCII here, which latin1 reads as they are
-  const made = latin1View(b).toString('latin1', s, e);
-  recent[slot] = made;
-  return made;
 }
 
 const digit = (b: Uint8Array, i: number): number => {

@@ -96,7 +96,51 @@ describe('syncz', () => {
     });
     // same states, one record: 20,000 proxies do not carry 20,000 copies
     expect(r.byProxy.get('web-4.a')?.types).toBe(three?.types);
+    expect(r.byProxy.get('web-4.a')).toBe(three);
     expect(Object.isFrozen(three?.types)).toBe(true);
+    expect(Object.isFrozen(three)).toBe(true);
+    // another replica's proxy with the same states: the same states, its own istiod
+    parseSyncz(
+      'istiod-2',
+      JSON.stringify([
+        { proxy: 'web-5.b', cluster_sent: 'n', cluster_acked: 'n', endpoint_sent: 'e' },
+      ]),
+      r,
+    );
+    expect(r.byProxy.get('web-5.b')).toEqual({ ...three, istiod: 'istiod-2' });
+  });
+
+  it('gives every mix of per-type states as xdsStatus and worstState read them', () => {
+    const pairs: [string | undefined, string | undefined][] = [
+      [undefined, undefined],
+      ['a', 'a'],
+      ['a', undefined],
+      ['a', 'b'],
+    ];
+    const rows: Record<string, string>[] = [];
+    const want = new Map<string, Record<string, string>>();
+    const keys = [
+      ['CDS', 'cluster'],
+      ['LDS', 'listener'],
+      ['RDS', 'route'],
+      ['EDS', 'endpoint'],
+    ] as const;
+    for (let n = 0; n < 256; n++) {
+      const row: Record<string, string> = { proxy: `p-${n}.ns` };
+      const types: Record<string, string> = {};
+      keys.forEach(([label, key], i) => {
+        const [sent, acked] = pairs[(n >> (2 * i)) & 3] as [string | undefined, string | undefined];
+        if (sent !== undefined) row[`${key}_sent`] = sent;
+        if (acked !== undefined) row[`${key}_acked`] = acked;
+        types[label] = xdsStatus(sent, acked);
+      });
+      rows.push(row);
+      want.set(`p-${n}.ns`, types);
+    }
+    const r = parseSyncz('istiod-1', JSON.stringify(rows));
+    expect(r.errors).toEqual([]);
+    for (const [proxy, types] of want)
+      expect(r.byProxy.get(proxy)).toEqual({ istiod: 'istiod-1', state: worstState(types), types });
   });
 });
 

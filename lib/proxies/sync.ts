@@ -2,10 +2,12 @@
  * istiod's /debug/syncz (one JSON array per replica, rows only for the proxies connected to it)
  * turned into istioctl proxy-status states per xDS type.
  */
+import { synczRowsFromBytes } from './syncz-bytes';
+
+/** Shared (frozen) between the proxies of one replica with the same states: never to be changed. */
 export interface ProxySync {
   istiod: string;
   state: string;
-  /** Shared between proxies with the same states: never to be changed. */
   types: Readonly<Record<string, string>>;
 }
 
@@ -24,10 +26,7 @@ const TYPES = [
 
 /** istioctl's xdsStatus. */
 export function xdsStatus(sent: string | undefined, acked: string | undefined): string {
-  if (!sent) return 'NOT SENT';
-  if (sent === acked) return 'SYNCED';
-  if (!acked) return 'STALE (Never Acknowledged)';
-  return 'STALE';
+  return STATES[stateCode(sent, acked)] as string;
 }
 
 const RANK: Record<string, number> = {
@@ -44,20 +43,32 @@ export function worstState(types: Readonly<Record<string, string>>): string {
   return worst;
 }
 
-/**
- * The per-type states of one row, shared between rows with the same states: at 20,000 proxies
- * nearly every row is all SYNCED, so a handful of frozen records stand for every proxy.
- */
-const typesByStates = new Map<string, Readonly<Record<string, string>>>();
+/** Each type's `<key>_sent` and `<key>_acked` field names, made once. */
+const FIELDS = TYPES.map(([, key]) => [`${key}_sent`, `${key}_acked`] as const);
 
-function sharedTypes(states: readonly string[]): Readonly<Record<string, string>> {
-  const key = states.join('|');
-  let t = typesByStates.get(key);
+/** The states of xdsStatus, by their code in a row's states (two bits per type). */
+const STATES = ['NOT SENT', 'SYNCED', 'STALE (Never Acknowledged)', 'STALE'] as const;
+
+/** xdsStatus's answer as its index in STATES. */
+function stateCode(sent: string | undefined, acked: string | undefined): number {
+  if (!sent) return 0;
+  if (sent === acked) return 1;
+  return acked ? 3 : 2;
+}
+
+/**
+ * The per-type states of every row with the same states code, one frozen record per code: at
+ * 20,000 proxies nearly every row is all SYNCED, so a handful of records stand for every proxy.
+ */
+const typesByCode: (Readonly<Record<string, string>> | undefined)[] = [];
+
+function typesOf(code: number): Readonly<Record<string, string>> {
+  let t = typesByCode[code];
   if (!t) {
     const fresh: Record<string, string> = {};
-    TYPES.forEach(([label], i) => (fresh[label] = states[i] ?? 'NOT SENT'));
+    TYPES.forEach(([label], i) => (fresh[label] = STATES[(code >> (2 * i)) & 3] as string));
     t = Object.freeze(fresh);
-    typesByStates.set(key, t);
+    typesByCode[code] = t;
   }
   return t;
 }
@@ -65,15 +76,38 @@ function sharedTypes(states: readonly string[]): Readonly<Record<string, string>
 const optionalString = (v: unknown): v is string | undefined =>
   v === undefined || typeof v === 'string';
 
+const utf8 = new TextDecoder('utf-8', { ignoreBOM: true });
+
 /**
  * Reads one replica's /debug/syncz body; bad rows are counted in errors, never dropped silently.
- * Rows are checked field by field (not with a schema per row): the body lists every proxy.
+ * Rows are checked field by field (not with a schema per row): the body lists every proxy. A
+ * body given as bytes is read from them where it is plain (synczRowsFromBytes), else decoded
+ * and read as JSON like a text body: the same answer either way.
  */
-export function parseSyncz(istiod: string, body: string, into?: SyncParse): SyncParse {
+export function parseSyncz(istiod: string, body: string | Uint8Array, into?: SyncParse): SyncParse {
   const out: SyncParse = into ?? { byProxy: new Map(), errors: [] };
+  // one record per replica and states code: rows with the same states share it (read-only)
+  const shared: (ProxySync | undefined)[] = [];
+  const syncOf = (code: number): ProxySync => {
+    let sync = shared[code];
+    if (!sync) {
+      const types = typesOf(code);
+      sync = Object.freeze({ istiod, state: worstState(types), types });
+      shared[code] = sync;
+    }
+    return sync;
+  };
+  if (typeof body !== 'string') {
+    const rows = synczRowsFromBytes(body);
+    if (rows) {
+      for (let i = 0; i < rows.proxies.length; i++)
+        out.byProxy.set(rows.proxies[i] as string, syncOf(rows.codes[i] as number));
+      return out;
+    }
+  }
   let value: unknown;
   try {
-    value = JSON.parse(body);
+    value = JSON.parse(typeof body === 'string' ? body : utf8.decode(body));
   } catch {
     out.errors.push(`${istiod}: /debug/syncz did not return JSON`);
     return out;
@@ -82,29 +116,35 @@ export function parseSyncz(istiod: string, body: string, into?: SyncParse): Sync
     out.errors.push(`${istiod}: /debug/syncz is not a list`);
     return out;
   }
-  const states: string[] = [];
-  (value as unknown[]).forEach((raw, i) => {
+  const rows = value as unknown[];
+  for (let i = 0; i < rows.length; i++) {
+    const raw = rows[i];
     if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) {
       out.errors.push(`${istiod}: /debug/syncz[${i}] is not an object`);
-      return;
+      continue;
     }
     const row = raw as Record<string, unknown>;
     if (typeof row.proxy !== 'string') {
       out.errors.push(`${istiod}: /debug/syncz[${i}] has no proxy id`);
-      return;
+      continue;
     }
-    states.length = 0;
-    for (const [, key] of TYPES) {
-      const sent = row[`${key}_sent`];
-      const acked = row[`${key}_acked`];
+    let code = 0;
+    let bad: string | null = null;
+    for (let k = 0; k < FIELDS.length; k++) {
+      const [sentKey, ackedKey] = FIELDS[k] as readonly [string, string];
+      const sent = row[sentKey];
+      const acked = row[ackedKey];
       if (!optionalString(sent) || !optionalString(acked)) {
-        out.errors.push(`${istiod}: /debug/syncz[${i}] ${key}_sent/${key}_acked is not a string`);
-        return;
+        bad = (TYPES[k] as readonly [string, string])[1];
+        break;
       }
-      states.push(xdsStatus(sent, acked));
+      code |= stateCode(sent, acked) << (2 * k);
     }
-    const types = sharedTypes(states);
-    out.byProxy.set(row.proxy, { istiod, state: worstState(types), types });
-  });
+    if (bad !== null) {
+      out.errors.push(`${istiod}: /debug/syncz[${i}] ${bad}_sent/${bad}_acked is not a string`);
+      continue;
+    }
+    out.byProxy.set(row.proxy, syncOf(code));
+  }
   return out;
 }

@@ -1,7 +1,7 @@
 import type { KubeConfig } from '@kubernetes/client-node';
 import type { Pod } from '../../lib/kube/types';
 import { parseSyncz, type SyncParse } from '../../lib/proxies/sync';
-import { portForwardGet } from '../kube/podports';
+import { portForwardGetBytes } from '../kube/podports';
 import { failureReason } from './reason';
 
 /** Running istiod replicas (label app=istiod) in the Istio namespace. */
@@ -31,11 +31,11 @@ export async function readSyncStatus(
     istiods.map(async (p) => {
       const ns = p.metadata.namespace ?? 'istio-system';
       try {
-        const res = await portForwardGet(kc, ns, p.metadata.name, 15014, '/debug/syncz', {
+        const res = await portForwardGetBytes(kc, ns, p.metadata.name, 15014, '/debug/syncz', {
           timeoutMs,
         });
         if (res.status !== 200) return { pod: p.metadata.name, error: `HTTP ${res.status}` };
-        return { pod: p.metadata.name, body: res.body };
+        return { pod: p.metadata.name, body: res.bytes };
       } catch (e) {
         return { pod: p.metadata.name, error: failureReason(e) };
       }

@@ -56,6 +56,20 @@ export async function podProxyGet(
  * the peak of every fleet view.
  */
 export function parseHttpResponse(raw: Buffer): TextResponse {
+  const r = parseHttpBytes(raw);
+  return { status: r.status, contentType: r.contentType, body: r.bytes.toString('utf8') };
+}
+
+/** An HTTP answer whose body is kept as its bytes (a reader that scans them needs no text). */
+export interface BytesResponse {
+  status: number;
+  contentType: string;
+  /** The body, a view into the raw answer read. */
+  bytes: Buffer;
+}
+
+/** parseHttpResponse, the body left as bytes. */
+export function parseHttpBytes(raw: Buffer): BytesResponse {
   const headEnd = raw.indexOf('\r\n\r\n');
   if (headEnd < 0)
     throw new KubeError('protocol', 'port-forward: incomplete HTTP response from the pod');
@@ -90,11 +104,7 @@ export function parseHttpResponse(raw: Buffer): TextResponse {
   } else if (headers.has('content-length')) {
     body = body.subarray(0, Number(headers.get('content-length')));
   }
-  return {
-    status: Number(m[1]),
-    contentType: headers.get('content-type') ?? '',
-    body: body.toString('utf8'),
-  };
+  return { status: Number(m[1]), contentType: headers.get('content-type') ?? '', bytes: body };
 }
 
 /**
@@ -132,6 +142,19 @@ export async function portForwardGet(
   pathWithQuery: string,
   opts: { timeoutMs?: number; maxBytes?: number } = {},
 ): Promise<TextResponse> {
+  const r = await portForwardGetBytes(kc, namespace, pod, port, pathWithQuery, opts);
+  return { status: r.status, contentType: r.contentType, body: r.bytes.toString('utf8') };
+}
+
+/** portForwardGet, the body left as bytes (for a reader that scans them: istiod's syncz). */
+export async function portForwardGetBytes(
+  kc: KubeConfig,
+  namespace: string,
+  pod: string,
+  port: number,
+  pathWithQuery: string,
+  opts: { timeoutMs?: number; maxBytes?: number } = {},
+): Promise<BytesResponse> {
   const budget = budgetOf(kc);
   for (let attempt = 0; ; attempt++) {
     const release = await budget.acquire('portforward');
@@ -155,7 +178,7 @@ async function portForwardOnce(
   port: number,
   pathWithQuery: string,
   opts: { timeoutMs?: number; maxBytes?: number } = {},
-): Promise<TextResponse> {
+): Promise<BytesResponse> {
   if (!PORT_FORWARD_PORTS.has(port)) {
     throw new KubeError(
       'invalid-name',
@@ -252,7 +275,7 @@ async function portForwardOnce(
   // the pieces are in `raw` now: let them go before the answer is decoded
   chunks.length = 0;
   try {
-    return parseHttpResponse(raw);
+    return parseHttpBytes(raw);
   } catch (e) {
     if (why === '') throw e;
     throw new KubeError('unreachable', `port-forward to ${ns}/${name}:${port}: ${why}`);

@@ -1,0 +1,92 @@
+import { describe, expect, it } from 'vitest';
+import { parseSyncz } from './sync';
+import { synczRowsFromBytes } from './syncz-bytes';
+
+const bytes = (text: string) => new TextEncoder().encode(text);
+
+/** A row as istiod writes it (SyncStatus), versions per type or absent. */
+function row(proxy: string, types: Record<string, [string | null, string | null]>) {
+  const r: Record<string, unknown> = {
+    cluster_id: 'Kubernetes',
+    proxy,
+    proxy_type: 'sidecar',
+    proxy_version: '1.24.2',
+    istio_version: '1.24.2',
+  };
+  for (const [t, [sent, acked]] of Object.entries(types)) {
+    if (sent !== null) r[`${t}_sent`] = sent;
+    if (acked !== null) r[`${t}_acked`] = acked;
+  }
+  return r;
+}
+
+const rows = [
+  row('web-1.shop', {
+    cluster: ['a1', 'a1'],
+    listener: ['b1', 'b1'],
+    route: ['c1', 'c1'],
+    endpoint: ['d1', 'd1'],
+  }),
+  row('web-2.shop', { cluster: ['a2', 'a1'], listener: ['b2', null], endpoint: ['', 'x'] }),
+  row('gw-1.istio-system', { cluster: ['a3', 'a3'], route: ['c3', 'c3'] }),
+  row('', { cluster: ['n', 'n'] }),
+  { ...row('odd-1.shop', { cluster: ['a4', 'a4'] }), extra: { nested: [1, { x: null }] } },
+];
+
+/** Both readers' answers, as plain data. */
+function read(body: string | Uint8Array) {
+  const r = parseSyncz('istiod-1', body);
+  return { errors: r.errors, byProxy: [...r.byProxy] };
+}
+
+describe('syncz read from its bytes', () => {
+  it('gives what the JSON reader gives for istiod indented answer and a compact one', () => {
+    for (const text of [JSON.stringify(rows, null, 2) + '\n', JSON.stringify(rows), '[]']) {
+      expect(synczRowsFromBytes(bytes(text))).not.toBeNull();
+      expect(read(bytes(text))).toEqual(read(text));
+    }
+    const r = read(bytes(JSON.stringify(rows, null, 2)));
+    expect(r.byProxy.map(([p, s]) => [p, s.state])).toEqual([
+      ['web-1.shop', 'SYNCED'],
+      // the worst of its types (a type not sent ranks above synced)
+      ['web-2.shop', 'STALE (Never Acknowledged)'],
+      ['gw-1.istio-system', 'NOT SENT'],
+      ['', 'NOT SENT'],
+      ['odd-1.shop', 'NOT SENT'],
+    ]);
+    expect(r.byProxy[1]?.[1].types).toEqual({
+      CDS: 'STALE',
+      LDS: 'STALE (Never Acknowledged)',
+      RDS: 'NOT SENT',
+      EDS: 'NOT SENT',
+    });
+  });
+
+  it('leaves to JSON.parse every answer it does not read plainly, with the same result', () => {
+    const good = JSON.stringify(rows, null, 2);
+    const cases = [
+      // rows the JSON reader names one by one
+      JSON.stringify(['web-0.a', ...rows], null, 2),
+      JSON.stringify([{ proxy: 'web-2.a', cluster_sent: 7, cluster_acked: 7 }], null, 2),
+      JSON.stringify([{ proxy: 'web-2.a', cluster_sent: null }], null, 2),
+      JSON.stringify([{ cluster_sent: 'x' }], null, 2),
+      // escapes, text that is not ASCII, a key given twice (JSON.parse keeps the last)
+      good.replace('"web-1.shop"', '"web-1.sh\\u006fp"'),
+      good.replace('"proxy": "web-1.shop"', '"pro\\u0078y": "web-1.shop"'),
+      good.replace('"web-1.shop"', '"wéb-1.shop"'),
+      good.replace('"cluster_sent": "a1"', '"cluster_sent": "zz", "cluster_sent": "a1"'),
+      // not a list, cut, something after it, a byte order mark, a row starting a line
+      JSON.stringify({ proxy: 'x' }),
+      good.slice(0, -2),
+      `${good} x`,
+      `\ufeff${good}`,
+      JSON.stringify(rows).replace('},{', '},\n{'),
+      '<html>',
+      '',
+    ];
+    for (const text of cases) {
+      expect(synczRowsFromBytes(bytes(text))).toBeNull();
+      expect(read(bytes(text))).toEqual(read(text));
+    }
+  });
+});
