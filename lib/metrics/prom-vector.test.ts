@@ -3,17 +3,21 @@ import { scanVector } from './prom-vector';
 import { parseFloatStrict } from './value';
 
 /** The same answer read the plain way: JSON.parse, then each series. */
-function viaJson(text: string) {
+function viaJson(text: string, names: readonly string[]) {
   const body = JSON.parse(text) as {
     data: { result: { metric: Record<string, string>; value: [number, string] }[] };
   };
   const r = body.data.result;
   return {
-    labels: r.map((s) => s.metric),
+    count: r.length,
+    columns: names.map((n) => r.map((s) => (Object.hasOwn(s.metric, n) ? s.metric[n] : undefined))),
     atMs: Float64Array.from(r.map((s) => Math.round(s.value[0] * 1000))),
     values: Float64Array.from(r.map((s) => parseFloatStrict(s.value[1]) ?? NaN)),
   };
 }
+
+const bytes = (text: string) => new TextEncoder().encode(text);
+const NAMES = ['namespace', 'pod', 'tag'];
 
 /** An answer as Prometheus writes it (compact JSON, labels sorted by name). */
 function answer(series: { metric: Record<string, string>; value: [number, string] }[]): string {
@@ -25,9 +29,11 @@ const fleet = Array.from({ length: 300 }, (_, i) => ({
   value: [1764590400.123 + i / 1000, String(100 + (i % 13))] as [number, string],
 }));
 
+type SeriesIn = { metric: Record<string, string>; value: [number, string] }[];
+
 describe('scanVector', () => {
   it("reads Prometheus's compact vector answer as JSON.parse does", () => {
-    for (const series of [
+    for (const series of <SeriesIn[]>[
       fleet,
       [],
       [{ metric: {}, value: [1764590400, '1'] as [number, string] }],
@@ -37,15 +43,32 @@ describe('scanVector', () => {
         { metric: { pod: 'c' }, value: [1764590400.999, '-Inf'] as [number, string] },
         { metric: { pod: 'd' }, value: [1764590400, '1.5e+06'] as [number, string] },
         { metric: { pod: 'é—日本' }, value: [1764590400, '-0.25'] as [number, string] },
+        // other labels around the ones asked for, in Prometheus's (sorted) order
+        {
+          metric: { __name__: 'x', app: 'web', namespace: 'shop', pod: 'web-1', zone: 'a' },
+          value: [1764590400.1, '007'] as [number, string],
+        },
+        // times and values the digits are not read exactly from: Number reads them
+        { metric: { pod: 'e' }, value: [-12.5, '1234567890123456789'] as [number, string] },
+        { metric: { pod: 'f' }, value: [1764590400.12345, '0.1'] as [number, string] },
+        { metric: { pod: 'g' }, value: [1.7645904e9, '-3'] as [number, string] },
+        { metric: { pod: 'h' }, value: [0, '0'] as [number, string] },
+        {
+          metric: { pod: 'i' },
+          value: [123456789012345.6, '9007199254740993'] as [number, string],
+        },
       ],
     ]) {
       const text = answer(series);
-      const got = scanVector(text);
-      expect(got).not.toBeNull();
-      expect(got).toEqual(viaJson(text));
+      for (const names of [NAMES, [], ['pod'], ['zone', 'namespace']]) {
+        const got = scanVector(bytes(text), names);
+        expect(got).not.toBeNull();
+        expect(got).toEqual(viaJson(text, names));
+      }
     }
-    // a trailing newline, as an HTTP body may end
-    expect(scanVector(`${answer(fleet)}\n`)?.labels.length).toBe(300);
+    // white space after the answer, as an HTTP body may end
+    expect(scanVector(bytes(`${answer(fleet)}\n`), NAMES)?.count).toBe(300);
+    expect(scanVector(bytes(`${answer(fleet)}\r\n \t`), NAMES)?.count).toBe(300);
   });
 
   it('leaves to JSON.parse what it does not read exactly (null, never a wrong answer)', () => {
@@ -66,10 +89,20 @@ describe('scanVector', () => {
       JSON.stringify({ status: 'error', errorType: 'bad_data', error: 'parse error' }),
       answer([{ metric: { pod: 'a' }, value: [1, 'twelve'] }]),
       answer([{ metric: { pod: 'a' }, value: [1, '1'] }]).replace('[1,', '["1",'),
+      // numbers JSON does not allow, a label given twice, something after the answer
+      answer([{ metric: { pod: 'a' }, value: [1, '1'] }]).replace('[1,', '[01,'),
+      answer([{ metric: { pod: 'a' }, value: [1, '1'] }]).replace('[1,', '[1.,'),
+      answer([{ metric: { pod: 'a' }, value: [1, '1'] }]).replace(
+        '"pod":"a"',
+        '"pod":"a","pod":"b"',
+      ),
+      `${text}x`,
+      // a control character inside a label value (invalid JSON)
+      answer([{ metric: { pod: 'a' }, value: [1, '1'] }]).replace('"a"', '"a\u0001"'),
       'not json at all',
       '',
     ];
-    for (const c of cases) expect(scanVector(c)).toBeNull();
+    for (const c of cases) expect(scanVector(bytes(c), NAMES)).toBeNull();
   });
 });
 

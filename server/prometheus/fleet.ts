@@ -23,6 +23,9 @@ export const FLEET_QUERIES = {
 
 type Figure = keyof typeof FLEET_QUERIES;
 
+/** The labels the answers are read for: the proxy's, and the version's tag. */
+const LABELS = ['namespace', 'pod', 'tag'] as const;
+
 /** Envoy ServerInfo.State names by gauge value. */
 const STATE_NAMES = ['LIVE', 'DRAINING', 'PRE_INITIALIZING', 'INITIALIZING'];
 
@@ -88,10 +91,11 @@ function sampleFor(into: FoldTarget, namespace: string, pod: string): PromFleetS
 function foldSample(
   into: FoldTarget,
   figure: Figure,
-  metric: Record<string, string>,
+  namespace: string | undefined,
+  pod: string | undefined,
+  tag: string | undefined,
   v: number,
 ): boolean {
-  const { namespace, pod } = metric;
   if (!namespace || !pod) return false;
   if (!Number.isFinite(v)) return true;
   const p = sampleFor(into, namespace, pod);
@@ -112,7 +116,7 @@ function foldSample(
       p.stats.serverState = { value: v, name: STATE_NAMES[v] ?? `state ${v}` };
       break;
     case 'version':
-      if (v > 0 && metric.tag) p.stats.istioVersion = metric.tag;
+      if (v > 0 && tag) p.stats.istioVersion = tag;
       break;
     case 'sampledAt':
       p.sampledAtMs = Math.round(v * 1000);
@@ -133,7 +137,9 @@ export function mergeFleetSeries(
       // a series without a sample, or without namespace/pod labels, is counted once (on the
       // active-clusters answer) as not attributable
       const attributable =
-        v === undefined ? keyOf(s.metric) !== null : foldSample(into, figure, s.metric, v);
+        v === undefined
+          ? keyOf(s.metric) !== null
+          : foldSample(into, figure, s.metric.namespace, s.metric.pod, s.metric.tag, v);
       if (!attributable && figure === 'activeClusters') unlabelled++;
     }
   }
@@ -156,10 +162,16 @@ export async function readPromFleet(c: PromClient): Promise<PromFleet> {
     figures.map(async (figure) => {
       // each answer is folded in as it is read (no Series built): the samples of an answer
       // that turns out bad are dropped with the whole fleet below
-      const failed = await promVector(c, FLEET_QUERIES[figure], (metric, _at, v) => {
-        if (error !== null) return;
-        if (!foldSample(into, figure, metric, v) && figure === 'activeClusters') unlabelled++;
-      });
+      const failed = await promVector(
+        c,
+        FLEET_QUERIES[figure],
+        LABELS,
+        ([ns, pod, tag], _at, v) => {
+          if (error !== null) return;
+          if (!foldSample(into, figure, ns, pod, tag, v) && figure === 'activeClusters')
+            unlabelled++;
+        },
+      );
       if (failed !== null && error === null) error = failed;
     }),
   );

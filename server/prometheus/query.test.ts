@@ -18,12 +18,23 @@ describe('Prometheus requests', () => {
   it('ask for uncompressed answers below the base path, both readers', async () => {
     const r = recorder(vector);
     const c: PromClient = r.client;
-    const seen: [Record<string, string>, number, number][] = [];
-    expect(await promVector(c, 'up', (m, at, v) => seen.push([m, at, v]))).toBeNull();
-    expect(seen).toEqual([[{ namespace: 'shop', pod: 'cart-1' }, 1795722856296, 1014]]);
+    const seen: [(string | undefined)[], number, number][] = [];
+    const visit = (l: readonly (string | undefined)[], at: number, v: number) =>
+      seen.push([[...l], at, v]);
+    expect(await promVector(c, 'up', ['pod', 'namespace', 'tag'], visit)).toBeNull();
+    expect(seen).toEqual([[['cart-1', 'shop', undefined], 1795722856296, 1014]]);
     const answer = await promGet(c, 'query', { query: 'up' });
     expect(answer.error).toBeNull();
     expect(answer.series[0]?.samples).toEqual([[1795722856296, 1014]]);
+    // the same answer as JSON with spaces (another writer): read the general way, alike
+    const spaced = recorder(JSON.stringify(JSON.parse(vector), null, 1));
+    const again: [(string | undefined)[], number, number][] = [];
+    expect(
+      await promVector(spaced.client, 'up', ['pod', 'namespace', 'tag'], (l, at, v) =>
+        again.push([[...l], at, v]),
+      ),
+    ).toBeNull();
+    expect(again).toEqual(seen);
     expect(r.asked.map((a) => a.url)).toEqual([
       'http://prom:9090/sub/api/v1/query?query=up',
       'http://prom:9090/sub/api/v1/query?query=up',
@@ -33,7 +44,7 @@ describe('Prometheus requests', () => {
 
   it('name an answer that is not JSON', async () => {
     const r = recorder('<html>bad gateway</html>', 502);
-    expect(await promVector(r.client, 'up', () => undefined)).toBe(
+    expect(await promVector(r.client, 'up', [], () => undefined)).toBe(
       'Prometheus answered HTTP 502 with a non-JSON body: <html>bad gateway</html>',
     );
   });

@@ -128,40 +128,51 @@ export async function promGet(
   return parseMatrix(body);
 }
 
-/** One sample of an instant query's answer: the series' labels, epoch ms and value. */
-export type VectorVisitor = (metric: Record<string, string>, atMs: number, value: number) => void;
+/**
+ * One sample of an instant query's answer: the values of the labels asked for (in the order
+ * asked, undefined where the series lacks one), epoch ms and value. `labels` is reused for the
+ * next sample: read it, do not keep it.
+ */
+export type VectorVisitor = (
+  labels: readonly (string | undefined)[],
+  atMs: number,
+  value: number,
+) => void;
 
 /**
- * GET api/v1/query, each sample handed to `visit` as it is read: no Series or sample arrays are
- * built, so a fleet's answer (one series per proxy) costs its parsed JSON and nothing more. The
- * answer must be a vector; anything else, or a sample that is not one, is the error returned
- * (samples already visited are then to be discarded by the caller).
+ * GET api/v1/query, each sample handed to `visit` with the labels `labelNames`: the answer is
+ * read from its bytes (no text of it, no object per series), so a fleet's answer (one series per
+ * proxy) costs little more than its bytes. The answer must be a vector; anything else, or a
+ * sample that is not one, is the error returned (samples already visited are then to be
+ * discarded by the caller).
  */
 export async function promVector(
   c: PromClient,
   query: string,
+  labelNames: readonly string[],
   visit: VectorVisitor,
 ): Promise<string | null> {
   const url = new URL('api/v1/query', c.baseUrl.endsWith('/') ? c.baseUrl : `${c.baseUrl}/`);
   url.searchParams.set('query', query);
   let res: Response;
+  let bytes: Uint8Array;
   try {
     res = await c.fetchImpl(url, requestInit(c));
+    bytes = new Uint8Array(await res.arrayBuffer());
   } catch (e) {
     return `Prometheus at ${c.baseUrl} not reachable: ${e instanceof Error ? e.message : String(e)}`;
   }
-  const text = await res.text().catch(() => '');
   // Prometheus's own compact answer is scanned; anything else is read as JSON below
-  const scanned = res.ok ? scanVector(text) : null;
+  const scanned = res.ok ? scanVector(bytes, labelNames) : null;
+  const row: (string | undefined)[] = labelNames.map(() => undefined);
   if (scanned) {
-    for (let i = 0; i < scanned.labels.length; i++)
-      visit(
-        scanned.labels[i] as Record<string, string>,
-        scanned.atMs[i] ?? NaN,
-        scanned.values[i] ?? NaN,
-      );
+    for (let i = 0; i < scanned.count; i++) {
+      for (let k = 0; k < row.length; k++) row[k] = scanned.columns[k]?.[i];
+      visit(row, scanned.atMs[i] ?? NaN, scanned.values[i] ?? NaN);
+    }
     return null;
   }
+  const text = new TextDecoder('utf-8', { ignoreBOM: false }).decode(bytes);
   let body: unknown;
   try {
     body = JSON.parse(text);
@@ -187,7 +198,11 @@ export async function promVector(
     const [t, v] = value as unknown[];
     const sample = typeof v === 'string' ? parseFloatStrict(v) : null;
     if (typeof t !== 'number' || sample === null) return notResult;
-    visit(metric, Math.round(t * 1000), sample);
+    for (let k = 0; k < row.length; k++) {
+      const name = labelNames[k] as string;
+      row[k] = Object.hasOwn(metric, name) ? metric[name] : undefined;
+    }
+    visit(row, Math.round(t * 1000), sample);
   }
   return null;
 }

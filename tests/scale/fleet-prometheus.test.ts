@@ -175,11 +175,16 @@ describe('the fleet from Prometheus', () => {
   it('reads an instant vector sample by sample and names any other answer', async () => {
     const c = { baseUrl: prom.url, timeoutMs: 5_000, fetchImpl: fetch };
     const seen: string[] = [];
-    const ok = await promVector(c, FLEET_QUERIES.activeClusters, (m, at, v) => {
-      expect(at).toBeGreaterThan(0);
-      expect(Number.isFinite(v)).toBe(true);
-      seen.push(`${m.namespace}/${m.pod}`);
-    });
+    const ok = await promVector(
+      c,
+      FLEET_QUERIES.activeClusters,
+      ['namespace', 'pod'],
+      (l, at, v) => {
+        expect(at).toBeGreaterThan(0);
+        expect(Number.isFinite(v)).toBe(true);
+        seen.push(`${l[0]}/${l[1]}`);
+      },
+    );
     expect(ok).toBeNull();
     // the same series Prometheus's own answer lists
     const text = await (
@@ -189,7 +194,11 @@ describe('the fleet from Prometheus', () => {
     ).text();
     const raw = JSON.parse(text) as { data: { result: { metric: Record<string, string> }[] } };
     // and this Prometheus's answer is the compact one the scan reads (not the JSON fallback)
-    expect(scanVector(text)?.labels).toEqual(raw.data.result.map((r) => r.metric));
+    const scanned = scanVector(new TextEncoder().encode(text), ['namespace', 'pod']);
+    expect(scanned?.columns).toEqual([
+      raw.data.result.map((r) => r.metric.namespace),
+      raw.data.result.map((r) => r.metric.pod),
+    ]);
     expect(seen.sort()).toEqual(
       raw.data.result.map((r) => `${r.metric.namespace}/${r.metric.pod}`).sort(),
     );
@@ -198,10 +207,12 @@ describe('the fleet from Prometheus', () => {
       throw new Error('no sample of a refused answer is visited');
     };
     // a range selector answers a matrix, a scalar a scalar, a typo a parse error
-    expect(await promVector(c, 'envoy_cluster_manager_active_clusters[1m]', visit)).toMatch(
+    expect(await promVector(c, 'envoy_cluster_manager_active_clusters[1m]', [], visit)).toMatch(
       /answered a matrix, not an instant vector/,
     );
-    expect(await promVector(c, 'scalar(vector(1))', visit)).toMatch(/answered a scalar/);
-    expect(await promVector(c, 'max by (pod', visit)).toMatch(/Prometheus query failed: .*parse/);
+    expect(await promVector(c, 'scalar(vector(1))', [], visit)).toMatch(/answered a scalar/);
+    expect(await promVector(c, 'max by (pod', [], visit)).toMatch(
+      /Prometheus query failed: .*parse/,
+    );
   });
 });
