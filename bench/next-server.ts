@@ -35,6 +35,24 @@ function listenerPid(port: number): number | null {
   return m ? Number(m[1]) : null;
 }
 
+/**
+ * The allocator settings the image runs the server with (the runtime stage's `ENV MALLOC_...`
+ * of the Dockerfile): the server measured here runs as it ships.
+ */
+export function imageMallocEnv(): Record<string, string> {
+  const dockerfile = fs.readFileSync(path.join(root, 'Dockerfile'), 'utf8');
+  const runtime = dockerfile.slice(dockerfile.lastIndexOf('\nFROM '));
+  const env: Record<string, string> = {};
+  for (const m of runtime.matchAll(/^ENV ((?:MALLOC_\w+=\S+\s*)+)$/gm))
+    for (const pair of (m[1] ?? '').trim().split(/\s+/)) {
+      const [k, v] = pair.split('=');
+      if (k && v) env[k] = v;
+    }
+  if (Object.keys(env).length === 0)
+    throw new Error('Dockerfile: no ENV MALLOC_... line in the runtime stage');
+  return env;
+}
+
 export async function startNextServer(
   kubeconfig: string,
   env: Record<string, string> = {},
@@ -53,6 +71,7 @@ export async function startNextServer(
         MESHDX_KUBECONFIG: kubeconfig,
         MESHDX_DB: db,
         NEXT_TELEMETRY_DISABLED: '1',
+        ...imageMallocEnv(),
         ...env,
       },
       stdio: ['ignore', 'ignore', 'inherit'],
