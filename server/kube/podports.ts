@@ -128,25 +128,21 @@ export function envoyAdminGet(
   return portForwardGet(kc, namespace, pod, ENVOY_ADMIN_PORT, pathWithQuery, opts);
 }
 
-/**
- * One HTTP GET to a pod port over pods/portforward (GET only; ports in PORT_FORWARD_PORTS),
- * within the budget of the transport made from `kc` (a token and a pods/proxy+port-forward
- * slot). A 429 on the upgrade is waited out (1 s: client-node does not show the Retry-After of a
- * refused upgrade) and asked again, at most MAX_429_RETRIES times.
- */
+/** portForwardGetBytes, the body decoded as UTF-8 text. */
 export async function portForwardGet(
-  kc: KubeConfig,
-  namespace: string,
-  pod: string,
-  port: number,
-  pathWithQuery: string,
-  opts: { timeoutMs?: number; maxBytes?: number } = {},
+  ...args: Parameters<typeof portForwardGetBytes>
 ): Promise<TextResponse> {
-  const r = await portForwardGetBytes(kc, namespace, pod, port, pathWithQuery, opts);
+  const r = await portForwardGetBytes(...args);
   return { status: r.status, contentType: r.contentType, body: r.bytes.toString('utf8') };
 }
 
-/** portForwardGet, the body left as bytes (for a reader that scans them: istiod's syncz). */
+/**
+ * One HTTP GET to a pod port over pods/portforward (GET only; ports in PORT_FORWARD_PORTS),
+ * within the budget of the transport made from `kc` (a token and a pods/proxy+port-forward
+ * slot), its body as bytes (for a reader that scans them: istiod's syncz). A 429 on the upgrade
+ * is waited out (1 s: client-node does not show the Retry-After of a refused upgrade) and asked
+ * again, at most MAX_429_RETRIES times.
+ */
 export async function portForwardGetBytes(
   kc: KubeConfig,
   namespace: string,
