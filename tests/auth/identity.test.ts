@@ -241,6 +241,37 @@ describe('per-user identity against a token-checking API server', () => {
       expect(await code(`${SESSION_COOKIE}=${expired}`)).toBe('SESSION_EXPIRED');
     });
 
+    it("a session signed in on another context is a 401 naming both contexts, never that context's token used here", async () => {
+      setup();
+      const before = (await c.info()).auth.users.alice ?? {};
+      const elsewhere = sealSession(
+        {
+          v: 1,
+          token: USERS.alice.token,
+          user: 'alice',
+          groups: ['meshdx-viewers', 'system:authenticated'],
+          context: 'prod-eu',
+          exp: Date.now() + 60_000,
+        },
+        sessionKey(),
+      );
+      const res = await inventoryGet(
+        req('/api/inventory', { headers: { cookie: `${SESSION_COOKIE}=${elsewhere}` } }),
+      );
+      expect(res.status).toBe(401);
+      const body = (await res.json()) as ErrorBody;
+      expect(body.error.code).toBe('SESSION_OTHER_CONTEXT');
+      expect(body.error.message).toBe(
+        `you signed in with a token for context "prod-eu", not ${JSON.stringify(baseRuntimeFor(null).context)}`,
+      );
+      expect(body.error.hint).toMatch(
+        /sign out, then sign in at \/login with a token of that context/,
+      );
+      // the token was not tried against this cluster, and no runtime was started for it
+      expect((await c.info()).auth.users.alice ?? {}).toEqual(before);
+      expect(runningUserRuntimes()).toHaveLength(0);
+    });
+
     it('bad sign-in input is named; a sign-in where there is no token login says so', async () => {
       setup();
       const empty = await signIn('   ');
