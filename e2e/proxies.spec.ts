@@ -60,6 +60,10 @@ test('the fleet shows every proxy with the cluster count the proxy reports', asy
   await page.goto(`${demo}/proxies`);
   await expect(page.getByTestId('proxies-table')).toBeVisible();
   await snap(page, 'proxies-fleet');
+  // the distribution beside the table is drawn in the screenshot, not an empty card
+  await expect(
+    page.getByTestId('proxies-distribution').locator('.recharts-bar-rectangle'),
+  ).not.toHaveCount(0);
 });
 
 test('unscoped namespaces stand out at the top', async ({ page }) => {

@@ -1,6 +1,7 @@
 import { expect, type Page } from '@playwright/test';
 import fs from 'node:fs';
 import path from 'node:path';
+import { waitForData } from '../cli/report/capture';
 
 /** Ports from MESHDX_E2E_PORT (default 3107) up to +5, so two checkouts can run their e2e at once. */
 const first = Number(process.env.MESHDX_E2E_PORT ?? 3107);
@@ -28,6 +29,8 @@ export const SCREENSHOTS = path.join(import.meta.dirname, '..', 'test-results', 
 export async function snap(page: Page, name: string): Promise<string> {
   fs.mkdirSync(SCREENSHOTS, { recursive: true });
   await expect(page.getByTestId('loading')).toHaveCount(0);
+  // as `meshdx report` waits before its screenshots: data in, network quiet, charts drawn
+  expect(await waitForData(page, 30_000)).toBeNull();
   const file = path.join(SCREENSHOTS, `${name}.png`);
   await page.screenshot({ path: file, fullPage: true });
   return file;

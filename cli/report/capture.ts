@@ -7,6 +7,16 @@ import type { PagePlan, ReportPage } from './model';
  * as script ('unsafe-eval'), and a string predicate is polled with eval in the page.
  */
 const NO_LOADING = (): boolean => document.querySelectorAll('[data-testid="loading"]').length === 0;
+/**
+ * Every chart on view is drawn: recharts' ResponsiveContainer draws nothing until it has
+ * measured its box (a ResizeObserver callback, a frame or more after the data came), and a
+ * screenshot taken before shows an empty card beside a full table. A chart in a hidden part
+ * of the page (no offsetParent) is never measured and is not waited for.
+ */
+const CHARTS_DRAWN = (): boolean =>
+  [...document.querySelectorAll<HTMLElement>('.recharts-responsive-container')].every(
+    (c) => c.offsetParent === null || c.querySelector('svg') !== null,
+  );
 /** Network quiet is waited for at most this long: some views poll or stream. */
 const NETWORK_IDLE_CAP_MS = 5_000;
 /** Error texts are kept this long in report.json. */
@@ -22,10 +32,10 @@ const clip = (s: string) =>
 
 /**
  * Waits until the page shows data: no `data-testid="loading"` element left, the network quiet
- * (capped), still no loading element (a query started late), and fonts loaded. Returns the
- * problem when the page never got there.
+ * (capped), still no loading element (a query started late), every chart on view drawn, and
+ * fonts loaded. Returns the problem when the page never got there.
  */
-async function waitForData(page: Page, timeoutMs: number): Promise<string | null> {
+export async function waitForData(page: Page, timeoutMs: number): Promise<string | null> {
   const until = Date.now() + timeoutMs;
   const left = () => Math.max(1, until - Date.now());
   try {
@@ -34,6 +44,7 @@ async function waitForData(page: Page, timeoutMs: number): Promise<string | null
       .waitForLoadState('networkidle', { timeout: Math.min(NETWORK_IDLE_CAP_MS, left()) })
       .catch(() => undefined);
     await page.waitForFunction(NO_LOADING, undefined, { timeout: left(), polling: 100 });
+    await page.waitForFunction(CHARTS_DRAWN, undefined, { timeout: left(), polling: 100 });
     await page.evaluate(() => document.fonts.ready.then(() => true));
     return null;
   } catch {
@@ -41,9 +52,15 @@ async function waitForData(page: Page, timeoutMs: number): Promise<string | null
       .locator('[data-testid="loading"]')
       .count()
       .catch(() => -1);
+    const undrawn = await page
+      .evaluate(CHARTS_DRAWN)
+      .then((drawn) => !drawn)
+      .catch(() => false);
     return n > 0
       ? `still loading after ${Math.round(timeoutMs / 1000)} s (${n} loading element${n === 1 ? '' : 's'} left)`
-      : `the page did not settle within ${Math.round(timeoutMs / 1000)} s`;
+      : undrawn
+        ? `a chart was not drawn within ${Math.round(timeoutMs / 1000)} s`
+        : `the page did not settle within ${Math.round(timeoutMs / 1000)} s`;
   }
 }
 
