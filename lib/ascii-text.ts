@@ -48,3 +48,36 @@ export function asciiText(b: Uint8Array, s: number, e: number): string {
   recent[slot] = made;
   return made;
 }
+
+/**
+ * ASCII texts made once per distinct bytes for as long as this object is kept: a reader of
+ * several answers that name the same things (the fleet's 7 Prometheus answers each name all
+ * 20,000 pods) makes each name once and hands out the same string after, which also keeps its
+ * hash for the maps it is looked up in.
+ */
+export class AsciiTexts {
+  private readonly byHash = new Map<number, string | string[]>();
+
+  /** b[s, e), bytes the caller knows to be ASCII, as a string. */
+  text(b: Uint8Array, s: number, e: number): string {
+    let h = 0x811c9dc5;
+    for (let p = s; p < e; p++) h = Math.imul(h ^ (b[p] as number), 0x01000193);
+    const had = this.byHash.get(h);
+    if (had !== undefined) {
+      if (typeof had === 'string') {
+        if (sameText(had, b, s, e)) return had;
+      } else for (const t of had) if (sameText(t, b, s, e)) return t;
+    }
+    const made = asciiText(b, s, e);
+    if (had === undefined) this.byHash.set(h, made);
+    else if (typeof had === 'string') this.byHash.set(h, [had, made]);
+    else had.push(made);
+    return made;
+  }
+}
+
+function sameText(t: string, b: Uint8Array, s: number, e: number): boolean {
+  if (t.length !== e - s) return false;
+  for (let k = 0; k < t.length; k++) if (t.charCodeAt(k) !== b[s + k]) return false;
+  return true;
+}

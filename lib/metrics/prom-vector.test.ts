@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { AsciiTexts } from '../ascii-text';
 import { scanVector } from './prom-vector';
 import { parseFloatStrict } from './value';
 
@@ -69,6 +70,15 @@ describe('scanVector', () => {
     // white space after the answer, as an HTTP body may end
     expect(scanVector(bytes(`${answer(fleet)}\n`), NAMES)?.count).toBe(300);
     expect(scanVector(bytes(`${answer(fleet)}\r\n \t`), NAMES)?.count).toBe(300);
+  });
+
+  it('reads answers alike with the label texts of one read shared between them', () => {
+    const texts = new AsciiTexts();
+    const one = scanVector(bytes(answer(fleet)), NAMES, texts);
+    const two = scanVector(bytes(answer([...fleet].reverse())), NAMES, texts);
+    const pods = (v: typeof one) => v?.columns[1] ?? [];
+    expect(pods(two)).toEqual([...pods(one)].reverse());
+    expect(two?.columns[0]).toEqual([...(one?.columns[0] ?? [])].reverse());
   });
 
   it('leaves to JSON.parse what it does not read exactly (null, never a wrong answer)', () => {

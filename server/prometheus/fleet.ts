@@ -7,6 +7,7 @@
  */
 import type { EnvoyProxyStats } from '../../lib/metrics/envoy-stats';
 import type { ScrapeOutcome } from '../../lib/proxies/types';
+import { AsciiTexts } from '../../lib/ascii-text';
 import { promVector, type PromClient, type Series } from './query';
 
 /** One instant query per figure; `max by` folds duplicates (two scrapes, HA replicas). */
@@ -158,6 +159,8 @@ export async function readPromFleet(c: PromClient): Promise<PromFleet> {
   const into: FoldTarget = { byPod, byNamespace: new Map() };
   let unlabelled = 0;
   let error: string | null = null;
+  // each pod's name is in all 7 answers: made once, and hashed once for the maps below
+  const texts = new AsciiTexts();
   await Promise.all(
     figures.map(async (figure) => {
       // each answer is folded in as it is read (no Series built): the samples of an answer
@@ -171,6 +174,7 @@ export async function readPromFleet(c: PromClient): Promise<PromFleet> {
           if (!foldSample(into, figure, ns, pod, tag, v) && figure === 'activeClusters')
             unlabelled++;
         },
+        texts,
       );
       if (failed !== null && error === null) error = failed;
     }),

@@ -3,6 +3,7 @@
  * validated; a failure of any kind (HTTP status, non-JSON body, error status) is returned
  * as an error string, never thrown.
  */
+import type { AsciiTexts } from '../../lib/ascii-text';
 import { scanVector } from '../../lib/metrics/prom-vector';
 import { parseFloatStrict } from '../../lib/metrics/value';
 
@@ -142,7 +143,8 @@ export type VectorVisitor = (
 /**
  * GET api/v1/query, each sample handed to `visit` with the labels `labelNames`: the answer is
  * read from its bytes (no text of it, no object per series), so a fleet's answer (one series per
- * proxy) costs little more than its bytes. The answer must be a vector; anything else, or a
+ * proxy) costs little more than its bytes. `texts`, shared by the queries of one read, makes
+ * each label value (a pod's name) once for all of them. The answer must be a vector; anything else, or a
  * sample that is not one, is the error returned (samples already visited are then to be
  * discarded by the caller).
  */
@@ -151,6 +153,7 @@ export async function promVector(
   query: string,
   labelNames: readonly string[],
   visit: VectorVisitor,
+  texts?: AsciiTexts,
 ): Promise<string | null> {
   const url = new URL('api/v1/query', c.baseUrl.endsWith('/') ? c.baseUrl : `${c.baseUrl}/`);
   url.searchParams.set('query', query);
@@ -163,7 +166,7 @@ export async function promVector(
     return `Prometheus at ${c.baseUrl} not reachable: ${e instanceof Error ? e.message : String(e)}`;
   }
   // Prometheus's own compact answer is scanned; anything else is read as JSON below
-  const scanned = res.ok ? scanVector(bytes, labelNames) : null;
+  const scanned = res.ok ? scanVector(bytes, labelNames, texts) : null;
   const row: (string | undefined)[] = labelNames.map(() => undefined);
   if (scanned) {
     for (let i = 0; i < scanned.count; i++) {
