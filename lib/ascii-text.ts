@@ -42,11 +42,17 @@ export function asciiText(b: Uint8Array, s: number, e: number): string {
     while (k < had.length && had.charCodeAt(k) === b[s + k]) k++;
     if (k === had.length) return had;
   }
-  // one flat string (adding up characters would make a tree of them, heavy to keep), made
-  // natively from the bytes: they are ASCII here, which latin1 reads as they are
-  const made = latin1View(b).toString('latin1', s, e);
+  const made = makeAscii(b, s, e);
   recent[slot] = made;
   return made;
+}
+
+/**
+ * b[s, e) as one flat string (adding up characters would make a tree of them, heavy to keep),
+ * made natively from the bytes: they are ASCII here, which latin1 reads as they are.
+ */
+function makeAscii(b: Uint8Array, s: number, e: number): string {
+  return latin1View(b).toString('latin1', s, e);
 }
 
 /**
@@ -68,7 +74,8 @@ export class AsciiTexts {
         if (sameText(had, b, s, e)) return had;
       } else for (const t of had) if (sameText(t, b, s, e)) return t;
     }
-    const made = asciiText(b, s, e);
+    // made here, not through asciiText, whose cache of recent texts would be searched for nothing
+    const made = makeAscii(b, s, e);
     if (had === undefined) this.byHash.set(h, made);
     else if (typeof had === 'string') this.byHash.set(h, [had, made]);
     else had.push(made);

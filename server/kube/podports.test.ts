@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { readFixture } from '../../test-support/fixtures';
-import { parseHttpResponse } from './podports';
+import { asText, parseHttpBytes } from './podports';
+
+const parseHttpResponse = (raw: Buffer) => asText(parseHttpBytes(raw));
 
 /** A real admin answer, with text beyond ASCII so that chunk cuts fall inside characters. */
 const BODY = `${readFixture('config_dump/istio-echo-a_sidecar_config_dump.json')}\n"prøve — ✓ 日本"\n`;

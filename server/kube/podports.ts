@@ -49,17 +49,6 @@ export async function podProxyGet(
   });
 }
 
-/**
- * Splits a raw HTTP/1.1 response (Content-Length or chunked or read-to-close). A chunked body is
- * joined in place, in `raw` itself (its data is never longer than its encoding): istiod's syncz
- * at 20,000 proxies is some 14 MB, and a second copy of it, then its text, were 28 MB more at
- * the peak of every fleet view.
- */
-export function parseHttpResponse(raw: Buffer): TextResponse {
-  const r = parseHttpBytes(raw);
-  return { status: r.status, contentType: r.contentType, body: r.bytes.toString('utf8') };
-}
-
 /** An HTTP answer whose body is kept as its bytes (a reader that scans them needs no text). */
 export interface BytesResponse {
   status: number;
@@ -68,7 +57,17 @@ export interface BytesResponse {
   bytes: Buffer;
 }
 
-/** parseHttpResponse, the body left as bytes. */
+/** The answer with its body decoded as UTF-8 text. */
+export function asText(r: BytesResponse): TextResponse {
+  return { status: r.status, contentType: r.contentType, body: r.bytes.toString('utf8') };
+}
+
+/**
+ * Splits a raw HTTP/1.1 response (Content-Length or chunked or read-to-close), the body left as
+ * bytes. A chunked body is joined in place, in `raw` itself (its data is never longer than its
+ * encoding): istiod's syncz at 20,000 proxies is some 14 MB, and a second copy of it, then its
+ * text, were 28 MB more at the peak of every fleet view.
+ */
 export function parseHttpBytes(raw: Buffer): BytesResponse {
   const headEnd = raw.indexOf('\r\n\r\n');
   if (headEnd < 0)
@@ -132,8 +131,7 @@ export function envoyAdminGet(
 export async function portForwardGet(
   ...args: Parameters<typeof portForwardGetBytes>
 ): Promise<TextResponse> {
-  const r = await portForwardGetBytes(...args);
-  return { status: r.status, contentType: r.contentType, body: r.bytes.toString('utf8') };
+  return asText(await portForwardGetBytes(...args));
 }
 
 /**
