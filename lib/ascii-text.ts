@@ -68,6 +68,8 @@ export class AsciiTexts {
   text(b: Uint8Array, s: number, e: number): string {
     let h = 0x811c9dc5;
     for (let p = s; p < e; p++) h = Math.imul(h ^ (b[p] as number), 0x01000193);
+    // within a small integer's range: V8 keys a Map by such a number without boxing it
+    h &= 0x3fffffff;
     const had = this.byHash.get(h);
     if (had !== undefined) {
       if (typeof had === 'string') {

@@ -72,6 +72,25 @@ describe('scanVector', () => {
     expect(scanVector(bytes(`${answer(fleet)}\r\n \t`), NAMES)?.count).toBe(300);
   });
 
+  it('reads ill-formed UTF-8 in a label value as JSON.parse of the decoded answer does', () => {
+    // a cut sequence (E2 82) and a lone continuation byte (80), then plain ASCII labels after
+    const text = answer([
+      { metric: { namespace: 'shop', pod: 'aXXb' }, value: [1764590400, '1'] },
+      { metric: { namespace: 'shop', pod: 'web-1' }, value: [1764590400, '2'] },
+      { metric: { namespace: 'Y', pod: 'é' }, value: [1764590400, '3'] },
+    ]);
+    const raw = bytes(text);
+    const at = text.indexOf('XX');
+    raw[at] = 0xe2;
+    raw[at + 1] = 0x82;
+    const y = text.indexOf('"Y"') + 1;
+    raw[y] = 0x80;
+    const decoded = new TextDecoder().decode(raw);
+    expect(decoded).toContain('\ufffd');
+    for (const names of [NAMES, ['pod']])
+      expect(scanVector(raw, names)).toEqual(viaJson(decoded, names));
+  });
+
   it('reads answers alike with the label texts of one read shared between them', () => {
     const texts = new AsciiTexts();
     const one = scanVector(bytes(answer(fleet)), NAMES, texts);

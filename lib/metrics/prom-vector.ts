@@ -51,54 +51,50 @@ function startsWith(b: Uint8Array, p: number, word: Uint8Array): boolean {
 
 const isDigit = (c: number | undefined) => c !== undefined && c >= 48 && c <= 57;
 
-/** One answer's scan: its bytes, what one pass over them found, the time read last. */
+/** One answer's scan: its bytes, what the string read last held, the time read last. */
 class Scan {
-  /** The answer's first byte below 0x20 and first above 0x7f (its length where none is). */
-  firstControl: number;
-  firstHigh: number;
+  /** Where the string stringEnd read last ends, and whether it holds a byte above 0x7f. */
+  private lastEnd = -1;
+  private lastHigh = false;
   /** The sample time readTime read last, epoch ms. */
   timeMs = NaN;
 
   constructor(
     readonly b: Uint8Array,
     private readonly texts: AsciiTexts,
-  ) {
-    let control = b.length;
-    let high = b.length;
-    for (let p = 0; p < b.length; p++) {
-      const c = b[p] as number;
-      if (c < 0x20) {
-        if (p < control) control = p;
-        if (high < b.length) break;
-      } else if (c >= 0x80) {
-        if (p < high) high = p;
-        if (control < b.length) break;
-      }
-    }
-    this.firstControl = control;
-    this.firstHigh = high;
-  }
+  ) {}
 
   /**
    * A JSON string's content from p (after its opening quote): the position of its closing
-   * quote, or -1 where the scan does not read it (a control character or no end; the answer
-   * holds no backslash, so no escape).
+   * quote, or -1 where the scan does not read it (a control character, which JSON does not
+   * allow in a string, or no end; the answer holds no backslash, so no escape). Only strings
+   * are looked at byte by byte: everywhere else the scan matches the exact bytes it expects.
    */
   stringEnd(p: number): number {
     const b = this.b;
     const n = b.length;
-    let q = p;
-    while (q < n && b[q] !== QUOTE) q++;
-    // a control character before the quote may be inside this string (invalid JSON)
-    return q === n || q > this.firstControl ? -1 : q;
+    let high = false;
+    for (let q = p; q < n; q++) {
+      const c = b[q] as number;
+      if (c === QUOTE) {
+        this.lastEnd = q;
+        this.lastHigh = high;
+        return q;
+      }
+      if (c < 0x20) return -1;
+      if (c >= 0x80) high = true;
+    }
+    return -1;
   }
 
   /**
-   * b[s, e), a string's content, as JSON.parse of the decoded answer gives it: past the first
-   * byte above 0x7f it is decoded as UTF-8 (ill-formed bytes replaced), before it it is ASCII.
+   * b[s, e), a string's content, as JSON.parse of the decoded answer gives it: decoded as UTF-8
+   * (ill-formed bytes replaced; a quote ends any sequence, so a string decodes alone as it does
+   * within the answer) where it holds a byte above 0x7f, else ASCII.
    */
   text(s: number, e: number): string {
-    return e > this.firstHigh ? utf8.decode(this.b.subarray(s, e)) : this.texts.text(this.b, s, e);
+    const high = e === this.lastEnd ? this.lastHigh : this.b.subarray(s, e).some((c) => c >= 0x80);
+    return high ? utf8.decode(this.b.subarray(s, e)) : this.texts.text(this.b, s, e);
   }
 
   /**
