@@ -31,6 +31,22 @@ const rows = [
   row('gw-1.istio-system', { cluster: ['a3', 'a3'], route: ['c3', 'c3'] }),
   row('', { cluster: ['n', 'n'] }),
   { ...row('odd-1.shop', { cluster: ['a4', 'a4'] }), extra: { nested: [1, { x: null }] } },
+  // istiod's SyncStatus as pilot/pkg/xds writes it: no proxy_type, ECDS versions after the
+  // four types read (omitempty drops a type never sent)
+  {
+    cluster_id: 'Kubernetes',
+    proxy: 'reviews-v1-7bb8ffd9b6-cwx5c.default',
+    proxy_version: '1.26.0',
+    istio_version: '1.26.0',
+    cluster_sent: 'f5c0a4b2-3c4d-4e5f-8a6b-7c8d9e0f1a2b',
+    cluster_acked: 'f5c0a4b2-3c4d-4e5f-8a6b-7c8d9e0f1a2b',
+    listener_sent: '0b1c2d3e-4f5a-4b6c-9d7e-8f9a0b1c2d3e',
+    listener_acked: '0b1c2d3e-4f5a-4b6c-9d7e-8f9a0b1c2d3e',
+    endpoint_sent: '1c2d3e4f-5a6b-4c7d-8e9f-a0b1c2d3e4f5',
+    endpoint_acked: '1c2d3e4f-5a6b-4c7d-8e9f-a0b1c2d3e4f5',
+    extensionconfig_sent: '2d3e4f5a-6b7c-4d8e-9f0a-b1c2d3e4f5a6',
+    extensionconfig_acked: '2d3e4f5a-6b7c-4d8e-9f0a-b1c2d3e4f5a6',
+  },
 ];
 
 /** Both readers' answers, as plain data. */
@@ -53,6 +69,8 @@ describe('syncz read from its bytes', () => {
       ['gw-1.istio-system', 'NOT SENT'],
       ['', 'NOT SENT'],
       ['odd-1.shop', 'NOT SENT'],
+      // RDS never sent (a sidecar without HTTP routes): that ranks above synced
+      ['reviews-v1-7bb8ffd9b6-cwx5c.default', 'NOT SENT'],
     ]);
     expect(r.byProxy[1]?.[1].types).toEqual({
       CDS: 'STALE',
