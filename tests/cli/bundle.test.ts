@@ -1,4 +1,4 @@
-import { execFile } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -96,6 +96,21 @@ describe('the bundled command line', () => {
       build: string;
     };
     expect(after.build).toBe(manifest.build);
+  }, 120_000);
+
+  it('ends quietly, as grep does, when its reader goes away (| head)', async () => {
+    const child = spawn(
+      process.execPath,
+      [path.join(root, 'bin', 'meshdx.mjs'), 'attribute', log, '--history', history, '--json'],
+      { cwd: dir, env: { ...process.env, MESHDX_CLI_CACHE: cache } },
+    );
+    let stderr = '';
+    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+    // the first chunk read, the pipe is closed: the report's next write finds no reader
+    child.stdout.once('data', () => child.stdout.destroy());
+    const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
+    expect(stderr).toBe('');
+    expect(code).toBe(141);
   }, 120_000);
 
   it('rebuilds when its manifest does not match the sources', async () => {
