@@ -163,23 +163,20 @@ export async function scanFleet(
     // the fleet cannot be drawn without the pods and the Sidecars: past the deadline the view
     // answers 503 naming which (the reads go on and fill the caches for the next view)
     const view = new ViewDeadline('Proxies', deadlineMs);
-    const podsPromise = view.need(
-      'pods',
-      deps.pods ? deps.pods() : listPods(deps.transport).then((l) => l.items),
-      deps.podsDetail,
-    );
-    // istiod's sync state (one large answer per replica) is asked as soon as the pods name the
-    // istiods, alongside the Sidecar list and the Prometheus queries
-    const syncPromise = podsPromise.then((pods) =>
-      readSyncStatus(deps.kc, istiodPods(pods, deps.istioNamespace), deps.timeoutMs),
-    );
-    // a view that fails before it waits for the sync state leaves it unhandled otherwise
-    syncPromise.catch(() => undefined);
     const [pods, istio] = await Promise.all([
-      podsPromise,
+      view.need(
+        'pods',
+        deps.pods ? deps.pods() : listPods(deps.transport).then((l) => l.items),
+        deps.podsDetail,
+      ),
       view.need('Istio configuration (Sidecars)', listIstioConfig(deps.transport)),
     ]);
     const { targets } = proxyTargets(pods, istio.sidecars, deps.istioNamespace);
+    const syncPromise = readSyncStatus(
+      deps.kc,
+      istiodPods(pods, deps.istioNamespace),
+      deps.timeoutMs,
+    );
     const progress: FleetProgress = {
       type: 'progress',
       done: 0,
