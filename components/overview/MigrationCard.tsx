@@ -17,12 +17,19 @@ const STATUS_TONE = {
 } as const;
 const SEVERITY_TONE = { error: 'bad', warning: 'warn', info: 'info' } as const;
 
+/** Workloads named in a sentence: the first few, then how many more (a namespace may have hundreds). */
+const NAMED = 6;
+function some(names: readonly string[]): string {
+  if (names.length <= NAMED) return names.join(', ');
+  return `${names.slice(0, NAMED - 1).join(', ')} and ${names.length - (NAMED - 1)} more`;
+}
+
 function Gains({ n }: { n: NamespaceReadiness }) {
   const g = n.gains;
   const parts: string[] = [];
-  if (g.raceWorkloads.length) parts.push(`startup races go away (${g.raceWorkloads.join(', ')})`);
+  if (g.raceWorkloads.length) parts.push(`startup races go away (${some(g.raceWorkloads)})`);
   if (g.drainWorkloads.length)
-    parts.push(`shutdown drain problems go away (${g.drainWorkloads.join(', ')})`);
+    parts.push(`shutdown drain problems go away (${some(g.drainWorkloads)})`);
   if (g.sidecarProxies > 0) {
     parts.push(
       g.clustersCarried === null
@@ -99,7 +106,7 @@ export function MigrationCard({ namespace }: { namespace: string | null }) {
             : view.namespaces;
           return (
             <div>
-              <ul>
+              <ul className="max-h-[40rem] overflow-y-auto">
                 {rows.map((n) => (
                   <NamespaceBlock key={n.namespace} n={n} />
                 ))}

@@ -2,6 +2,7 @@
 
 import { Bar, BarChart, CartesianGrid, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
 import type { DistributionBin } from '../../lib/api/proxies';
+import { compactCount } from './format';
 
 /** How many proxies carry how many active clusters. */
 export function FleetChart({ bins }: { bins: DistributionBin[] }) {
@@ -13,7 +14,12 @@ export function FleetChart({ bins }: { bins: DistributionBin[] }) {
         <BarChart data={data} margin={{ top: 8, right: 8, bottom: 8, left: 0 }}>
           <CartesianGrid strokeDasharray="3 3" vertical={false} />
           <XAxis dataKey="label" tick={{ fontSize: 11 }} />
-          <YAxis allowDecimals={false} tick={{ fontSize: 11 }} width={40} />
+          <YAxis
+            allowDecimals={false}
+            tick={{ fontSize: 11 }}
+            tickFormatter={compactCount}
+            width={40}
+          />
           <Tooltip />
           <Bar dataKey="proxies" fill="#0284c7" isAnimationActive={false} />
         </BarChart>

@@ -88,7 +88,11 @@ function FleetSourceLine({ fleet }: { fleet: FleetView }) {
   );
 }
 
-/** Namespaces, unscoped ones first: they receive the whole mesh's config. */
+/**
+ * Namespaces, unscoped ones first: they receive the whole mesh's config. A scale fleet has
+ * hundreds: the list scrolls inside its card, and each name keeps the row's full width (names
+ * that differ only at their end, scale-000 and scale-001, must not be cut to the same text).
+ */
 export function NamespaceList({
   fleet,
   onPick,
@@ -97,25 +101,39 @@ export function NamespaceList({
   onPick: (ns: string) => void;
 }) {
   return (
-    <Card title="Namespaces (unscoped first)" testId="proxies-namespaces">
-      <ul className="divide-y divide-slate-100 text-sm">
+    <Card
+      title={`Namespaces (${count(fleet.namespaces.length)}, unscoped first)`}
+      testId="proxies-namespaces"
+    >
+      <ul className="max-h-[30rem] divide-y divide-slate-100 overflow-y-auto text-sm">
         {fleet.namespaces.map((n) => (
           <li
             key={n.namespace}
             data-namespace={n.namespace}
             data-unscoped={n.unscoped || undefined}
-            className={`flex cursor-pointer items-center justify-between gap-2 px-1 py-1 hover:bg-sky-50 ${n.unscoped ? 'bg-amber-50' : ''}`}
-            onClick={() => onPick(n.namespace)}
+            className={n.unscoped ? 'bg-amber-50' : ''}
           >
-            <span className="truncate font-medium">{n.namespace}</span>
-            <span className="flex items-center gap-2 tabular-nums text-slate-600">
-              {n.unscoped ? (
-                <Badge tone="warn">no Sidecar: {count(n.unscopedProxies)}</Badge>
-              ) : (
-                <Badge tone="good">scoped</Badge>
-              )}
-              {count(n.proxies)} proxies · max {count(n.maxClusters)} clusters
-            </span>
+            <button
+              type="button"
+              className="flex w-full items-center justify-between gap-2 px-1 py-1 text-left hover:bg-sky-50"
+              title={`Show the proxies of ${n.namespace}`}
+              onClick={() => onPick(n.namespace)}
+            >
+              <span className="min-w-0">
+                <span className="block break-all font-medium">{n.namespace}</span>
+                <span className="block text-xs tabular-nums text-slate-600">
+                  {count(n.proxies)} {n.proxies === 1 ? 'proxy' : 'proxies'} · max{' '}
+                  {count(n.maxClusters)} clusters
+                </span>
+              </span>
+              <span className="shrink-0 whitespace-nowrap">
+                {n.unscoped ? (
+                  <Badge tone="warn">no Sidecar: {count(n.unscopedProxies)}</Badge>
+                ) : (
+                  <Badge tone="good">scoped</Badge>
+                )}
+              </span>
+            </button>
           </li>
         ))}
       </ul>

@@ -19,7 +19,13 @@ const COLUMNS: Column<FleetRow>[] = [
     key: 'proxy',
     header: 'Proxy',
     width: '2.4fr',
-    render: (r) => <span className="font-mono text-xs">{r.key}</span>,
+    // the namespace gives way first: pod names differ at their end, which must stay visible
+    render: (r) => (
+      <span className="flex min-w-0 font-mono text-xs" title={r.key}>
+        <span className="min-w-[2ch] shrink-[100] truncate text-slate-500">{r.namespace}/</span>
+        <span className="truncate">{r.name}</span>
+      </span>
+    ),
   },
   {
     key: 'workload',
