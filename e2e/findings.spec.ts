@@ -29,3 +29,27 @@ test('findings show every protocol finding of namespace ports', async ({ page })
   }
   await snap(page, 'findings-protocol');
 });
+
+test('a long list lays out its first 100 findings and the rest on demand', async ({ page }) => {
+  const report = (await (await fetch(`${demo}/api/findings`)).json()) as {
+    findings: { severity: string }[];
+  };
+  const n = report.findings.length;
+  // the demo's cluster has more than one screenful: the case this is about
+  expect(n).toBeGreaterThan(100);
+  const items = page.getByTestId('findings-list').locator('> li');
+  const more = page.getByTestId('findings-more');
+  await page.goto(`${demo}/findings`);
+  await expect(items).toHaveCount(100);
+  await expect(more).toContainText(`Showing 100 of ${n}`);
+  await more.getByRole('button', { name: `Show ${Math.min(100, n - 100)} more` }).click();
+  await expect(items).toHaveCount(Math.min(200, n));
+  await page.goto(`${demo}/findings`);
+  await more.getByRole('button', { name: 'Show all' }).click();
+  await expect(items).toHaveCount(n);
+  await expect(more).toHaveCount(0);
+  // a filter starts the list again from its top
+  await page.getByTestId('filter-severity').selectOption('warning');
+  const warnings = report.findings.filter((f) => f.severity === 'warning').length;
+  await expect(items).toHaveCount(Math.min(100, warnings));
+});
