@@ -4,6 +4,14 @@ import type { ScopingView } from '../../lib/api/scoping-view';
 import { Badge } from '../ui/Card';
 import { duration, num, seconds, sourceLabel } from './format';
 
+/** Where the measured counts came from: Prometheus's fleet series, each proxy's :15090, or both. */
+function countsFrom(measured: number, fromPrometheus: number): string {
+  if (measured === 0) return '';
+  if (fromPrometheus === measured) return ' (from Prometheus)';
+  if (fromPrometheus === 0) return " (from each proxy's :15090)";
+  return ` (${num(fromPrometheus)} from Prometheus, ${num(measured - fromPrometheus)} from each proxy's :15090)`;
+}
+
 /** Which sources answered, which proxies did not, the observation window and istiod push health. */
 export function GatherPanel({ view }: { view: ScopingView }) {
   const { gather, push, report } = view;
@@ -24,8 +32,14 @@ export function GatherPanel({ view }: { view: ScopingView }) {
             ))}
           </div>
         ))}
-        <div>
-          Cluster counts (:15090): {num(gather.countsMeasured)} of {num(gather.proxies)} proxies
+        <div data-testid="counts-source">
+          Cluster counts: {num(gather.countsMeasured)} of {num(gather.proxies)} proxies
+          {countsFrom(gather.countsMeasured, gather.countsFromPrometheus ?? 0)}
+          {gather.countsPrometheusError && (
+            <div className="ml-3 text-xs text-amber-800" data-testid="counts-prometheus-error">
+              not from Prometheus: {gather.countsPrometheusError}
+            </div>
+          )}
           {gather.unreachableTotal > 0 && (
             <span className="text-red-700" data-testid="unreachable-count">
               {' '}

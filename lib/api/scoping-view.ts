@@ -47,6 +47,11 @@ export const GatherSummarySchema = z.object({
   countsMeasured: z.number(),
   /** Of those, counts taken from Prometheus's fleet series (no request to the proxy). */
   countsFromPrometheus: z.number().optional(),
+  /**
+   * Why Prometheus gave no counts (unreachable, timed out, no fleet series), so each proxy was
+   * read instead; null when it gave them or is not configured.
+   */
+  countsPrometheusError: z.string().nullable().optional(),
   unreachable: z.array(z.object({ namespace: z.string(), pod: z.string(), reason: z.string() })),
   unreachableTotal: z.number(),
   sources: z.array(SourceCoverageSchema),

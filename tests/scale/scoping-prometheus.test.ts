@@ -1,3 +1,4 @@
+import http from 'node:http';
 import { KubeConfig } from '@kubernetes/client-node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
@@ -123,5 +124,60 @@ describe('scoping gather with the fleet from Prometheus', () => {
     }
     expect(calling).toBeGreaterThan(2);
     expect(promIdx.unattributed).toBe(0);
+  });
+
+  it('names why Prometheus gave no counts, and reads each proxy instead', async () => {
+    // nothing listens on port 1: refused at once
+    const down = await gatherScopingInput({ ...deps, prometheusUrl: 'http://127.0.0.1:1' });
+    expect(down.gather.countsFromPrometheus).toBe(0);
+    expect(down.gather.countsPrometheusError).toMatch(
+      /Prometheus at http:\/\/127\.0\.0\.1:1 not reachable/,
+    );
+    expect(down.gather.countsMeasured).toBeGreaterThan(10);
+    const up = await gatherScopingInput({ ...deps, prometheusUrl: prom.url });
+    expect(up.gather.countsPrometheusError).toBeNull();
+  });
+
+  it('waits for a slow Prometheus up to half its deadline rather than read every proxy', async () => {
+    // Prometheus behind a second of delay: longer than twice the per-proxy timeout (2 x 300 ms),
+    // well within half the view's deadline (2 s)
+    const slow = http.createServer((req, res) => {
+      setTimeout(() => {
+        const up = http.request(
+          new URL(req.url ?? '/', prom.url),
+          { method: req.method, headers: req.headers },
+          (r) => {
+            res.writeHead(r.statusCode ?? 502, r.headers);
+            r.pipe(res);
+          },
+        );
+        up.on('error', () => res.destroy());
+        req.pipe(up);
+      }, 1_000);
+    });
+    await new Promise<void>((r) => slow.listen(0, '127.0.0.1', () => r()));
+    try {
+      const addr = slow.address() as { port: number };
+      const before = await simRequests();
+      const g = await gatherScopingInput({
+        ...deps,
+        timeoutMs: 300,
+        deadlineMs: 4_000,
+        prometheusUrl: `http://127.0.0.1:${addr.port}`,
+      });
+      const after = await simRequests();
+      expect(g.gather.countsPrometheusError).toBeNull();
+      expect(g.gather.countsFromPrometheus).toBe(g.gather.countsMeasured);
+      expect(g.gather.prometheus).toBe('ok');
+      // no sidecar read: every count and destination came from the slow Prometheus
+      expect(
+        (after['portforward pods/portforward'] ?? 0) -
+          (before['portforward pods/portforward'] ?? 0),
+      ).toBe(0);
+      expect((after['log pods/log'] ?? 0) - (before['log pods/log'] ?? 0)).toBe(0);
+    } finally {
+      slow.closeAllConnections();
+      await new Promise((r) => slow.close(r));
+    }
   });
 });

@@ -86,10 +86,13 @@ export async function gatherScopingInput(deps: GatherDeps): Promise<Gathered> {
     deadlineTimer = setTimeout(r, deadlineMs);
     deadlineTimer.unref();
   });
+  // Prometheus is waited for up to half the view's deadline: without its answers every
+  // workload's proxy is read through the API server instead, which takes longer still
+  const promTimeoutMs = Math.max(deps.timeoutMs * 2, Math.floor(deadlineMs / 2));
   const fleetPromise: Promise<PromFleet | null> = deps.prometheusUrl
     ? readPromFleet({
         baseUrl: deps.prometheusUrl,
-        timeoutMs: deps.timeoutMs * 2,
+        timeoutMs: promTimeoutMs,
         fetchImpl: fetch,
       })
     : Promise.resolve(null);
@@ -120,10 +123,15 @@ export async function gatherScopingInput(deps: GatherDeps): Promise<Gathered> {
   );
   const promSeconds = window1 ? (Date.parse(window1.end) - Date.parse(window1.start)) / 1000 : 3600;
   const usagePromise = deps.prometheusUrl
-    ? readPrometheusUsage(deps.prometheusUrl, promSeconds, deps.timeoutMs * 2)
+    ? readPrometheusUsage(deps.prometheusUrl, promSeconds, promTimeoutMs)
     : null;
   const [fleet, promUsage] = await Promise.all([fleetPromise, usagePromise]);
   const fleetUsable = fleet !== null && fleet.error === null && fleet.byPod.size > 0;
+  const countsPrometheusError =
+    fleet === null || fleetUsable
+      ? null
+      : (fleet.error ??
+        'Prometheus has no envoy_cluster_manager_active_clusters series with namespace and pod labels');
   const maxAgeMs = deps.prometheusMaxAgeMs ?? 120_000;
   const workloadKey = workloadKeys(pods.items);
   const knownFromProm =
@@ -318,6 +326,7 @@ export async function gatherScopingInput(deps: GatherDeps): Promise<Gathered> {
       proxies: targets.length,
       countsMeasured: answers.filter((a) => a.count.active !== null).length,
       countsFromPrometheus: answers.filter((a) => a.countFrom === 'prometheus').length,
+      countsPrometheusError,
       unreachable: unreachable.slice(0, MAX_UNREACHABLE_LISTED),
       unreachableTotal: unreachable.length,
       sources: [
