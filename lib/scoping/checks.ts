@@ -213,10 +213,12 @@ export function workloadFindings(facts: readonly WorkloadFacts[], fixYaml: FixLo
         subject: workloadSubject(f),
         evidence: {
           replicas: f.workload.pods.length,
-          sourcesTried: f.traffic.sources
-            .filter((x) => x.observations > 0)
-            .map((x) => x.source)
-            .join(', '),
+          // none: no proxy of it could be asked (not running, no IP yet)
+          sourcesTried:
+            f.traffic.sources
+              .filter((x) => x.observations > 0)
+              .map((x) => x.source)
+              .join(', ') || 'none',
         },
       });
     }

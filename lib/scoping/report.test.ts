@@ -321,6 +321,11 @@ describe('buildScopingReport with existing Sidecars', () => {
     expect(report.findings.map((f) => `${f.code}:${f.subject.name}`)).toContain(
       'MDX0308:ratings-v1-ccc',
     );
+    // no source had anything of it: said as such, not as an empty value
+    expect(
+      report.findings.find((f) => f.code === 'MDX0308' && f.subject.name === 'ratings-v1-ccc')
+        ?.evidence.sourcesTried,
+    ).toBe('none');
     expect(report.namespaces.find((n) => n.name === 'prod')?.defaultSidecar).toEqual({
       source: 'namespace',
       namespace: 'prod',
