@@ -24,70 +24,73 @@ export function NamespaceTable({
   testId?: string;
 }) {
   const ctx = useClusterContext();
+  // a cluster of hundreds of namespaces scrolls inside the card, its header kept in view
   return (
-    <table className="w-full text-sm" data-testid={testId}>
-      <thead className="text-left text-xs uppercase tracking-wide text-slate-500">
-        <tr>
-          <th className="py-1.5">Namespace</th>
-          <th>Injection</th>
-          {focus === 'overview' && <th>Data plane</th>}
-          <th className="text-right">Pods</th>
-          <th className="text-right">Meshed</th>
-          <th className="text-right">Services</th>
-          <th className="pr-4 text-right">Sidecars</th>
-          <th>Default Sidecar</th>
-          {focus === 'overview' && <th>Open</th>}
-        </tr>
-      </thead>
-      <tbody>
-        {rows.map((n) => (
-          <tr key={n.name} className="border-t border-slate-100" data-namespace={n.name}>
-            <td className="py-1.5 font-medium">{n.name}</td>
-            <td>
-              <Badge tone={injectionTone[n.injection]}>
-                {n.injection === 'revision' ? `rev ${n.revision}` : n.injection}
-              </Badge>
-            </td>
-            {focus === 'overview' && (
-              <td data-dataplane={n.dataplane}>
-                {n.dataplane === 'ambient' ? (
-                  <Badge tone="info">
-                    ambient {n.ambientPods}
-                    {n.waypoint ? ` · ${n.waypoint}` : ''}
-                  </Badge>
+    <div className="max-h-[48rem] overflow-y-auto">
+      <table className="w-full text-sm" data-testid={testId}>
+        <thead className="sticky top-0 bg-white text-left text-xs uppercase tracking-wide text-slate-500">
+          <tr>
+            <th className="py-1.5">Namespace</th>
+            <th>Injection</th>
+            {focus === 'overview' && <th>Data plane</th>}
+            <th className="text-right">Pods</th>
+            <th className="text-right">Meshed</th>
+            <th className="text-right">Services</th>
+            <th className="pr-4 text-right">Sidecars</th>
+            <th>Default Sidecar</th>
+            {focus === 'overview' && <th>Open</th>}
+          </tr>
+        </thead>
+        <tbody>
+          {rows.map((n) => (
+            <tr key={n.name} className="border-t border-slate-100" data-namespace={n.name}>
+              <td className="py-1.5 font-medium">{n.name}</td>
+              <td>
+                <Badge tone={injectionTone[n.injection]}>
+                  {n.injection === 'revision' ? `rev ${n.revision}` : n.injection}
+                </Badge>
+              </td>
+              {focus === 'overview' && (
+                <td data-dataplane={n.dataplane}>
+                  {n.dataplane === 'ambient' ? (
+                    <Badge tone="info">
+                      ambient {n.ambientPods}
+                      {n.waypoint ? ` · ${n.waypoint}` : ''}
+                    </Badge>
+                  ) : n.meshedPods > 0 ? (
+                    'sidecar'
+                  ) : (
+                    '–'
+                  )}
+                </td>
+              )}
+              <td className="text-right tabular-nums">{n.pods}</td>
+              <td className="text-right tabular-nums">{n.meshedPods}</td>
+              <td className="text-right tabular-nums">{n.services}</td>
+              <td className="pr-4 text-right tabular-nums">{n.sidecars}</td>
+              <td>
+                {n.defaultSidecar ? (
+                  <Badge tone="good">yes</Badge>
+                ) : n.dataplane === 'ambient' ? (
+                  // ztunnel and waypoints ignore Sidecar resources
+                  '–'
                 ) : n.meshedPods > 0 ? (
-                  'sidecar'
+                  <Badge tone="warn">missing</Badge>
                 ) : (
                   '–'
                 )}
               </td>
-            )}
-            <td className="text-right tabular-nums">{n.pods}</td>
-            <td className="text-right tabular-nums">{n.meshedPods}</td>
-            <td className="text-right tabular-nums">{n.services}</td>
-            <td className="pr-4 text-right tabular-nums">{n.sidecars}</td>
-            <td>
-              {n.defaultSidecar ? (
-                <Badge tone="good">yes</Badge>
-              ) : n.dataplane === 'ambient' ? (
-                // ztunnel and waypoints ignore Sidecar resources
-                '–'
-              ) : n.meshedPods > 0 ? (
-                <Badge tone="warn">missing</Badge>
-              ) : (
-                '–'
+              {focus === 'overview' && (
+                <td className="space-x-2 text-sky-700">
+                  <Link href={withContext(`/timelines?namespace=${n.name}`, ctx)}>timelines</Link>
+                  <Link href={withContext(`/proxies?namespace=${n.name}`, ctx)}>proxies</Link>
+                  <Link href={withContext(`/scoping?namespace=${n.name}`, ctx)}>scoping</Link>
+                </td>
               )}
-            </td>
-            {focus === 'overview' && (
-              <td className="space-x-2 text-sky-700">
-                <Link href={withContext(`/timelines?namespace=${n.name}`, ctx)}>timelines</Link>
-                <Link href={withContext(`/proxies?namespace=${n.name}`, ctx)}>proxies</Link>
-                <Link href={withContext(`/scoping?namespace=${n.name}`, ctx)}>scoping</Link>
-              </td>
-            )}
-          </tr>
-        ))}
-      </tbody>
-    </table>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
   );
 }

@@ -106,7 +106,7 @@ export function MigrationCard({ namespace }: { namespace: string | null }) {
             : view.namespaces;
           return (
             <div>
-              <ul className="max-h-[40rem] overflow-y-auto">
+              <ul className="max-h-[64rem] overflow-y-auto">
                 {rows.map((n) => (
                   <NamespaceBlock key={n.namespace} n={n} />
                 ))}
