@@ -45,6 +45,17 @@ export interface PromFleet {
   queries: string[];
 }
 
+/**
+ * Why a fleet read cannot give the proxies' figures (its error, or no fleet series at all), or
+ * null when it can.
+ */
+export function promFleetProblem(p: PromFleet, url: string): string | null {
+  if (p.error) return p.error;
+  if (p.byPod.size === 0)
+    return `Prometheus at ${url} has no envoy_cluster_manager_active_clusters series with namespace and pod labels (is Istio's sidecar scrape configured?)`;
+  return null;
+}
+
 const keyOf = (m: Record<string, string>) =>
   m.namespace && m.pod ? `${m.namespace}/${m.pod}` : null;
 

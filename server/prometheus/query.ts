@@ -99,34 +99,50 @@ function requestInit(c: PromClient): RequestInit {
   };
 }
 
+/** An answer as it came: its HTTP status and body bytes; or why none came. */
+type Fetched = { status: number; ok: boolean; bytes: Uint8Array } | { error: string };
+
+/** GET api/v1/<path> below the base URL (which may carry a path prefix). */
+async function promFetch(
+  c: PromClient,
+  path: 'query' | 'query_range',
+  params: Record<string, string>,
+): Promise<Fetched> {
+  const url = new URL(`api/v1/${path}`, c.baseUrl.endsWith('/') ? c.baseUrl : `${c.baseUrl}/`);
+  for (const [k, v] of Object.entries(params)) url.searchParams.set(k, v);
+  try {
+    const res = await c.fetchImpl(url, requestInit(c));
+    const bytes = new Uint8Array(await res.arrayBuffer());
+    return { status: res.status, ok: res.ok, bytes };
+  } catch (e) {
+    return {
+      error: `Prometheus at ${c.baseUrl} not reachable: ${e instanceof Error ? e.message : String(e)}`,
+    };
+  }
+}
+
+/** An answer's body as JSON, or the error naming a body that is none. */
+function promJson(status: number, bytes: Uint8Array): { body: unknown } | { error: string } {
+  const text = new TextDecoder('utf-8', { ignoreBOM: false }).decode(bytes);
+  try {
+    return { body: JSON.parse(text) as unknown };
+  } catch {
+    return {
+      error: `Prometheus answered HTTP ${status} with a non-JSON body: ${text.slice(0, 120)}`,
+    };
+  }
+}
+
 /** GET api/v1/<path> below the base URL (which may carry a path prefix), parsed as series. */
 export async function promGet(
   c: PromClient,
   path: 'query' | 'query_range',
   params: Record<string, string>,
 ): Promise<SeriesAnswer> {
-  const url = new URL(`api/v1/${path}`, c.baseUrl.endsWith('/') ? c.baseUrl : `${c.baseUrl}/`);
-  for (const [k, v] of Object.entries(params)) url.searchParams.set(k, v);
-  let res: Response;
-  try {
-    res = await c.fetchImpl(url, requestInit(c));
-  } catch (e) {
-    return {
-      series: [],
-      error: `Prometheus at ${c.baseUrl} not reachable: ${e instanceof Error ? e.message : String(e)}`,
-    };
-  }
-  const text = await res.text().catch(() => '');
-  let body: unknown;
-  try {
-    body = JSON.parse(text);
-  } catch {
-    return {
-      series: [],
-      error: `Prometheus answered HTTP ${res.status} with a non-JSON body: ${text.slice(0, 120)}`,
-    };
-  }
-  return parseMatrix(body);
+  const got = await promFetch(c, path, params);
+  if ('error' in got) return { series: [], error: got.error };
+  const json = promJson(got.status, got.bytes);
+  return 'error' in json ? { series: [], error: json.error } : parseMatrix(json.body);
 }
 
 /**
@@ -155,18 +171,10 @@ export async function promVector(
   visit: VectorVisitor,
   texts?: AsciiTexts,
 ): Promise<string | null> {
-  const url = new URL('api/v1/query', c.baseUrl.endsWith('/') ? c.baseUrl : `${c.baseUrl}/`);
-  url.searchParams.set('query', query);
-  let res: Response;
-  let bytes: Uint8Array;
-  try {
-    res = await c.fetchImpl(url, requestInit(c));
-    bytes = new Uint8Array(await res.arrayBuffer());
-  } catch (e) {
-    return `Prometheus at ${c.baseUrl} not reachable: ${e instanceof Error ? e.message : String(e)}`;
-  }
+  const got = await promFetch(c, 'query', { query });
+  if ('error' in got) return got.error;
   // Prometheus's own compact answer is scanned; anything else is read as JSON below
-  const scanned = res.ok ? scanVector(bytes, labelNames, texts) : null;
+  const scanned = got.ok ? scanVector(got.bytes, labelNames, texts) : null;
   const row: (string | undefined)[] = labelNames.map(() => undefined);
   if (scanned) {
     for (let i = 0; i < scanned.count; i++) {
@@ -175,13 +183,9 @@ export async function promVector(
     }
     return null;
   }
-  const text = new TextDecoder('utf-8', { ignoreBOM: false }).decode(bytes);
-  let body: unknown;
-  try {
-    body = JSON.parse(text);
-  } catch {
-    return `Prometheus answered HTTP ${res.status} with a non-JSON body: ${text.slice(0, 120)}`;
-  }
+  const json = promJson(got.status, got.bytes);
+  if ('error' in json) return json.error;
+  const body = json.body;
   const notResult = 'Prometheus answer is not a query result';
   if (typeof body !== 'object' || body === null) return notResult;
   const { status, error, data } = body as { status?: unknown; error?: unknown; data?: unknown };

@@ -14,7 +14,12 @@ import { listIstioConfig, listPods } from '../../kube/resources';
 import type { KubeTransport } from '../../kube/transport';
 import { scanZtunnels } from './ztunnel';
 import { ViewDeadline } from '../deadline';
-import { promOutcome, readPromFleet, type PromFleet } from '../../prometheus/fleet';
+import {
+  promFleetProblem,
+  promOutcome,
+  readPromFleet,
+  type PromFleet,
+} from '../../prometheus/fleet';
 
 export interface PrometheusSource {
   url: string;
@@ -131,11 +136,8 @@ function sampleRange(outcomes: readonly (ScrapeOutcome | null)[]): {
 
 /** Why Prometheus could not give the fleet, or null when it can. */
 function promUnusable(p: PromFleet, url: string): string | null {
-  if (p.error) return `${p.error}: figures read from each proxy instead`;
-  if (p.byPod.size === 0) {
-    return `Prometheus at ${url} has no envoy_cluster_manager_active_clusters series with namespace and pod labels (is Istio's sidecar scrape configured?): figures read from each proxy instead`;
-  }
-  return null;
+  const why = promFleetProblem(p, url);
+  return why === null ? null : `${why}: figures read from each proxy instead`;
 }
 
 /**

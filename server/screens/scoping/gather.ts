@@ -30,7 +30,12 @@ import { scrapeProxyStats } from '../../envoy/scrape';
 import type { Pod } from '../../../lib/kube/types';
 import { listIstioConfig, listNamespaces, listPods, listServices } from '../../kube/resources';
 import type { KubeTransport } from '../../kube/transport';
-import { promOutcome, readPromFleet, type PromFleet } from '../../prometheus/fleet';
+import {
+  promFleetProblem,
+  promOutcome,
+  readPromFleet,
+  type PromFleet,
+} from '../../prometheus/fleet';
 import { ViewDeadline } from '../deadline';
 import { readAccessLogUsage } from './access-logs';
 import {
@@ -126,12 +131,9 @@ export async function gatherScopingInput(deps: GatherDeps): Promise<Gathered> {
     ? readPrometheusUsage(deps.prometheusUrl, promSeconds, promTimeoutMs)
     : null;
   const [fleet, promUsage] = await Promise.all([fleetPromise, usagePromise]);
-  const fleetUsable = fleet !== null && fleet.error === null && fleet.byPod.size > 0;
   const countsPrometheusError =
-    fleet === null || fleetUsable
-      ? null
-      : (fleet.error ??
-        'Prometheus has no envoy_cluster_manager_active_clusters series with namespace and pod labels');
+    fleet !== null && deps.prometheusUrl ? promFleetProblem(fleet, deps.prometheusUrl) : null;
+  const fleetUsable = fleet !== null && countsPrometheusError === null;
   const maxAgeMs = deps.prometheusMaxAgeMs ?? 120_000;
   const workloadKey = workloadKeys(pods.items);
   const knownFromProm =
