@@ -2,6 +2,7 @@
 
 import { useQuery } from '@tanstack/react-query';
 import type { NamespaceReadiness } from '../../lib/api/ambient';
+import { firstAndMore } from '../../lib/text-list';
 import { QueryBoundary } from '../data/QueryBoundary';
 import { useClusterContext } from '../data/useClusterContext';
 import { CopyButton } from '../timeline/CopyButton';
@@ -18,11 +19,7 @@ const STATUS_TONE = {
 const SEVERITY_TONE = { error: 'bad', warning: 'warn', info: 'info' } as const;
 
 /** Workloads named in a sentence: the first few, then how many more (a namespace may have hundreds). */
-const NAMED = 6;
-function some(names: readonly string[]): string {
-  if (names.length <= NAMED) return names.join(', ');
-  return `${names.slice(0, NAMED - 1).join(', ')} and ${names.length - (NAMED - 1)} more`;
-}
+const some = (names: readonly string[]) => firstAndMore(names, 5);
 
 function Gains({ n }: { n: NamespaceReadiness }) {
   const g = n.gains;

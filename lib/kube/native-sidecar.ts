@@ -19,6 +19,7 @@
  * - The decision is made once, when the pod is created: a running pod keeps the placement it was
  *   injected with; only its replacement (rollout, eviction, scale-up) is decided anew.
  */
+import { firstAndMore } from '../text-list';
 import type { Container, Node, Pod } from './types';
 
 export const NATIVE_SIDECAR_ANNOTATION = 'sidecar.istio.io/nativeSidecar';
@@ -123,8 +124,10 @@ export function injectorSetting(istiodPods: readonly Pod[]): InjectorSetting {
 }
 
 function describeOld(old: readonly NodeVersion[]): string {
-  const shown = old.slice(0, 3).map((n) => `${n.name} (${n.kubeletVersion ?? 'unknown kubelet'})`);
-  return shown.join(', ') + (old.length > 3 ? ` and ${old.length - 3} more` : '');
+  return firstAndMore(
+    old.map((n) => `${n.name} (${n.kubeletVersion ?? 'unknown kubelet'})`),
+    3,
+  );
 }
 
 /** The auto-mode rule on the nodes (a pod bound to a known node: that node only). */

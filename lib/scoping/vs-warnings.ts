@@ -4,6 +4,7 @@
  * prediction, so the YAML does not look like it explains the number), and the VirtualServices
  * that route a workload's observed calls today but would no longer be imported.
  */
+import { firstAndMore } from '../text-list';
 import { SCOPING_CODES as C } from './codes';
 import type { WorkloadFacts } from './facts';
 import type { MeshModel, Scope } from './scopes';
@@ -18,10 +19,7 @@ export interface ProposalWarning {
 const MAX_LISTED = 10;
 const refText = (r: ObjectRef) => `${r.namespace}/${r.name}`;
 
-function listed(items: readonly string[]): string {
-  const head = items.slice(0, MAX_LISTED).join(', ');
-  return items.length > MAX_LISTED ? `${head} and ${items.length - MAX_LISTED} more` : head;
-}
+const listed = (items: readonly string[]) => firstAndMore(items, MAX_LISTED);
 
 /** MDX0309: hosts the candidate scope sees only through an imported VirtualService. */
 export function viaVirtualServiceWarning(candidate: Scope): ProposalWarning[] {

@@ -1,0 +1,11 @@
+import { describe, expect, it } from 'vitest';
+import { firstAndMore } from './text-list';
+
+describe('firstAndMore', () => {
+  it('names every item up to max, then counts the rest', () => {
+    expect(firstAndMore([], 3)).toBe('');
+    expect(firstAndMore(['a'], 3)).toBe('a');
+    expect(firstAndMore(['a', 'b', 'c'], 3)).toBe('a, b, c');
+    expect(firstAndMore(['a', 'b', 'c', 'd', 'e'], 3)).toBe('a, b, c and 2 more');
+  });
+});
