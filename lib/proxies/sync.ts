@@ -3,6 +3,7 @@
  * turned into istioctl proxy-status states per xDS type.
  */
 import { synczRowsFromBytes } from './syncz-bytes';
+import { XDS_FIELDS, XDS_STATES, XDS_TYPES, xdsStateCode } from './xds-state';
 
 /** Shared (frozen) between the proxies of one replica with the same states: never to be changed. */
 export interface ProxySync {
@@ -17,16 +18,9 @@ export interface SyncParse {
   errors: string[];
 }
 
-const TYPES = [
-  ['CDS', 'cluster'],
-  ['LDS', 'listener'],
-  ['RDS', 'route'],
-  ['EDS', 'endpoint'],
-] as const;
-
 /** istioctl's xdsStatus. */
 export function xdsStatus(sent: string | undefined, acked: string | undefined): string {
-  return STATES[stateCode(sent, acked)] as string;
+  return XDS_STATES[stateCode(sent, acked)] as string;
 }
 
 const RANK: Record<string, number> = {
@@ -43,17 +37,9 @@ export function worstState(types: Readonly<Record<string, string>>): string {
   return worst;
 }
 
-/** Each type's `<key>_sent` and `<key>_acked` field names, made once. */
-const FIELDS = TYPES.map(([, key]) => [`${key}_sent`, `${key}_acked`] as const);
-
-/** The states of xdsStatus, by their code in a row's states (two bits per type). */
-const STATES = ['NOT SENT', 'SYNCED', 'STALE (Never Acknowledged)', 'STALE'] as const;
-
-/** xdsStatus's answer as its index in STATES. */
+/** xdsStatus's answer as its index in XDS_STATES. */
 function stateCode(sent: string | undefined, acked: string | undefined): number {
-  if (!sent) return 0;
-  if (sent === acked) return 1;
-  return acked ? 3 : 2;
+  return xdsStateCode(!sent, !acked, sent === acked);
 }
 
 /**
@@ -66,7 +52,7 @@ function typesOf(code: number): Readonly<Record<string, string>> {
   let t = typesByCode[code];
   if (!t) {
     const fresh: Record<string, string> = {};
-    TYPES.forEach(([label], i) => (fresh[label] = STATES[(code >> (2 * i)) & 3] as string));
+    XDS_TYPES.forEach(([label], i) => (fresh[label] = XDS_STATES[(code >> (2 * i)) & 3] as string));
     t = Object.freeze(fresh);
     typesByCode[code] = t;
   }
@@ -130,12 +116,12 @@ export function parseSyncz(istiod: string, body: string | Uint8Array, into?: Syn
     }
     let code = 0;
     let bad: string | null = null;
-    for (let k = 0; k < FIELDS.length; k++) {
-      const [sentKey, ackedKey] = FIELDS[k] as readonly [string, string];
+    for (let k = 0; k < XDS_FIELDS.length; k++) {
+      const [sentKey, ackedKey] = XDS_FIELDS[k] as readonly [string, string];
       const sent = row[sentKey];
       const acked = row[ackedKey];
       if (!optionalString(sent) || !optionalString(acked)) {
-        bad = (TYPES[k] as readonly [string, string])[1];
+        bad = (XDS_TYPES[k] as readonly [string, string])[1];
         break;
       }
       code |= stateCode(sent, acked) << (2 * k);

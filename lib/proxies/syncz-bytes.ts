@@ -11,6 +11,7 @@ import {
   type ItemReader,
 } from '../ledger/capture-bytes';
 import { asciiText } from '../ascii-text';
+import { XDS_FIELDS, xdsStateCode } from './xds-state';
 
 /**
  * istiod's /debug/syncz answer read from its bytes: per row, the proxy id and, per xDS type, a
@@ -26,18 +27,8 @@ export interface SynczBytesRows {
   codes: number[];
 }
 
-/** The fields read, in the order of parseSyncz's TYPES: each type's sent then acked. */
-const FIELDS = [
-  'proxy',
-  'cluster_sent',
-  'cluster_acked',
-  'listener_sent',
-  'listener_acked',
-  'route_sent',
-  'route_acked',
-  'endpoint_sent',
-  'endpoint_acked',
-];
+/** The fields read: the proxy id, then each xDS type's sent and acked, in XDS_TYPES order. */
+const FIELDS = ['proxy', ...XDS_FIELDS.flat()];
 const KEYS = keyTable(FIELDS);
 
 /** Where each field's string starts and ends (after its closing quote), -1 when absent. */
@@ -60,20 +51,15 @@ const readRowField: FieldReader<Row> = (row, key, b, p, e) => {
   return end;
 };
 
-/** xdsStatus's code for the strings b[sent) and b[acked) (see parseSyncz's stateCode). */
+/** xdsStateCode for the strings b[sent) and b[acked) of a row (absent reads as empty). */
 function stateCode(b: Uint8Array, row: Row, sentKey: number): number {
   const s = row.starts[sentKey] as number;
   const sLen = s < 0 ? 0 : (row.ends[sentKey] as number) - s;
-  if (sLen === 0) return 0; // not sent ('' or absent)
   const a = row.starts[sentKey + 1] as number;
   const aLen = a < 0 ? 0 : (row.ends[sentKey + 1] as number) - a;
-  if (aLen === 0) return 2; // never acknowledged
-  if (aLen === sLen) {
-    let k = 0;
-    while (k < sLen && b[s + k] === b[a + k]) k++;
-    if (k === sLen) return 1; // synced
-  }
-  return 3; // stale
+  let same = aLen === sLen;
+  for (let k = 0; same && k < sLen; k++) same = b[s + k] === b[a + k];
+  return xdsStateCode(sLen === 0, aLen === 0, same);
 }
 
 class Rows {
@@ -90,7 +76,7 @@ const readItem: ItemReader<Rows> = (rows, b, p, e) => {
   const ps = row.starts[0] as number;
   if (ps < 0) return FAIL; // no proxy id: JSON.parse's path names the row
   let code = 0;
-  for (let k = 0; k < 4; k++) code |= stateCode(b, row, 1 + 2 * k) << (2 * k);
+  for (let k = 0; k < XDS_FIELDS.length; k++) code |= stateCode(b, row, 1 + 2 * k) << (2 * k);
   rows.proxies.push(asciiText(b, ps, row.ends[0] as number));
   rows.codes.push(code);
   return end;
