@@ -13,6 +13,7 @@ import { countByCode, sortFindings } from './summary';
 import { useClusterContext } from '../data/useClusterContext';
 import { LateNote } from '../ui/LateNote';
 import type { FindingsReport } from '../../lib/api/findings';
+import { Evidence } from '../ui/Evidence';
 
 type Finding = FindingsReport['findings'][number];
 
@@ -169,10 +170,8 @@ function FindingList({
                 {f.subject.name}
               </span>
             </div>
-            <div className="mt-1 text-xs text-slate-500">
-              {Object.entries(f.evidence)
-                .map(([k, v]) => `${k}=${String(v)}`)
-                .join('  ')}
+            <div className="mt-1">
+              <Evidence evidence={f.evidence} />
             </div>
             {f.fix && (
               <details className="mt-1">

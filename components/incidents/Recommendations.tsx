@@ -5,6 +5,7 @@ import type { IncidentsView } from '../../lib/api/incidents';
 import type { Finding } from '../../lib/findings/types';
 import { INCIDENT_CATALOG } from '../../lib/incidents/codes';
 import { Badge, Card } from '../ui/Card';
+import { Evidence } from '../ui/Evidence';
 
 const TITLES = new Map(Object.values(INCIDENT_CATALOG).map((c) => [c.code, c.title]));
 const SEV = { error: 'bad', warning: 'warn', info: 'info' } as const;
@@ -36,14 +37,8 @@ function FindingItem({ f }: { f: Finding }) {
         <span className="text-sm font-medium text-slate-800">{TITLES.get(f.code) ?? f.code}</span>
         <span className="font-mono text-xs text-slate-500">{subject}</span>
       </div>
-      <div className="mt-1 flex flex-wrap gap-x-3 text-xs text-slate-600">
-        {Object.entries(f.evidence)
-          .filter(([, v]) => v !== null && v !== '')
-          .map(([k, v]) => (
-            <span key={k}>
-              {k}: <span className="font-mono">{String(v)}</span>
-            </span>
-          ))}
+      <div className="mt-1">
+        <Evidence evidence={f.evidence} className="text-xs text-slate-600" />
       </div>
       {f.fix && <p className="mt-1 text-sm text-slate-700">{f.fix.why}</p>}
       {f.fix?.yaml && (

@@ -2,6 +2,7 @@
 
 import type { ScopingReport } from '../../lib/api/scoping';
 import { Badge } from '../ui/Card';
+import { Evidence } from '../ui/Evidence';
 
 const TONE = { error: 'bad', warning: 'warn', info: 'info' } as const;
 const SHOWN = 30;
@@ -27,12 +28,7 @@ export function FindingsList({
               {f.subject.kind} {f.subject.namespace ? `${f.subject.namespace}/` : ''}
               {f.subject.name}
             </span>
-            <span className="text-xs text-slate-500">
-              {Object.entries(f.evidence)
-                .slice(0, 4)
-                .map(([k, v]) => `${k}=${String(v)}`)
-                .join(' · ')}
-            </span>
+            <Evidence evidence={f.evidence} limit={4} />
           </li>
         ))}
       </ul>

@@ -10,6 +10,7 @@ import { GanttChart } from './GanttChart';
 import { gapText, VERDICT_HELP, VERDICT_TONE } from './format';
 import { podTimelineQuery } from './queries';
 import { useClusterContext } from '../data/useClusterContext';
+import { Evidence } from '../ui/Evidence';
 
 function Fact({ label, children }: { label: string; children: React.ReactNode }) {
   return (
@@ -62,10 +63,8 @@ function Verdicts({ v }: { v: PodTimelineView }) {
               {x.code} ({x.phase}, {x.confidence} confidence): {VERDICT_HELP[x.verdict]}
             </span>
           </div>
-          <p className="mb-1 font-mono text-[11px] text-slate-500">
-            {Object.entries(x.evidence)
-              .map(([k, val]) => `${k}=${String(val)}`)
-              .join('  ')}
+          <p className="mb-1">
+            <Evidence evidence={x.evidence} className="text-[11px] text-slate-500" />
           </p>
           {x.fixes.slice(0, 1).map((f, i) => (
             <FixBlock key={i} fix={f} testId={i === 0 ? `pod-fix-${x.verdict}` : undefined} />
