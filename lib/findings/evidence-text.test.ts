@@ -13,15 +13,15 @@ describe('evidencePairs', () => {
     });
   });
 
-  it('says unknown for a null value and leaves an empty string out', () => {
-    expect(evidencePairs({ gapMs: null, note: '', readyAt: 0 }).shown).toEqual([
-      ['gapMs', 'unknown'],
+  it('leaves out null and empty values, never 0 or false', () => {
+    expect(evidencePairs({ decodeError: null, note: '', readyAt: 0, ok: false }).shown).toEqual([
       ['readyAt', '0'],
+      ['ok', 'false'],
     ]);
   });
 
-  it('counts what the limit leaves out, empty strings not included', () => {
-    const r = evidencePairs({ a: 1, b: '', c: 3, d: 4, e: null }, 2);
+  it('counts what the limit leaves out, null and empty values not included', () => {
+    const r = evidencePairs({ a: 1, b: '', c: 3, d: 4, e: null, f: 'x' }, 2);
     expect(r.shown).toEqual([
       ['a', '1'],
       ['c', '3'],

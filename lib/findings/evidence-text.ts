@@ -10,8 +10,9 @@ export interface EvidencePairs {
 
 /**
  * The pairs a finding's evidence line shows, one rule for every view that lists findings: a
- * value the analysis could not learn (null) reads "unknown", never "null" or a blank; an empty
- * string says nothing and is left out; `limit` keeps the first few and counts the rest.
+ * null or empty value is left out (null means "none" for some keys, such as a probe's
+ * decodeError, and "not known" for others, so no one word fits both); `limit` keeps the first
+ * few and counts the rest.
  */
 export function evidencePairs(
   evidence: Readonly<Record<string, EvidenceValue>>,
@@ -19,8 +20,8 @@ export function evidencePairs(
 ): EvidencePairs {
   const all: [string, string][] = [];
   for (const [k, v] of Object.entries(evidence)) {
-    if (v === '') continue;
-    all.push([k, v === null ? 'unknown' : String(v)]);
+    if (v === '' || v === null) continue;
+    all.push([k, String(v)]);
   }
   return { shown: all.slice(0, limit), more: Math.max(0, all.length - limit) };
 }
