@@ -27,9 +27,10 @@ export function NamespaceRanking({
   onSelect: (ns: string) => void;
 }) {
   return (
-    <div className="overflow-x-auto">
+    // hundreds of namespaces scroll inside the card, the header kept in view
+    <div className="max-h-[48rem] overflow-auto">
       <table className="w-full text-left text-sm" data-testid="scoping-table">
-        <thead className="text-xs uppercase tracking-wide text-slate-500">
+        <thead className="sticky top-0 bg-white text-xs uppercase tracking-wide text-slate-500">
           <tr>
             <th className="py-1 pr-3">#</th>
             <th className="py-1 pr-3">Namespace</th>

@@ -15,6 +15,10 @@ import { NamespaceProposals } from './NamespaceProposals';
 import { WorkloadTable } from './WorkloadTable';
 import { YamlActions } from './YamlActions';
 import { useClusterContext } from '../data/useClusterContext';
+import { firstAndMore } from '../../lib/text-list';
+
+/** Unscoped namespaces named in the sentence above the ranking (the ranking lists them all). */
+const UNSCOPED_NAMED = 12;
 
 /**
  * Which namespaces carry the whole mesh, what each workload really calls, and the Sidecar
@@ -76,7 +80,12 @@ export function ScopingView() {
             {unscoped.length > 0 && (
               <p className="text-sm text-slate-700" data-testid="unscoped-names">
                 No Sidecar scopes these namespaces, so their proxies carry every service of the
-                mesh: {unscoped.map((n) => n.name).join(', ')}.
+                mesh:{' '}
+                {firstAndMore(
+                  unscoped.map((n) => n.name),
+                  UNSCOPED_NAMED,
+                )}
+                .
               </p>
             )}
             <Card
