@@ -1,7 +1,8 @@
 import { podSpec } from '../store/podshape';
 import type { Pod } from '../../../lib/kube/types';
 import type { PodHttpResponse } from '../mesh/types';
-import type { SimContext } from './context';
+import { sleep, type SimContext } from './context';
+import { httpResponse, splitTarget, type FeedResult } from './httpreq';
 
 /** "name", "name:port" or "scheme:name:port" (the pods/proxy name forms). */
 export function splitProxyName(raw: string): { name: string; port?: string } {
@@ -66,4 +67,35 @@ export function refusedDial(a: PodHttpResponse): string | undefined {
   return first.startsWith('error trying to reach service:') && first.includes('dial tcp')
     ? first
     : undefined;
+}
+
+/** What a pod's port gives for one request: its answer's bytes, or the kubelet's dial error. */
+export type PortAnswer = { data: Buffer } | { error: string };
+
+const refusedText = (pod: Pod, port: number): string =>
+  `error forwarding port ${port} to pod ${podKey(pod)}, uid ${pod.metadata.uid ?? ''}: failed to connect to localhost:${port} inside namespace: connect: connection refused`;
+
+/**
+ * One request to a pod's port through the kubelet's port-forward, as every transport of it
+ * (websocket channels, SPDY) carries it: the mesh emulator's HTTP answer, or, where nothing
+ * listens (or the pod is made unreachable), the kubelet's dial error and no bytes.
+ */
+export async function answerPortRequest(
+  ctx: SimContext,
+  pod: Pod,
+  port: number,
+  r: Exclude<FeedResult, { state: 'more' }>,
+): Promise<PortAnswer> {
+  if (ctx.faults.unreachablePods.has(podKey(pod))) return { error: refusedText(pod, port) };
+  const slow = ctx.faults.slowPods.get(podKey(pod)) ?? 0;
+  if (slow > 0) await sleep(slow);
+  if (r.state === 'error')
+    return { data: httpResponse(400, 'text/plain', `${r.error}\n`, ctx.clock.now()) };
+  if (r.request.method !== 'GET')
+    return { data: httpResponse(405, 'text/plain', 'only GET is served\n', ctx.clock.now()) };
+  const { path, query } = splitTarget(r.request.target);
+  const a = askMesh(ctx, pod, port, path, query);
+  // nothing listens there: the kubelet says so on the error stream, no bytes on data
+  if (refusedDial(a) !== undefined) return { error: refusedText(pod, port) };
+  return { data: httpResponse(a.status, a.contentType, a.body, ctx.clock.now()) };
 }

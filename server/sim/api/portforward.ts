@@ -2,9 +2,15 @@ import { STATUS_CODES, type IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { WebSocketServer, type RawData, type WebSocket } from 'ws';
 import type { Pod } from '../../../lib/kube/types';
-import { sleep, type SimContext } from './context';
-import { httpResponse, HttpRequestReader, splitTarget } from './httpreq';
-import { askMesh, podKey, podNotReachable, refusedDial } from './podport';
+import type { SimContext } from './context';
+import { HttpRequestReader } from './httpreq';
+import { answerPortRequest, podNotReachable } from './podport';
+import {
+  PORTFORWARD_SPDY_PROTOCOL,
+  serveSpdyPortForward,
+  SPDY_TUNNEL_PROTOCOL,
+  type ByteTransport,
+} from './portforward-spdy';
 import { badRequest, failure, notFound, type StatusObject } from './status';
 
 /** Sub-protocols we speak, preferred first (client-node offers v5, v4, v3, v2, channel.k8s.io). */
@@ -15,12 +21,26 @@ export function choosePortForwardProtocol(offered: Iterable<string>): string | u
   return PORTFORWARD_PROTOCOLS.find((p) => set.has(p));
 }
 
+/**
+ * ws refuses "SPDY/3.1+portforward.k8s.io" as a sub-protocol ("/" is no token character in RFC
+ * 6455's grammar), which Kubernetes and kubectl use all the same: the upgrade goes through ws
+ * under this stand-in name, and the answer names the protocol as kubectl asked it.
+ */
+const TUNNEL_TOKEN = 'SPDY-3.1+portforward.k8s.io';
+
 export function createPortForwardServer(scenario: string): WebSocketServer {
   const wss = new WebSocketServer({
     noServer: true,
-    handleProtocols: (protocols) => choosePortForwardProtocol(protocols) ?? false,
+    // kubectl offers only the SPDY tunnel, client-node only the channel protocols
+    handleProtocols: (protocols) =>
+      protocols.has(TUNNEL_TOKEN) ? TUNNEL_TOKEN : (choosePortForwardProtocol(protocols) ?? false),
   });
-  wss.on('headers', (headers) => headers.push(`X-Meshdx-Sim-Scenario: ${scenario}`));
+  wss.on('headers', (headers) => {
+    for (let i = 0; i < headers.length; i++)
+      if (headers[i] === `Sec-WebSocket-Protocol: ${TUNNEL_TOKEN}`)
+        headers[i] = `Sec-WebSocket-Protocol: ${SPDY_TUNNEL_PROTOCOL}`;
+    headers.push(`X-Meshdx-Sim-Scenario: ${scenario}`);
+  });
   return wss;
 }
 
@@ -70,15 +90,27 @@ export function handlePortForwardUpgrade(
 ): void {
   const pod = ctx.store.get<Pod>('pods', namespace, name);
   if (pod === undefined) return rejectUpgrade(socket, notFound('pods', name), ctx.scenario);
+  const offered = String(req.headers['sec-websocket-protocol'] ?? '')
+    .split(',')
+    .map((p) => p.trim());
+  const spdy = String(req.headers.upgrade ?? '').toLowerCase() === 'spdy/3.1';
+  if (spdy || offered.includes(SPDY_TUNNEL_PROTOCOL)) {
+    // kubectl: the ports come in each stream's headers, not in the query
+    const why = podNotReachable(pod);
+    if (why !== undefined)
+      return rejectUpgrade(socket, failure(503, 'ServiceUnavailable', why), ctx.scenario);
+    if (spdy) return upgradeToSpdy(ctx, req, socket, head, pod);
+    req.headers['sec-websocket-protocol'] = TUNNEL_TOKEN;
+    return wss.handleUpgrade(req, socket, head, (ws) =>
+      serveSpdyPortForward(ctx, pod, websocketBytes(ws)),
+    );
+  }
   const ports = parsePorts(query);
   if (typeof ports === 'string') return rejectUpgrade(socket, badRequest(ports), ctx.scenario);
   const why = podNotReachable(pod);
   if (why !== undefined) {
     return rejectUpgrade(socket, failure(503, 'ServiceUnavailable', why), ctx.scenario);
   }
-  const offered = String(req.headers['sec-websocket-protocol'] ?? '')
-    .split(',')
-    .map((p) => p.trim());
   if (choosePortForwardProtocol(offered) === undefined) {
     return rejectUpgrade(
       socket,
@@ -89,6 +121,64 @@ export function handlePortForwardUpgrade(
     );
   }
   wss.handleUpgrade(req, socket, head, (ws) => serveForward(ctx, ws, pod, ports));
+}
+
+/**
+ * The SPDY/3.1 upgrade (kubectl without the websocket tunnel): 101 with the negotiated
+ * protocol version, then SPDY frames on the connection itself.
+ */
+function upgradeToSpdy(
+  ctx: SimContext,
+  req: IncomingMessage,
+  socket: Duplex,
+  head: Buffer,
+  pod: Pod,
+): void {
+  const versions = String(req.headers['x-stream-protocol-version'] ?? '')
+    .split(',')
+    .map((v) => v.trim());
+  if (!versions.includes(PORTFORWARD_SPDY_PROTOCOL)) {
+    return rejectUpgrade(
+      socket,
+      badRequest(
+        `unable to negotiate a port-forward protocol from [${versions.join(' ')}], want ${PORTFORWARD_SPDY_PROTOCOL}`,
+      ),
+      ctx.scenario,
+    );
+  }
+  socket.write(
+    'HTTP/1.1 101 Switching Protocols\r\nConnection: Upgrade\r\nUpgrade: SPDY/3.1\r\n' +
+      `X-Stream-Protocol-Version: ${PORTFORWARD_SPDY_PROTOCOL}\r\n` +
+      `X-Meshdx-Sim-Scenario: ${ctx.scenario}\r\n\r\n`,
+  );
+  serveSpdyPortForward(ctx, pod, {
+    send: (b) => void socket.write(b),
+    close: () => void socket.end(),
+    onBytes: (listener) => {
+      if (head.length > 0) queueMicrotask(() => listener(head));
+      socket.on('data', (b: Buffer) => listener(b));
+    },
+    onClose: (listener) => void socket.once('close', listener),
+  });
+}
+
+/** A websocket's binary messages as the bytes of one stream (the SPDY tunnel). */
+function websocketBytes(ws: WebSocket): ByteTransport {
+  return {
+    send: (b) => {
+      if (ws.readyState === ws.OPEN) ws.send(b);
+    },
+    close: () => ws.close(1000),
+    onBytes: (listener) =>
+      void ws.on('message', (data: RawData, isBinary: boolean) => {
+        if (!isBinary) return;
+        listener(Array.isArray(data) ? Buffer.concat(data) : Buffer.from(data as Buffer));
+      }),
+    onClose: (listener) => {
+      ws.once('close', listener);
+      ws.on('error', () => ws.terminate());
+    },
+  };
 }
 
 function serveForward(ctx: SimContext, ws: WebSocket, pod: Pod, ports: number[]): void {
@@ -109,30 +199,10 @@ function serveForward(ctx: SimContext, ws: WebSocket, pod: Pod, ports: number[])
     readers.delete(i);
     busy.add(i);
     try {
-      if (ctx.faults.unreachablePods.has(podKey(pod))) {
-        const msg = `error forwarding port ${port} to pod ${podKey(pod)}, uid ${pod.metadata.uid ?? ''}: failed to connect to localhost:${port} inside namespace: connect: connection refused`;
-        ws.send(frame(2 * i + 1, Buffer.from(msg)));
-        return;
-      }
-      const slow = ctx.faults.slowPods.get(podKey(pod)) ?? 0;
-      if (slow > 0) await sleep(slow);
-      let bytes: Buffer;
-      if (r.state === 'error') {
-        bytes = httpResponse(400, 'text/plain', `${r.error}\n`, ctx.clock.now());
-      } else if (r.request.method !== 'GET') {
-        bytes = httpResponse(405, 'text/plain', 'only GET is served\n', ctx.clock.now());
-      } else {
-        const { path, query } = splitTarget(r.request.target);
-        const a = askMesh(ctx, pod, port, path, query);
-        if (refusedDial(a) !== undefined) {
-          // nothing listens there: the kubelet says so on the error channel, no bytes on data
-          const msg = `error forwarding port ${port} to pod ${podKey(pod)}, uid ${pod.metadata.uid ?? ''}: failed to connect to localhost:${port} inside namespace: connect: connection refused`;
-          ws.send(frame(2 * i + 1, Buffer.from(msg)));
-          return;
-        }
-        bytes = httpResponse(a.status, a.contentType, a.body, ctx.clock.now());
-      }
-      if (ws.readyState === ws.OPEN) ws.send(frame(2 * i, bytes));
+      const got = await answerPortRequest(ctx, pod, port, r);
+      if (ws.readyState !== ws.OPEN) return;
+      if ('error' in got) ws.send(frame(2 * i + 1, Buffer.from(got.error)));
+      else ws.send(frame(2 * i, got.data));
     } finally {
       busy.delete(i);
       closeWhenIdle();
