@@ -1,4 +1,3 @@
-import http from 'node:http';
 import net, { type AddressInfo } from 'node:net';
 import { PassThrough } from 'node:stream';
 import {
@@ -11,7 +10,16 @@ import {
 } from '@kubernetes/client-node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSimulator, type RunningSimulator } from '../../server/sim/index';
-import { fakeMesh, HELLO, KUBE_DNS, proxyLogLines, START, testScenario } from './world';
+import {
+  expectConfigDumpThrough,
+  fakeMesh,
+  HELLO,
+  KUBE_DNS,
+  localGet,
+  proxyLogLines,
+  START,
+  testScenario,
+} from './world';
 
 let sim: RunningSimulator;
 let kc: KubeConfig;
@@ -244,29 +252,11 @@ describe('pods/portforward (client-node PortForward through a local TCP listener
     await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
     return { port: (server.address() as AddressInfo).port, server, errors };
   }
-  const get = (port: number, path: string) =>
-    new Promise<{ status: number; body: string }>((resolve, reject) => {
-      http
-        .get({ host: '127.0.0.1', port, path, agent: false }, (res) => {
-          let body = '';
-          res.on('data', (c: Buffer) => (body += c.toString()));
-          res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
-        })
-        .on('error', reject);
-    });
-
   it('carries an HTTP GET to Envoy admin on 15000 and back', async () => {
     const { port, server } = await forward(HELLO);
     try {
-      const r = await get(port, '/config_dump?resource=dynamic_active_clusters');
-      expect(r.status).toBe(200);
-      expect(JSON.parse(r.body)).toEqual({
-        pod: HELLO,
-        port: 15000,
-        path: '/config_dump',
-        query: 'resource=dynamic_active_clusters',
-      });
-      const again = await get(port, '/missing');
+      await expectConfigDumpThrough(port, HELLO);
+      const again = await localGet(port, '/missing');
       expect(again.status).toBe(404);
     } finally {
       server.close();

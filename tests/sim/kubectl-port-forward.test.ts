@@ -1,10 +1,9 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import http from 'node:http';
 import net from 'node:net';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { KUBECTL, kubectlSim, requireKubectl } from './kubectl-harness';
-import { HELLO } from './world';
+import { expectConfigDumpThrough, HELLO, localGet } from './world';
 
 requireKubectl('the kubectl port-forward tests of the simulator');
 
@@ -15,17 +14,6 @@ interface Forwarding {
   stderr(): string;
   exited: Promise<number | null>;
 }
-
-const get = (port: number, p: string) =>
-  new Promise<{ status: number; body: string }>((resolve, reject) => {
-    http
-      .get({ host: '127.0.0.1', port, path: p, agent: false }, (res) => {
-        let body = '';
-        res.on('data', (c: Buffer) => (body += c.toString()));
-        res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
-      })
-      .on('error', reject);
-  });
 
 describe('real kubectl port-forward against the simulator', () => {
   const h = kubectlSim('sim-port-forward');
@@ -73,17 +61,12 @@ describe('real kubectl port-forward against the simulator', () => {
     it(`carries HTTP to Envoy admin and back, connection after connection: ${transport}`, async () => {
       const f = await portForward(HELLO, env);
       try {
-        const r = await get(f.port, '/config_dump?resource=dynamic_active_clusters');
-        expect(r.status).toBe(200);
-        expect(JSON.parse(r.body)).toEqual({
-          pod: HELLO,
-          port: 15000,
-          path: '/config_dump',
-          query: 'resource=dynamic_active_clusters',
-        });
+        await expectConfigDumpThrough(f.port, HELLO);
         // each connection is a new pair of streams in the same session
-        expect((await get(f.port, '/missing')).status).toBe(404);
-        expect(JSON.parse((await get(f.port, '/stats')).body)).toMatchObject({ path: '/stats' });
+        expect((await localGet(f.port, '/missing')).status).toBe(404);
+        expect(JSON.parse((await localGet(f.port, '/stats')).body)).toMatchObject({
+          path: '/stats',
+        });
         // kubectl's -v=4 log says which way it went: no fallback from the websocket to SPDY
         expect(f.stderr()).not.toContain('fallback to secondary dialer');
         if (tunnel) expect(f.stderr()).toContain('negotiated protocol: portforward.k8s.io');

@@ -3,6 +3,8 @@
  * with a native istio-proxy sidecar, a kube-dns pod with status, an ingress gateway's proxy log),
  * plus a fake mesh emulator that echoes what it was asked.
  */
+import http from 'node:http';
+import { expect } from 'vitest';
 import { parseAllDocuments } from 'yaml';
 import type { Pod } from '../../lib/kube/types';
 import type { MeshEmulator, MeshWorld } from '../../server/sim/mesh/types';
@@ -110,4 +112,32 @@ export function fakeMesh(_world: MeshWorld): MeshEmulator {
       return { status: 200, contentType: 'application/json', body };
     },
   };
+}
+
+/** GET on a local port that forwards to a pod (a port-forward's listener). */
+export function localGet(port: number, path: string): Promise<{ status: number; body: string }> {
+  return new Promise((resolve, reject) => {
+    http
+      .get({ host: '127.0.0.1', port, path, agent: false }, (res) => {
+        let body = '';
+        res.on('data', (c: Buffer) => (body += c.toString()));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
+      })
+      .on('error', reject);
+  });
+}
+
+/**
+ * Asks Envoy admin's config_dump through a local port forwarded to `pod`'s 15000: the fake
+ * mesh's echo says the request reached that pod and port unchanged.
+ */
+export async function expectConfigDumpThrough(port: number, pod: string): Promise<void> {
+  const r = await localGet(port, '/config_dump?resource=dynamic_active_clusters');
+  expect(r.status).toBe(200);
+  expect(JSON.parse(r.body)).toEqual({
+    pod,
+    port: 15000,
+    path: '/config_dump',
+    query: 'resource=dynamic_active_clusters',
+  });
 }
