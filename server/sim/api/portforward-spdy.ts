@@ -108,26 +108,26 @@ export function serveSpdyPortForward(ctx: SimContext, pod: Pod, t: ByteTransport
     send(synReplyFrame(streamId, headersOut.write([])));
   }
 
-  async function onData(streamId: number, payload: Buffer): Promise<void> {
+  function onData(streamId: number, payload: Buffer): void {
     const requestId = streams.get(streamId);
     const f = requestId === undefined ? undefined : forwards.get(requestId);
-    if (requestId === undefined || f === undefined) {
-      send(rstStreamFrame(streamId, RST.INVALID_STREAM));
-      return;
-    }
+    // a stream already ended (the client's FIN after ours): dropped, as spdystream drops it
+    if (requestId === undefined || f === undefined) return;
     // the client writes nothing on an error stream; after the answer, nothing is read (a FIN
     // from the client only says it will write no more)
     if (streamId !== f.dataStream || f.answered || payload.length === 0) return;
     const r = f.reader.feed(payload);
     if (r.state === 'more') return;
     f.answered = true;
-    const got = await answerPortRequest(ctx, pod, f.port, r);
-    if ('error' in got && f.errorStream !== undefined)
-      for (const b of dataFrames(f.errorStream, Buffer.from(got.error), false)) send(b);
-    if ('data' in got) for (const b of dataFrames(streamId, got.data, false)) send(b);
-    finish(f.dataStream);
-    finish(f.errorStream);
-    forwards.delete(requestId);
+    // answered aside: a slow pod holds up its own connection, not the session's other ones
+    void answerPortRequest(ctx, pod, f.port, r).then((got) => {
+      if ('error' in got && f.errorStream !== undefined)
+        for (const b of dataFrames(f.errorStream, Buffer.from(got.error), false)) send(b);
+      if ('data' in got) for (const b of dataFrames(streamId, got.data, false)) send(b);
+      finish(f.dataStream);
+      finish(f.errorStream);
+      forwards.delete(requestId);
+    });
   }
 
   async function onFrame(frame: SpdyFrame): Promise<void> {

@@ -20,8 +20,8 @@ export const TYPE = {
   WINDOW_UPDATE: 9,
 } as const;
 
-/** RST_STREAM status codes used here. */
-export const RST = { PROTOCOL_ERROR: 1, INVALID_STREAM: 2, REFUSED_STREAM: 3 } as const;
+/** The RST_STREAM status used here (a stream without the headers port-forward needs). */
+export const RST = { PROTOCOL_ERROR: 1 } as const;
 
 export type SpdyFrame =
   | { kind: 'control'; type: number; flags: number; payload: Buffer }
