@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import { createCaptureReader } from '../../lib/ledger/capture-reader';
 import type { HistoryCounts, HistoryProblem } from '../../lib/ledger/events';
-import { IpLedger } from '../../lib/ledger/ledger';
+import { IpLedger, type UntimedPodIps } from '../../lib/ledger/ledger';
 import { intervalRowsOf, type IntervalRows } from '../../lib/ledger/ledger-table';
 
 /** A watch capture or pod list read: its intervals in columns, what was wrong, what was read. */
@@ -9,6 +9,8 @@ export interface CaptureHistory {
   rows: IntervalRows;
   problems: HistoryProblem[];
   counts: HistoryCounts;
+  /** Pod IPs the capture gives no time for: left out of the rows, named here. */
+  untimed: UntimedPodIps;
 }
 
 export interface CaptureLimits {
@@ -37,9 +39,11 @@ export function loadCapture(file: string, limits: CaptureLimits): CaptureHistory
   } finally {
     fs.closeSync(fd);
   }
+  const rows = intervalRowsOf(ledger);
   return {
-    rows: intervalRowsOf(ledger),
+    rows,
     problems: reader.problems,
     counts: reader.counts,
+    untimed: ledger.untimedPodIps(),
   };
 }

@@ -212,6 +212,27 @@ describe('meshdx attribute', () => {
     expect(table.err).toContain('had no time (lines 5, 6)');
   });
 
+  it('names the pods whose IPs the capture cannot place in time, instead of hiding them', async () => {
+    // a pod object as a template gives it: an IP, and no startTime, condition or creation time
+    const timeless = pod('payments-t', '10.8.0.7');
+    delete (timeless.metadata as { creationTimestamp?: string }).creationTimestamp;
+    delete (timeless.status as { startTime?: string }).startTime;
+    fs.writeFileSync(
+      path.join(dir, 'timeless.json'),
+      `${HISTORY}\n${JSON.stringify({ type: 'ADDED', object: timeless })}\n`,
+    );
+    const t = io();
+    expect(await run(['access.log', '--history', 'timeless.json', '--json'], t)).toBe(0);
+    expect(t.err).toContain(
+      'timeless.json: 1 pod IP(s) left out: nothing tells when their pod held them',
+    );
+    expect(t.err).toContain('"no pod known": shop/payments-t (10.8.0.7)');
+    // a timed pod is not named, and its attribution stands
+    expect(t.err).not.toContain('payments-a');
+    const out = JSON.parse(t.out) as { attributions: { pod: { name: string } | null }[] };
+    expect(out.attributions.map((a) => a.pod?.name)).toEqual(['payments-a', 'payments-a']);
+  });
+
   it('ztunnel: a failed connection to the IP of a pod already gone is attributed to it', async () => {
     const z = (time: string, extra: string) =>
       `${time}\terror\taccess\tconnection complete\tsrc.addr=10.8.0.99:4000 src.workload="client-1" dst.addr=${IP}:15008 dst.hbone_addr=${IP}:8080 dst.service="payments.shop.svc.cluster.local" direction="outbound" bytes_sent=0 bytes_recv=0 duration="3ms" ${extra}`;

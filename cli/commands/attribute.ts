@@ -6,6 +6,8 @@ import { describeUntimed } from '../../lib/ledger/untimed';
 import { parseArgs } from './accesslog';
 import { checkReadable } from '../io';
 import type { HistoryProblem } from '../../lib/ledger/events';
+import type { UntimedPodIps } from '../../lib/ledger/ledger';
+import { firstAndMore } from '../../lib/text-list';
 import { loadCaptureTable, type LoadedCapture } from './attribute-history';
 import { attributeRecord, type Attribution, type IpHistory } from '../../lib/ledger/attribution';
 import {
@@ -238,6 +240,8 @@ async function historyFromCapture(
   const { history, table, warning } = loaded;
   if (warning) io.stderr(`meshdx attribute: warning: ${warning}\n`);
   reportHistoryProblems(io, file, history.problems, history.counts.events, history.counts.timed);
+  const untimedNote = describeUntimedPodIps(history.untimed);
+  if (untimedNote) io.stderr(`meshdx attribute: warning: ${file}: ${untimedNote}\n`);
   return history.counts.events === 0 ? null : table;
 }
 
@@ -271,6 +275,17 @@ function reportHistoryProblems(
     io.stderr(`meshdx attribute: warning: ${file}:${p.line}: ${p.reason}: ${p.message}\n`);
   if (problems.length > 10)
     io.stderr(`meshdx attribute: warning: ${problems.length - 10} more problems in ${file}\n`);
+}
+
+/**
+ * Pod IPs the history holds but cannot place in time (a pod object with an IP and no time at
+ * all): requests to them read "no pod known", and this says which pods those were.
+ */
+function describeUntimedPodIps(u: UntimedPodIps): string | null {
+  if (u.count === 0) return null;
+  const named = u.first.map((p) => `${p.namespace}/${p.name} (${p.ip})`);
+  const list = firstAndMore(named, named.length, u.count);
+  return `${u.count} pod IP(s) left out: nothing tells when their pod held them (no event time, status.startTime, condition time or creationTimestamp), so requests to them read "no pod known": ${list}`;
 }
 
 function errText(e: unknown): string {

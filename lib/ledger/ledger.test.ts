@@ -115,6 +115,28 @@ describe('IpLedger', () => {
     });
   });
 
+  it('names the pod IPs it cannot place in time, and drops them from the list once placed', () => {
+    // untimed events of a pod with an IP and no start, creation or condition time
+    const ledger = new IpLedger().addAll([
+      ev('ADDED', { name: 'timeless', ip: '10.8.0.7' }, null),
+      ev('ADDED', { name: 'a', ip: IP, start: T0 }, null),
+    ]);
+    const seen: string[] = [];
+    ledger.forEachInterval((i) => seen.push(i.name));
+    expect(seen).toEqual(['a']);
+    expect(ledger.counts.untimed).toBe(1);
+    expect(ledger.untimedPodIps()).toEqual({
+      count: 1,
+      first: [{ namespace: 'shop', name: 'timeless', ip: '10.8.0.7' }],
+    });
+    expect(ledger.untimedPodIps(0)).toEqual({ count: 1, first: [] });
+    // a timed sighting places it
+    ledger.add(ev('MODIFIED', { name: 'timeless', ip: '10.8.0.7' }, T0 + MIN));
+    expect(ledger.at('10.8.0.7', T0 + 2 * MIN).holder?.name).toBe('timeless');
+    expect(ledger.counts.untimed).toBe(0);
+    expect(ledger.untimedPodIps()).toEqual({ count: 0, first: [] });
+  });
+
   it('estimates starts and removal for untimed kubectl captures, and says so', () => {
     const ledger = new IpLedger().addAll([
       ev('ADDED', { name: 'a', ip: IP, start: T0 }, null),

@@ -2,6 +2,12 @@ import type { IpLookup, PodEvent, PodInterval } from './types';
 import { PodIpTrack } from './pod-track';
 import { lookupInSorted } from './lookup';
 
+/** Pod IPs left out because nothing tells when their pod held them: a count and the first few. */
+export interface UntimedPodIps {
+  count: number;
+  first: { namespace: string; name: string; ip: string }[];
+}
+
 export interface LedgerCounts {
   events: number;
   hostNetworkSkipped: number;
@@ -80,6 +86,24 @@ export class IpLedger {
       const intervals = this.materialize(track);
       for (let k = 0; k < intervals.length; k++) visit(intervals[k] as PodInterval);
     }
+    this.counts.untimed = this.untimedTotal;
+  }
+
+  /**
+   * The pod IPs left out of the intervals made last (by forEachInterval or a lookup) because
+   * no time at all is known for them: no event time, status.startTime, condition transition
+   * or creationTimestamp. A lookup of such an IP finds no pod; this says why.
+   */
+  untimedPodIps(max = 10): UntimedPodIps {
+    const first: UntimedPodIps['first'] = [];
+    let count = 0;
+    for (const track of this.pods.values())
+      for (const ip of track.untimedIps) {
+        count++;
+        if (first.length < max)
+          first.push({ namespace: track.latest.namespace, name: track.latest.name, ip });
+      }
+    return { count, first };
   }
 
   /** Intervals of one IP, sorted by start. */

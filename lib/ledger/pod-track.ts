@@ -1,5 +1,7 @@
 import type { FromSource, PodEvent, PodInterval, PodObservation } from './types';
 
+const NO_IPS: readonly string[] = [];
+
 /** Kubernetes' default terminationGracePeriodSeconds, used when a deleted pod names none. */
 const DEFAULT_GRACE_SECONDS = 30;
 
@@ -23,6 +25,8 @@ export class PodIpTrack {
   firstTimed: (number | null)[] = [];
   /** Of its IPs, how many had no time at all when its intervals were last made. */
   untimed = 0;
+  /** Those IPs (empty, and shared, for nearly every pod). */
+  untimedIps: readonly string[] = NO_IPS;
 
   constructor(pod: PodObservation) {
     this.latest = pod;
@@ -78,12 +82,12 @@ export class PodIpTrack {
   materialize(): PodInterval[] {
     const pod = this.latest;
     const out: PodInterval[] = [];
-    let untimed = 0;
+    let untimed: string[] | null = null;
     for (let k = 0; k < this.ips.length; k++) {
       const ip = this.ips[k] as string;
       const start = startOf(pod, this.sawWithoutIp, this.firstTimed[k] ?? null);
       if (!start) {
-        untimed++;
+        (untimed ??= []).push(ip);
         continue;
       }
       out.push({
@@ -102,7 +106,8 @@ export class PodIpTrack {
         lastSeenAt: this.lastSeenAt,
       });
     }
-    this.untimed = untimed;
+    this.untimedIps = untimed ?? NO_IPS;
+    this.untimed = this.untimedIps.length;
     return out;
   }
 
