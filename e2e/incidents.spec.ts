@@ -68,7 +68,7 @@ test('the incident view opened from a deep link shows the phantom-503 story', as
   // the 503s, the pods they went to, that those were gone, and for how long
   const podsTable = page.getByTestId('incident-pods');
   await expect(podsTable).toContainText('payments-');
-  await expect(podsTable).toContainText('terminated');
+  await expect(podsTable).toContainText('gone ');
   await expect(podsTable).toContainText('after it was gone');
   await expect(page.getByTestId('incident-chart')).toContainText('rollout payments');
   // the stale endpoint in the client's Envoy and the YAML that would have stopped it
@@ -80,6 +80,15 @@ test('the incident view opened from a deep link shows the phantom-503 story', as
   const summary = (await page.getByTestId('incident-summary').textContent()) ?? '';
   const podsText = (await podsTable.textContent()) ?? '';
   expect(summary).toMatch(/To pods already gone[1-9]/);
+  // each row splits its requests by the pod's state when sent, as the cards count them
+  const sumOf = async (state: string) =>
+    (
+      await podsTable
+        .locator(`[data-state="${state}"]`)
+        .evaluateAll((els) => els.map((e) => Number(e.getAttribute('data-count'))))
+    ).reduce((a, n) => a + n, 0);
+  expect(await sumOf('terminated')).toBe(Number(/To pods already gone(\d+)/.exec(summary)?.[1]));
+  expect(await sumOf('terminating')).toBe(Number(/To terminating pods(\d+)/.exec(summary)?.[1]));
   await snap(page, 'incidents-deep-link');
 
   // the link reopens the same picture

@@ -17,6 +17,29 @@ const counts = (m: Record<string, number>) =>
     .map(([k, n]) => `${k} ${n}`)
     .join(', ');
 
+/** The states a request can find its pod in, worst first, as the cards above name them. */
+const STATES = [
+  ['terminated', 'gone', 'text-red-700'],
+  ['terminating', 'terminating', 'text-amber-700'],
+  ['live', 'live', 'text-emerald-700'],
+  ['unknown', 'unknown', 'text-slate-500'],
+] as const;
+
+/** How many of a pod's failing requests found it in each state when they were sent. */
+function StateSplit({ byState }: { byState: Record<string, number> }) {
+  const parts = STATES.filter(([k]) => (byState[k] ?? 0) > 0);
+  return (
+    <span className="whitespace-nowrap text-xs">
+      {parts.map(([k, word, tone], i) => (
+        <span key={k} className={tone} data-state={k} data-count={byState[k]}>
+          {i > 0 && <span className="text-slate-400"> · </span>}
+          {word} {byState[k]}
+        </span>
+      ))}
+    </span>
+  );
+}
+
 const COLUMNS: Column<UpstreamPodRow>[] = [
   {
     key: 'pod',
@@ -30,11 +53,13 @@ const COLUMNS: Column<UpstreamPodRow>[] = [
     sortValue: (p) => (p.pod ? p.pod.name : ''),
   },
   {
+    // each request counted by the pod's state when it was sent, as the cards above count
+    // them: a pod now gone may have taken most of its failures while still terminating
     key: 'state',
-    header: 'State',
-    width: '100px',
-    render: (p) => <StateBadge state={p.state} />,
-    sortValue: (p) => p.state,
+    header: 'Pod when sent',
+    width: '170px',
+    render: (p) => <StateSplit byState={p.byState} />,
+    sortValue: (p) => STATES.length - STATES.findIndex(([k]) => k === p.state),
   },
   {
     key: 'count',
