@@ -81,3 +81,44 @@ export function peakRssMb(): number {
 export function ms(start: bigint): number {
   return Number(process.hrtime.bigint() - start) / 1e6;
 }
+
+/** CPU time of one process from /proc/PID/stat (user + system, ms); 0 once it is gone. */
+function processCpuMs(pid: number): number {
+  try {
+    const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+    // the fields after the command name, which may hold spaces and parentheses
+    const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return ((Number(f[11]) + Number(f[12])) * 1000) / CLOCK_TICKS;
+  } catch {
+    return 0;
+  }
+}
+
+/** Linux's USER_HZ: /proc counts CPU time in these ticks. */
+const CLOCK_TICKS = 100;
+
+/**
+ * CPU time (user + system, ms) of a process and every process below it, read from /proc: the
+ * simulator runs as tsx's child, so its own pid says nothing. Processes that ended in between
+ * are not counted.
+ */
+export function processTreeCpuMs(root: number): number {
+  const children = new Map<number, number[]>();
+  for (const name of fs.readdirSync('/proc')) {
+    if (!/^\d+$/.test(name)) continue;
+    try {
+      const stat = fs.readFileSync(`/proc/${name}/stat`, 'utf8');
+      const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+      children.set(ppid, [...(children.get(ppid) ?? []), Number(name)]);
+    } catch {
+      // gone while listed
+    }
+  }
+  let total = 0;
+  const todo = [root];
+  for (let pid = todo.pop(); pid !== undefined; pid = todo.pop()) {
+    total += processCpuMs(pid);
+    todo.push(...(children.get(pid) ?? []));
+  }
+  return total;
+}

@@ -9,6 +9,8 @@ export const PROMETHEUS_BIN = process.env.PROMETHEUS_PATH ?? '/usr/bin/prometheu
 
 export interface RunningPrometheus {
   url: string;
+  /** Its process id (for its CPU time in /proc). */
+  pid: number;
   /** Everything Prometheus printed, for failure messages. */
   output(): string;
   stop(): Promise<void>;
@@ -91,7 +93,7 @@ export async function startPrometheus(target: {
     }
     await new Promise((r) => setTimeout(r, 100));
   }
-  return { url, output: () => out, stop };
+  return { url, pid: child.pid ?? -1, output: () => out, stop };
 }
 
 /** Polls an instant query until check() accepts its result vector (or throws after timeoutMs). */
