@@ -202,7 +202,7 @@ function Stale({ stale }: { stale: NonNullable<IncidentsView['stale']> }) {
               <th>Host</th>
               <th>Envoy health</th>
               <th>Last pod with this IP</th>
-              <th>State</th>
+              <th>Its state now</th>
             </tr>
           </thead>
           <tbody>
