@@ -1,5 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import net from 'node:net';
+import { once } from 'node:events';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { KUBECTL, kubectlSim, requireKubectl } from './kubectl-harness';
@@ -72,6 +73,43 @@ describe('real kubectl port-forward against the simulator', () => {
         if (tunnel) expect(f.stderr()).toContain('negotiated protocol: portforward.k8s.io');
         else expect(f.stderr()).not.toContain('WebSocket');
         expect(f.child.exitCode).toBeNull();
+      } finally {
+        f.child.kill();
+        await f.exited;
+      }
+    });
+  }
+
+  /** A SYN_STREAM (stream 1) whose header block is no zlib stream. */
+  const badSynStream = Buffer.concat([
+    Buffer.from([0x80, 0x03, 0x00, 0x01, 0x00, 0x00, 0x00, 0x12]),
+    Buffer.from([0, 0, 0, 1, 0, 0, 0, 0, 0, 0]),
+    Buffer.from('garbage!'),
+  ]);
+  for (const [what, bytes] of [
+    ['a frame of another SPDY version', Buffer.from([0x80, 0x02, 0, 1, 0, 0, 0, 4, 1, 2, 3, 4])],
+    ['a header block that is no zlib stream', badSynStream],
+  ] as const) {
+    it(`ends a session on ${what}, and serves the next one`, async () => {
+      const url = new URL(h.sim.url);
+      const sock = net.connect(Number(url.port), url.hostname);
+      await once(sock, 'connect');
+      sock.write(
+        'POST /api/v1/namespaces/shop/pods/hellopod/portforward HTTP/1.1\r\nHost: sim\r\n' +
+          'Connection: Upgrade\r\nUpgrade: SPDY/3.1\r\n' +
+          'X-Stream-Protocol-Version: portforward.k8s.io\r\n\r\n',
+      );
+      let got = '';
+      sock.on('data', (d: Buffer) => (got += d.toString('latin1')));
+      await expect.poll(() => got.includes('\r\n\r\n'), { timeout: 5_000 }).toBe(true);
+      expect(got).toMatch(/^HTTP\/1\.1 101 /);
+      expect(got).toContain('X-Stream-Protocol-Version: portforward.k8s.io');
+      sock.write(bytes);
+      await once(sock, 'close');
+      // the simulator goes on: kubectl still forwards
+      const f = await portForward(HELLO);
+      try {
+        await expectConfigDumpThrough(f.port, HELLO);
       } finally {
         f.child.kill();
         await f.exited;

@@ -120,14 +120,17 @@ export function serveSpdyPortForward(ctx: SimContext, pod: Pod, t: ByteTransport
     if (r.state === 'more') return;
     f.answered = true;
     // answered aside: a slow pod holds up its own connection, not the session's other ones
-    void answerPortRequest(ctx, pod, f.port, r).then((got) => {
-      if ('error' in got && f.errorStream !== undefined)
-        for (const b of dataFrames(f.errorStream, Buffer.from(got.error), false)) send(b);
-      if ('data' in got) for (const b of dataFrames(streamId, got.data, false)) send(b);
-      finish(f.dataStream);
-      finish(f.errorStream);
-      forwards.delete(requestId);
-    });
+    void answerPortRequest(ctx, pod, f.port, r).then(
+      (got) => {
+        if ('error' in got && f.errorStream !== undefined)
+          for (const b of dataFrames(f.errorStream, Buffer.from(got.error), false)) send(b);
+        if ('data' in got) for (const b of dataFrames(streamId, got.data, false)) send(b);
+        finish(f.dataStream);
+        finish(f.errorStream);
+        forwards.delete(requestId);
+      },
+      (e: unknown) => end(e instanceof Error ? e.message : String(e)),
+    );
   }
 
   async function onFrame(frame: SpdyFrame): Promise<void> {
