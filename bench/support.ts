@@ -82,16 +82,23 @@ export function ms(start: bigint): number {
   return Number(process.hrtime.bigint() - start) / 1e6;
 }
 
-/** CPU time of one process from /proc/PID/stat (user + system, ms); 0 once it is gone. */
-function processCpuMs(pid: number): number {
+/**
+ * The fields of /proc/PID/stat after the command name (which may hold spaces and parentheses):
+ * [0] state, [1] ppid, ... [11] utime, [12] stime; null once the process is gone.
+ */
+function statFields(pid: number | string): string[] | null {
   try {
     const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
-    // the fields after the command name, which may hold spaces and parentheses
-    const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    return ((Number(f[11]) + Number(f[12])) * 1000) / CLOCK_TICKS;
+    return stat.slice(stat.lastIndexOf(')') + 2).split(' ');
   } catch {
-    return 0;
+    return null;
   }
+}
+
+/** CPU time of one process (user + system, ms); 0 once it is gone. */
+function processCpuMs(pid: number): number {
+  const f = statFields(pid);
+  return f ? ((Number(f[11]) + Number(f[12])) * 1000) / CLOCK_TICKS : 0;
 }
 
 /** Linux's USER_HZ: /proc counts CPU time in these ticks. */
@@ -106,13 +113,10 @@ export function processTreeCpuMs(root: number): number {
   const children = new Map<number, number[]>();
   for (const name of fs.readdirSync('/proc')) {
     if (!/^\d+$/.test(name)) continue;
-    try {
-      const stat = fs.readFileSync(`/proc/${name}/stat`, 'utf8');
-      const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
-      children.set(ppid, [...(children.get(ppid) ?? []), Number(name)]);
-    } catch {
-      // gone while listed
-    }
+    const f = statFields(name); // null: gone while listed
+    if (!f) continue;
+    const ppid = Number(f[1]);
+    children.set(ppid, [...(children.get(ppid) ?? []), Number(name)]);
   }
   let total = 0;
   const todo = [root];

@@ -39,6 +39,7 @@ export function loadCapture(file: string, limits: CaptureLimits): CaptureHistory
   } finally {
     fs.closeSync(fd);
   }
+  // making the rows is what finds the untimed IPs: rows first
   const rows = intervalRowsOf(ledger);
   return {
     rows,

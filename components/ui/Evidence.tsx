@@ -1,4 +1,5 @@
-import { evidencePairs, type EvidenceValue } from '../../lib/findings/evidence-text';
+import { evidencePairs } from '../../lib/findings/evidence-text';
+import type { EvidenceValue } from '../../lib/findings/types';
 
 /**
  * A finding's evidence as `key=value` pairs that wrap between pairs (a long value breaks); with

@@ -1,5 +1,4 @@
-/** A finding's evidence value as the API carries it. */
-export type EvidenceValue = string | number | boolean | null;
+import type { EvidenceValue } from './types';
 
 export interface EvidencePairs {
   /** `[key, value text]` in the evidence's own order, at most `limit` of them. */

@@ -41,13 +41,16 @@ export interface FindingFix {
   yaml?: string;
 }
 
+/** One fact of a finding's evidence (null: none, or not known, as the key says). */
+export type EvidenceValue = string | number | boolean | null;
+
 export interface Finding {
   code: string;
   severity: Severity;
   subject: FindingSubject;
   part?: FindingPart;
   /** Short machine-made facts (key -> value) that support the finding. */
-  evidence: Record<string, string | number | boolean | null>;
+  evidence: Record<string, EvidenceValue>;
   fix?: FindingFix;
 }
 

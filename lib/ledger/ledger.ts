@@ -31,7 +31,7 @@ export class IpLedger {
   private readonly dirtyPods = new Set<string>();
   private indexed = false;
   private readonly podIntervals = new Map<string, PodInterval[]>();
-  /** The sum of every track's `untimed`. */
+  /** How many IPs of all tracks are untimed (the sum of their `untimedIps`). */
   private untimedTotal = 0;
   readonly counts: LedgerCounts = { events: 0, hostNetworkSkipped: 0, untimed: 0 };
 
@@ -160,9 +160,9 @@ export class IpLedger {
   }
 
   private materialize(track: PodIpTrack): PodInterval[] {
-    const before = track.untimed;
+    const before = track.untimedIps.length;
     const out = track.materialize();
-    this.untimedTotal += track.untimed - before;
+    this.untimedTotal += track.untimedIps.length - before;
     return out;
   }
 }

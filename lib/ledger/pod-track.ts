@@ -23,9 +23,7 @@ export class PodIpTrack {
   ips: string[] = [];
   /** The first timed sighting with ips[k], null while none. */
   firstTimed: (number | null)[] = [];
-  /** Of its IPs, how many had no time at all when its intervals were last made. */
-  untimed = 0;
-  /** Those IPs (empty, and shared, for nearly every pod). */
+  /** Its IPs that had no time at all when its intervals were last made (empty, and shared, for nearly every pod). */
   untimedIps: readonly string[] = NO_IPS;
 
   constructor(pod: PodObservation) {
@@ -107,7 +105,6 @@ export class PodIpTrack {
       });
     }
     this.untimedIps = untimed ?? NO_IPS;
-    this.untimed = this.untimedIps.length;
     return out;
   }
 

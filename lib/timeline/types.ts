@@ -3,7 +3,7 @@
  * the observed transitions recorded from watches, and the per-pod result. Times are epoch
  * milliseconds inside the analysis and RFC 3339 strings at the edges (Transition, Gantt, JSON).
  */
-import type { FindingFix } from '../findings/types';
+import type { EvidenceValue, FindingFix } from '../findings/types';
 
 /** How the app container is ordered against the proxy at start. */
 export type StartupMode = 'classic' | 'hold' | 'native' | 'wrapper' | 'gateway' | 'none';
@@ -107,7 +107,7 @@ export interface VerdictResult {
   code: string;
   phase: 'startup' | 'shutdown';
   confidence: Confidence;
-  evidence: Record<string, string | number | boolean | null>;
+  evidence: Record<string, EvidenceValue>;
   /** Ordered, best first; empty when nothing to change. */
   fixes: FindingFix[];
 }
