@@ -80,6 +80,51 @@ describe('syncz read from its bytes', () => {
     });
   });
 
+  it("reads istiod's own answer: base64-prefixed nonces with '/', '+' and '='", () => {
+    // the first row as istiod 1.14-dev printed it (istio/istio#38165); the second row, cut
+    // short there, completed with a foreign RDS ack and no EDS ack
+    const nonce = (uuid: string) => `H/Wuh8XL+DI=${uuid}`;
+    const body = JSON.stringify(
+      [
+        {
+          cluster_id: 'Kubernetes',
+          proxy: 'sleep-557747455f-ntclb.default',
+          istio_version: '1.14-dev',
+          cluster_sent: nonce('acda010e-b2f3-4ea3-99d7-3175f5448242'),
+          cluster_acked: nonce('acda010e-b2f3-4ea3-99d7-3175f5448242'),
+          listener_sent: nonce('799ac99c-1f49-45a0-9d44-b6485483c0a2'),
+          listener_acked: nonce('799ac99c-1f49-45a0-9d44-b6485483c0a2'),
+          route_sent: nonce('ea566798-bad5-49aa-a434-62465e4fa34d'),
+          route_acked: nonce('ea566798-bad5-49aa-a434-62465e4fa34d'),
+          endpoint_sent: nonce('ee385484-be99-4b39-8f43-d0b044869c5f'),
+          endpoint_acked: nonce('ee385484-be99-4b39-8f43-d0b044869c5f'),
+        },
+        {
+          cluster_id: 'Kubernetes',
+          proxy: 'fortio-deploy-687945c6dc-h9gw8.default',
+          istio_version: '1.14-dev',
+          cluster_sent: nonce('d59571b2-bc7b-43ec-8584-17c20769e01c'),
+          cluster_acked: nonce('d59571b2-bc7b-43ec-8584-17c20769e01c'),
+          route_sent: nonce('d998b8a5-f1f5-4741-bb0a-fbe849e16c02'),
+          route_acked: 'C6JqN6wI4GU=4f54250a-dab6-4ece-a443-751028b55b09',
+          endpoint_sent: nonce('ee385484-be99-4b39-8f43-d0b044869c5f'),
+        },
+      ],
+      null,
+      4,
+    );
+    expect(synczRowsFromBytes(new TextEncoder().encode(body))).not.toBeNull();
+    const viaBytes = parseSyncz('istiod-a', new TextEncoder().encode(body));
+    expect(viaBytes).toEqual(parseSyncz('istiod-a', body));
+    expect(viaBytes.byProxy.get('sleep-557747455f-ntclb.default')?.state).toBe('SYNCED');
+    expect(viaBytes.byProxy.get('fortio-deploy-687945c6dc-h9gw8.default')?.types).toEqual({
+      CDS: 'SYNCED',
+      LDS: 'NOT SENT',
+      RDS: 'STALE',
+      EDS: 'STALE (Never Acknowledged)',
+    });
+  });
+
   it('leaves to JSON.parse every answer it does not read plainly, with the same result', () => {
     const good = JSON.stringify(rows, null, 2);
     const cases = [
