@@ -61,9 +61,23 @@ test('the fleet shows every proxy with the cluster count the proxy reports', asy
   await expect(page.getByTestId('proxies-table')).toBeVisible();
   await snap(page, 'proxies-fleet');
   // the distribution beside the table is drawn in the screenshot, not an empty card
-  await expect(
-    page.getByTestId('proxies-distribution').locator('.recharts-bar-rectangle'),
-  ).not.toHaveCount(0);
+  const chart = page.getByTestId('proxies-distribution');
+  await expect(chart.locator('.recharts-bar-rectangle')).not.toHaveCount(0);
+  // each bar carries its count, and the counts add up to the proxies that answered (every
+  // demo proxy that answers reports its clusters); the cards add up to the proxies
+  const stat = async (id: string) =>
+    Number(
+      ((await page.getByTestId(id).locator('div').last().textContent()) ?? '').replace(/,/g, ''),
+    );
+  const answered = await stat('stat-reachable');
+  const barCounts = (await chart.locator('.recharts-label-list text').allTextContents())
+    .filter((t) => t.trim() !== '')
+    .map((t) => Number(t.replace(/,/g, '')));
+  expect(barCounts.reduce((a, b) => a + b, 0)).toBe(answered);
+  const notRunning = (await page.getByTestId('stat-not-running').count())
+    ? await stat('stat-not-running')
+    : 0;
+  expect(answered + (await stat('stat-unreachable')) + notRunning).toBe(meshed.length);
 });
 
 test('unscoped namespaces stand out at the top', async ({ page }) => {

@@ -14,6 +14,11 @@ export function FleetStats({ fleet }: { fleet: FleetView }) {
         tone={t.unreachable > 0 ? 'bad' : 'neutral'}
         testId="stat-unreachable"
       />
+      {t.notRunning > 0 && (
+        // pods with a proxy that cannot answer yet or any more (no IP, pending, finished): counted
+        // apart, so that the cards add up to the proxies
+        <Stat label="Not running" value={count(t.notRunning)} testId="stat-not-running" />
+      )}
       {t.unknown + t.late > 0 && (
         <Stat
           label="Unknown / late"
