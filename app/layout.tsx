@@ -18,7 +18,7 @@ export default function RootLayout({ children }: { children: ReactNode }) {
       <body>
         <Providers>
           <header className="bg-slate-800">
-            <div className="mx-auto flex max-w-[1400px] items-center justify-between gap-4 px-4 py-2">
+            <div className="mx-auto flex max-w-[1400px] flex-wrap items-center justify-between gap-x-4 gap-y-2 px-4 py-2">
               <div className="flex items-center gap-6">
                 <a href="/" className="font-mono text-lg font-bold tracking-tight text-white">
                   meshdx

@@ -5,7 +5,7 @@ export function ClusterBadge({ info }: { info: ClusterInfo }) {
   const dot = info.reachable ? 'bg-emerald-400' : 'bg-red-500';
   return (
     <div
-      className="flex items-center gap-2 text-sm"
+      className="flex items-center gap-2 whitespace-nowrap text-sm"
       data-testid="cluster-badge"
       title={info.server}
     >

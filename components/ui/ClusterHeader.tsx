@@ -12,7 +12,7 @@ export function ClusterHeader() {
   const ctx = useClusterContext();
   const q = useQuery({ ...clusterQuery(ctx), refetchInterval: 15_000 });
   return (
-    <div className="flex items-center gap-4">
+    <div className="ml-auto flex flex-wrap items-center justify-end gap-x-4 gap-y-1">
       <WhoAmI />
       <ContextPicker current={ctx} />
       {q.data ? (

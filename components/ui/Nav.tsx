@@ -32,7 +32,7 @@ export function Nav() {
             key={v.href}
             href={q ? `${v.href}?${q}` : v.href}
             aria-current={active ? 'page' : undefined}
-            className={`rounded px-3 py-1.5 text-sm font-medium ${
+            className={`whitespace-nowrap rounded px-3 py-1.5 text-sm font-medium ${
               active
                 ? 'bg-white text-slate-900'
                 : 'text-slate-300 hover:bg-slate-700 hover:text-white'
