@@ -4,6 +4,9 @@ import type { ScopingView } from '../../lib/api/scoping-view';
 import { Badge } from '../ui/Card';
 import { duration, num, seconds, sourceLabel } from './format';
 
+/** Proxies not measured that are named one by one (all are counted). */
+const LISTED = 5;
+
 /** Where the measured counts came from: Prometheus's fleet series, each proxy's :15090, or both. */
 function countsFrom(measured: number, fromPrometheus: number): string {
   if (measured === 0) return '';
@@ -43,11 +46,14 @@ export function GatherPanel({ view }: { view: ScopingView }) {
           {gather.unreachableTotal > 0 && (
             <span className="text-red-700" data-testid="unreachable-count">
               {' '}
-              ({num(gather.unreachableTotal)} unreachable, shown as unknown, not 0)
+              ({num(gather.unreachableTotal)} not measured, shown as unknown, not 0: a pod not
+              running or a proxy that did not answer;{' '}
+              {gather.unreachableTotal > LISTED ? `the first ${LISTED} named below` : 'named below'}
+              )
             </span>
           )}
         </div>
-        {gather.unreachable.slice(0, 5).map((u) => (
+        {gather.unreachable.slice(0, LISTED).map((u) => (
           <div key={`${u.namespace}/${u.pod}`} className="ml-3 text-xs text-red-700">
             {u.namespace}/{u.pod}: {u.reason}
           </div>
