@@ -71,6 +71,7 @@ test('the incident view opened from a deep link shows the phantom-503 story', as
   await expect(podsTable).toContainText('gone ');
   await expect(podsTable).toContainText('after it was gone');
   await expect(page.getByTestId('incident-chart')).toContainText('rollout payments');
+  await expect(page.getByTestId('incident-chart-empty')).toHaveCount(0);
   // the stale endpoint in the client's Envoy and the YAML that would have stopped it
   await expect(page.getByTestId('incident-stale')).toContainText('payments.shop.svc.cluster.local');
   await expect(page.getByTestId('incident-stale')).toContainText('terminated');
@@ -97,6 +98,21 @@ test('the incident view opened from a deep link shows the phantom-503 story', as
   await expect(again.getByTestId('incident-summary')).toHaveText(summary);
   await expect(again.getByTestId('incident-pods')).toHaveText(podsText);
   await again.close();
+});
+
+test('a window without failures says so over the chart, which keeps its scale', async ({
+  page,
+}) => {
+  // an hour before the demo's clock: requests, but no failure yet
+  await page.goto(
+    `${demo}/incidents?namespace=shop&from=2026-11-01T11:00:00Z&to=2026-11-01T11:10:00Z`,
+  );
+  await expect(page.getByTestId('incident-summary')).toContainText('Failing (5xx / flagged)0');
+  const empty = page.getByTestId('incident-chart-empty');
+  await expect(empty).toContainText('No failing request from 11:00:00 to 11:10:00');
+  const chart = page.getByTestId('incident-chart');
+  await snap(page, 'incidents-empty');
+  await expect(chart.locator('.recharts-yAxis .recharts-cartesian-axis-tick')).toHaveCount(2);
 });
 
 test('a pasted log is analysed with line numbers for what cannot be read', async ({ page }) => {

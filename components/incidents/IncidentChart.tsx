@@ -123,6 +123,7 @@ export function IncidentChart({
     const from = Date.parse(b.start);
     const d: Datum = { t: from + step / 2, from, to: from + step };
     for (const f of chart.flags) d[f] = b.byFlag[f] ?? 0;
+    if (chart.flags.length === 0) d.none = 0;
     return d;
   });
   const inDomain = (ms: number) => ms >= domain[0] && ms <= domain[1];
@@ -149,7 +150,7 @@ export function IncidentChart({
     <div data-testid="incident-chart" data-bin-ms={step}>
       <div
         style={{ width: '100%', height: 260 }}
-        className="select-none"
+        className="relative select-none"
         role="img"
         aria-label={`Failing requests from ${chart.from} to ${chart.to} in ${stepLabel(step)} bins: ${total} failing, ${markers.filter((m) => m.kind === 'termination').length} pod deletions.`}
       >
@@ -181,7 +182,14 @@ export function IncidentChart({
               tick={{ fontSize: 11 }}
               tickCount={8}
             />
-            <YAxis allowDecimals={false} tick={{ fontSize: 11 }} width={40} />
+            <YAxis
+              allowDecimals={false}
+              // an empty window (no flag, so no bar series) still draws a scale, not a bare box
+              domain={total === 0 ? [0, 1] : [0, 'auto']}
+              ticks={total === 0 ? [0, 1] : undefined}
+              tick={{ fontSize: 11 }}
+              width={40}
+            />
             <Tooltip
               isAnimationActive={false}
               labelFormatter={(v) => {
@@ -208,6 +216,10 @@ export function IncidentChart({
                 shape={markerShape(m)}
               />
             ))}
+            {chart.flags.length === 0 && (
+              // no flag, no series: a zero series holds the Y axis to its scale
+              <Bar dataKey="none" legendType="none" fill="none" isAnimationActive={false} />
+            )}
             {chart.flags.map((f, i) => (
               <Bar
                 key={f}
@@ -229,6 +241,15 @@ export function IncidentChart({
             )}
           </ComposedChart>
         </ResponsiveContainer>
+        {total === 0 && (
+          <p
+            className="pointer-events-none absolute inset-0 flex items-center justify-center text-sm text-slate-500"
+            data-testid="incident-chart-empty"
+          >
+            No failing request from {clock(fromMs)} to {clock(toMs)}
+            {markers.length > 0 ? ': the lines mark the pod deletions in it' : ''}.
+          </p>
+        )}
       </div>
       <p className="mt-1 text-xs text-slate-600">
         Failing requests per {stepLabel(step)}, stacked by response flag, each bar over its own{' '}
