@@ -91,6 +91,16 @@ test('unscoped namespaces stand out at the top', async ({ page }) => {
   const firstScoped = flags.indexOf(false);
   if (firstScoped >= 0) expect(flags.slice(firstScoped).includes(true)).toBe(false);
   await expect(items.first()).toContainText('no Sidecar');
+  // a gateway is no unscoped sidecar: istiod applies no Sidecar resource to it
+  const gateways = page
+    .getByTestId('proxies-namespaces')
+    .locator('li[data-namespace="istio-system"]');
+  await expect(gateways).toHaveCount(1);
+  await expect(gateways).not.toHaveAttribute('data-unscoped');
+  await page.getByTestId('filter-q').fill('istio-ingressgateway');
+  await page.getByTestId('filter-q').press('Enter');
+  await expect(page.getByTestId('proxies-table')).toContainText('not for a gateway');
+  await expect(page.getByTestId('proxies-table')).not.toContainText('whole mesh');
 });
 
 test('clicking a proxy shows its istioctl cluster table', async ({ page }) => {

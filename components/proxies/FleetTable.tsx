@@ -2,6 +2,7 @@
 
 import { useMemo } from 'react';
 import type { FleetRow } from '../../lib/api/proxies';
+import { sidecarScopes } from '../../lib/inventory/proxy';
 import { Badge } from '../ui/Card';
 import { VirtualTable, type Column } from '../ui/VirtualTable';
 import { bytes, count } from './format';
@@ -82,6 +83,10 @@ const COLUMNS: Column<FleetRow>[] = [
       r.sidecar ? (
         <span title={`selected by ${r.sidecar.source}`}>
           {r.sidecar.namespace}/{r.sidecar.name}
+        </span>
+      ) : !sidecarScopes(r.placement) ? (
+        <span className="text-slate-500" title="istiod applies Sidecar resources to sidecars only">
+          not for a {r.placement}
         </span>
       ) : (
         <Badge tone="warn">none (whole mesh)</Badge>

@@ -1,6 +1,8 @@
 import type { FleetRow, FleetTotals, NamespaceSummary, WorkloadSummary } from '../api/proxies';
+import { sidecarScopes } from '../inventory/proxy';
 
-const isUnscoped = (r: FleetRow) => r.sidecar === null;
+/** A sidecar no Sidecar resource selects (a gateway's or waypoint's proxy none can scope). */
+const isUnscoped = (r: FleetRow) => r.sidecar === null && sidecarScopes(r.placement);
 
 /**
  * Per namespace: proxies, reachable ones, how many no Sidecar selects, cluster sums. Unscoped

@@ -58,26 +58,9 @@ const API: ApiBudget = {
 
 const scoped = { namespace: 'b', name: 'default', source: 'namespace' as const };
 
-describe('buildFleet', () => {
-  const targets = [
-    target('a', 'web-1'),
-    target('a', 'web-2'),
-    target('b', 'api-1', { sidecar: scoped }),
-    target('b', 'api-2', { sidecar: scoped }),
-    target('b', 'dead-1', { sidecar: scoped }),
-    target('c', 'pending-1', { notRunning: 'pod has no IP yet (phase Pending)' }),
-    target('c', 'gw-1', { placement: 'gateway', sidecar: scoped }),
-  ];
-  const outcomes: (ScrapeOutcome | null)[] = [
-    ok(300),
-    ok(310),
-    ok(40),
-    ok(45),
-    { ok: false, reason: 'timeout: no answer' },
-    null,
-    ok(0, { activeClusters: null }),
-  ];
-  const fleet = FleetViewSchema.parse(
+/** The fleet view of these proxies and their scrapes, as the API answers it. */
+function fleetOf(targets: ProxyTarget[], outcomes: (ScrapeOutcome | null)[]) {
+  return FleetViewSchema.parse(
     buildFleet({
       targets,
       outcomes,
@@ -98,6 +81,28 @@ describe('buildFleet', () => {
       api: API,
     }),
   );
+}
+
+describe('buildFleet', () => {
+  const targets = [
+    target('a', 'web-1'),
+    target('a', 'web-2'),
+    target('b', 'api-1', { sidecar: scoped }),
+    target('b', 'api-2', { sidecar: scoped }),
+    target('b', 'dead-1', { sidecar: scoped }),
+    target('c', 'pending-1', { notRunning: 'pod has no IP yet (phase Pending)' }),
+    target('c', 'gw-1', { placement: 'gateway', sidecar: scoped }),
+  ];
+  const outcomes: (ScrapeOutcome | null)[] = [
+    ok(300),
+    ok(310),
+    ok(40),
+    ok(45),
+    { ok: false, reason: 'timeout: no answer' },
+    null,
+    ok(0, { activeClusters: null }),
+  ];
+  const fleet = fleetOf(targets, outcomes);
 
   it('never shows an unreachable proxy as 0 clusters', () => {
     const dead = fleet.rows.find((r) => r.key === 'b/dead-1');
@@ -165,5 +170,23 @@ describe('buildFleet', () => {
     expect(fleet.durationMs).toBe(12);
     expect(fleet.rows.find((r) => r.key === 'c/pending-1')?.istioVersion).toBe('1.23.1');
     expect(fleet.rows.find((r) => r.key === 'a/web-1')?.istioVersion).toBe('1.24.0');
+  });
+
+  it('counts no gateway or waypoint as unscoped: no Sidecar resource applies to them', () => {
+    const mixed = fleetOf(
+      [
+        target('e', 'gw-1', { placement: 'gateway' }),
+        target('e', 'wp-1', { placement: 'waypoint' }),
+        target('e', 'app-1'),
+        target('f', 'gw-2', { placement: 'gateway' }),
+      ],
+      [ok(900), ok(20), ok(100), ok(900)],
+    );
+    expect(mixed.totals.unscopedProxies).toBe(1);
+    expect(mixed.namespaces.map((n) => [n.namespace, n.unscoped, n.unscopedProxies])).toEqual([
+      ['e', true, 1],
+      ['f', false, 0],
+    ]);
+    expect(mixed.topWorkloads.find((w) => w.workload === 'gw')?.unscoped).toBe(false);
   });
 });

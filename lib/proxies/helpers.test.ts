@@ -229,6 +229,25 @@ describe('proxyTargets', () => {
     ]);
     expect(proxyTargets([pod('b', 'x')], []).targets[0]?.sidecar).toBeNull();
   });
+
+  it('selects no Sidecar for a gateway or a waypoint: istiod applies them to sidecars only', () => {
+    const sidecars = [
+      { metadata: { namespace: 'edge', name: 'default' }, spec: {} },
+      { metadata: { namespace: 'istio-system', name: 'mesh' }, spec: {} },
+    ] as Sidecar[];
+    const gateway = pod('edge', 'ingress-1', {
+      containers: [{ name: 'istio-proxy', args: ['proxy', 'router'] }],
+    });
+    const waypoint = pod('edge', 'waypoint-1', {
+      containers: [{ name: 'istio-proxy', args: ['proxy', 'waypoint'] }],
+    });
+    const { targets } = proxyTargets([gateway, waypoint, pod('edge', 'app-1')], sidecars);
+    expect(targets.map((t) => [t.name, t.placement, t.sidecar?.name ?? null])).toEqual([
+      ['app-1', 'sidecar', 'default'],
+      ['ingress-1', 'gateway', null],
+      ['waypoint-1', 'waypoint', null],
+    ]);
+  });
 });
 
 describe('imageTag', () => {

@@ -1,4 +1,4 @@
-import { proxyOf } from '../inventory/proxy';
+import { proxyOf, sidecarScopes } from '../inventory/proxy';
 import { workloadOf } from '../inventory/workload';
 import type { Pod, Sidecar } from '../kube/types';
 import { DEFAULT_ROOT_NAMESPACE, selectSidecar } from '../scoping/visibility';
@@ -23,8 +23,9 @@ function notRunningReason(pod: Pod, running: boolean): string | null {
 }
 
 /**
- * The proxies of a pod list (sidecars, native sidecars and gateways), each with the Sidecar
- * resource that selects it. Pods without a proxy are left out; the count of them is returned.
+ * The proxies of a pod list (sidecars, native sidecars, gateways and waypoints), each sidecar
+ * with the Sidecar resource that selects it (gateways and waypoints: none applies). Pods without
+ * a proxy are left out; the count of them is returned.
  */
 export function proxyTargets(
   pods: readonly Pod[],
@@ -40,7 +41,9 @@ export function proxyTargets(
       continue;
     }
     const w = workloadOf(pod);
-    const sel = selectSidecar(pod, sidecars, rootNamespace);
+    const sel = sidecarScopes(proxy.placement)
+      ? selectSidecar(pod, sidecars, rootNamespace)
+      : { sidecar: null, source: 'none' as const };
     const sc = sel.sidecar;
     targets.push({
       namespace: pod.metadata.namespace ?? 'default',
