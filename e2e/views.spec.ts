@@ -75,6 +75,10 @@ test('overview counts what the simulator holds', async ({ page }) => {
   const namespaces = new Set(pods.map((p) => p.metadata.namespace));
   for (const ns of namespaces)
     await expect(page.locator(`[data-namespace="${ns}"]`)).toHaveCount(1);
+  // the ingress gateway's namespace has no sidecar for a Sidecar resource to scope
+  const gateways = page.locator('[data-namespace="istio-system"]');
+  await expect(gateways).toContainText('gateways only');
+  await expect(gateways).not.toContainText('missing');
   // what needs attention: the worst finding code first, linking to Findings filtered to it
   const report = await findingsReport();
   const worst = report.groups?.[0] ?? countByCode(report.findings, report.catalog)[0];

@@ -4,6 +4,7 @@ import Link from 'next/link';
 import type { NamespaceRow } from '../../lib/api/inventory';
 import { Badge } from '../ui/Card';
 import { withContext } from '../../lib/api/context';
+import { DEFAULT_ROOT_NAMESPACE } from '../../lib/scoping/visibility';
 import { useClusterContext } from '../data/useClusterContext';
 
 const injectionTone = {
@@ -24,6 +25,8 @@ export function NamespaceTable({
   testId?: string;
 }) {
   const ctx = useClusterContext();
+  // a Sidecar without selector in the root namespace is every namespace's default but its own
+  const meshDefault = rows.some((n) => n.name === DEFAULT_ROOT_NAMESPACE && n.defaultSidecar);
   // a cluster of hundreds of namespaces scrolls inside the card, its header kept in view
   return (
     <div className="max-h-[48rem] overflow-y-auto">
@@ -57,8 +60,11 @@ export function NamespaceTable({
                       ambient {n.ambientPods}
                       {n.waypoint ? ` · ${n.waypoint}` : ''}
                     </Badge>
-                  ) : n.meshedPods > 0 ? (
+                  ) : n.sidecarPods > 0 ? (
                     'sidecar'
+                  ) : n.meshedPods > 0 ? (
+                    // a gateway's or waypoint's own proxy: nothing injected into an app
+                    'gateways only'
                   ) : (
                     '–'
                   )}
@@ -70,14 +76,18 @@ export function NamespaceTable({
               <td className="pr-4 text-right tabular-nums">{n.sidecars}</td>
               <td>
                 {n.defaultSidecar ? (
-                  <Badge tone="good">yes</Badge>
-                ) : n.dataplane === 'ambient' ? (
-                  // ztunnel and waypoints ignore Sidecar resources
+                  <Badge tone="good">
+                    {n.name === DEFAULT_ROOT_NAMESPACE ? 'yes: mesh-wide' : 'yes'}
+                  </Badge>
+                ) : n.dataplane === 'ambient' || n.sidecarPods === 0 ? (
+                  // ztunnel, waypoints and gateways ignore Sidecar resources
                   '–'
-                ) : n.meshedPods > 0 ? (
-                  <Badge tone="warn">missing</Badge>
+                ) : meshDefault && n.name !== DEFAULT_ROOT_NAMESPACE ? (
+                  <span title={`the default Sidecar of ${DEFAULT_ROOT_NAMESPACE} applies`}>
+                    <Badge tone="good">mesh-wide</Badge>
+                  </span>
                 ) : (
-                  '–'
+                  <Badge tone="warn">missing</Badge>
                 )}
               </td>
               {focus === 'overview' && (

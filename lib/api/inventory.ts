@@ -53,6 +53,11 @@ export const NamespaceRowSchema = z.object({
   revision: z.string().nullable(),
   pods: z.number(),
   meshedPods: z.number(),
+  /**
+   * Meshed pods whose proxy a Sidecar resource can scope (classic and native sidecars; not
+   * gateways or waypoints).
+   */
+  sidecarPods: z.number(),
   services: z.number(),
   sidecars: z.number(),
   defaultSidecar: z.boolean(),

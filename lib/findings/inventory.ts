@@ -31,12 +31,13 @@ export function inventoryFindings(
     }
   }
   for (const n of inv.namespaces) {
-    if (n.meshedPods > 0 && !n.defaultSidecar && !rootHasDefault && n.name !== rootNamespace) {
+    // a namespace of gateways or waypoints only: no Sidecar resource applies to them
+    if (n.sidecarPods > 0 && !n.defaultSidecar && !rootHasDefault && n.name !== rootNamespace) {
       out.push({
         code: SCOPING.code.namespaceWithoutDefault,
         severity: SCOPING.byKey.namespaceWithoutDefault.severity,
         subject: { kind: 'Namespace', name: n.name },
-        evidence: { meshedPods: n.meshedPods, services: n.services },
+        evidence: { sidecarPods: n.sidecarPods, services: n.services },
         fix: {
           why: "Limits the namespace's proxies to their own namespace and the control plane; add the namespaces they call.",
           yaml: `apiVersion: networking.istio.io/v1\nkind: Sidecar\nmetadata:\n  name: default\n  namespace: ${n.name}\nspec:\n  egress:\n  - hosts:\n    - "./*"\n    - "${rootNamespace}/*"\n`,

@@ -7,7 +7,7 @@ import {
 } from '../kube/dataplane';
 import type { ContainerStatus, Gateway, Namespace, Pod, Service, Sidecar } from '../kube/types';
 import { ambientSummary } from './ambient';
-import { proxyOf } from './proxy';
+import { proxyOf, sidecarScopes } from './proxy';
 import { workloadOf } from './workload';
 
 export interface InventoryInput {
@@ -113,6 +113,7 @@ export function buildInventory(input: InventoryInput): InventoryWithPods {
         revision: null,
         pods: 0,
         meshedPods: 0,
+        sidecarPods: 0,
         services: 0,
         sidecars: 0,
         defaultSidecar: false,
@@ -135,6 +136,7 @@ export function buildInventory(input: InventoryInput): InventoryWithPods {
     const r = row(p.namespace);
     r.pods++;
     if (p.proxy.placement !== 'none') r.meshedPods++;
+    if (sidecarScopes(p.proxy.placement)) r.sidecarPods++;
     if (p.dataplane.mode === 'ambient') r.ambientPods++;
   }
   for (const s of input.services) row(s.metadata.namespace ?? '').services++;

@@ -1,0 +1,69 @@
+import { describe, expect, it } from 'vitest';
+import { parseAllDocuments } from 'yaml';
+import { readFixture } from '../../test-support/fixtures';
+import { buildInventory } from '../inventory/build';
+import type { Namespace, Pod, Sidecar } from '../kube/types';
+import { inventoryFindings } from './inventory';
+
+/** The injector's real output for a sidecar pod (its first document), put in `namespace`. */
+function injected(namespace: string, name: string): Pod {
+  const p = parseAllDocuments(readFixture('pods', 'injected_pod.yaml'))
+    .map((d) => d.toJS() as Pod | null)
+    .find((d) => d !== null) as Pod;
+  return { ...p, metadata: { ...p.metadata, namespace, name } };
+}
+
+/** A gateway as Istio's gateway injection template runs it: the proxy is the workload. */
+function gateway(namespace: string, name: string): Pod {
+  return {
+    metadata: { namespace, name, labels: { istio: 'ingressgateway' } },
+    spec: {
+      containers: [
+        {
+          name: 'istio-proxy',
+          image: 'docker.io/istio/proxyv2:1.24.2',
+          args: ['proxy', 'router', '--domain', '$(POD_NAMESPACE).svc.cluster.local'],
+        },
+      ],
+    },
+  };
+}
+
+function findingsOf(namespaces: string[], pods: Pod[], sidecars: Sidecar[] = []) {
+  const inv = buildInventory({
+    namespaces: namespaces.map((name): Namespace => ({ metadata: { name } })),
+    pods,
+    services: [],
+    sidecars,
+    destinationRules: 0,
+    virtualServices: 0,
+    serviceEntries: 0,
+    now: new Date(0),
+  });
+  return { inv, findings: inventoryFindings(inv) };
+}
+
+const withoutDefault = (f: ReturnType<typeof findingsOf>['findings']) =>
+  f.filter((x) => x.code === 'MDX0301').map((x) => x.subject.name);
+
+describe('inventoryFindings: namespaces without a default Sidecar', () => {
+  it('names a namespace of sidecars, not one of gateways only (Sidecars do not apply to them)', () => {
+    const { inv, findings } = findingsOf(
+      ['istio-ingress', 'shop'],
+      [gateway('istio-ingress', 'istio-ingressgateway-1'), injected('shop', 'web-1')],
+    );
+    const byName = Object.fromEntries(inv.namespaces.map((n) => [n.name, n]));
+    expect(byName['istio-ingress']).toMatchObject({ meshedPods: 1, sidecarPods: 0 });
+    expect(byName['shop']).toMatchObject({ meshedPods: 1, sidecarPods: 1 });
+    expect(withoutDefault(findings)).toEqual(['shop']);
+    expect(findings.find((f) => f.code === 'MDX0301')?.evidence).toMatchObject({
+      sidecarPods: 1,
+    });
+  });
+
+  it('names none when the root namespace holds a default for the whole mesh', () => {
+    const mesh: Sidecar = { metadata: { namespace: 'istio-system', name: 'default' }, spec: {} };
+    const { findings } = findingsOf(['istio-system', 'shop'], [injected('shop', 'web-1')], [mesh]);
+    expect(withoutDefault(findings)).toEqual([]);
+  });
+});
