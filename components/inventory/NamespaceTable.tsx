@@ -4,7 +4,6 @@ import Link from 'next/link';
 import type { NamespaceRow } from '../../lib/api/inventory';
 import { Badge } from '../ui/Card';
 import { withContext } from '../../lib/api/context';
-import { DEFAULT_ROOT_NAMESPACE } from '../../lib/scoping/visibility';
 import { useClusterContext } from '../data/useClusterContext';
 
 const injectionTone = {
@@ -17,16 +16,19 @@ const injectionTone = {
 /** Namespaces with their mesh state; each row links into the views scoped to it. */
 export function NamespaceTable({
   rows,
+  rootNamespace,
   focus,
   testId,
 }: {
   rows: NamespaceRow[];
+  /** Istio's root namespace: a Sidecar without selector there is the mesh-wide default. */
+  rootNamespace: string;
   focus: 'overview' | 'scoping';
   testId?: string;
 }) {
   const ctx = useClusterContext();
   // a Sidecar without selector in the root namespace is every namespace's default but its own
-  const meshDefault = rows.some((n) => n.name === DEFAULT_ROOT_NAMESPACE && n.defaultSidecar);
+  const meshDefault = rows.some((n) => n.name === rootNamespace && n.defaultSidecar);
   // a cluster of hundreds of namespaces scrolls inside the card, its header kept in view
   return (
     <div className="max-h-[48rem] overflow-y-auto">
@@ -76,14 +78,12 @@ export function NamespaceTable({
               <td className="pr-4 text-right tabular-nums">{n.sidecars}</td>
               <td>
                 {n.defaultSidecar ? (
-                  <Badge tone="good">
-                    {n.name === DEFAULT_ROOT_NAMESPACE ? 'yes: mesh-wide' : 'yes'}
-                  </Badge>
+                  <Badge tone="good">{n.name === rootNamespace ? 'yes: mesh-wide' : 'yes'}</Badge>
                 ) : n.dataplane === 'ambient' || n.sidecarPods === 0 ? (
                   // ztunnel, waypoints and gateways ignore Sidecar resources
                   '–'
-                ) : meshDefault && n.name !== DEFAULT_ROOT_NAMESPACE ? (
-                  <span title={`the default Sidecar of ${DEFAULT_ROOT_NAMESPACE} applies`}>
+                ) : meshDefault && n.name !== rootNamespace ? (
+                  <span title={`the default Sidecar of ${rootNamespace} applies`}>
                     <Badge tone="good">mesh-wide</Badge>
                   </span>
                 ) : (

@@ -49,7 +49,12 @@ export function OverviewView() {
             </div>
             <AttentionCard />
             <Card title="Namespaces" testId="namespaces-card">
-              <NamespaceTable rows={rows} focus="overview" testId="namespaces-table" />
+              <NamespaceTable
+                rows={rows}
+                rootNamespace={inv.rootNamespace}
+                focus="overview"
+                testId="namespaces-table"
+              />
             </Card>
             {(t.ztunnels > 0 || t.waypoints > 0 || t.ambientNamespaces > 0) && (
               <AmbientCard ambient={inv.ambient} />

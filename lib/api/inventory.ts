@@ -72,6 +72,11 @@ export type NamespaceRow = z.infer<typeof NamespaceRowSchema>;
 export const InventorySchema = z.object({
   generatedAt: z.string(),
   namespace: z.string().nullable(),
+  /**
+   * Istio's root namespace (MESHDX_ISTIO_NAMESPACE): a Sidecar without selector there is the
+   * default of every namespace that has none of its own.
+   */
+  rootNamespace: z.string(),
   namespaces: z.array(NamespaceRowSchema),
   totals: z.object({
     namespaces: z.number(),

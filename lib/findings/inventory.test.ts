@@ -29,8 +29,14 @@ function gateway(namespace: string, name: string): Pod {
   };
 }
 
-function findingsOf(namespaces: string[], pods: Pod[], sidecars: Sidecar[] = []) {
+function findingsOf(
+  namespaces: string[],
+  pods: Pod[],
+  sidecars: Sidecar[] = [],
+  rootNamespace?: string,
+) {
   const inv = buildInventory({
+    rootNamespace,
     namespaces: namespaces.map((name): Namespace => ({ metadata: { name } })),
     pods,
     services: [],
@@ -40,7 +46,7 @@ function findingsOf(namespaces: string[], pods: Pod[], sidecars: Sidecar[] = [])
     serviceEntries: 0,
     now: new Date(0),
   });
-  return { inv, findings: inventoryFindings(inv) };
+  return { inv, findings: inventoryFindings(inv, inv.rootNamespace) };
 }
 
 const withoutDefault = (f: ReturnType<typeof findingsOf>['findings']) =>
@@ -65,5 +71,16 @@ describe('inventoryFindings: namespaces without a default Sidecar', () => {
     const mesh: Sidecar = { metadata: { namespace: 'istio-system', name: 'default' }, spec: {} };
     const { findings } = findingsOf(['istio-system', 'shop'], [injected('shop', 'web-1')], [mesh]);
     expect(withoutDefault(findings)).toEqual([]);
+  });
+
+  it('takes the root namespace meshdx is given (MESHDX_ISTIO_NAMESPACE), istio-system by default', () => {
+    const mesh: Sidecar = { metadata: { namespace: 'istio', name: 'default' }, spec: {} };
+    const pods = [injected('shop', 'web-1')];
+    const given = findingsOf(['istio', 'shop'], pods, [mesh], 'istio');
+    expect(given.inv.rootNamespace).toBe('istio');
+    expect(withoutDefault(given.findings)).toEqual([]);
+    const usual = findingsOf(['istio', 'shop'], pods, [mesh]);
+    expect(usual.inv.rootNamespace).toBe('istio-system');
+    expect(withoutDefault(usual.findings)).toEqual(['shop']);
   });
 });

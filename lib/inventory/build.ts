@@ -7,6 +7,7 @@ import {
 } from '../kube/dataplane';
 import type { ContainerStatus, Gateway, Namespace, Pod, Service, Sidecar } from '../kube/types';
 import { ambientSummary } from './ambient';
+import { DEFAULT_ROOT_NAMESPACE } from '../scoping/visibility';
 import { proxyOf, sidecarScopes } from './proxy';
 import { workloadOf } from './workload';
 
@@ -23,6 +24,8 @@ export interface InventoryInput {
   /** Why the Gateways could not be read, when they could not. */
   gatewaysNote?: string | null;
   namespace?: string | null;
+  /** Istio's root namespace; default istio-system. */
+  rootNamespace?: string;
   now: Date;
 }
 
@@ -156,6 +159,7 @@ export function buildInventory(input: InventoryInput): InventoryWithPods {
   return {
     generatedAt: input.now.toISOString(),
     namespace: only,
+    rootNamespace: input.rootNamespace ?? DEFAULT_ROOT_NAMESPACE,
     namespaces,
     pods: only ? rows.filter((p) => p.namespace === only) : rows,
     totals: {

@@ -164,9 +164,10 @@ async function computeFindings(
     destinationRules: screened.destinationRules.length,
     virtualServices: screened.virtualServices.length,
     serviceEntries: screened.serviceEntries.length,
+    rootNamespace: rt.settings.MESHDX_ISTIO_NAMESPACE,
     now: t.clusterNow(),
   });
-  const root = rt.settings.MESHDX_ISTIO_NAMESPACE;
+  const root = inv.rootNamespace;
   type Outcome<T> = { ok: true; value: T } | { ok: false; error: string };
   const settle = async <T>(part: string, work: Promise<T>): Promise<Outcome<T>> => {
     try {

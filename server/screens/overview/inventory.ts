@@ -39,6 +39,7 @@ export async function inventoryOf(
     gateways: gateways.items,
     gatewaysNote: gateways.note,
     namespace: namespace ?? null,
+    rootNamespace: rt.settings.MESHDX_ISTIO_NAMESPACE,
     now: t.clusterNow(),
   });
   return inventory;
