@@ -9,7 +9,8 @@
  *   kubelet starts it before the app containers and stops it after them; Kubernetes 1.28+,
  *   default since Istio 1.27 where the nodes allow it). An init container of that name without
  *   `restartPolicy: Always` would block the pod forever: it is not taken as a proxy;
- * - gateway: the proxy is the workload (`pilot-agent proxy router`), it ignores Sidecars;
+ * - gateway: the proxy is the workload (`pilot-agent proxy router`, or an `istio-proxy` with no
+ *   other container in the pod), it ignores Sidecars;
  * - waypoint (ambient): an Envoy Deployment running `pilot-agent proxy waypoint`.
  * Not a proxy of its pod: ztunnel (ambient's node proxy, DaemonSet `app=ztunnel`) also names its
  * container `istio-proxy` but runs `proxy ztunnel` from the ztunnel image; it is not Envoy (no
@@ -73,9 +74,17 @@ export function podProxy(pod: Pod): PodProxy | null {
   const container = main[m] as Container;
   const role = proxyRole(container);
   if (role === 'ztunnel') return null;
+  // a proxy with no app beside it is a gateway even when its args are not given (Istio's
+  // analyzer test pods give none): a sidecar always has an app container beside it
+  const alone = main.length === 1;
   return {
     container,
-    placement: role === 'router' ? 'gateway' : role === 'waypoint' ? 'waypoint' : 'sidecar',
+    placement:
+      role === 'router' || (role === 'sidecar' && alone)
+        ? 'gateway'
+        : role === 'waypoint'
+          ? 'waypoint'
+          : 'sidecar',
     where: 'containers',
     index: m,
     status: list<ContainerStatus>(status?.containerStatuses).find(
