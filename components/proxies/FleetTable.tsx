@@ -2,7 +2,7 @@
 
 import { useMemo } from 'react';
 import type { FleetRow } from '../../lib/api/proxies';
-import { sidecarScopes } from '../../lib/inventory/proxy';
+import { sidecarScopes } from '../../lib/kube/proxy-container';
 import { Badge } from '../ui/Card';
 import { VirtualTable, type Column } from '../ui/VirtualTable';
 import { bytes, count } from './format';

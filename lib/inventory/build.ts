@@ -8,7 +8,8 @@ import {
 import type { ContainerStatus, Gateway, Namespace, Pod, Service, Sidecar } from '../kube/types';
 import { ambientSummary } from './ambient';
 import { DEFAULT_ROOT_NAMESPACE } from '../scoping/visibility';
-import { proxyOf, sidecarScopes } from './proxy';
+import { sidecarScopes } from '../kube/proxy-container';
+import { proxyOf } from './proxy';
 import { workloadOf } from './workload';
 
 export interface InventoryInput {

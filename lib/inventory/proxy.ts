@@ -5,15 +5,6 @@ export { PROXY_CONTAINER };
 
 export type ProxyPlacement = 'none' | 'sidecar' | 'native-sidecar' | 'gateway' | 'waypoint';
 
-/**
- * Whether a Sidecar resource can scope this proxy: a sidecar's, classic or native. istiod
- * applies Sidecar resources to sidecar proxies only; a gateway or a waypoint gets its
- * configuration from its Gateway and routes whatever Sidecar its namespace holds.
- */
-export function sidecarScopes(placement: ProxyPlacement): boolean {
-  return placement === 'sidecar' || placement === 'native-sidecar';
-}
-
 export interface ProxyInfo {
   placement: ProxyPlacement;
   container?: Container;

@@ -93,6 +93,15 @@ export function podProxy(pod: Pod): PodProxy | null {
   };
 }
 
+/**
+ * Whether a Sidecar resource can scope this proxy: a sidecar's, classic or native. istiod
+ * applies Sidecar resources to sidecar proxies only; a gateway or a waypoint is the pod's own
+ * workload and ignores them.
+ */
+export function sidecarScopes(placement: ProxyPlacement | 'none'): boolean {
+  return placement === 'sidecar' || placement === 'native-sidecar';
+}
+
 /** Whether a pod carries an Istio proxy (sidecar, native sidecar, gateway or waypoint). */
 export function isMeshed(pod: Pod): boolean {
   return podProxy(pod) !== null;

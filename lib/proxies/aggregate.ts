@@ -1,5 +1,5 @@
 import type { FleetRow, FleetTotals, NamespaceSummary, WorkloadSummary } from '../api/proxies';
-import { sidecarScopes } from '../inventory/proxy';
+import { sidecarScopes } from '../kube/proxy-container';
 
 /** A sidecar no Sidecar resource selects (a gateway's or waypoint's proxy none can scope). */
 const isUnscoped = (r: FleetRow) => r.sidecar === null && sidecarScopes(r.placement);

@@ -1,4 +1,5 @@
-import { proxyOf, sidecarScopes } from '../inventory/proxy';
+import { proxyOf } from '../inventory/proxy';
+import { sidecarScopes } from '../kube/proxy-container';
 import { workloadOf } from '../inventory/workload';
 import type { Pod, Sidecar } from '../kube/types';
 import { DEFAULT_ROOT_NAMESPACE, selectSidecar } from '../scoping/visibility';

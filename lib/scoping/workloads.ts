@@ -4,7 +4,7 @@
  */
 import { workloadOf } from '../inventory/workload';
 import type { Pod } from '../kube/types';
-import { isGatewayPod, proxyContainer } from './proxy';
+import { podProxy, sidecarScopes } from '../kube/proxy-container';
 import { labelsMatch } from './visibility';
 
 export interface Workload {
@@ -25,7 +25,8 @@ export function workloadKey(namespace: string, name: string): string {
 export function isScopablePod(pod: Pod): boolean {
   const phase = pod.status?.phase;
   if (phase === 'Succeeded' || phase === 'Failed') return false;
-  return proxyContainer(pod) !== undefined && !isGatewayPod(pod);
+  const proxy = podProxy(pod);
+  return proxy !== null && sidecarScopes(proxy.placement);
 }
 
 function commonLabelsOf(pods: readonly Pod[]): Record<string, string> {

@@ -1,5 +1,5 @@
 /** Which container is the proxy, which are apps, and what their commands say. */
-import { PROXY_CONTAINER, podProxy, proxyRole, type PodProxy } from '../kube/proxy-container';
+import { PROXY_CONTAINER, podProxy, type PodProxy } from '../kube/proxy-container';
 import type { Container, Pod } from '../kube/types';
 
 export const PROXY_NAME = PROXY_CONTAINER;
@@ -14,11 +14,6 @@ export function findProxy(pod: Pod): ProxyLocation | null {
 /** The proxy runs as a native sidecar: an init container the kubelet keeps running. */
 export function isNativeSidecar(loc: ProxyLocation): boolean {
   return loc.placement === 'native-sidecar';
-}
-
-/** `pilot-agent proxy router` (or a waypoint) is a gateway: the proxy is the workload. */
-export function isGatewayProxy(c: Container): boolean {
-  return proxyRole(c) !== 'sidecar';
 }
 
 /** Injected with hold: postStart runs `pilot-agent wait`, which the kubelet blocks on. */

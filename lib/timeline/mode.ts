@@ -1,11 +1,11 @@
 /** Detects the startup mode of a pod from its spec, annotations and the mesh config. */
+import { sidecarScopes } from '../kube/proxy-container';
 import type { Pod } from '../kube/types';
 import {
   appContainers,
   appsBeforeProxy,
   findProxy,
   hasPostStartWait,
-  isGatewayProxy,
   isNativeSidecar,
   isWrapped,
   type ProxyLocation,
@@ -98,8 +98,12 @@ export function detectMode(pod: Pod, mesh?: MeshSettings): ModeResult {
     holdIgnored: null as string | null,
   };
   if (!proxy) return { ...base, mode: 'none', reasons: ['no istio-proxy container'] };
-  if (isGatewayProxy(proxy.container) && appContainers(pod).length === 0) {
-    return { ...base, mode: 'gateway', reasons: ['istio-proxy runs `proxy router`: a gateway'] };
+  if (!sidecarScopes(proxy.placement)) {
+    return {
+      ...base,
+      mode: 'gateway',
+      reasons: [`istio-proxy is the pod's own workload (a ${proxy.placement}), not a sidecar`],
+    };
   }
   if (isNativeSidecar(proxy)) {
     return {
