@@ -24,8 +24,12 @@ async function simPods(): Promise<SimList['items']> {
   return ((await res.json()) as SimList).items.filter((p) => p.spec !== undefined);
 }
 
+/** A gateway's or waypoint's proxy: the pod's own workload, which no Sidecar resource scopes. */
 const isGateway = (p: SimList['items'][number]) =>
-  p.spec.containers.some((c) => c.name === 'istio-proxy' && (c.args ?? []).includes('router'));
+  p.spec.containers.some(
+    (c) =>
+      c.name === 'istio-proxy' && ['router', 'waypoint'].some((r) => (c.args ?? []).includes(r)),
+  );
 
 // ztunnel (app=ztunnel) names its container istio-proxy too, but it is ambient's node proxy,
 // not an Envoy of its pod
@@ -139,7 +143,7 @@ test('choosing a namespace writes it to the URL', async ({ page }) => {
 test('scoping ranks meshed namespaces without a default Sidecar', async ({ page }) => {
   await page.goto(`${demo}/scoping`);
   await expect(page.getByTestId('scoping-table')).toBeVisible();
-  // gateways ignore Sidecar resources: only namespaces with sidecar proxies are ranked
+  // gateways and waypoints ignore Sidecar resources: only namespaces with sidecars are ranked
   const sidecarNs = new Set(
     (await simPods()).filter((p) => hasProxy(p) && !isGateway(p)).map((p) => p.metadata.namespace),
   );
