@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { parseAllDocuments } from 'yaml';
-import { readFixture } from '../../test-support/fixtures';
+import { analyzerPods, readFixture } from '../../test-support/fixtures';
 import {
   autoDecision,
   decideNative,
@@ -110,21 +110,15 @@ describe("istiod's setting", () => {
 });
 
 describe('gateways in Istio analyzer test data', () => {
-  /** The Pods of one of Istio's analyzer fixtures. */
-  const podsOf = (file: string) =>
-    parseAllDocuments(readFixture('istio_config', `analyzer/${file}`))
-      .map((d) => d.toJS() as { kind?: string } | null)
-      .filter((d): d is Pod & { kind: string } => d?.kind === 'Pod');
-
   it('takes an istio-proxy with no app beside it for a gateway, args or none', () => {
     // a Gateway API deployment's pod and a custom ingress gateway, both without args
     for (const file of ['k8sgateway-selector.yaml', 'gateway-custom-ingressgateway.yaml']) {
-      const pods = podsOf(file);
+      const pods = analyzerPods(file);
       expect(pods.length).toBeGreaterThan(0);
       for (const p of pods) expect(podProxy(p)?.placement).toBe('gateway');
     }
     // the injector's sidecar pods keep an app beside the proxy
-    const injected = podsOf('injection.yaml');
+    const injected = analyzerPods('injection.yaml');
     expect(injected.map((p) => podProxy(p)?.placement ?? null)).toContain('sidecar');
   });
 });

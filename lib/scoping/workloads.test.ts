@@ -2,7 +2,8 @@ import { describe, it, expect } from 'vitest';
 import type { Pod } from '../kube/types';
 import { makePod } from '../../server/sim/mesh/testworld';
 import { hitDestination, indexTraffic } from './observations';
-import { groupWorkloads, uniqueSelector } from './workloads';
+import { analyzerPods } from '../../test-support/fixtures';
+import { groupWorkloads, isScopablePod, uniqueSelector } from './workloads';
 
 function owned(pod: Pod, rs: string, hash: string): Pod {
   pod.metadata.labels = { ...(pod.metadata.labels ?? {}), 'pod-template-hash': hash };
@@ -119,5 +120,33 @@ describe('observations', () => {
     ]);
     expect(idx.unattributed).toBe(1);
     expect(t?.destinations.has('c')).toBe(false);
+  });
+});
+
+describe('isScopablePod', () => {
+  it('takes sidecars only: istiod applies a Sidecar to no gateway or waypoint', () => {
+    const sidecar = makePod('web-1', 'shop', '10.0.0.1', { labels: { app: 'web' } });
+    const waypoint = makePod('waypoint-1', 'shop', '10.0.0.9', {
+      labels: { 'gateway.networking.k8s.io/gateway-name': 'waypoint' },
+      proxy: 'gateway',
+    });
+    for (const c of waypoint.spec.containers) if (c.args) c.args = ['proxy', 'waypoint'];
+    expect(isScopablePod(sidecar)).toBe(true);
+    expect(isScopablePod(waypoint)).toBe(false);
+    expect(groupWorkloads([sidecar, waypoint]).map((w) => w.key)).toEqual(['shop/web-1']);
+  });
+
+  it('leaves out Istio’s arg-less gateway pods and keeps the injector’s sidecars', () => {
+    const gateways = analyzerPods('gateway-custom-ingressgateway.yaml');
+    expect(gateways.length).toBeGreaterThan(0);
+    expect(gateways.filter(isScopablePod)).toEqual([]);
+    const injected = analyzerPods('injection.yaml');
+    expect(injected.some(isScopablePod)).toBe(true);
+  });
+
+  it('leaves out pods that ended', () => {
+    const done = makePod('job-1', 'shop', '10.0.0.2', { labels: { app: 'job' } });
+    done.status = { ...done.status, phase: 'Succeeded' };
+    expect(isScopablePod(done)).toBe(false);
   });
 });

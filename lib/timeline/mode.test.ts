@@ -1,6 +1,6 @@
 import { describe, it, expect } from 'vitest';
 import { parse } from 'yaml';
-import { listFixtures, readFixture } from '../../test-support/fixtures';
+import { analyzerPods, listFixtures, readFixture } from '../../test-support/fixtures';
 import { detectMode } from './mode';
 import { readTimelineInput } from './input';
 import { analyzePod } from './analyze';
@@ -198,5 +198,39 @@ describe('startup mode from annotations, mesh config and commands', () => {
     const g = analyzePod(buildPod({ mode: 'gateway' }));
     expect(g.verdicts).toEqual([]);
     expect(g.excluded).toContain('gateway');
+  });
+});
+
+describe('proxies that are their pod’s own workload', () => {
+  it('takes an arg-less istio-proxy alone in its pod (a custom ingress gateway) for a gateway', () => {
+    // these pods give istio-proxy no `proxy router` arg: a rule on args alone took them for
+    // sidecars without an app and judged their start order
+    for (const file of ['gateway-custom-ingressgateway.yaml', 'k8sgateway-selector.yaml']) {
+      const pods = analyzerPods(file);
+      expect(pods.length).toBeGreaterThan(0);
+      for (const pod of pods) {
+        expect(pod.spec.containers.map((c) => c.args ?? null)).not.toContainEqual([
+          'proxy',
+          'router',
+        ]);
+        const m = detectMode(pod);
+        expect(m.mode).toBe('gateway');
+        expect(m.reasons.join(' ')).toContain('not a sidecar');
+      }
+    }
+  });
+
+  it('takes a waypoint for a gateway, with no start-order verdict', () => {
+    const pod = buildPod({ mode: 'gateway', name: 'waypoint-5d8f7-abcde' });
+    const proxy = pod.spec.containers[0] as Pod['spec']['containers'][number];
+    proxy.args = ['proxy', 'waypoint', '--domain', '$(POD_NAMESPACE).svc.cluster.local'];
+    expect(detectMode(pod).mode).toBe('gateway');
+    const t = analyzePod(pod);
+    expect(t.verdicts).toEqual([]);
+    expect(t.excluded).toContain('no app to race');
+  });
+
+  it('keeps a sidecar a sidecar when the app sits beside it', () => {
+    expect(detectMode(buildPod({ mode: 'classic' })).mode).toBe('classic');
   });
 });
