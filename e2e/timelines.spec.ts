@@ -119,6 +119,23 @@ test('timelines shows the verdict counts lib/timeline computes from the cluster'
   await snap(page, 'timelines-fleet');
 });
 
+test('a pod with more verdicts than a row shows counts the rest and names them all', async ({
+  page,
+}) => {
+  const fleet = (await (await fetch(`${demo}/api/timelines?limit=500`)).json()) as {
+    rows: { namespace: string; name: string; verdicts: string[] }[];
+  };
+  const many = fleet.rows.find((r) => r.verdicts.length > 2);
+  expect(many, 'the demo has a pod with three verdicts').toBeDefined();
+  const { namespace, name, verdicts } = many!;
+  await page.goto(`${demo}/timelines?namespace=${namespace}&q=${name}`);
+  const row = page.getByTestId('pods-table').getByRole('row').filter({ hasText: name });
+  await expect(row.getByTestId('more-verdicts')).toHaveText(`+${verdicts.length - 2}`);
+  const cell = row.locator(`[title*="${verdicts[verdicts.length - 1]}"]`);
+  await expect(cell).toHaveCount(1);
+  for (const v of verdicts) expect(await cell.getAttribute('title')).toContain(v);
+});
+
 test('a racing pod opens from a deep link with the race on its Gantt', async ({ page }) => {
   await scanProxies();
   const candidate = (await expectedTimelines()).find((t) =>

@@ -73,7 +73,9 @@ export function GapChart({
   if (data.length === 0) {
     return <p className="text-sm text-slate-500">No workload has a measurable startup gap.</p>;
   }
-  const height = data.length * 24 + 62;
+  // room above the plot and right of it for the centred "proxy ready" label of the zero line,
+  // which sits at the right edge when every gap is negative
+  const height = data.length * 24 + 72;
   return (
     <div data-testid="gap-chart">
       <ComposedChart
@@ -81,7 +83,7 @@ export function GapChart({
         height={height}
         data={data}
         layout="vertical"
-        margin={{ top: 8, right: 20, bottom: 20, left: 10 }}
+        margin={{ top: 18, right: 36, bottom: 20, left: 10 }}
       >
         <CartesianGrid horizontal={false} strokeDasharray="3 3" />
         <XAxis

@@ -14,6 +14,12 @@ const MODE_TONE = {
   none: 'neutral',
 } as const;
 
+/** Verdict chips a row shows before it counts the rest. */
+const SHOWN = 2;
+
+const verdictText = (r: FleetRow, v: string) =>
+  v === 'race' && r.restarts > 0 ? `${v} (app restarted)` : v;
+
 /** Harm first (computed server-side), then the gap: the worst races lead. */
 function verdictRank(r: FleetRow): number {
   return r.harm * 1e9 + Math.max(-5e8, Math.min(5e8, r.gapMs ?? 0));
@@ -60,15 +66,22 @@ export const FLEET_COLUMNS: Column<FleetRow>[] = [
       r.verdicts.length === 0 ? (
         <span className="text-xs text-slate-500">{r.excluded ? 'excluded' : '–'}</span>
       ) : (
-        <span className="flex gap-1">
-          {r.verdicts.map((v) => (
+        // a row is one line high: past SHOWN verdicts a count stands for the rest, and the
+        // cell's title names them all
+        <span className="flex gap-1" title={r.verdicts.map((v) => verdictText(r, v)).join(', ')}>
+          {r.verdicts.slice(0, SHOWN).map((v) => (
             <Badge
               key={v}
               tone={v === 'race' && r.severity === 'error' ? 'bad' : (VERDICT_TONE[v] ?? 'neutral')}
             >
-              {v === 'race' && r.restarts > 0 ? `${v} (app restarted)` : v}
+              {verdictText(r, v)}
             </Badge>
           ))}
+          {r.verdicts.length > SHOWN && (
+            <Badge>
+              <span data-testid="more-verdicts">+{r.verdicts.length - SHOWN}</span>
+            </Badge>
+          )}
         </span>
       ),
     sortValue: verdictRank,
@@ -76,7 +89,7 @@ export const FLEET_COLUMNS: Column<FleetRow>[] = [
   {
     key: 'gap',
     header: 'App start − proxy ready',
-    width: '150px',
+    width: '180px',
     align: 'right',
     render: (r) => (
       <span
