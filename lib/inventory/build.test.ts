@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { parseAllDocuments } from 'yaml';
-import { readFixture } from '../../test-support/fixtures';
+import { analyzerPods, readFixture } from '../../test-support/fixtures';
 import type { Namespace, Pod, Service, Sidecar } from '../kube/types';
 import { buildInventory, podRow } from './build';
 import { proxyOf } from './proxy';
@@ -119,5 +119,37 @@ describe('buildInventory', () => {
       expect(c.restarts).toBe(s?.restartCount ?? 0);
       expect(c.ready).toBe(s?.ready ?? false);
     }
+  });
+});
+
+describe('buildInventory on a malformed pod', () => {
+  it('takes a pod without spec (Istio’s gateway-secrets analyzer data) as a row with no containers', () => {
+    const [bare] = analyzerPods('gateway-secrets.yaml');
+    expect(bare?.spec).toBeUndefined();
+    const withNs = { ...bare, metadata: { ...bare!.metadata, namespace: 'default' } } as Pod;
+    const odd = {
+      metadata: { name: 'odd', namespace: 'default' },
+      spec: { containers: 'istio-proxy' },
+    } as unknown as Pod;
+    const meshed = pod('injected_native-sidecar.yaml');
+    const inv = buildInventory({
+      namespaces: [{ metadata: { name: 'default' } }],
+      pods: [withNs, odd, { ...meshed, metadata: { ...meshed.metadata, namespace: 'default' } }],
+      services: [],
+      sidecars: [],
+      destinationRules: 0,
+      virtualServices: 0,
+      serviceEntries: 0,
+      now: new Date(0),
+    });
+    const rows = Object.fromEntries(inv.pods.map((r) => [r.name, r]));
+    expect(rows['custom-gateway']).toMatchObject({ containers: [], node: null });
+    expect(rows['custom-gateway']?.proxy.placement).toBe('none');
+    expect(rows['odd']?.containers).toEqual([]);
+    // the well-formed pod beside them is counted as ever
+    expect(inv.namespaces.find((n) => n.name === 'default')).toMatchObject({
+      pods: 3,
+      meshedPods: 1,
+    });
   });
 });

@@ -5,7 +5,15 @@ import {
   USE_WAYPOINT_LABEL,
   waypointOf,
 } from '../kube/dataplane';
-import type { ContainerStatus, Gateway, Namespace, Pod, Service, Sidecar } from '../kube/types';
+import type {
+  Container,
+  ContainerStatus,
+  Gateway,
+  Namespace,
+  Pod,
+  Service,
+  Sidecar,
+} from '../kube/types';
 import { ambientSummary } from './ambient';
 import { DEFAULT_ROOT_NAMESPACE } from '../scoping/visibility';
 import { sidecarScopes } from '../kube/proxy-container';
@@ -37,6 +45,8 @@ function containerState(s: ContainerStatus | undefined): PodRow['containers'][nu
   return 'unknown';
 }
 
+const listOf = <T>(v: unknown): T[] => (Array.isArray(v) ? (v as T[]) : []);
+
 export function podRow(pod: Pod, ns?: Namespace): PodRow {
   const proxy = proxyOf(pod);
   const wl = workloadOf(pod);
@@ -45,9 +55,12 @@ export function podRow(pod: Pod, ns?: Namespace): PodRow {
     statuses.set(`i/${s.name}`, { s, init: true });
   for (const s of pod.status?.containerStatuses ?? [])
     statuses.set(`c/${s.name}`, { s, init: false });
+  // a malformed pod (no spec, containers not a list) is a row with no containers, never a
+  // crash of the whole inventory
+  const spec = pod.spec as Partial<Pod['spec']> | undefined;
   const containers = [
-    ...(pod.spec.initContainers ?? []).map((c) => ({ c, init: true })),
-    ...pod.spec.containers.map((c) => ({ c, init: false })),
+    ...listOf<Container>(spec?.initContainers).map((c) => ({ c, init: true })),
+    ...listOf<Container>(spec?.containers).map((c) => ({ c, init: false })),
   ].map(({ c, init }) => {
     const s = statuses.get(`${init ? 'i' : 'c'}/${c.name}`)?.s;
     return {
@@ -70,7 +83,7 @@ export function podRow(pod: Pod, ns?: Namespace): PodRow {
     ready,
     deleting: Boolean(pod.metadata.deletionTimestamp),
     podIP: pod.status?.podIP ?? null,
-    node: pod.spec.nodeName ?? null,
+    node: spec?.nodeName ?? null,
     workload: wl.name,
     workloadKind: wl.kind,
     createdAt: pod.metadata.creationTimestamp ?? null,
