@@ -26,6 +26,34 @@ describe('mesh config', () => {
     ).toBe(true);
   });
 
+  it('reads rootNamespace wherever the mesh config is, and only a namespace name', () => {
+    const cm = parseMeshConfig(
+      JSON.stringify({
+        kind: 'ConfigMap',
+        metadata: { name: 'istio' },
+        data: {
+          mesh: 'rootNamespace: istio-config\ndefaultConfig:\n  terminationDrainDuration: 5s\n',
+        },
+      }),
+    );
+    expect(cm.settings).toEqual({
+      from: 'configmap',
+      drainMs: 5000,
+      rootNamespace: 'istio-config',
+    });
+    expect(parseMeshConfig('rootNamespace: mesh-root\n').settings).toEqual({
+      from: 'mesh',
+      rootNamespace: 'mesh-root',
+    });
+    expect(
+      parseMeshConfig('spec:\n  meshConfig:\n    rootNamespace: istio-config\n').settings
+        .rootNamespace,
+    ).toBe('istio-config');
+    // not a namespace name: left out (the default applies), never used as one
+    expect(parseMeshConfig('rootNamespace: Istio_Config\n').settings.rootNamespace).toBeUndefined();
+    expect(parseMeshConfig('rootNamespace: 7\n').settings.rootNamespace).toBeUndefined();
+  });
+
   it('the real analyzer meshconfig fixture has a defaultConfig without these fields', () => {
     const r = parseMeshConfig(readFixture('istio_config', 'analyzer', 'common', 'meshconfig.yaml'));
     expect(r).toEqual({ settings: { from: 'mesh' }, errors: [] });

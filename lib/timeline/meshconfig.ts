@@ -10,6 +10,11 @@ import { readProxyConfigObject, type ProxySettings } from './proxyconfig';
 export interface MeshSettings extends ProxySettings {
   /** What was found: 'configmap', 'mesh', 'meshConfig', or 'none'. */
   from: 'configmap' | 'mesh' | 'meshConfig' | 'none';
+  /**
+   * meshConfig.rootNamespace when it is set: where a Sidecar (or other config) without a
+   * selector applies to the whole mesh. Unset, Istio takes istiod's own namespace.
+   */
+  rootNamespace?: string;
 }
 
 export interface MeshConfigResult {
@@ -21,11 +26,15 @@ function isRecord(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
 
-function fromDefaultConfig(
-  mesh: Record<string, unknown>,
-  from: MeshSettings['from'],
-): MeshSettings {
-  return { ...readProxyConfigObject(mesh.defaultConfig), from };
+/** A Kubernetes namespace name (RFC 1123 label). */
+const NAMESPACE_NAME = /^[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?$/;
+
+/** What a mesh config says: its defaultConfig's proxy settings and its root namespace. */
+function fromMesh(mesh: Record<string, unknown>, from: MeshSettings['from']): MeshSettings {
+  const settings: MeshSettings = { ...readProxyConfigObject(mesh.defaultConfig), from };
+  const root = mesh.rootNamespace ?? mesh.root_namespace;
+  if (typeof root === 'string' && NAMESPACE_NAME.test(root)) settings.rootNamespace = root;
+  return settings;
 }
 
 function yamlDocs(
@@ -75,11 +84,11 @@ function interpret(value: unknown): Interpreted | null {
     return { settings: { from: 'configmap' }, inner: data.mesh, path: ['data', 'mesh'] };
   }
   if (isRecord(value.spec) && isRecord(value.spec.meshConfig)) {
-    return { settings: fromDefaultConfig(value.spec.meshConfig, 'meshConfig') };
+    return { settings: fromMesh(value.spec.meshConfig, 'meshConfig') };
   }
-  if (isRecord(value.meshConfig))
-    return { settings: fromDefaultConfig(value.meshConfig, 'meshConfig') };
-  if ('defaultConfig' in value) return { settings: fromDefaultConfig(value, 'mesh') };
+  if (isRecord(value.meshConfig)) return { settings: fromMesh(value.meshConfig, 'meshConfig') };
+  if ('defaultConfig' in value || 'rootNamespace' in value)
+    return { settings: fromMesh(value, 'mesh') };
   return null;
 }
 
@@ -108,7 +117,7 @@ export function parseMeshConfig(text: string): MeshConfigResult {
     }
     const mesh = inner.values.find(isRecord);
     return {
-      settings: mesh ? fromDefaultConfig(mesh, 'configmap') : { from: 'configmap' },
+      settings: mesh ? fromMesh(mesh, 'configmap') : { from: 'configmap' },
       errors,
     };
   }

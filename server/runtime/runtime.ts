@@ -139,6 +139,16 @@ export class ClusterRuntime {
   }
 
   /** Now on the cluster's clock. */
+  /**
+   * Istio's root namespace: the mesh config's rootNamespace when it sets one, else the
+   * namespace meshdx is told istiod runs in (MESHDX_ISTIO_NAMESPACE), as Istio defaults it.
+   * A Sidecar without selector there applies to every namespace without one of its own.
+   */
+  async rootNamespace(): Promise<string> {
+    const mesh = await this.cache.meshConfig();
+    return mesh.settings?.rootNamespace ?? this.settings.MESHDX_ISTIO_NAMESPACE;
+  }
+
   now(): Date {
     return this.transport.clusterNow();
   }

@@ -138,11 +138,12 @@ async function computeFindings(
   const d = viewDeadline(rt, 'Findings');
   // pods come from the runtime's pod watch (trimmed to what the checks read), with the objects
   // its list could not read, so a malformed pod is still named (MDX0002)
-  const [namespaces, , serviceList, istio] = await Promise.all([
+  const [namespaces, , serviceList, istio, rootNamespace] = await Promise.all([
     d.need('namespaces', listNamespaces(t)),
     d.need('pods', rt.pods.whenListed(), () => podListDetail(rt)),
     d.need('services', listServices(t)),
     d.need('Istio config', listIstioConfig(t)),
+    d.need('mesh config', rt.rootNamespace()),
   ]);
   // One malformed object is a finding (MDX0002), never a failed report: screen before use.
   const screened = screenLists({
@@ -164,7 +165,7 @@ async function computeFindings(
     destinationRules: screened.destinationRules.length,
     virtualServices: screened.virtualServices.length,
     serviceEntries: screened.serviceEntries.length,
-    rootNamespace: rt.settings.MESHDX_ISTIO_NAMESPACE,
+    rootNamespace,
     now: t.clusterNow(),
   });
   const root = inv.rootNamespace;

@@ -20,12 +20,13 @@ export async function inventoryOf(
   const t = rt.transport;
   const deadline = viewDeadline(rt, 'Overview');
   rt.start();
-  const [namespaces, , services, istio, gateways] = await Promise.all([
+  const [namespaces, , services, istio, gateways, rootNamespace] = await Promise.all([
     deadline.need('namespaces', listNamespaces(t)),
     deadline.need('pods', rt.pods.whenListed(), () => podListDetail(rt)),
     deadline.need('services', listServices(t)),
     deadline.need('Istio config', listIstioConfig(t)),
     deadline.need('gateways', listGateways(t)),
+    deadline.need('mesh config', rt.rootNamespace()),
   ]);
   // the rows of every pod stay here: the screen asks GET /api/pods for the pods it shows
   const { pods: _rows, ...inventory } = buildInventory({
@@ -39,7 +40,7 @@ export async function inventoryOf(
     gateways: gateways.items,
     gatewaysNote: gateways.note,
     namespace: namespace ?? null,
-    rootNamespace: rt.settings.MESHDX_ISTIO_NAMESPACE,
+    rootNamespace,
     now: t.clusterNow(),
   });
   return inventory;

@@ -33,6 +33,7 @@ export function scanDeps(rt: ClusterRuntime): ScanDeps {
     transport: rt.transport,
     kc: rt.kc,
     istioNamespace: s.MESHDX_ISTIO_NAMESPACE,
+    rootNamespace: () => rt.rootNamespace(),
     concurrency: s.MESHDX_PROXY_CONCURRENCY,
     timeoutMs: s.MESHDX_PROXY_TIMEOUT_MS,
     deadlineMs: s.MESHDX_VIEW_DEADLINE_MS,

@@ -32,7 +32,10 @@ export interface PrometheusSource {
 export interface ScanDeps {
   transport: KubeTransport;
   kc: KubeConfig;
+  /** Where istiod (and ztunnel) run. */
   istioNamespace: string;
+  /** Istio's root namespace (the mesh config's); absent, istioNamespace. */
+  rootNamespace?: () => Promise<string>;
   concurrency: number;
   timeoutMs: number;
   /** The view answers within this long; proxies not read by then are `late` (default 25 s). */
@@ -165,15 +168,16 @@ export async function scanFleet(
     // the fleet cannot be drawn without the pods and the Sidecars: past the deadline the view
     // answers 503 naming which (the reads go on and fill the caches for the next view)
     const view = new ViewDeadline('Proxies', deadlineMs);
-    const [pods, istio] = await Promise.all([
+    const [pods, istio, rootNamespace] = await Promise.all([
       view.need(
         'pods',
         deps.pods ? deps.pods() : listPods(deps.transport).then((l) => l.items),
         deps.podsDetail,
       ),
       view.need('Istio configuration (Sidecars)', listIstioConfig(deps.transport)),
+      deps.rootNamespace ? view.need('mesh config', deps.rootNamespace()) : deps.istioNamespace,
     ]);
-    const { targets } = proxyTargets(pods, istio.sidecars, deps.istioNamespace);
+    const { targets } = proxyTargets(pods, istio.sidecars, rootNamespace);
     const syncPromise = readSyncStatus(
       deps.kc,
       istiodPods(pods, deps.istioNamespace),

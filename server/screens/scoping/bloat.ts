@@ -59,7 +59,7 @@ export async function bloatOf(rt: ClusterRuntime, req: BloatRequest): Promise<Bl
   // the grid Prometheus answers on: start, start + step, ... (whole seconds)
   const start = Math.ceil(fromMs / 1000) * 1000;
   const query = namespaceClustersQuery(req.namespace);
-  const [answer, istio, pods, scoping] = await Promise.all([
+  const [answer, istio, pods, scoping, rootNamespace] = await Promise.all([
     promGet(
       {
         baseUrl: url,
@@ -83,6 +83,7 @@ export async function bloatOf(rt: ClusterRuntime, req: BloatRequest): Promise<Bl
         error: `Scoping could not be computed: ${e instanceof Error ? e.message : String(e)}`,
       }),
     ),
+    rt.rootNamespace(),
   ]);
   if (answer.error) return { state: 'error', prometheus: url, query, message: answer.error };
   const podWorkload = new Map<string, string>();
@@ -114,7 +115,7 @@ export async function bloatOf(rt: ClusterRuntime, req: BloatRequest): Promise<Bl
   const markers = markersFor(
     istio.sidecars,
     req.namespace,
-    rt.settings.MESHDX_ISTIO_NAMESPACE,
+    rootNamespace,
     fromMs + offset,
     toMs + offset,
   ).flatMap((m) =>

@@ -53,7 +53,10 @@ import { genericReason, observationWindow, scopingTargets, tally } from './targe
 export interface GatherDeps {
   transport: KubeTransport;
   kc: KubeConfig;
+  /** Where istiod (and ztunnel) run. */
   istioNamespace: string;
+  /** Istio's root namespace (the mesh config's); absent, istioNamespace. */
+  rootNamespace?: () => Promise<string>;
   concurrency: number;
   timeoutMs: number;
   /** Access-log lines read per proxy (default 2000). */
@@ -104,7 +107,7 @@ export async function gatherScopingInput(deps: GatherDeps): Promise<Gathered> {
   // the analysis cannot be made without these: past the deadline the view answers 503 naming
   // which are still being read (the reads go on; the runtime's pod watch fills in meanwhile)
   const view = new ViewDeadline('Scoping', deadlineMs);
-  const [namespaces, pods, services, istio] = await Promise.all([
+  const [namespaces, pods, services, istio, rootNamespace] = await Promise.all([
     view.need('namespaces', listNamespaces(t)),
     view.need(
       'pods',
@@ -113,6 +116,7 @@ export async function gatherScopingInput(deps: GatherDeps): Promise<Gathered> {
     ),
     view.need('services', listServices(t)),
     view.need('Istio configuration', listIstioConfig(t)),
+    deps.rootNamespace ? view.need('mesh config', deps.rootNamespace()) : deps.istioNamespace,
   ]);
   // windows measured against pod start times are on the cluster's clock
   const now = t.clusterNow();
@@ -318,7 +322,7 @@ export async function gatherScopingInput(deps: GatherDeps): Promise<Gathered> {
       proxyCounts: answers.map((a) => a.count),
       observations,
       window: window0,
-      rootNamespace: deps.istioNamespace,
+      rootNamespace,
       istioNamespace: deps.istioNamespace,
     },
     gather: {

@@ -18,6 +18,7 @@ export function scopingDeps(rt: ClusterRuntime): GatherDeps {
     transport: rt.transport,
     kc: rt.kc,
     istioNamespace: rt.settings.MESHDX_ISTIO_NAMESPACE,
+    rootNamespace: () => rt.rootNamespace(),
     concurrency: rt.settings.MESHDX_PROXY_CONCURRENCY,
     timeoutMs: rt.settings.MESHDX_PROXY_TIMEOUT_MS,
     prometheusUrl: rt.settings.MESHDX_PROMETHEUS,
