@@ -47,7 +47,7 @@ describe('meshdx findings', () => {
     );
     expect(code).toBe(1);
     const out = JSON.parse(t.out) as JsonOut;
-    expect(Object.keys(out)).toEqual(['findings', 'unreadable', 'groups', 'summary']);
+    expect(Object.keys(out)).toEqual(['findings', 'unreadable', 'groups', 'meshConfig', 'summary']);
     const f = out.findings.find(
       (x) => x.code === 'IST0101' && x.evidence.reftype === 'host+subset',
     );
@@ -152,5 +152,97 @@ describe('meshdx findings', () => {
     const u = io();
     expect(await runWith([], u, noStdin)).toBe(2);
     expect(u.err).toContain('usage: meshdx findings PATH');
+  });
+});
+
+describe('meshdx findings and the mesh config', () => {
+  /** A Sidecar with a workloadSelector in `namespace` (MDX0302 when that is the root). */
+  const selected = (namespace: string) =>
+    [
+      'apiVersion: networking.istio.io/v1',
+      'kind: Sidecar',
+      'metadata:',
+      '  name: payments-only',
+      `  namespace: ${namespace}`,
+      'spec:',
+      '  workloadSelector:',
+      '    labels: {app: payments}',
+      '  egress:',
+      '  - hosts: ["./*"]',
+      '',
+    ].join('\n');
+  const write = (name: string, text: string) => {
+    fs.writeFileSync(path.join(dir, name), text);
+    return name;
+  };
+  const mdx0302 = (out: JsonOut) =>
+    out.findings.filter((f) => f.code === 'MDX0302').map((f) => f.subject.namespace);
+
+  it('takes the root namespace from --mesh-config', async () => {
+    const manifest = write('root-sidecar.yaml', selected('mesh-root'));
+    const plain = io();
+    await runWith([manifest, '--json'], plain, noStdin);
+    const without = JSON.parse(plain.out) as JsonOut & { meshConfig: unknown };
+    expect(mdx0302(without)).toEqual([]);
+    expect(without.meshConfig).toBeNull();
+
+    const mesh = write('mesh.yaml', 'rootNamespace: mesh-root\ntrustDomain: cluster.local\n');
+    const t = io();
+    await runWith([manifest, '--mesh-config', mesh, '--json'], t, noStdin);
+    const out = JSON.parse(t.out) as JsonOut & { meshConfig: unknown };
+    expect(mdx0302(out)).toEqual(['mesh-root']);
+    expect(out.meshConfig).toEqual({ origin: mesh, rootNamespace: 'mesh-root' });
+  });
+
+  it('reads a mesh config among the PATHs as one, not as a malformed object', async () => {
+    // Istio's analyzer test data gives mesh configs as files of their own
+    const t = io();
+    await runWith(
+      [
+        analyzer('serviceentry-address-allocated-mesh-cfg.yaml'),
+        analyzer('injection.yaml'),
+        '--json',
+      ],
+      t,
+      noStdin,
+    );
+    const out = JSON.parse(t.out) as JsonOut & { meshConfig: { origin: string } | null };
+    expect(out.findings.filter((f) => f.code === 'MDX0002')).toEqual([]);
+    expect(out.meshConfig?.origin).toContain('serviceentry-address-allocated-mesh-cfg.yaml:1');
+    // the istio ConfigMap of a cluster dump counts too, and stays an object
+    const cm = write(
+      'istio-cm.yaml',
+      [
+        'apiVersion: v1',
+        'kind: ConfigMap',
+        'metadata: {name: istio, namespace: istio-system}',
+        'data:',
+        '  mesh: |-',
+        '    rootNamespace: mesh-root',
+        '',
+        '---',
+        selected('mesh-root'),
+      ].join('\n'),
+    );
+    const c = io();
+    await runWith([cm, '--json'], c, noStdin);
+    const fromCm = JSON.parse(c.out) as JsonOut;
+    expect(mdx0302(fromCm)).toEqual(['mesh-root']);
+    expect(fromCm.summary.objects).toBe(2);
+  });
+
+  it('says why a --mesh-config cannot be used, exit 2', async () => {
+    const manifest = write('any.yaml', selected('shop'));
+    const missing = io();
+    expect(await runWith([manifest, '--mesh-config', 'nope.yaml'], missing, noStdin)).toBe(2);
+    expect(missing.err).toContain('--mesh-config nope.yaml: no such file');
+    const pod = io();
+    const notMesh = write('pod.yaml', 'kind: Pod\nmetadata: {name: x}\n');
+    expect(await runWith([manifest, '--mesh-config', notMesh], pod, noStdin)).toBe(2);
+    expect(pod.err).toContain('no mesh config found');
+    const only = io();
+    const bare = analyzer('telemetry-lightstep-meshconfig.yaml');
+    expect(await runWith([bare], only, noStdin)).toBe(2);
+    expect(only.err).toContain('only a mesh config');
   });
 });

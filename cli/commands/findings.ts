@@ -7,9 +7,15 @@ import { parseManifestText, type Unreadable } from '../../lib/findings/input';
 import { manifestFindings } from '../../lib/findings/manifest';
 import type { Finding } from '../../lib/findings/types';
 import type { FindingGroup } from '../../lib/api/findings';
+import { splitMeshConfigs, type FoundMeshConfig } from '../../lib/findings/mesh-config';
+import { parseMeshConfig } from '../../lib/timeline/meshconfig';
+import { DEFAULT_ROOT_NAMESPACE } from '../../lib/scoping/visibility';
 
 const USAGE =
-  'usage: meshdx findings PATH... [--json] [--max-mb N]   (PATH "-" reads standard input)\n';
+  'usage: meshdx findings PATH... [--json] [--max-mb N] [--mesh-config FILE]   (PATH "-" reads standard input)\n' +
+  '  --mesh-config FILE: the mesh config (a bare mesh config, the istio ConfigMap, or an IstioOperator);\n' +
+  '    without it, the first one among the PATHs is used. Its rootNamespace is where a Sidecar\n' +
+  '    without selector applies mesh-wide (default istio-system).\n';
 const EXTENSIONS = ['.yaml', '.yml', '.json'];
 export const DEFAULT_MAX_MB = 64;
 
@@ -94,14 +100,26 @@ function readFile(file: string, cwd: string): string {
   }
 }
 
-function parseArgs(argv: string[]): { paths: string[]; json: boolean; maxMb: number } | string {
+interface Args {
+  paths: string[];
+  json: boolean;
+  maxMb: number;
+  meshConfig: string | null;
+}
+
+function parseArgs(argv: string[]): Args | string {
   const paths: string[] = [];
   let json = false;
   let maxMb = DEFAULT_MAX_MB;
+  let meshConfig: string | null = null;
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i] as string;
     if (a === '--json') json = true;
-    else if (a === '--max-mb') {
+    else if (a === '--mesh-config') {
+      const v = argv[++i];
+      if (!v || v.startsWith('--')) return '--mesh-config needs a FILE';
+      meshConfig = v;
+    } else if (a === '--max-mb') {
       const v = Number(argv[++i]);
       if (!Number.isFinite(v) || v <= 0) return '--max-mb needs a positive number of MiB';
       maxMb = v;
@@ -109,7 +127,7 @@ function parseArgs(argv: string[]): { paths: string[]; json: boolean; maxMb: num
     else paths.push(a);
   }
   if (paths.length === 0) return 'expected at least one PATH';
-  return { paths, json, maxMb };
+  return { paths, json, maxMb, meshConfig };
 }
 
 const mib = (n: number) => `${(n / 1024 / 1024).toFixed(1)} MiB`;
@@ -239,7 +257,31 @@ export async function runWith(argv: string[], io: CliIO, readStdin: ReadStdin): 
     io.stderr(`meshdx findings: nothing readable in ${args.paths.join(' ')}\n${why}\n`);
     return EXIT_USAGE;
   }
-  const { findings } = manifestFindings(objects, { origins });
+  const split = splitMeshConfigs(objects, origins);
+  let given: FoundMeshConfig | null = null;
+  if (args.meshConfig !== null) {
+    const read = readGivenMeshConfig(args.meshConfig, io.cwd);
+    if (typeof read === 'string') {
+      io.stderr(`meshdx findings: --mesh-config ${read}\n`);
+      return EXIT_USAGE;
+    }
+    given = read;
+  }
+  const mesh = given ?? split.found[0] ?? null;
+  for (const e of mesh?.errors ?? [])
+    unreadable.push({
+      file: mesh?.origin ?? '',
+      line: e.line,
+      reason: `mesh config: ${e.message}`,
+    });
+  const rootNamespace = mesh?.settings.rootNamespace ?? DEFAULT_ROOT_NAMESPACE;
+  if (split.objects.length === 0) {
+    io.stderr(
+      `meshdx findings: no Kubernetes object in ${args.paths.join(' ')}, only a mesh config\n`,
+    );
+    return EXIT_USAGE;
+  }
+  const { findings } = manifestFindings(split.objects, { origins: split.origins, rootNamespace });
   const groups = groupFindings(findings);
   const errors = findings.filter((f) => f.severity === 'error').length;
   if (args.json) {
@@ -258,14 +300,16 @@ export async function runWith(argv: string[], io: CliIO, readStdin: ReadStdin): 
       })),
       unreadable,
       groups,
-      summary: { files, objects: objects.length, findings: findings.length, errors },
+      meshConfig: mesh ? { origin: mesh.origin, rootNamespace } : null,
+      summary: { files, objects: split.objects.length, findings: findings.length, errors },
     };
     io.stdout(`${JSON.stringify(out, null, 2)}\n`);
   } else {
     io.stdout(formatGroups(groups));
     io.stdout(
-      `${findings.length} findings in ${groups.length} groups (${errors} errors) from ${objects.length} objects in ${files} files\n`,
+      `${findings.length} findings in ${groups.length} groups (${errors} errors) from ${split.objects.length} objects in ${files} files\n`,
     );
+    if (mesh) io.stdout(`mesh config: ${mesh.origin} (root namespace ${rootNamespace})\n`);
   }
   if (unreadable.length > 0) {
     io.stderr(`meshdx findings: ${unreadable.length} part(s) could not be read:\n`);
@@ -274,6 +318,22 @@ export async function runWith(argv: string[], io: CliIO, readStdin: ReadStdin): 
     }
   }
   return errors > 0 ? EXIT_FAIL : EXIT_OK;
+}
+
+/** The --mesh-config file's mesh config, or why it cannot be used. */
+function readGivenMeshConfig(file: string, cwd: string): FoundMeshConfig | string {
+  let text: string;
+  try {
+    text = fs.readFileSync(path.resolve(cwd, file), 'utf8');
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code;
+    return `${file}: ${code === 'ENOENT' ? 'no such file' : (e as Error).message}`;
+  }
+  const r = parseMeshConfig(text);
+  const first = r.errors[0];
+  if (r.settings.from === 'none')
+    return `${file}: ${first ? `${first.line}:${first.column}: ${first.message}` : 'no mesh config in it'}`;
+  return { origin: file, settings: r.settings, errors: r.errors };
 }
 
 export const run: CliCommand = (argv, io) => runWith(argv, io, readProcessStdin);

@@ -99,6 +99,88 @@ function positionOf(text: string, doc: Document | undefined, path: (string | num
   return range ? lineColAt(text, range[0]) : { line: 1, column: 1 };
 }
 
+/**
+ * MeshConfig's top-level fields (istio.mesh.v1alpha1.MeshConfig, camelCase as istioctl and the
+ * ConfigMap write them): a document without `kind` whose every key is one of these is a mesh
+ * config, as `istioctl analyze --meshConfigFile` takes it.
+ */
+const MESH_CONFIG_FIELDS: ReadonlySet<string> = new Set([
+  'proxyListenPort',
+  'proxyInboundListenPort',
+  'proxyHttpPort',
+  'connectTimeout',
+  'protocolDetectionTimeout',
+  'tcpKeepalive',
+  'ingressClass',
+  'ingressService',
+  'ingressControllerMode',
+  'ingressSelector',
+  'enableTracing',
+  'accessLogFile',
+  'accessLogFormat',
+  'accessLogEncoding',
+  'enableEnvoyAccessLogService',
+  'disableEnvoyListenerLog',
+  'defaultConfig',
+  'outboundTrafficPolicy',
+  'inboundTrafficPolicy',
+  'configSources',
+  'enableAutoMtls',
+  'trustDomain',
+  'trustDomainAliases',
+  'caCertificates',
+  'defaultServiceExportTo',
+  'defaultVirtualServiceExportTo',
+  'defaultDestinationRuleExportTo',
+  'rootNamespace',
+  'localityLbSetting',
+  'dnsRefreshRate',
+  'h2UpgradePolicy',
+  'inboundClusterStatName',
+  'outboundClusterStatName',
+  'certificates',
+  'serviceSettings',
+  'enablePrometheusMerge',
+  'verifyCertificateAtClient',
+  'ca',
+  'extensionProviders',
+  'defaultProviders',
+  'discoverySelectors',
+  'pathNormalization',
+  'defaultHttpRetryPolicy',
+  'meshMTLS',
+  'tlsDefaults',
+  'serviceScopeConfigs',
+]);
+
+/** Whether a parsed document is a bare mesh config (no `kind`, only MeshConfig fields). */
+export function isBareMeshConfig(value: unknown): value is Record<string, unknown> {
+  if (!isRecord(value) || 'kind' in value) return false;
+  const keys = Object.keys(value);
+  return keys.length > 0 && keys.every((k) => MESH_CONFIG_FIELDS.has(k));
+}
+
+/**
+ * The mesh config one parsed document holds: the istio ConfigMap (its `mesh` text is parsed,
+ * errors say they are inside it), a bare mesh config, IstioOperator or Helm values; null when
+ * it holds none.
+ */
+export function meshConfigOfValue(value: unknown): MeshConfigResult | null {
+  if (isBareMeshConfig(value)) return { settings: fromMesh(value, 'mesh'), errors: [] };
+  const r = interpret(value);
+  if (!r) return null;
+  if (r.inner === undefined) return { settings: r.settings, errors: [] };
+  const inner = yamlDocs(r.inner, 0);
+  const mesh = inner.values.find(isRecord);
+  return {
+    settings: mesh ? fromMesh(mesh, 'configmap') : { from: 'configmap' },
+    errors: inner.errors.map((e) => ({
+      ...e,
+      message: `inside data.mesh, at line ${e.line} column ${e.column} of its text: ${e.message}`,
+    })),
+  };
+}
+
 export function parseMeshConfig(text: string): MeshConfigResult {
   const { values, docs, errors } = yamlDocs(text, 0);
   for (const [i, value] of values.entries()) {
