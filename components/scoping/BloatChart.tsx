@@ -174,6 +174,13 @@ export function BloatChart({ view }: { view: BloatView }) {
           </li>
         ))}
         {error && <li>{error}</li>}
+        {view.workload === null && view.unscopablePods > 0 && (
+          <li data-testid="bloat-unscopable">
+            {view.unscopablePods} gateway or waypoint{' '}
+            {view.unscopablePods === 1 ? 'proxy is' : 'proxies are'} left out of the namespace line:
+            no Sidecar scopes them (pick the workload to see it).
+          </li>
+        )}
         {view.unattributedPods > 0 && (
           <li>
             {view.unattributedPods} pods with series are not in meshdx&apos;s pod inventory: counted

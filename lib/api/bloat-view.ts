@@ -56,6 +56,8 @@ export const BloatViewSchema = z.discriminatedUnion('state', [
     prediction: PredictionSchema,
     /** Pods with series that the pod inventory does not know (counted in the namespace line only). */
     unattributedPods: z.number(),
+    /** Gateway and waypoint pods of the namespace: not in the namespace line (no Sidecar scopes them). */
+    unscopablePods: z.number(),
   }),
 ]);
 export type BloatView = z.infer<typeof BloatViewSchema>;

@@ -81,6 +81,25 @@ describe('foldBloat', () => {
     expect(f.namespace.points.map((p) => p.avg)).toEqual([null, 5, null, null, null]);
   });
 
+  it('leaves gateways out of the namespace line, which a Sidecar scopes, and keeps their own line', () => {
+    // an ingress gateway in the app namespace carries every cluster, before and after the
+    // namespace's Sidecar: averaged in, it would hide the sidecars' drop
+    const series = [
+      { pod: 'api-1', samples: at.map((t, i) => [t, i < 2 ? 1200 : 40] as const) },
+      { pod: 'gw-1', samples: at.map((t) => [t, 1300] as const) },
+    ];
+    const gw = (pod: string) => (pod.startsWith('gw-') ? 'gw' : wl(pod));
+    const f = foldBloat('shop', series, gw, at, (pod) => pod.startsWith('gw-'));
+    expect(f.unscopablePods).toBe(1);
+    expect(f.namespace.pods).toBe(1);
+    expect(f.namespace.points.map((p) => p.avg)).toEqual([1200, 1200, 40, 40, 40]);
+    expect(f.workloads.find((w) => w.name === 'gw')?.points.map((p) => p.avg)).toEqual([
+      1300, 1300, 1300, 1300, 1300,
+    ]);
+    // without the rule the namespace's average hides the drop: what the fold used to draw
+    expect(foldBloat('shop', series, gw, at).namespace.points[2]?.avg).toBe(670);
+  });
+
   it('an empty answer is all gaps', () => {
     const f = foldBloat('shop', [], wl, at);
     expect(f.workloads).toEqual([]);

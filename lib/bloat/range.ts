@@ -90,23 +90,31 @@ function lineOf(name: string, series: readonly PodSeries[], at: readonly number[
 }
 
 export interface FoldedBloat {
+  /** The namespace's sidecars: the proxies its Sidecar resources scope. */
   namespace: BloatLine;
   workloads: BloatLine[];
   /** Pods whose workload could not be told (not in the inventory): counted in the namespace only. */
   unattributedPods: number;
+  /**
+   * Gateway and waypoint pods: no Sidecar scopes them, so they are left out of the namespace
+   * line (which Scoping's per-sidecar figures are set beside) and shown as their workloads.
+   */
+  unscopablePods: number;
   /** Samples off the step grid (ignored). */
   offGrid: number;
 }
 
 /**
- * One line for the namespace and one per workload. `workloadOf` names a pod's workload (null when
- * the inventory does not know the pod: it is then counted in the namespace line only).
+ * One line for the namespace's sidecars and one per workload. `workloadOf` names a pod's
+ * workload (null when the inventory does not know the pod: it is then counted in the namespace
+ * line only); `unscopable` says a pod is a gateway or waypoint (left out of the namespace line).
  */
 export function foldBloat(
   namespace: string,
   series: readonly PodSeries[],
   workloadOf: (pod: string) => string | null,
   at: readonly number[],
+  unscopable: (pod: string) => boolean = () => false,
 ): FoldedBloat {
   const grid = new Set(at);
   let offGrid = 0;
@@ -123,12 +131,14 @@ export function foldBloat(
     list.push(s);
     byWorkload.set(w, list);
   }
+  const sidecars = series.filter((s) => !unscopable(s.pod));
   return {
-    namespace: lineOf(namespace, series, at),
+    namespace: lineOf(namespace, sidecars, at),
     workloads: [...byWorkload]
       .sort(([a], [b]) => a.localeCompare(b))
       .map(([w, s]) => lineOf(w, s, at)),
     unattributedPods,
+    unscopablePods: series.length - sidecars.length,
     offGrid,
   };
 }

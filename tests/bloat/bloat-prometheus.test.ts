@@ -165,6 +165,37 @@ describe('bloat over time from Prometheus range queries', () => {
     expect(one.state === 'ok' && one.line.name).toBe(w);
   }, 60_000);
 
+  it('leaves the ingress gateway out of its namespace’s line and keeps its own', async () => {
+    const gateways = JSON.parse(
+      (
+        await kubectl([
+          'get',
+          'pods',
+          '-n',
+          'istio-system',
+          '-l',
+          'istio=ingressgateway',
+          '-o',
+          'json',
+        ])
+      ).stdout,
+    ) as { items: { metadata: { name: string } }[] };
+    expect(gateways.items.length).toBeGreaterThan(0);
+    const v = BloatViewSchema.parse(
+      await getBloat(null, {
+        namespace: 'istio-system',
+        workload: null,
+        fromMs: Date.now() - 60_000,
+      }),
+    );
+    if (v.state !== 'ok') throw new Error(`bloat view: ${JSON.stringify(v)}`);
+    expect(v.unscopablePods).toBe(gateways.items.length);
+    // istio-system's only Envoys are gateways: its sidecar line is empty, never their average
+    expect(v.line.pods).toBe(0);
+    expect(v.line.points.every((p) => p.avg === null)).toBe(true);
+    expect(v.workloads.reduce((n, w) => n + w.pods, 0)).toBe(gateways.items.length);
+  });
+
   it('a Prometheus that does not answer is an error naming it, not an empty chart', async () => {
     resetRegistry();
     process.env.MESHDX_PROMETHEUS = 'http://127.0.0.1:9/';

@@ -9,6 +9,7 @@ import type { BloatView } from '../../../lib/api/bloat-view';
 import { markersFor } from '../../../lib/bloat/markers';
 import { foldBloat, namespaceClustersQuery, rangeStep, steps } from '../../../lib/bloat/range';
 import { workloadOf } from '../../../lib/kube/workload';
+import { podProxy, sidecarScopes } from '../../../lib/kube/proxy-container';
 import type { ScopingReport } from '../../../lib/api/scoping';
 import { listIstioConfig } from '../../kube/resources';
 import { promGet } from '../../prometheus/query';
@@ -87,15 +88,19 @@ export async function bloatOf(rt: ClusterRuntime, req: BloatRequest): Promise<Bl
   ]);
   if (answer.error) return { state: 'error', prometheus: url, query, message: answer.error };
   const podWorkload = new Map<string, string>();
+  const unscopable = new Set<string>();
   for (const p of pods) {
-    if ((p.metadata.namespace ?? 'default') === req.namespace)
-      podWorkload.set(p.metadata.name, workloadOf(p).name);
+    if ((p.metadata.namespace ?? 'default') !== req.namespace) continue;
+    podWorkload.set(p.metadata.name, workloadOf(p).name);
+    const proxy = podProxy(p);
+    if (proxy && !sidecarScopes(proxy.placement)) unscopable.add(p.metadata.name);
   }
   const folded = foldBloat(
     req.namespace,
     answer.series.map((s) => ({ pod: s.metric.pod ?? '', samples: s.samples })),
     (pod) => podWorkload.get(pod) ?? null,
     steps(start, toMs, stepS),
+    (pod) => unscopable.has(pod),
   );
   const line =
     req.workload === null
@@ -135,6 +140,7 @@ export async function bloatOf(rt: ClusterRuntime, req: BloatRequest): Promise<Bl
     markers,
     prediction: scoping,
     unattributedPods: folded.unattributedPods,
+    unscopablePods: folded.unscopablePods,
   };
 }
 
