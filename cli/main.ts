@@ -7,7 +7,8 @@ const COMMANDS: Record<string, { summary: string; load: () => Promise<{ run: Cli
     load: () => import('./commands/timeline'),
   },
   clusters: {
-    summary: 'clusters FILE [--json]                        istioctl proxy-config cluster table',
+    summary:
+      'clusters FILE [--json]                        istioctl proxy-config cluster/endpoint table',
     load: () => import('./commands/clusters'),
   },
   accesslog: {

@@ -131,6 +131,48 @@ describe('meshdx clusters', () => {
     expect(t.err.length).toBeLessThan(file.length + 300);
   });
 
+  it('prints the endpoint table of a /clusters?format=json answer, exit 0', async () => {
+    const t = io();
+    const file = fixturePath('clusters', 'istioctl_clusters_format_json.json');
+    expect(await run([file], t)).toBe(0);
+    expect(t.err).toBe('');
+    const lines = t.out.trimEnd().split('\n');
+    expect(lines[0]).toMatch(/^ENDPOINT +STATUS +OUTLIER CHECK +CLUSTER$/);
+    expect(lines).toContain(
+      '172.17.0.27:9080              HEALTHY       FAILED            outbound|9080||reviews.default.svc.cluster.local',
+    );
+    expect(lines.at(-1)).toBe(
+      '9 endpoints in 7 clusters: 1 not HEALTHY, 1 ejected by outlier detection',
+    );
+    const j = io();
+    expect(await run([file, '--json'], j)).toBe(0);
+    const out = JSON.parse(j.out) as { endpoints: { endpoint: string }[]; clusters: number };
+    expect(out.endpoints).toHaveLength(9);
+    expect(out.clusters).toBe(7);
+  });
+
+  it('lists no host it cannot place, says how many, exit 1', async () => {
+    const file = path.join(dir, 'clusters-odd.json');
+    fs.writeFileSync(
+      file,
+      JSON.stringify({
+        cluster_statuses: [
+          {
+            name: 'outbound|80||a.b.svc.cluster.local',
+            host_statuses: [
+              { address: { socket_address: { address: '10.0.0.1', port_value: 80 } } },
+              { address: { envoy_internal_address: {} } },
+            ],
+          },
+        ],
+      }),
+    );
+    const t = io();
+    expect(await run([file], t)).toBe(1);
+    expect(t.out).toContain('10.0.0.1:80');
+    expect(t.err).toContain('1 hosts have no socket or pipe address: not shown');
+  });
+
   it('rejects a dump without a clusters section', async () => {
     const t = io();
     const secrets = fixturePath('config_dump', 'secrets_istio_config_dump.json');

@@ -5,8 +5,19 @@ import { analyzeDump, clustersJson, describeDumpError } from '../../lib/configdu
 import { formatClusterTable } from '../../lib/configdump/table';
 import { formatZtunnelTables, ztunnelJson } from '../../lib/configdump/ztunnel';
 import type { DumpError } from '../../lib/configdump/types';
+import {
+  endpointReport,
+  endpointSummary,
+  formatEndpointTable,
+} from '../../lib/configdump/endpoints';
 
-const USAGE = 'usage: meshdx clusters FILE [--json]\n';
+const USAGE =
+  'usage: meshdx clusters FILE [--json]\n' +
+  '  FILE: an Envoy config dump (the cluster table), a ztunnel dump (its workloads and services),\n' +
+  '  or a /clusters?format=json answer (the endpoint table: health and outlier ejections)\n';
+
+/** An Envoy `/clusters?format=json` answer names cluster_statuses first. */
+const CLUSTER_STATUSES = /^\s*\{\s*"(cluster_statuses|clusterStatuses)"/;
 
 /**
  * `meshdx clusters FILE [--json]`: the `istioctl proxy-config cluster` table for a saved
@@ -34,6 +45,7 @@ export const run: CliCommand = (argv: string[], io: CliIO): Promise<number> =>
       return EXIT_USAGE;
     }
     const json = argv.includes('--json');
+    if (CLUSTER_STATUSES.test(read.text.slice(0, 200))) return endpoints(io, file, read.text, json);
     const result = analyzeDump(read.text, limits.maxDepth);
     if (result.kind === 'error') {
       const first = result.errors[0];
@@ -57,3 +69,24 @@ export const run: CliCommand = (argv: string[], io: CliIO): Promise<number> =>
     if (errors.length > 20) io.stderr(`  ... and ${errors.length - 20} more\n`);
     return EXIT_FAIL;
   });
+
+/** `/clusters?format=json`: the `istioctl proxy-config endpoint` table, or its JSON. */
+function endpoints(io: CliIO, file: string, text: string, json: boolean): number {
+  const report = endpointReport(text);
+  if (report.problem) {
+    io.stderr(`meshdx clusters: ${file}: ${report.problem}\n`);
+    return EXIT_USAGE;
+  }
+  if (json) {
+    const { rows, clusters, unreadable } = report;
+    io.stdout(`${JSON.stringify({ endpoints: rows, clusters, unreadable }, null, 2)}\n`);
+  } else {
+    io.stdout(formatEndpointTable(report.rows));
+    io.stdout(`${endpointSummary(report)}\n`);
+  }
+  if (report.unreadable === 0) return EXIT_OK;
+  io.stderr(
+    `meshdx clusters: ${file}: ${report.unreadable} hosts have no socket or pipe address: not shown\n`,
+  );
+  return EXIT_FAIL;
+}

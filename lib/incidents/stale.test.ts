@@ -29,6 +29,13 @@ describe('parseClustersJson', () => {
       ip: '172.17.0.4',
       port: 443,
       health: 'HEALTHY',
+      eds: 'HEALTHY',
+      failedOutlierCheck: false,
+    });
+    // the ejected host keeps its EDS health beside the outlier flag
+    expect(r.hosts.find((h) => h.failedOutlierCheck)).toMatchObject({
+      health: 'FAILED_OUTLIER_CHECK',
+      eds: 'HEALTHY',
     });
   });
 
@@ -66,9 +73,19 @@ describe('parseClustersJson', () => {
         ip: '10.1.0.9',
         port: 8080,
         health: 'HEALTHY',
+        eds: 'HEALTHY',
+        failedOutlierCheck: false,
       },
     ]);
     expect(r.skipped).toBe(1);
+    expect(r.pipes).toEqual([
+      {
+        cluster: 'outbound|8080||payments.shop.svc.cluster.local',
+        path: '/sock',
+        eds: null,
+        failedOutlierCheck: false,
+      },
+    ]);
     expect(
       staleHosts(r.hosts, sliceAddresses([slice(['10.1.0.8'])])).stale.map((h) => h.ip),
     ).toEqual(['10.1.0.9']);

@@ -8,7 +8,19 @@ export interface ClusterHost {
   cluster: string;
   ip: string;
   port: number | null;
+  /** FAILED_OUTLIER_CHECK when outlier detection ejected it, else its EDS health. */
   health: string | null;
+  /** health_status.eds_health_status as Envoy wrote it (HEALTHY, UNHEALTHY, DRAINING...). */
+  eds: string | null;
+  failedOutlierCheck: boolean;
+}
+
+/** A host Envoy reaches over a Unix socket (a pipe address): no IP to compare. */
+export interface PipeHost {
+  cluster: string;
+  path: string;
+  eds: string | null;
+  failedOutlierCheck: boolean;
 }
 
 type Obj = Record<string, unknown>;
@@ -24,6 +36,8 @@ const pick = (o: Obj | null, snake: string, camel: string): unknown => o?.[snake
  */
 export function parseClustersJson(text: string): {
   hosts: ClusterHost[];
+  /** Pipe hosts (also counted in skipped). */
+  pipes: PipeHost[];
   clusters: number;
   skipped: number;
   problem: string | null;
@@ -32,38 +46,58 @@ export function parseClustersJson(text: string): {
   try {
     value = JSON.parse(text);
   } catch (e) {
-    return { hosts: [], clusters: 0, skipped: 0, problem: `not JSON: ${(e as Error).message}` };
+    return {
+      hosts: [],
+      pipes: [],
+      clusters: 0,
+      skipped: 0,
+      problem: `not JSON: ${(e as Error).message}`,
+    };
   }
   const root = obj(value);
   const statuses = pick(root, 'cluster_statuses', 'clusterStatuses');
   if (!Array.isArray(statuses))
-    return { hosts: [], clusters: 0, skipped: 0, problem: 'no cluster_statuses in the answer' };
+    return {
+      hosts: [],
+      pipes: [],
+      clusters: 0,
+      skipped: 0,
+      problem: 'no cluster_statuses in the answer',
+    };
   const hosts: ClusterHost[] = [];
+  const pipes: PipeHost[] = [];
   let skipped = 0;
   for (const c of statuses) {
     const co = obj(c);
     const name = typeof co?.name === 'string' ? co.name : null;
     for (const h of arr(pick(co, 'host_statuses', 'hostStatuses'))) {
       const ho = obj(h);
-      const sock = obj(pick(obj(ho?.address), 'socket_address', 'socketAddress'));
+      const address = obj(ho?.address);
+      const sock = obj(pick(address, 'socket_address', 'socketAddress'));
       const ip = sock?.address;
+      const hs = obj(pick(ho, 'health_status', 'healthStatus'));
+      const edsValue = pick(hs, 'eds_health_status', 'edsHealthStatus');
+      const eds = typeof edsValue === 'string' ? edsValue : null;
+      const failedOutlierCheck = pick(hs, 'failed_outlier_check', 'failedOutlierCheck') === true;
       if (!name || typeof ip !== 'string') {
         skipped++;
+        const path = obj(address?.pipe)?.path;
+        if (name && typeof path === 'string')
+          pipes.push({ cluster: name, path, eds, failedOutlierCheck });
         continue;
       }
       const port = pick(sock, 'port_value', 'portValue');
-      const hs = obj(pick(ho, 'health_status', 'healthStatus'));
-      const eds = pick(hs, 'eds_health_status', 'edsHealthStatus');
-      const outlier = pick(hs, 'failed_outlier_check', 'failedOutlierCheck') === true;
       hosts.push({
         cluster: name,
         ip: normalizeIp(ip),
         port: typeof port === 'number' ? port : null,
-        health: outlier ? 'FAILED_OUTLIER_CHECK' : typeof eds === 'string' ? eds : null,
+        health: failedOutlierCheck ? 'FAILED_OUTLIER_CHECK' : eds,
+        eds,
+        failedOutlierCheck,
       });
     }
   }
-  return { hosts, clusters: statuses.length, skipped, problem: null };
+  return { hosts, pipes, clusters: statuses.length, skipped, problem: null };
 }
 
 /** Every address in the EndpointSlices, normalized. */

@@ -1,0 +1,65 @@
+import { describe, expect, it } from 'vitest';
+import { readFixture } from '../../test-support/fixtures';
+import { endpointReport, endpointSummary, formatEndpointTable } from './endpoints';
+
+describe('the endpoint table of /clusters?format=json', () => {
+  // istioctl's own test data (camelCase, as protojson writes it)
+  const report = endpointReport(readFixture('clusters', 'istioctl_clusters_format_json.json'));
+
+  it('lists every host with its EDS health and outlier state, sorted as istioctl sorts', () => {
+    expect(report.problem).toBeNull();
+    expect(report.clusters).toBe(7);
+    expect(report.unreadable).toBe(0);
+    expect(report.rows.map((r) => r.endpoint)).toEqual([
+      '172.17.0.13:443',
+      '172.17.0.14:15014',
+      '172.17.0.19:443',
+      '172.17.0.24:9080',
+      '172.17.0.26:9080',
+      '172.17.0.27:9080',
+      '172.17.0.4:443',
+      '172.17.0.6:443',
+      'unix:///sock/mixer.socket',
+    ]);
+    const text = formatEndpointTable(report.rows);
+    // the line istioctl's own test expects for this host (`proxy-config endpoint --port=15014`)
+    expect(text).toContain(
+      '172.17.0.14:15014             UNHEALTHY     OK                outbound|15014||istio-policy.istio-system.svc.cluster.local\n',
+    );
+    expect(text.split('\n')[0]).toMatch(/^ENDPOINT +STATUS +OUTLIER CHECK +CLUSTER$/);
+    expect(report.rows.find((r) => r.failedOutlierCheck)?.endpoint).toBe('172.17.0.27:9080');
+    expect(endpointSummary(report)).toBe(
+      '9 endpoints in 7 clusters: 1 not HEALTHY, 1 ejected by outlier detection',
+    );
+  });
+
+  it('reads snake_case, brackets IPv6, and says UNKNOWN where Envoy gives no health', () => {
+    const r = endpointReport(
+      JSON.stringify({
+        cluster_statuses: [
+          {
+            name: 'outbound|8080||api.shop.svc.cluster.local',
+            host_statuses: [
+              { address: { socket_address: { address: 'fd00::a', port_value: 8080 } } },
+              {
+                address: { socket_address: { address: '10.0.0.9', port_value: 8080 } },
+                health_status: { eds_health_status: 'DRAINING', failed_outlier_check: true },
+              },
+              { address: {} },
+            ],
+          },
+        ],
+      }),
+    );
+    expect(r.rows.map((x) => [x.endpoint, x.status, x.failedOutlierCheck])).toEqual([
+      ['10.0.0.9:8080', 'DRAINING', true],
+      ['[fd00::a]:8080', 'UNKNOWN', false],
+    ]);
+    expect(r.unreadable).toBe(1);
+  });
+
+  it('names what it is not', () => {
+    expect(endpointReport('{"configs": []}').problem).toBe('no cluster_statuses in the answer');
+    expect(endpointReport('{').problem).toMatch(/^not JSON: /);
+  });
+});
