@@ -8,16 +8,16 @@ import { timelineFindings } from './findings';
 import { timelineCatalog } from './codes';
 import { buildPod, event, at } from './test-builders';
 
+/** The istio ConfigMap as `kubectl get cm istio -o json` gives it, with this mesh text. */
+const istioConfigMap = (mesh: string) =>
+  JSON.stringify({ kind: 'ConfigMap', metadata: { name: 'istio' }, data: { mesh } });
+
 describe('mesh config', () => {
   it('reads the ConfigMap mesh key, raw mesh and meshConfig', () => {
     const cm = parseMeshConfig(
-      JSON.stringify({
-        kind: 'ConfigMap',
-        metadata: { name: 'istio' },
-        data: {
-          mesh: 'defaultConfig:\n  holdApplicationUntilProxyStarts: true\n  terminationDrainDuration: 20s\n',
-        },
-      }),
+      istioConfigMap(
+        'defaultConfig:\n  holdApplicationUntilProxyStarts: true\n  terminationDrainDuration: 20s\n',
+      ),
     );
     expect(cm).toEqual({ settings: { from: 'configmap', hold: true, drainMs: 20000 }, errors: [] });
     expect(
@@ -28,13 +28,9 @@ describe('mesh config', () => {
 
   it('reads rootNamespace wherever the mesh config is, and only a namespace name', () => {
     const cm = parseMeshConfig(
-      JSON.stringify({
-        kind: 'ConfigMap',
-        metadata: { name: 'istio' },
-        data: {
-          mesh: 'rootNamespace: istio-config\ndefaultConfig:\n  terminationDrainDuration: 5s\n',
-        },
-      }),
+      istioConfigMap(
+        'rootNamespace: istio-config\ndefaultConfig:\n  terminationDrainDuration: 5s\n',
+      ),
     );
     expect(cm.settings).toEqual({
       from: 'configmap',
