@@ -151,6 +151,25 @@ describe('meshdx clusters', () => {
     expect(out.clusters).toBe(7);
   });
 
+  it('prints the endpoint table of a dump that holds only EDS, or of any dump with --endpoints', async () => {
+    const eds = fixturePath('config_dump', 'eds_only_config_dump.json');
+    const t = io();
+    expect(await run([eds], t)).toBe(0);
+    const lines = t.out.trimEnd().split('\n');
+    expect(lines[0]).toMatch(/^ENDPOINT +STATUS +LOCALITY +CLUSTER +WORKLOAD$/);
+    expect(lines).toHaveLength(1 + 36 + 1);
+    expect(lines.find((l) => l.startsWith('10.244.0.192:9080'))).toMatch(
+      /HEALTHY +outbound\|9080\|\|reviews\.default\.svc\.cluster\.local +default\/reviews-v3$/,
+    );
+    const j = io();
+    expect(await run([eds, '--endpoints', '--json'], j)).toBe(0);
+    expect((JSON.parse(j.out) as { source: string }).source).toBe('config-dump');
+    // a dump without EDS: --endpoints says how to get one
+    const none = io();
+    expect(await run([DETAILS, '--endpoints'], none)).toBe(2);
+    expect(none.err).toContain('?include_eds');
+  });
+
   it('lists no host it cannot place, says how many, exit 1', async () => {
     const file = path.join(dir, 'clusters-odd.json');
     fs.writeFileSync(

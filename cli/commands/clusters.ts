@@ -9,12 +9,15 @@ import {
   endpointReport,
   endpointSummary,
   formatEndpointTable,
+  type EndpointReport,
 } from '../../lib/configdump/endpoints';
 
 const USAGE =
-  'usage: meshdx clusters FILE [--json]\n' +
+  'usage: meshdx clusters FILE [--json] [--endpoints]\n' +
   '  FILE: an Envoy config dump (the cluster table), a ztunnel dump (its workloads and services),\n' +
-  '  or a /clusters?format=json answer (the endpoint table: health and outlier ejections)\n';
+  '  or a /clusters?format=json answer (the endpoint table: health and outlier ejections)\n' +
+  '  --endpoints: the endpoint table of a config dump taken with ?include_eds (health, workload)\n';
+const OPTIONS = new Set(['--json', '--endpoints']);
 
 /** An Envoy `/clusters?format=json` answer names cluster_statuses first. */
 const CLUSTER_STATUSES = /^\s*\{\s*"(cluster_statuses|clusterStatuses)"/;
@@ -29,7 +32,7 @@ const CLUSTER_STATUSES = /^\s*\{\s*"(cluster_statuses|clusterStatuses)"/;
 export const run: CliCommand = (argv: string[], io: CliIO): Promise<number> =>
   guarded('clusters', io, async () => {
     const files = argv.filter((a) => !a.startsWith('--'));
-    const unknown = argv.filter((a) => a.startsWith('--') && a !== '--json');
+    const unknown = argv.filter((a) => a.startsWith('--') && !OPTIONS.has(a));
     if (unknown.length > 0 || files.length !== 1) {
       const why = unknown.length
         ? `unknown option ${unknown.join(', ')}`
@@ -45,14 +48,24 @@ export const run: CliCommand = (argv: string[], io: CliIO): Promise<number> =>
       return EXIT_USAGE;
     }
     const json = argv.includes('--json');
-    if (CLUSTER_STATUSES.test(read.text.slice(0, 200))) return endpoints(io, file, read.text, json);
-    const result = analyzeDump(read.text, limits.maxDepth);
+    if (CLUSTER_STATUSES.test(read.text.slice(0, 200))) {
+      const report = endpointReport(read.text);
+      if (report.problem) {
+        io.stderr(`meshdx clusters: ${file}: ${report.problem}\n`);
+        return EXIT_USAGE;
+      }
+      return endpoints(io, file, report, json);
+    }
+    const result = analyzeDump(read.text, limits.maxDepth, {
+      endpoints: argv.includes('--endpoints'),
+    });
     if (result.kind === 'error') {
       const first = result.errors[0];
       const why = first ? describeDumpError(first) : 'unreadable config dump';
       io.stderr(`meshdx clusters: ${file}: ${why}\n`);
       return EXIT_USAGE;
     }
+    if (result.kind === 'endpoints') return endpoints(io, file, result.endpoints, json);
     let errors: DumpError[];
     if (result.kind === 'ztunnel') {
       errors = result.ztunnel.errors;
@@ -70,18 +83,13 @@ export const run: CliCommand = (argv: string[], io: CliIO): Promise<number> =>
     return EXIT_FAIL;
   });
 
-/** `/clusters?format=json`: the `istioctl proxy-config endpoint` table, or its JSON. */
-function endpoints(io: CliIO, file: string, text: string, json: boolean): number {
-  const report = endpointReport(text);
-  if (report.problem) {
-    io.stderr(`meshdx clusters: ${file}: ${report.problem}\n`);
-    return EXIT_USAGE;
-  }
+/** The `istioctl proxy-config endpoint` table, or its JSON. */
+function endpoints(io: CliIO, file: string, report: EndpointReport, json: boolean): number {
   if (json) {
-    const { rows, clusters, unreadable } = report;
-    io.stdout(`${JSON.stringify({ endpoints: rows, clusters, unreadable }, null, 2)}\n`);
+    const { source, rows, clusters, unreadable } = report;
+    io.stdout(`${JSON.stringify({ source, endpoints: rows, clusters, unreadable }, null, 2)}\n`);
   } else {
-    io.stdout(formatEndpointTable(report.rows));
+    io.stdout(formatEndpointTable(report));
     io.stdout(`${endpointSummary(report)}\n`);
   }
   if (report.unreadable === 0) return EXIT_OK;

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { readFixture } from '../../test-support/fixtures';
-import { endpointReport, endpointSummary, formatEndpointTable } from './endpoints';
+import { endpointReport, endpointSummary, endpointsOfDump, formatEndpointTable } from './endpoints';
+import { parseConfigDump } from './parse';
 
 describe('the endpoint table of /clusters?format=json', () => {
   // istioctl's own test data (camelCase, as protojson writes it)
@@ -21,7 +22,7 @@ describe('the endpoint table of /clusters?format=json', () => {
       '172.17.0.6:443',
       'unix:///sock/mixer.socket',
     ]);
-    const text = formatEndpointTable(report.rows);
+    const text = formatEndpointTable(report);
     // the line istioctl's own test expects for this host (`proxy-config endpoint --port=15014`)
     expect(text).toContain(
       '172.17.0.14:15014             UNHEALTHY     OK                outbound|15014||istio-policy.istio-system.svc.cluster.local\n',
@@ -61,5 +62,55 @@ describe('the endpoint table of /clusters?format=json', () => {
   it('names what it is not', () => {
     expect(endpointReport('{"configs": []}').problem).toBe('no cluster_statuses in the answer');
     expect(endpointReport('{').problem).toMatch(/^not JSON: /);
+  });
+});
+
+describe('the endpoint table of a config dump’s EDS', () => {
+  // istioctl's own test dump (`/config_dump?include_eds`, EndpointsConfigDump only)
+  const parsed = parseConfigDump(readFixture('config_dump', 'eds_only_config_dump.json'));
+  const report = endpointsOfDump(parsed.dump!);
+
+  it('lists every endpoint in istioctl’s order: by service, subset, port; hosts as dumped', () => {
+    expect(report.hasSection).toBe(true);
+    expect(report.rows).toHaveLength(36);
+    expect(report.unreadable).toBe(0);
+    const clusters = report.rows.map((r) => r.cluster);
+    // non-Istio names sort by their whole name among the services
+    expect(clusters[0]).toBe('agent');
+    expect(clusters.at(-1)).toBe('xds-grpc');
+    // the istiod ports in number order, the service's name first
+    const istiod = clusters.filter((c) => c.endsWith('||istiod.istio-system.svc.cluster.local'));
+    expect(istiod.map((c) => Number(c.split('|')[1]))).toEqual([443, 15010, 15012, 15014]);
+    expect(
+      clusters.indexOf(
+        'outbound|9402||cert-manager-istio-csr-metrics.cert-manager.svc.cluster.local',
+      ),
+    ).toBeLessThan(
+      clusters.indexOf('outbound|443||cert-manager-istio-csr.cert-manager.svc.cluster.local'),
+    );
+    // a pipe is its path, as istioctl prints it
+    expect(report.rows.at(-1)?.endpoint).toBe('./etc/istio/proxy/XDS');
+  });
+
+  it('names the workload istiod sent with each endpoint, and says outlier state is not there', () => {
+    const reviews = report.rows.filter(
+      (r) => r.cluster === 'outbound|9080||reviews.default.svc.cluster.local',
+    );
+    expect(reviews.map((r) => [r.endpoint, r.workload])).toEqual([
+      ['10.244.0.192:9080', 'default/reviews-v3'],
+      ['10.244.0.193:9080', 'default/reviews-v2'],
+      ['10.244.0.195:9080', 'default/reviews-v1'],
+    ]);
+    const text = formatEndpointTable(report);
+    expect(text.split('\n')[0]).toMatch(/^ENDPOINT +STATUS +LOCALITY +CLUSTER +WORKLOAD$/);
+    expect(report.rows.every((r) => r.failedOutlierCheck === null)).toBe(true);
+    expect(endpointSummary(report)).toContain('a config dump holds no outlier ejections');
+  });
+
+  it('says when a dump has no EDS', () => {
+    const full = parseConfigDump(
+      readFixture('config_dump', 'istio-echo-a_sidecar_config_dump.json'),
+    );
+    expect(endpointsOfDump(full.dump!).hasSection).toBe(false);
   });
 });

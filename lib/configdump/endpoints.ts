@@ -1,13 +1,23 @@
 /**
- * The `istioctl proxy-config endpoint` table from a saved Envoy `/clusters?format=json` answer:
- * every host each cluster holds, its EDS health and whether outlier detection ejected it. This
- * is what a client proxy still sends to during an incident (a pod IP that is gone, a host
- * ejected after 5xx), read from the proxy's own state rather than from Kubernetes.
+ * The `istioctl proxy-config endpoint` table: every host each cluster of a proxy holds, its
+ * health, and whether outlier detection ejected it. This is what a client proxy still sends to
+ * during an incident (a pod IP that is gone, a host ejected after 5xx), read from the proxy's
+ * own state rather than from Kubernetes. Two sources: a saved `/clusters?format=json` answer
+ * (health and outlier state), or a config dump's EndpointsConfigDump (`?include_eds`: health
+ * and the workload istiod named for each endpoint, no outlier state).
  */
+import { normalizeIp } from '../accesslog/address';
+import { parseClusterName } from '../accesslog/cluster';
 import { parseClustersJson, type ClusterHost, type PipeHost } from '../incidents/stale';
+import { arrayField, field } from './fields';
+import { sectionsOf } from './parse';
 import { tabulate } from './table';
+import type { ConfigDump } from './types';
 
+/** istioctl proxy-config endpoint's columns for a /clusters answer. */
 export const ENDPOINT_TABLE_HEADER = ['ENDPOINT', 'STATUS', 'OUTLIER CHECK', 'CLUSTER'] as const;
+/** ... and for a config dump's EDS (`istioctl proxy-config endpoint --file DUMP`). */
+export const EDS_TABLE_HEADER = ['ENDPOINT', 'STATUS', 'LOCALITY', 'CLUSTER'] as const;
 
 export interface EndpointRow {
   /** ip:port ([ip]:port for IPv6), or unix://path for a pipe. */
@@ -16,11 +26,18 @@ export interface EndpointRow {
   port: number | null;
   /** The EDS health Envoy reports; UNKNOWN when it reports none (as istioctl prints it). */
   status: string;
-  failedOutlierCheck: boolean;
+  /** null where the source does not say (a config dump's EDS holds no outlier state). */
+  failedOutlierCheck: boolean | null;
   cluster: string;
+  /** namespace/name of the workload istiod sent with the endpoint (EDS metadata), if any. */
+  workload: string | null;
+  /** region/zone/subzone of its locality (EDS), '' when none is set; null from /clusters. */
+  locality: string | null;
 }
 
 export interface EndpointReport {
+  /** Envoy's /clusters answer, or a config dump's EndpointsConfigDump. */
+  source: 'admin-clusters' | 'config-dump';
   rows: EndpointRow[];
   clusters: number;
   /** Hosts without a socket or pipe address (nothing to show for them). */
@@ -28,7 +45,7 @@ export interface EndpointReport {
   problem: string | null;
 }
 
-function endpointOf(h: ClusterHost): string {
+function endpointOf(h: { ip: string; port: number | null }): string {
   if (h.port === null) return h.ip;
   return h.ip.includes(':') ? `[${h.ip}]:${h.port}` : `${h.ip}:${h.port}`;
 }
@@ -40,6 +57,8 @@ const rowOfHost = (h: ClusterHost): EndpointRow => ({
   status: h.eds ?? 'UNKNOWN',
   failedOutlierCheck: h.failedOutlierCheck,
   cluster: h.cluster,
+  workload: null,
+  locality: null,
 });
 
 const rowOfPipe = (p: PipeHost): EndpointRow => ({
@@ -49,6 +68,8 @@ const rowOfPipe = (p: PipeHost): EndpointRow => ({
   status: p.eds ?? 'UNKNOWN',
   failedOutlierCheck: p.failedOutlierCheck,
   cluster: p.cluster,
+  workload: null,
+  locality: null,
 });
 
 /** Sorted as istioctl sorts: by address, then port, then cluster. */
@@ -64,6 +85,7 @@ export function endpointReport(text: string): EndpointReport {
   const parsed = parseClustersJson(text);
   const rows = [...parsed.hosts.map(rowOfHost), ...parsed.pipes.map(rowOfPipe)].sort(compareRows);
   return {
+    source: 'admin-clusters',
     rows,
     clusters: parsed.clusters,
     unreadable: parsed.skipped - parsed.pipes.length,
@@ -71,16 +93,135 @@ export function endpointReport(text: string): EndpointReport {
   };
 }
 
-export function formatEndpointTable(rows: readonly EndpointRow[]): string {
+/**
+ * The endpoints of a config dump's EndpointsConfigDump: each ClusterLoadAssignment's hosts with
+ * their health, locality and the workload istiod named for them (`istio.workload` metadata,
+ * `name;namespace;app;version;cluster`), clusters in istioctl's order (service, subset, port,
+ * direction; dynamic before static), hosts in the dump's. `hasSection` is false when the dump
+ * has none.
+ */
+export function endpointsOfDump(dump: ConfigDump): EndpointReport & { hasSection: boolean } {
+  const out: EndpointReport = {
+    source: 'config-dump',
+    rows: [],
+    clusters: 0,
+    unreadable: 0,
+    problem: null,
+  };
+  const assignments: { cluster: string; rows: EndpointRow[] }[] = [];
+  const sections = sectionsOf(dump, 'endpoints');
+  for (const s of sections)
+    for (const key of ['dynamic_endpoint_configs', 'static_endpoint_configs'])
+      for (const entry of arrayField(s.body, key) ?? []) {
+        const cla = field(entry, 'endpoint_config');
+        const cluster = field(cla, 'cluster_name');
+        if (typeof cluster !== 'string') {
+          out.unreadable++;
+          continue;
+        }
+        out.clusters++;
+        const rows: EndpointRow[] = [];
+        for (const group of arrayField(cla, 'endpoints') ?? []) {
+          const locality = localityOf(field(group, 'locality'));
+          for (const lb of arrayField(group, 'lb_endpoints') ?? []) {
+            const row = rowOfLbEndpoint(lb, cluster, locality);
+            if (row) rows.push(row);
+            else out.unreadable++;
+          }
+        }
+        assignments.push({ cluster, rows });
+      }
+  // a stable sort: hosts of one cluster keep the dump's order
+  assignments.sort((a, b) => compareClusters(a.cluster, b.cluster));
+  out.rows = assignments.flatMap((a) => a.rows);
+  return { ...out, hasSection: sections.length > 0 };
+}
+
+/** istioctl's order of ClusterLoadAssignments: service name, subset, port, direction. */
+function compareClusters(a: string, b: string): number {
+  const key = (name: string) => {
+    const c = parseClusterName(name);
+    return c?.direction
+      ? { name: c.fqdn ?? '', subset: c.subset ?? '', port: c.port ?? 0, dir: c.direction }
+      : { name, subset: '', port: 0, dir: '' };
+  };
+  const x = key(a);
+  const y = key(b);
+  if (x.name !== y.name) return x.name < y.name ? -1 : 1;
+  if (x.subset !== y.subset) return x.subset < y.subset ? -1 : 1;
+  if (x.port !== y.port) return x.port - y.port;
+  return x.dir < y.dir ? -1 : x.dir > y.dir ? 1 : 0;
+}
+
+/** region/zone/subzone as istioctl prints a locality; '' when none is set. */
+function localityOf(locality: unknown): string {
+  const parts = ['region', 'zone', 'sub_zone'].map((k) => field(locality, k));
+  const text = parts.map((p) => (typeof p === 'string' ? p : ''));
+  return text.every((t) => t === '') ? '' : text.join('/');
+}
+
+function rowOfLbEndpoint(lb: unknown, cluster: string, locality: string): EndpointRow | null {
+  const address = field(field(lb, 'endpoint'), 'address');
+  const health = field(lb, 'health_status');
+  const status = typeof health === 'string' ? health : 'UNKNOWN';
+  const workload = workloadOf(field(field(field(lb, 'metadata'), 'filter_metadata'), 'istio'));
+  const base = { status, failedOutlierCheck: null, cluster, workload, locality };
+  const sock = field(address, 'socket_address');
+  const ip = field(sock, 'address');
+  if (typeof ip === 'string') {
+    const portValue = field(sock, 'port_value');
+    const port = typeof portValue === 'number' ? portValue : null;
+    const n = normalizeIp(ip);
+    return { ...base, endpoint: endpointOf({ ip: n, port }), ip: n, port };
+  }
+  const path = field(field(address, 'pipe'), 'path');
+  if (typeof path !== 'string') return null;
+  // istioctl prints a pipe's path as it is
+  return { ...base, endpoint: path, ip: null, port: null };
+}
+
+/** `istio.workload` metadata as namespace/name. */
+function workloadOf(istio: unknown): string | null {
+  const w = field(istio, 'workload');
+  if (typeof w !== 'string') return null;
+  const [name, namespace] = w.split(';');
+  return name && namespace ? `${namespace}/${name}` : null;
+}
+
+/**
+ * istioctl's table for the report's source; a config dump's gets a WORKLOAD column after
+ * istioctl's (meshdx's: the workload istiod named for each endpoint).
+ */
+export function formatEndpointTable(report: Pick<EndpointReport, 'source' | 'rows'>): string {
+  if (report.source === 'admin-clusters') {
+    return tabulate([
+      [...ENDPOINT_TABLE_HEADER],
+      ...report.rows.map((r) => [
+        r.endpoint,
+        r.status,
+        r.failedOutlierCheck ? 'FAILED' : 'OK',
+        r.cluster,
+      ]),
+    ]);
+  }
   return tabulate([
-    [...ENDPOINT_TABLE_HEADER],
-    ...rows.map((r) => [r.endpoint, r.status, r.failedOutlierCheck ? 'FAILED' : 'OK', r.cluster]),
+    [...EDS_TABLE_HEADER, 'WORKLOAD'],
+    ...report.rows.map((r) => [
+      r.endpoint,
+      r.status,
+      r.locality ?? '',
+      r.cluster,
+      r.workload ?? '-',
+    ]),
   ]);
 }
 
 /** One line on what the table holds: what an SRE looks for first. */
 export function endpointSummary(report: EndpointReport): string {
   const unhealthy = report.rows.filter((r) => r.status !== 'HEALTHY').length;
+  const head = `${report.rows.length} endpoints in ${report.clusters} clusters: ${unhealthy} not HEALTHY`;
+  if (report.source === 'config-dump')
+    return `${head} (a config dump holds no outlier ejections: read /clusters?format=json for them)`;
   const ejected = report.rows.filter((r) => r.failedOutlierCheck).length;
-  return `${report.rows.length} endpoints in ${report.clusters} clusters: ${unhealthy} not HEALTHY, ${ejected} ejected by outlier detection`;
+  return `${head}, ${ejected} ejected by outlier detection`;
 }

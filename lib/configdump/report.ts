@@ -1,3 +1,4 @@
+import { endpointsOfDump, type EndpointReport } from './endpoints';
 import { extractClusters } from './clusters';
 import { listenerCounts, routeCounts } from './counts';
 import { proxyIdentity } from './identity';
@@ -52,6 +53,7 @@ export function analyzeClusterDump(text: string): ClusterReportResult {
 /** What a saved dump is: an Envoy config dump, a ztunnel one, or no dump (with why). */
 export type DumpAnalysis =
   | { kind: 'envoy'; report: ClusterReport }
+  | { kind: 'endpoints'; endpoints: EndpointReport }
   | { kind: 'ztunnel'; ztunnel: ZtunnelParse }
   | { kind: 'error'; errors: DumpError[] };
 
@@ -63,7 +65,11 @@ export const DEFAULT_DUMP_MAX_DEPTH = 256;
  * recurses must never meet a document deeper than maxDepth), entries that cannot be read
  * are errors with their line and column (JSON) and the rest is still read.
  */
-export function analyzeDump(text: string, maxDepth = DEFAULT_DUMP_MAX_DEPTH): DumpAnalysis {
+export function analyzeDump(
+  text: string,
+  maxDepth = DEFAULT_DUMP_MAX_DEPTH,
+  opts: { endpoints?: boolean } = {},
+): DumpAnalysis {
   const deep = findDeepNesting(text, maxDepth);
   if (deep) {
     const message = `nested deeper than ${maxDepth} levels: not a config dump meshdx reads`;
@@ -79,6 +85,16 @@ export function analyzeDump(text: string, maxDepth = DEFAULT_DUMP_MAX_DEPTH): Du
   const parsed = readConfigDumpValue(read.value, read.syntax);
   if (!parsed.dump) return { kind: 'error', errors: parsed.errors };
   const extraction = extractClusters(parsed.dump);
+  // the endpoint table when asked for, or when the dump holds endpoints and no clusters
+  // (`/config_dump?include_eds` filtered to EDS)
+  if (opts.endpoints || !extraction.hasClustersSection) {
+    const { hasSection, ...endpoints } = endpointsOfDump(parsed.dump);
+    if (hasSection) return { kind: 'endpoints', endpoints };
+    if (opts.endpoints) {
+      const message = 'config dump has no EndpointsConfigDump section (dump it with ?include_eds)';
+      return { kind: 'error', errors: [{ code: 'no-clusters-section', message }] };
+    }
+  }
   if (!extraction.hasClustersSection)
     return { kind: 'error', errors: [...extraction.errors, ...parsed.errors] };
   const errors = [...parsed.errors, ...extraction.errors];
