@@ -240,6 +240,18 @@ describe('meshdx findings and the mesh config', () => {
     const notMesh = write('pod.yaml', 'kind: Pod\nmetadata: {name: x}\n');
     expect(await runWith([manifest, '--mesh-config', notMesh], pod, noStdin)).toBe(2);
     expect(pod.err).toContain('no mesh config found');
+    // a broken mesh text inside the istio ConfigMap: listed, placed inside that text
+    const broken = write(
+      'broken-cm.yaml',
+      'kind: ConfigMap\nmetadata: {name: istio, namespace: istio-system}\ndata:\n  mesh: "rootNamespace: [x"\n',
+    );
+    const b = io();
+    await runWith([broken, manifest, '--json'], b, noStdin);
+    const listed = (JSON.parse(b.out) as JsonOut).unreadable;
+    expect(listed).toEqual([expect.objectContaining({ file: `${broken}:1`, line: null })]);
+    expect(listed[0]?.reason).toMatch(
+      /^mesh config: inside data\.mesh, at line 1 column \d+ of its text/,
+    );
     const only = io();
     const bare = analyzer('telemetry-lightstep-meshconfig.yaml');
     expect(await runWith([bare], only, noStdin)).toBe(2);

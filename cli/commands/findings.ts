@@ -268,10 +268,12 @@ export async function runWith(argv: string[], io: CliIO, readStdin: ReadStdin): 
     given = read;
   }
   const mesh = given ?? split.found[0] ?? null;
+  // a ConfigMap's errors are placed inside its mesh text (the message says where); a
+  // --mesh-config file's are placed in the file
   for (const e of mesh?.errors ?? [])
     unreadable.push({
       file: mesh?.origin ?? '',
-      line: e.line,
+      line: mesh === given ? e.line : null,
       reason: `mesh config: ${e.message}`,
     });
   const rootNamespace = mesh?.settings.rootNamespace ?? DEFAULT_ROOT_NAMESPACE;
