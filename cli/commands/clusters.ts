@@ -1,23 +1,38 @@
+import fs from 'node:fs';
 import path from 'node:path';
 import type { CliCommand, CliIO } from '../io';
-import { EXIT_FAIL, EXIT_OK, EXIT_USAGE, guarded, limitsOf, readDocument } from '../io';
+import {
+  checkReadable,
+  EXIT_FAIL,
+  EXIT_OK,
+  EXIT_USAGE,
+  guarded,
+  limitsOf,
+  readDocument,
+} from '../io';
+import { parseArgs } from './accesslog';
+import { loadHistory } from './history-input';
 import { analyzeDump, clustersJson, describeDumpError } from '../../lib/configdump/report';
 import { formatClusterTable } from '../../lib/configdump/table';
 import { formatZtunnelTables, ztunnelJson } from '../../lib/configdump/ztunnel';
 import type { DumpError } from '../../lib/configdump/types';
 import {
+  endpointHolders,
   endpointReport,
   endpointSummary,
   formatEndpointTable,
+  holderSummary,
+  type EndpointHolder,
   type EndpointReport,
 } from '../../lib/configdump/endpoints';
 
 const USAGE =
-  'usage: meshdx clusters FILE [--json] [--endpoints]\n' +
+  'usage: meshdx clusters FILE [--json] [--endpoints] [--history HISTORY [--at TIME]]\n' +
   '  FILE: an Envoy config dump (the cluster table), a ztunnel dump (its workloads and services),\n' +
   '  or a /clusters?format=json answer (the endpoint table: health and outlier ejections)\n' +
-  '  --endpoints: the endpoint table of a config dump taken with ?include_eds (health, workload)\n';
-const OPTIONS = new Set(['--json', '--endpoints']);
+  '  --endpoints: the endpoint table of a config dump taken with ?include_eds (health, workload)\n' +
+  '  --history: a meshdx store or watch capture: who held each endpoint IP at TIME (RFC 3339;\n' +
+  "    default the FILE's modification time, when it was saved): pods already gone are phantoms\n";
 
 /** An Envoy `/clusters?format=json` answer names cluster_statuses first. */
 const CLUSTER_STATUSES = /^\s*\{\s*"(cluster_statuses|clusterStatuses)"/;
@@ -31,33 +46,55 @@ const CLUSTER_STATUSES = /^\s*\{\s*"(cluster_statuses|clusterStatuses)"/;
  */
 export const run: CliCommand = (argv: string[], io: CliIO): Promise<number> =>
   guarded('clusters', io, async () => {
-    const files = argv.filter((a) => !a.startsWith('--'));
-    const unknown = argv.filter((a) => a.startsWith('--') && !OPTIONS.has(a));
-    if (unknown.length > 0 || files.length !== 1) {
-      const why = unknown.length
-        ? `unknown option ${unknown.join(', ')}`
-        : 'expected exactly one FILE';
+    const args = parseArgs(argv, ['history', 'at'], ['json', 'endpoints']);
+    const atText = args.values.get('at');
+    const at = atText === undefined ? null : Date.parse(atText);
+    const historyArg = args.values.get('history');
+    const why =
+      args.problems.join('; ') ||
+      (args.positional.length !== 1
+        ? 'expected exactly one FILE'
+        : at !== null && Number.isNaN(at)
+          ? `--at ${atText}: not a time (RFC 3339, e.g. 2024-06-01T10:00:00Z)`
+          : atText !== undefined && historyArg === undefined
+            ? '--at needs --history'
+            : null);
+    if (why) {
       io.stderr(`meshdx clusters: ${why}\n${USAGE}`);
       return EXIT_USAGE;
     }
-    const file = path.resolve(io.cwd, files[0] as string);
+    const file = path.resolve(io.cwd, args.positional[0] as string);
     const limits = limitsOf(io);
     const read = readDocument(file, limits);
     if ('error' in read) {
       io.stderr(`meshdx clusters: cannot read ${read.error}\n`);
       return EXIT_USAGE;
     }
-    const json = argv.includes('--json');
+    const json = args.flags.has('json');
+    const held = async (report: EndpointReport): Promise<number> => {
+      if (historyArg === undefined) return endpoints(io, file, report, json, null);
+      const historyFile = path.resolve(io.cwd, historyArg);
+      const problem = checkReadable(historyFile);
+      if (problem) {
+        io.stderr(`meshdx clusters: cannot read history file ${problem}\n`);
+        return EXIT_USAGE;
+      }
+      const history = await loadHistory(io, 'clusters', historyFile, limits, false);
+      if (!history) return EXIT_USAGE;
+      const time = at ?? fs.statSync(file).mtimeMs;
+      const holders = endpointHolders(report.rows, history, time);
+      return endpoints(io, file, report, json, { time, holders, fromMtime: at === null });
+    };
     if (CLUSTER_STATUSES.test(read.text.slice(0, 200))) {
       const report = endpointReport(read.text);
       if (report.problem) {
         io.stderr(`meshdx clusters: ${file}: ${report.problem}\n`);
         return EXIT_USAGE;
       }
-      return endpoints(io, file, report, json);
+      return held(report);
     }
     const result = analyzeDump(read.text, limits.maxDepth, {
-      endpoints: argv.includes('--endpoints'),
+      endpoints: args.flags.has('endpoints') || historyArg !== undefined,
     });
     if (result.kind === 'error') {
       const first = result.errors[0];
@@ -65,7 +102,7 @@ export const run: CliCommand = (argv: string[], io: CliIO): Promise<number> =>
       io.stderr(`meshdx clusters: ${file}: ${why}\n`);
       return EXIT_USAGE;
     }
-    if (result.kind === 'endpoints') return endpoints(io, file, result.endpoints, json);
+    if (result.kind === 'endpoints') return held(result.endpoints);
     let errors: DumpError[];
     if (result.kind === 'ztunnel') {
       errors = result.ztunnel.errors;
@@ -83,14 +120,49 @@ export const run: CliCommand = (argv: string[], io: CliIO): Promise<number> =>
     return EXIT_FAIL;
   });
 
-/** The `istioctl proxy-config endpoint` table, or its JSON. */
-function endpoints(io: CliIO, file: string, report: EndpointReport, json: boolean): number {
+/** Endpoints of gone or terminating pods named under the table (all of them in --json). */
+const PHANTOMS_LISTED = 20;
+
+/** Who held each endpoint's IP, and when: the file's time unless --at said. */
+interface Held {
+  time: number;
+  holders: (EndpointHolder | null)[];
+  fromMtime: boolean;
+}
+
+/** The `istioctl proxy-config endpoint` table (with who held each IP), or its JSON. */
+function endpoints(
+  io: CliIO,
+  file: string,
+  report: EndpointReport,
+  json: boolean,
+  held: Held | null,
+): number {
   if (json) {
     const { source, rows, clusters, unreadable } = report;
-    io.stdout(`${JSON.stringify({ source, endpoints: rows, clusters, unreadable }, null, 2)}\n`);
+    const endpoints = held ? rows.map((r, i) => ({ ...r, heldBy: held.holders[i] ?? null })) : rows;
+    const at = held ? { at: new Date(held.time).toISOString() } : {};
+    io.stdout(`${JSON.stringify({ source, ...at, endpoints, clusters, unreadable }, null, 2)}\n`);
   } else {
-    io.stdout(formatEndpointTable(report));
+    io.stdout(formatEndpointTable(report, held?.holders));
     io.stdout(`${endpointSummary(report)}\n`);
+    if (held) {
+      io.stdout(`${holderSummary(held.holders, held.time)}\n`);
+      // the endpoints to act on: pods gone or going, with what the history says of each
+      const named = report.rows.flatMap((r, i) => {
+        const h = held.holders[i];
+        return h && (h.state === 'terminated' || h.state === 'terminating')
+          ? [`  ${r.endpoint} (${r.cluster}): ${h.reason}`]
+          : [];
+      });
+      for (const line of named.slice(0, PHANTOMS_LISTED)) io.stdout(`${line}\n`);
+      if (named.length > PHANTOMS_LISTED)
+        io.stdout(`  ... and ${named.length - PHANTOMS_LISTED} more (--json lists all)\n`);
+      if (held.fromMtime)
+        io.stdout(
+          `(the time is ${path.basename(file)}'s modification time: --at TIME sets another)\n`,
+        );
+    }
   }
   if (report.unreadable === 0) return EXIT_OK;
   io.stderr(

@@ -1,6 +1,15 @@
 import { describe, expect, it } from 'vitest';
 import { readFixture } from '../../test-support/fixtures';
-import { endpointReport, endpointSummary, endpointsOfDump, formatEndpointTable } from './endpoints';
+import {
+  endpointHolders,
+  endpointReport,
+  endpointSummary,
+  endpointsOfDump,
+  formatEndpointTable,
+  holderSummary,
+} from './endpoints';
+import type { IpHistory } from '../ledger/attribution';
+import type { IpLookup } from '../ledger/types';
 import { parseConfigDump } from './parse';
 
 describe('the endpoint table of /clusters?format=json', () => {
@@ -112,5 +121,56 @@ describe('the endpoint table of a config dump’s EDS', () => {
       readFixture('config_dump', 'istio-echo-a_sidecar_config_dump.json'),
     );
     expect(endpointsOfDump(full.dump!).hasSection).toBe(false);
+  });
+});
+
+describe('who held each endpoint', () => {
+  const report = endpointReport(readFixture('clusters', 'istioctl_clusters_format_json.json'));
+  const gone = 'default/reviews-v3-c';
+  /** A history in which 172.17.0.27 was left by its pod long before; it records the asks. */
+  const asked: { ip: string; tolerance: number | undefined }[] = [];
+  const history: IpHistory = {
+    at(ip, time, gapToleranceMs): IpLookup {
+      asked.push({ ip, tolerance: gapToleranceMs });
+      const holder =
+        ip === '172.17.0.27'
+          ? { namespace: 'default', name: 'reviews-v3-c' }
+          : ip === '172.17.0.24'
+            ? { namespace: 'default', name: 'reviews-v1-a' }
+            : null;
+      const state = ip === '172.17.0.27' ? 'terminated' : holder ? 'live' : 'unknown';
+      return {
+        ip,
+        time,
+        holder: holder as IpLookup['holder'],
+        state,
+        afterTerminationMs: null,
+        reason: `${ip} ${state}`,
+      };
+    },
+  };
+  const time = Date.parse('2024-06-01T11:00:00Z');
+  const holders = endpointHolders(report.rows, history, time);
+
+  it('looks every IP up without a gap tolerance: an endpoint of a pod gone long ago is a phantom', () => {
+    expect(asked.every((a) => a.tolerance === Number.POSITIVE_INFINITY)).toBe(true);
+    // the pipe host has no IP to look up
+    expect(asked).toHaveLength(report.rows.length - 1);
+    expect(holders.at(-1)).toBeNull();
+    const row = report.rows.findIndex((r) => r.endpoint === '172.17.0.27:9080');
+    expect(holders[row]).toEqual({
+      pod: gone,
+      state: 'terminated',
+      reason: '172.17.0.27 terminated',
+    });
+  });
+
+  it('adds the holder columns to the table and counts them', () => {
+    const text = formatEndpointTable(report, holders);
+    expect(text.split('\n')[0]).toMatch(/ +HELD BY +POD STATE$/);
+    expect(text).toMatch(/172\.17\.0\.27:9080 .* default\/reviews-v3-c +terminated\n/);
+    expect(holderSummary(holders, time)).toBe(
+      'at 2024-06-01T11:00:00.000Z: 1 endpoints of pods already gone, 0 of terminating pods, 6 of IPs no pod is known to hold, 1 live',
+    );
   });
 });

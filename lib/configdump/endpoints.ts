@@ -9,6 +9,8 @@
 import { normalizeIp } from '../accesslog/address';
 import { parseClusterName } from '../accesslog/cluster';
 import { parseClustersJson, type ClusterHost, type PipeHost } from '../incidents/stale';
+import type { IpHistory } from '../ledger/attribution';
+import type { HolderState } from '../ledger/types';
 import { arrayField, field } from './fields';
 import { sectionsOf } from './parse';
 import { tabulate } from './table';
@@ -190,30 +192,39 @@ function workloadOf(istio: unknown): string | null {
 
 /**
  * istioctl's table for the report's source; a config dump's gets a WORKLOAD column after
- * istioctl's (meshdx's: the workload istiod named for each endpoint).
+ * istioctl's (meshdx's: the workload istiod named for each endpoint). With `holders`, two
+ * more: the pod that held each endpoint's IP at the time, and its state then.
  */
-export function formatEndpointTable(report: Pick<EndpointReport, 'source' | 'rows'>): string {
-  if (report.source === 'admin-clusters') {
-    return tabulate([
-      [...ENDPOINT_TABLE_HEADER],
-      ...report.rows.map((r) => [
-        r.endpoint,
-        r.status,
-        r.failedOutlierCheck ? 'FAILED' : 'OK',
-        r.cluster,
-      ]),
-    ]);
+export function formatEndpointTable(
+  report: Pick<EndpointReport, 'source' | 'rows'>,
+  holders?: readonly (EndpointHolder | null)[],
+): string {
+  const cells: string[][] =
+    report.source === 'admin-clusters'
+      ? [
+          [...ENDPOINT_TABLE_HEADER],
+          ...report.rows.map((r) => [
+            r.endpoint,
+            r.status,
+            r.failedOutlierCheck ? 'FAILED' : 'OK',
+            r.cluster,
+          ]),
+        ]
+      : [
+          [...EDS_TABLE_HEADER, 'WORKLOAD'],
+          ...report.rows.map((r) => [
+            r.endpoint,
+            r.status,
+            r.locality ?? '',
+            r.cluster,
+            r.workload ?? '-',
+          ]),
+        ];
+  if (holders) {
+    cells[0]?.push('HELD BY', 'POD STATE');
+    holders.forEach((h, i) => cells[i + 1]?.push(h?.pod ?? '-', h?.state ?? '-'));
   }
-  return tabulate([
-    [...EDS_TABLE_HEADER, 'WORKLOAD'],
-    ...report.rows.map((r) => [
-      r.endpoint,
-      r.status,
-      r.locality ?? '',
-      r.cluster,
-      r.workload ?? '-',
-    ]),
-  ]);
+  return tabulate(cells);
 }
 
 /** One line on what the table holds: what an SRE looks for first. */
@@ -224,4 +235,39 @@ export function endpointSummary(report: EndpointReport): string {
     return `${head} (a config dump holds no outlier ejections: read /clusters?format=json for them)`;
   const ejected = report.rows.filter((r) => r.failedOutlierCheck).length;
   return `${head}, ${ejected} ejected by outlier detection`;
+}
+
+/** Who held an endpoint's IP at a time, from a pod-IP history. */
+export interface EndpointHolder {
+  /** namespace/name of the pod that held the IP then; null when the history knows none. */
+  pod: string | null;
+  state: HolderState;
+  /** What the history says of it (the lookup's own words). */
+  reason: string;
+}
+
+/**
+ * Each row's holder at `time` (epoch ms), null for a row without an IP (a pipe). An endpoint
+ * whose pod was gone by then is a phantom: the proxy still balances requests onto it, however
+ * long ago the pod went (unlike a request's lookup, no gap tolerance makes it unknown: a
+ * proxy holding an endpoint of a pod gone an hour ago is the finding).
+ */
+export function endpointHolders(
+  rows: readonly EndpointRow[],
+  history: IpHistory,
+  time: number,
+): (EndpointHolder | null)[] {
+  return rows.map((r) => {
+    if (r.ip === null) return null;
+    const l = history.at(r.ip, time, Number.POSITIVE_INFINITY);
+    const pod = l.holder ? `${l.holder.namespace}/${l.holder.name}` : null;
+    return { pod, state: l.state, reason: l.reason };
+  });
+}
+
+/** What the holders say, in one line: the endpoints an SRE acts on first. */
+export function holderSummary(holders: readonly (EndpointHolder | null)[], time: number): string {
+  const count = (s: HolderState) => holders.filter((h) => h?.state === s).length;
+  const at = new Date(time).toISOString();
+  return `at ${at}: ${count('terminated')} endpoints of pods already gone, ${count('terminating')} of terminating pods, ${count('unknown')} of IPs no pod is known to hold, ${count('live')} live`;
 }
