@@ -8,7 +8,7 @@ const COMMANDS: Record<string, { summary: string; load: () => Promise<{ run: Cli
   },
   clusters: {
     summary:
-      'clusters FILE [--json] [--endpoints] [--history H]  istioctl proxy-config cluster/endpoint table',
+      'clusters FILE [--json] [--history H]          istioctl proxy-config cluster/endpoint table',
     load: () => import('./commands/clusters'),
   },
   accesslog: {
