@@ -235,13 +235,14 @@ export function namespaceDefaultFindings(
 ): Finding[] {
   const defaults = new Set(sidecars.filter((s) => !hasSelector(s)).map(nsOf));
   if (defaults.has(model.rootNamespace)) return [];
-  const meshed = new Map<string, number>();
+  // the pods of scopable workloads: sidecars (gateways and waypoints are no workloads here)
+  const sidecarPods = new Map<string, number>();
   for (const f of facts)
-    meshed.set(
+    sidecarPods.set(
       f.workload.namespace,
-      (meshed.get(f.workload.namespace) ?? 0) + f.workload.pods.length,
+      (sidecarPods.get(f.workload.namespace) ?? 0) + f.workload.pods.length,
     );
-  return [...meshed.entries()]
+  return [...sidecarPods.entries()]
     .filter(([ns]) => ns !== model.rootNamespace && !defaults.has(ns))
     .sort(([a], [b]) => a.localeCompare(b))
     .map(([ns, pods]) => {
@@ -250,7 +251,7 @@ export function namespaceDefaultFindings(
         code: C.namespaceWithoutDefault,
         severity: 'warning' as const,
         subject: { kind: 'Namespace', name: ns },
-        evidence: { meshedPods: pods, services: model.servicesByNamespace.get(ns)?.length ?? 0 },
+        evidence: { sidecarPods: pods, services: model.servicesByNamespace.get(ns)?.length ?? 0 },
         fix: {
           why: "Limits the namespace's proxies to their own namespace, the control plane and the namespaces they call.",
           ...(yaml ? { yaml } : {}),

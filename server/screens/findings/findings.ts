@@ -211,11 +211,14 @@ async function computeFindings(
   const ambient = ambientR.ok
     ? { ok: true as const, findings: ambientR.value.namespaces.flatMap((n) => n.findings) }
     : { ok: false as const, error: ambientR.error };
+  // where two analyses make the same finding the first is kept: Scoping's MDX0301 carries a
+  // Sidecar whose egress holds the namespaces the workloads were seen calling, the
+  // inventory's (kept when Scoping is late) only the namespace and the control plane
   const findings = dedupeFindings([
+    ...(scoping.ok ? scoping.findings : []),
     ...inventoryFindings(inv, root),
     ...checkScreened(screened, root, logs),
     ...(timelines.ok ? timelines.findings : []),
-    ...(scoping.ok ? scoping.findings : []),
     ...(incidents.ok ? incidents.findings : []),
     ...(ambient.ok ? ambient.findings : []),
   ]);

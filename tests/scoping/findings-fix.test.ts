@@ -1,0 +1,48 @@
+/**
+ * The Findings view's MDX0301 (a namespace without a default Sidecar) gives the Sidecar Scoping
+ * proposes for that namespace: egress to the namespaces its workloads were seen calling. The
+ * inventory's generic Sidecar (own namespace and control plane only) would cut those calls
+ * once applied; it is the fix only when Scoping is not there.
+ */
+import { beforeAll, describe, expect, it } from 'vitest';
+import { parse } from 'yaml';
+import type { Sidecar } from '../../lib/kube/types';
+import type { FindingsReport } from '../../lib/api/findings';
+import type { ScopingView } from '../../lib/api/scoping-view';
+import { getFindings } from '../../server/screens/findings/findings';
+import { computeScoping, scopingDeps } from '../../server/screens/scoping/scoping';
+import { runtimeFor } from '../../server/runtime/registry';
+import { wiredUnscopedMesh } from './harness';
+
+wiredUnscopedMesh('findings-fix');
+let view: ScopingView;
+let report: FindingsReport;
+
+beforeAll(async () => {
+  view = await computeScoping(scopingDeps(runtimeFor()));
+  report = await getFindings(null);
+}, 60_000);
+
+describe('MDX0301 in the Findings view', () => {
+  it('carries Scoping’s proposed Sidecar, with the namespaces the workloads call', () => {
+    const asked = report.findings.filter((f) => f.code === 'MDX0301');
+    expect(asked.length).toBeGreaterThan(0);
+    let crossNamespace = 0;
+    for (const f of asked) {
+      const ns = f.subject.name;
+      const proposal = view.report.generated.find(
+        (g) => g.level === 'namespace' && g.namespace === ns,
+      );
+      expect(proposal, ns).toBeDefined();
+      expect(f.fix?.yaml, ns).toBe(proposal?.yaml);
+      expect(f.evidence.sidecarPods, ns).toBeGreaterThan(0);
+      const hosts = (parse(proposal?.yaml ?? '') as Sidecar).spec.egress?.[0]?.hosts ?? [];
+      if (hosts.some((h) => h !== './*' && h !== 'istio-system/*')) crossNamespace++;
+    }
+    // the case the generic Sidecar gets wrong is there: a namespace calling another
+    expect(crossNamespace).toBeGreaterThan(0);
+    // one finding per namespace, whichever analyses made it
+    const namespaces = asked.map((f) => f.subject.name);
+    expect(new Set(namespaces).size).toBe(namespaces.length);
+  });
+});
