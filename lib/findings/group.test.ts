@@ -111,6 +111,29 @@ describe('grouping findings by code and fix', () => {
     const [g] = groupFindings([ns('a'), ns('b'), ns('c')], { rootNamespace: 'istio-system' });
     expect(g).toMatchObject({ count: 3, severity: 'info', fix: { scope: 'mesh' } });
     expect(g?.fix?.yaml).toContain('namespace: istio-system');
+    expect(g?.rest).toEqual([]);
+  });
+
+  it('keeps the own Sidecar of each namespace seen calling others under the mesh default', () => {
+    // the root default gives a namespace only itself and the control plane: one that calls
+    // another namespace would lose it, so its measured Sidecar stays offered, to apply first
+    const ns = (name: string, callsOut: string | null): Finding => ({
+      code: 'MDX0301',
+      severity: 'warning',
+      subject: { kind: 'Namespace', name },
+      evidence: { sidecarPods: 4, services: 2, callsOut },
+      fix: { why: 'Limits the namespace.', yaml: `namespace: ${name}` },
+    });
+    const [g] = groupFindings([ns('a', 'billing/*'), ns('b', ''), ns('c', null)], {
+      rootNamespace: 'mesh-root',
+      istioNamespace: 'istio-system',
+    });
+    expect(g?.fix?.scope).toBe('mesh');
+    expect(g?.fix?.why).toContain('The namespace below calls others: apply its own Sidecar');
+    // the root Sidecar lives in the root namespace and keeps the control plane's namespace
+    expect(g?.fix?.yaml).toContain('  namespace: mesh-root\n');
+    expect(g?.fix?.yaml).toContain('- "istio-system/*"');
+    expect(g?.rest.map((r) => r.subjects.map((x) => x.name))).toEqual([['a']]);
   });
 
   it('keeps errors of configuration as they are (no harm needed to be an error)', () => {

@@ -25,6 +25,8 @@ export interface GroupContext {
   heldWorkloads?: number;
   /** Istio's root namespace, where mesh-wide defaults live. */
   rootNamespace?: string;
+  /** Where the control plane runs (a generated Sidecar keeps it); default the root namespace. */
+  istioNamespace?: string;
 }
 
 /** Codes that describe an exposure (a risk) rather than a failure by themselves. */
@@ -117,7 +119,7 @@ const MESH_HOLD_YAML = (root: string) =>
   '      holdApplicationUntilProxyStarts: true\n' +
   '# then restart the affected workloads (kubectl rollout restart) so the injector applies it\n';
 
-const MESH_SIDECAR_YAML = (root: string) =>
+const MESH_SIDECAR_YAML = (root: string, istio: string) =>
   'apiVersion: networking.istio.io/v1\n' +
   'kind: Sidecar\n' +
   'metadata:\n' +
@@ -127,7 +129,7 @@ const MESH_SIDECAR_YAML = (root: string) =>
   '  egress:\n' +
   '  - hosts:\n' +
   '    - "./*"\n' +
-  `    - "${root}/*"\n`;
+  `    - "${istio}/*"\n`;
 
 /** Whether the mesh-wide setting is the fix: most workloads lack a hold. */
 function mostLackHold(members: readonly Finding[], ctx: GroupContext): boolean {
@@ -156,13 +158,22 @@ function scopedFix(code: string, members: readonly Finding[], ctx: GroupContext)
     };
   }
   if (code === 'MDX0301' && new Set(members.map((m) => m.subject.name)).size >= 2) {
+    // a namespace seen calling others needs its own Sidecar as well: under the root default
+    // alone its proxies would lose those hosts (503 NR)
+    const calling = members.filter(
+      (m) => typeof m.evidence.callsOut === 'string' && m.evidence.callsOut !== '',
+    );
     return {
       fix: {
         scope: 'mesh',
-        why: `A default Sidecar in the root namespace (${root}) narrows every namespace that has none of its own: each proxy keeps its own namespace and the control plane; add the namespaces they call.`,
-        yaml: MESH_SIDECAR_YAML(root),
+        why:
+          `A default Sidecar in the root namespace (${root}) narrows every namespace that has none of its own: each proxy keeps its own namespace and the control plane` +
+          (calling.length > 0
+            ? `. The ${calling.length === 1 ? 'namespace' : `${calling.length} namespaces`} below call${calling.length === 1 ? 's' : ''} others: apply ${calling.length === 1 ? 'its' : 'their'} own Sidecar with those hosts first.`
+            : '; add the namespaces they call.'),
+        yaml: MESH_SIDECAR_YAML(root, ctx.istioNamespace ?? root),
       },
-      rest: [],
+      rest: restOf(calling),
     };
   }
   const rest = restOf(members);

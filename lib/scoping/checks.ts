@@ -226,12 +226,17 @@ export function workloadFindings(facts: readonly WorkloadFacts[], fixYaml: FixLo
   return out;
 }
 
-/** MDX0301: namespaces whose sidecar workloads get no default Sidecar (own or mesh-root). */
+/**
+ * MDX0301: namespaces whose sidecar workloads get no default Sidecar (own or mesh-root). The
+ * fix is the namespace's proposed Sidecar; its egress hosts beyond the namespace and the root
+ * are named in the evidence (`callsOut`): a mesh-wide default alone would cut those calls.
+ */
 export function namespaceDefaultFindings(
   facts: readonly WorkloadFacts[],
   sidecars: readonly Sidecar[],
   model: MeshModel,
-  fixYaml: (ns: string) => string | undefined,
+  fixOf: (ns: string) => { yaml: string; hosts: readonly string[] } | undefined,
+  istioNamespace: string,
 ): Finding[] {
   const defaults = new Set(sidecars.filter((s) => !hasSelector(s)).map(nsOf));
   if (defaults.has(model.rootNamespace)) return [];
@@ -246,15 +251,22 @@ export function namespaceDefaultFindings(
     .filter(([ns]) => ns !== model.rootNamespace && !defaults.has(ns))
     .sort(([a], [b]) => a.localeCompare(b))
     .map(([ns, pods]) => {
-      const yaml = fixYaml(ns);
+      const fix = fixOf(ns);
+      // what every proposal holds: its own namespace and the control plane's
+      const base = new Set(['./*', `${ns}/*`, `${istioNamespace}/*`]);
+      const callsOut = fix ? fix.hosts.filter((h) => !base.has(h)).join(', ') : null;
       return {
         code: C.namespaceWithoutDefault,
         severity: 'warning' as const,
         subject: { kind: 'Namespace', name: ns },
-        evidence: { sidecarPods: pods, services: model.servicesByNamespace.get(ns)?.length ?? 0 },
+        evidence: {
+          sidecarPods: pods,
+          services: model.servicesByNamespace.get(ns)?.length ?? 0,
+          callsOut,
+        },
         fix: {
           why: "Limits the namespace's proxies to their own namespace, the control plane and the namespaces they call.",
-          ...(yaml ? { yaml } : {}),
+          ...(fix ? { yaml: fix.yaml } : {}),
         },
       };
     });

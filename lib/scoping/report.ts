@@ -129,7 +129,17 @@ export function buildScopingReport(input: ScopingInput): ScopingReport {
     ...windowFindings(input.window, minWindow),
     ...sidecarSelectionFindings(input.sidecars, input.pods, root),
     ...egressHostFindings(input.sidecars, model),
-    ...namespaceDefaultFindings(facts, input.sidecars, model, (ns) => fixFor(nsProposal.get(ns))),
+    ...namespaceDefaultFindings(
+      facts,
+      input.sidecars,
+      model,
+      (ns) => {
+        const p = nsProposal.get(ns);
+        const yaml = fixFor(p);
+        return p && yaml ? { yaml, hosts: p.hosts } : undefined;
+      },
+      istioNs,
+    ),
     ...workloadFindings(facts, (f) => fixFor(governing.get(f.workload.key))),
   ];
 

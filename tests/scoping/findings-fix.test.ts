@@ -45,4 +45,18 @@ describe('MDX0301 in the Findings view', () => {
     const namespaces = asked.map((f) => f.subject.name);
     expect(new Set(namespaces).size).toBe(namespaces.length);
   });
+
+  it('offers the mesh default, and under it the own Sidecar of each namespace that calls others', () => {
+    const group = report.groups?.find((g) => g.code === 'MDX0301');
+    expect(group?.fix?.scope).toBe('mesh');
+    const calling = report.findings.filter(
+      (f) => f.code === 'MDX0301' && typeof f.evidence.callsOut === 'string' && f.evidence.callsOut,
+    );
+    expect(calling.length).toBeGreaterThan(0);
+    const offered = new Map(
+      (group?.rest ?? []).flatMap((r) => r.subjects.map((x) => [x.name, r.fix.yaml] as const)),
+    );
+    for (const f of calling) expect(offered.get(f.subject.name), f.subject.name).toBe(f.fix?.yaml);
+    expect(offered.size).toBe(calling.length);
+  });
 });

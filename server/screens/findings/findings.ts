@@ -228,6 +228,7 @@ async function computeFindings(
     findings,
     groups: groupFindings(findings, {
       rootNamespace: root,
+      istioNamespace: rt.settings.MESHDX_ISTIO_NAMESPACE,
       ...(timelines.ok ? timelines.hold : {}),
     }),
     sources: [
