@@ -50,6 +50,7 @@ export function buildIstioSystem(
   world.object('configmaps', cm);
   world.service(ns, {
     name: 'istiod',
+    labels: { istio: 'pilot', 'istio.io/rev': 'default' },
     ports: [
       { name: 'grpc-xds', port: 15010 },
       { name: 'https-dns', port: 15012 },
@@ -60,6 +61,8 @@ export function buildIstioSystem(
   world.service(ns, {
     name: 'istio-ingressgateway',
     app: 'istio-ingressgateway',
+    // as Istio's gateway chart labels it (istioctl analyze leaves its ports alone)
+    labels: { istio: 'ingressgateway' },
     ports: [
       { name: 'status-port', port: 15021 },
       { name: 'http2', port: 80, targetPort: 8080 },

@@ -4,6 +4,8 @@ export interface ServiceSpec {
   name: string;
   /** Selector app label (defaults to the service name). */
   app?: string;
+  /** More labels on the Service (Istio's charts label theirs `istio: ...`). */
+  labels?: Record<string, string>;
   ports: ServicePort[];
 }
 
@@ -22,7 +24,7 @@ export function buildService(
       namespace: ns,
       uid,
       creationTimestamp: created,
-      labels: { app: s.app ?? s.name },
+      labels: { app: s.app ?? s.name, ...s.labels },
     },
     spec: {
       type: 'ClusterIP',
