@@ -29,8 +29,8 @@ export function loadHistory(
 
 /**
  * A meshdx store file, opened read-only: its intervals, indexed for lookups. The store's
- * module (and SQLite's native one, about 15 ms of start-up) is loaded only
- * for a store, once the log's scan threads are on their way.
+ * module (and SQLite's native one, about 15 ms of start-up) is loaded only for a store (in
+ * `attribute`, once the log's scan threads are on their way).
  */
 async function historyFromStore(io: CliIO, cmd: string, file: string): Promise<IpHistory | null> {
   try {
