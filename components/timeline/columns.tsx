@@ -37,9 +37,18 @@ export const FLEET_COLUMNS: Column<FleetRow>[] = [
     key: 'name',
     header: 'Pod',
     width: '2.2fr',
+    // a long name gives way to the badge: the name is cut (its title has it whole), never
+    // the word that says the pod is gone
     render: (r) => (
-      <span className="font-mono text-xs">
-        {r.name} {r.deleted && <Badge tone="warn">deleted</Badge>}
+      <span className="flex min-w-0 items-center gap-1">
+        <span className="truncate font-mono text-xs" title={r.name}>
+          {r.name}
+        </span>
+        {r.deleted && (
+          <span className="shrink-0">
+            <Badge tone="warn">deleted</Badge>
+          </span>
+        )}
       </span>
     ),
     sortValue: (r) => r.name,
