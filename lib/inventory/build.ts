@@ -16,7 +16,7 @@ import type {
 } from '../kube/types';
 import { ambientSummary } from './ambient';
 import { DEFAULT_ROOT_NAMESPACE } from '../scoping/visibility';
-import { sidecarScopes } from '../kube/proxy-container';
+import { listOf, sidecarScopes } from '../kube/proxy-container';
 import { proxyOf } from './proxy';
 import { workloadOf } from './workload';
 
@@ -44,8 +44,6 @@ function containerState(s: ContainerStatus | undefined): PodRow['containers'][nu
   if (s?.state?.terminated) return 'terminated';
   return 'unknown';
 }
-
-const listOf = <T>(v: unknown): T[] => (Array.isArray(v) ? (v as T[]) : []);
 
 export function podRow(pod: Pod, ns?: Namespace): PodRow {
   const proxy = proxyOf(pod);

@@ -32,13 +32,14 @@ export interface PodProxy {
   status?: ContainerStatus;
 }
 
-function list<T>(v: unknown): T[] {
+/** A value that should be a list, as one (anything else: empty). */
+export function listOf<T>(v: unknown): T[] {
   return Array.isArray(v) ? (v as T[]) : [];
 }
 
 /** The words of a container's command and args. */
 function words(c: Container): string[] {
-  return [...list<string>(c.command), ...list<string>(c.args)];
+  return [...listOf<string>(c.command), ...listOf<string>(c.args)];
 }
 
 /** `pilot-agent proxy router` (a gateway) or `proxy waypoint` (an ambient waypoint). */
@@ -55,7 +56,7 @@ export function podProxy(pod: Pod): PodProxy | null {
   const spec = (pod as { spec?: unknown }).spec as Pod['spec'] | undefined;
   if (!spec || typeof spec !== 'object') return null;
   const status = (pod as { status?: Pod['status'] }).status;
-  const init = list<Container>(spec.initContainers);
+  const init = listOf<Container>(spec.initContainers);
   const i = init.findIndex((c) => c?.name === PROXY_CONTAINER);
   if (i >= 0 && init[i]?.restartPolicy === 'Always') {
     return {
@@ -63,12 +64,12 @@ export function podProxy(pod: Pod): PodProxy | null {
       placement: 'native-sidecar',
       where: 'initContainers',
       index: i,
-      status: list<ContainerStatus>(status?.initContainerStatuses).find(
+      status: listOf<ContainerStatus>(status?.initContainerStatuses).find(
         (s) => s?.name === PROXY_CONTAINER,
       ),
     };
   }
-  const main = list<Container>(spec.containers);
+  const main = listOf<Container>(spec.containers);
   const m = main.findIndex((c) => c?.name === PROXY_CONTAINER);
   if (m < 0) return null;
   const container = main[m] as Container;
@@ -87,7 +88,7 @@ export function podProxy(pod: Pod): PodProxy | null {
           : 'sidecar',
     where: 'containers',
     index: m,
-    status: list<ContainerStatus>(status?.containerStatuses).find(
+    status: listOf<ContainerStatus>(status?.containerStatuses).find(
       (s) => s?.name === PROXY_CONTAINER,
     ),
   };

@@ -161,6 +161,24 @@ export function isBareMeshConfig(value: unknown): value is Record<string, unknow
 }
 
 /**
+ * The istio ConfigMap's `mesh` text read: its settings, and its errors, each saying where inside
+ * the text it is; they are placed at `at` (the string's place in the file) when given, else at
+ * their line and column in the text itself.
+ */
+function readMeshText(text: string, at?: { line: number; column: number }): MeshConfigResult {
+  const inner = yamlDocs(text, 0);
+  const mesh = inner.values.find(isRecord);
+  return {
+    settings: mesh ? fromMesh(mesh, 'configmap') : { from: 'configmap' },
+    errors: inner.errors.map((e) => ({
+      ...e,
+      ...at,
+      message: `inside data.mesh, at line ${e.line} column ${e.column} of its text: ${e.message}`,
+    })),
+  };
+}
+
+/**
  * The mesh config one parsed document holds: the istio ConfigMap (its `mesh` text is parsed,
  * errors say they are inside it), a bare mesh config, IstioOperator or Helm values; null when
  * it holds none.
@@ -169,16 +187,7 @@ export function meshConfigOfValue(value: unknown): MeshConfigResult | null {
   if (isBareMeshConfig(value)) return { settings: fromMesh(value, 'mesh'), errors: [] };
   const r = interpret(value);
   if (!r) return null;
-  if (r.inner === undefined) return { settings: r.settings, errors: [] };
-  const inner = yamlDocs(r.inner, 0);
-  const mesh = inner.values.find(isRecord);
-  return {
-    settings: mesh ? fromMesh(mesh, 'configmap') : { from: 'configmap' },
-    errors: inner.errors.map((e) => ({
-      ...e,
-      message: `inside data.mesh, at line ${e.line} column ${e.column} of its text: ${e.message}`,
-    })),
-  };
+  return r.inner === undefined ? { settings: r.settings, errors: [] } : readMeshText(r.inner);
 }
 
 export function parseMeshConfig(text: string): MeshConfigResult {
@@ -187,21 +196,10 @@ export function parseMeshConfig(text: string): MeshConfigResult {
     const r = interpret(value);
     if (!r) continue;
     if (r.inner === undefined) return { settings: r.settings, errors };
-    const inner = yamlDocs(r.inner, 0);
-    // The position is inside the data.mesh string, not in the file: point at the string and
-    // say where inside it.
-    const at = positionOf(text, docs[i], r.path ?? ['data', 'mesh']);
-    for (const e of inner.errors) {
-      errors.push({
-        ...at,
-        message: `inside data.mesh, at line ${e.line} column ${e.column} of its text: ${e.message}`,
-      });
-    }
-    const mesh = inner.values.find(isRecord);
-    return {
-      settings: mesh ? fromMesh(mesh, 'configmap') : { from: 'configmap' },
-      errors,
-    };
+    // the errors are inside the data.mesh string, not in the file: point at the string and
+    // say where inside it
+    const read = readMeshText(r.inner, positionOf(text, docs[i], r.path ?? ['data', 'mesh']));
+    return { settings: read.settings, errors: [...errors, ...read.errors] };
   }
   if (errors.length === 0 && values.length > 0) {
     // A mesh config without defaultConfig is valid (all defaults), but say what was read.
