@@ -110,7 +110,7 @@ export function endpointsOfDump(dump: ConfigDump): EndpointReport & { hasSection
     unreadable: 0,
     problem: null,
   };
-  const assignments: { cluster: string; rows: EndpointRow[] }[] = [];
+  const assignments: { key: ClusterKey; rows: EndpointRow[] }[] = [];
   const sections = sectionsOf(dump, 'endpoints');
   for (const s of sections)
     for (const key of ['dynamic_endpoint_configs', 'static_endpoint_configs'])
@@ -131,24 +131,31 @@ export function endpointsOfDump(dump: ConfigDump): EndpointReport & { hasSection
             else out.unreadable++;
           }
         }
-        assignments.push({ cluster, rows });
+        assignments.push({ key: clusterKey(cluster), rows });
       }
   // a stable sort: hosts of one cluster keep the dump's order
-  assignments.sort((a, b) => compareClusters(a.cluster, b.cluster));
+  assignments.sort((a, b) => compareClusterKeys(a.key, b.key));
   out.rows = assignments.flatMap((a) => a.rows);
   return { ...out, hasSection: sections.length > 0 };
 }
 
-/** istioctl's order of ClusterLoadAssignments: service name, subset, port, direction. */
-function compareClusters(a: string, b: string): number {
-  const key = (name: string) => {
-    const c = parseClusterName(name);
-    return c?.direction
-      ? { name: c.fqdn ?? '', subset: c.subset ?? '', port: c.port ?? 0, dir: c.direction }
-      : { name, subset: '', port: 0, dir: '' };
-  };
-  const x = key(a);
-  const y = key(b);
+/** What istioctl orders ClusterLoadAssignments by: service name, subset, port, direction. */
+interface ClusterKey {
+  name: string;
+  subset: string;
+  port: number;
+  dir: string;
+}
+
+/** A cluster name's sort key (made once per cluster, not per comparison). */
+function clusterKey(cluster: string): ClusterKey {
+  const c = parseClusterName(cluster);
+  return c?.direction
+    ? { name: c.fqdn ?? '', subset: c.subset ?? '', port: c.port ?? 0, dir: c.direction }
+    : { name: cluster, subset: '', port: 0, dir: '' };
+}
+
+function compareClusterKeys(x: ClusterKey, y: ClusterKey): number {
   if (x.name !== y.name) return x.name < y.name ? -1 : 1;
   if (x.subset !== y.subset) return x.subset < y.subset ? -1 : 1;
   if (x.port !== y.port) return x.port - y.port;

@@ -138,7 +138,6 @@ export class ClusterRuntime {
     return this;
   }
 
-  /** Now on the cluster's clock. */
   /**
    * Istio's root namespace: the mesh config's rootNamespace when it sets one, else the
    * namespace meshdx is told istiod runs in (MESHDX_ISTIO_NAMESPACE), as Istio defaults it.
@@ -149,6 +148,7 @@ export class ClusterRuntime {
     return mesh.settings?.rootNamespace ?? this.settings.MESHDX_ISTIO_NAMESPACE;
   }
 
+  /** Now on the cluster's clock. */
   now(): Date {
     return this.transport.clusterNow();
   }
