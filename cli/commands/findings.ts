@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import type { CliCommand, CliIO } from '../io';
-import { EXIT_FAIL, EXIT_OK, EXIT_USAGE } from '../io';
+import type { CliCommand, CliIO, InputLimits } from '../io';
+import { EXIT_FAIL, EXIT_OK, EXIT_USAGE, limitsOf, readDocument } from '../io';
 import { groupFindings } from '../../lib/findings/group';
 import { parseManifestText, type Unreadable } from '../../lib/findings/input';
 import { manifestFindings } from '../../lib/findings/manifest';
@@ -260,7 +260,7 @@ export async function runWith(argv: string[], io: CliIO, readStdin: ReadStdin): 
   const split = splitMeshConfigs(objects, origins);
   let given: FoundMeshConfig | null = null;
   if (args.meshConfig !== null) {
-    const read = readGivenMeshConfig(args.meshConfig, io.cwd);
+    const read = readGivenMeshConfig(args.meshConfig, io.cwd, limitsOf(io));
     if (typeof read === 'string') {
       io.stderr(`meshdx findings: --mesh-config ${read}\n`);
       return EXIT_USAGE;
@@ -322,16 +322,16 @@ export async function runWith(argv: string[], io: CliIO, readStdin: ReadStdin): 
   return errors > 0 ? EXIT_FAIL : EXIT_OK;
 }
 
-/** The --mesh-config file's mesh config, or why it cannot be used. */
-function readGivenMeshConfig(file: string, cwd: string): FoundMeshConfig | string {
-  let text: string;
-  try {
-    text = fs.readFileSync(path.resolve(cwd, file), 'utf8');
-  } catch (e) {
-    const code = (e as NodeJS.ErrnoException).code;
-    return `${file}: ${code === 'ENOENT' ? 'no such file' : (e as Error).message}`;
-  }
-  const r = parseMeshConfig(text);
+/** The --mesh-config file's mesh config, or why it cannot be used (the file named as given). */
+function readGivenMeshConfig(
+  file: string,
+  cwd: string,
+  limits: InputLimits,
+): FoundMeshConfig | string {
+  const resolved = path.resolve(cwd, file);
+  const read = readDocument(resolved, limits);
+  if ('error' in read) return read.error.replaceAll(resolved, file);
+  const r = parseMeshConfig(read.text);
   const first = r.errors[0];
   if (r.settings.from === 'none')
     return `${file}: ${first ? `${first.line}:${first.column}: ${first.message}` : 'no mesh config in it'}`;
