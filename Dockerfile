@@ -35,7 +35,9 @@ COPY --from=build --chown=0:0 /out/ /app/
 # the resident set crept up by ~25 MB over a few views at 20,000 proxies (bench/fleet.bench.ts
 # starts the server with these same settings, read from this file).
 ENV MALLOC_ARENA_MAX=2 MALLOC_MMAP_THRESHOLD_=131072 MALLOC_TRIM_THRESHOLD_=131072
-ENV NODE_ENV=production NEXT_TELEMETRY_DISABLED=1 \
+# server.js keeps idle connections 65 s: longer than the 60 s idle timeout of the usual ingress
+# and than Node clients' 5 s socket reuse, so neither sends on a socket being closed
+ENV NODE_ENV=production NEXT_TELEMETRY_DISABLED=1 KEEP_ALIVE_TIMEOUT=65000 \
     PORT=3000 HOSTNAME=0.0.0.0 MESHDX_DB=/data/meshdx.sqlite
 # The history store (/data) and /tmp are volumes; everything else may be read-only.
 VOLUME ["/data", "/tmp"]

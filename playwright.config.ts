@@ -3,6 +3,7 @@ import path from 'node:path';
 import { CHROMIUM_ARGS } from './cli/report/chromium';
 import { PORTS, PROMETHEUS_DEMO_KUBECONFIG } from './e2e/support';
 import { PROMETHEUS_BIN } from './test-support/prometheus';
+import { nextStartArgs } from './test-support/next-start';
 
 /**
  * e2e against the production build in Debian's Chromium (no browser download): one dashboard on
@@ -41,14 +42,14 @@ export default defineConfig({
       stdout: 'pipe',
     },
     {
-      command: `${next} start -p ${PORTS.badKubeconfig} -H 127.0.0.1`,
+      command: [next, ...nextStartArgs(PORTS.badKubeconfig)].join(' '),
       url: `http://127.0.0.1:${PORTS.badKubeconfig}/api/cluster`,
       timeout: 240_000,
       reuseExistingServer: false,
       env: { ...env, MESHDX_KUBECONFIG: '/nonexistent/meshdx/kubeconfig' },
     },
     {
-      command: `${next} start -p ${PORTS.unreachable} -H 127.0.0.1`,
+      command: [next, ...nextStartArgs(PORTS.unreachable)].join(' '),
       url: `http://127.0.0.1:${PORTS.unreachable}/api/cluster`,
       timeout: 240_000,
       reuseExistingServer: false,

@@ -3,6 +3,7 @@ import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
+import { nextStartArgs } from '../test-support/next-start';
 
 /**
  * The production build (`next start`, run `next build` first) as its own process against a
@@ -63,7 +64,7 @@ export async function startNextServer(
   const db = fs.mkdtempSync(path.join(os.tmpdir(), 'meshdx-bench-db-'));
   const child = spawn(
     path.join(root, 'node_modules', '.bin', 'next'),
-    ['start', '-p', String(port), '-H', '127.0.0.1'],
+    nextStartArgs(port),
     {
       cwd: root,
       env: {

@@ -147,7 +147,9 @@ const webEnv = { ...env };
 // the demo's clusters are the simulators: a kubeconfig chosen for real clusters must not win
 delete webEnv.MESHDX_KUBECONFIG;
 delete webEnv.MESHDX_CONTEXT;
-const next = spawn(bin('next'), ['start', '-p', String(port), '-H', values.host], {
+// idle keep-alive connections outlive Node clients' 5 s socket reuse (test-support/next-start.ts)
+const nextArgs = ['start', '-p', String(port), '-H', values.host, '--keepAliveTimeout', '65000'];
+const next = spawn(bin('next'), nextArgs, {
   cwd: root,
   stdio: ['ignore', 'pipe', 'inherit'],
   env: {

@@ -1,4 +1,5 @@
 import { expect, test } from '@playwright/test';
+import { KEEP_ALIVE_MS } from '../test-support/next-start';
 import { base, PORTS, snap } from './support';
 
 test('a bad KUBECONFIG path is named on the page and in the API, and the server keeps running', async ({
@@ -8,6 +9,8 @@ test('a bad KUBECONFIG path is named on the page and in the API, and the server 
   const url = base(PORTS.badKubeconfig);
   const res = await request.get(`${url}/api/inventory`);
   expect(res.status()).toBe(503);
+  // idle connections outlive Node clients' 5 s socket reuse (test-support/next-start.ts)
+  expect(res.headers()['keep-alive']).toBe(`timeout=${KEEP_ALIVE_MS / 1000}`);
   const body = (await res.json()) as { error: { code: string; message: string; hint?: string } };
   expect(body.error.code).toBe('KUBECONFIG_NOT_FOUND');
   expect(body.error.message).toContain('/nonexistent/meshdx/kubeconfig');
@@ -45,6 +48,7 @@ test('an invalid pod name is a 400 and a clear page error, never an API request'
   for (const bad of ['Bad_Name', '..%2F..%2Fsecrets', 'a%20b']) {
     const res = await request.get(`${url}/api/pods/default/${bad}`);
     expect(res.status()).toBe(400);
+    expect(res.headers()['keep-alive']).toBe(`timeout=${KEEP_ALIVE_MS / 1000}`);
     const body = (await res.json()) as { error: { code: string; message: string } };
     expect(body.error.code).toBe('INVALID_NAME');
     expect(body.error.message).toMatch(/invalid pod name/);

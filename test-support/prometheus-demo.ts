@@ -11,6 +11,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { startPrometheus, type RunningPrometheus } from './prometheus';
+import { nextStartArgs } from './next-start';
 
 const root = path.resolve(import.meta.dirname, '..');
 const bin = (name: string) => path.join(root, 'node_modules', '.bin', name);
@@ -74,7 +75,7 @@ prom = await startPrometheus({
   scrapeSeconds: 1,
 });
 
-const next = spawn(bin('next'), ['start', '-p', String(port), '-H', '127.0.0.1'], {
+const next = spawn(bin('next'), nextStartArgs(port), {
   cwd: root,
   stdio: ['ignore', 'ignore', 'inherit'],
   env: {
