@@ -4,8 +4,8 @@ import { parseFloatStrict } from './value';
 /**
  * Prometheus's instant-vector answer (GET /api/v1/query) read from its bytes, for the labels the
  * caller names: no text of the whole answer, no object per series, no value array or timestamp
- * string. A fleet's answer has one series per proxy (20,000 at 20,000 proxies, seven answers per
- * view); read as text, each answer was a 2 MB string and an object per series. The scan takes
+ * string. A fleet's answer has one series per proxy (20,000 at 20,000 proxies, four such answers
+ * per view); read as text, each answer was a 2 MB string and an object per series. The scan takes
  * exactly the shape Prometheus writes:
  *
  *   {"status":"success","data":{"resultType":"vector","result":[

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { mergeFleetSeries, promOutcome, type PromFleet } from './fleet';
+import { FLEET_QUERIES, promOutcome, readPromFleet, type PromFleet } from './fleet';
 import { parseMatrix } from './query';
 
 const vec = (rows: [Record<string, string>, string][], t = 1_700_000_000) => ({
@@ -28,48 +28,215 @@ describe('parseMatrix', () => {
   });
 });
 
-describe('the fleet from Prometheus', () => {
+type Rows = [Record<string, string>, string][];
+
+/**
+ * A Prometheus that answers each instant query from `answers` (by its text) and refuses any
+ * other as Prometheus refuses a bad query; `asked` keeps every request's query and time.
+ */
+function fakeProm(answers: Map<string, Rows>) {
+  const asked: { query: string; time: string | null }[] = [];
+  const fetchImpl = (async (input: string | URL | Request) => {
+    const url = new URL(String(input));
+    const query = url.searchParams.get('query') ?? '';
+    asked.push({ query, time: url.searchParams.get('time') });
+    const rows = answers.get(query);
+    return rows
+      ? new Response(JSON.stringify(vec(rows)))
+      : new Response(JSON.stringify({ status: 'error', error: `unexpected query ${query}` }), {
+          status: 400,
+        });
+  }) as typeof fetch;
+  return { client: { baseUrl: 'http://prom.test', timeoutMs: 1_000, fetchImpl }, asked };
+}
+
+const WARMING = 'envoy_cluster_manager_warming_clusters';
+const coverage = (active: number, warming = active, state = active, version = active) =>
+  (
+    [
+      ['activeClusters', active],
+      ['warmingClusters', warming],
+      ['state', state],
+      ['version', version],
+    ] as const
+  ).map(([figure, n]): [Record<string, string>, string] => [{ figure }, String(n)]);
+
+/** Two proxies (a, b), a sample time for c and one series without labels; `over` replaces answers. */
+function answers(over: Partial<Record<string, Rows>> = {}): Map<string, Rows> {
   const pa = { namespace: 'shop', pod: 'a' };
   const pb = { namespace: 'shop', pod: 'b' };
-  const merged = mergeFleetSeries({
-    activeClusters: series([
-      [pa, '120'],
-      [{ pod: 'orphan' }, '3'],
-    ]),
-    warmingClusters: series([[pa, '0']]),
-    listeners: series([[pa, '25']]),
-    memory: series([[pa, '24094720']]),
-    state: series([[pa, '0']]),
-    version: series([[{ ...pa, tag: '1.24.2' }, '1']]),
-    sampledAt: series([
-      [pa, '1700000000'],
-      [pb, '1699999000'],
-    ]),
-  });
-  const fleet: PromFleet = { ...merged, error: null, queries: [] };
+  const m = new Map<string, Rows>([
+    [
+      FLEET_QUERIES.activeClusters,
+      [
+        [pa, '120'],
+        [pb, '80'],
+        [{ pod: 'orphan' }, '3'],
+      ],
+    ],
+    [
+      FLEET_QUERIES.listeners,
+      [
+        [pa, '25'],
+        [pb, '20'],
+      ],
+    ],
+    [
+      FLEET_QUERIES.memory,
+      [
+        [pa, '24094720'],
+        [pb, '20000000'],
+      ],
+    ],
+    [
+      FLEET_QUERIES.sampledAt,
+      [
+        [pa, '1700000000'],
+        [pb, '1699999000'],
+        [{ namespace: 'shop', pod: 'c' }, '1700000000'],
+      ],
+    ],
+    [`max by (namespace, pod) (${WARMING}) != 0`, []],
+    ['max by (namespace, pod) (envoy_server_state) != 0', []],
+    [
+      'count by (tag) (max by (namespace, pod, tag) (istio_build{component="proxy"}))',
+      [[{ tag: '1.24.2' }, '2']],
+    ],
+    [COVERAGE, coverage(2)],
+  ]);
+  for (const [q, rows] of Object.entries(over)) if (rows) m.set(q, rows);
+  return m;
+}
 
-  it('merges the queries into one sample per proxy and counts unlabelled series', () => {
-    expect(merged.unlabelled).toBe(1);
-    expect(merged.byPod.get('shop/a')?.stats).toMatchObject({
+const COVERAGE = [
+  ['activeClusters', 'envoy_cluster_manager_active_clusters'],
+  ['warmingClusters', WARMING],
+  ['state', 'envoy_server_state'],
+  ['version', 'istio_build{component="proxy"}'],
+]
+  .map(
+    ([f, series]) =>
+      `label_replace(count(max by (namespace, pod) (${series})), "figure", "${f}", "", "")`,
+  )
+  .join(' or ');
+
+describe('the fleet from Prometheus', () => {
+  const NOW = 1_700_000_030_000;
+
+  it('asks for the exceptions only when every proxy has the series, all at one instant', async () => {
+    const { client, asked } = fakeProm(answers());
+    const fleet = await readPromFleet(client, NOW);
+    expect(fleet.error).toBeNull();
+    expect(fleet.unlabelled).toBe(1);
+    expect(asked).toHaveLength(8);
+    expect(new Set(asked.map((a) => a.time))).toEqual(new Set(['1700000030.000']));
+    expect(fleet.queries).toEqual(asked.map((a) => a.query));
+    expect(fleet.byPod.get('shop/a')?.stats).toEqual({
       activeClusters: 120,
       warmingClusters: 0,
       listenersActive: 25,
       memoryAllocatedBytes: 24094720,
       serverState: { value: 0, name: 'LIVE' },
+      initializationTimeMs: null,
       istioVersion: '1.24.2',
+    });
+    // c has a sample time and no figures: nothing is made up for it
+    expect(fleet.byPod.get('shop/c')?.stats).toMatchObject({
+      activeClusters: null,
+      warmingClusters: null,
+      serverState: null,
+      istioVersion: null,
     });
   });
 
-  it('a proxy with numbers is ok, one without its gauge or with an old sample is unknown', () => {
-    const now = 1_700_000_030_000;
+  it('takes the exceptions an answer names, and never makes a usual value of NaN', async () => {
+    const { client } = fakeProm(
+      answers({
+        [`max by (namespace, pod) (${WARMING}) != 0`]: [[{ namespace: 'shop', pod: 'b' }, '4']],
+        ['max by (namespace, pod) (envoy_server_state) != 0']: [
+          [{ namespace: 'shop', pod: 'a' }, '1'],
+          [{ namespace: 'shop', pod: 'b' }, 'NaN'],
+        ],
+      }),
+    );
+    const fleet = await readPromFleet(client, NOW);
+    expect(fleet.byPod.get('shop/a')?.stats).toMatchObject({
+      warmingClusters: 0,
+      serverState: { value: 1, name: 'DRAINING' },
+    });
+    expect(fleet.byPod.get('shop/b')?.stats).toMatchObject({
+      warmingClusters: 4,
+      serverState: null,
+    });
+  });
+
+  it('asks for a whole figure when some proxy lacks its series: that proxy stays unknown', async () => {
+    const full = `max by (namespace, pod) (${WARMING})`;
+    const { client, asked } = fakeProm(
+      answers({ [COVERAGE]: coverage(2, 1), [full]: [[{ namespace: 'shop', pod: 'a' }, '0']] }),
+    );
+    const fleet = await readPromFleet(client, NOW);
+    expect(asked.map((a) => a.query)).toContain(full);
+    expect(fleet.byPod.get('shop/a')?.stats.warmingClusters).toBe(0);
+    expect(fleet.byPod.get('shop/b')?.stats.warmingClusters).toBeNull();
+    expect(fleet.byPod.get('shop/b')?.stats.serverState).toEqual({ value: 0, name: 'LIVE' });
+  });
+
+  it('asks for the proxies off the usual version, and for all when one runs two', async () => {
+    const minority = 'max by (namespace, pod, tag) (istio_build{component="proxy",tag!="1.24.2"})';
+    const versions =
+      'count by (tag) (max by (namespace, pod, tag) (istio_build{component="proxy"}))';
+    const canary = fakeProm(
+      answers({
+        [versions]: [
+          [{ tag: '1.24.2' }, '1'],
+          [{ tag: '1.25.0' }, '1'],
+        ],
+        [minority]: [[{ namespace: 'shop', pod: 'b', tag: '1.25.0' }, '1']],
+      }),
+    );
+    const fleet = await readPromFleet(canary.client, NOW);
+    expect(fleet.error).toBeNull();
+    expect(canary.asked.map((a) => a.query)).toContain(minority);
+    expect(fleet.byPod.get('shop/a')?.stats.istioVersion).toBe('1.24.2');
+    expect(fleet.byPod.get('shop/b')?.stats.istioVersion).toBe('1.25.0');
+
+    // three version series for two proxies: one of them reports two, so none is assumed
+    const full = 'max by (namespace, pod, tag) (istio_build{component="proxy"})';
+    const twice = fakeProm(
+      answers({
+        [versions]: [
+          [{ tag: '1.24.2' }, '2'],
+          [{ tag: '1.25.0' }, '1'],
+        ],
+        [full]: [[{ namespace: 'shop', pod: 'a', tag: '1.24.2' }, '1']],
+      }),
+    );
+    const both = await readPromFleet(twice.client, NOW);
+    expect(twice.asked.map((a) => a.query)).toContain(full);
+    expect(both.byPod.get('shop/a')?.stats.istioVersion).toBe('1.24.2');
+    expect(both.byPod.get('shop/b')?.stats.istioVersion).toBeNull();
+  });
+
+  it('one failed answer fails the whole fleet: never a partial one', async () => {
+    const m = answers();
+    m.delete(FLEET_QUERIES.memory);
+    const fleet = await readPromFleet(fakeProm(m).client, NOW);
+    expect(fleet.error).toMatch(/unexpected query/);
+    expect(fleet.byPod.size).toBe(0);
+  });
+
+  it('a proxy with numbers is ok, one without its gauge or with an old sample is unknown', async () => {
+    const fleet: PromFleet = await readPromFleet(fakeProm(answers()).client, NOW);
+    const now = NOW;
     const a = promOutcome(fleet, 'shop', 'a', now, 60_000);
     expect(a).toMatchObject({
       ok: true,
       source: 'prometheus',
       sampledAt: '2023-11-14T22:13:20.000Z',
     });
-    // b has a timestamp but no active-clusters value: unknown, never 0
-    expect(promOutcome(fleet, 'shop', 'b', now, 60_000)).toMatchObject({
+    // c has a timestamp but no active-clusters value: unknown, never 0
+    expect(promOutcome(fleet, 'shop', 'c', now, 60_000)).toMatchObject({
       ok: false,
       status: 'unknown',
     });

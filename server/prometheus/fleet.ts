@@ -8,21 +8,68 @@
 import type { EnvoyProxyStats } from '../../lib/metrics/envoy-stats';
 import type { ScrapeOutcome } from '../../lib/proxies/types';
 import { AsciiTexts } from '../../lib/ascii-text';
-import { promVector, type PromClient, type Series } from './query';
+import { promVector, type PromClient, type VectorVisitor } from './query';
 
-/** One instant query per figure; `max by` folds duplicates (two scrapes, HA replicas). */
+/**
+ * The figures every proxy has its own value of: one series per proxy in each answer. `max by`
+ * folds duplicates (two scrapes, HA replicas).
+ */
 export const FLEET_QUERIES = {
   activeClusters: 'max by (namespace, pod) (envoy_cluster_manager_active_clusters)',
-  warmingClusters: 'max by (namespace, pod) (envoy_cluster_manager_warming_clusters)',
   listeners: 'max by (namespace, pod) (envoy_listener_manager_total_listeners_active)',
   memory: 'max by (namespace, pod) (envoy_server_memory_allocated)',
-  state: 'max by (namespace, pod) (envoy_server_state)',
-  version: 'max by (namespace, pod, tag) (istio_build{component="proxy"})',
   /** When the active-clusters sample was scraped: its age decides lagging. */
   sampledAt: 'max by (namespace, pod) (timestamp(envoy_cluster_manager_active_clusters))',
 } as const;
 
-type Figure = keyof typeof FLEET_QUERIES;
+/**
+ * Figures nearly every proxy has at one usual value (no cluster warming, LIVE): Prometheus is
+ * asked for the exceptions only, which spares it and meshdx a 2 MB answer each at 20,000
+ * proxies. A proxy left out has the usual value only when every proxy with an active-clusters
+ * series has this series too (COVERAGE); else the whole figure is asked for (`full`), and a
+ * proxy without the series stays unknown.
+ */
+const SPARSE = {
+  warmingClusters: {
+    exceptions: 'max by (namespace, pod) (envoy_cluster_manager_warming_clusters) != 0',
+    full: 'max by (namespace, pod) (envoy_cluster_manager_warming_clusters)',
+    series: 'envoy_cluster_manager_warming_clusters',
+    usual: 0,
+  },
+  state: {
+    exceptions: 'max by (namespace, pod) (envoy_server_state) != 0',
+    full: 'max by (namespace, pod) (envoy_server_state)',
+    series: 'envoy_server_state',
+    /** LIVE */
+    usual: 0,
+  },
+} as const;
+
+const PROXY_BUILD = 'istio_build{component="proxy"}';
+
+/** How many proxies run each Istio version; the proxies off the usual one are asked for. */
+const VERSIONS_QUERY = `count by (tag) (max by (namespace, pod, tag) (${PROXY_BUILD}))`;
+const FULL_VERSION_QUERY = `max by (namespace, pod, tag) (${PROXY_BUILD})`;
+
+/** How many proxies have each series, labelled `figure`, from one evaluation. */
+const COVERAGE_QUERY = (
+  [
+    ['activeClusters', 'envoy_cluster_manager_active_clusters'],
+    ['warmingClusters', SPARSE.warmingClusters.series],
+    ['state', SPARSE.state.series],
+    ['version', PROXY_BUILD],
+  ] as const
+)
+  .map(
+    ([figure, series]) =>
+      `label_replace(count(max by (namespace, pod) (${series})), "figure", "${figure}", "", "")`,
+  )
+  .join(' or ');
+
+/** A PromQL string literal. */
+const promString = (v: string) => `"${v.replace(/\\/g, '\\\\').replace(/"/g, '\\"')}"`;
+
+type Figure = keyof typeof FLEET_QUERIES | keyof typeof SPARSE | 'version';
 
 /** The labels the answers are read for: the proxy's, and the version's tag. */
 const LABELS = ['namespace', 'pod', 'tag'] as const;
@@ -73,8 +120,9 @@ function emptyStats(): EnvoyProxyStats {
 
 /**
  * Where the samples are kept while answers are folded: the fleet's `namespace/pod` map, and the
- * same samples by namespace then pod, so the 7 answers' 140,000 series at 20,000 proxies find
- * their proxy without building a `namespace/pod` string each (one per proxy is built).
+ * same samples by namespace then pod, so the 4 per-proxy answers' 80,000 series at 20,000
+ * proxies find their proxy without building a `namespace/pod` string each (one per proxy is
+ * built).
  */
 interface FoldTarget {
   byPod: Map<string, PromFleetSample>;
@@ -97,8 +145,9 @@ function sampleFor(into: FoldTarget, namespace: string, pod: string): PromFleetS
 }
 
 /**
- * Folds one figure's sample for one series into the per-proxy samples; returns false when the
- * series has no namespace or pod label (not attributable to a proxy).
+ * Folds one figure's sample for one series into the per-proxy samples: the proxy's sample, or
+ * null when the series has no namespace or pod label (not attributable to a proxy). A value
+ * that is not finite leaves the figure unknown.
  */
 function foldSample(
   into: FoldTarget,
@@ -107,10 +156,10 @@ function foldSample(
   pod: string | undefined,
   tag: string | undefined,
   v: number,
-): boolean {
-  if (!namespace || !pod) return false;
-  if (!Number.isFinite(v)) return true;
+): PromFleetSample | null {
+  if (!namespace || !pod) return null;
   const p = sampleFor(into, namespace, pod);
+  if (!Number.isFinite(v)) return p;
   switch (figure) {
     case 'activeClusters':
       p.stats.activeClusters = v;
@@ -125,7 +174,7 @@ function foldSample(
       p.stats.memoryAllocatedBytes = v;
       break;
     case 'state':
-      p.stats.serverState = { value: v, name: STATE_NAMES[v] ?? `state ${v}` };
+      p.stats.serverState = stateOf(v);
       break;
     case 'version':
       if (v > 0 && tag) p.stats.istioVersion = tag;
@@ -134,63 +183,120 @@ function foldSample(
       p.sampledAtMs = Math.round(v * 1000);
       break;
   }
-  return true;
+  return p;
 }
 
-/** Merges the answers of FLEET_QUERIES into one sample per proxy. */
-export function mergeFleetSeries(
-  answers: Record<Figure, Series[]>,
-): Omit<PromFleet, 'error' | 'queries'> {
-  const into: FoldTarget = { byPod: new Map(), byNamespace: new Map() };
-  let unlabelled = 0;
-  for (const [figure, series] of Object.entries(answers) as [Figure, Series[]][]) {
-    for (const s of series) {
-      const v = s.samples[0]?.[1];
-      // a series without a sample, or without namespace/pod labels, is counted once (on the
-      // active-clusters answer) as not attributable
-      const attributable =
-        v === undefined
-          ? keyOf(s.metric) !== null
-          : foldSample(into, figure, s.metric.namespace, s.metric.pod, s.metric.tag, v);
-      if (!attributable && figure === 'activeClusters') unlabelled++;
-    }
-  }
-  return { byPod: into.byPod, unlabelled };
+const stateOf = (v: number) => ({ value: v, name: STATE_NAMES[v] ?? `state ${v}` });
+
+/** The most common version (ties: the lowest tag), when every proxy runs exactly one. */
+function usualVersion(
+  versions: { tag: string; proxies: number }[],
+  proxies: number,
+  withBuild: number | undefined,
+): string | null {
+  const counted = versions.reduce((n, v) => n + v.proxies, 0);
+  if (versions.length === 0 || withBuild !== proxies || counted !== proxies) return null;
+  return versions.reduce((a, b) =>
+    b.proxies > a.proxies || (b.proxies === a.proxies && b.tag < a.tag) ? b : a,
+  ).tag;
 }
 
 /**
- * Asks the queries in parallel and folds each answer into the per-proxy samples as it is read
- * (no intermediate series), so at 20,000 proxies one parsed answer (not seven) is alive at a time. Any failure makes the
- * whole answer an error (never partial).
+ * Asks the queries in parallel, all evaluated at one instant, and folds each answer into the
+ * per-proxy samples as it is read (no intermediate series), so at 20,000 proxies one parsed
+ * answer (not four) is alive at a time. A second round asks for a sparse figure whose series
+ * some proxies lack, and for the proxies off the usual version. Any failure makes the whole
+ * answer an error (never partial).
  */
-export async function readPromFleet(c: PromClient): Promise<PromFleet> {
-  const figures = Object.keys(FLEET_QUERIES) as Figure[];
-  const queries = figures.map((f) => FLEET_QUERIES[f]);
+export async function readPromFleet(c: PromClient, nowMs = Date.now()): Promise<PromFleet> {
   const byPod = new Map<string, PromFleetSample>();
   const into: FoldTarget = { byPod, byNamespace: new Map() };
+  const at = { time: (nowMs / 1000).toFixed(3) };
+  const queries: string[] = [];
   let unlabelled = 0;
   let error: string | null = null;
-  // each pod's name is in all 7 answers: made once, and hashed once for the maps below
+  // each pod's name is in most answers: made once, and hashed once for the maps below
   const texts = new AsciiTexts();
-  await Promise.all(
-    figures.map(async (figure) => {
-      // each answer is folded in as it is read (no Series built): the samples of an answer
-      // that turns out bad are dropped with the whole fleet below
-      const failed = await promVector(
-        c,
-        FLEET_QUERIES[figure],
-        LABELS,
-        ([ns, pod, tag], _at, v) => {
-          if (error !== null) return;
-          if (!foldSample(into, figure, ns, pod, tag, v) && figure === 'activeClusters')
-            unlabelled++;
-        },
-        texts,
-      );
-      if (failed !== null && error === null) error = failed;
+  const ask = async (query: string, labels: readonly string[], visit: VectorVisitor) => {
+    queries.push(query);
+    // an answer is folded in as it is read: the samples of one that turns out bad are dropped
+    // with the whole fleet below
+    const failed = await promVector(
+      c,
+      query,
+      labels,
+      (l, t, v) => {
+        if (error === null) visit(l, t, v);
+      },
+      texts,
+      at,
+    );
+    if (failed !== null && error === null) error = failed;
+  };
+  /** The proxies a sparse figure's answers named: the usual value is not theirs. */
+  const named = {
+    warmingClusters: new Set<PromFleetSample>(),
+    state: new Set<PromFleetSample>(),
+    version: new Set<PromFleetSample>(),
+  };
+  const fold =
+    (figure: Figure): VectorVisitor =>
+    ([ns, pod, tag], _t, v) => {
+      const p = foldSample(into, figure, ns, pod, tag, v);
+      if (p === null) {
+        if (figure === 'activeClusters') unlabelled++;
+      } else if (figure === 'warmingClusters' || figure === 'state' || figure === 'version') {
+        named[figure].add(p);
+      }
+    };
+  const coverage = new Map<string, number>();
+  const versions: { tag: string; proxies: number }[] = [];
+  await Promise.all([
+    ...(Object.keys(FLEET_QUERIES) as (keyof typeof FLEET_QUERIES)[]).map((f) =>
+      ask(FLEET_QUERIES[f], LABELS, fold(f)),
+    ),
+    ...(Object.keys(SPARSE) as (keyof typeof SPARSE)[]).map((f) =>
+      ask(SPARSE[f].exceptions, LABELS, fold(f)),
+    ),
+    ask(VERSIONS_QUERY, ['tag'], ([tag], _t, n) => {
+      if (tag !== undefined) versions.push({ tag, proxies: n });
     }),
-  );
+    ask(COVERAGE_QUERY, ['figure'], ([figure], _t, n) => {
+      if (figure !== undefined) coverage.set(figure, n);
+    }),
+  ]);
   if (error !== null) return { byPod: new Map(), unlabelled: 0, error, queries };
+
+  const proxies = coverage.get('activeClusters') ?? 0;
+  const usual = (Object.keys(SPARSE) as (keyof typeof SPARSE)[]).filter(
+    (f) => coverage.get(f) === proxies,
+  );
+  const version = usualVersion(versions, proxies, coverage.get('version'));
+  await Promise.all([
+    ...(Object.keys(SPARSE) as (keyof typeof SPARSE)[])
+      .filter((f) => !usual.includes(f))
+      .map((f) => ask(SPARSE[f].full, LABELS, fold(f))),
+    version === null
+      ? ask(FULL_VERSION_QUERY, LABELS, fold('version'))
+      : versions.length > 1
+        ? ask(
+            `max by (namespace, pod, tag) (istio_build{component="proxy",tag!=${promString(version)}})`,
+            LABELS,
+            fold('version'),
+          )
+        : null,
+  ]);
+  if (error !== null) return { byPod: new Map(), unlabelled: 0, error, queries };
+
+  // a proxy no exception named has the usual value: only a proxy with figures of its own
+  for (const p of byPod.values()) {
+    if (p.stats.activeClusters === null) continue;
+    if (usual.includes('warmingClusters') && !named.warmingClusters.has(p))
+      p.stats.warmingClusters = SPARSE.warmingClusters.usual;
+    if (usual.includes('state') && !named.state.has(p))
+      p.stats.serverState = stateOf(SPARSE.state.usual);
+    if (version !== null && !named.version.has(p)) p.stats.istioVersion = version;
+  }
   return { byPod, unlabelled, error: null, queries };
 }
 

@@ -160,7 +160,8 @@ export type VectorVisitor = (
  * GET api/v1/query, each sample handed to `visit` with the labels `labelNames`: the answer is
  * read from its bytes (no text of it, no object per series), so a fleet's answer (one series per
  * proxy) costs little more than its bytes. `texts`, shared by the queries of one read, makes
- * each label value (a pod's name) once for all of them. The answer must be a vector; anything else, or a
+ * each label value (a pod's name) once for all of them; `params` are the query's others (`time`,
+ * to evaluate several queries at one instant). The answer must be a vector; anything else, or a
  * sample that is not one, is the error returned (samples already visited are then to be
  * discarded by the caller).
  */
@@ -170,8 +171,9 @@ export async function promVector(
   labelNames: readonly string[],
   visit: VectorVisitor,
   texts?: AsciiTexts,
+  params: Record<string, string> = {},
 ): Promise<string | null> {
-  const got = await promFetch(c, 'query', { query });
+  const got = await promFetch(c, 'query', { ...params, query });
   if ('error' in got) return got.error;
   // Prometheus's own compact answer is scanned; anything else is read as JSON below
   const scanned = got.ok ? scanVector(got.bytes, labelNames, texts) : null;
