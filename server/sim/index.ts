@@ -111,6 +111,8 @@ export async function startSimulator(opts: SimulatorOptions): Promise<RunningSim
     ...(auth ? { auth } : {}),
   };
   scenario.start({ store, logs, clock, random: seededRandom(name), params: opts.params ?? {} });
+  // a control plane that has been running holds its state before the first request asks for it
+  mesh.warm?.();
 
   const api = createApiServer(ctx);
   const host = opts.host ?? '127.0.0.1';

@@ -319,6 +319,64 @@ describe('istiod', () => {
     expect(row(after.body)?.cluster_acked).toBe(row(after.body)?.cluster_sent);
   });
 
+  it('warm() builds the sync rows before the first request, with the answer a cold start gives', () => {
+    const lists = (w: WorldObjects) => {
+      const kept = new Map<string, KubeObject[]>();
+      return (kind: string) => {
+        let l = kept.get(kind);
+        if (!l) kept.set(kind, (l = [...((w as Record<string, KubeObject[]>)[kind] ?? [])]));
+        return l;
+      };
+    };
+    const now = () => new Date('2024-06-01T12:00:00Z');
+    const coldWorld = bookinfo();
+    const warmWorld = bookinfo();
+    const cold = createMeshEmulator({ now, list: lists(coldWorld) });
+    const warmed = createMeshEmulator({ now, list: lists(warmWorld) });
+    warmed.warm?.();
+    const istiodOf = (w: WorldObjects) =>
+      (w.pods as Pod[]).find((p) => p.metadata.name === 'istiod-7d9f') as Pod;
+    // nonces are random: a row is its proxy, type, version and which types are acked
+    const shape = (body: string) =>
+      (JSON.parse(body) as Json[]).map((x) => ({
+        ...x,
+        ...Object.fromEntries(
+          ['cluster', 'listener', 'route', 'endpoint'].map((t) => [
+            `${t}_sent`,
+            x[`${t}_sent`] === undefined ? 'none' : x[`${t}_acked`] === x[`${t}_sent`],
+          ]),
+        ),
+        cluster_acked: null,
+        listener_acked: null,
+        route_acked: null,
+        endpoint_acked: null,
+      }));
+    const warmRows = shape(warmed.podHttp(istiodOf(warmWorld), 15014, '/debug/syncz', q()).body);
+    expect(warmRows.length).toBeGreaterThan(3);
+    expect(warmRows).toEqual(
+      shape(cold.podHttp(istiodOf(coldWorld), 15014, '/debug/syncz', q()).body),
+    );
+    // the rows are istiod's state from before: a pod edited in place (no store change) is not
+    // seen by the warmed istiod, and is by one that builds its rows on this request
+    const stale = (w: WorldObjects) => {
+      const p = (w.pods as Pod[]).find((x) => x.metadata.name === 'reviews-v2-bbb') as Pod;
+      p.metadata.annotations = { 'sim.meshdx.io/xds-stale': 'eds' };
+    };
+    const again = bookinfo();
+    const warmedAgain = createMeshEmulator({ now, list: lists(again) });
+    warmedAgain.warm?.();
+    stale(again);
+    const coldAgain = bookinfo();
+    const coldNow = createMeshEmulator({ now, list: lists(coldAgain) });
+    stale(coldAgain);
+    const row = (body: string) =>
+      (JSON.parse(body) as Json[]).find((x) => x.proxy === 'reviews-v2-bbb.default');
+    const warmRow = row(warmedAgain.podHttp(istiodOf(again), 15014, '/debug/syncz', q()).body);
+    const coldRow = row(coldNow.podHttp(istiodOf(coldAgain), 15014, '/debug/syncz', q()).body);
+    expect(warmRow?.endpoint_acked).toBe(warmRow?.endpoint_sent);
+    expect(coldRow?.endpoint_acked).not.toBe(coldRow?.endpoint_sent);
+  });
+
   it('serves a proxy config_dump, 404 for unknown proxies, and metrics', () => {
     const { mesh, pod } = setup();
     const own = dump(mesh, pod(PP));

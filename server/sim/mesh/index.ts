@@ -16,7 +16,7 @@ import type { Pod } from '../../../lib/kube/types';
 import { clustersJson, clustersText } from './clusterstatus';
 import { configDumpResponse } from './configdump';
 import { createEndpointIndexCache } from './endpoints';
-import { istiodHttp, isIstiod } from './istiod';
+import { istiodHttp, isIstiod, type IstiodDeps } from './istiod';
 import { mergedPrometheus, envoyPrometheus } from './prometheus';
 import { buildProxyContext, nodeJson, type ProxyContext } from './proxy';
 import { createScopeCache } from './scope';
@@ -32,6 +32,7 @@ import {
   proxyRunning,
   versionKey,
   viewOf,
+  type MeshConfig,
   type MeshView,
 } from './world';
 
@@ -147,25 +148,31 @@ export function createMeshEmulator(world: MeshWorld): MeshEmulator {
     return buildProxyContext(pod, world.now(), clusters, endpointCache.get(view), configVersion);
   }
 
+  function istiodDeps(view: MeshView, mesh: MeshConfig): IstiodDeps {
+    const configVersion = versionKey([
+      view.services,
+      view.sidecars,
+      view.destinationRules,
+      view.serviceEntries,
+    ]);
+    return { view, mesh, configVersion, contextFor: (p) => contextFor(p, view) };
+  }
+
   return {
+    warm() {
+      const view = viewOf(world);
+      const mesh = meshConfig(view.configMaps);
+      const deps = istiodDeps(view, mesh);
+      for (const pod of view.pods)
+        if (isIstiod(pod, mesh) && podIp(pod))
+          istiodHttp(pod, '/debug/syncz', new URLSearchParams(), deps);
+    },
     podHttp(pod, port, path, query) {
       const view = viewOf(world);
       const mesh = meshConfig(view.configMaps);
       const cleanPath = path.length > 1 ? path.replace(/\/+$/, '') : path;
-      if (port === 15014 && isIstiod(pod, mesh) && podIp(pod)) {
-        const configVersion = versionKey([
-          view.services,
-          view.sidecars,
-          view.destinationRules,
-          view.serviceEntries,
-        ]);
-        return istiodHttp(pod, cleanPath, query, {
-          view,
-          mesh,
-          configVersion,
-          contextFor: (p) => contextFor(p, view),
-        });
-      }
+      if (port === 15014 && isIstiod(pod, mesh) && podIp(pod))
+        return istiodHttp(pod, cleanPath, query, istiodDeps(view, mesh));
       // ztunnel is not Envoy: its own admin (ztunnel.ts)
       if (isZtunnelPod(pod) && podIp(pod)) return ztunnelHttp(pod, port, cleanPath, world);
       if (!PROXY_PORTS.has(port) || !hasProxy(pod) || !podIp(pod) || !proxyRunning(pod))

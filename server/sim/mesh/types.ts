@@ -70,4 +70,9 @@ export interface PodHttpResponse {
  */
 export interface MeshEmulator {
   podHttp(pod: Pod, port: number, path: string, query: URLSearchParams): PodHttpResponse;
+  /**
+   * Builds the state a running control plane already holds when anyone first asks (istiod's
+   * per-proxy sync rows, kept from its pushes), so that a first request does not pay for it.
+   */
+  warm?(): void;
 }
