@@ -103,9 +103,6 @@ export function promFleetProblem(p: PromFleet, url: string): string | null {
   return null;
 }
 
-const keyOf = (m: Record<string, string>) =>
-  m.namespace && m.pod ? `${m.namespace}/${m.pod}` : null;
-
 function emptyStats(): EnvoyProxyStats {
   return {
     activeClusters: null,
