@@ -96,12 +96,9 @@ function answers(over: Partial<Record<string, Rows>> = {}): Map<string, Rows> {
         [{ namespace: 'shop', pod: 'c' }, '1700000000'],
       ],
     ],
-    [`max by (namespace, pod) (${WARMING}) != 0`, []],
-    ['max by (namespace, pod) (envoy_server_state) != 0', []],
-    [
-      'count by (tag) (max by (namespace, pod, tag) (istio_build{component="proxy"}))',
-      [[{ tag: '1.24.2' }, '2']],
-    ],
+    [`${WARMING} != 0`, []],
+    ['envoy_server_state != 0', []],
+    ['count by (tag) (istio_build{component="proxy"})', [[{ tag: '1.24.2' }, '2']]],
     [COVERAGE, coverage(2)],
   ]);
   for (const [q, rows] of Object.entries(over)) if (rows) m.set(q, rows);
@@ -114,10 +111,7 @@ const COVERAGE = [
   ['state', 'envoy_server_state'],
   ['version', 'istio_build{component="proxy"}'],
 ]
-  .map(
-    ([f, series]) =>
-      `label_replace(count(max by (namespace, pod) (${series})), "figure", "${f}", "", "")`,
-  )
+  .map(([f, series]) => `label_replace(count(${series}), "figure", "${f}", "", "")`)
   .join(' or ');
 
 describe('the fleet from Prometheus', () => {
@@ -152,8 +146,8 @@ describe('the fleet from Prometheus', () => {
   it('takes the exceptions an answer names, and never makes a usual value of NaN', async () => {
     const { client } = fakeProm(
       answers({
-        [`max by (namespace, pod) (${WARMING}) != 0`]: [[{ namespace: 'shop', pod: 'b' }, '4']],
-        ['max by (namespace, pod) (envoy_server_state) != 0']: [
+        [`${WARMING} != 0`]: [[{ namespace: 'shop', pod: 'b' }, '4']],
+        ['envoy_server_state != 0']: [
           [{ namespace: 'shop', pod: 'a' }, '1'],
           [{ namespace: 'shop', pod: 'b' }, 'NaN'],
         ],
@@ -183,9 +177,8 @@ describe('the fleet from Prometheus', () => {
   });
 
   it('asks for the proxies off the usual version, and for all when one runs two', async () => {
-    const minority = 'max by (namespace, pod, tag) (istio_build{component="proxy",tag!="1.24.2"})';
-    const versions =
-      'count by (tag) (max by (namespace, pod, tag) (istio_build{component="proxy"}))';
+    const minority = 'istio_build{component="proxy",tag!="1.24.2"}';
+    const versions = 'count by (tag) (istio_build{component="proxy"})';
     const canary = fakeProm(
       answers({
         [versions]: [
@@ -201,10 +194,12 @@ describe('the fleet from Prometheus', () => {
     expect(fleet.byPod.get('shop/a')?.stats.istioVersion).toBe('1.24.2');
     expect(fleet.byPod.get('shop/b')?.stats.istioVersion).toBe('1.25.0');
 
-    // three version series for two proxies: one of them reports two, so none is assumed
+    // three version series for two proxies' two active-clusters series: one proxy reports two
+    // versions, so no version is assumed
     const full = 'max by (namespace, pod, tag) (istio_build{component="proxy"})';
     const twice = fakeProm(
       answers({
+        [COVERAGE]: coverage(2, 2, 2, 3),
         [versions]: [
           [{ tag: '1.24.2' }, '2'],
           [{ tag: '1.25.0' }, '1'],

@@ -25,19 +25,21 @@ export const FLEET_QUERIES = {
 /**
  * Figures nearly every proxy has at one usual value (no cluster warming, LIVE): Prometheus is
  * asked for the exceptions only, which spares it and meshdx a 2 MB answer each at 20,000
- * proxies. A proxy left out has the usual value only when every proxy with an active-clusters
- * series has this series too (COVERAGE); else the whole figure is asked for (`full`), and a
- * proxy without the series stays unknown.
+ * proxies. A proxy left out has the usual value only when the series are as many as the
+ * active-clusters series (COVERAGE: each proxy exposes both from one scrape, so duplicate
+ * scrapes count alike); else the whole figure is asked for (`full`), and a proxy without the
+ * series stays unknown. Exceptions and counts select raw series: no grouping by proxy, which
+ * costs Prometheus as much as encoding the answer would.
  */
 const SPARSE = {
   warmingClusters: {
-    exceptions: 'max by (namespace, pod) (envoy_cluster_manager_warming_clusters) != 0',
+    exceptions: 'envoy_cluster_manager_warming_clusters != 0',
     full: 'max by (namespace, pod) (envoy_cluster_manager_warming_clusters)',
     series: 'envoy_cluster_manager_warming_clusters',
     usual: 0,
   },
   state: {
-    exceptions: 'max by (namespace, pod) (envoy_server_state) != 0',
+    exceptions: 'envoy_server_state != 0',
     full: 'max by (namespace, pod) (envoy_server_state)',
     series: 'envoy_server_state',
     /** LIVE */
@@ -45,13 +47,17 @@ const SPARSE = {
   },
 } as const;
 
+/** A PromQL string literal. */
+const promString = (v: string) => `"${v.replace(/\\/g, '\\\\').replace(/"/g, '\\"')}"`;
+
 const PROXY_BUILD = 'istio_build{component="proxy"}';
 
-/** How many proxies run each Istio version; the proxies off the usual one are asked for. */
-const VERSIONS_QUERY = `count by (tag) (max by (namespace, pod, tag) (${PROXY_BUILD}))`;
+/** How many proxies' series carry each Istio version; those off the usual one are asked for. */
+const VERSIONS_QUERY = `count by (tag) (${PROXY_BUILD})`;
 const FULL_VERSION_QUERY = `max by (namespace, pod, tag) (${PROXY_BUILD})`;
+const minorityQuery = (usual: string) => `istio_build{component="proxy",tag!=${promString(usual)}}`;
 
-/** How many proxies have each series, labelled `figure`, from one evaluation. */
+/** How many series each figure has, labelled `figure`, from one evaluation. */
 const COVERAGE_QUERY = (
   [
     ['activeClusters', 'envoy_cluster_manager_active_clusters'],
@@ -60,14 +66,8 @@ const COVERAGE_QUERY = (
     ['version', PROXY_BUILD],
   ] as const
 )
-  .map(
-    ([figure, series]) =>
-      `label_replace(count(max by (namespace, pod) (${series})), "figure", "${figure}", "", "")`,
-  )
+  .map(([figure, series]) => `label_replace(count(${series}), "figure", "${figure}", "", "")`)
   .join(' or ');
-
-/** A PromQL string literal. */
-const promString = (v: string) => `"${v.replace(/\\/g, '\\\\').replace(/"/g, '\\"')}"`;
 
 type Figure = keyof typeof FLEET_QUERIES | keyof typeof SPARSE | 'version';
 
@@ -185,7 +185,10 @@ function foldSample(
 
 const stateOf = (v: number) => ({ value: v, name: STATE_NAMES[v] ?? `state ${v}` });
 
-/** The most common version (ties: the lowest tag), when every proxy runs exactly one. */
+/**
+ * The most common version (ties: the lowest tag), when there are as many version series as
+ * active-clusters series (each proxy reports exactly one version).
+ */
 function usualVersion(
   versions: { tag: string; proxies: number }[],
   proxies: number,
@@ -276,11 +279,7 @@ export async function readPromFleet(c: PromClient, nowMs = Date.now()): Promise<
     version === null
       ? ask(FULL_VERSION_QUERY, LABELS, fold('version'))
       : versions.length > 1
-        ? ask(
-            `max by (namespace, pod, tag) (istio_build{component="proxy",tag!=${promString(version)}})`,
-            LABELS,
-            fold('version'),
-          )
+        ? ask(minorityQuery(version), LABELS, fold('version'))
         : null,
   ]);
   if (error !== null) return { byPod: new Map(), unlabelled: 0, error, queries };
