@@ -2,12 +2,10 @@
  * Key access that does not care whether a payload uses snake_case (Envoy /config_dump) or
  * camelCase (protojson, istioctl -o json from Go). Callers always name fields in snake_case.
  */
+import { isJsonObject, type JsonObject } from '../json-object';
 
-export type JsonObject = Record<string, unknown>;
-
-export function isObject(value: unknown): value is JsonObject {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
+export type { JsonObject };
+export const isObject = isJsonObject;
 
 /** `dynamic_active_clusters` -> `dynamicActiveClusters`. */
 export function camelCase(snake: string): string {

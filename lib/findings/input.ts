@@ -5,6 +5,7 @@
  * Pure: the caller reads the file.
  */
 import { LineCounter, parseAllDocuments } from 'yaml';
+import { isJsonObject } from '../json-object';
 
 export interface ReadObject {
   object: unknown;
@@ -24,7 +25,7 @@ export interface ParsedText {
 }
 
 type Obj = Record<string, unknown>;
-const isObj = (v: unknown): v is Obj => v !== null && typeof v === 'object' && !Array.isArray(v);
+const isObj = isJsonObject;
 
 function isList(o: Obj): boolean {
   return (

@@ -6,6 +6,7 @@
  */
 import type { InputError } from '../timeline/position';
 import { isBareMeshConfig, meshConfigOfValue, type MeshSettings } from '../timeline/meshconfig';
+import { isJsonObject } from '../json-object';
 
 export interface FoundMeshConfig {
   /** Where the document is (file:line). */
@@ -22,14 +23,11 @@ export interface SplitMeshConfigs<T> {
   found: FoundMeshConfig[];
 }
 
-const isRecord = (v: unknown): v is Record<string, unknown> =>
-  typeof v === 'object' && v !== null && !Array.isArray(v);
-
 /** The istio ConfigMap (`istio`, or `istio-REVISION` of a revisioned install) or an IstioOperator. */
 function holdsMeshConfig(o: Record<string, unknown>): boolean {
   if (o.kind === 'IstioOperator') return true;
   if (o.kind !== 'ConfigMap') return false;
-  const name = isRecord(o.metadata) ? o.metadata.name : undefined;
+  const name = isJsonObject(o.metadata) ? o.metadata.name : undefined;
   return typeof name === 'string' && /^istio(-[a-z0-9-]+)?$/.test(name);
 }
 
@@ -41,7 +39,7 @@ export function splitMeshConfigs<T>(
   objects.forEach((o, i) => {
     const origin = origins[i] ?? `(object #${i + 1})`;
     const bare = isBareMeshConfig(o);
-    if (bare || (isRecord(o) && holdsMeshConfig(o))) {
+    if (bare || (isJsonObject(o) && holdsMeshConfig(o))) {
       const read = meshConfigOfValue(o);
       if (read) out.found.push({ origin, settings: read.settings, errors: read.errors });
     }

@@ -3,10 +3,10 @@
  * fields each check reads must be of the type it reads them as. [] when the object can be read.
  * Used by the findings screen (lib/findings/screen.ts) and by the adapters that list objects.
  */
+import { isJsonObject } from '../json-object';
 export type Obj = Record<string, unknown>;
 
-export const isObj = (v: unknown): v is Obj =>
-  v !== null && typeof v === 'object' && !Array.isArray(v);
+export const isObj = isJsonObject;
 export const isStr = (v: unknown): v is string => typeof v === 'string';
 
 /** Kinds whose pod template meshdx reads (a Deployment's pods-to-be). */

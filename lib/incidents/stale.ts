@@ -2,6 +2,7 @@ import { normalizeIp } from '../accesslog/address';
 import { parseClusterName } from '../accesslog/cluster';
 import type { EndpointSlice } from '../kube/types';
 import { splitServiceFqdn } from './hosts';
+import { asJsonObject } from '../json-object';
 
 /** One upstream host in Envoy's /clusters?format=json. */
 export interface ClusterHost {
@@ -24,8 +25,7 @@ export interface PipeHost {
 }
 
 type Obj = Record<string, unknown>;
-const obj = (v: unknown): Obj | null =>
-  typeof v === 'object' && v !== null && !Array.isArray(v) ? (v as Obj) : null;
+const obj = asJsonObject;
 const arr = (v: unknown): unknown[] => (Array.isArray(v) ? v : []);
 /** snake_case or camelCase (protojson): accept both. */
 const pick = (o: Obj | null, snake: string, camel: string): unknown => o?.[snake] ?? o?.[camel];

@@ -7,6 +7,7 @@
  * something per pod) keeps its own. Shared parts are frozen, so code that would change one pod's
  * part (and with it its siblings') throws instead.
  */
+import { isJsonObject } from '../json-object';
 
 /** Structural equality of JSON values (objects compared key by key, arrays item by item). */
 export function jsonEqual(a: unknown, b: unknown): boolean {
@@ -37,9 +38,6 @@ function deepFreeze<T>(v: T): T {
 
 /** Parts kept by default: some 15 per controller, for far more controllers than a cluster has. */
 const DEFAULT_MAX_PARTS = 200_000;
-
-const isRecord = (v: unknown): v is Record<string, unknown> =>
-  v !== null && typeof v === 'object' && !Array.isArray(v);
 
 export class SharedParts {
   private readonly parts = new Map<string, unknown>();
@@ -78,13 +76,13 @@ export class SharedParts {
    * taken from it (one string for every pod instead of one per pod), kept from now on.
    */
   shareValues<T>(key: string, value: T): T {
-    if (!isRecord(value) || Object.isFrozen(value)) return value;
+    if (!isJsonObject(value) || Object.isFrozen(value)) return value;
     const kept = this.parts.get(key);
     if (kept !== undefined && jsonEqual(kept, value)) {
       this.shared++;
       return kept as T;
     }
-    if (isRecord(kept)) {
+    if (isJsonObject(kept)) {
       const own: Record<string, unknown> = value;
       for (const k of Object.keys(own)) {
         const v = own[k];

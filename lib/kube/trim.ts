@@ -11,6 +11,7 @@
  */
 import { SharedParts } from './shared-parts';
 import type { KubeObject } from './types';
+import { isJsonObject } from '../json-object';
 
 /** true: keep the value whole; an object: keep only these keys; [shape]: a list of that shape. */
 type Shape = true | { readonly [key: string]: Shape } | readonly [Shape];
@@ -90,9 +91,6 @@ const POD: Shape = {
 /** Annotations no view reads and that can be as large as the object itself. */
 const DROPPED_ANNOTATIONS = ['kubectl.kubernetes.io/last-applied-configuration'];
 
-const isRecord = (v: unknown): v is Record<string, unknown> =>
-  v !== null && typeof v === 'object' && !Array.isArray(v);
-
 /** A shape with its keys listed once (trimming 50,000 pods walks them 50,000 times). */
 type Compiled = true | { keys: readonly (readonly [string, Compiled])[] } | { item: Compiled };
 
@@ -114,7 +112,7 @@ function pick(value: unknown, shape: Compiled): unknown {
     for (let i = 0; i < value.length; i++) out[i] = pick(value[i], shape.item);
     return out;
   }
-  if (!isRecord(value)) return value;
+  if (!isJsonObject(value)) return value;
   const out: Record<string, unknown> = {};
   for (const [k, sub] of shape.keys) {
     const v = value[k];
@@ -126,7 +124,7 @@ function pick(value: unknown, shape: Compiled): unknown {
 const POD_COMPILED = compile(POD);
 
 function trimAnnotations(meta: unknown): void {
-  if (!isRecord(meta) || !isRecord(meta.annotations)) return;
+  if (!isJsonObject(meta) || !isJsonObject(meta.annotations)) return;
   const a = meta.annotations;
   if (!DROPPED_ANNOTATIONS.some((k) => k in a)) return;
   const kept: Record<string, unknown> = {};
@@ -139,14 +137,14 @@ function controllerUid(meta: Record<string, unknown>): string | null {
   const refs = meta.ownerReferences;
   if (!Array.isArray(refs)) return null;
   for (const r of refs as unknown[])
-    if (isRecord(r) && r.controller === true && typeof r.uid === 'string') return r.uid;
+    if (isJsonObject(r) && r.controller === true && typeof r.uid === 'string') return r.uid;
   return null;
 }
 
 /** The containers lists of a pod's spec, each with the key prefix of its kept copies. */
 function containerLists(pod: Record<string, unknown>, owner: string): [string, unknown[]][] {
   const spec = pod.spec;
-  if (!isRecord(spec)) return [];
+  if (!isJsonObject(spec)) return [];
   const out: [string, unknown[]][] = [];
   if (Array.isArray(spec.containers)) out.push([`${owner}/c`, spec.containers]);
   if (Array.isArray(spec.initContainers)) out.push([`${owner}/i`, spec.initContainers]);
@@ -156,7 +154,7 @@ function containerLists(pod: Record<string, unknown>, owner: string): [string, u
 /** After the trim: the parts in common with the controller's other pods become one kept copy. */
 function shareTemplateParts(pod: Record<string, unknown>, parts: SharedParts, owner: string) {
   const meta = pod.metadata;
-  if (isRecord(meta)) {
+  if (isJsonObject(meta)) {
     for (const k of ['labels', 'annotations'] as const)
       if (k in meta) meta[k] = parts.shareValues(`${owner}/${k}`, meta[k]);
     if ('ownerReferences' in meta)
@@ -167,7 +165,7 @@ function shareTemplateParts(pod: Record<string, unknown>, parts: SharedParts, ow
   // the status is the pod's own, but its conditions' types and its containers' names, images
   // and image digests are the template's: one string each for the controller's pods
   const status = pod.status;
-  if (!isRecord(status)) return;
+  if (!isJsonObject(status)) return;
   for (const [k, tag] of STATUS_LISTS) {
     const list = status[k];
     if (Array.isArray(list))
@@ -189,8 +187,8 @@ const STATUS_LISTS = [
  * (shared-parts.ts): treat a trimmed pod as read-only.
  */
 export function trimPod<T extends KubeObject>(pod: T, parts?: SharedParts): T {
-  if (!isRecord(pod)) return pod;
-  const owner = parts && isRecord(pod.metadata) ? controllerUid(pod.metadata) : null;
+  if (!isJsonObject(pod)) return pod;
+  const owner = parts && isJsonObject(pod.metadata) ? controllerUid(pod.metadata) : null;
   const out = pick(pod, POD_COMPILED) as T;
   trimAnnotations(out.metadata);
   if (parts && owner !== null) shareTemplateParts(out as Record<string, unknown>, parts, owner);
@@ -199,7 +197,7 @@ export function trimPod<T extends KubeObject>(pod: T, parts?: SharedParts): T {
 
 /** Any other object: without metadata.managedFields and the last-applied annotation. */
 export function trimObject<T extends KubeObject>(obj: T): T {
-  if (!isRecord(obj) || !isRecord(obj.metadata)) return obj;
+  if (!isJsonObject(obj) || !isJsonObject(obj.metadata)) return obj;
   const { managedFields: _drop, ...metadata } = obj.metadata as Record<string, unknown>;
   const out = { ...obj, metadata } as T;
   trimAnnotations(out.metadata);

@@ -1,13 +1,10 @@
 import { normalizeIp } from '../accesslog/address';
 import type { PodObservation } from './types';
+import { asJsonObject } from '../json-object';
 
 export type Obj = Record<string, unknown>;
 
-export function asObj(value: unknown): Obj | null {
-  return typeof value === 'object' && value !== null && !Array.isArray(value)
-    ? (value as Obj)
-    : null;
-}
+export const asObj = asJsonObject;
 
 function str(value: unknown): string | null {
   return typeof value === 'string' && value !== '' ? value : null;

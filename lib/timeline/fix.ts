@@ -14,22 +14,19 @@ import type { Pod } from '../kube/types';
 import { PROXY_CONFIG_ANNOTATION } from './mode';
 import { parseProxyConfigText } from './proxyconfig';
 import type { Workload } from './types';
+import { isJsonObject } from '../json-object';
 
 /** Kinds whose controller replaces the pods when the pod template changes. */
 const ROLLING = new Set(['Deployment', 'StatefulSet', 'DaemonSet']);
 
 type Json = Record<string, unknown>;
 
-function isRecord(v: unknown): v is Json {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
-}
-
 /** Recursive merge: mappings are merged key by key, anything else in `extra` replaces. */
 export function deepMerge(base: Json, extra: Json): Json {
   const out: Json = { ...base };
   for (const [k, v] of Object.entries(extra)) {
     const b = out[k];
-    out[k] = isRecord(b) && isRecord(v) ? deepMerge(b, v) : v;
+    out[k] = isJsonObject(b) && isJsonObject(v) ? deepMerge(b, v) : v;
   }
   return out;
 }
@@ -104,7 +101,7 @@ function existingProxyConfig(pod: Pod): { config: Json; unreadable: boolean } {
   if (raw === undefined) return { config: {}, unreadable: false };
   if (parseProxyConfigText(raw).error) return { config: {}, unreadable: true };
   const v: unknown = parseYaml(raw);
-  return { config: isRecord(v) ? v : {}, unreadable: v !== null && !isRecord(v) };
+  return { config: isJsonObject(v) ? v : {}, unreadable: v !== null && !isJsonObject(v) };
 }
 
 /** The pod's proxy.istio.io/config deep-merged with `extra`, as compact JSON. */

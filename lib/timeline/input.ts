@@ -12,6 +12,7 @@ import { splitJsonValues } from './jsonstream';
 import { lineColAt, type InputError } from './position';
 import type { Transition } from './types';
 import { diffPod } from './watch';
+import { isJsonObject } from '../json-object';
 
 export interface TimelineInput {
   pods: Pod[];
@@ -37,10 +38,6 @@ const EventShape = z.object({
 interface At {
   line: number;
   column: number;
-}
-
-function isRecord(v: unknown): v is Record<string, unknown> {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
 
 function podKey(p: Pod): string {
@@ -94,7 +91,7 @@ class Collector {
       for (const v of value) this.value(v, at);
       return;
     }
-    if (!isRecord(value)) {
+    if (!isJsonObject(value)) {
       this.fail(at, `expected an object, got ${value === null ? 'null' : typeof value}`);
       return;
     }
@@ -105,7 +102,10 @@ class Collector {
       for (const item of value.items) this.value(item, at);
       return;
     }
-    if (kind === 'Pod' || (!kind && isRecord(value.spec) && Array.isArray(value.spec.containers))) {
+    if (
+      kind === 'Pod' ||
+      (!kind && isJsonObject(value.spec) && Array.isArray(value.spec.containers))
+    ) {
       return this.pod(value, at, false);
     }
     if (kind === 'Event' || (!kind && 'involvedObject' in value)) {
@@ -126,7 +126,7 @@ class Collector {
     const obj = ev.object;
     if (type === 'BOOKMARK') return this.ignore('BOOKMARK');
     if (type === 'ERROR') {
-      const msg = isRecord(obj) ? String(obj.message ?? obj.reason ?? 'error') : 'error';
+      const msg = isJsonObject(obj) ? String(obj.message ?? obj.reason ?? 'error') : 'error';
       this.fail(at, `watch ERROR event: ${msg}`);
       return;
     }
@@ -135,7 +135,7 @@ class Collector {
       return;
     }
     if (type === 'DELETED') this.stats.deleted++;
-    if (isRecord(obj) && obj.kind === 'Event') return this.value(obj, at);
+    if (isJsonObject(obj) && obj.kind === 'Event') return this.value(obj, at);
     this.pod(obj, at, true);
   }
 

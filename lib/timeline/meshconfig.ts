@@ -6,6 +6,7 @@
 import { isNode, parseAllDocuments, type Document } from 'yaml';
 import { lineColAt, type InputError } from './position';
 import { readProxyConfigObject, type ProxySettings } from './proxyconfig';
+import { isJsonObject } from '../json-object';
 
 export interface MeshSettings extends ProxySettings {
   /** What was found: 'configmap', 'mesh', 'meshConfig', or 'none'. */
@@ -20,10 +21,6 @@ export interface MeshSettings extends ProxySettings {
 export interface MeshConfigResult {
   settings: MeshSettings;
   errors: InputError[];
-}
-
-function isRecord(v: unknown): v is Record<string, unknown> {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
 
 /** A Kubernetes namespace name (RFC 1123 label). */
@@ -71,7 +68,7 @@ interface Interpreted {
 
 /** Interprets one parsed value; null when it holds no mesh config. */
 function interpret(value: unknown): Interpreted | null {
-  if (!isRecord(value)) return null;
+  if (!isJsonObject(value)) return null;
   if (value.kind === 'List' && Array.isArray(value.items)) {
     for (const [i, item] of value.items.entries()) {
       const r = interpret(item);
@@ -80,13 +77,13 @@ function interpret(value: unknown): Interpreted | null {
     return null;
   }
   const data = value.data;
-  if (isRecord(data) && typeof data.mesh === 'string') {
+  if (isJsonObject(data) && typeof data.mesh === 'string') {
     return { settings: { from: 'configmap' }, inner: data.mesh, path: ['data', 'mesh'] };
   }
-  if (isRecord(value.spec) && isRecord(value.spec.meshConfig)) {
+  if (isJsonObject(value.spec) && isJsonObject(value.spec.meshConfig)) {
     return { settings: fromMesh(value.spec.meshConfig, 'meshConfig') };
   }
-  if (isRecord(value.meshConfig)) return { settings: fromMesh(value.meshConfig, 'meshConfig') };
+  if (isJsonObject(value.meshConfig)) return { settings: fromMesh(value.meshConfig, 'meshConfig') };
   if ('defaultConfig' in value || 'rootNamespace' in value)
     return { settings: fromMesh(value, 'mesh') };
   return null;
@@ -155,7 +152,7 @@ const MESH_CONFIG_FIELDS: ReadonlySet<string> = new Set([
 
 /** Whether a parsed document is a bare mesh config (no `kind`, only MeshConfig fields). */
 export function isBareMeshConfig(value: unknown): value is Record<string, unknown> {
-  if (!isRecord(value) || 'kind' in value) return false;
+  if (!isJsonObject(value) || 'kind' in value) return false;
   const keys = Object.keys(value);
   return keys.length > 0 && keys.every((k) => MESH_CONFIG_FIELDS.has(k));
 }
@@ -167,7 +164,7 @@ export function isBareMeshConfig(value: unknown): value is Record<string, unknow
  */
 function readMeshText(text: string, at?: { line: number; column: number }): MeshConfigResult {
   const inner = yamlDocs(text, 0);
-  const mesh = inner.values.find(isRecord);
+  const mesh = inner.values.find(isJsonObject);
   return {
     settings: mesh ? fromMesh(mesh, 'configmap') : { from: 'configmap' },
     errors: inner.errors.map((e) => ({
@@ -204,7 +201,8 @@ export function parseMeshConfig(text: string): MeshConfigResult {
   if (errors.length === 0 && values.length > 0) {
     // A mesh config without defaultConfig is valid (all defaults), but say what was read.
     const first = values[0];
-    if (isRecord(first) && first.kind === undefined) return { settings: { from: 'mesh' }, errors };
+    if (isJsonObject(first) && first.kind === undefined)
+      return { settings: { from: 'mesh' }, errors };
     errors.push({
       line: 1,
       column: 1,

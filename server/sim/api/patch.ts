@@ -4,6 +4,7 @@
  * `$patch` directives) and JSON patch (RFC 6902, `kubectl patch --type=json`). Pure functions on
  * plain JSON values; each throws PatchError with a message the API server would give.
  */
+import { isJsonObject } from '../../../lib/json-object';
 
 export class PatchError extends Error {
   override name = 'PatchError';
@@ -11,7 +12,7 @@ export class PatchError extends Error {
 
 type Obj = Record<string, unknown>;
 
-const isObj = (v: unknown): v is Obj => v !== null && typeof v === 'object' && !Array.isArray(v);
+const isObj = isJsonObject;
 
 const clone = <T>(v: T): T => structuredClone(v);
 

@@ -2,6 +2,7 @@ import type { KubeObject } from '../../../lib/kube/types';
 import type { KindInfo } from '../store/kinds';
 import { at } from './printers';
 import { nameErrors } from './names';
+import { isJsonObject } from '../../../lib/json-object';
 
 /**
  * Validation of the fields meshdx reads, as kube-apiserver's validation does it
@@ -65,8 +66,7 @@ export function nameCauses(info: KindInfo, name: string | undefined): StatusCaus
 }
 
 const asArray = (v: unknown): unknown[] => (Array.isArray(v) ? v : []);
-const isObject = (v: unknown): v is Record<string, unknown> =>
-  v !== null && typeof v === 'object' && !Array.isArray(v);
+const isObject = isJsonObject;
 
 function labelCauses(field: string, value: string): StatusCause[] {
   return nameErrors(value, true).map((m) => invalid(field, value, m));

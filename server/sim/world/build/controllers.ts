@@ -3,6 +3,7 @@ import { parse as parseYaml } from 'yaml';
 import type { KubeObject, OwnerReference, Pod } from '../../../../lib/kube/types';
 import type { PodTemplate } from './podspec';
 import type { StartupMode, WorkloadSpec } from './workload';
+import { asJsonObject } from '../../../../lib/json-object';
 
 /**
  * The Deployment and ReplicaSet objects behind the world's pods, as kube-controller-manager keeps
@@ -173,8 +174,7 @@ export function deploymentObject(
   } as KubeObject;
 }
 
-const record = (v: unknown): Record<string, unknown> =>
-  v !== null && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : {};
+const record = (v: unknown): Record<string, unknown> => asJsonObject(v) ?? {};
 const strings = (v: unknown): Record<string, string> =>
   Object.fromEntries(
     Object.entries(record(v)).filter((e): e is [string, string] => typeof e[1] === 'string'),
@@ -185,9 +185,7 @@ function proxyConfigOf(v: string | undefined): Record<string, unknown> | undefin
   if (v === undefined) return undefined;
   try {
     const parsed: unknown = parseYaml(v);
-    return parsed !== null && typeof parsed === 'object' && !Array.isArray(parsed)
-      ? (parsed as Record<string, unknown>)
-      : undefined;
+    return asJsonObject(parsed) ?? undefined;
   } catch {
     return undefined;
   }
