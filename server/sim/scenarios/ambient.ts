@@ -58,9 +58,23 @@ function startZtunnels(world: World): Ztunnels {
   return { dep, byNode };
 }
 
-/** The waypoint for `ns`: a Service (its VIP is what ztunnel sends to) and its Envoy pods. */
+/**
+ * The waypoint for `ns`: a Service (its VIP is what ztunnel sends to) and its Envoy pods. Istio's
+ * gateway controller makes the Service: a tcp status port, then one port per Gateway listener
+ * with the listener's protocol as appProtocol (the waypoint's `mesh` listener is HBONE).
+ */
 function startWaypoint(world: World, ns: string): Deployment {
-  world.service(ns, { name: 'waypoint', ports: [{ name: 'mesh', port: 15008 }] });
+  world.service(ns, {
+    name: 'waypoint',
+    labels: {
+      'gateway.networking.k8s.io/gateway-name': 'waypoint',
+      'gateway.istio.io/managed': 'istio.io-mesh-controller',
+    },
+    ports: [
+      { name: 'status-port', port: 15021, appProtocol: 'tcp' },
+      { name: 'mesh', port: 15008, appProtocol: 'hbone' },
+    ],
+  });
   const dep = world.deployment(ns, {
     name: 'waypoint',
     replicas: 1,

@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { injectorSetting, nodeVersions, decideNative } from '../../../lib/kube/native-sidecar';
 import { podProxy } from '../../../lib/kube/proxy-container';
 import { isZtunnelPod } from '../../../lib/kube/dataplane';
-import type { Namespace, Node, Pod } from '../../../lib/kube/types';
+import type { Namespace, Node, Pod, Service } from '../../../lib/kube/types';
+import { servicePortFindings } from '../../../lib/protocol/ports';
 import { analyzePod } from '../../../lib/timeline/analyze';
 import { createMeshEmulator } from '../mesh';
 import { ambient, AMBIENT_NS, LAGGING_NODE } from './ambient';
@@ -69,6 +70,16 @@ describe('ambient', () => {
     expect(ns?.metadata.labels?.['istio.io/dataplane-mode']).toBe('ambient');
     const wp = all.find((p) => p.metadata.labels?.app === 'waypoint');
     expect(wp && podProxy(wp)?.placement).toBe('waypoint');
+  });
+
+  it("gives the waypoint the Service Istio's gateway controller makes: each port's protocol declared", () => {
+    const svc = h.store.get<Service>('services', AMBIENT_NS, 'waypoint');
+    expect(svc?.spec.ports?.map((p) => [p.name, p.port, p.appProtocol])).toEqual([
+      ['status-port', 15021, 'tcp'],
+      ['mesh', 15008, 'hbone'],
+    ]);
+    // so the protocol checks (IST0118) have nothing to say about it
+    expect(svc && servicePortFindings(svc, all)).toEqual([]);
   });
 
   it("keeps the old api pods in the lagging ztunnel's config dump, and only there", () => {
