@@ -83,4 +83,19 @@ describe('inventoryFindings: namespaces without a default Sidecar', () => {
     expect(usual.inv.rootNamespace).toBe('istio-system');
     expect(withoutDefault(usual.findings)).toEqual(['shop']);
   });
+
+  it("proposes a Sidecar that names istiod's namespace and says the calls out were not measured", () => {
+    const inv = findingsOf(
+      ['mesh-root', 'istio-system', 'shop'],
+      [injected('shop', 'web-1')],
+      [],
+      'mesh-root',
+    ).inv;
+    const f = inventoryFindings(inv, 'mesh-root', 'istio-system').find((x) => x.code === 'MDX0301');
+    expect(f?.evidence).toMatchObject({ callsOut: 'not measured' });
+    expect(f?.fix?.why).toMatch(/were not measured.*503 NR/);
+    const sidecar = parseAllDocuments(f?.fix?.yaml ?? '')[0]?.toJSON() as Sidecar;
+    expect(sidecar.metadata.namespace).toBe('shop');
+    expect(sidecar.spec.egress?.[0]?.hosts).toEqual(['./*', 'istio-system/*']);
+  });
 });

@@ -13,9 +13,15 @@ export const INVENTORY_CATALOG: readonly FindingCatalogEntry[] = [
   SCOPING.byKey.namespaceWithoutDefault,
 ];
 
+/**
+ * `rootNamespace` holds the mesh-wide default Sidecar; `istioNamespace` is istiod's (the control
+ * plane a namespace's Sidecar keeps in its egress). MDX0301 here is the fallback of Scoping's:
+ * it has no traffic, so its Sidecar cannot name the namespaces the workloads call, and says so.
+ */
 export function inventoryFindings(
   inv: InventoryWithPods,
   rootNamespace = 'istio-system',
+  istioNamespace = rootNamespace,
 ): Finding[] {
   const out: Finding[] = [];
   const rootHasDefault = inv.namespaces.some((n) => n.name === rootNamespace && n.defaultSidecar);
@@ -37,10 +43,10 @@ export function inventoryFindings(
         code: SCOPING.code.namespaceWithoutDefault,
         severity: SCOPING.byKey.namespaceWithoutDefault.severity,
         subject: { kind: 'Namespace', name: n.name },
-        evidence: { sidecarPods: n.sidecarPods, services: n.services },
+        evidence: { sidecarPods: n.sidecarPods, services: n.services, callsOut: 'not measured' },
         fix: {
-          why: "Limits the namespace's proxies to their own namespace and the control plane; add the namespaces they call.",
-          yaml: `apiVersion: networking.istio.io/v1\nkind: Sidecar\nmetadata:\n  name: default\n  namespace: ${n.name}\nspec:\n  egress:\n  - hosts:\n    - "./*"\n    - "${rootNamespace}/*"\n`,
+          why: "Limits the namespace's proxies to their own namespace and the control plane. The namespaces these workloads call were not measured (see Scoping): add each to the egress hosts before applying, or calls to them fail with 503 NR.",
+          yaml: `apiVersion: networking.istio.io/v1\nkind: Sidecar\nmetadata:\n  name: default\n  namespace: ${n.name}\nspec:\n  egress:\n  - hosts:\n    - "./*"\n    - "${istioNamespace}/*"\n`,
         },
       });
     }

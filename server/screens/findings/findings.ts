@@ -216,7 +216,7 @@ async function computeFindings(
   // inventory's (kept when Scoping is late) only the namespace and the control plane
   const findings = dedupeFindings([
     ...(scoping.ok ? scoping.findings : []),
-    ...inventoryFindings(inv, root),
+    ...inventoryFindings(inv, root, rt.settings.MESHDX_ISTIO_NAMESPACE),
     ...checkScreened(screened, root, logs),
     ...(timelines.ok ? timelines.findings : []),
     ...(incidents.ok ? incidents.findings : []),
