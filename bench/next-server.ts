@@ -62,22 +62,18 @@ export async function startNextServer(
     throw new Error('no production build: run `npx next build` first');
   const port = await freePort();
   const db = fs.mkdtempSync(path.join(os.tmpdir(), 'meshdx-bench-db-'));
-  const child = spawn(
-    path.join(root, 'node_modules', '.bin', 'next'),
-    nextStartArgs(port),
-    {
-      cwd: root,
-      env: {
-        ...process.env,
-        MESHDX_KUBECONFIG: kubeconfig,
-        MESHDX_DB: db,
-        NEXT_TELEMETRY_DISABLED: '1',
-        ...imageMallocEnv(),
-        ...env,
-      },
-      stdio: ['ignore', 'ignore', 'inherit'],
+  const child = spawn(path.join(root, 'node_modules', '.bin', 'next'), nextStartArgs(port), {
+    cwd: root,
+    env: {
+      ...process.env,
+      MESHDX_KUBECONFIG: kubeconfig,
+      MESHDX_DB: db,
+      NEXT_TELEMETRY_DISABLED: '1',
+      ...imageMallocEnv(),
+      ...env,
     },
-  );
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
   const url = `http://127.0.0.1:${port}`;
   const stop = () =>
     new Promise<void>((resolve) => {

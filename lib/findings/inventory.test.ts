@@ -92,7 +92,8 @@ describe('inventoryFindings: namespaces without a default Sidecar', () => {
       'mesh-root',
     ).inv;
     const f = inventoryFindings(inv, 'mesh-root', 'istio-system').find((x) => x.code === 'MDX0301');
-    expect(f?.evidence).toMatchObject({ callsOut: 'not measured' });
+    expect(f?.evidence).toMatchObject({ traffic: 'not measured' });
+    expect(f?.evidence).not.toHaveProperty('callsOut');
     expect(f?.fix?.why).toMatch(/were not measured.*503 NR/);
     const sidecar = parseAllDocuments(f?.fix?.yaml ?? '')[0]?.toJSON() as Sidecar;
     expect(sidecar.metadata.namespace).toBe('shop');

@@ -43,7 +43,7 @@ export function inventoryFindings(
         code: SCOPING.code.namespaceWithoutDefault,
         severity: SCOPING.byKey.namespaceWithoutDefault.severity,
         subject: { kind: 'Namespace', name: n.name },
-        evidence: { sidecarPods: n.sidecarPods, services: n.services, callsOut: 'not measured' },
+        evidence: { sidecarPods: n.sidecarPods, services: n.services, traffic: 'not measured' },
         fix: {
           why: "Limits the namespace's proxies to their own namespace and the control plane. The namespaces these workloads call were not measured (see Scoping): add each to the egress hosts before applying, or calls to them fail with 503 NR.",
           yaml: `apiVersion: networking.istio.io/v1\nkind: Sidecar\nmetadata:\n  name: default\n  namespace: ${n.name}\nspec:\n  egress:\n  - hosts:\n    - "./*"\n    - "${istioNamespace}/*"\n`,
