@@ -34,12 +34,14 @@ type Rows = [Record<string, string>, string][];
  * A Prometheus that answers each instant query from `answers` (by its text) and refuses any
  * other as Prometheus refuses a bad query; `asked` keeps every request's query and time.
  */
-function fakeProm(answers: Map<string, Rows>) {
+function fakeProm(answers: Map<string, Rows>, clockS?: number) {
   const asked: { query: string; time: string | null }[] = [];
   const fetchImpl = (async (input: string | URL | Request) => {
     const url = new URL(String(input));
     const query = url.searchParams.get('query') ?? '';
     asked.push({ query, time: url.searchParams.get('time') });
+    if (query === 'vector(time())' && clockS !== undefined)
+      return new Response(JSON.stringify(vec([[{}, String(clockS)]], clockS)));
     const rows = answers.get(query);
     return rows
       ? new Response(JSON.stringify(vec(rows)))
@@ -211,6 +213,21 @@ describe('the fleet from Prometheus', () => {
     expect(twice.asked.map((a) => a.query)).toContain(full);
     expect(both.byPod.get('shop/a')?.stats.istioVersion).toBe('1.24.2');
     expect(both.byPod.get('shop/b')?.stats.istioVersion).toBeNull();
+  });
+
+  it("evaluates at Prometheus's own time when none is given, and ages samples from it", async () => {
+    // Prometheus's clock reads 2023, 30 s after the samples; this machine's reads years later
+    const { client, asked } = fakeProm(answers(), 1_700_000_030);
+    const fleet = await readPromFleet(client);
+    expect(asked[0]).toEqual({ query: 'vector(time())', time: null });
+    expect(new Set(asked.slice(1).map((a) => a.time))).toEqual(new Set(['1700000030.000']));
+    expect(fleet.queries[0]).toBe('vector(time())');
+    expect(fleet.atMs).toBe(1_700_000_030_000);
+    expect(promOutcome(fleet, 'shop', 'a', fleet.atMs, 60_000)).toMatchObject({ ok: true });
+    // a Prometheus that cannot tell its time gives no fleet
+    const mute = await readPromFleet(fakeProm(answers()).client);
+    expect(mute.error).toMatch(/unexpected query vector\(time\(\)\)/);
+    expect(mute.byPod.size).toBe(0);
   });
 
   it('one failed answer fails the whole fleet: never a partial one', async () => {

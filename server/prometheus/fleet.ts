@@ -90,7 +90,16 @@ export interface PromFleet {
   unlabelled: number;
   error: string | null;
   queries: string[];
+  /**
+   * The instant every query was evaluated at, epoch ms on Prometheus's clock (NaN when none
+   * was had): a sample's age is measured from it, so a meshdx clock off Prometheus's changes
+   * neither which samples are read nor which are lagging.
+   */
+  atMs: number;
 }
+
+/** Prometheus's own time, asked first when no instant is given. */
+const CLOCK_QUERY = 'vector(time())';
 
 /**
  * Why a fleet read cannot give the proxies' figures (its error, or no fleet series at all), or
@@ -202,17 +211,40 @@ function usualVersion(
 }
 
 /**
- * Asks the queries in parallel, all evaluated at one instant, and folds each answer into the
- * per-proxy samples as it is read (no intermediate series), so at 20,000 proxies one parsed
- * answer (not four) is alive at a time. A second round asks for a sparse figure whose series
+ * The instant to evaluate the fleet at: Prometheus's time (one small query), or the error that
+ * stopped it.
+ */
+async function prometheusTime(c: PromClient): Promise<number | string> {
+  let atMs = NaN;
+  const failed = await promVector(c, CLOCK_QUERY, [], (_l, t) => {
+    atMs = t;
+  });
+  if (failed !== null) return failed;
+  return Number.isFinite(atMs) ? atMs : `Prometheus answered ${CLOCK_QUERY} without a time`;
+}
+
+/**
+ * Asks the queries in parallel, all evaluated at one instant (`atMs`, else Prometheus's own
+ * time, asked first), and folds each answer into the per-proxy samples as it is read (no
+ * intermediate series), so at 20,000 proxies one parsed answer (not four) is alive at a time. A second round asks for a sparse figure whose series
  * some proxies lack, and for the proxies off the usual version. Any failure makes the whole
  * answer an error (never partial).
  */
-export async function readPromFleet(c: PromClient, nowMs = Date.now()): Promise<PromFleet> {
+export async function readPromFleet(c: PromClient, atMs?: number): Promise<PromFleet> {
   const byPod = new Map<string, PromFleetSample>();
   const into: FoldTarget = { byPod, byNamespace: new Map() };
-  const at = { time: (nowMs / 1000).toFixed(3) };
   const queries: string[] = [];
+  const failedFleet = (error: string, t = NaN): PromFleet => ({
+    byPod: new Map(),
+    unlabelled: 0,
+    error,
+    queries,
+    atMs: t,
+  });
+  if (atMs === undefined) queries.push(CLOCK_QUERY);
+  const when = atMs ?? (await prometheusTime(c));
+  if (typeof when === 'string') return failedFleet(when);
+  const at = { time: (when / 1000).toFixed(3) };
   let unlabelled = 0;
   let error: string | null = null;
   // each pod's name is in most answers: made once, and hashed once for the maps below
@@ -265,7 +297,7 @@ export async function readPromFleet(c: PromClient, nowMs = Date.now()): Promise<
       if (figure !== undefined) coverage.set(figure, n);
     }),
   ]);
-  if (error !== null) return { byPod: new Map(), unlabelled: 0, error, queries };
+  if (error !== null) return failedFleet(error, when);
 
   const proxies = coverage.get('activeClusters') ?? 0;
   const usual = (Object.keys(SPARSE) as (keyof typeof SPARSE)[]).filter(
@@ -282,7 +314,7 @@ export async function readPromFleet(c: PromClient, nowMs = Date.now()): Promise<
         ? ask(minorityQuery(version), LABELS, fold('version'))
         : null,
   ]);
-  if (error !== null) return { byPod: new Map(), unlabelled: 0, error, queries };
+  if (error !== null) return failedFleet(error, when);
 
   // a proxy no exception named has the usual value: only a proxy with figures of its own
   for (const p of byPod.values()) {
@@ -293,7 +325,7 @@ export async function readPromFleet(c: PromClient, nowMs = Date.now()): Promise<
       p.stats.serverState = stateOf(SPARSE.state.usual);
     if (version !== null && !named.version.has(p)) p.stats.istioVersion = version;
   }
-  return { byPod, unlabelled, error: null, queries };
+  return { byPod, unlabelled, error: null, queries, atMs: when };
 }
 
 /**

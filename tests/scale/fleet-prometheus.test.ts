@@ -176,6 +176,44 @@ describe('the fleet from Prometheus', () => {
     }
   });
 
+  it("ages samples on Prometheus's clock: one an hour behind meshdx's is not lagging", async () => {
+    const SKEW_S = 3600;
+    // every proxy's series back in Prometheus (the test before hid one)
+    await promHolds(await exposed());
+    // this Prometheus as one whose clock reads an hour earlier: the times it answers are moved
+    // back an hour, and the instants meshdx asks for are moved forward before they reach it
+    const skewed = (async (input: string | URL | Request, init?: RequestInit) => {
+      const url = new URL(String(input));
+      const time = url.searchParams.get('time');
+      if (time !== null) url.searchParams.set('time', (Number(time) + SKEW_S).toFixed(3));
+      const query = url.searchParams.get('query') ?? '';
+      const res = await fetch(url, init);
+      const body = (await res.json()) as {
+        data?: { result?: { value: [number, string] }[] };
+      };
+      const timeValued = query.includes('timestamp(') || query === 'vector(time())';
+      for (const r of body.data?.result ?? []) {
+        r.value[0] -= SKEW_S;
+        if (timeValued) r.value[1] = String(Number(r.value[1]) - SKEW_S);
+      }
+      return new Response(JSON.stringify(body), { status: res.status });
+    }) as typeof fetch;
+    const fleet = FleetViewSchema.parse(
+      await scanFleet({
+        ...deps,
+        prometheus: { url: prom.url, timeoutMs: 5_000, maxAgeMs: 60_000, fetchImpl: skewed },
+      }),
+    );
+    expect(fleet.source.kind).toBe('prometheus');
+    expect(
+      fleet.rows.filter((r) => r.status === 'unknown').map((r) => `${r.key}: ${r.reason}`),
+    ).toEqual([]);
+    expect(fleet.totals.reachable).toBe(running);
+    // the rows carry Prometheus's sample times: an hour before this machine's clock
+    const sampled = fleet.rows.find((r) => r.status === 'ok')?.sampledAt ?? '';
+    expect(Date.now() - Date.parse(sampled)).toBeGreaterThan(SKEW_S * 1000 - 60_000);
+  });
+
   it('a lagging series is unknown too', async () => {
     const fleet = await scanFleet({
       ...deps,

@@ -196,10 +196,10 @@ export async function scanFleet(
     let outcomes: (ScrapeOutcome | null)[];
     let source: FleetSource;
     if (prom && deps.prometheus && promNote === null) {
-      const nowMs = Date.now();
       const maxAge = deps.prometheus.maxAgeMs;
+      // ages on Prometheus's clock, the one its samples carry
       outcomes = targets.map((t) =>
-        t.notRunning === null ? promOutcome(prom, t.namespace, t.name, nowMs, maxAge) : null,
+        t.notRunning === null ? promOutcome(prom, t.namespace, t.name, prom.atMs, maxAge) : null,
       );
       progress.done = targets.length;
       progress.unreachable = outcomes.filter((o) => o && !o.ok).length;

@@ -143,7 +143,7 @@ export async function gatherScopingInput(deps: GatherDeps): Promise<Gathered> {
   const knownFromProm =
     fleetUsable && promUsage !== null && promUsage.error === null
       ? workloadsKnownFromPrometheus(targets, workloadKey, (tg) =>
-          promOutcome(fleet, tg.namespace, tg.pod, Date.now(), maxAgeMs),
+          promOutcome(fleet, tg.namespace, tg.pod, fleet.atMs, maxAgeMs),
         )
       : new Set<string>();
   /** Workloads whose usage sample is taken (one running proxy each, with Prometheus counts). */
@@ -165,7 +165,7 @@ export async function gatherScopingInput(deps: GatherDeps): Promise<Gathered> {
         };
       }
       const fromProm = fleetUsable
-        ? promOutcome(fleet, tg.namespace, tg.pod, Date.now(), maxAgeMs)
+        ? promOutcome(fleet, tg.namespace, tg.pod, fleet.atMs, maxAgeMs)
         : null;
       const promActive = fromProm?.ok ? fromProm.stats.activeClusters : null;
       const wk = workloadKey.get(`${tg.namespace}/${tg.pod}`) ?? `${tg.namespace}/${tg.pod}`;
@@ -241,7 +241,7 @@ export async function gatherScopingInput(deps: GatherDeps): Promise<Gathered> {
         // a proxy not read by the deadline still has its count when Prometheus gave one
         const o =
           fleetUsable && tg.notRunning === null
-            ? promOutcome(fleet, tg.namespace, tg.pod, Date.now(), maxAgeMs)
+            ? promOutcome(fleet, tg.namespace, tg.pod, fleet.atMs, maxAgeMs)
             : null;
         const active = o?.ok ? o.stats.activeClusters : null;
         return {
