@@ -10,6 +10,7 @@
  */
 import type { FindingGroup, GroupObject } from '../api/findings';
 import { catalogEntry } from './registry';
+import { defaultSidecarYaml } from './sidecar-fix';
 import {
   findingKey,
   severityRank,
@@ -119,18 +120,6 @@ const MESH_HOLD_YAML = (root: string) =>
   '      holdApplicationUntilProxyStarts: true\n' +
   '# then restart the affected workloads (kubectl rollout restart) so the injector applies it\n';
 
-const MESH_SIDECAR_YAML = (root: string, istio: string) =>
-  'apiVersion: networking.istio.io/v1\n' +
-  'kind: Sidecar\n' +
-  'metadata:\n' +
-  '  name: default\n' +
-  `  namespace: ${root}\n` +
-  'spec:\n' +
-  '  egress:\n' +
-  '  - hosts:\n' +
-  '    - "./*"\n' +
-  `    - "${istio}/*"\n`;
-
 /** Whether the mesh-wide setting is the fix: most workloads lack a hold. */
 function mostLackHold(members: readonly Finding[], ctx: GroupContext): boolean {
   if (ctx.meshedWorkloads !== undefined && ctx.meshedWorkloads > 0) {
@@ -171,7 +160,7 @@ function scopedFix(code: string, members: readonly Finding[], ctx: GroupContext)
           (calling.length > 0
             ? `. The ${calling.length === 1 ? 'namespace' : `${calling.length} namespaces`} below call${calling.length === 1 ? 's' : ''} others: apply ${calling.length === 1 ? 'its' : 'their'} own Sidecar with those hosts first.`
             : '; add the namespaces they call.'),
-        yaml: MESH_SIDECAR_YAML(root, ctx.istioNamespace ?? root),
+        yaml: defaultSidecarYaml(root, ctx.istioNamespace ?? root),
       },
       rest: restOf(calling),
     };

@@ -1,6 +1,7 @@
 import type { InventoryWithPods } from '../inventory/build';
 import { SCOPING } from '../scoping/codes';
 import { PLATFORM } from './codes';
+import { defaultSidecarYaml } from './sidecar-fix';
 import type { Finding, FindingCatalogEntry } from './types';
 
 /**
@@ -46,7 +47,7 @@ export function inventoryFindings(
         evidence: { sidecarPods: n.sidecarPods, services: n.services, traffic: 'not measured' },
         fix: {
           why: "Limits the namespace's proxies to their own namespace and the control plane. The namespaces these workloads call were not measured (see Scoping): add each to the egress hosts before applying, or calls to them fail with 503 NR.",
-          yaml: `apiVersion: networking.istio.io/v1\nkind: Sidecar\nmetadata:\n  name: default\n  namespace: ${n.name}\nspec:\n  egress:\n  - hosts:\n    - "./*"\n    - "${istioNamespace}/*"\n`,
+          yaml: defaultSidecarYaml(n.name, istioNamespace),
         },
       });
     }

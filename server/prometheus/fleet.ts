@@ -317,12 +317,13 @@ export async function readPromFleet(c: PromClient, atMs?: number): Promise<PromF
   if (error !== null) return failedFleet(error, when);
 
   // a proxy no exception named has the usual value: only a proxy with figures of its own
+  const usualWarming = usual.includes('warmingClusters');
+  const usualState = usual.includes('state');
   for (const p of byPod.values()) {
     if (p.stats.activeClusters === null) continue;
-    if (usual.includes('warmingClusters') && !named.warmingClusters.has(p))
+    if (usualWarming && !named.warmingClusters.has(p))
       p.stats.warmingClusters = SPARSE.warmingClusters.usual;
-    if (usual.includes('state') && !named.state.has(p))
-      p.stats.serverState = stateOf(SPARSE.state.usual);
+    if (usualState && !named.state.has(p)) p.stats.serverState = stateOf(SPARSE.state.usual);
     if (version !== null && !named.version.has(p)) p.stats.istioVersion = version;
   }
   return { byPod, unlabelled, error: null, queries, atMs: when };

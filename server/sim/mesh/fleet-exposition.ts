@@ -17,7 +17,7 @@ import { createEndpointIndexCache } from './endpoints';
 import { envoyPrometheus } from './prometheus';
 import { buildProxyContext } from './proxy';
 import { createScopeCache } from './scope';
-import { hasProxy, podIp, proxyRunning, versionKey, viewOf } from './world';
+import { configVersionOf, hasProxy, podIp, proxyRunning, viewOf } from './world';
 
 /** The families the exposition keeps (what a fleet from Prometheus asks for). */
 const FAMILIES = new Set([
@@ -53,12 +53,7 @@ export function renderEnvoyFleet(ctx: SimContext): string {
   const view = viewOf({ now: () => now, list: (kind) => ctx.store.list(kind) });
   const scopes = createScopeCache();
   const endpoints = createEndpointIndexCache().get(view);
-  const configVersion = versionKey([
-    view.services,
-    view.sidecars,
-    view.destinationRules,
-    view.serviceEntries,
-  ]);
+  const configVersion = configVersionOf(view);
   for (const pod of view.pods) {
     if (!hasProxy(pod) || !podIp(pod) || !proxyRunning(pod)) continue;
     if (ctx.faults.unreachablePods.has(podKey(pod))) continue;

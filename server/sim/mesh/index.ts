@@ -30,7 +30,7 @@ import {
   podIp,
   proxyReady,
   proxyRunning,
-  versionKey,
+  configVersionOf,
   viewOf,
   type MeshConfig,
   type MeshView,
@@ -139,22 +139,17 @@ export function createMeshEmulator(world: MeshWorld): MeshEmulator {
 
   function contextFor(pod: Pod, view: MeshView): ProxyContext {
     const clusters = scopes.clustersFor(pod, view);
-    const configVersion = versionKey([
-      view.services,
-      view.sidecars,
-      view.destinationRules,
-      view.serviceEntries,
-    ]);
-    return buildProxyContext(pod, world.now(), clusters, endpointCache.get(view), configVersion);
+    return buildProxyContext(
+      pod,
+      world.now(),
+      clusters,
+      endpointCache.get(view),
+      configVersionOf(view),
+    );
   }
 
   function istiodDeps(view: MeshView, mesh: MeshConfig): IstiodDeps {
-    const configVersion = versionKey([
-      view.services,
-      view.sidecars,
-      view.destinationRules,
-      view.serviceEntries,
-    ]);
+    const configVersion = configVersionOf(view);
     return { view, mesh, configVersion, contextFor: (p) => contextFor(p, view) };
   }
 

@@ -69,6 +69,11 @@ export function viewOf(world: MeshWorld): MeshView {
   };
 }
 
+/** The version of the config a proxy's xDS follows: its Services, Sidecars, DestinationRules and ServiceEntries. */
+export function configVersionOf(view: MeshView): string {
+  return versionKey([view.services, view.sidecars, view.destinationRules, view.serviceEntries]);
+}
+
 /** Cheap change detector for a set of lists: per list, its length and highest resourceVersion. */
 export function versionKey(lists: readonly (readonly KubeObject[])[]): string {
   return lists
