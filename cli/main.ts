@@ -1,7 +1,13 @@
 import type { CliCommand, CliIO } from './io';
-import { EXIT_USAGE } from './io';
+import { EXIT_OK, EXIT_USAGE } from './io';
 
-const COMMANDS: Record<string, { summary: string; load: () => Promise<{ run: CliCommand }> }> = {
+/** A command's module: what it runs, and its usage (what `--help` prints). */
+interface CommandModule {
+  run: CliCommand;
+  USAGE: string;
+}
+
+const COMMANDS: Record<string, { summary: string; load: () => Promise<CommandModule> }> = {
   timeline: {
     summary: 'timeline FILE [--mesh-config FILE] [--json]   sidecar startup/shutdown verdicts',
     load: () => import('./commands/timeline'),
@@ -24,15 +30,14 @@ const COMMANDS: Record<string, { summary: string; load: () => Promise<{ run: Cli
     load: () => import('./commands/attribute'),
   },
   report: {
-    summary:
-      'report --url URL [--out DIR] [--pdf] [...]    screenshot report of a running meshdx (--help)',
+    summary: 'report --url URL [--out DIR] [--pdf] [...]    screenshot report of a running meshdx',
     load: () => import('./commands/report'),
   },
 };
 
 function usage(): string {
   const lines = Object.values(COMMANDS).map((c) => `  meshdx ${c.summary}`);
-  return `usage:\n${lines.join('\n')}\n`;
+  return `usage:\n${lines.join('\n')}\n  meshdx COMMAND --help                                the options of one command\n`;
 }
 
 export async function main(argv: string[], io: CliIO): Promise<number> {
@@ -47,5 +52,10 @@ export async function main(argv: string[], io: CliIO): Promise<number> {
     return EXIT_USAGE;
   }
   const mod = await command.load();
+  // `-h`/`--help` anywhere asks for the command's usage, never names a file (`./-h` does)
+  if (rest.includes('--help') || rest.includes('-h')) {
+    io.stdout(mod.USAGE);
+    return EXIT_OK;
+  }
   return mod.run(rest, io);
 }

@@ -62,7 +62,8 @@ export async function forEachLine(
   return splitter.lines;
 }
 
-const USAGE = "usage: meshdx accesslog LOG [--json] [--format 'ENVOY FORMAT STRING']\n";
+/** What `meshdx accesslog --help` prints, and what a wrong use is told. */
+export const USAGE = "usage: meshdx accesslog LOG [--json] [--format 'ENVOY FORMAT STRING']\n";
 
 /**
  * `meshdx accesslog LOG`: what a log holds (formats, codes, flags, unreadable and skipped lines

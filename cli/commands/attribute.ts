@@ -16,7 +16,8 @@ import { JsonItemFinisher, reportFrame } from '../../lib/ledger/report-json';
 import { fmtMs } from '../../lib/ledger/lookup';
 import { Utf8Blocks } from '../utf8-blocks';
 
-const USAGE =
+/** What `meshdx attribute --help` prints, and what a wrong use is told. */
+export const USAGE =
   "usage: meshdx attribute LOG --history FILE [--json] [--all] [--format 'ENVOY FORMAT'] [--gap-minutes N] [--threads N] [--no-prescan]\n" +
   '  LOG: a file, or a pipe such as /dev/stdin (read in one pass on one thread)\n' +
   '  FILE: a pod watch capture (kubectl get pods -A -w -o json --output-watch-events) or a meshdx store file (MESHDX_DB)\n' +

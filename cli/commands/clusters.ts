@@ -26,7 +26,8 @@ import {
   type EndpointReport,
 } from '../../lib/configdump/endpoints';
 
-const USAGE =
+/** What `meshdx clusters --help` prints, and what a wrong use is told. */
+export const USAGE =
   'usage: meshdx clusters FILE [--json] [--endpoints] [--history HISTORY [--at TIME]]\n' +
   '  FILE: an Envoy config dump (the cluster table), a ztunnel dump (its workloads and services),\n' +
   '  or a /clusters?format=json answer (the endpoint table: health and outlier ejections)\n' +

@@ -11,7 +11,8 @@ import { splitMeshConfigs, type FoundMeshConfig } from '../../lib/findings/mesh-
 import { parseMeshConfig } from '../../lib/timeline/meshconfig';
 import { DEFAULT_ROOT_NAMESPACE } from '../../lib/scoping/visibility';
 
-const USAGE =
+/** What `meshdx findings --help` prints, and what a wrong use is told. */
+export const USAGE =
   'usage: meshdx findings PATH... [--json] [--max-mb N] [--mesh-config FILE]   (PATH "-" reads standard input)\n' +
   '  --mesh-config FILE: the mesh config (a bare mesh config, the istio ConfigMap, or an IstioOperator);\n' +
   '    without it, the first one among the PATHs is used. Its rootNamespace is where a Sidecar\n' +

@@ -6,16 +6,12 @@
  * an error (report still written), 2 bad usage, meshdx not reachable, or Chromium missing.
  */
 import type { CliCommand, CliIO } from '../io';
-import { EXIT_OK, EXIT_USAGE } from '../io';
+import { EXIT_USAGE } from '../io';
 import { parseReportArgs, REPORT_USAGE } from '../report/options';
 import { defaultDeps, runReport, type ReportDeps } from '../report/run';
 
 export function runWith(deps: () => ReportDeps): CliCommand {
   return async (argv: string[], io: CliIO): Promise<number> => {
-    if (argv.includes('--help') || argv.includes('-h')) {
-      io.stdout(REPORT_USAGE);
-      return EXIT_OK;
-    }
     const parsed = parseReportArgs(argv);
     if (!parsed.ok) {
       io.stderr(`meshdx report: ${parsed.error}\n${REPORT_USAGE}`);
@@ -26,3 +22,4 @@ export function runWith(deps: () => ReportDeps): CliCommand {
 }
 
 export const run: CliCommand = runWith(defaultDeps);
+export const USAGE = REPORT_USAGE;

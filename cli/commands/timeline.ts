@@ -20,7 +20,8 @@ import type { InputError } from '../../lib/timeline/position';
 import { toIso } from '../../lib/timeline/time';
 import type { PodTimeline, VerdictResult } from '../../lib/timeline/types';
 
-const USAGE = 'usage: meshdx timeline FILE [--mesh-config FILE] [--json]\n';
+/** What `meshdx timeline --help` prints, and what a wrong use is told. */
+export const USAGE = 'usage: meshdx timeline FILE [--mesh-config FILE] [--json]\n';
 
 export interface TimelineRow {
   namespace: string;
