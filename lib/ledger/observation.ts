@@ -1,6 +1,7 @@
 import { normalizeIp } from '../accesslog/address';
 import type { PodObservation } from './types';
 import { asJsonObject } from '../json-object';
+import { parseTime } from '../utc-time';
 
 export type Obj = Record<string, unknown>;
 
@@ -16,7 +17,7 @@ function num(value: unknown): number | null {
 
 export function time(value: unknown): number | null {
   if (typeof value !== 'string') return null;
-  const ms = Date.parse(value);
+  const ms = parseTime(value);
   return Number.isNaN(ms) ? null : ms;
 }
 
