@@ -80,6 +80,31 @@ test('the fleet shows every proxy with the cluster count the proxy reports', asy
   expect(answered + (await stat('stat-unreachable')) + notRunning).toBe(meshed.length);
 });
 
+test('the heaviest workloads add up to the rows of their proxies', async ({ page }) => {
+  await page.goto(`${demo}/proxies`);
+  const card = page.getByTestId('proxies-top-workloads');
+  await expect(card.locator('thead')).toContainText('Clusters (sum)');
+  const first = card.locator('tbody tr').first();
+  await expect(first).toBeVisible();
+  const [name, proxiesText, sumText] = await first.locator('td').allTextContents();
+  const [namespace, workload] = (name ?? '')
+    .replace(/unscoped$/, '')
+    .trim()
+    .split('/');
+  const res = await fetch(
+    `${demo}/api/proxies/fleet?namespace=${namespace}&workload=${workload}&limit=500`,
+  );
+  const { rows } = (await res.json()) as {
+    rows: { status: string; activeClusters: number | null }[];
+  };
+  const read = rows.filter((r) => r.status === 'ok' && r.activeClusters !== null);
+  const sum = read.reduce((a, r) => a + (r.activeClusters ?? 0), 0);
+  expect(Number((sumText ?? '').replace(/,/g, ''))).toBe(sum);
+  expect(proxiesText).toBe(
+    read.length === rows.length ? String(rows.length) : `${read.length} of ${rows.length} read`,
+  );
+});
+
 test('unscoped namespaces stand out at the top', async ({ page }) => {
   await page.goto(`${demo}/proxies`);
   const items = page.getByTestId('proxies-namespaces').locator('li[data-namespace]');

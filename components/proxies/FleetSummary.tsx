@@ -150,6 +150,13 @@ export function TopWorkloads({ fleet }: { fleet: FleetView }) {
   return (
     <Card title="Top 10 heaviest workloads (sum of clusters)" testId="proxies-top-workloads">
       <table className="w-full text-sm">
+        <thead className="text-left text-xs uppercase tracking-wide text-slate-500">
+          <tr>
+            <th className="py-1.5">Workload</th>
+            <th className="text-right">Proxies</th>
+            <th className="pl-3 text-right">Clusters (sum)</th>
+          </tr>
+        </thead>
         <tbody>
           {fleet.topWorkloads.map((w) => (
             <tr key={`${w.namespace}/${w.workload}`} className="border-b border-slate-100">
@@ -161,7 +168,18 @@ export function TopWorkloads({ fleet }: { fleet: FleetView }) {
                   </span>
                 )}
               </td>
-              <td className="py-1 text-right tabular-nums">{count(w.proxies)} ×</td>
+              <td
+                className="py-1 text-right tabular-nums"
+                title={
+                  w.counted < w.proxies
+                    ? `the sum counts the ${count(w.counted)} of its ${count(w.proxies)} proxies whose clusters were read; the others are unknown, unreachable or not running`
+                    : undefined
+                }
+              >
+                {w.counted < w.proxies
+                  ? `${count(w.counted)} of ${count(w.proxies)} read`
+                  : count(w.proxies)}
+              </td>
               <td className="py-1 text-right tabular-nums font-medium">{count(w.clusters)}</td>
             </tr>
           ))}

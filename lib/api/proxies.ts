@@ -82,6 +82,8 @@ export const WorkloadSummarySchema = z.object({
   workload: z.string(),
   workloadKind: z.string(),
   proxies: z.number(),
+  /** Proxies whose active clusters were read: the sum below is theirs (partial when < proxies). */
+  counted: z.number(),
   /** Sum of active clusters over the workload's reachable proxies: its share of the push volume. */
   clusters: z.number(),
   maxClusters: z.number(),

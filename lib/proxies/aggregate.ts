@@ -48,6 +48,7 @@ export function topWorkloads(rows: readonly FleetRow[], limit = 10): WorkloadSum
       workload: r.workload,
       workloadKind: r.workloadKind,
       proxies: 0,
+      counted: 0,
       clusters: 0,
       maxClusters: 0,
       unscoped: false,
@@ -55,6 +56,7 @@ export function topWorkloads(rows: readonly FleetRow[], limit = 10): WorkloadSum
     w.proxies++;
     if (isUnscoped(r)) w.unscoped = true;
     if (r.status === 'ok' && r.activeClusters !== null) {
+      w.counted++;
       w.clusters += r.activeClusters;
       w.maxClusters = Math.max(w.maxClusters, r.activeClusters);
     }

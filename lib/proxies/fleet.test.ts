@@ -162,6 +162,7 @@ describe('buildFleet', () => {
       namespace: 'a',
       workload: 'web',
       proxies: 2,
+      counted: 2,
       clusters: 610,
       unscoped: true,
     });
@@ -170,6 +171,19 @@ describe('buildFleet', () => {
     expect(fleet.durationMs).toBe(12);
     expect(fleet.rows.find((r) => r.key === 'c/pending-1')?.istioVersion).toBe('1.23.1');
     expect(fleet.rows.find((r) => r.key === 'a/web-1')?.istioVersion).toBe('1.24.0');
+  });
+
+  it("says when a workload's cluster sum leaves out proxies that were not read", () => {
+    const partial = fleetOf(
+      [target('d', 'svc-1'), target('d', 'svc-2'), target('d', 'svc-3'), target('d', 'one-1')],
+      [ok(100), { ok: false, reason: 'timeout: no answer' }, ok(120), ok(90)],
+    );
+    expect(partial.topWorkloads.map((w) => [w.workload, w.proxies, w.counted, w.clusters])).toEqual(
+      [
+        ['svc', 3, 2, 220],
+        ['one', 1, 1, 90],
+      ],
+    );
   });
 
   it('counts no gateway or waypoint as unscoped: no Sidecar resource applies to them', () => {
