@@ -226,9 +226,9 @@ async function prometheusTime(c: PromClient): Promise<number | string> {
 /**
  * Asks the queries in parallel, all evaluated at one instant (`atMs`, else Prometheus's own
  * time, asked first), and folds each answer into the per-proxy samples as it is read (no
- * intermediate series), so at 20,000 proxies one parsed answer (not four) is alive at a time. A second round asks for a sparse figure whose series
- * some proxies lack, and for the proxies off the usual version. Any failure makes the whole
- * answer an error (never partial).
+ * intermediate series), so at 20,000 proxies one parsed answer (not four) is alive at a time.
+ * A second round asks for a sparse figure whose series some proxies lack, and for the proxies
+ * off the usual version. Any failure makes the whole answer an error (never partial).
  */
 export async function readPromFleet(c: PromClient, atMs?: number): Promise<PromFleet> {
   const byPod = new Map<string, PromFleetSample>();
@@ -331,15 +331,17 @@ export async function readPromFleet(c: PromClient, atMs?: number): Promise<PromF
 
 /**
  * A proxy's outcome from the Prometheus answer: its figures when its series is there and fresh
- * enough, else unknown with the reason (no series; last sample too old).
+ * enough, else unknown with the reason (no series; last sample too old). A sample's age is
+ * taken at the instant the fleet was evaluated (`fleet.atMs`, Prometheus's clock), never at
+ * meshdx's own.
  */
 export function promOutcome(
   fleet: PromFleet,
   namespace: string,
   pod: string,
-  nowMs: number,
   maxAgeMs: number,
 ): ScrapeOutcome {
+  const nowMs = fleet.atMs;
   const s = fleet.byPod.get(`${namespace}/${pod}`);
   if (!s || s.stats.activeClusters === null) {
     return {

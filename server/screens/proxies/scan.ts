@@ -197,9 +197,8 @@ export async function scanFleet(
     let source: FleetSource;
     if (prom && deps.prometheus && promNote === null) {
       const maxAge = deps.prometheus.maxAgeMs;
-      // ages on Prometheus's clock, the one its samples carry
       outcomes = targets.map((t) =>
-        t.notRunning === null ? promOutcome(prom, t.namespace, t.name, prom.atMs, maxAge) : null,
+        t.notRunning === null ? promOutcome(prom, t.namespace, t.name, maxAge) : null,
       );
       progress.done = targets.length;
       progress.unreachable = outcomes.filter((o) => o && !o.ok).length;

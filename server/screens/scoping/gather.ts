@@ -143,7 +143,7 @@ export async function gatherScopingInput(deps: GatherDeps): Promise<Gathered> {
   const knownFromProm =
     fleetUsable && promUsage !== null && promUsage.error === null
       ? workloadsKnownFromPrometheus(targets, workloadKey, (tg) =>
-          promOutcome(fleet, tg.namespace, tg.pod, fleet.atMs, maxAgeMs),
+          promOutcome(fleet, tg.namespace, tg.pod, maxAgeMs),
         )
       : new Set<string>();
   /** Workloads whose usage sample is taken (one running proxy each, with Prometheus counts). */
@@ -164,9 +164,7 @@ export async function gatherScopingInput(deps: GatherDeps): Promise<Gathered> {
           unreachable: tg.notRunning,
         };
       }
-      const fromProm = fleetUsable
-        ? promOutcome(fleet, tg.namespace, tg.pod, fleet.atMs, maxAgeMs)
-        : null;
+      const fromProm = fleetUsable ? promOutcome(fleet, tg.namespace, tg.pod, maxAgeMs) : null;
       const promActive = fromProm?.ok ? fromProm.stats.activeClusters : null;
       const wk = workloadKey.get(`${tg.namespace}/${tg.pod}`) ?? `${tg.namespace}/${tg.pod}`;
       // known from Prometheus: nothing to read; else with a count from Prometheus, only the
@@ -241,7 +239,7 @@ export async function gatherScopingInput(deps: GatherDeps): Promise<Gathered> {
         // a proxy not read by the deadline still has its count when Prometheus gave one
         const o =
           fleetUsable && tg.notRunning === null
-            ? promOutcome(fleet, tg.namespace, tg.pod, fleet.atMs, maxAgeMs)
+            ? promOutcome(fleet, tg.namespace, tg.pod, maxAgeMs)
             : null;
         const active = o?.ok ? o.stats.activeClusters : null;
         return {
