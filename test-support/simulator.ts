@@ -109,3 +109,35 @@ export function simOnly(
     },
   };
 }
+
+/**
+ * Moves a simulator's clock on by `totalMs` in steps of `stepMs`, as time passes in a cluster.
+ * After each step it waits until every watcher in `seen` (each a count of the pod events it
+ * has had) has had every pod change the simulator made since this call, so that a history
+ * dated by observation is dated at the step of the change, however loaded the machine (a fixed
+ * sleep per step let a busy CI run observe removals steps late). Gives up on a watcher that
+ * has not caught up 5 s after a step and goes on.
+ */
+export async function advanceWatched(
+  sim: RunningSimulator,
+  totalMs: number,
+  stepMs: number,
+  seen: readonly (() => number)[] = [],
+): Promise<void> {
+  const before = seen.map((n) => n());
+  let podChanges = 0;
+  const unsubscribe = sim.store.subscribe((rec) => {
+    if (rec.kind === 'pods') podChanges++;
+  });
+  const caughtUp = () => seen.every((n, i) => n() - (before[i] ?? 0) >= podChanges);
+  try {
+    for (let done = 0; done < totalMs; done += stepMs) {
+      sim.clock.advance(stepMs);
+      const until = Date.now() + 5_000;
+      do await new Promise((r) => setTimeout(r, 2));
+      while (!caughtUp() && Date.now() < until);
+    }
+  } finally {
+    unsubscribe();
+  }
+}

@@ -8,6 +8,7 @@ import { KubeTransport } from '../../server/kube/transport';
 import { buildIncidents, MAX_CLIENTS } from '../../server/screens/incidents/incidents';
 import { clientSignals } from '../../server/screens/incidents/client-signals';
 import { recordIpHistory, type RecordedIpHistory } from '../../test-support/feeds';
+import { advanceWatched } from '../../test-support/simulator';
 
 type Sim = Awaited<ReturnType<typeof startSimulator>>;
 const START = new Date('2026-11-01T12:00:00Z');
@@ -25,10 +26,7 @@ beforeAll(async () => {
   t = new KubeTransport(kc);
   rec = recordIpHistory(t, kc, { clock: 'api-server', now: () => sim.clock.now() });
   await rec.source.ready;
-  for (let done = 0; done < 120_000; done += 1_000) {
-    sim.clock.advance(1_000);
-    await new Promise((r) => setTimeout(r, 5));
-  }
+  await advanceWatched(sim, 120_000, 1_000, [rec.events]);
   let last = -1;
   for (let i = 0; i < 100; i++) {
     const n = rec.source.intervals().length + rec.events();

@@ -13,6 +13,7 @@ import { listPods } from '../../server/kube/resources';
 import { KubeTransport } from '../../server/kube/transport';
 import { buildIncidents } from '../../server/screens/incidents/incidents';
 import { recordIpHistory, type RecordedIpHistory } from '../../test-support/feeds';
+import { advanceWatched } from '../../test-support/simulator';
 
 /**
  * The offline story of the issue: what an SRE captures with kubectl during a phantom-503
@@ -63,10 +64,7 @@ beforeAll(async () => {
     captured.push(JSON.stringify({ type: 'ADDED', object: p }, null, 4));
   stopCapture = captureWatch(kc.getCurrentCluster()?.server ?? '', listed.resourceVersion);
   await timed.ready;
-  for (let done = 0; done < 120_000; done += 1_000) {
-    sim.clock.advance(1_000);
-    await new Promise((r) => setTimeout(r, 5));
-  }
+  await advanceWatched(sim, 120_000, 1_000, [timedRec.events, () => captured.length]);
   let last = -1;
   for (let i = 0; i < 100 && captured.length + timedRec.events() !== last; i++) {
     last = captured.length + timedRec.events();

@@ -9,6 +9,7 @@ import { KubeTransport } from '../../server/kube/transport';
 import { envoyAdminGet } from '../../server/kube/podports';
 import { buildIncidents } from '../../server/screens/incidents/incidents';
 import { recordIpHistory, type RecordedIpHistory } from '../../test-support/feeds';
+import { advanceWatched } from '../../test-support/simulator';
 
 type Sim = Awaited<ReturnType<typeof startSimulator>>;
 const START = new Date('2026-11-01T12:00:00Z');
@@ -20,28 +21,6 @@ let untimedRec: RecordedIpHistory;
 let timed: RecordedIpHistory['source'];
 let untimed: RecordedIpHistory['source'];
 let truth: readonly PhantomTruth[];
-
-/** Pod changes the simulator made since the recorders listed (its store counts them). */
-let podChanges = 0;
-/** Each recorder's pod events when the counting began. */
-let eventsBefore: number[] = [];
-
-/**
- * Advance the simulator in steps so that the watchers see every change as it happens: after
- * each step the clock waits until both recorders have had every pod change of that step, so
- * an observation time is never a later step's, however loaded the machine (a fixed sleep let a
- * busy CI run date removals several steps late).
- */
-async function advance(totalMs: number, stepMs: number): Promise<void> {
-  const recs = [timedRec, untimedRec];
-  const caughtUp = () => recs.every((r, i) => r.events() - (eventsBefore[i] ?? 0) >= podChanges);
-  for (let done = 0; done < totalMs; done += stepMs) {
-    sim.clock.advance(stepMs);
-    const until = Date.now() + 5_000;
-    do await new Promise((r) => setTimeout(r, 2));
-    while (!caughtUp() && Date.now() < until);
-  }
-}
 
 beforeAll(async () => {
   sim = await startSimulator({ scenario: 'phantom-503', port: 0, clock: { fixed: START } });
@@ -55,12 +34,7 @@ beforeAll(async () => {
   timed = timedRec.source;
   untimed = untimedRec.source;
   await Promise.all([timed.ready, untimed.ready]);
-  eventsBefore = [timedRec.events(), untimedRec.events()];
-  const unsubscribe = sim.store.subscribe((rec) => {
-    if (rec.kind === 'pods') podChanges++;
-  });
-  await advance(120_000, 1_000);
-  unsubscribe();
+  await advanceWatched(sim, 120_000, 1_000, [timedRec.events, untimedRec.events]);
   // let the watches drain what the last steps produced: wait until both stop growing
   let last = -1;
   for (let i = 0; i < 100; i++) {
