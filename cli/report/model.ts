@@ -8,10 +8,10 @@ export const VIEWS = [
   'incidents',
   'findings',
 ] as const;
-export type ViewName = (typeof VIEWS)[number];
+export type ReportViewName = (typeof VIEWS)[number];
 
 /** Path of each view relative to the dashboard's base URL ('' is the overview). */
-export const VIEW_PATHS: Record<ViewName, string> = {
+export const VIEW_PATHS: Record<ReportViewName, string> = {
   overview: '',
   timelines: 'timelines',
   proxies: 'proxies',
@@ -20,7 +20,7 @@ export const VIEW_PATHS: Record<ViewName, string> = {
   findings: 'findings',
 };
 
-export function isViewName(s: string): s is ViewName {
+export function isViewName(s: string): s is ReportViewName {
   return (VIEWS as readonly string[]).includes(s);
 }
 
@@ -61,7 +61,7 @@ export interface ReportOptions {
   url: string;
   /** Output directory as given (resolved against cwd by the runner); null = default name. */
   out: string | null;
-  views: ViewName[];
+  views: ReportViewName[];
   links: string[];
   namespace: string | null;
   width: number;

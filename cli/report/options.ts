@@ -1,5 +1,5 @@
 import { parseArgs } from 'node:util';
-import { isViewName, VIEWS, type ReportOptions, type ViewName } from './model';
+import { isViewName, VIEWS, type ReportOptions, type ReportViewName } from './model';
 
 export const REPORT_USAGE =
   'usage: meshdx report --url URL [--out DIR] [--views overview,timelines,proxies,scoping,incidents,findings|none]\n' +
@@ -28,7 +28,7 @@ export function normaliseBaseUrl(raw: string): { url: string } | { error: string
   return { url: u.toString() };
 }
 
-function parseViews(raw: string | undefined): { views: ViewName[] } | { error: string } {
+function parseViews(raw: string | undefined): { views: ReportViewName[] } | { error: string } {
   if (raw === undefined) return { views: [...VIEWS] };
   if (raw.trim() === 'none') return { views: [] };
   const names = raw

@@ -1,21 +1,21 @@
 'use client';
 
 import { useMemo } from 'react';
-import type { FleetRow } from '../../lib/api/proxies';
+import type { ProxyFleetRow } from '../../lib/api/proxies';
 import { sidecarScopes } from '../../lib/kube/proxy-container';
 import { Badge } from '../ui/Card';
 import { VirtualTable, type Column } from '../ui/VirtualTable';
 import { bytes, count } from './format';
 
 /** Where and when a row's figures were sampled. */
-function sourceTitle(r: FleetRow): string {
+function sourceTitle(r: ProxyFleetRow): string {
   const from = r.source === 'prometheus' ? 'Prometheus' : "meshdx's scrape of :15090";
   return r.sampledAt ? `from ${from}, sampled ${r.sampledAt}` : `from ${from}`;
 }
 
 const syncTone = (s: string) => (s === 'SYNCED' ? 'good' : s === 'NOT SENT' ? 'neutral' : 'bad');
 
-const COLUMNS: Column<FleetRow>[] = [
+const COLUMNS: Column<ProxyFleetRow>[] = [
   {
     key: 'proxy',
     header: 'Proxy',
@@ -132,19 +132,22 @@ export function FleetTable({
   selected,
   onSelect,
 }: {
-  rows: FleetRow[];
+  rows: ProxyFleetRow[];
   sort?: string;
   dir?: 'asc' | 'desc';
   onSort: (key: string, dir: 'asc' | 'desc') => void;
   selected?: string;
-  onSelect: (row: FleetRow) => void;
+  onSelect: (row: ProxyFleetRow) => void;
 }) {
   // the rows arrive filtered, sorted and paged by the server: the table keeps their order and
   // its headers only ask the server for another sort
   const columns = useMemo(() => {
     const pos = new Map(rows.map((r, i) => [r.key, i]));
     const sign = dir === 'desc' ? -1 : 1;
-    return COLUMNS.map((c) => ({ ...c, sortValue: (r: FleetRow) => sign * (pos.get(r.key) ?? 0) }));
+    return COLUMNS.map((c) => ({
+      ...c,
+      sortValue: (r: ProxyFleetRow) => sign * (pos.get(r.key) ?? 0),
+    }));
   }, [rows, dir]);
   return (
     <VirtualTable

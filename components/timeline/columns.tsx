@@ -1,6 +1,6 @@
 'use client';
 
-import type { FleetRow } from '../../lib/api/timelines';
+import type { TimelineFleetRow } from '../../lib/api/timelines';
 import { Badge } from '../ui/Card';
 import type { Column } from '../ui/VirtualTable';
 import { gapText, VERDICT_TONE } from './format';
@@ -17,15 +17,15 @@ const MODE_TONE = {
 /** Verdict chips a row shows before it counts the rest. */
 const SHOWN = 2;
 
-const verdictText = (r: FleetRow, v: string) =>
+const verdictText = (r: TimelineFleetRow, v: string) =>
   v === 'race' && r.restarts > 0 ? `${v} (app restarted)` : v;
 
 /** Harm first (computed server-side), then the gap: the worst races lead. */
-function verdictRank(r: FleetRow): number {
+function verdictRank(r: TimelineFleetRow): number {
   return r.harm * 1e9 + Math.max(-5e8, Math.min(5e8, r.gapMs ?? 0));
 }
 
-export const FLEET_COLUMNS: Column<FleetRow>[] = [
+export const FLEET_COLUMNS: Column<TimelineFleetRow>[] = [
   {
     key: 'namespace',
     header: 'Namespace',

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { FleetRow } from '../api/timelines';
+import type { TimelineFleetRow } from '../api/timelines';
 import type { Namespace, Pod } from '../kube/types';
 import { buildAmbientView, type AmbientInput } from './view';
 
@@ -12,14 +12,14 @@ const pod = (ns: string, name: string, sidecar: boolean): Pod => ({
     ],
   },
 });
-const row = (ns: string, workload: string, verdicts: string[]): FleetRow =>
+const row = (ns: string, workload: string, verdicts: string[]): TimelineFleetRow =>
   ({
     namespace: ns,
     workload,
     workloadKind: 'Deployment',
     verdicts,
     deleted: false,
-  }) as unknown as FleetRow;
+  }) as unknown as TimelineFleetRow;
 
 const input = (over: Partial<AmbientInput>): AmbientInput => ({
   namespaces: [],

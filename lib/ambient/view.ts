@@ -3,7 +3,7 @@
  * readiness per namespace that has pods (system namespaces and istio-system left out).
  */
 import type { AmbientGains, AmbientView } from '../api/ambient';
-import type { FleetRow as TimelineRow } from '../api/timelines';
+import type { TimelineFleetRow as TimelineRow } from '../api/timelines';
 import {
   namespaceDataplane,
   podDataplane,
@@ -29,7 +29,7 @@ import { namespaceReadiness } from './readiness';
 const SKIP = new Set(['kube-system', 'kube-public', 'kube-node-lease']);
 
 /** A proxy's cluster count as the Proxies scan measured it (null: not reachable). */
-export interface ProxyClusters {
+export interface MeasuredProxyClusters {
   namespace: string;
   placement: string;
   activeClusters: number | null;
@@ -49,7 +49,7 @@ export interface AmbientInput {
   /** Timelines' rows (live pods): races and drain problems per workload. */
   timelineRows: readonly TimelineRow[];
   /** The last Proxies scan's rows, or null when there was none recently. */
-  proxies: readonly ProxyClusters[] | null;
+  proxies: readonly MeasuredProxyClusters[] | null;
   istioNamespace: string;
   notes: string[];
   now: Date;

@@ -63,7 +63,7 @@ export const FleetRowSchema = z.object({
   /** When the numbers were sampled (Prometheus sample time, or meshdx's scrape time). */
   sampledAt: z.string().nullable(),
 });
-export type FleetRow = z.infer<typeof FleetRowSchema>;
+export type ProxyFleetRow = z.infer<typeof FleetRowSchema>;
 
 export const NamespaceSummarySchema = z.object({
   namespace: z.string(),

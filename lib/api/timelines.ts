@@ -251,7 +251,7 @@ export const PodTimelineViewSchema = z.object({
   inputs: z.object({ events: z.number(), transitions: z.number() }),
 });
 
-export type FleetRow = z.infer<typeof FleetRowSchema>;
+export type TimelineFleetRow = z.infer<typeof FleetRowSchema>;
 export type WorkloadFix = z.infer<typeof WorkloadFixSchema>;
 export type TimelineFleet = z.infer<typeof TimelineFleetSchema>;
 export type TimelinePage = z.infer<typeof TimelinePageSchema>;

@@ -2,7 +2,7 @@ import { clusterType, destinationRule } from './cluster-fields';
 import { parseClusterName } from './cluster-name';
 import { arrayField, isObject, keyOf, objectField, stringField } from './fields';
 import { resourcesOf, sectionsOf } from './parse';
-import type { ClusterRow, ClusterSource, ConfigDump, DumpError } from './types';
+import type { ClusterRow, EnvoyClusterOrigin, ConfigDump, DumpError } from './types';
 
 export interface ClusterExtraction {
   /** Active clusters (static + dynamic active), sorted like istioctl. */
@@ -15,7 +15,7 @@ export interface ClusterExtraction {
 }
 
 /** Builds one row from an envoy.config.cluster.v3.Cluster. */
-export function clusterRow(cluster: unknown, source: ClusterSource): ClusterRow | null {
+export function clusterRow(cluster: unknown, source: EnvoyClusterOrigin): ClusterRow | null {
   const name = stringField(cluster, 'name');
   if (name === null) return null;
   const parsed = parseClusterName(name);
@@ -58,7 +58,7 @@ export function compareClusterRows(a: ClusterRow, b: ClusterRow): number {
 function addEntries(
   list: unknown[] | null,
   path: string,
-  source: ClusterSource,
+  source: EnvoyClusterOrigin,
   out: ClusterExtraction,
 ): void {
   if (list === null) {
@@ -73,7 +73,12 @@ function addEntries(
  * dump (Istio 1.0) listed static clusters bare, a Cluster itself with its `name` on top: read
  * both, so that every generation is counted.
  */
-function addEntry(entry: unknown, path: string, source: ClusterSource, out: ClusterExtraction) {
+function addEntry(
+  entry: unknown,
+  path: string,
+  source: EnvoyClusterOrigin,
+  out: ClusterExtraction,
+) {
   const wrapped = objectField(entry, 'cluster');
   const bare = !wrapped && isObject(entry) && typeof entry.name === 'string' ? entry : null;
   const cluster = wrapped ?? bare;

@@ -71,7 +71,7 @@ export interface ParseResult {
   errors: DumpError[];
 }
 
-export type ClusterSource = 'static' | 'dynamic';
+export type EnvoyClusterOrigin = 'static' | 'dynamic';
 
 /** One row of `istioctl proxy-config cluster`, structured (never a string to parse back). */
 export interface ClusterRow {
@@ -88,7 +88,7 @@ export interface ClusterRow {
   type: string;
   /** DESTINATION RULE column: NAME.NAMESPACE, "<unknown>" for unreadable paths, "" when none. */
   destinationRule: string;
-  source: ClusterSource;
+  source: EnvoyClusterOrigin;
 }
 
 export interface ClusterSummary {

@@ -3,10 +3,10 @@ import type { Container, ContainerStatus, Pod } from '../kube/types';
 
 export { PROXY_CONTAINER };
 
-export type ProxyPlacement = 'none' | 'sidecar' | 'native-sidecar' | 'gateway' | 'waypoint';
+export type ProxyPlacementOrNone = 'none' | 'sidecar' | 'native-sidecar' | 'gateway' | 'waypoint';
 
 export interface ProxyInfo {
-  placement: ProxyPlacement;
+  placement: ProxyPlacementOrNone;
   container?: Container;
   status?: ContainerStatus;
 }

@@ -1,9 +1,9 @@
-import type { Attribution, PodRef } from './attribution';
+import type { Attribution, AttributedPod } from './attribution';
 import type { HolderState } from './types';
 
 export interface UpstreamPodGroup {
   /** null: requests whose upstream could not be tied to a pod. */
-  pod: PodRef | null;
+  pod: AttributedPod | null;
   owner: { kind: string; name: string } | null;
   /** Worst state seen for this pod (terminated > terminating > live > unknown). */
   state: HolderState;

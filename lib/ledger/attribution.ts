@@ -3,7 +3,7 @@ import { parseClusterName, type ClusterRef } from '../accesslog/cluster';
 import type { AccessLogRecord, RecordField } from '../accesslog/types';
 import type { HolderState, IpLookup } from './types';
 
-export interface PodRef {
+export interface AttributedPod {
   namespace: string;
   name: string;
   uid: string | null;
@@ -18,13 +18,13 @@ export interface Attribution {
   /** Upstream host as logged (ip:port). */
   upstream: string | null;
   upstreamIp: string | null;
-  pod: PodRef | null;
+  pod: AttributedPod | null;
   owner: { kind: string; name: string } | null;
   node: string | null;
   state: HolderState;
   afterTerminationMs: number | null;
   reason: string;
-  client: { address: string; pod: PodRef | null; state: HolderState } | null;
+  client: { address: string; pod: AttributedPod | null; state: HolderState } | null;
   service: ClusterRef | null;
 }
 

@@ -1,9 +1,7 @@
 import { normalizeIp } from '../accesslog/address';
 import type { PodObservation } from './types';
-import { asJsonObject } from '../json-object';
+import { asJsonObject, type JsonObject } from '../json-object';
 import { parseTime } from '../utc-time';
-
-export type Obj = Record<string, unknown>;
 
 export const asObj = asJsonObject;
 
@@ -65,18 +63,18 @@ export function observePod(value: unknown): PodObservation | string {
   };
 }
 
-function ownerOf(meta: Obj): { kind: string; name: string } | null {
+function ownerOf(meta: JsonObject): { kind: string; name: string } | null {
   if (!Array.isArray(meta.ownerReferences)) return null;
-  const refs = meta.ownerReferences.map(asObj).filter((r): r is Obj => r !== null);
+  const refs = meta.ownerReferences.map(asObj).filter((r): r is JsonObject => r !== null);
   const ref = refs.find((r) => r.controller === true) ?? refs[0];
   const kind = str(ref?.kind);
   const name = str(ref?.name);
   return kind && name ? { kind, name } : null;
 }
 
-function conditionsOf(status: Obj): Obj[] {
+function conditionsOf(status: JsonObject): JsonObject[] {
   return Array.isArray(status.conditions)
-    ? status.conditions.map(asObj).filter((c): c is Obj => c !== null)
+    ? status.conditions.map(asObj).filter((c): c is JsonObject => c !== null)
     : [];
 }
 
@@ -90,7 +88,7 @@ export function latestStatusTime(pod: unknown): number | null {
 }
 
 /** The last finishedAt when every app container is terminated; null while any is not. */
-function lastExit(status: Obj): number | null {
+function lastExit(status: JsonObject): number | null {
   const list = status.containerStatuses;
   if (!Array.isArray(list) || list.length === 0) return null;
   let last = -Infinity;
@@ -103,7 +101,7 @@ function lastExit(status: Obj): number | null {
 }
 
 /** Every timestamp in the status: start, conditions, container states (current and last). */
-function collectStatusTimes(status: Obj): number[] {
+function collectStatusTimes(status: JsonObject): number[] {
   const out: number[] = [];
   const push = (v: unknown) => {
     const t = time(v);

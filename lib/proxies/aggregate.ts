@@ -1,14 +1,14 @@
-import type { FleetRow, FleetTotals, NamespaceSummary, WorkloadSummary } from '../api/proxies';
+import type { ProxyFleetRow, FleetTotals, NamespaceSummary, WorkloadSummary } from '../api/proxies';
 import { sidecarScopes } from '../kube/proxy-container';
 
 /** A sidecar no Sidecar resource selects (a gateway's or waypoint's proxy none can scope). */
-const isUnscoped = (r: FleetRow) => r.sidecar === null && sidecarScopes(r.placement);
+const isUnscoped = (r: ProxyFleetRow) => r.sidecar === null && sidecarScopes(r.placement);
 
 /**
  * Per namespace: proxies, reachable ones, how many no Sidecar selects, cluster sums. Unscoped
  * namespaces come first (they carry the whole mesh), then the heaviest.
  */
-export function namespaceSummaries(rows: readonly FleetRow[]): NamespaceSummary[] {
+export function namespaceSummaries(rows: readonly ProxyFleetRow[]): NamespaceSummary[] {
   const by = new Map<string, NamespaceSummary>();
   for (const r of rows) {
     const s = by.get(r.namespace) ?? {
@@ -39,7 +39,7 @@ export function namespaceSummaries(rows: readonly FleetRow[]): NamespaceSummary[
 }
 
 /** The `limit` workloads with the largest sum of active clusters (their share of the push). */
-export function topWorkloads(rows: readonly FleetRow[], limit = 10): WorkloadSummary[] {
+export function topWorkloads(rows: readonly ProxyFleetRow[], limit = 10): WorkloadSummary[] {
   const by = new Map<string, WorkloadSummary>();
   for (const r of rows) {
     const key = `${r.namespace}/${r.workloadKind}/${r.workload}`;
@@ -72,7 +72,7 @@ export function topWorkloads(rows: readonly FleetRow[], limit = 10): WorkloadSum
     .slice(0, limit);
 }
 
-export function fleetTotals(rows: readonly FleetRow[]): FleetTotals {
+export function fleetTotals(rows: readonly ProxyFleetRow[]): FleetTotals {
   const t: FleetTotals = {
     proxies: rows.length,
     reachable: 0,

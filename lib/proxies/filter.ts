@@ -1,4 +1,4 @@
-import type { ClusterRowView, FleetRow } from '../api/proxies';
+import type { ClusterRowView, ProxyFleetRow } from '../api/proxies';
 
 export interface FleetFilter {
   namespace?: string;
@@ -7,7 +7,7 @@ export interface FleetFilter {
   q?: string;
 }
 
-export function filterFleetRows(rows: readonly FleetRow[], f: FleetFilter): FleetRow[] {
+export function filterFleetRows(rows: readonly ProxyFleetRow[], f: FleetFilter): ProxyFleetRow[] {
   const q = f.q?.toLowerCase();
   return rows.filter(
     (r) =>

@@ -1,5 +1,5 @@
 import type { ApiBudget } from '../api/budget';
-import type { FleetRow, FleetSource, FleetView, ZtunnelRow } from '../api/proxies';
+import type { ProxyFleetRow, FleetSource, FleetView, ZtunnelRow } from '../api/proxies';
 import { fleetTotals, namespaceSummaries, topWorkloads } from './aggregate';
 import { distribution } from './distribution';
 import { fleetRow, istiodProxyId } from './rows';
@@ -22,7 +22,7 @@ export interface FleetInput {
   api: ApiBudget;
 }
 
-const STATUS_RANK: Record<FleetRow['status'], number> = {
+const STATUS_RANK: Record<ProxyFleetRow['status'], number> = {
   ok: 0,
   unknown: 1,
   late: 2,
@@ -35,8 +35,8 @@ const STATUS_RANK: Record<FleetRow['status'], number> = {
  * unreachable and not-running proxies after the ones with numbers, so nothing looks like a proxy
  * with 0 clusters.
  */
-export function compareFleetRows(a: FleetRow, b: FleetRow): number {
-  const rank = (r: FleetRow) => STATUS_RANK[r.status];
+export function compareFleetRows(a: ProxyFleetRow, b: ProxyFleetRow): number {
+  const rank = (r: ProxyFleetRow) => STATUS_RANK[r.status];
   return (
     rank(a) - rank(b) ||
     Number(a.sidecar !== null) - Number(b.sidecar !== null) ||

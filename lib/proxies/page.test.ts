@@ -1,14 +1,14 @@
 import { describe, expect, it } from 'vitest';
-import type { FleetRow, FleetView } from '../api/proxies';
+import type { ProxyFleetRow, FleetView } from '../api/proxies';
 import { fleetQueryString, pageFleet, parseFleetQuery, selectFleetRows } from './page';
 import { mapBounded } from './pool';
 
 function row(
   ns: string,
   name: string,
-  status: FleetRow['status'],
+  status: ProxyFleetRow['status'],
   active: number | null,
-): FleetRow {
+): ProxyFleetRow {
   return {
     key: `${ns}/${name}`,
     namespace: ns,

@@ -1,4 +1,4 @@
-import type { FleetRow, FleetView } from '../api/proxies';
+import type { ProxyFleetRow, FleetView } from '../api/proxies';
 import { compareFleetRows } from './fleet';
 import { distinctValues, filterFleetRows } from './filter';
 
@@ -20,7 +20,7 @@ export const MAX_PAGE_SIZE = 500;
 type SortValue = string | number | null;
 
 /** Sort values by column key; null (no number) always sorts last, whatever the direction. */
-const SORT_VALUES: Record<string, (r: FleetRow) => SortValue> = {
+const SORT_VALUES: Record<string, (r: ProxyFleetRow) => SortValue> = {
   proxy: (r) => r.key,
   workload: (r) => r.workload,
   placement: (r) => r.placement,
@@ -45,7 +45,7 @@ function compareValues(x: SortValue, y: SortValue, dir: 'asc' | 'desc'): number 
 }
 
 /** Rows filtered and sorted as the screen asked (ties keep the default ranking). */
-export function selectFleetRows(rows: readonly FleetRow[], q: FleetQuery): FleetRow[] {
+export function selectFleetRows(rows: readonly ProxyFleetRow[], q: FleetQuery): ProxyFleetRow[] {
   const matched = filterFleetRows(rows, q);
   const pick = q.sort ? SORT_VALUES[q.sort] : undefined;
   const dir = q.dir ?? 'asc';

@@ -1,4 +1,4 @@
-import type { FleetRow } from '../api/proxies';
+import type { ProxyFleetRow } from '../api/proxies';
 import { knownStaticCount, serviceClustersEstimate } from './static-set';
 import type { ProxySync } from './sync';
 import type { ProxyTarget, ScrapeOutcome } from './types';
@@ -16,8 +16,8 @@ export function fleetRow(
   target: ProxyTarget,
   outcome: ScrapeOutcome | null,
   sync: ProxySync | null,
-): FleetRow {
-  const base: FleetRow = {
+): ProxyFleetRow {
+  const base: ProxyFleetRow = {
     key: `${target.namespace}/${target.name}`,
     namespace: target.namespace,
     name: target.name,

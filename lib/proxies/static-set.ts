@@ -1,4 +1,4 @@
-import type { FleetRow } from '../api/proxies';
+import type { ProxyFleetRow } from '../api/proxies';
 
 /**
  * Clusters every Istio proxy carries that are not services: the bootstrap (static) clusters and
@@ -21,7 +21,7 @@ export function isKnownStaticCluster(name: string): boolean {
 }
 
 /** How many known static/control-plane clusters a proxy of this placement carries. */
-export function knownStaticCount(placement: FleetRow['placement']): number {
+export function knownStaticCount(placement: ProxyFleetRow['placement']): number {
   const inbound = placement === 'gateway' ? 0 : 1;
   return BOOTSTRAP_CLUSTERS.length + CATCH_ALL_CLUSTERS.length + inbound;
 }
@@ -29,7 +29,7 @@ export function knownStaticCount(placement: FleetRow['placement']): number {
 /** Derived service-cluster count: active minus the known static set, never below zero. */
 export function serviceClustersEstimate(
   active: number | null,
-  placement: FleetRow['placement'],
+  placement: ProxyFleetRow['placement'],
 ): number | null {
   if (active === null || !Number.isFinite(active)) return null;
   return Math.max(0, active - knownStaticCount(placement));

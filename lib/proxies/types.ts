@@ -1,5 +1,5 @@
 import type { EnvoyProxyStats } from '../metrics/envoy-stats';
-import type { FigureSource, FleetRow } from '../api/proxies';
+import type { FigureSource, ProxyFleetRow } from '../api/proxies';
 
 /** A proxy the fleet scan asks, with what the API objects already say about it. */
 export interface ProxyTarget {
@@ -7,11 +7,11 @@ export interface ProxyTarget {
   name: string;
   workload: string;
   workloadKind: string;
-  placement: FleetRow['placement'];
+  placement: ProxyFleetRow['placement'];
   podIP: string | null;
   /** Why there is nothing to scrape (no IP, proxy not running, pod gone), or null. */
   notRunning: string | null;
-  sidecar: FleetRow['sidecar'];
+  sidecar: ProxyFleetRow['sidecar'];
   /** Tag of the istio-proxy image (proxyv2:1.24.0 -> 1.24.0), the fallback Istio version. */
   imageVersion: string | null;
 }

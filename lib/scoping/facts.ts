@@ -11,10 +11,10 @@ import {
   type TrafficIndex,
   type WorkloadTraffic,
 } from './observations';
-import type { Workload } from './workloads';
+import type { SidecarWorkload } from './workloads';
 
 export interface WorkloadFacts {
-  workload: Workload;
+  workload: SidecarWorkload;
   traffic: WorkloadTraffic;
   observed: boolean;
   /** Called hosts found in the registry (exported to the workload's namespace) -> namespaces. */
@@ -29,7 +29,7 @@ export interface WorkloadFacts {
 }
 
 export function workloadFacts(
-  workloads: readonly Workload[],
+  workloads: readonly SidecarWorkload[],
   traffic: TrafficIndex,
   model: MeshModel,
   before: ScopeResolver,

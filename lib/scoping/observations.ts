@@ -12,7 +12,7 @@ import {
   type TrafficHit,
   type TrafficObservation,
 } from './types';
-import { workloadKey, type Workload } from './workloads';
+import { workloadKey, type SidecarWorkload } from './workloads';
 
 /** Non-service clusters that still mean "this workload called out". */
 export const OUTBOUND_CATCH_ALL = new Set(['PassthroughCluster', 'BlackHoleCluster']);
@@ -80,7 +80,7 @@ export function hitDestination(hit: TrafficHit): { host: string; port: number | 
 
 export function indexTraffic(
   observations: readonly TrafficObservation[],
-  workloads: readonly Workload[],
+  workloads: readonly SidecarWorkload[],
 ): TrafficIndex {
   const podToWorkload = new Map<string, string>();
   const byWorkload = new Map<string, WorkloadTraffic>();

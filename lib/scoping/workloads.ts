@@ -7,7 +7,7 @@ import type { Pod } from '../kube/types';
 import { podProxy, sidecarScopes } from '../kube/proxy-container';
 import { labelsMatch } from './visibility';
 
-export interface Workload {
+export interface SidecarWorkload {
   key: string;
   namespace: string;
   name: string;
@@ -39,8 +39,8 @@ function commonLabelsOf(pods: readonly Pod[]): Record<string, string> {
 }
 
 /** Sidecar-scopable pods grouped into workloads, sorted by namespace then name. */
-export function groupWorkloads(pods: readonly Pod[]): Workload[] {
-  const byKey = new Map<string, Workload>();
+export function groupWorkloads(pods: readonly Pod[]): SidecarWorkload[] {
+  const byKey = new Map<string, SidecarWorkload>();
   for (const pod of pods) {
     if (!isScopablePod(pod)) continue;
     const ns = pod.metadata.namespace ?? 'default';
@@ -93,7 +93,7 @@ const CANDIDATES: readonly (readonly string[])[] = [
  * those do; else null (no safe selector).
  */
 export function uniqueSelector(
-  workload: Workload,
+  workload: SidecarWorkload,
   namespacePods: readonly Pod[],
 ): Record<string, string> | null {
   const mine = new Set(workload.pods.map((p) => p.metadata.name));

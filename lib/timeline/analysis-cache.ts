@@ -2,7 +2,7 @@
  * Per-pod analysis cached by (pod key, resourceVersion, history revision, mesh config version):
  * a warm fleet request re-analyses only the pods that changed since the last one.
  */
-import type { FleetRow } from '../api/timelines';
+import type { TimelineFleetRow } from '../api/timelines';
 import type { Pod } from '../kube/types';
 import { analyzePod } from './analyze';
 import { harmRank, worstSeverity } from './harm';
@@ -16,14 +16,18 @@ export type InitTimeOf = (pod: Pod) => number | undefined;
 export interface Analyzed {
   pod: Pod;
   timeline: PodTimeline;
-  row: FleetRow;
+  row: TimelineFleetRow;
 }
 
 interface Entry extends Analyzed {
   stamp: string;
 }
 
-export function toFleetRow(pod: Pod, t: PodTimeline, deleted: DeletedPodRecord | null): FleetRow {
+export function toFleetRow(
+  pod: Pod,
+  t: PodTimeline,
+  deleted: DeletedPodRecord | null,
+): TimelineFleetRow {
   const phase = deleted
     ? 'Deleted'
     : pod.metadata.deletionTimestamp

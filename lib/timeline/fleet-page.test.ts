@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { FleetRow, TimelineFleet } from '../api/timelines';
+import type { TimelineFleetRow, TimelineFleet } from '../api/timelines';
 import { RequestError } from '../api/request-error';
 import {
   MAX_TIMELINE_PAGE_SIZE,
@@ -10,7 +10,7 @@ import {
   TIMELINE_PAGE_SIZE,
 } from './fleet-page';
 
-function row(i: number, over: Partial<FleetRow> = {}): FleetRow {
+function row(i: number, over: Partial<TimelineFleetRow> = {}): TimelineFleetRow {
   return {
     namespace: `ns-${i % 3}`,
     name: `pod-${String(i).padStart(4, '0')}`,
@@ -72,7 +72,7 @@ function fleet(n: number): TimelineFleet {
   };
 }
 
-const key = (r: FleetRow) => `${r.namespace}/${r.name}`;
+const key = (r: TimelineFleetRow) => `${r.namespace}/${r.name}`;
 
 describe('pageTimelineFleet', () => {
   const f = fleet(1234);
@@ -133,7 +133,7 @@ describe('pageTimelineFleet', () => {
 
   it('an offset past the end shows the last row, an empty match no rows', () => {
     expect(pageTimelineFleet(f, { offset: 99_999 }).rows.map(key)).toEqual([
-      key(pageTimelineFleet(f, { limit: 500, offset: 1200 }).rows.at(-1) as FleetRow),
+      key(pageTimelineFleet(f, { limit: 500, offset: 1200 }).rows.at(-1) as TimelineFleetRow),
     ]);
     const none = pageTimelineFleet(f, { namespace: 'nowhere' });
     expect(none.rows).toEqual([]);

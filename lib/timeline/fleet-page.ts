@@ -3,7 +3,7 @@
  * keeps the state), so a screen of 50 rows never ships 50,000. The counts the stat cards show
  * are of the whole filtered set, never of the page.
  */
-import type { FleetRow, TimelineFleet, TimelinePage } from '../api/timelines';
+import type { TimelineFleetRow, TimelineFleet, TimelinePage } from '../api/timelines';
 import { badParameter } from '../api/request-error';
 import { countParam, limitParam, namespaceParam, textParam } from '../api/url-params';
 import { rfc3339Problem } from '../api/viewstate';
@@ -37,9 +37,10 @@ const MODES_PER_PAGE = 12;
 export const MAX_TIMELINE_PAGE_SIZE = 500;
 
 /** Harm first, then the gap: the worst races lead (the default order). */
-const verdictRank = (r: FleetRow) => r.harm * 1e9 + Math.max(-5e8, Math.min(5e8, r.gapMs ?? 0));
+const verdictRank = (r: TimelineFleetRow) =>
+  r.harm * 1e9 + Math.max(-5e8, Math.min(5e8, r.gapMs ?? 0));
 
-const SORT_VALUES: Record<string, (r: FleetRow) => string | number> = {
+const SORT_VALUES: Record<string, (r: TimelineFleetRow) => string | number> = {
   verdict: verdictRank,
   namespace: (r) => r.namespace,
   name: (r) => r.name,
@@ -59,11 +60,11 @@ function compare(a: string | number, b: string | number): number {
     : String(a).localeCompare(String(b));
 }
 
-const tieBreak = (a: FleetRow, b: FleetRow) =>
+const tieBreak = (a: TimelineFleetRow, b: TimelineFleetRow) =>
   a.namespace.localeCompare(b.namespace) || a.name.localeCompare(b.name);
 
 /** Rows matching every filter but the verdict (the set the stat cards count). */
-function matchesBase(r: FleetRow, q: TimelineQuery, needle: string | undefined): boolean {
+function matchesBase(r: TimelineFleetRow, q: TimelineQuery, needle: string | undefined): boolean {
   return (
     (!q.namespace || r.namespace === q.namespace) &&
     (!q.workload || r.workload === q.workload) &&
@@ -90,7 +91,7 @@ export function pageTimelineFleet(
     if (r.deleted) deleted++;
   }
   const matched = q.verdict
-    ? base.filter((r) => r.verdicts.includes(q.verdict as FleetRow['verdicts'][number]))
+    ? base.filter((r) => r.verdicts.includes(q.verdict as TimelineFleetRow['verdicts'][number]))
     : base;
   const key = q.sort && SORT_VALUES[q.sort] ? q.sort : 'verdict';
   const pick = SORT_VALUES[key] ?? verdictRank;

@@ -10,7 +10,7 @@ import { intervalToRow, podKeyOf, toFromSource, withoutManagedFields } from './r
 import { kubeEventRow, type RecordedKubeEvent } from './kube-events';
 import { BatchWriter } from './writer';
 import type { HistoryStoreOptions, RecordCounts, StoreStats } from './options';
-import { StoreReader, type PodSnapshot, type Transition } from './reader';
+import { StoreReader, type PodSnapshot, type StoredTransition } from './reader';
 import { DAY_MS, pruneBefore, type PruneResult } from './retention';
 
 export type { HistoryStoreOptions, RecordCounts, StoreStats } from './options';
@@ -219,7 +219,7 @@ export class HistoryStore {
     return this.reader.deletedPods(since);
   }
 
-  transitions(uid: string): Transition[] {
+  transitions(uid: string): StoredTransition[] {
     this.flush();
     return this.reader.transitions(uid);
   }

@@ -1,4 +1,5 @@
-import { asObj, time, type Obj } from '../../lib/ledger/observation';
+import type { JsonObject } from '../../lib/json-object';
+import { asObj, time } from '../../lib/ledger/observation';
 
 /** One watched value of a pod: a pod-level field (container null) or a container's. */
 export interface StateEntry {
@@ -66,7 +67,9 @@ export function podState(pod: unknown): PodState {
 }
 
 /** running | waiting:REASON | terminated:REASON:EXITCODE, with the time the state gives. */
-export function describeState(state: Obj | null): { value: string; at: number | null } | null {
+export function describeState(
+  state: JsonObject | null,
+): { value: string; at: number | null } | null {
   if (!state) return null;
   const running = asObj(state.running);
   if (running) return { value: 'running', at: time(running.startedAt) };

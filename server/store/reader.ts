@@ -21,7 +21,7 @@ export interface PodSnapshot {
   deletedUncertain: boolean;
 }
 
-export interface Transition {
+export interface StoredTransition {
   container: string | null;
   field: string;
   oldValue: string | null;
@@ -146,7 +146,7 @@ export class StoreReader {
     return (this.st('deleted').all(since) as SnapshotDbRow[]).map(snapshotFromRow);
   }
 
-  transitions(podKey: string): Transition[] {
+  transitions(podKey: string): StoredTransition[] {
     return (this.st('transitions').all(podKey) as TransitionDbRow[]).map((r) => ({
       container: r.container,
       field: r.field,

@@ -4,7 +4,7 @@ import type { Pod } from '../../lib/kube/types';
 import { readFixture } from '../../test-support/fixtures';
 import { diffStates, podState } from './pod-state';
 import type { RecordedKubeEvent } from './kube-events';
-import type { PodSnapshot, Transition as StoreTransition } from './reader';
+import type { PodSnapshot, StoredTransition as StoreTransition } from './reader';
 import { mapStoreTransitions, recordedToKubeEvent, snapshotToDeleted } from './timeline-map';
 
 const kubeDns = parseAllDocuments(readFixture('pods', 'kube-dns_pod_with_status.yaml'))

@@ -6,7 +6,7 @@
 import type { KubeEvent } from '../../lib/kube/types';
 import type { Transition } from '../../lib/timeline/types';
 import type { RecordedKubeEvent } from './kube-events';
-import type { PodSnapshot, Transition as StoreTransition } from './reader';
+import type { PodSnapshot, StoredTransition as StoreTransition } from './reader';
 import type { DeletedPodRecord } from '../../lib/timeline/pod-records';
 
 /** Epoch ms -> RFC 3339; null for missing or out-of-range values (never throws). */

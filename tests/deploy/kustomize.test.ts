@@ -7,7 +7,7 @@ import {
   one,
   OVERLAYS,
   render,
-  type Deployment,
+  type ManifestDeployment,
   type K8sObject,
   type NetworkPolicy,
   type Rule,
@@ -30,7 +30,7 @@ describe('deploy/: every overlay renders a locked-down meshdx', () => {
       it('the options ConfigMap reaches the container, and holds only settings the server reads', async () => {
         const { objects } = await render(overlay);
         const cm = configMap(objects);
-        const dep = one<Deployment>(objects, 'Deployment', 'meshdx');
+        const dep = one<ManifestDeployment>(objects, 'Deployment', 'meshdx');
         const c = dep.spec.template.spec.containers[0];
         expect(c?.envFrom?.flatMap((e) => e.configMapRef?.name ?? [])).toEqual([cm.metadata.name]);
         // a Secret, if any, only ever optional (the session sealing key of token-auth)
@@ -45,7 +45,11 @@ describe('deploy/: every overlay renders a locked-down meshdx', () => {
       });
 
       it('runs non-root, read-only, no capabilities, seccomp RuntimeDefault, store and /tmp on volumes', async () => {
-        const dep = one<Deployment>((await render(overlay)).objects, 'Deployment', 'meshdx');
+        const dep = one<ManifestDeployment>(
+          (await render(overlay)).objects,
+          'Deployment',
+          'meshdx',
+        );
         const pod = dep.spec.template.spec;
         expect(dep.spec.replicas).toBe(1);
         expect(pod.serviceAccountName).toBe('meshdx');
@@ -72,7 +76,11 @@ describe('deploy/: every overlay renders a locked-down meshdx', () => {
       });
 
       it('the readiness probe names an allowed Host (the kubelet would send the pod IP)', async () => {
-        const dep = one<Deployment>((await render(overlay)).objects, 'Deployment', 'meshdx');
+        const dep = one<ManifestDeployment>(
+          (await render(overlay)).objects,
+          'Deployment',
+          'meshdx',
+        );
         const get = dep.spec.template.spec.containers[0]?.readinessProbe?.httpGet;
         expect(get?.path).toBe('/api/health');
         const host = get?.httpHeaders?.find((h) => h.name.toLowerCase() === 'host')?.value;
@@ -114,7 +122,7 @@ describe('deploy/: every overlay renders a locked-down meshdx', () => {
   it('network-policy admits only the ingress namespace, on the meshdx port, and allows its host', async () => {
     const { objects } = await render('network-policy');
     const np = one<NetworkPolicy>(objects, 'NetworkPolicy');
-    const dep = one<Deployment>(objects, 'Deployment', 'meshdx');
+    const dep = one<ManifestDeployment>(objects, 'Deployment', 'meshdx');
     const labels = dep.spec.template.metadata.labels;
     for (const [k, v] of Object.entries(np.spec.podSelector.matchLabels)) expect(labels[k]).toBe(v);
     expect(np.metadata.namespace).toBe(dep.metadata.namespace);
@@ -136,7 +144,8 @@ describe('deploy/: every overlay renders a locked-down meshdx', () => {
     const env = loadEnv(asEnv(configMap(objects).data));
     expect(env.MESHDX_AUTH).toBe('token');
     expect(env.MESHDX_SESSION_SECRET).toBeUndefined();
-    const c = one<Deployment>(objects, 'Deployment', 'meshdx').spec.template.spec.containers[0];
+    const c = one<ManifestDeployment>(objects, 'Deployment', 'meshdx').spec.template.spec
+      .containers[0];
     expect(c?.envFrom?.find((e) => e.secretRef)?.secretRef).toEqual({
       name: 'meshdx-session',
       optional: true,
@@ -172,7 +181,8 @@ describe('deploy/: every overlay renders a locked-down meshdx', () => {
   it('port-forward-only denies all ingress to meshdx (port-forward does not pass NetworkPolicy)', async () => {
     const { objects } = await render('port-forward-only');
     const np = one<NetworkPolicy>(objects, 'NetworkPolicy');
-    const labels = one<Deployment>(objects, 'Deployment', 'meshdx').spec.template.metadata.labels;
+    const labels = one<ManifestDeployment>(objects, 'Deployment', 'meshdx').spec.template.metadata
+      .labels;
     for (const [k, v] of Object.entries(np.spec.podSelector.matchLabels)) expect(labels[k]).toBe(v);
     expect(np.spec.policyTypes).toEqual(['Ingress']);
     expect(np.spec.ingress ?? []).toEqual([]);
@@ -236,7 +246,7 @@ describe('deploy/ applied with real kubectl to the simulator', () => {
       };
       expect(stored.data).toEqual(cm.data);
       // once the simulator serves Deployments, the stored one must name the same ConfigMap
-      const dep = got.items.find((o) => o.kind === 'Deployment') as Deployment | undefined;
+      const dep = got.items.find((o) => o.kind === 'Deployment') as ManifestDeployment | undefined;
       if (dep)
         expect(dep.spec.template.spec.containers[0]?.envFrom?.[0]?.configMapRef?.name).toBe(
           cm.metadata.name,

@@ -25,7 +25,7 @@ export interface K8sObject {
   [field: string]: unknown;
 }
 
-export interface Container {
+export interface ManifestContainer {
   name: string;
   image: string;
   ports?: { name?: string; containerPort: number }[];
@@ -36,7 +36,7 @@ export interface Container {
   volumeMounts?: { name: string; mountPath: string }[];
 }
 
-export interface Deployment extends K8sObject {
+export interface ManifestDeployment extends K8sObject {
   spec: {
     replicas: number;
     template: {
@@ -44,7 +44,7 @@ export interface Deployment extends K8sObject {
       spec: {
         serviceAccountName: string;
         securityContext: Record<string, unknown>;
-        containers: Container[];
+        containers: ManifestContainer[];
         volumes: {
           name: string;
           emptyDir?: unknown;

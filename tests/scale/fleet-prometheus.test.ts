@@ -1,6 +1,6 @@
 import { KubeConfig } from '@kubernetes/client-node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { FleetRow } from '../../lib/api/proxies';
+import type { ProxyFleetRow } from '../../lib/api/proxies';
 import { FleetViewSchema } from '../../lib/api/proxies';
 import { KubeTransport } from '../../server/kube/transport';
 import { scanVector } from '../../lib/metrics/prom-vector';
@@ -49,7 +49,7 @@ const promHolds = (n: number) =>
     (r) => r.length === 1 && Number((r[0] as { value?: [number, string] }).value?.[1]) === n,
   );
 
-const figures = (r: FleetRow) => ({
+const figures = (r: ProxyFleetRow) => ({
   status: r.status,
   activeClusters: r.activeClusters,
   warmingClusters: r.warmingClusters,

@@ -2,7 +2,7 @@ import { requireName } from '@/lib/kube/names';
 import { badParameter } from '@/lib/api/request-error';
 import { enterRequestIdentity } from '@/server/auth/request';
 
-export interface PodRef {
+export interface PodRouteParams {
   namespace: string;
   name: string;
 }
@@ -13,7 +13,9 @@ export interface PodRef {
  * the params are used as given and checked against Kubernetes' name rules (InvalidNameError,
  * answered as 400 INVALID_NAME). Await it inside the handler's try so the error is JSON.
  */
-export async function podParams(params: Promise<PodRef> | PodRef): Promise<PodRef> {
+export async function podParams(
+  params: Promise<PodRouteParams> | PodRouteParams,
+): Promise<PodRouteParams> {
   const { namespace, name } = await params;
   return { namespace: requireName('namespace', namespace), name: requireName('pod', name) };
 }

@@ -7,7 +7,7 @@ import { ageCell, humanDuration } from './duration';
  * additionalPrinterColumns for Istio and the Gateway API. Objects are read defensively: a
  * stored object may lack any field.
  */
-export interface Column {
+export interface TableColumnDefinition {
   name: string;
   type: 'string' | 'integer' | 'date';
   format: string;
@@ -19,7 +19,7 @@ export type Cell = string | number;
 export type Cells = (obj: KubeObject, now: Date) => Cell[];
 
 export interface Printer {
-  columns: Column[];
+  columns: TableColumnDefinition[];
   cells: Cells;
 }
 
@@ -27,8 +27,8 @@ export const col = (
   name: string,
   description: string,
   priority = 0,
-  type: Column['type'] = 'string',
-): Column => ({
+  type: TableColumnDefinition['type'] = 'string',
+): TableColumnDefinition => ({
   name,
   type,
   format: name === 'Name' ? 'name' : '',

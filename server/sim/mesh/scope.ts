@@ -24,13 +24,13 @@ import {
 } from './world';
 
 /** What istiod (played by sidecar-scope.ts, not lib/scoping) gives one scope. */
-export interface Visibility {
+export interface SimVisibility {
   selection: SimSidecarChoice;
   services: VisibleService[];
 }
 
 export interface ScopeEntry {
-  visibility: Visibility;
+  visibility: SimVisibility;
   outbound: SimCluster[];
 }
 
@@ -38,7 +38,7 @@ export interface ProxyClusters {
   version: string;
   gateway: boolean;
   mesh: MeshConfig;
-  visibility: Visibility;
+  visibility: SimVisibility;
   staticClusters: readonly SimCluster[];
   /** The scope's outbound clusters (shared by every proxy in the scope: do not mutate). */
   outbound: readonly SimCluster[];
@@ -79,7 +79,7 @@ export function createScopeCache(): ScopeCache {
       : `${sel.level}|${sel.sidecar?.metadata.namespace ?? ''}/${sel.sidecar?.metadata.name ?? ''}|${ns}`;
     const hit = scopes.get(scopeKey);
     if (hit) return hit;
-    const visibility: Visibility = {
+    const visibility: SimVisibility = {
       selection: sel,
       services: simVisibleServices(ns, sel.sidecar, view),
     };

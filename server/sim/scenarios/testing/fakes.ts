@@ -4,7 +4,7 @@ import type { ScenarioContext, SimClock, SimLogs, SimStore } from '../../world/t
 import { createClock } from '../../clock';
 import { seededRandom } from '../../world/build/ids';
 
-export interface StoreChange {
+export interface VersionedStoreChange {
   type: 'ADDED' | 'MODIFIED' | 'DELETED';
   kind: SimKind;
   rv: number;
@@ -14,7 +14,7 @@ export interface StoreChange {
 /** An in-memory SimStore that records every change (a watch history for tests). */
 export class FakeStore implements SimStore {
   readonly objects = new Map<string, KubeObject>();
-  readonly changes: StoreChange[] = [];
+  readonly changes: VersionedStoreChange[] = [];
   private rv = 0;
 
   private key(kind: SimKind, ns: string | undefined, name: string): string {
@@ -60,7 +60,7 @@ export class FakeStore implements SimStore {
   }
 }
 
-export interface LogLine {
+export interface ContainerLogLine {
   namespace: string;
   pod: string;
   container: string;
@@ -69,7 +69,7 @@ export interface LogLine {
 }
 
 export class FakeLogs implements SimLogs {
-  readonly lines: LogLine[] = [];
+  readonly lines: ContainerLogLine[] = [];
   append(namespace: string, pod: string, container: string, time: Date, line: string): void {
     this.lines.push({ namespace, pod, container, time, line });
   }

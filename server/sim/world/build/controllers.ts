@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { parse as parseYaml } from 'yaml';
 import type { KubeObject, OwnerReference, Pod } from '../../../../lib/kube/types';
 import type { PodTemplate } from './podspec';
-import type { StartupMode, WorkloadSpec } from './workload';
+import type { WorkloadStartupMode, WorkloadSpec } from './workload';
 import { asJsonObject } from '../../../../lib/json-object';
 
 /**
@@ -230,7 +230,7 @@ export function changeFromTemplate(
     const was = tpl.spec.containers.find((c) => c.name === tpl.appContainer)?.image;
     if (typeof image === 'string' && image !== was) change.image = image;
   }
-  const mode: StartupMode = spec.mode ?? 'classic';
+  const mode: WorkloadStartupMode = spec.mode ?? 'classic';
   const cfg = proxyConfigOf(annotations['proxy.istio.io/config']);
   if (
     cfg !== undefined &&

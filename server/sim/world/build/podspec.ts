@@ -6,14 +6,14 @@ import {
   proxyEnv,
   type ProxyFlavour,
 } from './proxy';
-import { WRAPPER_COMMAND, type StartupMode, type WorkloadSpec } from './workload';
+import { WRAPPER_COMMAND, type WorkloadStartupMode, type WorkloadSpec } from './workload';
 
 /** Everything pods of one ReplicaSet share: spec (without nodeName), labels, annotations. */
 export interface PodTemplate {
   spec: PodSpec;
   labels: Record<string, string>;
   annotations: Record<string, string>;
-  mode: StartupMode;
+  mode: WorkloadStartupMode;
   appContainer: string;
   /** See WorkloadSpec.appPullRetrySeconds. */
   appPullRetryMs?: number;
@@ -24,7 +24,7 @@ export interface PodTemplate {
 /** The volume a workload's missingConfigMap is mounted from (PodSpec types model no volumes). */
 const CONFIG_VOLUME = 'config';
 
-function flavourOf(mode: StartupMode): ProxyFlavour | undefined {
+function flavourOf(mode: WorkloadStartupMode): ProxyFlavour | undefined {
   switch (mode) {
     case 'none':
       return undefined;

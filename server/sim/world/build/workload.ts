@@ -9,7 +9,7 @@
  * - wrapper: classic order, the app's command polls the proxy's readiness before exec'ing
  * - none: not injected; gateway: a standalone istio-proxy running as a router
  */
-export type StartupMode =
+export type WorkloadStartupMode =
   'classic' | 'hold-annotation' | 'hold-injected' | 'native' | 'wrapper' | 'none' | 'gateway';
 
 export interface AppPort {
@@ -21,7 +21,7 @@ export interface WorkloadSpec {
   name: string;
   replicas: number;
   version?: string;
-  mode?: StartupMode;
+  mode?: WorkloadStartupMode;
   ports?: AppPort[];
   /** Merged into the proxy.istio.io/config annotation and the proxy's PROXY_CONFIG env. */
   proxyConfig?: Record<string, unknown>;

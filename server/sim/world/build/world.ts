@@ -42,7 +42,7 @@ export interface PodEntry {
   removed: boolean;
 }
 
-export interface StartOptions {
+export interface PodStartOptions {
   node?: SimNode;
   /** Ask for this (released) IP: staged IP reuse. */
   ip?: string;
@@ -196,7 +196,7 @@ export class World {
   }
 
   /** Start one pod of `dep` at `t0` (epoch ms; past = already running, its status rendered at now). */
-  startPod(dep: Deployment, t0: number, o: StartOptions = {}): PodEntry {
+  startPod(dep: Deployment, t0: number, o: PodStartOptions = {}): PodEntry {
     const node = o.node ?? this.nextNode();
     const ip = this.ipam.allocate(node, o.ip);
     const readyMs = (dep.spec.proxyReadySeconds ?? 2 + this.ids.random() * 2) * 1000;

@@ -1,4 +1,4 @@
-import { contextParam, podParams, type PodRef } from '@/app/api/_lib/params';
+import { contextParam, podParams, type PodRouteParams } from '@/app/api/_lib/params';
 import { errorResponse } from '@/server/http';
 import { getProxyRawClusters } from '@/server/screens/proxies/detail';
 
@@ -8,7 +8,7 @@ export const dynamic = 'force-dynamic';
  * GET /api/proxies/NS/NAME/config_dump: the proxy's raw cluster sections (dynamic active and
  * static) as a JSON download. Secrets are never requested.
  */
-export async function GET(req: Request, ctx: { params: Promise<PodRef> }) {
+export async function GET(req: Request, ctx: { params: Promise<PodRouteParams> }) {
   try {
     const { namespace: ns, name: pod } = await podParams(ctx.params);
     const body = await getProxyRawClusters(contextParam(req), ns, pod);
