@@ -2,7 +2,7 @@ import { KubeConfig } from '@kubernetes/client-node';
 import { chromium } from 'playwright-core';
 import { cacheOn } from '../test-support/feeds';
 import { KubeTransport } from '../server/kube/transport';
-import { timelineFleetFrom } from '../server/screens/timelines/timelines';
+import { newTimelinesState, timelineFleetFrom } from '../server/screens/timelines/timelines';
 import { startNextServer, waitForWatches } from './next-server';
 import { ms, startSimProcess, type BenchResult } from './support';
 
@@ -33,12 +33,16 @@ async function inProcess(kubeconfigYaml: string): Promise<BenchResult[]> {
   kc.loadFromString(kubeconfigYaml);
   const t = new KubeTransport(kc);
   const cache = cacheOn(t, kc);
+  // the screen's state, as its runtime keeps it between calls
+  const src = { state: newTimelinesState() };
   try {
     const t0 = process.hrtime.bigint();
-    const first = await timelineFleetFrom(cache);
+    const first = await timelineFleetFrom(cache, new Date(), src);
     const cold = ms(t0);
     if (first.rows.length < PODS * 0.9) throw new Error(`only ${first.rows.length} meshed pods`);
-    const warm = await timed(CALLS, async () => JSON.stringify(await timelineFleetFrom(cache)));
+    const warm = await timed(CALLS, async () =>
+      JSON.stringify(await timelineFleetFrom(cache, new Date(), src)),
+    );
     return [
       {
         name: 'timelines.api-cold-in-process',

@@ -81,6 +81,8 @@ export interface PromFleetSample {
   stats: EnvoyProxyStats;
   /** Scrape time of the active-clusters sample (epoch ms), null when unknown. */
   sampledAtMs: number | null;
+  /** The same time as ISO text. */
+  sampledAt: string | null;
 }
 
 export interface PromFleet {
@@ -143,7 +145,7 @@ function sampleFor(into: FoldTarget, namespace: string, pod: string): PromFleetS
   }
   let p = pods.get(pod);
   if (!p) {
-    p = { stats: emptyStats(), sampledAtMs: null };
+    p = { stats: emptyStats(), sampledAtMs: null, sampledAt: null };
     pods.set(pod, p);
     into.byPod.set(`${namespace}/${pod}`, p);
   }
@@ -319,7 +321,14 @@ export async function readPromFleet(c: PromClient, atMs?: number): Promise<PromF
   // a proxy no exception named has the usual value: only a proxy with figures of its own
   const usualWarming = usual.includes('warmingClusters');
   const usualState = usual.includes('state');
+  // one scrape stamps thousands of proxies alike: each distinct time is written out once
+  let last = { ms: NaN, iso: '' };
   for (const p of byPod.values()) {
+    if (p.sampledAtMs !== null) {
+      if (last.ms !== p.sampledAtMs)
+        last = { ms: p.sampledAtMs, iso: new Date(p.sampledAtMs).toISOString() };
+      p.sampledAt = last.iso;
+    }
     if (p.stats.activeClusters === null) continue;
     if (usualWarming && !named.warmingClusters.has(p))
       p.stats.warmingClusters = SPARSE.warmingClusters.usual;
@@ -362,14 +371,6 @@ export function promOutcome(
     stats: s.stats,
     errors: 0,
     source: 'prometheus',
-    sampledAt: s.sampledAtMs !== null ? isoOf(s.sampledAtMs) : null,
+    sampledAt: s.sampledAt,
   };
-}
-
-/** The last epoch ms turned into ISO text: one scrape stamps thousands of proxies alike. */
-let lastIso: { ms: number; iso: string } | null = null;
-
-function isoOf(ms: number): string {
-  if (lastIso?.ms !== ms) lastIso = { ms, iso: new Date(ms).toISOString() };
-  return lastIso.iso;
 }

@@ -25,8 +25,8 @@ describe('live incident mode on phantom-503', () => {
       { client: clients.join(',') },
       { since, signal: abort.signal, flushMs: 50, send: (b) => batches.push(b) },
     );
-    for (let i = 0; i < 50 && openFollows() < 2; i++) await sleep(20);
-    expect(openFollows()).toBe(2);
+    for (let i = 0; i < 50 && openFollows(c.runtime) < 2; i++) await sleep(20);
+    expect(openFollows(c.runtime)).toBe(2);
     const before = phantomTruth(c.sim.logs).length;
     // the story's rollout starts 20 s after the scenario began: its 503s are written now
     for (let s = 0; s < 40; s++) {
@@ -57,6 +57,6 @@ describe('live incident mode on phantom-503', () => {
 
     abort.abort();
     await done;
-    expect(openFollows()).toBe(0);
+    expect(openFollows(c.runtime)).toBe(0);
   }, 60_000);
 });

@@ -3,19 +3,28 @@
  * arrives. KubeTransport reads whole bodies only, so this opens its own request on the same
  * API server URL (`t.url`) with the kubeconfig's own credentials and TLS settings
  * (applyToHTTPSOptions, as the transport does). Aborting the signal ends the request: no follow
- * is left open on the API server. Open follows are counted, so tests can prove it.
+ * is left open on the API server. Open follows are counted in the runtime, so tests can prove it.
  */
 import http from 'node:http';
 import https from 'node:https';
 import type { KubeConfig } from '@kubernetes/client-node';
 import { requireName } from '../../../lib/kube/names';
 import type { KubeTransport } from '../../kube/transport';
+import type { ClusterRuntime } from '../../runtime/runtime';
 
-let open = 0;
+/** How many log follows are open, kept by their owner (the runtime's Incidents state). */
+export interface FollowCount {
+  open: number;
+}
 
-/** Log follows this process holds open right now. */
-export function openFollows(): number {
-  return open;
+/** The count of a runtime's log follows. */
+export function followCount(rt: ClusterRuntime): FollowCount {
+  return rt.screen<FollowCount>('incidents-follows', () => ({ open: 0 }));
+}
+
+/** Log follows the runtime holds open right now. */
+export function openFollows(rt: ClusterRuntime): number {
+  return followCount(rt).open;
 }
 
 export interface FollowOptions {
@@ -27,6 +36,8 @@ export interface FollowOptions {
   onLine: (line: string) => void;
   /** Longest line kept (a longer one is cut, the rest skipped up to its newline). */
   maxLineBytes?: number;
+  /** Counts the follow while it is open. */
+  count: FollowCount;
 }
 
 /** Resolves when the follow ends (server closed it, pod gone, or aborted); rejects on HTTP errors. */
@@ -55,7 +66,7 @@ export async function followLog(
     const finish = (e?: Error) => {
       if (done) return;
       done = true;
-      open--;
+      opts.count.open--;
       opts.signal.removeEventListener('abort', onAbort);
       if (e) reject(e);
       else resolve();
@@ -105,7 +116,7 @@ export async function followLog(
       req.destroy();
       finish();
     };
-    open++;
+    opts.count.open++;
     opts.signal.addEventListener('abort', onAbort, { once: true });
     req.on('error', (e) => finish(opts.signal.aborted ? undefined : e));
     req.end();

@@ -12,23 +12,23 @@ import type { KubeTransport } from '../../kube/transport';
 
 const NODES_TTL_MS = 30_000;
 
-interface NodesMemo {
-  at: number;
-  value: Pick<InjectionInput, 'nodes' | 'nodesError'>;
-}
+type Nodes = Pick<InjectionInput, 'nodes' | 'nodesError'>;
 
-const memo = new WeakMap<KubeTransport, NodesMemo>();
+/** The last nodes list, kept by its owner (the runtime's Timelines state). */
+export interface NodesMemo {
+  last: { at: number; value: Nodes } | null;
+}
 
 export function isIstiodPod(pod: Pod): boolean {
   const l = pod.metadata.labels ?? {};
   return l['app'] === 'istiod' || l['istio'] === 'pilot';
 }
 
-async function nodesOf(t: KubeTransport): Promise<NodesMemo['value']> {
+async function nodesOf(t: KubeTransport, memo: NodesMemo): Promise<Nodes> {
   const now = Date.now();
-  const m = memo.get(t);
+  const m = memo.last;
   if (m && now - m.at < NODES_TTL_MS) return m.value;
-  let value: NodesMemo['value'];
+  let value: Nodes;
   try {
     const list = await listNodes(t, { timeoutMs: 10_000 });
     value = { nodes: nodeVersions(list.items), nodesError: null };
@@ -38,15 +38,19 @@ async function nodesOf(t: KubeTransport): Promise<NodesMemo['value']> {
       nodesError: `nodes not listed: ${e instanceof Error ? e.message : String(e)}`,
     };
   }
-  memo.set(t, { at: now, value });
+  memo.last = { at: now, value };
   return value;
 }
 
-/** The injector's inputs: istiod's setting from the live pods, the nodes from the API. */
+/**
+ * The injector's inputs: istiod's setting from the live pods, the nodes from the API (a list
+ * younger than NODES_TTL_MS in `memo` is used again).
+ */
 export async function injectionInput(
   t: KubeTransport,
   livePods: readonly Pod[],
+  memo: NodesMemo,
 ): Promise<InjectionInput> {
   const setting = injectorSetting(livePods.filter(isIstiodPod));
-  return { setting, ...(await nodesOf(t)) };
+  return { setting, ...(await nodesOf(t, memo)) };
 }

@@ -31,7 +31,7 @@ import type { ClusterRuntime } from '../../runtime/runtime';
 import type { HistoryStore } from '../../store/history-store';
 import { StorePodRecords, type StoreHistoryOptions } from '../../store/pod-records';
 import { podListDetail, viewDeadline, type ViewDeadline } from '../deadline';
-import { injectionInput } from './injection';
+import { injectionInput, type NodesMemo } from './injection';
 
 /** Where the history comes from: the store, or the cache's memory when there is none. */
 export interface TimelineSource {
@@ -45,6 +45,11 @@ export interface TimelineSource {
   initTimes?: EnvoyInitTimes;
   /** What the injector does for new pods (istiod's setting, the nodes); none in offline tests. */
   injection?: () => Promise<InjectionInput | null>;
+  /**
+   * What the screen keeps between calls (its owner: the runtime, see timelinesState). Without
+   * one, nothing is kept: every call analyses the history anew.
+   */
+  state?: TimelinesState;
 }
 
 interface Memo {
@@ -60,17 +65,31 @@ interface CacheState {
 }
 
 /**
- * Per cache (and so per runtime, which owns the cache): analysis results, the store-backed
- * records and the last fleet answer. Dropped with the cache.
+ * The Timelines screen's state in a runtime: for its cache, the analysis results, the
+ * store-backed records and the last fleet answer; the last nodes list. Dropped with the runtime.
  */
-const state = new WeakMap<ClusterCache, CacheState>();
+export interface TimelinesState {
+  of: { cache: ClusterCache; state: CacheState } | null;
+  nodes: NodesMemo;
+}
+
+/** Timelines state that holds nothing yet. */
+export function newTimelinesState(): TimelinesState {
+  return { of: null, nodes: { last: null } };
+}
+
+/** A runtime's Timelines state, made on first use. */
+export function timelinesState(rt: ClusterRuntime): TimelinesState {
+  return rt.screen('timelines', newTimelinesState);
+}
 
 function stateOf(cache: ClusterCache, src: TimelineSource): CacheState {
-  let s = state.get(cache);
+  const holder = src.state ?? newTimelinesState();
+  let s = holder.of?.cache === cache ? holder.of.state : undefined;
   const initTimes = src.initTimes ?? s?.initTimes ?? new EnvoyInitTimes();
   if (!s || s.initTimes !== initTimes) {
     s = { initTimes, analysis: new AnalysisCache((pod) => initTimes.for(pod)) };
-    state.set(cache, s);
+    holder.of = { cache, state: s };
   }
   return s;
 }
@@ -81,8 +100,7 @@ interface Resolved {
   note: string | null;
 }
 
-function resolve(cache: ClusterCache, src: TimelineSource): Resolved {
-  const s = stateOf(cache, src);
+function resolve(cache: ClusterCache, src: TimelineSource, s: CacheState): Resolved {
   if (!src.store) {
     return { history: cache, store: null, note: src.storeError ?? null };
   }
@@ -133,8 +151,8 @@ export async function timelineFleetFrom(
 ): Promise<TimelineFleet> {
   await cache.ready();
   const mesh = await meshOf(cache);
-  const r = resolve(cache, src);
   const s = stateOf(cache, src);
+  const r = resolve(cache, src, s);
   const st = cache.status();
   const injection = src.injection ? await src.injection() : null;
   const key = [
@@ -165,8 +183,9 @@ export async function podTimelineFrom(
   requireName('pod', name);
   await cache.ready();
   const mesh = await meshOf(cache);
-  const r = resolve(cache, src);
-  const view = buildPodView(r.history, namespace, name, mesh, stateOf(cache, src).analysis);
+  const s = stateOf(cache, src);
+  const r = resolve(cache, src, s);
+  const view = buildPodView(r.history, namespace, name, mesh, s.analysis);
   if (!view) {
     throw new KubeError(
       'http',
@@ -180,6 +199,7 @@ export async function podTimelineFrom(
 /** The runtime's history store as the timelines' source. */
 export function runtimeSource(rt: ClusterRuntime): TimelineSource {
   const rec = rt.recorder.status();
+  const state = timelinesState(rt);
   const watchProblem = rec.pods.lastError ?? rec.events.lastError;
   return {
     store: rt.store,
@@ -189,7 +209,8 @@ export function runtimeSource(rt: ClusterRuntime): TimelineSource {
         .filter(Boolean)
         .join(' ') || null,
     initTimes: rt.envoyInit,
-    injection: () => injectionInput(rt.transport, rt.cache.livePods()),
+    injection: () => injectionInput(rt.transport, rt.cache.livePods(), state.nodes),
+    state,
   };
 }
 
