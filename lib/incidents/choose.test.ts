@@ -1,7 +1,32 @@
 import { describe, expect, it } from 'vitest';
-import type { PodInterval } from '../../../lib/ledger/types';
-import type { Pod } from '../../../lib/kube/types';
-import { churnByNamespace, chooseClients, MAX_CLIENTS } from './incidents';
+import type { PodInterval } from '../ledger/types';
+import type { Pod } from '../kube/types';
+import { parseAllDocuments } from 'yaml';
+import { readFixture } from '../../test-support/fixtures';
+import {
+  churnByNamespace,
+  chooseClients,
+  clientCandidates,
+  filterOf,
+  graceMap,
+  MAX_CLIENTS,
+} from './choose';
+
+/** A real Pod of the fixtures, placed in `namespace` under `name`. */
+const fixturePod = (file: string, namespace?: string, name?: string): Pod => {
+  const p = parseAllDocuments(readFixture('pods', file))
+    .map((d) => d.toJS() as (Pod & { kind?: unknown }) | null)
+    .find((d): d is Pod => d?.kind === 'Pod');
+  if (!p) throw new Error(`no Pod in fixture ${file}`);
+  return {
+    ...p,
+    metadata: {
+      ...p.metadata,
+      namespace: namespace ?? p.metadata.namespace,
+      name: name ?? p.metadata.name,
+    },
+  };
+};
 
 const pod = (ns: string, name: string): Pod => ({
   metadata: { name, namespace: ns },
@@ -101,5 +126,74 @@ describe('choosing whose logs to read', () => {
     expect(chooseClients(pods, { namespace: 'aaa' }, new Map([['shop', 9]])).chosen).toHaveLength(
       1,
     );
+  });
+});
+
+describe("the view's request filter", () => {
+  it('reads the window and the narrowing fields of the URL state', () => {
+    expect(
+      filterOf({
+        from: '2026-11-01T10:00:00Z',
+        to: '2026-11-01T10:05:00.250Z',
+        service: 'reviews.bookinfo.svc.cluster.local',
+        ip: '10.8.0.12',
+      }),
+    ).toEqual({
+      fromMs: Date.parse('2026-11-01T10:00:00Z'),
+      toMs: Date.parse('2026-11-01T10:05:00.250Z'),
+      service: 'reviews.bookinfo.svc.cluster.local',
+      ip: '10.8.0.12',
+    });
+  });
+
+  it('leaves every bound open when the URL has none', () => {
+    expect(filterOf({})).toEqual({ fromMs: null, toMs: null, service: null, ip: null });
+  });
+});
+
+describe('client candidates from real pods', () => {
+  it('takes sidecar-injected pods, classic or native, and leaves unmeshed ones out', () => {
+    const pods = [
+      fixturePod('kube-dns_pod_with_status.yaml'),
+      fixturePod('injected_native-sidecar.yaml', 'shop', 'native'),
+      fixturePod('injected_native-sidecar-opt-out.yaml', 'shop', 'classic'),
+    ];
+    expect(clientCandidates(pods, {}).map((p) => p.metadata.name)).toEqual(['classic', 'native']);
+    expect(clientCandidates(pods, { namespace: 'kube-system' })).toEqual([]);
+    expect(clientCandidates(pods, { client: 'shop/native' }).map((p) => p.metadata.name)).toEqual([
+      'native',
+    ]);
+  });
+});
+
+describe('grace periods of live pods', () => {
+  it('keys the real kube-dns pod by uid and by its Deployment, from its ReplicaSet owner', () => {
+    const dns = fixturePod('kube-dns_pod_with_status.yaml');
+    const g = graceMap([dns]);
+    expect(g.get('dd4bbbd4-f71c-11e8-af4f-42010a800072')).toBe(30);
+    expect(g.get('kube-system/kube-dns')).toBe(30);
+    expect(g.size).toBe(2);
+  });
+
+  it('keeps the longest grace of a workload, and 30 s where the pod sets none', () => {
+    const dns = fixturePod('kube-dns_pod_with_status.yaml');
+    const slow: Pod = {
+      ...dns,
+      metadata: { ...dns.metadata, name: 'kube-dns-548976df6c-x2x2x', uid: 'slow' },
+      spec: { ...dns.spec, terminationGracePeriodSeconds: 90 },
+    };
+    const unset: Pod = {
+      ...dns,
+      metadata: { ...dns.metadata, name: 'kube-dns-548976df6c-y3y3y', uid: 'unset' },
+      spec: { ...dns.spec, terminationGracePeriodSeconds: undefined },
+    };
+    const g = graceMap([dns, slow, unset]);
+    expect(g.get('kube-system/kube-dns')).toBe(90);
+    expect(g.get('unset')).toBe(30);
+  });
+
+  it('has no workload entry for a pod without owner', () => {
+    const bare = fixturePod('injected_pod.yaml', 'shop', 'bare');
+    expect([...graceMap([bare]).keys()].filter((k) => k.includes('/'))).toEqual([]);
   });
 });

@@ -1,112 +1,37 @@
 import type { IncidentsView } from '../../../lib/api/incidents';
-import type { ViewState } from '../../../lib/api/viewstate';
 import { buildIncidentsView } from '../../../lib/incidents/build';
-import type { LogInput, RequestFilter } from '../../../lib/incidents/collect';
-import { workloadOf } from '../../../lib/incidents/markers';
+import type { LogInput } from '../../../lib/incidents/collect';
+import type { ClientSignal } from '../../../lib/incidents/clients';
+import {
+  chooseClients,
+  churnByNamespace,
+  clientCandidates,
+  filterOf,
+  graceMap,
+  MAX_CLIENTS,
+  podKey,
+  type IncidentsQuery,
+} from '../../../lib/incidents/choose';
 import type { EndpointSlice, Pod } from '../../../lib/kube/types';
 import { requireName } from '../../../lib/kube/names';
 import { podLogs } from '../../kube/logs';
 import { envoyAdminGet } from '../../kube/podports';
 import { listEndpointSlices, listIstioConfig, listPods } from '../../kube/resources';
 import { mapBounded } from '../../../lib/proxies/pool';
-import type { PodInterval } from '../../../lib/ledger/types';
 import type { KubeTransport } from '../../kube/transport';
 import { runtimeFor } from '../../runtime/registry';
 import type { ClusterRuntime } from '../../runtime/runtime';
-import { isZtunnelPod } from '../../../lib/kube/dataplane';
-import { isMeshed } from '../../../lib/kube/proxy-container';
 import { historyWithPrometheus } from './prometheus-history';
 import { runtimeIpHistory, type IpIntervalSource } from './ip-history';
 import { staleEndpointsFor } from './stale';
 import { refList } from '../../../lib/api/viewstate';
-import { rankClients, type ClientChoice, type ClientSignal } from '../../../lib/incidents/clients';
 import { clientSignals, type SignalSource } from './client-signals';
 import { prometheusSettings } from './prometheus-history';
 import { podListDetail, viewDeadline } from '../deadline';
 
-export type IncidentsQuery = ViewState<'incidents'>;
-
-/** At most this many client proxies' logs are read per request (the rest are counted). */
-export const MAX_CLIENTS = 40;
 const LOG_CONCURRENCY = 8;
 const LOG_LIMIT_BYTES = 16 * 1024 * 1024;
 const LOG_TAIL_LINES = 20_000;
-
-export function filterOf(q: IncidentsQuery): RequestFilter {
-  return {
-    fromMs: q.from ? Date.parse(q.from) : null,
-    toMs: q.to ? Date.parse(q.to) : null,
-    service: q.service ?? null,
-    ip: q.ip ?? null,
-  };
-}
-
-/** "namespace/name" of a pod. */
-export const podKey = (p: Pod): string => `${p.metadata.namespace ?? 'default'}/${p.metadata.name}`;
-
-/**
- * Pods whose logs may hold the failures: meshed pods (their istio-proxy writes Envoy's access
- * log) of the namespace filter or the ones asked for, and every ztunnel (ambient: the node's
- * ztunnel logs each connection of the ambient pods on its node, in its container named
- * istio-proxy, whatever their namespace; lib/accesslog/ztunnel.ts reads those lines).
- */
-export function clientCandidates(pods: readonly Pod[], q: IncidentsQuery): Pod[] {
-  const asked = new Set(refList(q.client));
-  return pods
-    .filter((p) => isMeshed(p) || isZtunnelPod(p))
-    .filter(
-      (p) =>
-        !q.namespace ||
-        p.metadata.namespace === q.namespace ||
-        isZtunnelPod(p) ||
-        asked.has(podKey(p)),
-    )
-    .filter((p) => asked.size === 0 || asked.has(podKey(p)))
-    .sort((a, b) => podKey(a).localeCompare(podKey(b)));
-}
-
-/**
- * Client proxies whose logs to read: the ones asked for (the Client filter), else all meshed
- * candidates when they fit in MAX_CLIENTS, else the best MAX_CLIENTS by what their own numbers
- * say (lib/incidents/clients.ts). Every skipped client comes back with its reason.
- */
-export function chooseClients(
-  pods: readonly Pod[],
-  q: IncidentsQuery,
-  churn: ReadonlyMap<string, number> = new Map(),
-  signals: ReadonlyMap<string, ClientSignal> = new Map(),
-): { chosen: Pod[]; choices: ClientChoice[]; skipped: ClientChoice[] } {
-  const candidates = clientCandidates(pods, q);
-  const byKey = new Map(candidates.map((p) => [podKey(p), p]));
-  const asked = refList(q.client).filter((k) => byKey.has(k));
-  const r = rankClients({
-    candidates: [...byKey.keys()],
-    asked,
-    signals,
-    churn,
-    max: MAX_CLIENTS,
-  });
-  return {
-    chosen: r.chosen.map((c) => byKey.get(c.pod)).filter((p): p is Pod => p !== undefined),
-    choices: r.chosen,
-    skipped: r.skipped,
-  };
-}
-
-/** Terminations per namespace in the last `sinceMs` (or the window), from the IP history. */
-export function churnByNamespace(
-  intervals: readonly PodInterval[],
-  fromMs: number,
-  toMs: number,
-): Map<string, number> {
-  const out = new Map<string, number>();
-  for (const iv of intervals) {
-    const t = iv.deletionStartedAt ?? iv.goneAt;
-    if (t !== null && t >= fromMs && t <= toMs)
-      out.set(iv.namespace, (out.get(iv.namespace) ?? 0) + 1);
-  }
-  return out;
-}
 
 /** The istio-proxy log of each client pod in the window; a failed fetch becomes a source problem. */
 export async function fetchClientLogs(
@@ -139,23 +64,6 @@ export async function fetchClientLogs(
       return { source, clientPod: source, text: '', problem: String(e) };
     },
   });
-}
-
-/** terminationGracePeriodSeconds by pod uid and by "namespace/workload", from live pods. */
-export function graceMap(pods: readonly Pod[]): Map<string, number> {
-  const out = new Map<string, number>();
-  for (const p of pods) {
-    const g = p.spec.terminationGracePeriodSeconds ?? 30;
-    const ns = p.metadata.namespace ?? 'default';
-    if (p.metadata.uid) out.set(p.metadata.uid, g);
-    const ref =
-      p.metadata.ownerReferences?.find((o) => o.controller) ?? p.metadata.ownerReferences?.[0];
-    const w = ref
-      ? workloadOf({ owner: { kind: ref.kind, name: ref.name }, name: p.metadata.name })
-      : null;
-    if (w) out.set(`${ns}/${w}`, Math.max(out.get(`${ns}/${w}`) ?? 0, g));
-  }
-  return out;
 }
 
 export interface IncidentsDeps {
@@ -256,10 +164,11 @@ export async function buildIncidents(
 type Signals = Awaited<ReturnType<typeof clientSignals>>;
 /** How long one round of asking every candidate proxy serves the views of a cluster. */
 const SIGNALS_TTL_MS = 30_000;
-const signalCache = new WeakMap<
-  ClusterRuntime,
-  { key: string; at: number; value: Promise<Signals> }
->();
+
+/** The last round of asking the candidates, kept in the runtime's Incidents state. */
+interface SignalsState {
+  last: { key: string; at: number; value: Promise<Signals> } | null;
+}
 
 /**
  * Asking every candidate proxy costs one request each: a reload, a zoom or a second user within
@@ -273,10 +182,11 @@ function recentSignals(
 ): Promise<Signals> {
   const key = `${pods.join(',')}|${Math.round((window.toMs - window.fromMs) / 60_000)}`;
   const now = Date.now();
-  const hit = signalCache.get(rt);
+  const state = rt.screen<SignalsState>('incidents-signals', () => ({ last: null }));
+  const hit = state.last;
   if (hit && hit.key === key && now - hit.at < SIGNALS_TTL_MS) return hit.value;
   const value = ask();
-  signalCache.set(rt, { key, at: now, value });
+  state.last = { key, at: now, value };
   return value;
 }
 

@@ -16,14 +16,14 @@ import { terminationMarkers } from '../../../lib/incidents/markers';
 import type { IpHistory } from '../../../lib/ledger/attribution';
 import { listPods } from '../../kube/resources';
 import type { ClusterRuntime } from '../../runtime/runtime';
-import { followLog } from './follow';
+import { followCount, followLog } from './follow';
 import {
   chooseClients,
   churnByNamespace,
   filterOf,
   MAX_CLIENTS,
   type IncidentsQuery,
-} from './incidents';
+} from '../../../lib/incidents/choose';
 import { runtimeIpHistory } from './ip-history';
 
 export interface LiveBatch {
@@ -126,6 +126,7 @@ export async function followIncidents(
             container: 'istio-proxy',
             sinceTime: new Date(sinceMs).toISOString(),
             signal: opts.signal,
+            count: followCount(rt),
             onLine: (line) => {
               const o = attribute(line);
               countOutcome(stats, o);

@@ -1,7 +1,8 @@
 import type { IncidentsView } from '../../../lib/api/incidents';
 import { runtimeFor } from '../../runtime/registry';
 import { historyWithPrometheus } from './prometheus-history';
-import { buildIncidents, type IncidentsQuery } from './incidents';
+import type { IncidentsQuery } from '../../../lib/incidents/choose';
+import { buildIncidents } from './incidents';
 import { runtimeIpHistory } from './ip-history';
 
 /** Largest pasted or uploaded log accepted (bytes). */

@@ -1,0 +1,112 @@
+/**
+ * Which client proxies' logs an Incidents view reads, and the figures it chooses them by: the
+ * URL's filter, the candidates, terminations per namespace, grace periods by pod and workload.
+ * Pure: the screen (server/screens/incidents) gathers the pods and the history.
+ */
+import type { ViewState } from '../api/viewstate';
+import { refList } from '../api/viewstate';
+import { isZtunnelPod } from '../kube/dataplane';
+import { isMeshed } from '../kube/proxy-container';
+import type { Pod } from '../kube/types';
+import type { PodInterval } from '../ledger/types';
+import { rankClients, type ClientChoice, type ClientSignal } from './clients';
+import type { RequestFilter } from './collect';
+import { workloadOf } from './markers';
+
+export type IncidentsQuery = ViewState<'incidents'>;
+
+/** At most this many client proxies' logs are read per request (the rest are counted). */
+export const MAX_CLIENTS = 40;
+
+export function filterOf(q: IncidentsQuery): RequestFilter {
+  return {
+    fromMs: q.from ? Date.parse(q.from) : null,
+    toMs: q.to ? Date.parse(q.to) : null,
+    service: q.service ?? null,
+    ip: q.ip ?? null,
+  };
+}
+
+/** "namespace/name" of a pod. */
+export const podKey = (p: Pod): string => `${p.metadata.namespace ?? 'default'}/${p.metadata.name}`;
+
+/**
+ * Pods whose logs may hold the failures: meshed pods (their istio-proxy writes Envoy's access
+ * log) of the namespace filter or the ones asked for, and every ztunnel (ambient: the node's
+ * ztunnel logs each connection of the ambient pods on its node, in its container named
+ * istio-proxy, whatever their namespace; lib/accesslog/ztunnel.ts reads those lines).
+ */
+export function clientCandidates(pods: readonly Pod[], q: IncidentsQuery): Pod[] {
+  const asked = new Set(refList(q.client));
+  return pods
+    .filter((p) => isMeshed(p) || isZtunnelPod(p))
+    .filter(
+      (p) =>
+        !q.namespace ||
+        p.metadata.namespace === q.namespace ||
+        isZtunnelPod(p) ||
+        asked.has(podKey(p)),
+    )
+    .filter((p) => asked.size === 0 || asked.has(podKey(p)))
+    .sort((a, b) => podKey(a).localeCompare(podKey(b)));
+}
+
+/**
+ * Client proxies whose logs to read: the ones asked for (the Client filter), else all meshed
+ * candidates when they fit in MAX_CLIENTS, else the best MAX_CLIENTS by what their own numbers
+ * say (lib/incidents/clients.ts). Every skipped client comes back with its reason.
+ */
+export function chooseClients(
+  pods: readonly Pod[],
+  q: IncidentsQuery,
+  churn: ReadonlyMap<string, number> = new Map(),
+  signals: ReadonlyMap<string, ClientSignal> = new Map(),
+): { chosen: Pod[]; choices: ClientChoice[]; skipped: ClientChoice[] } {
+  const candidates = clientCandidates(pods, q);
+  const byKey = new Map(candidates.map((p) => [podKey(p), p]));
+  const asked = refList(q.client).filter((k) => byKey.has(k));
+  const r = rankClients({
+    candidates: [...byKey.keys()],
+    asked,
+    signals,
+    churn,
+    max: MAX_CLIENTS,
+  });
+  return {
+    chosen: r.chosen.map((c) => byKey.get(c.pod)).filter((p): p is Pod => p !== undefined),
+    choices: r.chosen,
+    skipped: r.skipped,
+  };
+}
+
+/** Terminations per namespace in the last `sinceMs` (or the window), from the IP history. */
+export function churnByNamespace(
+  intervals: readonly PodInterval[],
+  fromMs: number,
+  toMs: number,
+): Map<string, number> {
+  const out = new Map<string, number>();
+  for (const iv of intervals) {
+    const t = iv.deletionStartedAt ?? iv.goneAt;
+    if (t !== null && t >= fromMs && t <= toMs)
+      out.set(iv.namespace, (out.get(iv.namespace) ?? 0) + 1);
+  }
+  return out;
+}
+
+/** terminationGracePeriodSeconds by pod uid and by "namespace/workload", from live pods. */
+export function graceMap(pods: readonly Pod[]): Map<string, number> {
+  const out = new Map<string, number>();
+  for (const p of pods) {
+    const g = p.spec.terminationGracePeriodSeconds ?? 30;
+    const ns = p.metadata.namespace ?? 'default';
+    if (p.metadata.uid) out.set(p.metadata.uid, g);
+    const ref =
+      p.metadata.ownerReferences?.find((o) => o.controller) ?? p.metadata.ownerReferences?.[0];
+    const w = ref
+      ? workloadOf({ owner: { kind: ref.kind, name: ref.name }, name: p.metadata.name })
+      : null;
+    if (w) out.set(`${ns}/${w}`, Math.max(out.get(`${ns}/${w}`) ?? 0, g));
+  }
+  return out;
+}
