@@ -32,16 +32,16 @@ async function inProcess(kubeconfigYaml: string): Promise<BenchResult[]> {
   const kc = new KubeConfig();
   kc.loadFromString(kubeconfigYaml);
   const t = new KubeTransport(kc);
-  const cache = cacheOn(t, kc);
+  const { cache, source, stop } = cacheOn(t, kc);
   // the screen's state, as its runtime keeps it between calls
-  const src = { state: newTimelinesState() };
+  const src = { ...source, state: newTimelinesState() };
   try {
     const t0 = process.hrtime.bigint();
-    const first = await timelineFleetFrom(cache, new Date(), src);
+    const first = await timelineFleetFrom(cache, src, new Date());
     const cold = ms(t0);
     if (first.rows.length < PODS * 0.9) throw new Error(`only ${first.rows.length} meshed pods`);
     const warm = await timed(CALLS, async () =>
-      JSON.stringify(await timelineFleetFrom(cache, new Date(), src)),
+      JSON.stringify(await timelineFleetFrom(cache, src, new Date())),
     );
     return [
       {
@@ -54,7 +54,7 @@ async function inProcess(kubeconfigYaml: string): Promise<BenchResult[]> {
       { name: 'timelines.api-warm-in-process-p95', value: pct(warm, 95), unit: 'ms', target: 300 },
     ];
   } finally {
-    cache.stop();
+    stop();
     t.close();
   }
 }

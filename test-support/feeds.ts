@@ -6,6 +6,7 @@ import { WatchFeed } from '../server/kube/feed';
 import { CORE } from '../server/kube/resources';
 import type { KubeTransport } from '../server/kube/transport';
 import { storeIpHistory, type IpIntervalSource } from '../server/screens/incidents/ip-history';
+import type { TimelineSource } from '../server/screens/timelines/timelines';
 import { openHistoryStore, startRecorder, type HistoryStore, type Recorder } from '../server/store';
 
 export interface RecordedIpHistory {
@@ -80,17 +81,44 @@ export function recorderOn(
   };
 }
 
-/** A ClusterCache on its own feeds (as a runtime has them); stopping it stops the feeds. */
-export function cacheOn(t: KubeTransport, kc: KubeConfig): ClusterCache & { stop(): void } {
+/** A cluster cache and the history store it reads pods that were from, as a runtime has them. */
+export interface CacheWithHistory {
+  cache: ClusterCache;
+  store: HistoryStore;
+  /** The Timelines' source for this store. */
+  source: TimelineSource;
+  recorder: Recorder;
+  /** Stops the recorder, the cache and their feeds (the store stays open: the caller's). */
+  stop(): void;
+}
+
+/**
+ * A ClusterCache on its own feeds, with a recorder writing the same feeds into `store` (an
+ * in-memory one by default): the pipeline a runtime runs for Timelines.
+ */
+export function cacheOn(
+  t: KubeTransport,
+  kc: KubeConfig,
+  store: HistoryStore = openHistoryStore(':memory:'),
+  opts: { trim?: null } = {},
+): CacheWithHistory {
   const now = () => t.clusterNow();
-  const pods = new WatchFeed<Pod>(t, kc, CORE.pods, { floor: latestStatusTime, now });
-  const events = new WatchFeed<KubeEvent>(t, kc, CORE.events, { now });
+  const pods = new WatchFeed<Pod>(t, kc, CORE.pods, { floor: latestStatusTime, now, ...opts });
+  const events = new WatchFeed<KubeEvent>(t, kc, CORE.events, { now, ...opts });
   const cache = new ClusterCache(t, { pods, events });
-  const stop = cache.stop.bind(cache);
-  cache.stop = () => {
-    stop();
-    pods.stop();
-    events.stop();
+  const recorder = startRecorder({ pods, events, store, now });
+  pods.start();
+  events.start();
+  return {
+    cache,
+    store,
+    source: { store, storeNote: null },
+    recorder,
+    stop() {
+      recorder.stop();
+      cache.stop();
+      pods.stop();
+      events.stop();
+    },
   };
-  return cache;
 }

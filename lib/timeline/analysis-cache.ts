@@ -7,7 +7,7 @@ import type { Pod } from '../kube/types';
 import { analyzePod } from './analyze';
 import { harmRank, worstSeverity } from './harm';
 import type { MeshSettings } from './meshconfig';
-import type { DeletedPodRecord, PodRecords } from './pod-records';
+import type { DeletedPodRecord, PodHistory } from './pod-history';
 import type { PodTimeline } from './types';
 
 /** Envoy's init time scraped from the pod's current proxy run, if known (ms). */
@@ -67,7 +67,7 @@ export class AnalysisCache {
   constructor(private readonly initTimeOf: InitTimeOf = () => undefined) {}
 
   analyze(
-    h: PodRecords,
+    h: PodHistory,
     pod: Pod,
     mesh: { settings: MeshSettings | undefined; version: number },
     deleted: DeletedPodRecord | null,

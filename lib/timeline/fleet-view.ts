@@ -1,5 +1,5 @@
 /**
- * Builds the Timelines view models from a PodRecords: the fleet (meshed pods, live and
+ * Builds the Timelines view models from a PodHistory: the fleet (meshed pods, live and
  * deleted) and one pod's timeline with its Gantt. No I/O: the history and mesh config are given.
  */
 import type {
@@ -16,7 +16,7 @@ import { toIso } from './time';
 import type { PodTimeline } from './types';
 import { AnalysisCache, type Analyzed } from './analysis-cache';
 import { injectionInfo, workloadModes, type InjectionInput } from './next-mode';
-import type { PodRecords } from './pod-records';
+import type { PodHistory } from './pod-history';
 
 export interface MeshInput {
   settings: MeshSettings | undefined;
@@ -42,7 +42,7 @@ export const ANALYSIS_SLICE = 500;
  * its other requests are answered in between instead of after.
  */
 export async function analyzeHistory(
-  h: PodRecords,
+  h: PodHistory,
   mesh: MeshInput,
   cache: AnalysisCache,
   pause?: () => Promise<void>,
@@ -159,7 +159,7 @@ function proxyReadyView(t: PodTimeline): PodTimelineView['proxyReady'] {
 
 /** One pod's timeline and Gantt; null when the history has never seen the pod. */
 export function buildPodView(
-  h: PodRecords,
+  h: PodHistory,
   namespace: string,
   name: string,
   mesh: MeshInput,

@@ -1,21 +1,18 @@
 /**
- * A watch-fed, in-memory cache of the cluster objects meshdx's use cases read: pods (live and
- * deleted, with their transitions), Events about pods, and the mesh config. It opens no watch of
- * its own: it hears the runtime's one pod feed and one event feed (server/kube/feed.ts), which
- * the history recorder hears too.
+ * A watch-fed, in-memory cache of the cluster objects meshdx's use cases read now: the live
+ * pods and the mesh config. It opens no watch of its own: it hears the runtime's one pod feed
+ * (server/kube/feed.ts), which the history recorder hears too. Pods that were, their
+ * transitions and their Events are the history store's alone (server/store/pod-history.ts).
  */
 import type { KubeEvent, Pod } from '../../lib/kube/types';
-import type { Transition } from '../../lib/timeline/types';
 import { objectProblems } from '../../lib/findings/object-shape';
 import type { WatchFeed } from '../kube/feed';
 import type { WatchState } from '../kube/listwatch';
 import { getIstioConfigMap } from '../kube/resources';
 import type { KubeTransport } from '../kube/transport';
-import { EventIndex } from './event-index';
 import { MeshConfigCache, type MeshConfigState } from './mesh-config';
-import { PodHistory, podKey, type DeletedPod, type PodHistoryOptions } from './pod-history';
 
-export interface ClusterCacheOptions extends PodHistoryOptions {
+export interface ClusterCacheOptions {
   istioNamespace?: string;
   meshConfigTtlMs?: number;
 }
@@ -30,52 +27,46 @@ export interface ClusterCacheStatus {
   podsWatch: WatchState | 'starting';
   eventsWatch: WatchState | 'starting';
   livePods: number;
-  deletedPods: number;
-  evictedPods: number;
-  droppedTransitions: number;
-  events: number;
-  droppedEvents: number;
   lastError: string | null;
 }
 
+const keyOf = (p: Pod): string =>
+  p.metadata.uid ?? `${p.metadata.namespace ?? 'default'}/${p.metadata.name}`;
+
 export class ClusterCache {
-  readonly pods: PodHistory;
-  readonly events = new EventIndex();
+  private readonly live = new Map<string, Pod>();
   readonly mesh: MeshConfigCache;
-  private readonly unsubscribe: (() => void)[];
+  private readonly unsubscribe: () => void;
   /** Pods seen whose shape cannot be read, left out of the views. */
   readonly malformedPods = new Set<string>();
+  /** Bumped on every change of the live pods. */
+  version = 0;
 
   constructor(
     private readonly t: KubeTransport,
     private readonly feeds: ClusterFeeds,
     opts: ClusterCacheOptions = {},
   ) {
-    this.pods = new PodHistory(opts);
     this.mesh = new MeshConfigCache(
       () => getIstioConfigMap(t, opts.istioNamespace ?? 'istio-system'),
       opts.meshConfigTtlMs,
     );
-    this.unsubscribe = [
-      feeds.pods.subscribe({
-        onEvent: (ev) => {
-          // a pod meshdx cannot read (no spec...) is left out of every view and counted; the
-          // Findings report names it (MDX0002)
-          if (objectProblems({ ...(ev.object as object), kind: 'Pod' }).length > 0) {
-            this.malformedPods.add(ev.object.metadata?.uid ?? `${ev.object.metadata?.name}`);
-            if (ev.type === 'DELETED')
-              this.malformedPods.delete(ev.object.metadata?.uid ?? `${ev.object.metadata?.name}`);
-            return;
-          }
-          this.pods.apply(ev);
-        },
-      }),
-      feeds.events.subscribe({
-        onEvent: (ev) => {
-          for (const key of this.events.apply(ev)) this.pods.touch(key);
-        },
-      }),
-    ];
+    this.unsubscribe = feeds.pods.subscribe({
+      onEvent: (ev) => {
+        const pod = ev.object;
+        // a pod meshdx cannot read (no spec...) is left out of every view and counted; the
+        // Findings report names it (MDX0002)
+        if (objectProblems({ ...(pod as object), kind: 'Pod' }).length > 0) {
+          this.malformedPods.add(pod.metadata?.uid ?? `${pod.metadata?.name}`);
+          if (ev.type === 'DELETED')
+            this.malformedPods.delete(pod.metadata?.uid ?? `${pod.metadata?.name}`);
+          return;
+        }
+        if (ev.type === 'DELETED') this.live.delete(keyOf(pod));
+        else this.live.set(keyOf(pod), pod);
+        this.version++;
+      },
+    });
   }
 
   /** Now on the cluster's clock (the API server's `Date`, see ClockOffset). */
@@ -84,8 +75,8 @@ export class ClusterCache {
   }
 
   /**
-   * Resolves once pods and events have been listed (the feeds then keep the cache current).
-   * While the first list fails, rejects with why; the feeds keep trying.
+   * Resolves once pods and events have been listed (the feeds then keep the cache and the
+   * history store current). While the first list fails, rejects with why; the feeds keep trying.
    */
   async ready(): Promise<void> {
     this.feeds.pods.start();
@@ -98,27 +89,15 @@ export class ClusterCache {
   }
 
   livePods(): Pod[] {
-    return this.pods.livePods();
+    return [...this.live.values()];
   }
 
-  deletedPods(): DeletedPod[] {
-    return this.pods.deletedPods();
-  }
-
-  findPod(namespace: string, name: string): { pod: Pod; deleted: DeletedPod | null } | null {
-    return this.pods.find(namespace, name);
-  }
-
-  transitions(pod: Pod): Transition[] {
-    return this.pods.transitions(podKey(pod));
-  }
-
-  eventsFor(pod: Pod): KubeEvent[] {
-    return this.events.forPod(pod);
-  }
-
-  revision(pod: Pod): number {
-    return this.pods.revision(podKey(pod));
+  /** The live pod of that namespace and name, or null. */
+  findLive(namespace: string, name: string): Pod | null {
+    for (const p of this.live.values()) {
+      if (p.metadata.name === name && (p.metadata.namespace ?? 'default') === namespace) return p;
+    }
+    return null;
   }
 
   meshConfig(): Promise<MeshConfigState> {
@@ -131,18 +110,13 @@ export class ClusterCache {
     return {
       podsWatch: pods.state,
       eventsWatch: events.state,
-      livePods: this.pods.livePods().length,
-      deletedPods: this.pods.deletedPods().length,
-      evictedPods: this.pods.evicted,
-      droppedTransitions: this.pods.droppedTransitions,
-      events: this.events.size,
-      droppedEvents: this.events.dropped,
+      livePods: this.live.size,
       lastError: pods.lastError ?? events.lastError,
     };
   }
 
   /** Stops listening (the feeds belong to the runtime, which stops them). */
   stop(): void {
-    for (const u of this.unsubscribe) u();
+    this.unsubscribe();
   }
 }

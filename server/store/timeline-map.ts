@@ -7,7 +7,7 @@ import type { KubeEvent } from '../../lib/kube/types';
 import type { Transition } from '../../lib/timeline/types';
 import type { RecordedKubeEvent } from './kube-events';
 import type { PodSnapshot, StoredTransition as StoreTransition } from './reader';
-import type { DeletedPodRecord } from '../../lib/timeline/pod-records';
+import type { DeletedPodRecord } from '../../lib/timeline/pod-history';
 
 /** Epoch ms -> RFC 3339; null for missing or out-of-range values (never throws). */
 function toIso(ms: number | null | undefined): string | null {

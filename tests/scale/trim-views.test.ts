@@ -7,7 +7,12 @@ import { WatchFeed } from '../../server/kube/feed';
 import { listPaged } from '../../server/kube/listwatch';
 import { CORE } from '../../server/kube/resources';
 import { KubeTransport } from '../../server/kube/transport';
-import { podTimelineFrom, timelineFleetFrom } from '../../server/screens/timelines/timelines';
+import {
+  podTimelineFrom,
+  timelineFleetFrom,
+  type TimelineSource,
+} from '../../server/screens/timelines/timelines';
+import { openHistoryStore, startRecorder } from '../../server/store';
 import { startSimulator, type RunningSimulator } from '../../server/sim/index';
 
 /**
@@ -36,6 +41,7 @@ afterAll(async () => {
 function cacheWith(trim: 'default' | 'whole'): {
   cache: ClusterCache;
   pods: WatchFeed<Pod>;
+  source: TimelineSource;
   stop(): void;
 } {
   const now = () => t.clusterNow();
@@ -43,13 +49,18 @@ function cacheWith(trim: 'default' | 'whole'): {
   const pods = new WatchFeed<Pod>(t, kc, CORE.pods, { floor: latestStatusTime, now, ...keep });
   const events = new WatchFeed<KubeEvent>(t, kc, CORE.events, { now, ...keep });
   const cache = new ClusterCache(t, { pods, events });
+  const store = openHistoryStore(':memory:');
+  const recorder = startRecorder({ pods, events, store, now });
   return {
     cache,
     pods,
+    source: { store },
     stop() {
+      recorder.stop();
       cache.stop();
       pods.stop();
       events.stop();
+      store.close();
     },
   };
 }
@@ -81,15 +92,15 @@ describe('the trimmed pod feeds every view the same inputs', () => {
     const whole = cacheWith('whole');
     try {
       const [fa, fb] = await Promise.all([
-        timelineFleetFrom(trimmed.cache, NOW),
-        timelineFleetFrom(whole.cache, NOW),
+        timelineFleetFrom(trimmed.cache, trimmed.source, NOW),
+        timelineFleetFrom(whole.cache, whole.source, NOW),
       ]);
       expect(fa.rows.length).toBeGreaterThan(10);
       expect(withoutTime(fa)).toEqual(withoutTime(fb));
       for (const r of fa.rows) {
         const [pa, pb] = await Promise.all([
-          podTimelineFrom(trimmed.cache, r.namespace, r.name),
-          podTimelineFrom(whole.cache, r.namespace, r.name),
+          podTimelineFrom(trimmed.cache, trimmed.source, r.namespace, r.name),
+          podTimelineFrom(whole.cache, whole.source, r.namespace, r.name),
         ]);
         expect(pa, `${r.namespace}/${r.name}`).toEqual(pb);
       }

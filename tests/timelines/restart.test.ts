@@ -140,16 +140,15 @@ describe('Timelines after a pod is deleted and meshdx restarts', () => {
 
   it('serves the deleted pod with its transitions from a reopened store and a fresh cache', async () => {
     const store = openHistoryStore(file, { flushIntervalMs: 10 });
-    const recorder = record(store);
-    const cache = cacheOn(t, kc);
+    const h = cacheOn(t, kc, store);
     try {
-      await recorder.ready;
-      const src = { store };
-      const fleet = await timelineFleetFrom(cache, sim.clock.now(), src);
+      await h.recorder.ready;
+      const src = { ...h.source, file };
+      const fleet = await timelineFleetFrom(h.cache, src, sim.clock.now());
       expect(fleet.cache.history).toBe('store');
       expect(fleet.cache.historyNote).toBeNull();
-      // the fresh cache never saw web-1: only the store knows it
-      expect(cache.findPod('shop', 'web-1')).toBeNull();
+      // the fresh cache holds live pods only: only the store knows web-1
+      expect(h.cache.findLive('shop', 'web-1')).toBeNull();
       const row = fleet.rows.find((r) => r.name === 'web-1');
       expect(row).toMatchObject({ deleted: true, phase: 'Deleted', mode: 'classic', uid });
       expect(row?.proxyReadySource).toBe('transition');
@@ -158,7 +157,7 @@ describe('Timelines after a pod is deleted and meshdx restarts', () => {
       expect(row?.gapMs).toBe(T0 + 2 * SEC - proxyReadyAt);
       expect(fleet.cache.deletedPods).toBe(1);
 
-      const view = await podTimelineFrom(cache, 'shop', 'web-1', src);
+      const view = await podTimelineFrom(h.cache, src, 'shop', 'web-1');
       expect(view.deleted).toBe(true);
       expect(view.proxyReady.at).toBe(new Date(proxyReadyAt).toISOString());
       expect(view.proxyReady.confidence).toBe('high');
@@ -166,25 +165,28 @@ describe('Timelines after a pod is deleted and meshdx restarts', () => {
       expect(view.inputs.events).toBe(1);
       expect(view.gantt.rows.map((r) => r.container).sort()).toEqual(['istio-proxy', 'web']);
     } finally {
-      cache.stop();
-      recorder.stop();
+      h.stop();
       store.close();
     }
   });
 
-  it('says so when there is no store: the memory of a fresh cache has no deleted pod', async () => {
-    const cache = cacheOn(t, kc);
+  it('says so when the history is in memory: a fresh in-memory store has no deleted pod', async () => {
+    const h = cacheOn(t, kc);
     try {
-      const fleet = await timelineFleetFrom(cache, sim.clock.now(), {
-        store: null,
-        storeError: 'history store unavailable (disk full): kept in memory only',
-      });
+      const src = {
+        ...h.source,
+        storeNote: 'history store /data/x.sqlite could not be opened (disk full): kept in memory',
+      };
+      const fleet = await timelineFleetFrom(h.cache, src, sim.clock.now());
       expect(fleet.cache.history).toBe('memory');
       expect(fleet.cache.historyNote).toMatch(/disk full/);
       expect(fleet.rows.find((r) => r.name === 'web-1')).toBeUndefined();
-      await expect(podTimelineFrom(cache, 'shop', 'web-1')).rejects.toMatchObject({ status: 404 });
+      await expect(podTimelineFrom(h.cache, src, 'shop', 'web-1')).rejects.toMatchObject({
+        status: 404,
+      });
     } finally {
-      cache.stop();
+      h.stop();
+      h.store.close();
     }
   });
 });

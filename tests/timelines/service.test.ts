@@ -7,6 +7,8 @@ import { podTimelineFrom, timelineFleetFrom } from '../../server/screens/timelin
 import { simClient } from '../../test-support/simulator';
 
 const c = simClient('startup-race');
+/** The runtime's history store, which its one pod feed fills with the cache. */
+const history = () => ({ store: c.runtime.store });
 
 /** What lib/timeline says about the simulator's pods, computed here from the sim's own store. */
 function expected() {
@@ -20,7 +22,7 @@ function expected() {
 
 describe('Timelines use case against the simulator over HTTP', () => {
   it('gives every meshed pod the verdicts lib/timeline gives the same pods', async () => {
-    const fleet = await timelineFleetFrom(c.cache);
+    const fleet = await timelineFleetFrom(c.cache, history());
     const want = expected();
     expect(want.length).toBeGreaterThan(10);
     expect(fleet.rows).toHaveLength(want.length);
@@ -38,7 +40,7 @@ describe('Timelines use case against the simulator over HTTP', () => {
   });
 
   it('lists a racing workload with its fix', async () => {
-    const fleet = await timelineFleetFrom(c.cache);
+    const fleet = await timelineFleetFrom(c.cache, history());
     const racing = fleet.rows.filter((r) => r.verdicts.includes('race'));
     const names = new Set(racing.map((r) => r.workload));
     expect(
@@ -54,10 +56,10 @@ describe('Timelines use case against the simulator over HTTP', () => {
   });
 
   it('builds a Gantt for a racing pod with the proxy-ready moment', async () => {
-    const fleet = await timelineFleetFrom(c.cache);
+    const fleet = await timelineFleetFrom(c.cache, history());
     const row = fleet.rows.find((r) => r.verdicts.includes('race'));
     expect(row).toBeDefined();
-    const view = await podTimelineFrom(c.cache, row!.namespace, row!.name);
+    const view = await podTimelineFrom(c.cache, history(), row!.namespace, row!.name);
     expect(view.gantt.rows.map((r) => r.container)).toContain('istio-proxy');
     expect(view.gantt.rows.every((r) => r.segments.length > 0)).toBe(true);
     expect(view.verdicts.map((v) => v.verdict)).toEqual(row!.verdicts);
@@ -66,13 +68,13 @@ describe('Timelines use case against the simulator over HTTP', () => {
   });
 
   it('keeps a deleted pod listed, marked deleted, with its timeline', async () => {
-    const fleet = await timelineFleetFrom(c.cache);
+    const fleet = await timelineFleetFrom(c.cache, history());
     const victim = fleet.rows.find((r) => r.verdicts.includes('race') && !r.deleted)!;
     c.sim.store.remove('pods', victim.namespace, victim.name);
     let after = fleet;
     for (let i = 0; i < 100 && !after.rows.find((r) => r.name === victim.name)?.deleted; i++) {
       await new Promise((r) => setTimeout(r, 20));
-      after = await timelineFleetFrom(c.cache);
+      after = await timelineFleetFrom(c.cache, history());
     }
     const row = after.rows.find((r) => r.name === victim.name);
     expect(row?.deleted).toBe(true);
@@ -80,15 +82,17 @@ describe('Timelines use case against the simulator over HTTP', () => {
     expect(row?.verdicts).toEqual(victim.verdicts);
     expect(after.rows).toHaveLength(fleet.rows.length);
     expect(after.cache.deletedPods).toBe(1);
-    const view = await podTimelineFrom(c.cache, victim.namespace, victim.name);
+    const view = await podTimelineFrom(c.cache, history(), victim.namespace, victim.name);
     expect(view.deleted).toBe(true);
     expect(view.gapMs).toBe(victim.gapMs);
   });
 
   it('answers 404 for a pod it never saw and 400 for a bad name', async () => {
-    await expect(podTimelineFrom(c.cache, 'race-lab', 'no-such-pod')).rejects.toMatchObject({
+    await expect(
+      podTimelineFrom(c.cache, history(), 'race-lab', 'no-such-pod'),
+    ).rejects.toMatchObject({
       status: 404,
     });
-    await expect(podTimelineFrom(c.cache, 'Bad_NS', 'x')).rejects.toThrow(/namespace/);
+    await expect(podTimelineFrom(c.cache, history(), 'Bad_NS', 'x')).rejects.toThrow(/namespace/);
   });
 });

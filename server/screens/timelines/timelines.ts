@@ -1,9 +1,9 @@
 /**
  * The Timelines use case: every meshed pod's sidecar startup/shutdown verdicts (the fleet) and
  * one pod's Gantt. Live pods come from the runtime's watch-fed ClusterCache; deleted pods,
- * transitions and events from its SQLite history store (so timelines survive deletion and
- * meshdx's restart). Without a store (tests, benchmarks) the cache's memory is the history
- * (said in `cache.history` / `cache.historyNote`).
+ * transitions and events from its history store, the only record of them (a file, or
+ * `:memory:` when none is wanted or the file cannot be opened: said in `cache.history` /
+ * `cache.historyNote`).
  */
 import type {
   CacheInfo,
@@ -21,7 +21,6 @@ import {
   type MeshInput,
 } from '../../../lib/timeline/fleet-view';
 import type { InjectionInput } from '../../../lib/timeline/next-mode';
-import type { PodRecords } from '../../../lib/timeline/pod-records';
 import type { ClusterCache } from '../../cache/cluster-cache';
 import { EnvoyInitTimes } from '../../envoy/init-times';
 import { scrapeProxyStats } from '../../envoy/scrape';
@@ -29,18 +28,18 @@ import { KubeError } from '../../kube/errors';
 import { runtimeFor } from '../../runtime/registry';
 import type { ClusterRuntime } from '../../runtime/runtime';
 import type { HistoryStore } from '../../store/history-store';
-import { StorePodRecords, type StoreHistoryOptions } from '../../store/pod-records';
+import { StorePodHistory, type StorePodHistoryOptions } from '../../store/pod-history';
 import { podListDetail, viewDeadline, type ViewDeadline } from '../deadline';
 import { injectionInput, type NodesMemo } from './injection';
 
-/** Where the history comes from: the store, or the cache's memory when there is none. */
+/** Where the history comes from: the runtime's store, fed by the same feeds as the cache. */
 export interface TimelineSource {
-  store?: HistoryStore | null;
-  /** Why there is no store, or that it is in memory only (shown in the view). */
-  storeError?: string | null;
-  /** A problem with the store's recorder worth showing (e.g. a watch failing). */
+  store: HistoryStore;
+  /** The store's file, ':memory:' (the default) when it keeps the history in memory only. */
+  file?: string;
+  /** Why the history is in memory only, or a problem with its recorder (shown in the view). */
   storeNote?: string | null;
-  storeOptions?: StoreHistoryOptions;
+  storeOptions?: StorePodHistoryOptions;
   /** The runtime's Envoy init times (a proxy-ready source). */
   initTimes?: EnvoyInitTimes;
   /** What the injector does for new pods (istiod's setting, the nodes); none in offline tests. */
@@ -61,7 +60,7 @@ interface CacheState {
   initTimes: EnvoyInitTimes;
   analysis: AnalysisCache;
   memo?: Memo;
-  store?: { store: HistoryStore; history: StorePodRecords };
+  store?: { store: HistoryStore; history: StorePodHistory };
 }
 
 /**
@@ -95,20 +94,17 @@ function stateOf(cache: ClusterCache, src: TimelineSource): CacheState {
 }
 
 interface Resolved {
-  history: PodRecords;
-  store: StorePodRecords | null;
+  history: StorePodHistory;
+  inMemory: boolean;
   note: string | null;
 }
 
 function resolve(cache: ClusterCache, src: TimelineSource, s: CacheState): Resolved {
-  if (!src.store) {
-    return { history: cache, store: null, note: src.storeError ?? null };
-  }
   if (s.store?.store !== src.store) {
     // a different store (reopened): start over, the analyses were of another history
     s.store = {
       store: src.store,
-      history: new StorePodRecords(cache, src.store, {
+      history: new StorePodHistory(cache, src.store, {
         now: () => cache.now(),
         ...src.storeOptions,
       }),
@@ -117,20 +113,24 @@ function resolve(cache: ClusterCache, src: TimelineSource, s: CacheState): Resol
     s.memo = undefined;
   }
   s.store.history.sync();
-  return { history: s.store.history, store: s.store.history, note: src.storeNote ?? null };
+  return {
+    history: s.store.history,
+    inMemory: (src.file ?? ':memory:') === ':memory:',
+    note: src.storeNote ?? null,
+  };
 }
 
-function cacheInfo(cache: ClusterCache, r: Resolved): CacheInfo {
+function cacheInfo(cache: ClusterCache, store: HistoryStore, r: Resolved): CacheInfo {
   const s = cache.status();
-  const st = r.store?.stats();
+  const st = r.history.stats();
   return {
     podsWatch: s.podsWatch,
     eventsWatch: s.eventsWatch,
     livePods: s.livePods,
-    deletedPods: st ? r.history.deletedPods().length : s.deletedPods,
-    evictedPods: st ? st.evictedPods : s.evictedPods,
-    events: s.events,
-    history: st ? 'store' : 'memory',
+    deletedPods: st.deletedPods,
+    evictedPods: st.evictedPods,
+    events: store.counts.kubeEvents,
+    history: r.inMemory ? 'memory' : 'store',
     historyNote: r.note,
   };
 }
@@ -143,11 +143,11 @@ async function meshOf(cache: ClusterCache): Promise<MeshInput> {
 /** Lets the event loop answer what waits (I/O, other requests) before going on. */
 const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
 
-/** The fleet view model from a (ready) cache, with the store's history when given one. */
+/** The fleet view model from a (ready) cache and the history store its feeds fill. */
 export async function timelineFleetFrom(
   cache: ClusterCache,
+  src: TimelineSource,
   now: Date = new Date(),
-  src: TimelineSource = {},
 ): Promise<TimelineFleet> {
   await cache.ready();
   const mesh = await meshOf(cache);
@@ -157,8 +157,8 @@ export async function timelineFleetFrom(
   const injection = src.injection ? await src.injection() : null;
   const key = [
     JSON.stringify(injection),
-    cache.pods.version,
-    r.store?.generation() ?? 'memory',
+    cache.version,
+    r.history.generation(),
     r.note ?? '',
     mesh.version,
     st.podsWatch,
@@ -167,17 +167,17 @@ export async function timelineFleetFrom(
   ].join('|');
   if (s.memo?.key === key) return { ...s.memo.fleet, generatedAt: now.toISOString() };
   const items = await analyzeHistory(r.history, mesh, s.analysis, nextTurn);
-  const fleet = buildFleet(items, mesh, cacheInfo(cache, r), now, injection);
+  const fleet = buildFleet(items, mesh, cacheInfo(cache, src.store, r), now, injection);
   s.memo = { key, fleet };
   return fleet;
 }
 
-/** One pod's timeline from a (ready) cache; a pod meshdx never saw is a 404. */
+/** One pod's timeline from a (ready) cache and the store; a pod meshdx never saw is a 404. */
 export async function podTimelineFrom(
   cache: ClusterCache,
+  src: TimelineSource,
   namespace: string,
   name: string,
-  src: TimelineSource = {},
 ): Promise<PodTimelineView> {
   requireName('namespace', namespace);
   requireName('pod', name);
@@ -203,7 +203,7 @@ export function runtimeSource(rt: ClusterRuntime): TimelineSource {
   const watchProblem = rec.pods.lastError ?? rec.events.lastError;
   return {
     store: rt.store,
-    storeError: null,
+    file: rt.history.file,
     storeNote:
       [rt.history.fallback, watchProblem ? `history watch: ${watchProblem}` : null]
         .filter(Boolean)
@@ -235,7 +235,7 @@ export async function timelineFleetOf(
       return r.ok ? r.value : null;
     };
   }
-  const fleet = await timelineFleetFrom(rt.cache, rt.now(), src);
+  const fleet = await timelineFleetFrom(rt.cache, src, rt.now());
   return deadline.late.length > 0 ? { ...fleet, late: [...deadline.late] } : fleet;
 }
 
@@ -265,5 +265,5 @@ export async function getPodTimeline(
   if (!rt.envoyInit.has(namespace, name))
     await scrapeProxyStats(rt.transport, namespace, name, POD_SCRAPE_TIMEOUT_MS, rt.envoyInit);
   await deadline.need('pods and events', rt.cache.ready(), () => podListDetail(rt));
-  return podTimelineFrom(rt.cache, namespace, name, runtimeSource(rt));
+  return podTimelineFrom(rt.cache, runtimeSource(rt), namespace, name);
 }

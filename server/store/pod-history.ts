@@ -1,20 +1,26 @@
 /**
- * PodRecords backed by the SQLite history store (server/store), so a pod's timeline
- * survives the pod's deletion and meshdx's restart. Live pods come from the watch-fed
- * ClusterCache (current state); deleted pods, transitions and events come from the store, with
- * the cache's in-memory history as a per-pod fallback for what the store has not recorded.
+ * The runtime's PodHistory: live pods are the cluster cache's (the watch's current objects);
+ * pods that were, their transitions and their events are the history store's, its only record
+ * of them. Every store read commits what the recorder has pending first, and the recorder hears
+ * the same feed as the cache in the same turn, so what a request reads of the two agrees.
  * Call sync() once per request: it reads only what changed since the last call.
  */
 import type { KubeEvent, Pod } from '../../lib/kube/types';
+import type { DeletedPodRecord, PodHistory } from '../../lib/timeline/pod-history';
 import type { Transition } from '../../lib/timeline/types';
-import type { ClusterCache } from '../cache/cluster-cache';
+import { diffPod } from '../../lib/timeline/watch';
 import type { HistoryStore } from './history-store';
 import type { RecordedKubeEvent } from './kube-events';
 import { podKeyOf } from './rows';
-import type { DeletedPodRecord, PodRecords } from '../../lib/timeline/pod-records';
 import { mapStoreTransitions, recordedToKubeEvent, snapshotToDeleted } from './timeline-map';
 
-export interface StoreHistoryOptions {
+/** The live pods a runtime's cluster cache holds (server/cache/cluster-cache.ts). */
+export interface LivePods {
+  livePods(): Pod[];
+  findLive(namespace: string, name: string): Pod | null;
+}
+
+export interface StorePodHistoryOptions {
   /** Deleted pods listed (newest deletions first); older ones are counted as evicted. Default 20,000. */
   maxDeleted?: number;
   /** A deleted pod's events and transitions are re-read while its deletion is this recent (ms). Default 10 min. */
@@ -24,7 +30,7 @@ export interface StoreHistoryOptions {
   now?: () => Date;
 }
 
-export interface StoreHistoryStats {
+export interface StorePodHistoryStats {
   deletedPods: number;
   evictedPods: number;
   /** Deleted pods whose stored object could not be read (counted, not listed). */
@@ -35,7 +41,6 @@ export interface StoreHistoryStats {
 
 interface PodData {
   gen: number;
-  cacheRev: number;
   fingerprint: string;
   rev: number;
   transitions: Transition[];
@@ -58,7 +63,7 @@ function eventId(e: RecordedKubeEvent): string {
   ].join('|');
 }
 
-export class StorePodRecords implements PodRecords {
+export class StorePodHistory implements PodHistory {
   private readonly deleted = new Map<string, DeletedPodRecord>();
   private readonly data = new Map<string, PodData>();
   private maxDeletedAt = 0;
@@ -66,12 +71,12 @@ export class StorePodRecords implements PodRecords {
   private gen = -1;
   private evicted = 0;
   private unreadable = new Set<string>();
-  private readonly opts: Required<Omit<StoreHistoryOptions, 'now'>> & { now: () => Date };
+  private readonly opts: Required<Omit<StorePodHistoryOptions, 'now'>> & { now: () => Date };
 
   constructor(
-    private readonly cache: ClusterCache,
+    private readonly live: LivePods,
     private readonly store: HistoryStore,
-    opts: StoreHistoryOptions = {},
+    opts: StorePodHistoryOptions = {},
   ) {
     this.opts = {
       maxDeleted: opts.maxDeleted ?? 20_000,
@@ -116,7 +121,7 @@ export class StorePodRecords implements PodRecords {
 
   /** Drops per-pod data of pods neither live nor listed as deleted. */
   private forgetGone(): void {
-    const keep = new Set([...this.deleted.keys(), ...this.cache.livePods().map(keyOf)]);
+    const keep = new Set([...this.deleted.keys(), ...this.live.livePods().map(keyOf)]);
     for (const k of this.data.keys()) if (!keep.has(k)) this.data.delete(k);
   }
 
@@ -133,29 +138,24 @@ export class StorePodRecords implements PodRecords {
   }
 
   livePods(): Pod[] {
-    return this.cache.livePods().filter((p) => !this.deleted.has(keyOf(p)));
+    return this.live.livePods().filter((p) => !this.deleted.has(keyOf(p)));
   }
 
-  /** The store's deleted pods, plus any the cache saw deleted that the store has not recorded yet. */
   deletedPods(): DeletedPodRecord[] {
-    const out = new Map(this.deleted);
-    for (const d of this.cache.deletedPods()) {
-      const k = keyOf(d.pod);
-      if (!out.has(k)) out.set(k, d);
-    }
-    return [...out.values()];
+    return [...this.deleted.values()];
   }
 
   findPod(namespace: string, name: string): { pod: Pod; deleted: DeletedPodRecord | null } | null {
-    const inCache = this.cache.findPod(namespace, name);
-    if (inCache && !inCache.deleted && !this.deleted.has(keyOf(inCache.pod))) return inCache;
+    const live = this.live.findLive(namespace, name);
+    if (live && !this.deleted.has(keyOf(live))) return { pod: live, deleted: null };
     const snap = this.store.podSnapshot(namespace, name);
     if (snap?.object) {
       const rec = snapshotToDeleted(snap);
       if (rec) return { pod: rec.pod, deleted: rec };
-      if (!inCache) return { pod: snap.object, deleted: null };
+      // recorded as live but not (yet) in this cache: a user's own watch still listing
+      if (!live) return { pod: snap.object, deleted: null };
     }
-    return inCache;
+    return live ? { pod: live, deleted: null } : null;
   }
 
   transitions(pod: Pod): Transition[] {
@@ -170,7 +170,7 @@ export class StorePodRecords implements PodRecords {
     return this.read(pod).rev;
   }
 
-  stats(): StoreHistoryStats {
+  stats(): StorePodHistoryStats {
     let skipped = 0;
     for (const d of this.data.values()) skipped += d.skipped;
     return {
@@ -185,15 +185,12 @@ export class StorePodRecords implements PodRecords {
   private read(pod: Pod): PodData {
     const key = keyOf(pod);
     const have = this.data.get(key);
-    const cacheRev = this.cache.revision(pod);
-    if (have && ((have.gen === this.gen && have.cacheRev === cacheRev) || this.settled(key)))
-      return have;
+    if (have && (have.gen === this.gen || this.settled(key))) return have;
     const fresh = this.fetch(pod);
-    const fingerprint = `${fresh.transitions.length}|${fresh.events.length}|${fresh.last}|${fresh.fromCache ? cacheRev : ''}`;
+    const fingerprint = `${fresh.transitions.length}|${fresh.events.length}|${fresh.last}|${fresh.derivedFrom ?? ''}`;
     const changed = !have || have.fingerprint !== fingerprint;
     const next: PodData = {
       gen: this.gen,
-      cacheRev,
       fingerprint,
       rev: changed ? (have?.rev ?? 0) + 1 : have.rev,
       transitions: changed ? fresh.transitions : have.transitions,
@@ -216,7 +213,8 @@ export class StorePodRecords implements PodRecords {
     events: KubeEvent[];
     skipped: number;
     last: number;
-    fromCache: boolean;
+    /** The resourceVersion of the pod the transitions were derived from, when they were. */
+    derivedFrom: string | null;
   } {
     const m = pod.metadata;
     const ns = m.namespace ?? 'default';
@@ -235,13 +233,15 @@ export class StorePodRecords implements PodRecords {
     for (const r of rows) last = Math.max(last, r.observedAt);
     for (const e of recorded.values()) last = Math.max(last, e.observedAt);
     const events = [...recorded.values()].map((e, i) => recordedToKubeEvent(e, i));
-    // What the store has not recorded (e.g. listed before the recorder ran): the cache's memory.
+    // A pod first seen on a list and unchanged since has no recorded change: what its object
+    // itself tells (the kubelet's start times) is its history, derived, not kept.
+    const derive = mapped.transitions.length === 0;
     return {
-      fromCache: mapped.transitions.length === 0 || events.length === 0,
-      transitions: mapped.transitions.length ? mapped.transitions : this.cache.transitions(pod),
-      events: events.length ? events : this.cache.eventsFor(pod),
+      transitions: derive ? diffPod(undefined, pod) : mapped.transitions,
+      events,
       skipped: mapped.skipped,
       last,
+      derivedFrom: derive ? (m.resourceVersion ?? '') : null,
     };
   }
 }
