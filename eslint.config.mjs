@@ -1,6 +1,7 @@
 import tseslint from 'typescript-eslint';
 import reactHooks from 'eslint-plugin-react-hooks';
 import meshdx from './scripts/eslint/no-cycle.mjs';
+import meshdxTests from './scripts/eslint/no-test-imports.mjs';
 
 // Import fences from DESIGN.md: lib/ is pure (no server/, app/, components/, no I/O modules);
 // components/ never reaches into server/.
@@ -48,6 +49,16 @@ export default tseslint.config(
     files: ['**/*.ts', '**/*.tsx', '**/*.mjs'],
     plugins: { meshdx },
     rules: { 'meshdx/no-cycle': 'error' },
+  },
+  {
+    // test data and test tools stay out of the product (tests/, test-support/)
+    files: ['lib/**', 'server/**', 'app/**', 'components/**', 'cli/**'].flatMap((d) => [
+      `${d}/*.ts`,
+      `${d}/*.tsx`,
+    ]),
+    ignores: ['**/*.test.ts', '**/*.test.tsx'],
+    plugins: { 'meshdx-tests': meshdxTests },
+    rules: { 'meshdx-tests/no-test-imports': 'error' },
   },
   {
     rules: {

@@ -12,8 +12,8 @@ const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const SELF = path.relative(root, fileURLToPath(import.meta.url));
 const ENTRIES = {
   cli: 'cli/main.ts',
-  // found by server/logscan/parallel.ts next to the bundle under this name
-  'scan-worker-entry': 'server/logscan/scan-worker.ts',
+  // found by cli/logscan/parallel.ts next to the bundle under this name
+  'scan-worker-entry': 'cli/logscan/scan-worker.ts',
   // found by cli/commands/attribute-history.ts next to the bundle under this name
   'attribute-capture-worker-entry': 'cli/commands/attribute-capture-worker.ts',
 };
@@ -61,7 +61,7 @@ async function buildBundle(dir) {
     // each command (and the worker) in chunks of its own: `attribute` does not load the YAML
     // and schema packages the other commands need (tens of ms at every start)
     splitting: true,
-    // beside the entries: the chunk of server/logscan/parallel.ts finds the worker entry
+    // beside the entries: the chunk of cli/logscan/parallel.ts finds the worker entry
     // next to itself, as the source does
     chunkNames: '[name]-[hash]',
     metafile: true,

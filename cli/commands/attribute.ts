@@ -10,7 +10,7 @@ import {
   startLogScan,
   type LogScanResult,
   type StartedLogScan,
-} from '../../server/logscan/parallel';
+} from '../logscan/parallel';
 import { createUpstreamPodGrouper, type UpstreamPodGroup } from '../../lib/ledger/aggregate';
 import { JsonItemFinisher, reportFrame } from '../../lib/ledger/report-json';
 import { fmtMs } from '../../lib/ledger/lookup';

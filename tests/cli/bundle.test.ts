@@ -2,11 +2,11 @@ import { execFile, spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { fakeIO, tempDir } from '../../cli/testing';
+import { fakeIO, tempDir } from '../../test-support/cli-io';
 import { run as attribute } from '../../cli/commands/attribute';
 import { openHistoryStore } from '../../server/store/history-store';
-import { makePod, observed, T0, MIN } from '../../server/store/test-pods';
-import { uglyLog } from '../../lib/ledger/test-scan-log';
+import { makePod, observed, T0, MIN } from '../data/store/pods';
+import { uglyLog } from '../data/ledger/scan-log';
 
 const root = path.resolve(import.meta.dirname, '..', '..');
 const dir = tempDir('bundle');
@@ -72,7 +72,7 @@ describe('the bundled command line', () => {
       build: string;
       inputs: Record<string, unknown>;
     };
-    expect(Object.keys(manifest.inputs)).toContain('server/logscan/scan-worker.ts');
+    expect(Object.keys(manifest.inputs)).toContain('cli/logscan/scan-worker.ts');
     // entries and their shared chunks side by side (the worker entry is found from a chunk)
     const built = fs.readdirSync(path.join(cache, manifest.build));
     expect(built).toEqual(

@@ -5,7 +5,7 @@ import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createAttributionScan } from '../../lib/ledger/scan';
 import { attributeRecord, type Attribution } from '../../lib/ledger/attribution';
-import { history, uglyLog } from '../../lib/ledger/test-scan-log';
+import { history, uglyLog } from '../../tests/data/ledger/scan-log';
 import { startLogScan, type LogScanOptions } from './parallel';
 import { segmentBounds } from './segment';
 import { JsonItemFinisher, attributionJsonItem } from '../../lib/ledger/report-json';
