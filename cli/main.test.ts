@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { main } from './main';
-import { fakeIO, tempDir } from './testing';
+import { fakeIO, tempDir } from '../test-support/cli-io';
 
 const dir = tempDir('main');
 const COMMANDS = ['timeline', 'clusters', 'accesslog', 'findings', 'attribute', 'report'];

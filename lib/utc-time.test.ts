@@ -1,6 +1,6 @@
 import { describe, it, expect } from 'vitest';
 import { parseTime, utcMs } from './utc-time';
-import { UGLY_TIMES } from './utc-time.test-data';
+import { UGLY_TIMES } from '../tests/data/utc-time';
 
 describe('utcMs', () => {
   it('is Date.UTC for every day of every month over years 1000..9999, rollover days included', () => {

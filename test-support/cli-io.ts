@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll } from 'vitest';
-import type { CliIO } from './io';
+import type { CliIO } from '../cli/io';
 
 /** A temporary folder for one test file, removed after its tests. */
 export function tempDir(prefix: string): string {

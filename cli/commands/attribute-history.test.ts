@@ -6,7 +6,7 @@ import { loadCaptureTable } from './attribute-history';
 import { loadCapture } from './attribute-capture';
 import { IpLedger } from '../../lib/ledger/ledger';
 import { readHistory } from '../../lib/ledger/events';
-import { podJson, T0, MIN } from '../../lib/ledger/test-pods';
+import { podJson, T0, MIN } from '../../tests/data/ledger/pods';
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'meshdx-attribute-history-'));
 afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));

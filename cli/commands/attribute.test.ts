@@ -4,7 +4,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { run } from './attribute';
-import { fakeIO } from '../testing';
+import { fakeIO } from '../../test-support/cli-io';
 import type { Pod } from '../../lib/kube/types';
 import { openHistoryStore } from '../../server/store/history-store';
 

@@ -2,7 +2,7 @@ import { describe, it, expect } from 'vitest';
 import fs from 'node:fs';
 import path from 'node:path';
 import { run } from './clusters';
-import { fakeIO, tempDir } from '../testing';
+import { fakeIO, tempDir } from '../../test-support/cli-io';
 import { fixturePath } from '../../test-support/fixtures';
 
 /** `meshdx clusters` on endpoint sources: /clusters?format=json, EDS dumps, and --history. */

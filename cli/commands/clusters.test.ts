@@ -2,7 +2,7 @@ import { describe, it, expect } from 'vitest';
 import fs from 'node:fs';
 import path from 'node:path';
 import { run } from './clusters';
-import { fakeIO, tempDir } from '../testing';
+import { fakeIO, tempDir } from '../../test-support/cli-io';
 import { fixturePath, readFixture } from '../../test-support/fixtures';
 
 const dir = tempDir('clusters');

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { fixturePath, readFixture } from '../../test-support/fixtures';
-import { fakeIO, tempDir } from '../testing';
+import { fakeIO, tempDir } from '../../test-support/cli-io';
 import { runWith, type ReadStdin } from './findings';
 
 const dir = tempDir('findings');

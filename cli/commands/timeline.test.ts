@@ -2,9 +2,9 @@ import { describe, it, expect } from 'vitest';
 import fs from 'node:fs';
 import path from 'node:path';
 import { run } from './timeline';
-import { fakeIO, tempDir } from '../testing';
+import { fakeIO, tempDir } from '../../test-support/cli-io';
 import { fixturePath } from '../../test-support/fixtures';
-import { buildPod } from '../../lib/timeline/test-builders';
+import { buildPod } from '../../tests/data/timeline/builders';
 
 const dir = tempDir('timeline');
 const io = () => fakeIO(dir);

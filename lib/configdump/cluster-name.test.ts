@@ -3,7 +3,7 @@ import { directionClass, parseClusterName } from './cluster-name';
 import { clusterType, destinationRule } from './cluster-fields';
 import { parseNodeId } from './identity';
 import { tabulate } from './table';
-import { cluster, drMetadata } from './test-dumps';
+import { cluster, drMetadata } from '../../tests/data/configdump/dumps';
 
 describe('parseClusterName', () => {
   it('parses Istio names in all their shapes', () => {

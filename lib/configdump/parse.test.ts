@@ -3,7 +3,7 @@ import { stringify } from 'yaml';
 import { parseConfigDump } from './parse';
 import { analyzeClusterDump } from './report';
 import { extractClusters } from './clusters';
-import { CLUSTERS_TYPE, cluster, handDump, toCamel } from './test-dumps';
+import { CLUSTERS_TYPE, cluster, handDump, toCamel } from '../../tests/data/configdump/dumps';
 
 function okReport(text: string) {
   const r = analyzeClusterDump(text);

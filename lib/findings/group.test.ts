@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { FindingGroupSchema } from '../api/findings';
 import { analyzePod } from '../timeline/analyze';
 import { timelineFindings } from '../timeline/findings';
-import { buildPod } from '../timeline/test-builders';
+import { buildPod } from '../../tests/data/timeline/builders';
 import { groupFindings } from './group';
 import { manifestFindings } from './manifest';
 import type { Finding } from './types';

@@ -2,9 +2,9 @@ import { describe, it, expect } from 'vitest';
 import { IncidentsViewSchema } from '../api/incidents';
 import type { EndpointSlice } from '../kube/types';
 import { IpLedger } from '../ledger/ledger';
-import { ev, MIN, T0 } from '../ledger/test-pods';
+import { ev, MIN, T0 } from '../../tests/data/ledger/pods';
 import { buildIncidentsView, readyEndpoints } from './build';
-import { logLine } from './test-logs';
+import { logLine } from '../../tests/data/incidents/logs';
 
 const IP = '10.8.0.5';
 

@@ -1,9 +1,9 @@
 import { describe, it, expect } from 'vitest';
 import { readFixture } from '../../test-support/fixtures';
 import { IpLedger } from '../ledger/ledger';
-import { ev, MIN, T0 } from '../ledger/test-pods';
+import { ev, MIN, T0 } from '../../tests/data/ledger/pods';
 import { collectRequests, serviceMatches, type RequestFilter } from './collect';
-import { logLine } from './test-logs';
+import { logLine } from '../../tests/data/incidents/logs';
 
 const IP = '10.8.0.5';
 const none: RequestFilter = { fromMs: null, toMs: null, service: null, ip: null };

@@ -1,6 +1,6 @@
 import { describe, it, expect } from 'vitest';
 import { IpLedger } from '../ledger/ledger';
-import { ev, MIN, T0 } from '../ledger/test-pods';
+import { ev, MIN, T0 } from '../../tests/data/ledger/pods';
 import type { PodInterval } from '../ledger/types';
 import { afterGone, clock, fmtDuration } from './format';
 import { bucketSizeMs, failureBuckets } from './chart';

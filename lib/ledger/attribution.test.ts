@@ -2,7 +2,7 @@ import { describe, it, expect } from 'vitest';
 import { IpLedger } from './ledger';
 import { attributeRecord } from './attribution';
 import { countByService, groupByUpstreamPod } from './aggregate';
-import { ev, MIN, T0 } from './test-pods';
+import { ev, MIN, T0 } from '../../tests/data/ledger/pods';
 import { createLineParser } from '../accesslog/parser';
 import type { AccessLogRecord } from '../accesslog/types';
 

@@ -1,6 +1,6 @@
 import { describe, it, expect } from 'vitest';
 import { readString, timeOf } from './capture-bytes';
-import { UGLY_TIMES } from '../utc-time.test-data';
+import { UGLY_TIMES } from '../../tests/data/utc-time';
 
 const enc = new TextEncoder();
 

@@ -1,7 +1,7 @@
 import { describe, it, expect } from 'vitest';
 import { createHistoryReader, readHistory } from './events';
 import { createJsonSplitter } from '../json-stream';
-import { podJson, T0 } from './test-pods';
+import { podJson, T0 } from '../../tests/data/ledger/pods';
 
 const a = podJson({ name: 'a', ip: '10.8.0.5', start: T0 });
 const b = podJson({ name: 'b', ip: '10.8.0.6', start: T0 });

@@ -1,8 +1,8 @@
 import { describe, it, expect } from 'vitest';
 import { lookupInSorted } from './lookup';
 import type { PodInterval } from './types';
-import { T0, MIN } from './test-pods';
-import { intervals, tableOf } from './test-intervals';
+import { T0, MIN } from '../../tests/data/ledger/pods';
+import { intervals, tableOf } from '../../tests/data/ledger/intervals';
 import { mulberry32 } from '../random';
 
 function sortedByIp(list: PodInterval[]): Map<string, PodInterval[]> {

@@ -2,7 +2,7 @@ import { describe, it, expect } from 'vitest';
 import { IpLedger } from './ledger';
 import { identityKeyJson, intervalRowsOf, intervalTableOf } from './ledger-table';
 import type { PodInterval } from './types';
-import { ev, MIN, T0 } from './test-pods';
+import { ev, MIN, T0 } from '../../tests/data/ledger/pods';
 import { mulberry32 } from '../random';
 
 describe('intervalTableOf: a ledger in columns', () => {

@@ -2,7 +2,7 @@ import { describe, it, expect } from 'vitest';
 import { parse as parseYaml } from 'yaml';
 import { IpLedger } from './ledger';
 import { observePod } from './observation';
-import { ev, MIN, podJson, T0 } from './test-pods';
+import { ev, MIN, podJson, T0 } from '../../tests/data/ledger/pods';
 import { readFixture } from '../../test-support/fixtures';
 import type { PodEvent } from './types';
 

@@ -14,11 +14,11 @@ import {
   type IpHistory,
 } from './attribution';
 import { lookupInSorted } from './lookup';
-import { intervals, tableOf } from './test-intervals';
-import { MIN, T0 } from './test-pods';
+import { intervals, tableOf } from '../../tests/data/ledger/intervals';
+import { MIN, T0 } from '../../tests/data/ledger/pods';
 import { createRecordScan } from './scan';
 import type { PodInterval } from './types';
-import { history, uglyLog } from './test-scan-log';
+import { history, uglyLog } from '../../tests/data/ledger/scan-log';
 
 const a = (line: number, pod: boolean, flags: string[]): Attribution => ({
   line,

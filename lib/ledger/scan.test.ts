@@ -1,6 +1,6 @@
 import { describe, it, expect } from 'vitest';
 import { createAttributionScan, type AttributionScanOptions } from './scan';
-import { at, history, uglyLog } from './test-scan-log';
+import { at, history, uglyLog } from '../../tests/data/ledger/scan-log';
 import { parseAccessLog } from '../accesslog/parser';
 import { isFailure } from '../accesslog/failure';
 

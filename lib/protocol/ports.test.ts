@@ -4,7 +4,7 @@ import type { Service } from '../kube/types';
 import { CODES } from './codes';
 import { servicePortFindings } from './ports';
 import { protocolOfName, resolvePortProtocol } from './resolve';
-import { pod, svc, yamlObjects } from './test-objects';
+import { pod, svc, yamlObjects } from '../../tests/data/protocol/objects';
 
 interface Expected {
   name: string;

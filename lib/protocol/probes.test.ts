@@ -4,7 +4,7 @@ import type { Pod } from '../kube/types';
 import { CODES } from './codes';
 import { multiplexFindings } from './multiplex';
 import { decodeAppProbers, probeFindings, REWRITE_ANNOTATION } from './probes';
-import { pod, svc, yamlObjects } from './test-objects';
+import { pod, svc, yamlObjects } from '../../tests/data/protocol/objects';
 
 const fixturePod = (file: string): Pod =>
   yamlObjects(readFixture('pods', file))[0] as unknown as Pod;

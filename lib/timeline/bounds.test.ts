@@ -1,6 +1,6 @@
 import { describe, it, expect } from 'vitest';
 import { analyzePod } from './analyze';
-import { buildPod, event } from './test-builders';
+import { buildPod, event } from '../../tests/data/timeline/builders';
 
 const startup = (t: ReturnType<typeof analyzePod>) => t.verdicts.find((v) => v.phase === 'startup');
 

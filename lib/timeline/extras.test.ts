@@ -6,7 +6,7 @@ import { buildGantt } from './gantt';
 import { summarizeFleet } from './fleet';
 import { timelineFindings } from './findings';
 import { timelineCatalog } from './codes';
-import { buildPod, event, at } from './test-builders';
+import { buildPod, event, at } from '../../tests/data/timeline/builders';
 
 /** The istio ConfigMap as `kubectl get cm istio -o json` gives it, with this mesh text. */
 const istioConfigMap = (mesh: string) =>

@@ -2,7 +2,7 @@ import { describe, it, expect } from 'vitest';
 import { parse } from 'yaml';
 import { analyzePod } from './analyze';
 import { deepMerge, restartFix, templatePatch } from './fix';
-import { buildPod, type PodOpts } from './test-builders';
+import { buildPod, type PodOpts } from '../../tests/data/timeline/builders';
 import type { Pod } from '../kube/types';
 
 const ANN = 'proxy.istio.io/config';

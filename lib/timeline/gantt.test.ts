@@ -1,7 +1,7 @@
 import { describe, it, expect } from 'vitest';
 import { analyzePod } from './analyze';
 import { buildGantt } from './gantt';
-import { at, buildPod, event } from './test-builders';
+import { at, buildPod, event } from '../../tests/data/timeline/builders';
 import type { Transition } from './types';
 
 describe('gantt markers from what the data has', () => {

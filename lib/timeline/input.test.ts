@@ -3,7 +3,7 @@ import { stringify } from 'yaml';
 import { readFixture } from '../../test-support/fixtures';
 import { readTimelineInput } from './input';
 import { analyzePod } from './analyze';
-import { buildPod, event, at } from './test-builders';
+import { buildPod, event, at } from '../../tests/data/timeline/builders';
 import type { Pod } from '../kube/types';
 
 function clone(p: Pod): Pod {

@@ -4,7 +4,7 @@ import { analyzerPods, listFixtures, readFixture } from '../../test-support/fixt
 import { detectMode } from './mode';
 import { readTimelineInput } from './input';
 import { analyzePod } from './analyze';
-import { buildPod } from './test-builders';
+import { buildPod } from '../../tests/data/timeline/builders';
 import type { Pod } from '../kube/types';
 
 function fixturePod(file: string): Pod {

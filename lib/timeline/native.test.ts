@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { analyzePod } from './analyze';
-import { at, buildPod } from './test-builders';
+import { at, buildPod } from '../../tests/data/timeline/builders';
 
 const verdicts = (p: Parameters<typeof analyzePod>[0], ctx?: Parameters<typeof analyzePod>[1]) =>
   analyzePod(p, ctx).verdicts.map((v) => v.verdict);

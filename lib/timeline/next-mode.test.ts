@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { nodeVersions } from '../kube/native-sidecar';
 import type { Node, Pod } from '../kube/types';
 import { injectionInfo, workloadModes, type InjectionInput } from './next-mode';
-import { buildPod } from './test-builders';
+import { buildPod } from '../../tests/data/timeline/builders';
 
 const node = (name: string, v: string): Node => ({
   metadata: { name },

@@ -1,6 +1,6 @@
 import { describe, it, expect } from 'vitest';
 import { analyzePod } from './analyze';
-import { buildPod } from './test-builders';
+import { buildPod } from '../../tests/data/timeline/builders';
 import { parseDurationMs } from './time';
 
 const shutdown = (t: ReturnType<typeof analyzePod>) =>

@@ -1,6 +1,6 @@
 import { describe, it, expect } from 'vitest';
 import { analyzePod } from './analyze';
-import { buildPod, event, at, T0 } from './test-builders';
+import { buildPod, event, at, T0 } from '../../tests/data/timeline/builders';
 import type { Transition } from './types';
 
 const startup = (t: ReturnType<typeof analyzePod>) => t.verdicts.find((v) => v.phase === 'startup');

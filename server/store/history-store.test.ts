@@ -6,7 +6,7 @@ import { parse } from 'yaml';
 import type { Pod } from '../../lib/kube/types';
 import { readFixture } from '../../test-support/fixtures';
 import { openHistoryStore, type HistoryStore } from './history-store';
-import { MIN, SEC, T0, makeEvent, makePod, observed } from './test-pods';
+import { MIN, SEC, T0, makeEvent, makePod, observed } from '../../tests/data/store/pods';
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'meshdx-store-'));
 afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));

@@ -2,7 +2,7 @@ import { describe, it, expect } from 'vitest';
 import { intervalTableFromText } from './interval-load';
 import { openHistoryStore } from './history-store';
 import { StoreReader } from './reader';
-import { makePod, observed, T0, MIN } from './test-pods';
+import { makePod, observed, T0, MIN } from '../../tests/data/store/pods';
 
 const IP = '10.1.0.7';
 

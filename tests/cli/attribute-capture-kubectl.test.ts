@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { tempDir } from '../../cli/testing';
+import { tempDir } from '../../test-support/cli-io';
 import { createCaptureReader } from '../../lib/ledger/capture-reader';
 import { createHistoryReader } from '../../lib/ledger/events';
 import { startSimulator } from '../../server/sim/index';

@@ -2,7 +2,7 @@ import { execFile } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { tempDir } from '../../cli/testing';
+import { tempDir } from '../../test-support/cli-io';
 
 /**
  * The real command line, as a user runs it, on inputs built to break it: every one ends in

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { KubeConfig } from '@kubernetes/client-node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { run } from '../../cli/commands/attribute';
-import { fakeIO, tempDir } from '../../cli/testing';
+import { fakeIO, tempDir } from '../../test-support/cli-io';
 import type { Pod } from '../../lib/kube/types';
 import { startSimulator } from '../../server/sim/index';
 import { phantomTruth, type PhantomTruth } from '../../server/sim/scenarios/phantom-503';

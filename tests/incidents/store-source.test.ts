@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { openHistoryStore } from '../../server/store/history-store';
-import { MIN, SEC, T0, makePod, observed } from '../../server/store/test-pods';
+import { MIN, SEC, T0, makePod, observed } from '../data/store/pods';
 import { storeIpHistory } from '../../server/screens/incidents/ip-history';
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'meshdx-incidents-store-'));

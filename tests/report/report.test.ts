@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { fakeIO } from '../../cli/testing';
+import { fakeIO } from '../../test-support/cli-io';
 import { runWith } from '../../cli/commands/report';
 import { chromiumPath } from '../../cli/report/chromium';
 import type { ReportJson } from '../../cli/report/model';

@@ -1,8 +1,8 @@
 /** Generated pod IP histories with every kind of interval, and tables of them (test data). */
-import { IntervalTable, IntervalTableBuilder, type IntervalIdentity } from './interval-table';
-import type { FromSource, PodInterval } from './types';
-import { T0, MIN } from './test-pods';
-import { mulberry32 } from '../random';
+import { IntervalTable, IntervalTableBuilder, type IntervalIdentity } from '../../../lib/ledger/interval-table';
+import type { FromSource, PodInterval } from '../../../lib/ledger/types';
+import { T0, MIN } from './pods';
+import { mulberry32 } from '../../../lib/random';
 
 const SOURCES: FromSource[] = ['event', 'startTime', 'condition', 'creationTimestamp'];
 

@@ -1,6 +1,6 @@
 /** Hand-made pods and events for ledger tests (not a test file itself). */
-import type { PodEvent } from './types';
-import { observePod } from './observation';
+import type { PodEvent } from '../../../lib/ledger/types';
+import { observePod } from '../../../lib/ledger/observation';
 
 export const T0 = Date.parse('2024-06-01T10:00:00Z');
 export const MIN = 60_000;

@@ -1,7 +1,7 @@
 /** A log with every kind of line a scan meets, and the pod history it refers to (test data). */
-import { readFixture } from '../../test-support/fixtures';
-import { IpLedger } from './ledger';
-import { ev, T0, MIN } from './test-pods';
+import { readFixture } from '../../../test-support/fixtures';
+import { IpLedger } from '../../../lib/ledger/ledger';
+import { ev, T0, MIN } from './pods';
 
 const IP_A = '10.8.0.5';
 const IP_B = '10.8.0.6';

@@ -1,5 +1,5 @@
 import { parseAllDocuments } from 'yaml';
-import type { Container, Pod, Service, ServicePort } from '../kube/types';
+import type { Container, Pod, Service, ServicePort } from '../../../lib/kube/types';
 
 /** Kubernetes objects of a multi-document YAML text (empty documents skipped). */
 export function yamlObjects(text: string): { kind?: string; [k: string]: unknown }[] {

@@ -1,6 +1,6 @@
 /** Hand-made pods and observed events for store tests (not a test file itself). */
-import type { KubeEvent, Pod } from '../../lib/kube/types';
-import type { ObservedEvent } from '../kube/listwatch';
+import type { KubeEvent, Pod } from '../../../lib/kube/types';
+import type { ObservedEvent } from '../../../server/kube/listwatch';
 
 export const T0 = Date.parse('2024-06-01T10:00:00Z');
 export const SEC = 1000;

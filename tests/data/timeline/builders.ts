@@ -1,5 +1,5 @@
 /** Small builders for hand-made pods in tests (not giant literals). Times are seconds after T0. */
-import type { Container, ContainerStatus, KubeEvent, Pod } from '../kube/types';
+import type { Container, ContainerStatus, KubeEvent, Pod } from '../../../lib/kube/types';
 
 export const T0 = Date.parse('2024-05-01T10:00:00Z');
 export const at = (s: number): string => new Date(T0 + s * 1000).toISOString();
