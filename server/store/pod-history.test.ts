@@ -3,7 +3,7 @@ import type { Pod } from '../../lib/kube/types';
 import { diffPod } from '../../lib/timeline/watch';
 import { openHistoryStore } from './history-store';
 import { StorePodHistory, type LivePods } from './pod-history';
-import { makeEvent, makePod, MIN, observed, SEC, T0 } from './test-pods';
+import { makeEvent, makePod, MIN, observed, SEC, T0 } from '../../tests/data/store/pods';
 
 /** The live pods a cache would hold, kept by hand. */
 function livePods(): LivePods & { set(p: Pod): void; drop(name: string): void } {
