@@ -14,7 +14,7 @@ RUN npm install --no-audit --no-fund
 COPY . .
 ENV NEXT_TELEMETRY_DISABLED=1 MESHDX_STANDALONE=1
 RUN node_modules/.bin/next build
-# Exactly the files the runtime gets (the README's check of the image copies the same set)
+# Exactly the files the runtime gets (docs/operating.md's check of the image copies the same set)
 RUN mkdir -p /out/.next \
   && cp -a .next/standalone/. /out/ \
   && cp -a .next/static /out/.next/static \

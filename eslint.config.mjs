@@ -3,7 +3,7 @@ import reactHooks from 'eslint-plugin-react-hooks';
 import meshdx from './scripts/eslint/no-cycle.mjs';
 import meshdxTests from './scripts/eslint/no-test-imports.mjs';
 
-// Import fences from DESIGN.md: lib/ is pure (no server/, app/, components/, no I/O modules);
+// Import fences from docs/DESIGN.md: lib/ is pure (no server/, app/, components/, no I/O modules);
 // components/ never reaches into server/.
 const serverImports = ['@/server/*', '@/server/**', '**/server/*', '**/server/**'];
 const appImports = ['@/app/*', '@/app/**', '**/app/*', '**/app/**'];
@@ -45,7 +45,7 @@ export default tseslint.config(
   },
   ...tseslint.configs.recommended,
   {
-    // DESIGN.md: no import cycles anywhere (one concept, one module, layered)
+    // docs/DESIGN.md: no import cycles anywhere (one concept, one module, layered)
     files: ['**/*.ts', '**/*.tsx', '**/*.mjs'],
     plugins: { meshdx },
     rules: { 'meshdx/no-cycle': 'error' },

@@ -61,7 +61,7 @@ const EnvSchema = z.object({
   MESHDX_VIEW_DEADLINE_MS: z.coerce.number().int().min(500).max(600_000).default(25_000),
   MESHDX_PROXY_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(4_000),
   /**
-   * Who the API calls are made as (README "Per-user identity"): `none` (meshdx's own
+   * Who the API calls are made as (docs/security.md "Per-user identity"): `none` (meshdx's own
    * credentials, no login: a port-forward install), `token` (each user signs in with a
    * Kubernetes bearer token, used for every call of that session) or `header` (an
    * authenticating proxy in front names the user; meshdx impersonates them).
