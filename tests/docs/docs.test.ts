@@ -170,6 +170,35 @@ describe('links', () => {
   }
 });
 
+/**
+ * Paths of the checkout the docs name in code spans (`lib/kube/trim.ts`, `server/store`): the
+ * ones under a top-level folder, without placeholders (`<context>`, `*`, `NAME`).
+ */
+function pathsNamed(markdown: string, topLevel: ReadonlySet<string>): string[] {
+  const prose = markdown.replace(/^(```|~~~)[^\n]*\n[\s\S]*?^\1[^\n]*$/gm, '');
+  const out: string[] = [];
+  for (const m of prose.matchAll(/`([^`\s]+)`/g)) {
+    const p = (m[1] ?? '').replace(/[:,.]$/, '');
+    const first = p.split('/')[0] ?? '';
+    if (!p.includes('/') || !topLevel.has(`${first}/`)) continue;
+    if (/[<>*?=]/.test(p) || p.split('/').some((seg) => /^[A-Z][A-Z_]*$/.test(seg))) continue;
+    out.push(p);
+  }
+  return out;
+}
+
+describe('paths', () => {
+  const topLevel = new Set(foldersToName(checkoutFiles()).filter((f) => f.split('/').length === 2));
+  for (const page of docPages()) {
+    it(`every path of the checkout that ${page} names exists`, () => {
+      const gone = pathsNamed(read(page), topLevel).filter(
+        (p) => !fs.existsSync(path.join(root, p)),
+      );
+      expect(gone).toEqual([]);
+    });
+  }
+});
+
 /** Names of environment variables the code reads, from its sources (tests excepted). */
 function envVarsRead(files: readonly string[]): Set<string> {
   const names = new Set<string>();
