@@ -5,12 +5,12 @@ import { latestStatusTime } from '../lib/ledger/observation';
 import { WatchFeed } from '../server/kube/feed';
 import { CORE } from '../server/kube/resources';
 import type { KubeTransport } from '../server/kube/transport';
-import { storeIpHistory, type IpIntervalSource } from '../server/screens/incidents/ip-history';
+import { storeIpHistory, type IpHistorySource } from '../server/screens/incidents/ip-history';
 import type { TimelineSource } from '../server/screens/timelines/timelines';
 import { openHistoryStore, startRecorder, type HistoryStore, type Recorder } from '../server/store';
 
 export interface RecordedIpHistory {
-  source: IpIntervalSource;
+  source: IpHistorySource;
   store: HistoryStore;
   /** Pod events the feed delivered. */
   events(): number;

@@ -6,7 +6,7 @@
  */
 import fs from 'node:fs';
 import type { CliIO, InputLimits } from '../io';
-import type { IpHistory } from '../../lib/ledger/attribution';
+import type { IpHistory } from '../../lib/ledger/ip-history';
 import type { HistoryProblem } from '../../lib/ledger/events';
 import type { UntimedPodIps } from '../../lib/ledger/ledger';
 import { firstAndMore } from '../../lib/text-list';

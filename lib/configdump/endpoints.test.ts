@@ -8,7 +8,7 @@ import {
   formatEndpointTable,
   holderSummary,
 } from './endpoints';
-import type { IpHistory } from '../ledger/attribution';
+import type { IpHistory } from '../ledger/ip-history';
 import type { IpLookup } from '../ledger/types';
 import { parseConfigDump } from './parse';
 
@@ -130,6 +130,8 @@ describe('who held each endpoint', () => {
   /** A history in which 172.17.0.27 was left by its pod long before; it records the asks. */
   const asked: { ip: string; tolerance: number | undefined }[] = [];
   const history: IpHistory = {
+    history: () => [],
+    intervals: () => [],
     at(ip, time, gapToleranceMs): IpLookup {
       asked.push({ ip, tolerance: gapToleranceMs });
       const holder =

@@ -9,7 +9,7 @@
 import { normalizeIp } from '../accesslog/address';
 import { parseClusterName } from '../accesslog/cluster';
 import { parseClustersJson, type ClusterHost, type PipeHost } from '../incidents/stale';
-import type { IpHistory } from '../ledger/attribution';
+import type { IpHistory } from '../ledger/ip-history';
 import type { HolderState } from '../ledger/types';
 import { arrayField, field } from './fields';
 import { sectionsOf } from './parse';

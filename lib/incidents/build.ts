@@ -1,6 +1,6 @@
 import type { DestinationRule, EndpointSlice, VirtualService } from '../kube/types';
 import type { PodInterval } from '../ledger/types';
-import type { IpHistory } from '../ledger/attribution';
+import type { IpHistory } from '../ledger/ip-history';
 import type { Finding } from '../findings/types';
 import type { IncidentsView, StaleHost } from '../api/incidents';
 import {

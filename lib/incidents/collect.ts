@@ -3,7 +3,8 @@ import { isFailure } from '../accesslog/failure';
 import { normalizeIp, parseAddress } from '../accesslog/address';
 import { parseClusterName } from '../accesslog/cluster';
 import type { AccessLogRecord } from '../accesslog/types';
-import { attributeRecord, type Attribution, type IpHistory } from '../ledger/attribution';
+import { attributeRecord, type Attribution } from '../ledger/attribution';
+import type { IpHistory } from '../ledger/ip-history';
 import { emptyUntimed, noteUntimed, type UntimedLines } from '../ledger/untimed';
 import type { LogSource } from '../api/incidents';
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { IncidentsView, RequestRow } from '../api/incidents';
-import type { IpHistory } from '../ledger/attribution';
+import type { IpHistory } from '../ledger/ip-history';
 import {
   countOutcome,
   createLiveAttributor,
@@ -15,6 +15,8 @@ const LINE = (t: string, code: number, flags: string, ip: string) =>
 
 const noHistory: IpHistory = {
   at: () => ({ kind: 'unknown' }) as unknown as ReturnType<IpHistory['at']>,
+  history: () => [],
+  intervals: () => [],
 };
 
 const row = (i: number, state: RequestRow['state'] = 'terminated'): RequestRow => ({

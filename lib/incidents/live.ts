@@ -7,7 +7,8 @@
 import { createLineParser } from '../accesslog/parser';
 import { isFailure } from '../accesslog/failure';
 import { parseClusterName } from '../accesslog/cluster';
-import { attributeRecord, type IpHistory } from '../ledger/attribution';
+import { attributeRecord } from '../ledger/attribution';
+import type { IpHistory } from '../ledger/ip-history';
 import type { IncidentsView, Marker, RequestRow } from '../api/incidents';
 import { bucketSizeMs, failureBuckets } from './chart';
 import { matches, type RequestFilter } from './collect';

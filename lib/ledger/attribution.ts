@@ -1,6 +1,7 @@
 import { normalizeIp, parseAddress } from '../accesslog/address';
 import { parseClusterName, type ClusterRef } from '../accesslog/cluster';
 import type { AccessLogRecord, RecordField } from '../accesslog/types';
+import type { IpHistory } from './ip-history';
 import type { HolderState, IpLookup } from './types';
 
 export interface AttributedPod {
@@ -26,11 +27,6 @@ export interface Attribution {
   reason: string;
   client: { address: string; pod: AttributedPod | null; state: HolderState } | null;
   service: ClusterRef | null;
-}
-
-/** What attribution needs from a ledger: IpLedger, or a store-backed one later. */
-export interface IpHistory {
-  at(ip: string, time: number, gapToleranceMs?: number): IpLookup;
 }
 
 /** What attribution reads of an access-log record (a failing record crosses threads as this). */

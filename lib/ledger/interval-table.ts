@@ -1,4 +1,4 @@
-import type { IpHistory } from './attribution';
+import type { IpHistory } from './ip-history';
 import { endFrom, locate, lookupIn, type Located, type SortedIntervalView } from './lookup';
 import type { FromSource, IpLookup, PodInterval } from './types';
 
@@ -166,6 +166,13 @@ export class IntervalTable implements IpHistory {
     const out: PodInterval[] = [];
     for (let k = this.start[g] as number; k < (this.start[g + 1] as number); k++)
       out.push(this.interval(k));
+    return out;
+  }
+
+  /** Every interval, by IP then start (each made when asked, as lookups make theirs). */
+  intervals(): PodInterval[] {
+    const out: PodInterval[] = [];
+    for (const ip of [...this.groups.keys()].sort()) out.push(...this.history(ip));
     return out;
   }
 

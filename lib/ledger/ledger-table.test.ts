@@ -50,6 +50,8 @@ describe('intervalTableOf: a ledger in columns', () => {
     for (const ip of ['10.9.0.1', 'fd00::1', '10.200.0.1'])
       expect(table.at(ip, T0 + MIN)).toEqual(ledger.at(ip, T0 + MIN));
     expect(asked).toBeGreaterThan(10_000);
+    // both are the same IpHistory: every interval, by IP then start
+    expect(table.intervals()).toEqual(ledger.intervals());
   });
 
   it('a ledger hands its intervals to a visitor in eachInterval order: the same rows either way', () => {

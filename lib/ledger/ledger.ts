@@ -1,3 +1,4 @@
+import type { IpHistory } from './ip-history';
 import type { IpLookup, PodEvent, PodInterval } from './types';
 import { PodIpTrack } from './pod-track';
 import { lookupInSorted } from './lookup';
@@ -20,7 +21,7 @@ export interface LedgerCounts {
  * in any order (each event only widens what is known, so order does not change the result);
  * query with at(ip, time). Pod IPs are reused, so a lookup always goes by (ip, time).
  */
-export class IpLedger {
+export class IpLedger implements IpHistory {
   private readonly pods = new Map<string, PodIpTrack>();
   private readonly byIp = new Map<string, PodInterval[]>();
   /**

@@ -11,8 +11,8 @@ import {
   upstreamIpOf,
   type Attribution,
   type AttributionInput,
-  type IpHistory,
 } from './attribution';
+import type { IpHistory } from './ip-history';
 import { lookupInSorted } from './lookup';
 import { intervals, tableOf } from '../../tests/data/ledger/intervals';
 import { MIN, T0 } from '../../tests/data/ledger/pods';
@@ -98,6 +98,8 @@ describe('--json items from parts', () => {
     const byIp = new Map<string, PodInterval[]>(list.map((i) => [i.ip, table.history(i.ip)]));
     const lists: IpHistory = {
       at: (ip, t, gap) => lookupInSorted(ip, t, byIp.get(ip) ?? [], gap ?? 0),
+      history: (ip) => [...(byIp.get(ip) ?? [])],
+      intervals: () => [...byIp.values()].flat(),
     };
     const fromTable = new JsonItemFinisher(table, 2 * MIN);
     const fromLists = new JsonItemFinisher(lists, 2 * MIN);

@@ -1,4 +1,5 @@
-import type { Attribution, AttributionInput, IpHistory } from './attribution';
+import type { Attribution, AttributionInput } from './attribution';
+import type { IpHistory } from './ip-history';
 import { IntervalTable, jsonString, type KeyJson } from './interval-table';
 import type { HolderState, PodInterval } from './types';
 

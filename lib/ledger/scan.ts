@@ -8,8 +8,8 @@ import {
   attributeRecord,
   type Attribution,
   type AttributionInput,
-  type IpHistory,
 } from './attribution';
+import type { IpHistory } from './ip-history';
 import { emptyUntimed, noteUntimed, type UntimedLines } from './untimed';
 
 export interface AttributionScanOptions {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { collectRequests } from '../incidents/collect';
-import type { IpHistory } from './attribution';
+import type { IpHistory } from './ip-history';
 import { createRecordScan } from './scan';
 import { describeUntimed, emptyUntimed, mergeUntimed, noteUntimed } from './untimed';
 
@@ -48,6 +48,8 @@ describe('requests without a time are counted and listed, never dropped', () => 
 describe('the Incidents view’s collection lists them too', () => {
   it('counts failing requests without a time, with their line numbers', () => {
     const history: IpHistory = {
+      history: () => [],
+      intervals: () => [],
       at: (ip, time) => ({
         ip,
         time,

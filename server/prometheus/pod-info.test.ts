@@ -1,5 +1,6 @@
 import { describe, it, expect } from 'vitest';
-import { MergedIpIntervals, mergeIntervals } from './merged-intervals';
+import { intervalTableOf } from '../../lib/ledger/ledger-table';
+import { mergeIntervals } from './merged-intervals';
 import { intervalsFromKsm, parseMatrix, readKsmPodHistory, stepFor } from './pod-info';
 
 const T = Date.parse('2026-10-01T10:00:00Z') / 1000;
@@ -66,7 +67,7 @@ describe('kube-state-metrics pod history', () => {
       owner: { kind: 'ReplicaSet', name: 'payments-6f7c9' },
     });
     expect(n).toMatchObject({ name: 'payments-new', from: (T + 900) * 1000, goneAt: null });
-    const h = new MergedIpIntervals(r.intervals);
+    const h = intervalTableOf(r.intervals);
     expect(h.at('10.0.0.5', (T + 610) * 1000)).toMatchObject({
       state: 'terminating',
       holder: { name: 'payments-old' },

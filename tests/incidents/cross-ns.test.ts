@@ -30,7 +30,7 @@ beforeAll(async () => {
   await advanceWatched(sim, 120_000, 1_000, [rec.events]);
   let last = -1;
   for (let i = 0; i < 100; i++) {
-    const n = rec.source.intervals().length + rec.events();
+    const n = rec.source.load().intervals().length + rec.events();
     if (n === last) break;
     last = n;
     await new Promise((r) => setTimeout(r, 150));

@@ -39,8 +39,8 @@ beforeAll(async () => {
   let last = -1;
   for (let i = 0; i < 100; i++) {
     const n =
-      timed.intervals().length +
-      untimed.intervals().length +
+      timed.load().intervals().length +
+      untimed.load().intervals().length +
       timedRec.events() +
       untimedRec.events();
     if (n === last) break;

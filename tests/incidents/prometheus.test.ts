@@ -166,7 +166,7 @@ describe('pod history from a real Prometheus (kube_pod_info)', () => {
       Date.now(),
     );
     expect(merged.info().note ?? '').toMatch(/Prometheus kube_pod_info added 1 intervals/);
-    const history = merged.lookup().history(IP);
+    const history = merged.load().history(IP);
     expect(history.map((i) => i.name)).toEqual(['payments-old', 'payments-new']);
     const old = history[0];
     expect(old?.owner).toEqual({ kind: 'ReplicaSet', name: 'payments-6f7c9' });

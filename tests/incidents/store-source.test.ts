@@ -25,11 +25,12 @@ describe('the SQLite history store as the incidents interval source', () => {
     await source.ready;
     expect(
       source
+        .load()
         .intervals()
         .filter((i) => i.ip === IP)
         .map((i) => i.name),
     ).toEqual(['a', 'b']);
-    const lookup = source.lookup();
+    const lookup = source.load();
     expect(lookup.at(IP, T0 + 10 * MIN + 40 * SEC)).toMatchObject({
       state: 'terminated',
       holder: { name: 'a' },

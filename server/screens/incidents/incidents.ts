@@ -22,7 +22,7 @@ import type { KubeTransport } from '../../kube/transport';
 import { runtimeFor } from '../../runtime/registry';
 import type { ClusterRuntime } from '../../runtime/runtime';
 import { historyWithPrometheus } from './prometheus-history';
-import { runtimeIpHistory, type IpIntervalSource } from './ip-history';
+import { runtimeIpHistory, type IpHistorySource } from './ip-history';
 import { staleEndpointsFor } from './stale';
 import { refList } from '../../../lib/api/viewstate';
 import { clientSignals, type SignalSource } from './client-signals';
@@ -68,7 +68,7 @@ export async function fetchClientLogs(
 
 export interface IncidentsDeps {
   t: KubeTransport;
-  history: IpIntervalSource;
+  history: IpHistorySource;
   /** Envoy /clusters?format=json of a pod (port-forward in production). */
   clustersJson?: (namespace: string, pod: string) => Promise<string>;
   now?: () => number;
@@ -105,7 +105,10 @@ export async function buildIncidents(
     fromMs: q.from ? Date.parse(q.from) : nowMs - 60 * 60_000,
     toMs: q.to ? Date.parse(q.to) : nowMs,
   };
-  const churn = churnByNamespace(history.intervals(), window.fromMs, window.toMs);
+  // the history as it is now chooses the clients; the one read once their logs are in
+  // attributes them (pods the watch recorded meanwhile included)
+  const before = history.load();
+  const churn = churnByNamespace(before.intervals(), window.fromMs, window.toMs);
   const candidates = deps.logs ? [] : clientCandidates(podItems, q);
   const probe = !q.client && candidates.length > MAX_CLIENTS ? deps.signals : undefined;
   const sig = probe
@@ -129,14 +132,10 @@ export async function buildIncidents(
   const staleClient = asked.length === 1 ? asked[0] : undefined;
   const staleP =
     staleClient && deps.clustersJson
-      ? staleEndpointsFor(
-          staleClient,
-          deps.clustersJson,
-          slices.items as EndpointSlice[],
-          history.lookup(),
-        )
+      ? staleEndpointsFor(staleClient, deps.clustersJson, slices.items as EndpointSlice[], before)
       : Promise.resolve(null);
   const [logs, stale] = await Promise.all([logsP, staleP]);
+  const ips = history.load();
   return buildIncidentsView({
     now: nowMs,
     filter: { ...filterOf(q), format: deps.format },
@@ -150,8 +149,8 @@ export async function buildIncidents(
           chosen: choice.choices,
           skipped: choice.skipped.slice(0, MAX_SKIPPED_LISTED),
         },
-    history: history.lookup(),
-    intervals: history.intervals(),
+    history: ips,
+    intervals: ips.intervals(),
     historyInfo: history.info(),
     destinationRules: istio.destinationRules,
     virtualServices: istio.virtualServices,

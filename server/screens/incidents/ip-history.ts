@@ -1,42 +1,30 @@
 /**
- * The pod-IP history the Incidents view asks "who held this IP at that moment": on every cluster
- * (the simulated one too) the runtime's SQLite history store, which the runtime's one pod watch
- * fills, so pods that were gone before meshdx restarted are still found. Prometheus'
+ * Where the Incidents view gets its answer to "who held this IP at that moment": on every
+ * cluster (the simulated one too) the runtime's history store, which the runtime's one pod
+ * watch fills, so pods that were gone before meshdx restarted are still found. Prometheus'
  * kube-state-metrics intervals may be merged in (prometheus-history.ts).
  */
-import type { IpHistory } from '../../../lib/ledger/attribution';
-import type { PodInterval } from '../../../lib/ledger/types';
+import type { IpHistory } from '../../../lib/ledger/ip-history';
 import type { ClusterRuntime } from '../../runtime/runtime';
+import type { HistoryStore } from '../../store/history-store';
 
-/** A pod-IP history that answers (ip, time) lookups and lists its intervals. */
-export interface IpHistoryView extends IpHistory {
-  history(ip: string): PodInterval[];
-}
-
-/** Where the Incidents use case gets pod-IP intervals from. */
-export interface IpIntervalSource {
-  lookup(): IpHistoryView;
-  intervals(): PodInterval[];
-  info(): { source: string; note: string | null };
+/** An IpHistory as it stands when asked, with where it comes from. */
+export interface IpHistorySource {
   /** Settles once the first pod list has been taken in. */
   ready: Promise<void>;
+  /** The history now: load once per view and ask it everything. */
+  load(): IpHistory;
+  info(): { source: string; note: string | null };
 }
 
-/** What a HistoryStore offers that this needs (server/store/history-store.ts). */
-export interface IntervalStore {
-  loadHistory(): IpHistoryView;
-  allIntervals(): Iterable<PodInterval>;
-}
-
-/** A history store as an interval source, named after its file. */
+/** A history store as an IpHistorySource, named after its file. */
 export function storeIpHistory(
-  store: IntervalStore,
+  store: Pick<HistoryStore, 'loadHistory'>,
   opts: { file?: string; note?: string | null; ready?: Promise<void> } = {},
-): IpIntervalSource {
+): IpHistorySource {
   const file = opts.file ?? ':memory:';
   return {
-    lookup: () => store.loadHistory(),
-    intervals: () => [...store.allIntervals()],
+    load: () => store.loadHistory(),
     info: () => ({
       source:
         file === ':memory:' ? 'SQLite history store (in memory)' : `SQLite history store ${file}`,
@@ -47,7 +35,7 @@ export function storeIpHistory(
 }
 
 /** The runtime's store as the Incidents history; ready once the first pod list is recorded. */
-export function runtimeIpHistory(rt: ClusterRuntime): IpIntervalSource {
+export function runtimeIpHistory(rt: ClusterRuntime): IpHistorySource {
   const rec = rt.recorder.status();
   const problem = rec.pods.lastError;
   return storeIpHistory(rt.store, {

@@ -13,7 +13,7 @@ import {
   type LiveStats,
 } from '../../../lib/incidents/live';
 import { terminationMarkers } from '../../../lib/incidents/markers';
-import type { IpHistory } from '../../../lib/ledger/attribution';
+import type { IpHistory } from '../../../lib/ledger/ip-history';
 import { listPods } from '../../kube/resources';
 import type { ClusterRuntime } from '../../runtime/runtime';
 import { followCount, followLog } from './follow';
@@ -57,14 +57,14 @@ export async function followIncidents(
   let cached: { at: number; h: IpHistory } | null = null;
   const history = (): IpHistory => {
     const now = Date.now();
-    if (!cached || now - cached.at > 1000) cached = { at: now, h: source.lookup() };
+    if (!cached || now - cached.at > 1000) cached = { at: now, h: source.load() };
     return cached.h;
   };
   let clients = refList(q.client).slice(0, MAX_CLIENTS);
   if (clients.length === 0) {
     const pods = await listPods(rt.transport);
     const now = rt.now().getTime();
-    const churn = churnByNamespace(source.intervals(), now - 3_600_000, now);
+    const churn = churnByNamespace(history().intervals(), now - 3_600_000, now);
     clients = chooseClients(pods.items, q, churn).choices.map((c) => c.pod);
   }
   const filter = filterOf({ ...q, from: undefined, to: undefined });
@@ -98,7 +98,7 @@ export async function followIncidents(
     if (!dirty) return;
     dirty = false;
     const markers = namespaces.size
-      ? terminationMarkers(source.intervals(), {
+      ? terminationMarkers(history().intervals(), {
           fromMs: sinceMs - 10 * 60_000,
           toMs: latest + 60_000,
           namespaces,

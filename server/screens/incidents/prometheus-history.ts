@@ -1,7 +1,8 @@
-import { MergedIpIntervals, mergeIntervals } from '../../prometheus/merged-intervals';
+import { intervalTableOf } from '../../../lib/ledger/ledger-table';
+import { mergeIntervals } from '../../prometheus/merged-intervals';
 import { readKsmPodHistory } from '../../prometheus/pod-info';
 import type { ViewState } from '../../../lib/api/viewstate';
-import type { IpIntervalSource } from './ip-history';
+import type { IpHistorySource } from './ip-history';
 
 type IncidentsQuery = ViewState<'incidents'>;
 
@@ -25,11 +26,11 @@ export interface PrometheusSettings {
 }
 
 export async function withPrometheus(
-  source: IpIntervalSource,
+  source: IpHistorySource,
   prom: PrometheusSettings,
   q: IncidentsQuery,
   now: number,
-): Promise<IpIntervalSource> {
+): Promise<IpHistorySource> {
   await source.ready.catch(() => undefined);
   const endMs = q.to ? Date.parse(q.to) : now;
   const startMs = (q.from ? Date.parse(q.from) : endMs - 6 * HOUR) - LEAD_MS;
@@ -40,17 +41,17 @@ export async function withPrometheus(
     fetch,
     prom.minStepMs,
   );
-  const merged = mergeIntervals(source.intervals(), ksm.intervals);
-  const added = merged.length - source.intervals().length;
-  const lookup = new MergedIpIntervals(merged);
+  const own = source.load().intervals();
+  const merged = mergeIntervals(own, ksm.intervals);
+  const added = merged.length - own.length;
+  const history = intervalTableOf(merged);
   const base = source.info();
   const note = ksm.error
     ? `Prometheus kube_pod_info not used: ${ksm.error}`
     : `Prometheus kube_pod_info added ${added} intervals (${ksm.skipped} series without IP skipped).`;
   return {
     ready: Promise.resolve(),
-    lookup: () => lookup,
-    intervals: () => merged,
+    load: () => history,
     info: () => ({
       source: `${base.source} + Prometheus`,
       note: [base.note, note].filter(Boolean).join(' '),
@@ -73,11 +74,11 @@ export function prometheusSettings(e: {
 
 /** The history source, with Prometheus' pod history merged in when one is configured. */
 export async function historyWithPrometheus(
-  source: IpIntervalSource,
+  source: IpHistorySource,
   e: { MESHDX_PROMETHEUS?: string; MESHDX_PROMETHEUS_STEP?: number },
   q: IncidentsQuery,
   now: number,
-): Promise<IpIntervalSource> {
+): Promise<IpHistorySource> {
   const prom = prometheusSettings(e);
   return prom ? withPrometheus(source, prom, q, now) : source;
 }

@@ -3,7 +3,7 @@ import { parseClusterName } from '../../../lib/accesslog/cluster';
 import type { EndpointSlice } from '../../../lib/kube/types';
 import { parseClustersJson, sliceAddresses, staleHosts } from '../../../lib/incidents/stale';
 import { endOf } from '../../../lib/ledger/lookup';
-import type { IpHistoryView } from './ip-history';
+import type { IpHistory } from '../../../lib/ledger/ip-history';
 
 export interface StaleReport {
   client: string;
@@ -17,7 +17,7 @@ export async function staleEndpointsFor(
   client: string,
   clustersJson: (namespace: string, pod: string) => Promise<string>,
   slices: readonly EndpointSlice[],
-  history: IpHistoryView,
+  history: IpHistory,
 ): Promise<StaleReport> {
   const [ns = '', pod = ''] = client.split('/');
   let text: string;
