@@ -62,8 +62,11 @@ export async function analyzeHistory(
     }
     if (pause && ++n % ANALYSIS_SLICE === 0) await pause();
   };
-  for (const pod of h.livePods()) await take(pod, null);
-  for (const d of h.deletedPods()) await take(d.pod, d);
+  // both lists of one instant: a pod deleted while the live ones are analysed is in one only
+  const live = h.livePods();
+  const deleted = h.deletedPods();
+  for (const pod of live) await take(pod, null);
+  for (const d of deleted) await take(d.pod, d);
   cache.retain(seen);
   return out.filter((a) => a.timeline.mode !== 'none');
 }

@@ -151,10 +151,13 @@ export async function timelineFleetFrom(
 ): Promise<TimelineFleet> {
   await cache.ready();
   const mesh = await meshOf(cache);
+  const injection = src.injection ? await src.injection() : null;
+  // nothing waits from here to the analysis' first look at the pods: the cache's live pods,
+  // the store's deleted ones and the key are of one instant (a pod deleted in between would
+  // be in neither, under a key that says it is)
   const s = stateOf(cache, src);
   const r = resolve(cache, src, s);
   const st = cache.status();
-  const injection = src.injection ? await src.injection() : null;
   const key = [
     JSON.stringify(injection),
     cache.version,
