@@ -28,7 +28,6 @@ export interface JsonChunk {
 export interface StreamProblem extends ParseProblem {
   reason: 'not-json' | 'truncated' | 'too-deep' | 'too-large';
   column: number;
-  message: string;
 }
 
 export interface JsonSplitterOptions {

@@ -9,7 +9,8 @@ import {
   type AccessLogSummary,
   type ReasonCount,
 } from '../../lib/accesslog/stats';
-import type { LineError } from '../../lib/accesslog/types';
+import type { AccessLogProblem } from '../../lib/accesslog/types';
+import { problemText } from '../../lib/parse-problem';
 
 export interface ParsedArgs {
   positional: string[];
@@ -115,7 +116,7 @@ async function runAccesslog(argv: string[], io: CliIO): Promise<number> {
         file,
         summary,
         builder.firstErrors,
-        parser.formatProblems.map((p) => `format position ${p.position}: ${p.message}`),
+        parser.formatProblems.map((p) => `format string: ${problemText(p)}`),
       ),
     );
   }
@@ -141,7 +142,7 @@ export function nothingUsable(s: AccessLogSummary): string | null {
 export function renderSummary(
   file: string,
   s: AccessLogSummary,
-  firstErrors: LineError[],
+  firstErrors: AccessLogProblem[],
   notes: string[],
 ): string {
   const lines: string[] = [];

@@ -224,20 +224,20 @@ describe('meshdx clusters', () => {
       {
         line: 12,
         column: 9,
-        reason: 'configs[0].static_clusters[1] has no cluster',
-        code: 'bad-entry',
+        reason: 'bad-entry',
+        message: 'configs[0].static_clusters[1] has no cluster',
         path: 'configs[0].static_clusters[1]',
       },
       {
         line: 17,
         column: 9,
-        reason: 'configs[0].dynamic_active_clusters[0] has no cluster',
-        code: 'bad-entry',
+        reason: 'bad-entry',
+        message: 'configs[0].dynamic_active_clusters[0] has no cluster',
         path: 'configs[0].dynamic_active_clusters[0]',
       },
     ]);
     expect(t.err).toContain('2 entries could not be read');
-    expect(t.err).toContain('(line 12, column 9)');
+    expect(t.err).toContain('line 12, column 9: configs[0].static_clusters[1] has no cluster');
   });
 
   it('bounded input: too large, too deep, empty, binary, a log, each a message and exit 2', async () => {
@@ -254,7 +254,7 @@ describe('meshdx clusters', () => {
     fs.writeFileSync(deep, `{"configs":${'['.repeat(100_000)}${']'.repeat(100_000)}}`);
     const d = io();
     expect(await run([deep], d)).toBe(2);
-    expect(d.err).toMatch(/deep\.json: nested deeper than 256 levels.*line 1, column 267/);
+    expect(d.err).toMatch(/deep\.json: line 1, column 267: nested deeper than 256 levels/);
 
     for (const [name, content, why] of [
       ['empty.json', '  \n', 'is empty'],

@@ -12,10 +12,11 @@ import {
 } from '../io';
 import { parseArgs } from './accesslog';
 import { loadHistory } from './history-input';
-import { analyzeDump, clustersJson, describeDumpError } from '../../lib/configdump/report';
+import { analyzeDump, clustersJson } from '../../lib/configdump/report';
 import { formatClusterTable } from '../../lib/configdump/table';
 import { formatZtunnelTables, ztunnelJson } from '../../lib/configdump/ztunnel';
-import type { DumpError } from '../../lib/configdump/types';
+import type { DumpProblem } from '../../lib/configdump/types';
+import { problemText } from '../../lib/parse-problem';
 import {
   endpointHolders,
   endpointReport,
@@ -99,12 +100,12 @@ export const run: CliCommand = (argv: string[], io: CliIO): Promise<number> =>
     });
     if (result.kind === 'error') {
       const first = result.errors[0];
-      const why = first ? describeDumpError(first) : 'unreadable config dump';
+      const why = first ? problemText(first) : 'unreadable config dump';
       io.stderr(`meshdx clusters: ${file}: ${why}\n`);
       return EXIT_USAGE;
     }
     if (result.kind === 'endpoints') return held(result.endpoints);
-    let errors: DumpError[];
+    let errors: DumpProblem[];
     if (result.kind === 'ztunnel') {
       errors = result.ztunnel.errors;
       if (json) io.stdout(`${JSON.stringify(ztunnelJson(result.ztunnel), null, 2)}\n`);
@@ -116,7 +117,7 @@ export const run: CliCommand = (argv: string[], io: CliIO): Promise<number> =>
     }
     if (errors.length === 0) return EXIT_OK;
     io.stderr(`meshdx clusters: ${file}: ${errors.length} entries could not be read:\n`);
-    for (const e of errors.slice(0, 20)) io.stderr(`  ${describeDumpError(e)}\n`);
+    for (const e of errors.slice(0, 20)) io.stderr(`  ${problemText(e)}\n`);
     if (errors.length > 20) io.stderr(`  ... and ${errors.length - 20} more\n`);
     return EXIT_FAIL;
   });

@@ -35,7 +35,7 @@ const readProcessStdin: ReadStdin = async (maxBytes) => {
   return { text: Buffer.concat(chunks).toString('utf8') };
 };
 
-class InputError extends Error {}
+class FindingsInputError extends Error {}
 
 interface Source {
   /** What the user named, or the file found under a folder. */
@@ -51,12 +51,12 @@ function expand(p: string, cwd: string): Source[] {
     st = fs.statSync(abs);
   } catch (e) {
     const code = (e as NodeJS.ErrnoException).code;
-    throw new InputError(
+    throw new FindingsInputError(
       `${p}: ${code === 'ENOENT' ? 'no such file or folder' : code === 'EACCES' ? 'permission denied' : (e as Error).message}`,
     );
   }
   if (st.isFile()) return [{ file: p, size: st.size }];
-  if (!st.isDirectory()) throw new InputError(`${p}: not a file or folder`);
+  if (!st.isDirectory()) throw new FindingsInputError(`${p}: not a file or folder`);
   const out: Source[] = [];
   const seen = new Set<string>();
   const walk = (dir: string, shown: string) => {
@@ -97,7 +97,7 @@ function readFile(file: string, cwd: string): string {
   try {
     return fs.readFileSync(path.resolve(cwd, file), 'utf8');
   } catch (e) {
-    throw new InputError(`${file}: ${(e as Error).message}`);
+    throw new FindingsInputError(`${file}: ${(e as Error).message}`);
   }
 }
 
@@ -205,7 +205,7 @@ export async function runWith(argv: string[], io: CliIO, readStdin: ReadStdin): 
           text: async () => {
             const r = await readStdin(maxBytes - total);
             if ('tooLarge' in r) {
-              throw new InputError(
+              throw new FindingsInputError(
                 `standard input is larger than the input limit of ${mib(maxBytes)} (--max-mb N raises it)`,
               );
             }
@@ -224,7 +224,7 @@ export async function runWith(argv: string[], io: CliIO, readStdin: ReadStdin): 
         for (const s of found) {
           total += s.size;
           if (total > maxBytes) {
-            throw new InputError(
+            throw new FindingsInputError(
               `${s.file}: the input reaches ${mib(total)}, over the limit of ${mib(maxBytes)} (--max-mb N raises it)`,
             );
           }
@@ -247,7 +247,7 @@ export async function runWith(argv: string[], io: CliIO, readStdin: ReadStdin): 
       }
     }
   } catch (e) {
-    if (!(e instanceof InputError)) throw e;
+    if (!(e instanceof FindingsInputError)) throw e;
     io.stderr(`meshdx findings: ${e.message}\n`);
     return EXIT_USAGE;
   }

@@ -16,7 +16,7 @@ import { summarizeFleet } from '../../lib/timeline/fleet';
 import { readTimelineInput } from '../../lib/timeline/input';
 import { parseMeshConfig, type MeshSettings } from '../../lib/timeline/meshconfig';
 import { TIMELINE_CATALOG } from '../../lib/timeline/codes';
-import type { InputError } from '../../lib/timeline/position';
+import type { TimelineInputProblem } from '../../lib/timeline/position';
 import { toIso } from '../../lib/timeline/time';
 import type { PodTimeline, VerdictResult } from '../../lib/timeline/types';
 
@@ -75,7 +75,7 @@ export function toRow(t: PodTimeline): TimelineRow {
 export const EVENTS_HINT =
   'hint: some pods are unknown; capture events too (`kubectl get pods,events -A -o json`) or a watch stream (`kubectl get pods -A -w -o json --output-watch-events`)';
 
-function where(file: string, e: InputError): string {
+function where(file: string, e: TimelineInputProblem): string {
   return `${file}:${e.line}:${e.column}: ${e.message}`;
 }
 

@@ -2,6 +2,7 @@
 
 import type { IncidentsView } from '../../lib/api/incidents';
 import { clock, fmtDuration } from '../../lib/incidents/format';
+import { problemText } from '../../lib/parse-problem';
 import { Card, Stat } from '../ui/Card';
 import { IncidentChart } from './IncidentChart';
 import { PodsTable, StateBadge } from './PodsTable';
@@ -175,7 +176,7 @@ function Sources({ view }: { view: IncidentsView }) {
         >
           {view.lineErrors.slice(0, 50).map((e) => (
             <li key={`${e.source}:${e.line}`}>
-              {e.source} line {e.line}: {e.reason}: {e.message}
+              {e.source} {problemText(e)}
             </li>
           ))}
         </ul>

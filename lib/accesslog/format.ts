@@ -1,3 +1,4 @@
+import { positionAt, type ParseProblem } from '../parse-problem';
 import { emptyRecord, type AccessLogRecord, type RecordField } from './types';
 import { assignValue, operatorSpec, valueFitsAt, type OperatorSpec } from './operators';
 
@@ -16,10 +17,12 @@ export interface CompiledFormat {
   allowTrailing: boolean;
 }
 
-export interface FormatProblem {
-  /** 0-based offset in the format string. */
-  position: number;
-  message: string;
+/** Why a spot of an Envoy format string is not read the way its author may expect. */
+export type FormatProblemReason = 'adjacent-operators' | 'stray-percent' | 'no-operators';
+
+/** A problem of a format string: line and column in it (1-based), and what is read instead. */
+export interface FormatProblem extends ParseProblem {
+  reason: FormatProblemReason;
 }
 
 export interface CompileResult {
@@ -49,7 +52,8 @@ export function compileFormat(source: string, id = 'custom', allowTrailing = fal
       if (m) {
         if (operators.length > 0 && literal === '') {
           problems.push({
-            position: i,
+            ...positionAt(text, i),
+            reason: 'adjacent-operators',
             message: `operator ${m[0]} follows another with no text between: values split at the first space`,
           });
         }
@@ -59,13 +63,18 @@ export function compileFormat(source: string, id = 'custom', allowTrailing = fal
         i += m[0].length;
         continue;
       }
-      problems.push({ position: i, message: "'%' does not start an operator: read as text" });
+      problems.push({
+        ...positionAt(text, i),
+        reason: 'stray-percent',
+        message: "'%' does not start an operator: read as text",
+      });
     }
     literal += ch;
     i++;
   }
   literals.push(literal);
-  if (operators.length === 0) problems.push({ position: 0, message: 'format has no operators' });
+  if (operators.length === 0)
+    problems.push({ line: 0, reason: 'no-operators', message: 'format has no operators' });
   return { format: { id, source, literals, operators, allowTrailing }, problems };
 }
 

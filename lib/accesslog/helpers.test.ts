@@ -97,10 +97,13 @@ describe('format compiler', () => {
     expect(problems).toEqual([]);
   });
   it('reports odd spots instead of throwing', () => {
-    expect(
-      compileFormat('%RESPONSE_CODE%%RESPONSE_FLAGS% 50% off').problems.map((p) => p.position),
-    ).toEqual([15, 34]);
-    expect(compileFormat('plain text').problems).toHaveLength(1);
+    expect(compileFormat('%RESPONSE_CODE%%RESPONSE_FLAGS% 50% off').problems).toMatchObject([
+      { line: 1, column: 16, reason: 'adjacent-operators' },
+      { line: 1, column: 35, reason: 'stray-percent' },
+    ]);
+    expect(compileFormat('plain text').problems).toEqual([
+      { line: 0, reason: 'no-operators', message: 'format has no operators' },
+    ]);
   });
   it('tells mismatch from a line that ran out', () => {
     const { format } = compileFormat('%RESPONSE_CODE% %RESPONSE_FLAGS% "%UPSTREAM_HOST%"');

@@ -1,4 +1,10 @@
-import type { AccessLogRecord, ErrorReason, LineError, LineResult, SkipReason } from './types';
+import type {
+  AccessLogRecord,
+  ErrorReason,
+  AccessLogProblem,
+  LineResult,
+  SkipReason,
+} from './types';
 import { RESPONSE_FLAGS } from './flags';
 
 export interface ReasonCount {
@@ -36,7 +42,7 @@ const FIRST_LINES = 5;
 export interface SummaryBuilder {
   add(result: LineResult): void;
   /** The first errors in full (line, reason, message, sample). */
-  firstErrors: LineError[];
+  firstErrors: AccessLogProblem[];
   summary(): AccessLogSummary;
 }
 
@@ -60,7 +66,7 @@ export function createSummaryBuilder(keepErrors = 20): SummaryBuilder {
   };
   let minTime = Infinity;
   let maxTime = -Infinity;
-  const firstErrors: LineError[] = [];
+  const firstErrors: AccessLogProblem[] = [];
 
   function countRecord(r: AccessLogRecord): void {
     s.parsed++;

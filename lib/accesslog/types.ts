@@ -72,10 +72,9 @@ export type ErrorReason =
   /** Longer than the reader's line limit: not read (see lines.ts). */
   | 'too-long';
 
-export interface LineError extends ParseProblem {
-  line: number;
+/** A line of an access log that looked like data and could not be read. */
+export interface AccessLogProblem extends ParseProblem {
   reason: ErrorReason;
-  message: string;
   /** The start of the offending line (at most 120 characters). */
   excerpt: string;
 }
@@ -83,7 +82,7 @@ export interface LineError extends ParseProblem {
 export type LineResult =
   | { kind: 'record'; record: AccessLogRecord }
   | { kind: 'skipped'; line: number; reason: SkipReason }
-  | { kind: 'error'; error: LineError };
+  | { kind: 'error'; error: AccessLogProblem };
 
 /** All fields of a record that a format can fill, by name. */
 export type RecordField = Exclude<

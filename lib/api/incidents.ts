@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { ParseProblemSchema } from './parse-problem';
 import { FindingSchema } from './findings';
 
 /** The Incidents screen's view model: one request, a finished picture (see lib/incidents/build.ts). */
@@ -111,12 +112,8 @@ export const LogSourceSchema = z.object({
 });
 export type LogSource = z.infer<typeof LogSourceSchema>;
 
-export const LineErrorSchema = z.object({
-  source: z.string(),
-  line: z.number(),
-  reason: z.string(),
-  message: z.string(),
-});
+/** An unreadable line of a log, with the log it is in. */
+export const LineProblemSchema = ParseProblemSchema.extend({ source: z.string() });
 
 export const StaleHostSchema = z.object({
   cluster: z.string(),
@@ -153,7 +150,7 @@ export const IncidentsViewSchema = z.object({
     chosen: z.array(ClientChoiceSchema),
     skipped: z.array(ClientChoiceSchema),
   }),
-  lineErrors: z.array(LineErrorSchema),
+  lineErrors: z.array(LineProblemSchema),
   totals: z.object({
     records: z.number(),
     failing: z.number(),

@@ -2,14 +2,14 @@ import { clusterType, destinationRule } from './cluster-fields';
 import { parseClusterName } from './cluster-name';
 import { arrayField, isObject, keyOf, objectField, stringField } from './fields';
 import { resourcesOf, sectionsOf } from './parse';
-import type { ClusterRow, EnvoyClusterOrigin, ConfigDump, DumpError } from './types';
+import type { ClusterRow, EnvoyClusterOrigin, ConfigDump, DumpProblem } from './types';
 
 export interface ClusterExtraction {
   /** Active clusters (static + dynamic active), sorted like istioctl. */
   rows: ClusterRow[];
   /** Dynamic warming clusters: not in istioctl's table, counted here. */
   warming: number;
-  errors: DumpError[];
+  errors: DumpProblem[];
   /** False when the dump has no ClustersConfigDump section nor single cluster resources. */
   hasClustersSection: boolean;
 }
@@ -62,7 +62,7 @@ function addEntries(
   out: ClusterExtraction,
 ): void {
   if (list === null) {
-    out.errors.push({ code: 'bad-entry', message: `${path} is not a list`, path });
+    out.errors.push({ line: 0, reason: 'bad-entry', message: `${path} is not a list`, path });
     return;
   }
   list.forEach((entry, i) => addEntry(entry, `${path}[${i}]`, source, out));
@@ -86,7 +86,7 @@ function addEntry(
   if (row) out.rows.push(row);
   else {
     const why = cluster ? 'has a cluster without a name' : 'has no cluster';
-    out.errors.push({ code: 'bad-entry', message: `${path} ${why}`, path });
+    out.errors.push({ line: 0, reason: 'bad-entry', message: `${path} ${why}`, path });
   }
 }
 
@@ -111,7 +111,7 @@ export function extractClusters(dump: ConfigDump): ClusterExtraction {
     else if (r.element === 'DynamicCluster') addEntry(r.body, r.path, 'dynamic', out);
     else {
       const message = `${r.path}: unknown cluster resource type ${r.element}`;
-      out.errors.push({ code: 'unknown-section', message, path: r.path });
+      out.errors.push({ line: 0, reason: 'unknown-section', message, path: r.path });
     }
   }
   if (!out.hasClustersSection) {
@@ -119,7 +119,8 @@ export function extractClusters(dump: ConfigDump): ClusterExtraction {
       ...new Set(dump.sections.map((s) => s.kind).concat(dump.resources.map((r) => r.kind))),
     ];
     out.errors.push({
-      code: 'no-clusters-section',
+      line: 0,
+      reason: 'no-clusters-section',
       message: `config dump has no ClustersConfigDump section (found: ${found.length ? found.join(', ') : 'nothing'})`,
     });
   }

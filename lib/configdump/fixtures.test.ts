@@ -49,7 +49,7 @@ describe('every config_dump fixture', () => {
       const raw = rawCounts(text);
       if (!raw.hasClusters) {
         expect(result.ok).toBe(false);
-        if (!result.ok) expect(result.errors[0]?.code).toBe('no-clusters-section');
+        if (!result.ok) expect(result.errors[0]?.reason).toBe('no-clusters-section');
         return;
       }
       expect(result.ok).toBe(true);

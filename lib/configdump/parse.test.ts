@@ -90,7 +90,7 @@ describe('parseConfigDump: errors are data', () => {
     const r = parseConfigDump('{\n  "configs": [\n    {"@type": }\n  ]\n}');
     expect(r.dump).toBeNull();
     expect(r.errors).toHaveLength(1);
-    expect(r.errors[0]?.code).toBe('syntax');
+    expect(r.errors[0]?.reason).toBe('syntax');
     expect(r.errors[0]?.line).toBe(3);
     expect(r.errors[0]?.column).toBeGreaterThan(1);
   });
@@ -98,13 +98,13 @@ describe('parseConfigDump: errors are data', () => {
   it('reports truncated JSON at the end of the input', () => {
     const text = '{"configs": [';
     const r = parseConfigDump(text);
-    expect(r.errors[0]).toMatchObject({ code: 'syntax', line: 1 });
+    expect(r.errors[0]).toMatchObject({ reason: 'syntax', line: 1 });
   });
 
   it('reports invalid YAML with a line', () => {
     const r = parseConfigDump('configs:\n  - "@type": x\n   bad: [unclosed\n');
     expect(r.dump).toBeNull();
-    expect(r.errors[0]?.code).toBe('syntax');
+    expect(r.errors[0]?.reason).toBe('syntax');
     expect(r.errors[0]?.line).toBeGreaterThanOrEqual(2);
   });
 
@@ -112,7 +112,7 @@ describe('parseConfigDump: errors are data', () => {
     for (const text of ['{"kind":"Pod","metadata":{}}', '[1,2]', '"configs"', 'just some words']) {
       const r = parseConfigDump(text);
       expect(r.dump).toBeNull();
-      expect(r.errors[0]?.code).toBe('not-config-dump');
+      expect(r.errors[0]?.reason).toBe('not-config-dump');
       expect(r.errors[0]?.message).toMatch(/^not an Envoy config dump: /);
     }
   });
@@ -122,7 +122,7 @@ describe('parseConfigDump: errors are data', () => {
       JSON.stringify({ configs: [{ '@type': 'type.googleapis.com/foo.Bar' }, 7] }),
     );
     expect(r.dump).toBeNull();
-    expect(r.errors.map((e) => e.code)).toEqual([
+    expect(r.errors.map((e) => e.reason)).toEqual([
       'not-config-dump',
       'unknown-section',
       'bad-entry',
@@ -130,7 +130,7 @@ describe('parseConfigDump: errors are data', () => {
   });
 
   it('reports an empty input', () => {
-    expect(parseConfigDump('  \n').errors[0]?.code).toBe('empty');
+    expect(parseConfigDump('  \n').errors[0]?.reason).toBe('empty');
   });
 
   it('keeps going past bad entries and counts them', () => {
@@ -143,7 +143,7 @@ describe('parseConfigDump: errors are data', () => {
     );
     (dump.configs as unknown[]).push({ '@type': 'type.googleapis.com/other.Thing' });
     const parsed = parseConfigDump(JSON.stringify(dump));
-    expect(parsed.errors.map((e) => e.code)).toEqual(['unknown-section']);
+    expect(parsed.errors.map((e) => e.reason)).toEqual(['unknown-section']);
     const ex = extractClusters(parsed.dump!);
     expect(ex.rows).toHaveLength(6);
     expect(ex.errors.map((e) => e.path)).toEqual([
@@ -159,7 +159,7 @@ describe('parseConfigDump: errors are data', () => {
     );
     expect(r.ok).toBe(false);
     if (!r.ok) {
-      expect(r.errors[0]?.code).toBe('no-clusters-section');
+      expect(r.errors[0]?.reason).toBe('no-clusters-section');
       expect(r.errors[0]?.message).toContain('found: bootstrap');
     }
   });

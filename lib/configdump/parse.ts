@@ -1,7 +1,7 @@
 import { anyType, isObject, type JsonObject } from './fields';
 import { classifyType, sectionKindForMapKey } from './sections';
 import { readStructuredText } from './text';
-import type { ConfigDump, DumpError, DumpResource, DumpSection, ParseResult } from './types';
+import type { ConfigDump, DumpProblem, DumpResource, DumpSection, ParseResult } from './types';
 
 function describeKeys(obj: JsonObject): string {
   const keys = Object.keys(obj);
@@ -29,18 +29,24 @@ function locateConfigs(root: JsonObject): { configs: unknown; path: string } | n
   return null;
 }
 
-function fromList(list: unknown[], base: string, dump: ConfigDump, errors: DumpError[]): void {
+function fromList(list: unknown[], base: string, dump: ConfigDump, errors: DumpProblem[]): void {
   list.forEach((entry, i) => {
     const path = `${base}[${i}]`;
     if (!isObject(entry)) {
-      errors.push({ code: 'bad-entry', message: `${path} is ${describeValue(entry)}`, path });
+      errors.push({
+        line: 0,
+        reason: 'bad-entry',
+        message: `${path} is ${describeValue(entry)}`,
+        path,
+      });
       return;
     }
     const type = anyType(entry);
     const match = classifyType(type);
     if (!match) {
       errors.push({
-        code: 'unknown-section',
+        line: 0,
+        reason: 'unknown-section',
         message: `${path} has ${type ? `@type ${type}` : 'no @type'}, not an Envoy admin config dump type`,
         path,
       });
@@ -58,17 +64,27 @@ function fromList(list: unknown[], base: string, dump: ConfigDump, errors: DumpE
   });
 }
 
-function fromMap(map: JsonObject, base: string, dump: ConfigDump, errors: DumpError[]): void {
+function fromMap(map: JsonObject, base: string, dump: ConfigDump, errors: DumpProblem[]): void {
   for (const [key, entry] of Object.entries(map)) {
     const path = `${base}.${key}`;
     if (!isObject(entry)) {
-      errors.push({ code: 'bad-entry', message: `${path} is ${describeValue(entry)}`, path });
+      errors.push({
+        line: 0,
+        reason: 'bad-entry',
+        message: `${path} is ${describeValue(entry)}`,
+        path,
+      });
       continue;
     }
     const type = anyType(entry);
     const kind = (type ? classifyType(type)?.kind : null) ?? sectionKindForMapKey(key);
     if (!kind) {
-      errors.push({ code: 'unknown-section', message: `${path}: unknown config dump key`, path });
+      errors.push({
+        line: 0,
+        reason: 'unknown-section',
+        message: `${path}: unknown config dump key`,
+        path,
+      });
       continue;
     }
     const section: DumpSection = { kind, type, path, body: entry };
@@ -83,7 +99,8 @@ export function readConfigDumpValue(value: unknown, syntax: 'json' | 'yaml'): Pa
       dump: null,
       errors: [
         {
-          code: 'not-config-dump',
+          line: 0,
+          reason: 'not-config-dump',
           message: `not an Envoy config dump: the document is ${describeValue(value)}, expected an object with "configs"`,
         },
       ],
@@ -95,18 +112,19 @@ export function readConfigDumpValue(value: unknown, syntax: 'json' | 'yaml'): Pa
       dump: null,
       errors: [
         {
-          code: 'not-config-dump',
+          line: 0,
+          reason: 'not-config-dump',
           message: `not an Envoy config dump: ${describeKeys(value)}, expected "configs"`,
         },
       ],
     };
   }
-  const errors: DumpError[] = [];
+  const errors: DumpProblem[] = [];
   const { configs, path } = found;
   const isList = Array.isArray(configs);
   if (!isList && !isObject(configs)) {
     const message = `not an Envoy config dump: "${path}" is ${describeValue(configs)}`;
-    return { dump: null, errors: [{ code: 'not-config-dump', message, path }] };
+    return { dump: null, errors: [{ line: 0, reason: 'not-config-dump', message, path }] };
   }
   const dump: ConfigDump = { layout: 'configs-list', syntax, sections: [], resources: [] };
   if (isList) fromList(configs, path, dump, errors);
@@ -119,7 +137,8 @@ export function readConfigDumpValue(value: unknown, syntax: 'json' | 'yaml'): Pa
       dump: null,
       errors: [
         {
-          code: 'not-config-dump',
+          line: 0,
+          reason: 'not-config-dump',
           message: `not an Envoy config dump: none of the ${entries} entries of "${path}" is an Envoy admin config dump section`,
           path,
         },

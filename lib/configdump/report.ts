@@ -7,9 +7,14 @@ import { locatePaths } from './path-position';
 import { readStructuredText } from './text';
 import { isZtunnelDump, readZtunnelDump, type ZtunnelParse } from './ztunnel';
 import { findDeepNesting } from '../json-depth';
-import { dumpProblems, type DumpProblem } from './problems';
 import { summarizeClusters } from './summary';
-import type { ClusterRow, ClusterSummary, DumpError, ProxyIdentity, ResourceCounts } from './types';
+import type {
+  ClusterRow,
+  ClusterSummary,
+  DumpProblem,
+  ProxyIdentity,
+  ResourceCounts,
+} from './types';
 
 export interface ClusterReport {
   proxy: ProxyIdentity;
@@ -19,11 +24,11 @@ export interface ClusterReport {
   listeners: ResourceCounts;
   routes: ResourceCounts;
   /** Non-fatal problems (bad entries, unknown sections), each counted once. */
-  errors: DumpError[];
+  errors: DumpProblem[];
 }
 
 export type ClusterReportResult =
-  { ok: true; report: ClusterReport } | { ok: false; errors: DumpError[] };
+  { ok: true; report: ClusterReport } | { ok: false; errors: DumpProblem[] };
 
 /**
  * Text of a config dump -> everything the proxies view and `meshdx clusters` show. Fails
@@ -55,7 +60,7 @@ export type DumpAnalysis =
   | { kind: 'envoy'; report: ClusterReport }
   | { kind: 'endpoints'; endpoints: EndpointReport }
   | { kind: 'ztunnel'; ztunnel: ZtunnelParse }
-  | { kind: 'error'; errors: DumpError[] };
+  | { kind: 'error'; errors: DumpProblem[] };
 
 /** Deepest nesting read by default: real dumps stay far below it. */
 export const DEFAULT_DUMP_MAX_DEPTH = 256;
@@ -73,7 +78,7 @@ export function analyzeDump(
   const deep = findDeepNesting(text, maxDepth);
   if (deep) {
     const message = `nested deeper than ${maxDepth} levels: not a config dump meshdx reads`;
-    return { kind: 'error', errors: [{ code: 'too-deep', message, ...pick(deep) }] };
+    return { kind: 'error', errors: [{ reason: 'too-deep', message, ...pick(deep) }] };
   }
   const read = readStructuredText(text);
   if (read.errors.length > 0) return { kind: 'error', errors: read.errors };
@@ -92,7 +97,7 @@ export function analyzeDump(
     if (hasSection) return { kind: 'endpoints', endpoints };
     if (opts.endpoints) {
       const message = 'config dump has no EndpointsConfigDump section (dump it with ?include_eds)';
-      return { kind: 'error', errors: [{ code: 'no-clusters-section', message }] };
+      return { kind: 'error', errors: [{ line: 0, reason: 'no-clusters-section', message }] };
     }
   }
   if (!extraction.hasClustersSection)
@@ -118,13 +123,13 @@ function pick(at: { line: number; column: number }): { line: number; column: num
 }
 
 /** Gives each error with a path the line and column of that path in the JSON text. */
-function placeErrors(text: string, errors: DumpError[]): void {
-  const wanted = new Set(errors.flatMap((e) => (e.path && e.line === undefined ? [e.path] : [])));
+function placeErrors(text: string, errors: DumpProblem[]): void {
+  const wanted = new Set(errors.flatMap((e) => (e.path && e.line === 0 ? [e.path] : [])));
   if (wanted.size === 0) return;
   const at = locatePaths(text, wanted);
   for (const e of errors) {
     const p = e.path ? at.get(e.path) : undefined;
-    if (p && e.line === undefined) Object.assign(e, p);
+    if (p && e.line === 0) Object.assign(e, p);
   }
 }
 
@@ -175,15 +180,6 @@ export function clustersJson(report: ClusterReport): ClustersJson {
       destinationRule: absent(c.destinationRule),
       source: c.source,
     })),
-    errors: dumpProblems(report.errors),
+    errors: report.errors,
   };
-}
-
-/** One-line description of a fatal error, with position when known. */
-export function describeDumpError(e: DumpError): string {
-  const where =
-    e.line !== undefined
-      ? ` (line ${e.line}${e.column !== undefined ? `, column ${e.column}` : ''})`
-      : '';
-  return `${e.message}${where}`;
 }

@@ -1,32 +1,19 @@
 import { parseDocument } from 'yaml';
 import { findJsonError } from './json-position';
-import type { DumpError } from './types';
+import { positionAt } from '../parse-problem';
+import type { DumpProblem } from './types';
 
 export interface TextValue {
   value: unknown;
   syntax: 'json' | 'yaml';
-  errors: DumpError[];
+  errors: DumpProblem[];
 }
 
-/** 1-based line and column of a character offset. */
-export function lineColumn(text: string, offset: number): { line: number; column: number } {
-  let line = 1;
-  let lineStart = 0;
-  const end = Math.max(0, Math.min(offset, text.length));
-  for (let i = 0; i < end; i++) {
-    if (text.charCodeAt(i) === 10) {
-      line++;
-      lineStart = i + 1;
-    }
-  }
-  return { line, column: end - lineStart + 1 };
-}
-
-function jsonError(text: string, err: unknown): DumpError {
+function jsonError(text: string, err: unknown): DumpProblem {
   const found = findJsonError(text);
-  const where = lineColumn(text, found ? found.offset : text.length);
+  const where = positionAt(text, found ? found.offset : text.length);
   const reason = found ? found.reason : err instanceof Error ? err.message : String(err);
-  return { code: 'syntax', message: `invalid JSON: ${reason}`, ...where };
+  return { reason: 'syntax', message: `invalid JSON: ${reason}`, ...where };
 }
 
 /**
@@ -37,7 +24,11 @@ export function readStructuredText(raw: string): TextValue {
   const text = raw.charCodeAt(0) === 0xfeff ? raw.slice(1) : raw;
   const first = /\S/.exec(text);
   if (!first) {
-    return { value: null, syntax: 'json', errors: [{ code: 'empty', message: 'input is empty' }] };
+    return {
+      value: null,
+      syntax: 'json',
+      errors: [{ line: 0, reason: 'empty', message: 'input is empty' }],
+    };
   }
   if (first[0] === '{' || first[0] === '[') {
     try {
@@ -48,10 +39,10 @@ export function readStructuredText(raw: string): TextValue {
   }
   const doc = parseDocument(text, { prettyErrors: true, uniqueKeys: false });
   if (doc.errors.length > 0) {
-    const errors: DumpError[] = doc.errors.map((e) => ({
-      code: 'syntax',
+    const errors: DumpProblem[] = doc.errors.map((e) => ({
+      reason: 'syntax',
       message: `invalid YAML: ${e.message.split('\n')[0] ?? e.code}`,
-      line: e.linePos?.[0].line,
+      line: e.linePos?.[0].line ?? 0,
       column: e.linePos?.[0].col,
     }));
     return { value: null, syntax: 'yaml', errors };

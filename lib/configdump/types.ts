@@ -3,20 +3,21 @@
  * section payloads stay `unknown` and are read through the key helpers in fields.ts, which
  * accept both snake_case (Envoy's own /config_dump) and camelCase (protojson) keys.
  */
+import type { ParseProblem } from '../parse-problem';
 
-/** One problem found while reading a dump; `line`/`column` are 1-based when known. */
-export interface DumpError {
-  code:
-    | 'syntax'
-    | 'not-config-dump'
-    | 'no-clusters-section'
-    | 'bad-entry'
-    | 'unknown-section'
-    | 'empty'
-    | 'too-deep';
-  message: string;
-  line?: number;
-  column?: number;
+/** Why a dump, or an entry of it, could not be read. */
+export type DumpProblemReason =
+  | 'syntax'
+  | 'not-config-dump'
+  | 'no-clusters-section'
+  | 'bad-entry'
+  | 'unknown-section'
+  | 'empty'
+  | 'too-deep';
+
+/** One problem found while reading a dump; line 0 while its position is not known. */
+export interface DumpProblem extends ParseProblem {
+  reason: DumpProblemReason;
   /** Where in the dump, e.g. `configs[3]` or `configs[1].dynamic_active_clusters[7]`. */
   path?: string;
 }
@@ -68,7 +69,7 @@ export interface ConfigDump {
 
 export interface ParseResult {
   dump: ConfigDump | null;
-  errors: DumpError[];
+  errors: DumpProblem[];
 }
 
 export type EnvoyClusterOrigin = 'static' | 'dynamic';

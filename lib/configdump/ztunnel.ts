@@ -1,6 +1,5 @@
 import { isObject, type JsonObject } from './fields';
-import { dumpProblems, type DumpProblem } from './problems';
-import type { DumpError } from './types';
+import type { DumpProblem } from './types';
 
 /**
  * ztunnel's `/config_dump` (ambient mode; admin port 15000 of a ztunnel pod): not an Envoy
@@ -55,7 +54,7 @@ export interface ZtunnelDump {
 export interface ZtunnelParse {
   dump: ZtunnelDump;
   /** Entries that could not be read, with their path (`workloads.net1/10.0.0.1`). */
-  errors: DumpError[];
+  errors: DumpProblem[];
 }
 
 const ZTUNNEL_KEYS = ['workloads', 'services', 'policies', 'certificates', 'workloadState'];
@@ -95,13 +94,13 @@ function count(value: unknown): number {
   return 0;
 }
 
-function bad(path: string, why: string): DumpError {
-  return { code: 'bad-entry', message: `${path} ${why}`, path };
+function bad(path: string, why: string): DumpProblem {
+  return { line: 0, reason: 'bad-entry', message: `${path} ${why}`, path };
 }
 
 /** Reads a ztunnel dump (see isZtunnelDump); unreadable entries are errors, the rest is kept. */
 export function readZtunnelDump(root: JsonObject): ZtunnelParse {
-  const errors: DumpError[] = [];
+  const errors: DumpProblem[] = [];
   const services: ZtunnelService[] = [];
   /** Service name by VIP as written (`net/ip`) and by bare IP: for waypoint names. */
   const byVip = new Map<string, string>();
@@ -277,7 +276,7 @@ export function ztunnelJson(parse: ZtunnelParse): ZtunnelJson {
       vip: s.vip,
       endpoints: s.endpoints,
     })),
-    errors: dumpProblems(parse.errors),
+    errors: parse.errors,
   };
 }
 

@@ -4,7 +4,7 @@
  * IstioOperator. The checks take Istio's root namespace from one; a bare mesh config is no
  * Kubernetes object, so it leaves the objects the checks screen (it is no malformed object).
  */
-import type { InputError } from '../timeline/position';
+import type { TimelineInputProblem } from '../timeline/position';
 import { isBareMeshConfig, meshConfigOfValue, type MeshSettings } from '../timeline/meshconfig';
 import { isJsonObject } from '../json-object';
 
@@ -12,7 +12,7 @@ export interface FoundMeshConfig {
   /** Where the document is (file:line). */
   origin: string;
   settings: MeshSettings;
-  errors: InputError[];
+  errors: TimelineInputProblem[];
 }
 
 export interface SplitMeshConfigs<T> {

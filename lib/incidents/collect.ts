@@ -2,7 +2,7 @@ import { createLineParser } from '../accesslog/parser';
 import { isFailure } from '../accesslog/failure';
 import { normalizeIp, parseAddress } from '../accesslog/address';
 import { parseClusterName } from '../accesslog/cluster';
-import type { AccessLogRecord } from '../accesslog/types';
+import type { AccessLogProblem, AccessLogRecord } from '../accesslog/types';
 import { attributeRecord, type Attribution } from '../ledger/attribution';
 import type { IpHistory } from '../ledger/ip-history';
 import { emptyUntimed, noteUntimed, type UntimedLines } from '../ledger/untimed';
@@ -38,17 +38,15 @@ export interface AttributedRequest extends Attribution {
   clientName: string | null;
 }
 
-export interface LineProblem {
+/** An unreadable line of one of the logs read, and which log it is in. */
+export interface IncidentLineProblem extends AccessLogProblem {
   source: string;
-  line: number;
-  reason: string;
-  message: string;
 }
 
 export interface Collected {
   requests: AttributedRequest[];
   sources: LogSource[];
-  lineErrors: LineProblem[];
+  lineErrors: IncidentLineProblem[];
   records: number;
   failing: number;
   outsideWindow: number;
@@ -99,12 +97,7 @@ export function collectRequests(
       if (r.kind === 'error') {
         src.errors++;
         if (out.lineErrors.length < MAX_LINE_ERRORS)
-          out.lineErrors.push({
-            source: input.source,
-            line: r.error.line,
-            reason: r.error.reason,
-            message: r.error.message,
-          });
+          out.lineErrors.push({ source: input.source, ...r.error });
         continue;
       }
       src.records++;

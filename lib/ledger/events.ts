@@ -4,9 +4,7 @@ import { createJsonSplitter, type JsonSplitterOptions, type StreamProblem } from
 import type { ParseProblem } from '../parse-problem';
 
 export interface HistoryProblem extends ParseProblem {
-  line: number;
   reason: StreamProblem['reason'] | 'invalid-json' | 'not-a-pod' | 'watch-error';
-  message: string;
 }
 
 export interface HistoryCounts {

@@ -3,6 +3,9 @@
  * (`name: P0(nan,0) P25(...)` or `name: No recorded values`) are skipped and counted; text
  * readouts (`name: "text"`) are kept apart.
  */
+import { excerptOf } from '../parse-problem';
+import type { MetricsProblem } from './types';
+
 export interface AdminStat {
   name: string;
   value: number;
@@ -12,7 +15,7 @@ export interface AdminStat {
 export interface AdminStatsResult {
   stats: AdminStat[];
   textReadouts: { name: string; value: string; line: number }[];
-  errors: { line: number; message: string; text: string }[];
+  errors: MetricsProblem[];
   counts: {
     lines: number;
     stats: number;
@@ -57,11 +60,7 @@ export function parseEnvoyStatsText(input: string): AdminStatsResult {
     if (!name || !/^-?\d+(\.\d+)?$/.test(rawValue)) {
       out.counts.errors++;
       const message = !name ? 'expected "name: value"' : `invalid value "${rawValue}"`;
-      out.errors.push({
-        line,
-        message,
-        text: text.length > 200 ? `${text.slice(0, 200)}...` : text,
-      });
+      out.errors.push({ line, reason: 'bad-stat', message, excerpt: excerptOf(text, 200) });
       return;
     }
     out.stats.push({ name, value: Number(rawValue), line });

@@ -1,5 +1,12 @@
-import { LineError, lexSampleLine } from './sample-line';
-import type { MetricFamily, MetricType, ParseError, PrometheusParseResult, Sample } from './types';
+import { excerptOf } from '../parse-problem';
+import { SampleSyntaxError, lexSampleLine } from './sample-line';
+import type {
+  MetricFamily,
+  MetricType,
+  MetricsProblem,
+  PrometheusParseResult,
+  Sample,
+} from './types';
 
 const TYPES = new Set<MetricType>([
   'counter',
@@ -24,10 +31,6 @@ const SUFFIXES: Partial<Record<MetricType, string[]>> = {
 
 function unescapeHelp(s: string): string {
   return s.replace(/\\(\\|n)/g, (_m, c: string) => (c === 'n' ? '\n' : '\\'));
-}
-
-function clip(text: string): string {
-  return text.length > 200 ? `${text.slice(0, 200)}...` : text;
 }
 
 const ALL_SUFFIXES = [...new Set(Object.values(SUFFIXES).flat())];
@@ -73,7 +76,7 @@ function readComment(text: string, families: Record<string, MetricFamily>): stri
 export function parsePrometheusText(input: string): PrometheusParseResult {
   const samples: Sample[] = [];
   const families: Record<string, MetricFamily> = {};
-  const errors: ParseError[] = [];
+  const errors: MetricsProblem[] = [];
   const counts = { lines: 0, samples: 0, comments: 0, blank: 0, errors: 0 };
   const lines = input.split('\n');
   if (lines.length > 0 && lines[lines.length - 1] === '') lines.pop();
@@ -90,7 +93,12 @@ export function parsePrometheusText(input: string): PrometheusParseResult {
       const problem = readComment(trimmed, families);
       if (problem) {
         counts.errors++;
-        errors.push({ line, message: problem, text: clip(text) });
+        errors.push({
+          line,
+          reason: 'bad-comment',
+          message: problem,
+          excerpt: excerptOf(text, 200),
+        });
       } else counts.comments++;
       return;
     }
@@ -104,9 +112,9 @@ export function parsePrometheusText(input: string): PrometheusParseResult {
     } catch (err) {
       counts.errors++;
       const indent = text.length - text.replace(/^[ \t]+/, '').length;
-      const column = err instanceof LineError ? err.column + indent : undefined;
+      const column = err instanceof SampleSyntaxError ? err.column + indent : undefined;
       const message = err instanceof Error ? err.message : String(err);
-      errors.push({ line, column, message, text: clip(text) });
+      errors.push({ line, column, reason: 'bad-sample', message, excerpt: excerptOf(text, 200) });
     }
   });
   return { samples, families, errors, counts };

@@ -7,7 +7,7 @@ export interface LexedSample {
   timestampMs?: number;
 }
 
-export class LineError extends Error {
+export class SampleSyntaxError extends Error {
   constructor(
     message: string,
     readonly column: number,
@@ -20,12 +20,12 @@ const NAME = /[a-zA-Z_:][a-zA-Z0-9_:]*/y;
 const LABEL_NAME = /[a-zA-Z_][a-zA-Z0-9_]*/y;
 const ESCAPES: Record<string, string> = { '\\': '\\', '"': '"', n: '\n' };
 
-/** Cursor over one line; every failure is a LineError with a 1-based column. */
+/** Cursor over one line; every failure is a SampleSyntaxError with a 1-based column. */
 class Cursor {
   pos = 0;
   constructor(readonly text: string) {}
   fail(message: string): never {
-    throw new LineError(message, this.pos + 1);
+    throw new SampleSyntaxError(message, this.pos + 1);
   }
   peek(): string {
     return this.text[this.pos] ?? '';
@@ -99,7 +99,7 @@ function readLabels(cur: Cursor, labels: Record<string, string>): string | null 
   }
 }
 
-/** Parses one sample line of the Prometheus text format; throws LineError on bad input. */
+/** Parses one sample line of the Prometheus text format; throws SampleSyntaxError on bad input. */
 export function lexSampleLine(text: string): LexedSample {
   const cur: Cursor = new Cursor(text);
   const labels: Record<string, string> = {};

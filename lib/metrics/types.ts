@@ -1,3 +1,5 @@
+import type { ParseProblem } from '../parse-problem';
+
 /** One sample of a Prometheus text exposition. */
 export interface Sample {
   name: string;
@@ -29,19 +31,25 @@ export interface MetricFamily {
   help?: string;
 }
 
-export interface ParseError {
-  line: number;
-  /** 1-based column where the problem was noticed, when known. */
-  column?: number;
-  message: string;
-  /** The offending line (truncated), to show it to a human. */
-  text: string;
+/** Why a line of metrics text (Prometheus exposition, Envoy /stats) could not be read. */
+export type MetricsProblemReason =
+  /** A `# TYPE` / `# HELP` line that says something meshdx cannot use. */
+  | 'bad-comment'
+  /** A Prometheus sample line that is not `name{labels} value [timestamp]`. */
+  | 'bad-sample'
+  /** An Envoy /stats line that is not `name: value`. */
+  | 'bad-stat';
+
+/** A line of metrics text that could not be read, with the line itself (truncated). */
+export interface MetricsProblem extends ParseProblem {
+  reason: MetricsProblemReason;
+  excerpt: string;
 }
 
 export interface PrometheusParseResult {
   samples: Sample[];
   families: Record<string, MetricFamily>;
-  errors: ParseError[];
+  errors: MetricsProblem[];
   /** Lines seen, and how each was accounted for (lines = samples + comments + blank + errors). */
   counts: { lines: number; samples: number; comments: number; blank: number; errors: number };
 }

@@ -9,7 +9,8 @@ import { z } from 'zod';
 import { parseAllDocuments } from 'yaml';
 import type { KubeEvent, Pod } from '../kube/types';
 import { splitJsonValues } from './jsonstream';
-import { lineColAt, type InputError } from './position';
+import { positionAt } from '../parse-problem';
+import { type TimelineInputProblem, type TimelineInputReason } from './position';
 import type { Transition } from './types';
 import { diffPod } from './watch';
 import { isJsonObject } from '../json-object';
@@ -18,7 +19,7 @@ export interface TimelineInput {
   pods: Pod[];
   events: KubeEvent[];
   transitions: Transition[];
-  errors: InputError[];
+  errors: TimelineInputProblem[];
   /** Parts of the input (values, lines, documents) that could not be read or used. */
   unreadable: number;
   stats: { values: number; watchEvents: number; deleted: number; ignored: Record<string, number> };
@@ -48,15 +49,15 @@ class Collector {
   readonly pods = new Map<string, Pod>();
   readonly events: KubeEvent[] = [];
   readonly transitions: Transition[] = [];
-  readonly errors: InputError[] = [];
+  readonly errors: TimelineInputProblem[] = [];
   readonly stats: TimelineInput['stats'] = { values: 0, watchEvents: 0, deleted: 0, ignored: {} };
   private readonly seenTransitions = new Set<string>();
   unreadable = 0;
 
   /** One part of the input could not be used. */
-  fail(at: At, message: string): void {
+  fail(at: At, reason: TimelineInputReason, message: string): void {
     this.unreadable++;
-    this.errors.push({ ...at, message });
+    this.errors.push({ ...at, reason, message });
   }
 
   ignore(kind: string): void {
@@ -68,7 +69,11 @@ class Collector {
     if (!parsed.success) {
       const issue = parsed.error.issues[0];
       const path = issue?.path.join('.') ?? '';
-      this.fail(at, `not a readable Pod: ${path ? `${path}: ` : ''}${issue?.message ?? 'invalid'}`);
+      this.fail(
+        at,
+        'not-a-pod',
+        `not a readable Pod: ${path ? `${path}: ` : ''}${issue?.message ?? 'invalid'}`,
+      );
       return;
     }
     const pod = value as Pod;
@@ -92,7 +97,11 @@ class Collector {
       return;
     }
     if (!isJsonObject(value)) {
-      this.fail(at, `expected an object, got ${value === null ? 'null' : typeof value}`);
+      this.fail(
+        at,
+        'not-an-object',
+        `expected an object, got ${value === null ? 'null' : typeof value}`,
+      );
       return;
     }
     const kind = typeof value.kind === 'string' ? value.kind : '';
@@ -110,11 +119,15 @@ class Collector {
     }
     if (kind === 'Event' || (!kind && 'involvedObject' in value)) {
       if (EventShape.safeParse(value).success) this.events.push(value as unknown as KubeEvent);
-      else this.fail(at, 'not a readable Event');
+      else this.fail(at, 'not-an-event', 'not a readable Event');
       return;
     }
     if (kind === 'Status') {
-      this.fail(at, `API status: ${String(value.message ?? value.reason ?? 'error')}`);
+      this.fail(
+        at,
+        'api-status',
+        `API status: ${String(value.message ?? value.reason ?? 'error')}`,
+      );
       return;
     }
     this.ignore(kind || 'unknown');
@@ -127,11 +140,11 @@ class Collector {
     if (type === 'BOOKMARK') return this.ignore('BOOKMARK');
     if (type === 'ERROR') {
       const msg = isJsonObject(obj) ? String(obj.message ?? obj.reason ?? 'error') : 'error';
-      this.fail(at, `watch ERROR event: ${msg}`);
+      this.fail(at, 'watch-error', `watch ERROR event: ${msg}`);
       return;
     }
     if (!['ADDED', 'MODIFIED', 'DELETED'].includes(type)) {
-      this.fail(at, `unknown watch event type ${JSON.stringify(type)}`);
+      this.fail(at, 'unknown-event-type', `unknown watch event type ${JSON.stringify(type)}`);
       return;
     }
     if (type === 'DELETED') this.stats.deleted++;
@@ -158,8 +171,12 @@ function readYaml(text: string, c: Collector): void {
       // one broken document is one unreadable part, whatever the number of errors in it
       c.unreadable++;
       for (const e of doc.errors) {
-        const pos = lineColAt(text, e.pos[0]);
-        c.errors.push({ ...pos, message: e.message.split('\n')[0] ?? e.message });
+        const pos = positionAt(text, e.pos[0]);
+        c.errors.push({
+          ...pos,
+          reason: 'invalid-yaml',
+          message: `invalid YAML: ${e.message.split('\n')[0] ?? e.message}`,
+        });
       }
       continue;
     }
@@ -180,7 +197,7 @@ export function readTimelineInput(text: string): TimelineInput {
   const c = new Collector();
   const first = /\S/.exec(text);
   if (!first) {
-    c.fail({ line: 1, column: 1 }, 'empty input');
+    c.fail({ line: 1, column: 1 }, 'empty', 'empty input');
     return c.result();
   }
   if (first[0] === '{' || first[0] === '[') {

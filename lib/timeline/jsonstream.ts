@@ -6,7 +6,8 @@
  */
 import { createJsonSplitter, type JsonSplitterOptions } from '../json-stream';
 import { jsonErrorOffset } from './jsonerror';
-import { lineColAt, type InputError } from './position';
+import { positionAt } from '../parse-problem';
+import { type TimelineInputProblem } from './position';
 
 export interface JsonValueAt {
   value: unknown;
@@ -16,25 +17,31 @@ export interface JsonValueAt {
   column: number;
 }
 
-function parseError(text: string, start: number, slice: string, e: unknown): InputError {
+function parseError(text: string, start: number, slice: string, e: unknown): TimelineInputProblem {
   const msg = e instanceof Error ? e.message : String(e);
   const m = /position (\d+)/.exec(msg);
   const rel = m ? Number(m[1]) : jsonErrorOffset(slice);
   const at = start + Math.max(0, rel);
-  return { ...lineColAt(text, at), message: `invalid JSON: ${msg.split('\n')[0]}` };
+  return {
+    ...positionAt(text, at),
+    reason: 'invalid-json',
+    message: `invalid JSON: ${msg.split('\n')[0]}`,
+  };
 }
 
 export function splitJsonValues(
   text: string,
   limits: JsonSplitterOptions = {},
-): { values: JsonValueAt[]; errors: InputError[] } {
+): { values: JsonValueAt[]; errors: TimelineInputProblem[] } {
   const splitter = createJsonSplitter(limits);
   const pushed = splitter.push(text);
   const problems = [...pushed.problems, ...splitter.end().problems];
-  const errors: InputError[] = problems.map((p) => ({
+  const errors: TimelineInputProblem[] = problems.map((p) => ({
     line: p.line,
     column: p.column,
+    reason: p.reason,
     message: p.message,
+    ...(p.excerpt !== undefined ? { excerpt: p.excerpt } : {}),
   }));
   const values: JsonValueAt[] = [];
   for (const chunk of pushed.values) {

@@ -4,7 +4,8 @@
  * YAML or JSON; errors carry a position, nothing is thrown.
  */
 import { isNode, parseAllDocuments, type Document } from 'yaml';
-import { lineColAt, type InputError } from './position';
+import { positionAt } from '../parse-problem';
+import { type TimelineInputProblem } from './position';
 import { readProxyConfigObject, type ProxySettings } from './proxyconfig';
 import { isJsonObject } from '../json-object';
 
@@ -20,7 +21,7 @@ export interface MeshSettings extends ProxySettings {
 
 export interface MeshConfigResult {
   settings: MeshSettings;
-  errors: InputError[];
+  errors: TimelineInputProblem[];
 }
 
 /** A Kubernetes namespace name (RFC 1123 label). */
@@ -37,17 +38,18 @@ function fromMesh(mesh: Record<string, unknown>, from: MeshSettings['from']): Me
 function yamlDocs(
   text: string,
   lineOffset: number,
-): { values: unknown[]; docs: Document[]; errors: InputError[] } {
+): { values: unknown[]; docs: Document[]; errors: TimelineInputProblem[] } {
   const values: unknown[] = [];
   const docs: Document[] = [];
-  const errors: InputError[] = [];
+  const errors: TimelineInputProblem[] = [];
   for (const doc of parseAllDocuments(text, { prettyErrors: false })) {
     if (doc.errors.length) {
       for (const e of doc.errors) {
-        const pos = lineColAt(text, e.pos[0]);
+        const pos = positionAt(text, e.pos[0]);
         errors.push({
           line: pos.line + lineOffset,
           column: pos.column,
+          reason: 'invalid-yaml',
           message: e.message.split('\n')[0] ?? e.message,
         });
       }
@@ -93,7 +95,7 @@ function interpret(value: unknown): Interpreted | null {
 function positionOf(text: string, doc: Document | undefined, path: (string | number)[]) {
   const node: unknown = doc?.getIn(path, true);
   const range = isNode(node) ? node.range : undefined;
-  return range ? lineColAt(text, range[0]) : { line: 1, column: 1 };
+  return range ? positionAt(text, range[0]) : { line: 1, column: 1 };
 }
 
 /**
@@ -206,6 +208,7 @@ export function parseMeshConfig(text: string): MeshConfigResult {
     errors.push({
       line: 1,
       column: 1,
+      reason: 'no-mesh-config',
       message: 'no mesh config found (expected the istio ConfigMap, a mesh config, or meshConfig)',
     });
   }

@@ -1,20 +1,22 @@
-/** Errors as data: a message with a 1-based line and column in the input text. */
-export interface InputError {
-  line: number;
-  column: number;
-  message: string;
-}
+import type { StreamProblem } from '../json-stream';
+import type { ParseProblem } from '../parse-problem';
 
-/** 1-based line/column of a character offset in text. */
-export function lineColAt(text: string, offset: number): { line: number; column: number } {
-  let line = 1;
-  let lastBreak = -1;
-  const end = Math.max(0, Math.min(offset, text.length));
-  for (let i = 0; i < end; i++) {
-    if (text.charCodeAt(i) === 10) {
-      line++;
-      lastBreak = i;
-    }
-  }
-  return { line, column: end - lastBreak };
+/** Why a part of a timeline input (pods, events, watch streams) or a mesh config was not read. */
+export type TimelineInputReason =
+  | StreamProblem['reason']
+  | 'empty'
+  | 'invalid-json'
+  | 'invalid-yaml'
+  | 'not-an-object'
+  | 'not-a-pod'
+  | 'not-an-event'
+  | 'api-status'
+  | 'watch-error'
+  | 'unknown-event-type'
+  | 'no-mesh-config';
+
+/** Errors as data: where in the input text (1-based line and column), why, and what. */
+export interface TimelineInputProblem extends ParseProblem {
+  column: number;
+  reason: TimelineInputReason;
 }
