@@ -2,11 +2,15 @@ import { describe, expect, it } from 'vitest';
 import type { Pod } from '../../lib/kube/types';
 import { diffPod } from '../../lib/timeline/watch';
 import { openHistoryStore } from './history-store';
-import { StorePodHistory, type LivePods } from './pod-history';
+import type { ClusterCache } from '../cache/cluster-cache';
+import { StorePodHistory } from './pod-history';
 import { makeEvent, makePod, MIN, observed, SEC, T0 } from '../../tests/data/store/pods';
 
 /** The live pods a cache would hold, kept by hand. */
-function livePods(): LivePods & { set(p: Pod): void; drop(name: string): void } {
+function livePods(): Pick<ClusterCache, 'livePods' | 'findLive'> & {
+  set(p: Pod): void;
+  drop(name: string): void;
+} {
   const live = new Map<string, Pod>();
   return {
     livePods: () => [...live.values()],

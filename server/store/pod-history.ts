@@ -9,16 +9,14 @@ import type { KubeEvent, Pod } from '../../lib/kube/types';
 import type { DeletedPodRecord, PodHistory } from '../../lib/timeline/pod-history';
 import type { Transition } from '../../lib/timeline/types';
 import { diffPod } from '../../lib/timeline/watch';
+import type { ClusterCache } from '../cache/cluster-cache';
 import type { HistoryStore } from './history-store';
 import type { RecordedKubeEvent } from './kube-events';
 import { podKeyOf } from './rows';
 import { mapStoreTransitions, recordedToKubeEvent, snapshotToDeleted } from './timeline-map';
 
-/** The live pods a runtime's cluster cache holds (server/cache/cluster-cache.ts). */
-export interface LivePods {
-  livePods(): Pod[];
-  findLive(namespace: string, name: string): Pod | null;
-}
+/** What is read of the runtime's cluster cache: its live pods. */
+type LivePods = Pick<ClusterCache, 'livePods' | 'findLive'>;
 
 export interface StorePodHistoryOptions {
   /** Deleted pods listed (newest deletions first); older ones are counted as evicted. Default 20,000. */
