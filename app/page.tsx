@@ -3,8 +3,9 @@ import { Suspense } from 'react';
 import { inventoryQuery } from '@/components/data/queries';
 import { OverviewView } from '@/components/overview/OverviewView';
 import { PageTitle } from '@/components/ui/Card';
+import { ErrorPanel } from '@/components/ui/ErrorPanel';
 import { prefetch } from '@/server/prefetch';
-import { contextFrom } from '@/lib/api/context';
+import { pageScope } from '@/server/auth/page';
 import { getInventory } from '@/server/screens/overview/inventory';
 
 export default async function OverviewPage({
@@ -12,8 +13,17 @@ export default async function OverviewPage({
 }: {
   searchParams: Promise<Record<string, string | string[] | undefined>>;
 }) {
-  const ctx = contextFrom(await searchParams);
-  const state = await prefetch([{ ...inventoryQuery(ctx), queryFn: () => getInventory(ctx) }]);
+  const at = await pageScope(await searchParams);
+  if (at.scope === null)
+    return (
+      <>
+        <PageTitle title="Overview" />
+        <ErrorPanel title="This link names no cluster context meshdx can use" {...at.problem} />
+      </>
+    );
+  const scope = at.scope;
+  const ctx = scope.context;
+  const state = await prefetch([{ ...inventoryQuery(ctx), queryFn: () => getInventory(scope) }]);
   return (
     <>
       <PageTitle

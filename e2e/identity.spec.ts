@@ -1,6 +1,7 @@
 import { expect, test, type Page } from '@playwright/test';
 import fs from 'node:fs';
 import path from 'node:path';
+import { waitForData } from '../cli/report/capture';
 import { base, PORTS, snap } from './support';
 
 /**
@@ -151,5 +152,77 @@ test.describe('header mode', () => {
     expect(((await api.json()) as { error: { code: string } }).error.code).toBe(
       'NO_PROXY_IDENTITY',
     );
+  });
+});
+
+/** A running meshed pod of the identity cluster, read from its API server as meshdx. */
+async function meshedPod(mode: 'token' | 'header'): Promise<string> {
+  const { simUrl, users } = fixture(mode);
+  const res = await fetch(`${simUrl}/api/v1/namespaces/shop/pods`, {
+    headers: { Authorization: `Bearer ${users.meshdx.token}` },
+  });
+  const list = (await res.json()) as {
+    items: {
+      metadata: { namespace: string; name: string };
+      spec: { containers: { name: string }[] };
+      status: { phase?: string };
+    }[];
+  };
+  const pod = list.items.find(
+    (p) => p.status.phase === 'Running' && p.spec.containers.some((c) => c.name === 'istio-proxy'),
+  );
+  if (!pod) throw new Error(`no running meshed pod in shop (${res.status})`);
+  return `${pod.metadata.namespace}/${pod.metadata.name}`;
+}
+
+/** Every page and detail route answers 200 and shows its data, no error panel. */
+async function everyPageAnswers(page: Page, app: string, mode: 'token' | 'header') {
+  const pod = await meshedPod(mode);
+  const routes = [
+    '/',
+    '/timelines',
+    `/timelines?pod=${pod}`,
+    '/proxies',
+    `/proxies?proxy=${pod}`,
+    '/scoping',
+    '/incidents',
+    '/findings',
+    `/pods/${pod}`,
+  ];
+  for (const route of routes) {
+    const res = await page.goto(`${app}${route}`);
+    expect(res?.status(), route).toBe(200);
+    expect(page.url(), route).toBe(`${app}${route}`);
+    expect(await waitForData(page, 30_000), route).toBeNull();
+    await expect(page.getByTestId('error-panel'), route).toHaveCount(0);
+    await expect(page.getByTestId('whoami-text'), route).toContainText(
+      mode === 'token' ? 'signed in as alice' : 'signed in as bob@example.com',
+    );
+  }
+}
+
+test.describe('every page for a signed-in user', () => {
+  test.setTimeout(240_000);
+
+  test('token mode', async ({ page }) => {
+    const { users } = fixture('token');
+    await page.goto(`${tokenApp}/login`);
+    await signIn(page, users.alice.token);
+    await expect(page.getByTestId('whoami-text')).toContainText('signed in as alice');
+    await everyPageAnswers(page, tokenApp, 'token');
+    await snap(page, 'identity-token-pod');
+  });
+
+  test('header mode', async ({ browser }) => {
+    const context = await browser.newContext({
+      extraHTTPHeaders: {
+        'X-Forwarded-User': 'bob@example.com',
+        'X-Forwarded-Groups': 'meshdx-viewers',
+      },
+    });
+    const page = await context.newPage();
+    await everyPageAnswers(page, headerApp, 'header');
+    await snap(page, 'identity-header-pod');
+    await context.close();
   });
 });

@@ -7,7 +7,7 @@ import { apiError, type ApiError } from '../lib/api/errors';
 import { isRequestError } from '../lib/api/request-error';
 import { isInvalidNameError } from '../lib/kube/names';
 import { canICommand, describePermission, parseForbidden } from '../lib/auth/forbidden';
-import { currentIdentity } from './auth/request';
+import type { Identity, RequestScope } from './auth/identity';
 import { errorText, isKubeError } from './kube/errors';
 import { isClusterConfigError, isUnknownContextError } from './kube/source';
 
@@ -17,8 +17,12 @@ export interface ErrorResult {
   headers?: Record<string, string>;
 }
 
-/** Maps any failure to an HTTP status and an error that says what to do about it. */
-export function toErrorResult(e: unknown): ErrorResult {
+/**
+ * Maps any failure to an HTTP status and an error that says what to do about it. `who` is the
+ * identity the request acted as (absent: meshdx itself, or none resolved yet): a refusal by the
+ * API server is then that user's, and says what they lack.
+ */
+export function toErrorResult(e: unknown, who?: Identity): ErrorResult {
   if (isRequestError(e))
     return { status: e.status, body: apiError(e.code, e.message, e.hint), headers: e.headers };
   if (isInvalidNameError(e)) return { status: 400, body: apiError('INVALID_NAME', e.message) };
@@ -58,7 +62,7 @@ export function toErrorResult(e: unknown): ErrorResult {
           ),
         };
       case 'http': {
-        const user = userOfRequest();
+        const user = who === undefined || who.mode === 'none' ? null : who;
         if (user !== null && (e.status === 401 || e.status === 403)) return userRefusal(e, user);
         if (e.status === 401)
           return {
@@ -89,12 +93,6 @@ export function toErrorResult(e: unknown): ErrorResult {
   return { status: 500, body: apiError('INTERNAL', errorText(e)) };
 }
 
-/** The user the request acts as (MESHDX_AUTH token or header), or null for meshdx itself. */
-function userOfRequest(): { mode: 'token' | 'header'; user: string } | null {
-  const id = currentIdentity();
-  return id === undefined || id.mode === 'none' ? null : { mode: id.mode, user: id.user };
-}
-
 /**
  * A 401/403 the API server gave the signed-in (or impersonated) user: their own credentials or
  * RBAC, not meshdx's, so it is answered with the same status and says what is missing.
@@ -123,9 +121,12 @@ function userRefusal(
 
 const NO_STORE = { 'Cache-Control': 'no-store' };
 
-/** The JSON error response of any failure (logged with its stack when it is meshdx's own bug). */
-export function errorResponse(e: unknown): Response {
-  const r = toErrorResult(e);
+/**
+ * The JSON error response of any failure (logged with its stack when it is meshdx's own bug),
+ * told as `who`'s when the request acted as a user (toErrorResult).
+ */
+export function errorResponse(e: unknown, who?: Identity): Response {
+  const r = toErrorResult(e, who);
   if (r.status >= 500 && r.body.error.code === 'INTERNAL')
     console.error('meshdx: unexpected error', e);
   return Response.json(r.body, { status: r.status, headers: { ...NO_STORE, ...r.headers } });
@@ -138,5 +139,24 @@ export async function jsonResponse<T>(run: () => Promise<T> | T): Promise<Respon
     return Response.json(body, { headers: NO_STORE });
   } catch (e) {
     return errorResponse(e);
+  }
+}
+
+/**
+ * Resolves a request's scope (`resolve`: the edge's door, which throws the 400 or 401 naming
+ * the problem) and answers `run(scope)` as JSON; a failure is answered as the error of the
+ * user the scope acts as.
+ */
+export async function scopedJsonResponse<T>(
+  resolve: () => RequestScope,
+  run: (scope: RequestScope) => Promise<T> | T,
+): Promise<Response> {
+  let scope: RequestScope | undefined;
+  try {
+    scope = resolve();
+    const body = await run(scope);
+    return Response.json(body, { headers: NO_STORE });
+  } catch (e) {
+    return errorResponse(e, scope?.identity);
   }
 }

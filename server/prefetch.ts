@@ -1,6 +1,4 @@
 import { QueryClient, dehydrate, type DehydratedState, type QueryKey } from '@tanstack/react-query';
-import { pageIdentity } from './auth/page';
-import { runAs } from './auth/request';
 
 /** A client query's options (its factory's key and timings) with the server's use case as queryFn. */
 export interface Prefetch {
@@ -12,21 +10,18 @@ export interface Prefetch {
 /**
  * Runs the screen's use cases on the server under the same query keys the client uses, so the
  * page arrives with its data. A failing use case is not thrown: the client then fetches the
- * same key and shows the error with its fix. The use cases run as the page's user
- * (MESHDX_AUTH); a page without one is sent to the login.
+ * same key and shows the error with its fix. Each queryFn carries the page's scope (its
+ * context and user, resolved by pageScope), so the use cases run as the page's user.
  */
 export async function prefetch(queries: Prefetch[]): Promise<DehydratedState> {
   const qc = new QueryClient();
-  const id = await pageIdentity();
-  await runAs(id, () =>
-    Promise.all(
-      queries.map((q) =>
-        qc.prefetchQuery({
-          queryKey: q.queryKey,
-          queryFn: q.queryFn,
-          ...(typeof q.staleTime === 'number' ? { staleTime: q.staleTime } : {}),
-        }),
-      ),
+  await Promise.all(
+    queries.map((q) =>
+      qc.prefetchQuery({
+        queryKey: q.queryKey,
+        queryFn: q.queryFn,
+        ...(typeof q.staleTime === 'number' ? { staleTime: q.staleTime } : {}),
+      }),
     ),
   );
   return dehydrate(qc);

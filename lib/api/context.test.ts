@@ -1,5 +1,16 @@
 import { describe, expect, it } from 'vitest';
-import { contextFrom, withContext } from './context';
+import { isRequestError } from './request-error';
+import { contextFrom, urlContext, withContext } from './context';
+
+const problemOf = (f: () => unknown) => {
+  try {
+    f();
+  } catch (e) {
+    if (isRequestError(e)) return { status: e.status, code: e.code, message: e.message };
+    throw e;
+  }
+  return null;
+};
 
 describe('the context in links', () => {
   it('adds the context to a path with or without a query and keeps a fragment', () => {
@@ -18,5 +29,26 @@ describe('the context in links', () => {
     expect(contextFrom({ context: ['first', 'second'] })).toBe('first');
     expect(contextFrom({ context: '' })).toBeNull();
     expect(contextFrom({})).toBeNull();
+    expect(contextFrom({ context: 'kind-meshdx@admin' })).toBe('kind-meshdx@admin');
+  });
+});
+
+describe('the one validated door for ?context=', () => {
+  it('refuses a value no kubeconfig context can have, naming it, for pages and requests alike', () => {
+    for (const params of [
+      new URLSearchParams('context=a%20b'),
+      { context: 'a b' },
+      { context: ['a\nb'] },
+      { context: 'x'.repeat(254) },
+    ]) {
+      const p = problemOf(() => contextFrom(params));
+      expect(p).toMatchObject({ status: 400, code: 'INVALID_PARAMETER' });
+      expect(p?.message).toMatch(/^context: ".*" is not a context name$/);
+    }
+    expect(contextFrom({ context: 'x'.repeat(253) })).toHaveLength(253);
+  });
+  it('the browser reads the value unchecked and sends it on to the server that checks it', () => {
+    expect(urlContext({ context: 'a b' })).toBe('a b');
+    expect(urlContext(new URLSearchParams(''))).toBeNull();
   });
 });

@@ -2,7 +2,11 @@
  * The cluster context a page or API call is about travels in the URL as `?context=NAME`
  * (absent: meshdx's default context), so deep links and screenshot reports keep the cluster.
  */
+import { badParameter } from './request-error';
+
 export const CONTEXT_PARAM = 'context';
+
+type SearchParams = URLSearchParams | Record<string, string | string[] | undefined>;
 
 /** `path` with the context added to its query (nothing when `context` is null or empty). */
 export function withContext(path: string, context: string | null | undefined): string {
@@ -14,11 +18,30 @@ export function withContext(path: string, context: string | null | undefined): s
   return `${base}${sep}${CONTEXT_PARAM}=${encodeURIComponent(context)}${frag}`;
 }
 
-/** The context named by search params (a page's or a request's), or null for the default. */
-export function contextFrom(
-  params: URLSearchParams | Record<string, string | string[] | undefined>,
-): string | null {
+/**
+ * The `?context=` as the URL has it (first value; absent or empty: null), unchecked. For the
+ * browser, which passes it on to the API: the server reads it with contextFrom.
+ */
+export function urlContext(params: SearchParams): string | null {
   const v = params instanceof URLSearchParams ? params.get(CONTEXT_PARAM) : params[CONTEXT_PARAM];
   const first = Array.isArray(v) ? v[0] : v;
   return first ? first : null;
+}
+
+/**
+ * The context named by a page's or a request's search params, or null for the default,
+ * validated as a kubeconfig context name can be: printable ASCII, at most 253 characters.
+ * Anything else is a 400 INVALID_PARAMETER naming the value (RequestError).
+ */
+export function contextFrom(params: SearchParams): string | null {
+  const v = urlContext(params);
+  if (v === null) return null;
+  if (v.length > 253 || !/^[\x21-\x7e]+$/.test(v)) {
+    throw badParameter(
+      CONTEXT_PARAM,
+      `${JSON.stringify(v.slice(0, 60))} is not a context name`,
+      'GET /api/contexts lists the contexts.',
+    );
+  }
+  return v;
 }

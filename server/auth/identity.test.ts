@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { identityKey, parseGroups, resolveIdentity, type AuthSettings } from './identity';
+import { asMeshdx, parseGroups, resolveIdentity, type AuthSettings } from './identity';
 import { sealingKey } from './seal';
 import { sealSession } from './session';
 
@@ -84,31 +84,16 @@ describe('resolveIdentity', () => {
   });
 });
 
-describe('identityKey', () => {
-  it('tells users apart without holding the token', () => {
-    const a = identityKey({
-      mode: 'token',
-      user: 'a',
-      groups: [],
-      token: 'secret-1',
-      context: 'c',
-    });
-    const b = identityKey({
-      mode: 'token',
-      user: 'a',
-      groups: [],
-      token: 'secret-2',
-      context: 'c',
-    });
-    expect(a).not.toBe(b);
-    expect(a).not.toContain('secret');
-    expect(identityKey({ mode: 'header', user: 'u', groups: ['b', 'a'] })).toBe(
-      identityKey({ mode: 'header', user: 'u', groups: ['a', 'b'] }),
-    );
-  });
-
-  it('parseGroups of nothing is no groups', () => {
+describe('parseGroups', () => {
+  it('of nothing is no groups', () => {
     expect(parseGroups(null)).toEqual([]);
     expect(parseGroups('')).toEqual([]);
+  });
+});
+
+describe('asMeshdx', () => {
+  it('is a scope acting as meshdx itself on the context named, never a user', () => {
+    expect(asMeshdx('prod')).toEqual({ context: 'prod', identity: { mode: 'none' } });
+    expect(asMeshdx(null).context).toBeNull();
   });
 });

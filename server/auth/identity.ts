@@ -3,9 +3,8 @@
  * token session (`token`), or the user an authenticating proxy names in a header, impersonated
  * (`header`). Resolved from the request's headers alone, synchronously.
  */
-import { createHash } from 'node:crypto';
 import type { MeshdxEnv } from '../env';
-import { authError } from './errors';
+import { authError } from '../../lib/auth/problems';
 import { cookieValue, openSession, SESSION_COOKIE } from './session';
 
 export type AuthMode = MeshdxEnv['MESHDX_AUTH'];
@@ -14,6 +13,25 @@ export type Identity =
   | { mode: 'none' }
   | { mode: 'token'; user: string; groups: string[]; token: string; context: string }
   | { mode: 'header'; user: string; groups: string[] };
+
+/**
+ * What one request is about and who it acts as, resolved once at the edge (requestScope for a
+ * route, pageScope for a page) and passed down as a value to runtimeFor: nothing reads either
+ * from ambient state.
+ */
+export interface RequestScope {
+  /** The kubeconfig context (`?context=`, validated), or null for meshdx's default one. */
+  readonly context: string | null;
+  readonly identity: Identity;
+}
+
+/**
+ * meshdx acting as itself on `context`, said explicitly where no user is involved: the health
+ * probe (the kubelet has no user), start-up, the command line.
+ */
+export function asMeshdx(context: string | null): RequestScope {
+  return { context, identity: { mode: 'none' } };
+}
 
 /** What the page may show of an identity (never the token). */
 export interface IdentityView {
@@ -26,21 +44,6 @@ export function identityView(id: Identity): IdentityView {
   return id.mode === 'none'
     ? { mode: 'none', user: null, groups: [] }
     : { mode: id.mode, user: id.user, groups: id.groups };
-}
-
-/**
- * A key that tells identities apart in the registry without holding the token: a hash of the
- * token, or the impersonated user and groups.
- */
-export function identityKey(id: Identity): string {
-  switch (id.mode) {
-    case 'none':
-      return '';
-    case 'token':
-      return `token:${createHash('sha256').update(id.token).digest('hex').slice(0, 32)}`;
-    case 'header':
-      return `header:${JSON.stringify([id.user, [...id.groups].sort()])}`;
-  }
 }
 
 export type AuthSettings = Pick<

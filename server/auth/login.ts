@@ -26,7 +26,7 @@ const TOKEN = /^[\x21-\x7e]{1,16384}$/;
 
 export interface SessionInfo extends IdentityView {
   signedIn: boolean;
-  /** Why there is no identity (a code of server/auth/errors.ts), when there is none. */
+  /** Why there is no identity (a code of lib/auth/problems.ts), when there is none. */
   problem: { code: string; message: string; hint?: string } | null;
 }
 

@@ -1,30 +1,25 @@
 /**
- * The identity of the request being served, carried with it through async calls
- * (AsyncLocalStorage), so that the one helper every route already calls to read `?context=`
- * also decides who the cluster calls are made as, and runtimeFor() picks that user's runtime.
- * Kept in the process-wide holder (server/runtime/process-state.ts), as the registry is.
+ * The edge's one door: a request's scope (its validated `?context=` and the identity it acts as,
+ * by MESHDX_AUTH) resolved from its headers and search params, for API routes (requestScope)
+ * and pages (page.ts) alike. The settings and the session-sealing key are kept in the
+ * process-wide holder (server/runtime/process-state.ts), as the registry is.
  */
-import { AsyncLocalStorage } from 'node:async_hooks';
+import { contextFrom } from '../../lib/api/context';
 import { loadEnv } from '../env';
-import { resolveIdentity, type AuthSettings, type Identity } from './identity';
 import { getSlot, setSlot } from '../runtime/process-state';
+import { resolveIdentity, type AuthSettings, type Identity, type RequestScope } from './identity';
 import { sealingKey } from './seal';
 
 interface AuthState {
   settings: AuthSettings & { MESHDX_SESSION_SECRET?: string };
   key: Buffer;
-  current: AsyncLocalStorage<Identity>;
 }
 
 function state(): AuthState {
   let st = getSlot<AuthState>('auth');
   if (!st) {
     const env = loadEnv();
-    st = {
-      settings: env,
-      key: sealingKey(env.MESHDX_SESSION_SECRET),
-      current: new AsyncLocalStorage<Identity>(),
-    };
+    st = { settings: env, key: sealingKey(env.MESHDX_SESSION_SECRET) };
     setSlot('auth', st);
   }
   return st;
@@ -46,23 +41,21 @@ export function identityOf(headers: Pick<Headers, 'get'>): Identity {
 }
 
 /**
- * Resolves the request's identity and makes it the current one for the rest of this request's
- * work (its awaits included). Throws the 401 when the request has none.
+ * The scope of a request from its headers and search params: who it acts as (a 401 naming the
+ * auth mode and what is missing when nobody), then which context (a 400 naming a value that
+ * cannot be a context name).
  */
-export function enterRequestIdentity(req: Request): Identity {
-  const id = identityOf(req.headers);
-  state().current.enterWith(id);
-  return id;
+export function scopeOf(
+  headers: Pick<Headers, 'get'>,
+  params: URLSearchParams | Record<string, string | string[] | undefined>,
+): RequestScope {
+  const identity = identityOf(headers);
+  return { context: contextFrom(params), identity };
 }
 
-/** Runs `fn` (and everything it awaits) as `id`. */
-export function runAs<T>(id: Identity, fn: () => T): T {
-  return state().current.run(id, fn);
-}
-
-/** The identity of the request being served, if one was entered. */
-export function currentIdentity(): Identity | undefined {
-  return state().current.getStore();
+/** The scope of an API request (see scopeOf). */
+export function requestScope(req: Request): RequestScope {
+  return scopeOf(req.headers, new URL(req.url).searchParams);
 }
 
 /** Forgets the settings and key (tests that change the environment). */

@@ -7,7 +7,7 @@ import { z } from 'zod';
 import { isKubeError } from '../kube/errors';
 import type { ClusterSource } from '../kube/source';
 import { KubeTransport } from '../kube/transport';
-import { sourceAs } from './kubeconfig';
+import { sourceAs } from '../runtime/user-source';
 
 const ReviewSchema = z.object({
   status: z.object({

@@ -8,8 +8,8 @@
  * files change: a context whose cluster or credentials changed, or that is gone, is stopped and
  * a new runtime starts on the next request.
  */
-import { authError } from '../auth/errors';
-import { currentIdentity } from '../auth/request';
+import { authError } from '../../lib/auth/problems';
+import type { RequestScope } from '../auth/identity';
 import { loadEnv, type MeshdxEnv } from '../env';
 import {
   ClusterConfigError,
@@ -150,24 +150,17 @@ function sweep(r: Registry): void {
 }
 
 /**
- * The runtime of `context` (absent: the default context) for the request being served: with
- * MESHDX_AUTH=none meshdx's own, otherwise the runtime of the request's user (server/auth), which
- * makes every API call as that user. Throws a ClusterConfigError when no cluster is configured,
- * UnknownContextError for a name the kubeconfig does not have, a 401 when per-user identity is
- * on and the request carries none.
+ * The runtime a request's scope acts on: its context's (null: the default context) as meshdx
+ * itself when MESHDX_AUTH=none or the scope says so (asMeshdx), otherwise the runtime of the
+ * scope's user (server/auth), which makes every API call as that user. Throws a
+ * ClusterConfigError when no cluster is configured, UnknownContextError for a name the
+ * kubeconfig does not have, a 401 when a token session belongs to another context.
  */
-export function runtimeFor(context?: string | null): ClusterRuntime {
-  const r = registry();
-  if (r.env.MESHDX_AUTH === 'none') return baseRuntimeFor(context);
-  const id = currentIdentity();
-  // meshdx acting as itself, said explicitly (GET /api/health: the kubelet's probe has no user)
-  if (id?.mode === 'none') return baseRuntimeFor(context);
-  if (id === undefined)
-    throw authError(
-      'NO_REQUEST_IDENTITY',
-      `meshdx runs with MESHDX_AUTH=${r.env.MESHDX_AUTH}, and this cluster call has no user to act as`,
-    );
-  return userRuntimeFor(context, id);
+export function runtimeFor(scope: RequestScope): ClusterRuntime {
+  const id = scope.identity;
+  if (registry().env.MESHDX_AUTH === 'none' || id.mode === 'none')
+    return baseRuntimeFor(scope.context);
+  return userRuntimeFor(scope.context, id);
 }
 
 /** The runtime of `context` as the user `id` (token or header mode). */

@@ -5,12 +5,23 @@
  * meshdx's own identity), and is stopped when unused for MESHDX_CONTEXT_IDLE_MINUTES, on
  * logout, and with its context's base runtime.
  */
-import { identityKey, type Identity } from '../auth/identity';
-import { sourceAs } from '../auth/kubeconfig';
+import { createHash } from 'node:crypto';
+import type { Identity } from '../auth/identity';
 import type { MeshdxEnv } from '../env';
 import { ClusterRuntime } from './runtime';
+import { sourceAs } from './user-source';
 
 export type UserIdentity = Exclude<Identity, { mode: 'none' }>;
+
+/**
+ * A key that tells identities apart in the registry without holding the token: a hash of the
+ * token, or the impersonated user and groups.
+ */
+export function identityKey(id: UserIdentity): string {
+  return id.mode === 'token'
+    ? `token:${createHash('sha256').update(id.token).digest('hex').slice(0, 32)}`
+    : `header:${JSON.stringify([id.user, [...id.groups].sort()])}`;
+}
 
 interface Entry {
   rt: ClusterRuntime;

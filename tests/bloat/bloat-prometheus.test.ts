@@ -4,6 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { asMeshdx } from '../../server/auth/identity';
 import { BloatViewSchema } from '../../lib/api/bloat-view';
 import { resetRegistry } from '../../server/runtime/registry';
 import { getBloat } from '../../server/screens/scoping/bloat';
@@ -122,7 +123,12 @@ describe('bloat over time from Prometheus range queries', () => {
     // second, but a loaded machine delays scrapes): the range must show both sides
     const read = async () => {
       const v = BloatViewSchema.parse(
-        await getBloat(null, { namespace: NS, workload: null, fromMs: t0, toMs: Date.now() }),
+        await getBloat(asMeshdx(null), {
+          namespace: NS,
+          workload: null,
+          fromMs: t0,
+          toMs: Date.now(),
+        }),
       );
       if (v.state !== 'ok') throw new Error(`bloat view: ${JSON.stringify(v)}`);
       return v;
@@ -160,7 +166,7 @@ describe('bloat over time from Prometheus range queries', () => {
 
     const w = view.workloads[0]?.name ?? '';
     const one = BloatViewSchema.parse(
-      await getBloat(null, { namespace: NS, workload: w, fromMs: t0, toMs: Date.now() }),
+      await getBloat(asMeshdx(null), { namespace: NS, workload: w, fromMs: t0, toMs: Date.now() }),
     );
     expect(one.state === 'ok' && one.line.name).toBe(w);
   }, 60_000);
@@ -182,7 +188,7 @@ describe('bloat over time from Prometheus range queries', () => {
     ) as { items: { metadata: { name: string } }[] };
     expect(gateways.items.length).toBeGreaterThan(0);
     const v = BloatViewSchema.parse(
-      await getBloat(null, {
+      await getBloat(asMeshdx(null), {
         namespace: 'istio-system',
         workload: null,
         fromMs: Date.now() - 60_000,
@@ -199,12 +205,12 @@ describe('bloat over time from Prometheus range queries', () => {
   it('a Prometheus that does not answer is an error naming it, not an empty chart', async () => {
     resetRegistry();
     process.env.MESHDX_PROMETHEUS = 'http://127.0.0.1:9/';
-    const view = await getBloat(null, { namespace: NS, workload: null });
+    const view = await getBloat(asMeshdx(null), { namespace: NS, workload: null });
     expect(view.state).toBe('error');
     if (view.state === 'error') expect(view.message).toMatch(/not reachable/);
     resetRegistry();
     delete process.env.MESHDX_PROMETHEUS;
-    const off = await getBloat(null, { namespace: NS, workload: null });
+    const off = await getBloat(asMeshdx(null), { namespace: NS, workload: null });
     expect(off.state).toBe('needs-prometheus');
     process.env.MESHDX_PROMETHEUS = prom.url;
   });

@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { asMeshdx } from '../../server/auth/identity';
 import { FindingsReportSchema, type FindingsReport } from '../../lib/api/findings';
 import { findingKey } from '../../lib/findings/types';
 import { codeOf } from '../../lib/timeline/codes';
@@ -24,7 +25,7 @@ beforeAll(async () => {
   process.env.MESHDX_KUBECONFIG = path.join(dir, 'kubeconfig');
   process.env.MESHDX_DB = ':memory:';
   resetRegistry();
-  report = await getFindings(null);
+  report = await getFindings(asMeshdx(null));
 }, 60_000);
 
 afterAll(async () => {

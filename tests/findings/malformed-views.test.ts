@@ -5,6 +5,7 @@
  */
 import { KubeConfig } from '@kubernetes/client-node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { asMeshdx } from '../../server/auth/identity';
 import { FindingsReportSchema } from '../../lib/api/findings';
 import { IncidentsViewSchema } from '../../lib/api/incidents';
 import { InventorySchema, PodListSchema } from '../../lib/api/inventory';
@@ -79,7 +80,7 @@ describe('a Pod without spec', () => {
       process.env.MESHDX_KUBECONFIG = path.join(dir, 'kubeconfig');
       process.env.MESHDX_DB = ':memory:';
       resetRegistry();
-      const report = FindingsReportSchema.parse(await getFindings(null));
+      const report = FindingsReportSchema.parse(await getFindings(asMeshdx(null)));
       const bad = report.findings.filter((f) => f.code === 'MDX0002');
       expect(bad.map((f) => f.subject.name)).toContain('no-spec');
       expect(report.sources?.filter((s) => !s.ok)).toEqual([]);

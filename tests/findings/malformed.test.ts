@@ -7,6 +7,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { asMeshdx } from '../../server/auth/identity';
 import type { Pod } from '../../lib/kube/types';
 import { FindingsReportSchema, type FindingsReport } from '../../lib/api/findings';
 import { startSimulator, type RunningSimulator } from '../../server/sim/index';
@@ -62,7 +63,7 @@ beforeAll(async () => {
   process.env.MESHDX_KUBECONFIG = path.join(dir, 'kubeconfig');
   process.env.MESHDX_DB = ':memory:';
   resetRegistry();
-  report = await getFindings(null);
+  report = await getFindings(asMeshdx(null));
 }, 60_000);
 
 afterAll(async () => {

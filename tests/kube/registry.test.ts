@@ -3,6 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { parse, stringify } from 'yaml';
+import { asMeshdx } from '../../server/auth/identity';
 import { listPods } from '../../server/kube/resources';
 import {
   contexts,
@@ -68,7 +69,7 @@ describe('the runtime registry picks up a corrected kubeconfig without a restart
     vi.useFakeTimers({ toFake: ['Date'] });
     vi.setSystemTime(new Date('2030-01-01T00:00:00Z'));
 
-    const dead = runtimeFor();
+    const dead = runtimeFor(asMeshdx(null));
     expect(dead.source.server).toBe('http://127.0.0.1:9');
     await expect(listPods(dead.transport)).rejects.toMatchObject({ kind: 'unreachable' });
 
@@ -76,10 +77,10 @@ describe('the runtime registry picks up a corrected kubeconfig without a restart
     fs.writeFileSync(file, sim.kubeconfigYaml);
     fs.utimesSync(file, new Date(), new Date(Date.now() + 10_000));
     // within the recheck interval the runtime is kept (no stat on every call)
-    expect(runtimeFor()).toBe(dead);
+    expect(runtimeFor(asMeshdx(null))).toBe(dead);
 
     vi.setSystemTime(new Date(Date.now() + RECHECK_KUBECONFIG_MS + 1));
-    const fixed = runtimeFor();
+    const fixed = runtimeFor(asMeshdx(null));
     expect(fixed).not.toBe(dead);
     expect(dead.isStopped).toBe(true);
     expect(fixed.source.server).toBe(sim.url);
@@ -91,7 +92,7 @@ describe('the runtime registry picks up a corrected kubeconfig without a restart
     expect(fixed.recorder.status().pods.events).toBeGreaterThan(0);
 
     // an unchanged file keeps the same runtime after the next check
-    expect(runtimeFor()).toBe(fixed);
+    expect(runtimeFor(asMeshdx(null))).toBe(fixed);
   });
 });
 
@@ -107,17 +108,17 @@ describe('one runtime per context', () => {
     expect(list.contexts.find((c) => c.current)?.name).toBe(list.default);
     expect(list.contexts.every((c) => c.server === sim.url)).toBe(true);
 
-    const a = runtimeFor();
-    const b = runtimeFor('other');
+    const a = runtimeFor(asMeshdx(null));
+    const b = runtimeFor(asMeshdx('other'));
     expect(b).not.toBe(a);
     expect(b.context).toBe('other');
-    expect(runtimeFor('other')).toBe(b);
+    expect(runtimeFor(asMeshdx('other'))).toBe(b);
     expect(runningRuntimes()).toHaveLength(2);
     expect(contexts().contexts.every((c) => c.running)).toBe(true);
 
     let err: unknown;
     try {
-      runtimeFor('prod-nowhere');
+      runtimeFor(asMeshdx('prod-nowhere'));
     } catch (e) {
       err = e;
     }
@@ -146,8 +147,8 @@ describe('one runtime per context', () => {
     twoContexts(file);
     const db = path.join(dir, 'stores');
     useKubeconfig(file, db);
-    const a = runtimeFor();
-    const b = runtimeFor('other');
+    const a = runtimeFor(asMeshdx(null));
+    const b = runtimeFor(asMeshdx('other'));
     expect(a.history.file).not.toBe(b.history.file);
     await Promise.all([
       a.recorder.ready,

@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { asMeshdx } from '../../server/auth/identity';
 import type { FindingsReport } from '../../lib/api/findings';
 import { FindingsReportSchema } from '../../lib/api/findings';
 import type { Service } from '../../lib/kube/types';
@@ -66,7 +67,7 @@ beforeAll(async () => {
   fs.writeFileSync(kc, sim.kubeconfigYaml);
   process.env.MESHDX_KUBECONFIG = kc;
   resetRegistry();
-  report = await getFindings(null);
+  report = await getFindings(asMeshdx(null));
 }, 30_000);
 
 afterAll(async () => {
@@ -144,7 +145,7 @@ describe('unreadable proxy logs', () => {
   it('are listed as failed sources, never dropped silently', async () => {
     sim.faults.latencyMs = 300;
     try {
-      const r = await getFindings(null, { logTimeoutMs: 100, maxLogPods: 3 });
+      const r = await getFindings(asMeshdx(null), { logTimeoutMs: 100, maxLogPods: 3 });
       const logs = r.sources?.filter((s) => s.name.startsWith('logs ')) ?? [];
       expect(logs).toHaveLength(3);
       expect(logs.every((s) => !s.ok && s.detail.length > 0)).toBe(true);

@@ -2,9 +2,10 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { asMeshdx } from '../../server/auth/identity';
 import { ApiBudgetSchema } from '../../lib/api/budget';
 import { loadEnv } from '../../server/env';
-import { resetRegistry, runtimeFor } from '../../server/runtime/registry';
+import { resetRegistry, baseRuntimeFor } from '../../server/runtime/registry';
 import { getHealth } from '../../server/screens/cluster/health';
 import { getFleet } from '../../server/screens/proxies/fleet';
 import { startSimulator, type RunningSimulator } from '../../server/sim/index';
@@ -46,7 +47,7 @@ afterAll(async () => {
 
 describe('meshdx reports its own API cost', () => {
   it('per runtime in /api/health and at the foot of the fleet', async () => {
-    const fleet = await getFleet(null, { query: { limit: 10 } });
+    const fleet = await getFleet(asMeshdx(null), { query: { limit: 10 } });
     expect(fleet.rows.length).toBe(10);
     expect(fleet.page.matched).toBe(fleet.totals.proxies);
     const api = ApiBudgetSchema.parse(fleet.api);
@@ -55,15 +56,15 @@ describe('meshdx reports its own API cost', () => {
     // istiod's sync state is read over port-forward: counted in the same budget
     expect(api.requests.portforward).toBeGreaterThan(0);
     expect(api.peakInFlightProxy).toBeLessThanOrEqual(8);
-    const health = await getHealth(null);
-    const rt = health.runtimes.find((r) => r.context === runtimeFor(null).context);
+    const health = await getHealth(asMeshdx(null));
+    const rt = health.runtimes.find((r) => r.context === baseRuntimeFor(null).context);
     const h = ApiBudgetSchema.parse(rt?.api);
     expect(h.requests.watch).toBeGreaterThanOrEqual(2);
     expect(h.requests.proxy).toBe(api.requests.proxy);
   });
 
   it('with its own memory and heap policy in /api/health', async () => {
-    const { process: mem } = await getHealth(null);
+    const { process: mem } = await getHealth(asMeshdx(null));
     expect(mem.heapGrowthPercent).toBe(25);
     expect(mem.rssMb).toBeGreaterThan(mem.heapUsedMb);
     expect(mem.heapUsedMb).toBeGreaterThan(0);

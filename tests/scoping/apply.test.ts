@@ -13,7 +13,7 @@ import type { ScopingView } from '../../lib/api/scoping-view';
 import type { Sidecar } from '../../lib/kube/types';
 
 import { computeScoping, scopingDeps } from '../../server/screens/scoping/scoping';
-import { runtimeFor } from '../../server/runtime/registry';
+import { baseRuntimeFor } from '../../server/runtime/registry';
 import { activeClusters, podNamed, rawMeshOf, wiredUnscopedMesh } from './harness';
 import { expectedActive } from './istio-rules';
 
@@ -21,7 +21,7 @@ const h = wiredUnscopedMesh('scoping');
 let view: ScopingView;
 
 beforeAll(async () => {
-  view = await computeScoping(scopingDeps(runtimeFor()));
+  view = await computeScoping(scopingDeps(baseRuntimeFor()));
 }, 60_000);
 
 describe('apply the generated Sidecar and verify (unscoped-mesh simulator)', () => {
@@ -63,7 +63,7 @@ describe('apply the generated Sidecar and verify (unscoped-mesh simulator)', () 
     expect(egress).toEqual(expect.arrayContaining(['./*', 'istio-system/*']));
 
     const doc: unknown = parse(proposal.yaml);
-    const t = runtimeFor().transport;
+    const t = baseRuntimeFor().transport;
     const res = await t.request(`/apis/networking.istio.io/v1/namespaces/${ns}/sidecars`, {
       method: 'POST',
       body: JSON.stringify(doc),
@@ -110,7 +110,7 @@ describe('apply the generated Sidecar and verify (unscoped-mesh simulator)', () 
       metadata: { name: `only-${chosen.name}`, namespace: target.name },
       spec: { workloadSelector: { labels: { app: app! } }, egress: [{ hosts }] },
     };
-    const res = await runtimeFor().transport.request(
+    const res = await baseRuntimeFor().transport.request(
       `/apis/networking.istio.io/v1/namespaces/${target.name}/sidecars`,
       { method: 'POST', body: JSON.stringify(sidecar) },
     );
@@ -132,7 +132,7 @@ describe('apply the generated Sidecar and verify (unscoped-mesh simulator)', () 
         expect(await activeClusters(w.namespace, p.pod)).toBe(p.measuredActive);
 
     // meshdx, asked again, sees the Sidecar and models exactly what the proxies now report
-    const again = await computeScoping(scopingDeps(runtimeFor()));
+    const again = await computeScoping(scopingDeps(baseRuntimeFor()));
     const row = again.report.workloads.find(
       (w) => w.namespace === chosen.namespace && w.name === chosen.name,
     );

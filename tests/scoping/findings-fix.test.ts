@@ -6,12 +6,13 @@
  */
 import { beforeAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
+import { asMeshdx } from '../../server/auth/identity';
 import type { Sidecar } from '../../lib/kube/types';
 import type { FindingsReport } from '../../lib/api/findings';
 import type { ScopingView } from '../../lib/api/scoping-view';
 import { getFindings } from '../../server/screens/findings/findings';
 import { computeScoping, scopingDeps } from '../../server/screens/scoping/scoping';
-import { runtimeFor } from '../../server/runtime/registry';
+import { baseRuntimeFor } from '../../server/runtime/registry';
 import { wiredUnscopedMesh } from './harness';
 
 wiredUnscopedMesh('findings-fix');
@@ -19,8 +20,8 @@ let view: ScopingView;
 let report: FindingsReport;
 
 beforeAll(async () => {
-  view = await computeScoping(scopingDeps(runtimeFor()));
-  report = await getFindings(null);
+  view = await computeScoping(scopingDeps(baseRuntimeFor()));
+  report = await getFindings(asMeshdx(null));
 }, 60_000);
 
 describe('MDX0301 in the Findings view', () => {

@@ -16,7 +16,7 @@ import type {
 } from '../../lib/kube/types';
 import { scrapeProxyStats } from '../../server/envoy/scrape';
 import { startSimulator, type RunningSimulator } from '../../server/sim/index';
-import { resetRegistry, runtimeFor } from '../../server/runtime/registry';
+import { resetRegistry, baseRuntimeFor } from '../../server/runtime/registry';
 import type { RawMesh } from './istio-rules';
 
 export interface WiredSim {
@@ -77,6 +77,6 @@ export function podNamed(sim: RunningSimulator, namespace: string, name: string)
 
 /** What the proxy itself reports (envoy_cluster_manager_active_clusters), or null. */
 export async function activeClusters(namespace: string, pod: string): Promise<number | null> {
-  const r = await scrapeProxyStats(runtimeFor().transport, namespace, pod, 5_000);
+  const r = await scrapeProxyStats(baseRuntimeFor().transport, namespace, pod, 5_000);
   return r.ok ? r.stats.activeClusters : null;
 }

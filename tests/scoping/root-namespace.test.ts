@@ -6,13 +6,14 @@
  * which the simulator derives from the same ConfigMap, and with a count worked out here.
  */
 import { beforeAll, describe, expect, it } from 'vitest';
+import { asMeshdx } from '../../server/auth/identity';
 import type { ConfigMap, Pod, Sidecar } from '../../lib/kube/types';
 import { inventoryOf } from '../../server/screens/overview/inventory';
 import { scanFleet } from '../../server/screens/proxies/scan';
 import { scanDeps } from '../../server/screens/proxies/fleet';
 import { computeScoping, scopingDeps } from '../../server/screens/scoping/scoping';
 import { getFindings } from '../../server/screens/findings/findings';
-import { runtimeFor } from '../../server/runtime/registry';
+import { baseRuntimeFor } from '../../server/runtime/registry';
 import { podProxy, sidecarScopes } from '../../lib/kube/proxy-container';
 import { rawMeshOf, wiredUnscopedMesh } from './harness';
 import { expectedActive } from './istio-rules';
@@ -65,7 +66,7 @@ function coveredByRoot(): Pod[] {
 
 describe('the root namespace comes from the mesh config', () => {
   it('is the ConfigMap’s rootNamespace, and the Overview says so', async () => {
-    const rt = runtimeFor();
+    const rt = baseRuntimeFor();
     expect(await rt.rootNamespace()).toBe(ROOT);
     const inv = await inventoryOf(rt);
     expect(inv.rootNamespace).toBe(ROOT);
@@ -75,7 +76,7 @@ describe('the root namespace comes from the mesh config', () => {
   it('Proxies gives the root Sidecar to the proxies it scopes, at the counts they report', async () => {
     const pods = coveredByRoot();
     expect(pods.length).toBeGreaterThan(3);
-    const fleet = await scanFleet(scanDeps(runtimeFor()));
+    const fleet = await scanFleet(scanDeps(baseRuntimeFor()));
     const mesh = { ...rawMeshOf(h.sim, false), rootNamespace: ROOT };
     for (const pod of pods) {
       const key = `${pod.metadata.namespace}/${pod.metadata.name}`;
@@ -88,7 +89,7 @@ describe('the root namespace comes from the mesh config', () => {
   });
 
   it('Scoping takes those namespaces as covered by the root default', async () => {
-    const view = await computeScoping(scopingDeps(runtimeFor()));
+    const view = await computeScoping(scopingDeps(baseRuntimeFor()));
     const covered = new Set(coveredByRoot().map((p) => p.metadata.namespace));
     const rows = view.report.namespaces.filter((n) => covered.has(n.name));
     expect(rows.length).toBeGreaterThan(0);
@@ -97,7 +98,7 @@ describe('the root namespace comes from the mesh config', () => {
   });
 
   it('Findings asks no namespace the root Sidecar covers for a default Sidecar (MDX0301)', async () => {
-    const report = await getFindings(null);
+    const report = await getFindings(asMeshdx(null));
     const covered = new Set(coveredByRoot().map((p) => p.metadata.namespace));
     expect(covered.size).toBeGreaterThan(0);
     const asked = report.findings.filter(

@@ -12,7 +12,7 @@ import type { ScopingView } from '../../lib/api/scoping-view';
 import type { Service, Sidecar, VirtualService } from '../../lib/kube/types';
 
 import { computeScoping, scopingDeps } from '../../server/screens/scoping/scoping';
-import { runtimeFor } from '../../server/runtime/registry';
+import { baseRuntimeFor } from '../../server/runtime/registry';
 import { activeClusters, podNamed, rawMeshOf, wiredUnscopedMesh } from './harness';
 import { expectedActive } from './istio-rules';
 
@@ -22,11 +22,11 @@ const nsOf = (o: { metadata: { namespace?: string } }) => o.metadata.namespace ?
 const fqdn = (s: Service) => `${s.metadata.name}.${nsOf(s)}.svc.cluster.local`;
 
 beforeAll(async () => {
-  initial = await computeScoping(scopingDeps(runtimeFor()));
+  initial = await computeScoping(scopingDeps(baseRuntimeFor()));
 }, 60_000);
 
 async function create(resource: string, namespace: string, body: unknown): Promise<number> {
-  const res = await runtimeFor().transport.request(
+  const res = await baseRuntimeFor().transport.request(
     `/apis/networking.istio.io/v1/namespaces/${namespace}/${resource}`,
     { method: 'POST', body: JSON.stringify(body) },
   );
@@ -65,7 +65,7 @@ describe('a VirtualService destination outside the Sidecar egress hosts (simulat
     expect(await create('virtualservices', ns, vs)).toBe(201);
 
     // meshdx sees the VirtualService: same egress hosts, the routed host is counted and named
-    const view = await computeScoping(scopingDeps(runtimeFor()));
+    const view = await computeScoping(scopingDeps(baseRuntimeFor()));
     const proposal = view.report.generated.find(
       (g) => g.namespace === ns && g.level === 'namespace',
     );
@@ -98,7 +98,7 @@ describe('a VirtualService destination outside the Sidecar egress hosts (simulat
     expect(after).toBe(proposal.clustersAfter);
 
     // asked again, meshdx models what the proxies report and cuts nothing off
-    const again = await computeScoping(scopingDeps(runtimeFor()));
+    const again = await computeScoping(scopingDeps(baseRuntimeFor()));
     for (const w of again.report.workloads.filter((x) => x.namespace === ns)) {
       if (!proposal.workloads.includes(`${w.namespace}/${w.name}`)) continue;
       expect(w.sidecar).toMatchObject({ source: 'namespace', name: proposal.name });

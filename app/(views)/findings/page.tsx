@@ -3,8 +3,9 @@ import { Suspense } from 'react';
 import { findingsQuery } from '@/components/data/queries';
 import { FindingsView } from '@/components/findings/FindingsView';
 import { PageTitle } from '@/components/ui/Card';
+import { ErrorPanel } from '@/components/ui/ErrorPanel';
 import { prefetch } from '@/server/prefetch';
-import { contextFrom } from '@/lib/api/context';
+import { pageScope } from '@/server/auth/page';
 import { getFindings } from '@/server/screens/findings/findings';
 
 export default async function Page({
@@ -12,8 +13,17 @@ export default async function Page({
 }: {
   searchParams: Promise<Record<string, string | string[] | undefined>>;
 }) {
-  const ctx = contextFrom(await searchParams);
-  const state = await prefetch([{ ...findingsQuery(ctx), queryFn: () => getFindings(ctx) }]);
+  const at = await pageScope(await searchParams);
+  if (at.scope === null)
+    return (
+      <>
+        <PageTitle title="Findings" />
+        <ErrorPanel title="This link names no cluster context meshdx can use" {...at.problem} />
+      </>
+    );
+  const scope = at.scope;
+  const ctx = scope.context;
+  const state = await prefetch([{ ...findingsQuery(ctx), queryFn: () => getFindings(scope) }]);
   return (
     <>
       <PageTitle

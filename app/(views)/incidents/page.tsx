@@ -5,9 +5,11 @@ import { IncidentsView } from '@/components/incidents/IncidentsView';
 import { clientPickerQuery, incidentsQuery } from '@/components/incidents/query';
 import { WindowProblem } from '@/components/ui/WindowProblem';
 import { PageTitle } from '@/components/ui/Card';
+import { ErrorPanel } from '@/components/ui/ErrorPanel';
 import { parseViewState, windowProblem } from '@/lib/api/viewstate';
 import { prefetch } from '@/server/prefetch';
-import { contextFrom, withContext } from '@/lib/api/context';
+import { withContext } from '@/lib/api/context';
+import { pageScope } from '@/server/auth/page';
 import { getIncidents } from '@/server/screens/incidents/incidents';
 import { getInventory, getPodList } from '@/server/screens/overview/inventory';
 
@@ -21,7 +23,16 @@ export default async function Page({
   searchParams: Promise<Record<string, string | string[] | undefined>>;
 }) {
   const params = await searchParams;
-  const ctx = contextFrom(params);
+  const at = await pageScope(params);
+  if (at.scope === null)
+    return (
+      <>
+        <PageTitle title={TITLE} />
+        <ErrorPanel title="This link names no cluster context meshdx can use" {...at.problem} />
+      </>
+    );
+  const scope = at.scope;
+  const ctx = scope.context;
   const problem = windowProblem(params);
   if (problem) {
     // a link with a wrong window says so, naming the parameter, instead of showing another window
@@ -41,12 +52,12 @@ export default async function Page({
   }
   const state = parseViewState('incidents', params);
   const dehydrated = await prefetch([
-    { ...inventoryQuery(ctx), queryFn: () => getInventory(ctx) },
+    { ...inventoryQuery(ctx), queryFn: () => getInventory(scope) },
     {
       ...podListQuery(ctx, clientPickerQuery(state.namespace)),
-      queryFn: () => getPodList(ctx, clientPickerQuery(state.namespace)),
+      queryFn: () => getPodList(scope, clientPickerQuery(state.namespace)),
     },
-    { ...incidentsQuery(ctx, state), queryFn: () => getIncidents(ctx, state) },
+    { ...incidentsQuery(ctx, state), queryFn: () => getIncidents(scope, state) },
   ]);
   return (
     <>

@@ -3,8 +3,9 @@ import { Suspense } from 'react';
 import { scopingQuery } from '@/components/scoping/queries';
 import { ScopingView } from '@/components/scoping/ScopingView';
 import { PageTitle } from '@/components/ui/Card';
+import { ErrorPanel } from '@/components/ui/ErrorPanel';
 import { prefetch } from '@/server/prefetch';
-import { contextFrom } from '@/lib/api/context';
+import { pageScope } from '@/server/auth/page';
 import { getScoping } from '@/server/screens/scoping/scoping';
 
 export const dynamic = 'force-dynamic';
@@ -14,8 +15,17 @@ export default async function Page({
 }: {
   searchParams: Promise<Record<string, string | string[] | undefined>>;
 }) {
-  const ctx = contextFrom(await searchParams);
-  const state = await prefetch([{ ...scopingQuery(ctx), queryFn: () => getScoping(ctx) }]);
+  const at = await pageScope(await searchParams);
+  if (at.scope === null)
+    return (
+      <>
+        <PageTitle title="Scoping" />
+        <ErrorPanel title="This link names no cluster context meshdx can use" {...at.problem} />
+      </>
+    );
+  const scope = at.scope;
+  const ctx = scope.context;
+  const state = await prefetch([{ ...scopingQuery(ctx), queryFn: () => getScoping(scope) }]);
   return (
     <>
       <PageTitle

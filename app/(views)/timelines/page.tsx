@@ -3,10 +3,12 @@ import { Suspense } from 'react';
 import { podTimelineQuery } from '@/components/timeline/queries';
 import { TimelinesView } from '@/components/timeline/TimelinesView';
 import { PageTitle } from '@/components/ui/Card';
+import { ErrorPanel } from '@/components/ui/ErrorPanel';
 import { parseViewState, windowProblem } from '@/lib/api/viewstate';
 import { WindowProblem } from '@/components/ui/WindowProblem';
 import { prefetch, type Prefetch } from '@/server/prefetch';
-import { contextFrom, withContext } from '@/lib/api/context';
+import { withContext } from '@/lib/api/context';
+import { pageScope } from '@/server/auth/page';
 import { getPodTimeline, getTimelineFleet } from '@/server/screens/timelines/timelines';
 
 export default async function Page({
@@ -15,7 +17,16 @@ export default async function Page({
   searchParams: Promise<Record<string, string | string[] | undefined>>;
 }) {
   const params = await searchParams;
-  const ctx = contextFrom(params);
+  const at = await pageScope(params);
+  if (at.scope === null)
+    return (
+      <>
+        <PageTitle title="Timelines" />
+        <ErrorPanel title="This link names no cluster context meshdx can use" {...at.problem} />
+      </>
+    );
+  const scope = at.scope;
+  const ctx = scope.context;
   const problem = windowProblem(params);
   if (problem) {
     const { from: _from, to: _to, ...rest } = parseViewState('timelines', params);
@@ -35,13 +46,14 @@ export default async function Page({
   const state = parseViewState('timelines', params);
   // The fleet (thousands of rows) is fetched by the browser: embedding it in the HTML doubles
   // its parse cost. Prefetching here only starts the server's watch-fed cache.
-  void getTimelineFleet(ctx).catch(() => undefined);
+  // A failure (even a synchronous one: an unknown context) is the browser's request's to show.
+  void (async () => getTimelineFleet(scope))().catch(() => undefined);
   const queries: Prefetch[] = [];
   const [ns, name] = state.pod?.split('/') ?? [];
   if (ns && name) {
     queries.push({
       ...podTimelineQuery(ctx, ns, name),
-      queryFn: () => getPodTimeline(ctx, ns, name),
+      queryFn: () => getPodTimeline(scope, ns, name),
     });
   }
   const dehydrated = await prefetch(queries);

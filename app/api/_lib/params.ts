@@ -1,6 +1,7 @@
 import { requireName } from '@/lib/kube/names';
-import { badParameter } from '@/lib/api/request-error';
-import { enterRequestIdentity } from '@/server/auth/request';
+import type { RequestScope } from '@/server/auth/identity';
+import { requestScope } from '@/server/auth/request';
+import { scopedJsonResponse } from '@/server/http';
 
 export interface PodRouteParams {
   namespace: string;
@@ -21,27 +22,14 @@ export async function podParams(
 }
 
 /**
- * The `?context=NAME` of a request (absent or empty: the default context). Validated as a
- * kubeconfig context name can be: printable, at most 253 characters. Given the Request, it
- * also makes the request's identity (MESHDX_AUTH) the one its cluster calls are made as, or
- * throws the 401 that says why there is none (server/auth).
+ * Answers `run(scope)` as JSON for a request whose scope (validated `?context=`, and the
+ * identity MESHDX_AUTH says it acts as) is resolved first, through the edge's one door
+ * (server/auth/request.ts): a request without an identity is the 401 naming what is missing,
+ * a bad context the 400 naming it.
  */
-export function contextParam(req: Request | URL | URLSearchParams): string | null {
-  if (req instanceof Request) enterRequestIdentity(req);
-  const sp =
-    req instanceof URLSearchParams
-      ? req
-      : req instanceof URL
-        ? req.searchParams
-        : new URL(req.url).searchParams;
-  const v = sp.get('context');
-  if (v === null || v === '') return null;
-  if (v.length > 253 || !/^[\x21-\x7e]+$/.test(v)) {
-    throw badParameter(
-      'context',
-      `${JSON.stringify(v.slice(0, 60))} is not a context name`,
-      'GET /api/contexts lists the contexts.',
-    );
-  }
-  return v;
+export function scoped<T>(
+  req: Request,
+  run: (scope: RequestScope) => Promise<T> | T,
+): Promise<Response> {
+  return scopedJsonResponse(() => requestScope(req), run);
 }

@@ -1,9 +1,8 @@
-import { contextParam } from '@/app/api/_lib/params';
-import { jsonResponse } from '@/server/http';
+import { scoped } from '@/app/api/_lib/params';
 import { getClusterInfo } from '@/server/screens/cluster/info';
 
 export const dynamic = 'force-dynamic';
 
 export function GET(req: Request) {
-  return jsonResponse(() => getClusterInfo(contextParam(req)));
+  return scoped(req, (scope) => getClusterInfo(scope));
 }

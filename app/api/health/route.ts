@@ -1,5 +1,5 @@
-import { contextParam } from '@/app/api/_lib/params';
-import { runAs } from '@/server/auth/request';
+import { contextFrom } from '@/lib/api/context';
+import { asMeshdx } from '@/server/auth/identity';
 import { jsonResponse } from '@/server/http';
 import { getHealth } from '@/server/screens/cluster/health';
 
@@ -11,7 +11,5 @@ export const dynamic = 'force-dynamic';
  * has no user, and what it reports is meshdx's own state.
  */
 export function GET(req: Request) {
-  return jsonResponse(() =>
-    runAs({ mode: 'none' }, () => getHealth(contextParam(new URL(req.url)))),
-  );
+  return jsonResponse(() => getHealth(asMeshdx(contextFrom(new URL(req.url).searchParams))));
 }

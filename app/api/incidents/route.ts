@@ -1,17 +1,16 @@
-import { contextParam } from '@/app/api/_lib/params';
+import { scoped } from '@/app/api/_lib/params';
 import { parseViewState, windowProblem } from '@/lib/api/viewstate';
-import { jsonResponse } from '@/server/http';
 import { getIncidents } from '@/server/screens/incidents/incidents';
 
 export const dynamic = 'force-dynamic';
 
 /** GET /api/incidents?context=&namespace=&service=&ip=&client=&from=&to= : the Incidents view model. */
 export function GET(req: Request) {
-  return jsonResponse(() => {
+  return scoped(req, (scope) => {
     const params = new URL(req.url).searchParams;
     const problem = windowProblem(params);
     if (problem) throw problem;
     const state = parseViewState('incidents', params);
-    return getIncidents(contextParam(req), state);
+    return getIncidents(scope, state);
   });
 }

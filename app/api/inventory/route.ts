@@ -1,12 +1,11 @@
-import { contextParam } from '@/app/api/_lib/params';
-import { jsonResponse } from '@/server/http';
+import { scoped } from '@/app/api/_lib/params';
 import { getInventory } from '@/server/screens/overview/inventory';
 
 export const dynamic = 'force-dynamic';
 
 export function GET(req: Request) {
-  return jsonResponse(() => {
+  return scoped(req, (scope) => {
     const ns = new URL(req.url).searchParams.get('namespace');
-    return getInventory(contextParam(req), ns);
+    return getInventory(scope, ns);
   });
 }

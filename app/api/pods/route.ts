@@ -1,5 +1,4 @@
-import { contextParam } from '@/app/api/_lib/params';
-import { jsonResponse } from '@/server/http';
+import { scoped } from '@/app/api/_lib/params';
 import { parsePodListQuery } from '@/lib/inventory/pod-list';
 import { getPodList } from '@/server/screens/overview/inventory';
 
@@ -7,8 +6,8 @@ export const dynamic = 'force-dynamic';
 
 /** The live pods a screen asks for (?namespace=&ip=&meshed=1&q=&limit=), at most limit rows. */
 export function GET(req: Request) {
-  return jsonResponse(() => {
+  return scoped(req, (scope) => {
     const url = new URL(req.url);
-    return getPodList(contextParam(req), parsePodListQuery(url.searchParams));
+    return getPodList(scope, parsePodListQuery(url.searchParams));
   });
 }

@@ -1,7 +1,6 @@
-import { contextParam } from '@/app/api/_lib/params';
+import { scoped } from '@/app/api/_lib/params';
 import { windowProblem } from '@/lib/api/viewstate';
 import { parseTimelineQuery } from '@/lib/timeline/fleet-page';
-import { jsonResponse } from '@/server/http';
 import { getTimelinePage } from '@/server/screens/timelines/timelines';
 
 export const dynamic = 'force-dynamic';
@@ -12,11 +11,11 @@ export const dynamic = 'force-dynamic';
  * the counts of all of them. A parameter that cannot be used is a 400 naming it.
  */
 export function GET(req: Request) {
-  return jsonResponse(() => {
+  return scoped(req, (scope) => {
     const sp = new URL(req.url).searchParams;
     // a link with a wrong window is named, never dropped
     const problem = windowProblem(sp);
     if (problem) throw problem;
-    return getTimelinePage(contextParam(req), parseTimelineQuery(sp));
+    return getTimelinePage(scope, parseTimelineQuery(sp));
   });
 }

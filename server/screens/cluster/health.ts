@@ -2,6 +2,7 @@ import { runningRuntimes, runtimeFor } from '../../runtime/registry';
 import { loadEnv } from '../../env';
 import { processMemory } from '../../runtime/heap';
 import { getClusterInfo } from './info';
+import type { RequestScope } from '../../auth/identity';
 
 /**
  * GET /api/health: liveness, the asked (or default) context's reachability, and for every
@@ -9,9 +10,9 @@ import { getClusterInfo } from './info';
  * what meshdx itself costs that API server (its request budget's counts), and the server's own
  * memory (what its pod's memory limit must hold).
  */
-export async function getHealth(context: string | null) {
-  const cluster = await getClusterInfo(context);
-  if (cluster.source !== 'none') runtimeFor(context);
+export async function getHealth(scope: RequestScope) {
+  const cluster = await getClusterInfo(scope);
+  if (cluster.source !== 'none') runtimeFor(scope);
   return {
     cluster,
     process: processMemory(loadEnv().MESHDX_HEAP_GROWTH_PERCENT),

@@ -6,17 +6,18 @@ import { toErrorResult } from '../../http';
 import { Memo } from '../../runtime/memo';
 import { contexts, runtimeFor } from '../../runtime/registry';
 import { viewDeadline } from '../deadline';
+import type { RequestScope } from '../../auth/identity';
 
 const TTL_MS = 5_000;
 
 /** Which cluster is shown and whether it answers: the header of every page. */
-export async function getClusterInfo(context?: string | null): Promise<ClusterInfo> {
+export async function getClusterInfo(scope: RequestScope): Promise<ClusterInfo> {
   let rt;
   try {
-    rt = runtimeFor(context);
+    rt = runtimeFor(scope);
   } catch (e) {
     if (!isClusterConfigError(e)) throw e;
-    const r = toErrorResult(e);
+    const r = toErrorResult(e, scope.identity);
     return {
       label: 'no cluster',
       source: 'none',
@@ -53,7 +54,7 @@ export async function getClusterInfo(context?: string | null): Promise<ClusterIn
       };
     } catch (e) {
       if (!isKubeError(e)) throw e;
-      return { ...base, reachable: false, error: toErrorResult(e).body.error };
+      return { ...base, reachable: false, error: toErrorResult(e, scope.identity).body.error };
     }
   });
 }

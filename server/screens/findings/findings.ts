@@ -23,6 +23,7 @@ import { incidentsOf } from '../incidents/incidents';
 import { ambientOf } from '../overview/ambient';
 import { timelineFleetOf } from '../timelines/timelines';
 import { podListDetail, viewDeadline } from '../deadline';
+import type { RequestScope } from '../../auth/identity';
 
 export interface FindingsOptions {
   /** Most istio-proxy logs read for the external-host check (one pod per workload). */
@@ -107,14 +108,14 @@ export const FINDINGS_CACHE_MS = 30_000;
  * change what is read skip the cache.
  */
 export function getFindings(
-  context: string | null,
+  scope: RequestScope,
   opts: FindingsOptions = {},
 ): Promise<FindingsReport> {
-  const rt = runtimeFor(context);
-  if (Object.keys(opts).length > 0) return computeFindings(context, opts);
+  const rt = runtimeFor(scope);
+  if (Object.keys(opts).length > 0) return computeFindings(scope, opts);
   const memo = rt.screen('findings', () => new Memo<FindingsReport>(FINDINGS_CACHE_MS));
   return memo
-    .get(() => computeFindings(context, opts))
+    .get(() => computeFindings(scope, opts))
     .then((r) => {
       // a report that misses late analyses is not kept: the next view asks again
       if (r.late && r.late.length > 0 && memo.fresh() === r) memo.clear();
@@ -123,7 +124,7 @@ export function getFindings(
 }
 
 async function computeFindings(
-  context: string | null,
+  scope: RequestScope,
   opts: FindingsOptions,
 ): Promise<FindingsReport> {
   const o: Required<FindingsOptions> = {
@@ -132,7 +133,7 @@ async function computeFindings(
     logTimeoutMs: opts.logTimeoutMs ?? 5000,
     logConcurrency: opts.logConcurrency ?? 4,
   };
-  const rt = runtimeFor(context);
+  const rt = runtimeFor(scope);
   const t = rt.transport;
   // the lists every finding is made from are needed; each analysis is taken if done by then
   const d = viewDeadline(rt, 'Findings');

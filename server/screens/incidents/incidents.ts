@@ -28,6 +28,7 @@ import { refList } from '../../../lib/api/viewstate';
 import { clientSignals, type SignalSource } from './client-signals';
 import { prometheusSettings } from './prometheus-history';
 import { podListDetail, viewDeadline } from '../deadline';
+import type { RequestScope } from '../../auth/identity';
 
 const LOG_CONCURRENCY = 8;
 const LOG_LIMIT_BYTES = 16 * 1024 * 1024;
@@ -262,8 +263,8 @@ export async function incidentsOf(rt: ClusterRuntime, q: IncidentsQuery): Promis
 }
 
 /** GET /api/incidents: the view for the URL's state, on the context's cluster. */
-export function getIncidents(context: string | null, q: IncidentsQuery): Promise<IncidentsView> {
-  const rt = runtimeFor(context);
+export function getIncidents(scope: RequestScope, q: IncidentsQuery): Promise<IncidentsView> {
+  const rt = runtimeFor(scope);
   // by the view's deadline, or a 503 naming what is still read (never an empty incident)
   return viewDeadline(rt, 'Incidents').need(
     'pods, Istio config, EndpointSlices and proxy logs',

@@ -4,6 +4,7 @@ import { historyWithPrometheus } from './prometheus-history';
 import type { IncidentsQuery } from '../../../lib/incidents/choose';
 import { buildIncidents } from './incidents';
 import { runtimeIpHistory } from './ip-history';
+import type { RequestScope } from '../../auth/identity';
 
 /** Largest pasted or uploaded log accepted (bytes). */
 export const MAX_UPLOAD_BYTES = 8 * 1024 * 1024;
@@ -40,12 +41,12 @@ export async function readLimitedText(
 
 /** The Incidents view for a pasted/uploaded log: clients come from the log's downstream addresses. */
 export async function analyzeUploadedLog(
-  context: string | null,
+  scope: RequestScope,
   q: IncidentsQuery,
   text: string,
   format?: string,
 ): Promise<IncidentsView> {
-  const rt = runtimeFor(context);
+  const rt = runtimeFor(scope);
   const history = await historyWithPrometheus(
     runtimeIpHistory(rt),
     rt.settings,

@@ -19,6 +19,7 @@ import { runtimeFor } from '../../runtime/registry';
 import type { ClusterRuntime } from '../../runtime/runtime';
 import { cachedFleet } from '../proxies/fleet';
 import { timelineFleetOf } from '../timelines/timelines';
+import type { RequestScope } from '../../auth/identity';
 
 const SECURITY_GROUP = 'security.istio.io';
 const SECURITY_VERSIONS = ['v1', 'v1beta1'];
@@ -93,6 +94,6 @@ export async function ambientOf(rt: ClusterRuntime): Promise<AmbientView> {
   });
 }
 
-export function getAmbient(context: string | null): Promise<AmbientView> {
-  return ambientOf(runtimeFor(context));
+export function getAmbient(scope: RequestScope): Promise<AmbientView> {
+  return ambientOf(runtimeFor(scope));
 }

@@ -6,6 +6,7 @@ import { listGateways, listIstioConfig, listNamespaces, listServices } from '../
 import { runtimeFor } from '../../runtime/registry';
 import type { ClusterRuntime } from '../../runtime/runtime';
 import { podListDetail, viewDeadline } from '../deadline';
+import type { RequestScope } from '../../auth/identity';
 
 /**
  * Namespaces, pods (with their proxy) and services: the common ground of every view. Pods come
@@ -57,13 +58,10 @@ export async function podListOf(rt: ClusterRuntime, query: PodListQuery): Promis
   return listPods(rt.cache.livePods(), namespaces.items, query, rt.transport.clusterNow());
 }
 
-export function getPodList(context: string | null, query: PodListQuery): Promise<PodList> {
-  return podListOf(runtimeFor(context), query);
+export function getPodList(scope: RequestScope, query: PodListQuery): Promise<PodList> {
+  return podListOf(runtimeFor(scope), query);
 }
 
-export function getInventory(
-  context: string | null,
-  namespace?: string | null,
-): Promise<Inventory> {
-  return inventoryOf(runtimeFor(context), namespace);
+export function getInventory(scope: RequestScope, namespace?: string | null): Promise<Inventory> {
+  return inventoryOf(runtimeFor(scope), namespace);
 }

@@ -4,16 +4,17 @@ import { requireName } from '../../../lib/kube/names';
 import type { Pod } from '../../../lib/kube/types';
 import { collectionPath, CORE, listEvents } from '../../kube/resources';
 import { runtimeFor } from '../../runtime/registry';
+import type { RequestScope } from '../../auth/identity';
 
 /** One pod with its labels, annotations and events: the deep link for a pod. */
 export async function getPodDetail(
-  context: string | null,
+  scope: RequestScope,
   namespace: string,
   name: string,
 ): Promise<PodDetail> {
   const ns = requireName('namespace', namespace);
   const pod = requireName('pod', name);
-  const t = runtimeFor(context).transport;
+  const t = runtimeFor(scope).transport;
   const [obj, events] = await Promise.all([
     t.getJson<Pod>(`${collectionPath(CORE.pods, ns)}/${pod}`),
     listEvents(t, { namespace: ns, fieldSelector: `involvedObject.name=${pod}` }).catch(() => ({

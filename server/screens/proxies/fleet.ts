@@ -5,6 +5,7 @@ import { podListDetail } from '../deadline';
 import { runtimeFor } from '../../runtime/registry';
 import type { ClusterRuntime } from '../../runtime/runtime';
 import { scanFleet, type ScanDeps, type SyncCache } from './scan';
+import type { RequestScope } from '../../auth/identity';
 
 /** A finished scan is served from memory this long, so navigating back is instant. */
 export const FLEET_CACHE_MS = 15_000;
@@ -90,10 +91,10 @@ export function fleetScan(
  * filtered, sorted and paged as the screen asked (aggregates stay whole).
  */
 export async function getFleet(
-  context: string | null,
+  scope: RequestScope,
   opts: { refresh?: boolean; query?: FleetQuery } = {},
 ): Promise<FleetView> {
-  const rt = runtimeFor(context);
+  const rt = runtimeFor(scope);
   const cached = opts.refresh ? null : cachedFleet(rt);
   const fleet = cached ?? (await fleetScan(rt).promise);
   return pageFleet(withApi(rt, fleet), opts.query ?? {});

@@ -23,6 +23,7 @@ import { listPods } from '../../kube/resources';
 import type { KubeTransport } from '../../kube/transport';
 import { runtimeFor } from '../../runtime/registry';
 import { NO_READER, readZtunnelConfig } from './ztunnel-reader';
+import type { RequestScope } from '../../auth/identity';
 
 /** A ztunnel dump holds every workload of the cluster: a few MB at scale. */
 const MAX_DUMP_BYTES = 64 * 1024 * 1024;
@@ -109,13 +110,13 @@ export async function scanZtunnels(
 }
 
 export async function getZtunnelDetail(
-  context: string | null,
+  scope: RequestScope,
   namespace: string,
   name: string,
 ): Promise<ZtunnelDetail> {
   const ns = requireName('namespace', namespace);
   const podName = requireName('pod', name);
-  const rt = runtimeFor(context);
+  const rt = runtimeFor(scope);
   const pod = await requireLivePod(rt.transport, ns, podName);
   const [read, pods] = await Promise.all([
     readZtunnel(rt.kc, ns, podName, Math.max(10_000, rt.settings.MESHDX_PROXY_TIMEOUT_MS * 3)),

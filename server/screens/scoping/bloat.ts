@@ -16,6 +16,7 @@ import { promGet } from '../../prometheus/query';
 import { runtimeFor } from '../../runtime/registry';
 import type { ClusterRuntime } from '../../runtime/runtime';
 import { scopingOf } from './scoping';
+import type { RequestScope } from '../../auth/identity';
 
 export const DEFAULT_BLOAT_WINDOW_MS = 3_600_000;
 
@@ -144,6 +145,6 @@ export async function bloatOf(rt: ClusterRuntime, req: BloatRequest): Promise<Bl
   };
 }
 
-export function getBloat(context: string | null, req: BloatRequest): Promise<BloatView> {
-  return bloatOf(runtimeFor(context), req);
+export function getBloat(scope: RequestScope, req: BloatRequest): Promise<BloatView> {
+  return bloatOf(runtimeFor(scope), req);
 }

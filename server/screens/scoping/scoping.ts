@@ -10,6 +10,7 @@ import { runtimeFor } from '../../runtime/registry';
 import type { ClusterRuntime } from '../../runtime/runtime';
 import { podListDetail } from '../deadline';
 import { gatherScopingInput, type GatherDeps } from './gather';
+import type { RequestScope } from '../../auth/identity';
 
 export const SCOPING_CACHE_MS = 15_000;
 
@@ -50,8 +51,8 @@ export function scopingOf(
 }
 
 export function getScoping(
-  context: string | null,
+  scope: RequestScope,
   opts: { refresh?: boolean } = {},
 ): Promise<ScopingView> {
-  return scopingOf(runtimeFor(context), opts);
+  return scopingOf(runtimeFor(scope), opts);
 }

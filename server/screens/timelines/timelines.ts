@@ -31,6 +31,7 @@ import type { HistoryStore } from '../../store/history-store';
 import { StorePodHistory, type StorePodHistoryOptions } from '../../store/pod-history';
 import { podListDetail, viewDeadline, type ViewDeadline } from '../deadline';
 import { injectionInput, type NodesMemo } from './injection';
+import type { RequestScope } from '../../auth/identity';
 
 /** Where the history comes from: the runtime's store, fed by the same feeds as the cache. */
 export interface TimelineSource {
@@ -242,24 +243,24 @@ export async function timelineFleetOf(
   return deadline.late.length > 0 ? { ...fleet, late: [...deadline.late] } : fleet;
 }
 
-export function getTimelineFleet(context: string | null): Promise<TimelineFleet> {
-  return timelineFleetOf(runtimeFor(context));
+export function getTimelineFleet(scope: RequestScope): Promise<TimelineFleet> {
+  return timelineFleetOf(runtimeFor(scope));
 }
 
 /** One page of the fleet as the screen asked for it (filters, sort, page), counts of them all. */
 export async function getTimelinePage(
-  context: string | null,
+  scope: RequestScope,
   query: TimelineQuery,
 ): Promise<TimelinePagedFleet> {
-  return pageTimelineFleet(await getTimelineFleet(context), query);
+  return pageTimelineFleet(await getTimelineFleet(scope), query);
 }
 
 export async function getPodTimeline(
-  context: string | null,
+  scope: RequestScope,
   namespace: string,
   name: string,
 ): Promise<PodTimelineView> {
-  const rt = runtimeFor(context);
+  const rt = runtimeFor(scope);
   requireName('namespace', namespace);
   requireName('pod', name);
   // One scrape of the pod's :15090 gives Envoy's init time, a proxy-ready source (never

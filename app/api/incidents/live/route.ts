@@ -1,6 +1,7 @@
-import { contextParam } from '@/app/api/_lib/params';
 import { badParameter } from '@/lib/api/request-error';
 import { parseViewState, rfc3339Problem } from '@/lib/api/viewstate';
+import type { RequestScope } from '@/server/auth/identity';
+import { requestScope } from '@/server/auth/request';
 import { errorResponse } from '@/server/http';
 import { runtimeFor } from '@/server/runtime/registry';
 import { followIncidents } from '@/server/screens/incidents/live';
@@ -13,7 +14,9 @@ export const dynamic = 'force-dynamic';
  * attributed as they arrived. Closing the connection ends every log follow.
  */
 export async function GET(req: Request) {
+  let scope: RequestScope | undefined;
   try {
+    scope = requestScope(req);
     const params = new URL(req.url).searchParams;
     const since = params.get('since') ?? undefined;
     if (since !== undefined) {
@@ -21,7 +24,7 @@ export async function GET(req: Request) {
       if (p) throw badParameter('since', p);
     }
     const state = parseViewState('incidents', params);
-    const rt = runtimeFor(contextParam(req));
+    const rt = runtimeFor(scope);
     const abort = new AbortController();
     req.signal.addEventListener('abort', () => abort.abort(), { once: true });
     const enc = new TextEncoder();
@@ -70,6 +73,6 @@ export async function GET(req: Request) {
       },
     });
   } catch (e) {
-    return errorResponse(e);
+    return errorResponse(e, scope?.identity);
   }
 }

@@ -1,7 +1,7 @@
 import { apiError } from '@/lib/api/errors';
 import { parseViewState, windowProblem } from '@/lib/api/viewstate';
-import { errorResponse, jsonResponse } from '@/server/http';
-import { contextParam } from '@/app/api/_lib/params';
+import { errorResponse } from '@/server/http';
+import { scoped } from '@/app/api/_lib/params';
 import { isUploadMediaType, mediaType, UPLOAD_MEDIA_TYPES } from '@/server/security/media-type';
 import {
   analyzeUploadedLog,
@@ -47,5 +47,5 @@ export async function POST(req: Request) {
       { status: 413, headers: { 'Cache-Control': 'no-store' } },
     );
   }
-  return jsonResponse(() => analyzeUploadedLog(contextParam(req), state, body.text, format));
+  return scoped(req, (scope) => analyzeUploadedLog(scope, state, body.text, format));
 }

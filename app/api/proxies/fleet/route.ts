@@ -1,6 +1,8 @@
 import type { FleetProgress, FleetStreamLine } from '@/lib/api/proxies';
-import { contextParam } from '@/app/api/_lib/params';
-import { jsonResponse, toErrorResult } from '@/server/http';
+import { scoped } from '@/app/api/_lib/params';
+import type { RequestScope } from '@/server/auth/identity';
+import { requestScope } from '@/server/auth/request';
+import { toErrorResult } from '@/server/http';
 import { runtimeFor } from '@/server/runtime/registry';
 import type { ClusterRuntime } from '@/server/runtime/runtime';
 import { cachedFleet, fleetScan, getFleet, withApi } from '@/server/screens/proxies/fleet';
@@ -22,8 +24,7 @@ export function GET(req: Request) {
   const sp = new URL(req.url).searchParams;
   const refresh = sp.get('refresh') === '1';
   const query = parseFleetQuery(sp);
-  if (sp.get('stream') !== '1')
-    return jsonResponse(() => getFleet(contextParam(req), { refresh, query }));
+  if (sp.get('stream') !== '1') return scoped(req, (scope) => getFleet(scope, { refresh, query }));
   const enc = new TextEncoder();
   let closed = false;
   const stream = new ReadableStream<Uint8Array>({
@@ -42,10 +43,12 @@ export function GET(req: Request) {
         controller.close();
       };
       let rt: ClusterRuntime;
+      let scope: RequestScope | undefined;
       try {
-        rt = runtimeFor(contextParam(req));
+        scope = requestScope(req);
+        rt = runtimeFor(scope);
       } catch (e) {
-        write({ type: 'error', error: toErrorResult(e).body.error });
+        write({ type: 'error', error: toErrorResult(e, scope?.identity).body.error });
         end();
         return;
       }
@@ -69,7 +72,7 @@ export function GET(req: Request) {
       try {
         scan = fleetScan(rt, onProgress);
       } catch (e) {
-        write({ type: 'error', error: toErrorResult(e).body.error });
+        write({ type: 'error', error: toErrorResult(e, scope.identity).body.error });
         end();
         return;
       }
@@ -80,7 +83,7 @@ export function GET(req: Request) {
           end();
         },
         (e: unknown) => {
-          write({ type: 'error', error: toErrorResult(e).body.error });
+          write({ type: 'error', error: toErrorResult(e, scope.identity).body.error });
           end();
         },
       );

@@ -1,8 +1,7 @@
-import { contextParam } from '@/app/api/_lib/params';
+import { scoped } from '@/app/api/_lib/params';
 import { badParameter } from '@/lib/api/request-error';
 import { windowProblem } from '@/lib/api/viewstate';
 import { requireName } from '@/lib/kube/names';
-import { jsonResponse } from '@/server/http';
 import { getBloat } from '@/server/screens/scoping/bloat';
 
 export const dynamic = 'force-dynamic';
@@ -13,7 +12,7 @@ export const dynamic = 'force-dynamic';
  * Prometheus, with the Sidecar resources applied in it and Scoping's figures.
  */
 export function GET(req: Request) {
-  return jsonResponse(() => {
+  return scoped(req, (scope) => {
     const sp = new URL(req.url).searchParams;
     const problem = windowProblem(sp);
     if (problem) throw problem;
@@ -34,7 +33,7 @@ export function GET(req: Request) {
         'is missing',
         'give both from and to, or neither (the last hour)',
       );
-    return getBloat(contextParam(req), {
+    return getBloat(scope, {
       namespace,
       workload,
       ...(from !== null && to !== null ? { fromMs: Date.parse(from), toMs: Date.parse(to) } : {}),

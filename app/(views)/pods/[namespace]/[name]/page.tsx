@@ -2,7 +2,7 @@ import { PodDetailView } from '@/components/inventory/PodDetailView';
 import { ErrorPanel } from '@/components/ui/ErrorPanel';
 import { PageTitle } from '@/components/ui/Card';
 import { toErrorResult } from '@/server/http';
-import { contextFrom } from '@/lib/api/context';
+import { pageScope } from '@/server/auth/page';
 import { getPodDetail } from '@/server/screens/overview/pod';
 
 export default async function PodPage({
@@ -13,13 +13,21 @@ export default async function PodPage({
   searchParams: Promise<Record<string, string | string[] | undefined>>;
 }) {
   const { namespace, name } = await params;
-  const ctx = contextFrom(await searchParams);
+  const at = await pageScope(await searchParams);
+  if (at.scope === null)
+    return (
+      <>
+        <PageTitle title="Pod" />
+        <ErrorPanel title="This link names no cluster context meshdx can use" {...at.problem} />
+      </>
+    );
+  const scope = at.scope;
   // page params arrive percent-encoded; a malformed escape is shown as it came, and then
   // rejected by the name check like any other invalid name
   const ns = safeDecode(namespace);
   const pod = safeDecode(name);
   try {
-    const detail = await getPodDetail(ctx, ns, pod);
+    const detail = await getPodDetail(scope, ns, pod);
     return (
       <>
         <PageTitle
@@ -30,7 +38,7 @@ export default async function PodPage({
       </>
     );
   } catch (e) {
-    const r = toErrorResult(e);
+    const r = toErrorResult(e, scope.identity);
     return (
       <>
         <PageTitle title="Pod" />

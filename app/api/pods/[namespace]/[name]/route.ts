@@ -1,12 +1,11 @@
-import { contextParam, podParams, type PodRouteParams } from '@/app/api/_lib/params';
-import { jsonResponse } from '@/server/http';
+import { scoped, podParams, type PodRouteParams } from '@/app/api/_lib/params';
 import { getPodDetail } from '@/server/screens/overview/pod';
 
 export const dynamic = 'force-dynamic';
 
 export function GET(req: Request, ctx: { params: Promise<PodRouteParams> }) {
-  return jsonResponse(async () => {
+  return scoped(req, async (scope) => {
     const { namespace, name } = await podParams(ctx.params);
-    return getPodDetail(contextParam(req), namespace, name);
+    return getPodDetail(scope, namespace, name);
   });
 }

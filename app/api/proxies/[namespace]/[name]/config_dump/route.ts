@@ -1,4 +1,6 @@
-import { contextParam, podParams, type PodRouteParams } from '@/app/api/_lib/params';
+import { podParams, type PodRouteParams } from '@/app/api/_lib/params';
+import type { RequestScope } from '@/server/auth/identity';
+import { requestScope } from '@/server/auth/request';
 import { errorResponse } from '@/server/http';
 import { getProxyRawClusters } from '@/server/screens/proxies/detail';
 
@@ -9,9 +11,11 @@ export const dynamic = 'force-dynamic';
  * static) as a JSON download. Secrets are never requested.
  */
 export async function GET(req: Request, ctx: { params: Promise<PodRouteParams> }) {
+  let scope: RequestScope | undefined;
   try {
+    scope = requestScope(req);
     const { namespace: ns, name: pod } = await podParams(ctx.params);
-    const body = await getProxyRawClusters(contextParam(req), ns, pod);
+    const body = await getProxyRawClusters(scope, ns, pod);
     return new Response(body, {
       headers: {
         'Content-Type': 'application/json',
@@ -20,6 +24,6 @@ export async function GET(req: Request, ctx: { params: Promise<PodRouteParams> }
       },
     });
   } catch (e) {
-    return errorResponse(e);
+    return errorResponse(e, scope?.identity);
   }
 }

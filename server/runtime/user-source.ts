@@ -8,7 +8,7 @@
 import type https from 'node:https';
 import { KubeConfig } from '@kubernetes/client-node';
 import type { ClusterSource } from '../kube/source';
-import type { Identity } from './identity';
+import type { Identity } from '../auth/identity';
 
 type HttpsOpts = Parameters<KubeConfig['applyToHTTPSOptions']>[0];
 

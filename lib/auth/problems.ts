@@ -1,9 +1,10 @@
 /**
  * Why a request has no identity meshdx can act as: answered 401 with the mode named, so the
  * page can send the user to the login (token mode) or the operator to the proxy (header mode).
- * Never carries the token itself.
+ * Never carries the token itself. Pure: the server's identity code and its runtimes both raise
+ * these.
  */
-import { RequestError } from '../../lib/api/request-error';
+import { RequestError } from '../api/request-error';
 
 export type AuthProblem =
   | 'NO_SESSION'
@@ -11,8 +12,7 @@ export type AuthProblem =
   | 'SESSION_EXPIRED'
   | 'SESSION_OTHER_CONTEXT'
   | 'NO_PROXY_IDENTITY'
-  | 'BAD_PROXY_IDENTITY'
-  | 'NO_REQUEST_IDENTITY';
+  | 'BAD_PROXY_IDENTITY';
 
 const HINTS: Record<AuthProblem, string> = {
   NO_SESSION: 'Sign in at /login with a Kubernetes bearer token.',
@@ -23,8 +23,6 @@ const HINTS: Record<AuthProblem, string> = {
   NO_PROXY_IDENTITY:
     'Open meshdx through its authenticating proxy (oauth2-proxy or similar), which must set the header; meshdx must not be reachable around it.',
   BAD_PROXY_IDENTITY: 'Check what the authenticating proxy puts in the header.',
-  NO_REQUEST_IDENTITY:
-    'This is a bug in meshdx: a cluster call was made outside a request while per-user identity is on.',
 };
 
 /** A 401 naming the problem and the auth mode; recognised by toErrorResult as a RequestError. */
