@@ -2,6 +2,7 @@ import tseslint from 'typescript-eslint';
 import reactHooks from 'eslint-plugin-react-hooks';
 import meshdx from './scripts/eslint/no-cycle.mjs';
 import meshdxTests from './scripts/eslint/no-test-imports.mjs';
+import layers from './scripts/eslint/layers.mjs';
 
 // Import fences from docs/DESIGN.md: lib/ is pure (no server/, app/, components/, no I/O modules);
 // components/ never reaches into server/.
@@ -59,6 +60,19 @@ export default tseslint.config(
     ignores: ['**/*.test.ts', '**/*.test.tsx'],
     plugins: { 'meshdx-tests': meshdxTests },
     rules: { 'meshdx-tests/no-test-imports': 'error' },
+  },
+  {
+    // docs/DESIGN.md: server/'s folders depend one way (no folder imports one that imports it back)
+    files: ['server/**/*.ts', 'server/**/*.tsx'],
+    plugins: { layers },
+    rules: { 'layers/no-folder-cycle': ['error', { root: 'server' }] },
+  },
+  {
+    // docs/DESIGN.md: lib/ is the bottom layer; its tests may read shared test data
+    files: ['lib/**/*.ts', 'lib/**/*.tsx'],
+    ignores: ['lib/**/*.test.ts', 'lib/**/*.test.tsx'],
+    plugins: { layers },
+    rules: { 'layers/lib-imports-lib': ['error', { root: 'lib' }] },
   },
   {
     rules: {

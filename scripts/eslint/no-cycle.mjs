@@ -3,63 +3,14 @@
 // (type-only imports and exports are left out: they vanish at run time), resolving relative
 // paths and the `@/` alias of tsconfig.json. A file in a cycle is reported at the import that
 // enters the cycle, with the cycle spelled out.
-import fs from 'node:fs';
 import path from 'node:path';
-import ts from 'typescript';
+import { importsOf as allImportsOf } from './import-graph.mjs';
 
-const EXTS = ['.ts', '.tsx', '.mts', '.mjs', '.js'];
 const graphs = new Map();
 
-function resolve(from, spec, root) {
-  let base;
-  if (spec.startsWith('@/')) base = path.join(root, spec.slice(2));
-  else if (spec.startsWith('.')) base = path.resolve(path.dirname(from), spec);
-  else return null;
-  const candidates = [
-    base,
-    ...EXTS.map((e) => base + e),
-    ...EXTS.map((e) => path.join(base, `index${e}`)),
-  ];
-  for (const c of candidates) {
-    try {
-      if (fs.statSync(c).isFile()) return c;
-    } catch {
-      // next candidate
-    }
-  }
-  return null;
-}
-
-/** The value imports of one file: [{ spec, target, node range }]. */
+/** The value imports of one file. */
 function importsOf(file, root) {
-  const text = fs.readFileSync(file, 'utf8');
-  const sf = ts.createSourceFile(file, text, ts.ScriptTarget.Latest, false);
-  const out = [];
-  for (const st of sf.statements) {
-    let spec = null;
-    if (ts.isImportDeclaration(st)) {
-      const clause = st.importClause;
-      if (clause?.isTypeOnly) continue;
-      if (
-        clause &&
-        !clause.name &&
-        clause.namedBindings &&
-        ts.isNamedImports(clause.namedBindings) &&
-        clause.namedBindings.elements.length > 0 &&
-        clause.namedBindings.elements.every((e) => e.isTypeOnly)
-      )
-        continue;
-      spec = st.moduleSpecifier.text;
-    } else if (ts.isExportDeclaration(st) && st.moduleSpecifier) {
-      if (st.isTypeOnly) continue;
-      spec = st.moduleSpecifier.text;
-    }
-    if (spec === null) continue;
-    const target = resolve(file, spec, root);
-    if (target)
-      out.push({ spec, target, line: sf.getLineAndCharacterOfPosition(st.getStart(sf)).line + 1 });
-  }
-  return out;
+  return allImportsOf(file, root).filter((i) => !i.typeOnly);
 }
 
 function graphFor(root) {
