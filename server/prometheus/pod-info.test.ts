@@ -1,7 +1,7 @@
 import { describe, it, expect } from 'vitest';
 import { intervalTableOf } from '../../lib/ledger/ledger-table';
 import { mergeIntervals } from './merged-intervals';
-import { intervalsFromKsm, parseMatrix, readKsmPodHistory, stepFor } from './pod-info';
+import { intervalsFromKsm, parseMatrix, readKsmIpIntervals, stepFor } from './pod-info';
 
 const T = Date.parse('2026-10-01T10:00:00Z') / 1000;
 const STEP = 15;
@@ -99,7 +99,7 @@ describe('kube-state-metrics pod history', () => {
       const body = u.searchParams.get('query')?.startsWith('kube_pod_info') ? info : matrix([]);
       return new Response(JSON.stringify(body));
     }) as typeof fetch;
-    const r = await readKsmPodHistory(
+    const r = await readKsmIpIntervals(
       'http://prom:9090',
       { startMs: T * 1000, endMs: (T + 1800) * 1000 },
       1000,
@@ -116,7 +116,7 @@ describe('kube-state-metrics pod history', () => {
       throw new Error('ECONNREFUSED');
     }) as typeof fetch;
     expect(
-      (await readKsmPodHistory('http://prom:9090', { startMs: 0, endMs: 1 }, 1000, down)).error,
+      (await readKsmIpIntervals('http://prom:9090', { startMs: 0, endMs: 1 }, 1000, down)).error,
     ).toMatch(/not reachable/);
   });
 });

@@ -96,7 +96,7 @@ export function stepFor(r: KsmRange, minStepMs = DEFAULT_MIN_STEP_MS): number {
 }
 
 /** Reads the three series over the range. Never throws: a failure is an error string. */
-export async function readKsmPodHistory(
+export async function readKsmIpIntervals(
   baseUrl: string,
   range: KsmRange,
   timeoutMs: number,

@@ -1,6 +1,6 @@
 import { intervalTableOf } from '../../../lib/ledger/ledger-table';
 import { mergeIntervals } from '../../prometheus/merged-intervals';
-import { readKsmPodHistory } from '../../prometheus/pod-info';
+import { readKsmIpIntervals } from '../../prometheus/pod-info';
 import type { ViewState } from '../../../lib/api/viewstate';
 import type { IpHistorySource } from './ip-history';
 
@@ -34,7 +34,7 @@ export async function withPrometheus(
   await source.ready.catch(() => undefined);
   const endMs = q.to ? Date.parse(q.to) : now;
   const startMs = (q.from ? Date.parse(q.from) : endMs - 6 * HOUR) - LEAD_MS;
-  const ksm = await readKsmPodHistory(
+  const ksm = await readKsmIpIntervals(
     prom.baseUrl,
     { startMs, endMs },
     prom.timeoutMs,
