@@ -1,19 +1,29 @@
 /**
- * The clusters istiod would push to one proxy, by Istio's rules: `outbound|PORT||FQDN` per
- * visible service port, `outbound|PORT|SUBSET|FQDN` per DestinationRule subset, ServiceEntry hosts,
- * `inbound|PORT||` for the pod's own service ports (Istio 1.10+ naming), the fixed dynamic
- * clusters and the bootstrap (static) ones.
+ * The clusters the simulated istiod pushes to one proxy, from its own model of Istio
+ * (./istio-model, written from istio/istio pilot/pkg/networking/core/cluster.go and
+ * cluster_builder.go):
+ *
+ * - outbound, per visible service and port: `outbound|PORT||FQDN`, plus `outbound|PORT|SUBSET|FQDN`
+ *   per subset of the DestinationRule that applies. UDP ports get none; neither do ExternalName
+ *   Services from 1.21 (ENABLE_EXTERNAL_NAME_ALIAS made them aliases). The type follows the
+ *   resolution (convertResolution): EDS, ORIGINAL_DST for headless and `resolution: NONE` (EDS on
+ *   gateways), STRICT_DNS, LOGICAL_DNS. A DNS subset cluster whose labels select no endpoint is
+ *   not built (buildCluster drops DNS clusters without endpoints); a subset whose load balancer is
+ *   PASSTHROUGH is ORIGINAL_DST.
+ * - inbound (sidecars): `inbound|TARGETPORT||` per distinct target port of the Services that select
+ *   the pod (Istio 1.10+; before, `inbound|PORT|PORTNAME|FQDN` per service port), or one per
+ *   ingress listener port when the pod's Sidecar declares ingress listeners.
+ * - BlackHoleCluster on every proxy; PassthroughCluster and InboundPassthroughCluster
+ *   (InboundPassthroughClusterIpv4 before 1.21) on sidecars only: gateways have no original-dst
+ *   listeners.
+ * - the bootstrap (static) clusters.
  */
-import type { DestinationRule, OutlierDetection, Pod, Service } from '../../../lib/kube/types';
-import type { VisiblePort, VisibleService } from '../../../lib/scoping/visibility';
-import {
-  destinationRuleFor,
-  indexDestinationRules,
-  type DestinationRuleIndex,
-} from '../../../lib/scoping/destinationrule';
-import { inboundClusterKeys, servicesOfPod, targetPortOf } from '../../../lib/scoping/inbound';
-import { outboundClusterKeys } from '../../../lib/scoping/outbound';
-import { compareVersions } from '../../../lib/scoping/proxy';
+import type { OutlierDetection, Pod, Service, Sidecar } from '../../../lib/kube/types';
+import { destinationRuleFor, type DestinationRuleIndex } from './istio-model/destination-rules';
+import { kubeServiceHost } from './istio-model/hosts';
+import type { SimPort, SimService } from './istio-model/registry';
+import { atLeast } from './istio-model/version';
+import { labelsSubsetOf, servicesOfPod, targetPortOf } from './istio-model/workload';
 import { portProtocol } from './protocol';
 
 export type ClusterType = 'EDS' | 'STATIC' | 'STRICT_DNS' | 'LOGICAL_DNS' | 'ORIGINAL_DST';
@@ -27,8 +37,8 @@ export interface SimCluster {
   subset?: string;
   host?: string;
   protocol?: string;
-  service?: VisibleService;
-  servicePort?: VisiblePort;
+  service?: SimService;
+  servicePort?: SimPort;
   /** Labels a subset selects (endpoints are filtered by them). */
   subsetLabels?: Record<string, string>;
   destinationRule?: { namespace: string; name: string };
@@ -70,109 +80,178 @@ export const STATIC_CLUSTERS: readonly SimCluster[] = [
   },
 ];
 
-/** BlackHole/Passthrough clusters every sidecar gets (InboundPassthroughClusterIpv4 before 1.21). */
+/** BlackHoleCluster everywhere; the passthrough clusters on sidecars only. */
 export function fixedDynamicClusters(version: string, gateway: boolean): SimCluster[] {
-  const out: SimCluster[] = [
-    { name: 'BlackHoleCluster', static: false, type: 'STATIC' },
-    { name: 'PassthroughCluster', static: false, type: 'ORIGINAL_DST' },
-  ];
-  if (!gateway) {
-    const inbound =
-      compareVersions(version, '1.21') < 0
-        ? 'InboundPassthroughClusterIpv4'
-        : 'InboundPassthroughCluster';
-    out.push({ name: inbound, static: false, type: 'ORIGINAL_DST' });
+  const out: SimCluster[] = [{ name: 'BlackHoleCluster', static: false, type: 'STATIC' }];
+  if (gateway) return out;
+  out.push({ name: 'PassthroughCluster', static: false, type: 'ORIGINAL_DST' });
+  const inbound = atLeast(version, '1.21')
+    ? 'InboundPassthroughCluster'
+    : 'InboundPassthroughClusterIpv4';
+  out.push({ name: inbound, static: false, type: 'ORIGINAL_DST' });
+  return out;
+}
+
+/** The proxy a cluster set is built for. */
+export interface ProxyFacts {
+  namespace: string;
+  labels: Readonly<Record<string, string>>;
+  version: string;
+  gateway: boolean;
+}
+
+/** convertResolution, with ExternalName Services as DNS before they became aliases. */
+function clusterType(svc: SimService, gateway: boolean): ClusterType {
+  switch (svc.resolution) {
+    case 'DNSLB':
+    case 'Alias':
+      return 'STRICT_DNS';
+    case 'DNSRoundRobinLB':
+      return 'LOGICAL_DNS';
+    case 'Passthrough':
+      return gateway ? 'EDS' : 'ORIGINAL_DST';
+    default:
+      return 'EDS';
+  }
+}
+
+const isDns = (t: ClusterType) => t === 'STRICT_DNS' || t === 'LOGICAL_DNS';
+
+function builtFor(svc: SimService, version: string): boolean {
+  return !(svc.resolution === 'Alias' && atLeast(version, '1.21'));
+}
+
+/** Outbound clusters for the services a proxy sees (one entry per hostname). */
+export function outboundClusters(
+  visible: readonly SimService[],
+  rules: DestinationRuleIndex,
+  proxy: ProxyFacts,
+): SimCluster[] {
+  const out: SimCluster[] = [];
+  for (const svc of visible) {
+    if (!builtFor(svc, proxy.version)) continue;
+    const dr = destinationRuleFor(rules, proxy.namespace, proxy.labels, svc);
+    const type = clusterType(svc, proxy.gateway);
+    for (const port of svc.ports) {
+      const protocol = portProtocol(port, svc.kind);
+      if (protocol === 'UDP') continue;
+      const base: SimCluster = {
+        name: `outbound|${port.port}||${svc.hostname}`,
+        static: false,
+        type,
+        direction: 'outbound',
+        port: port.port,
+        host: svc.hostname,
+        protocol,
+        service: svc,
+        servicePort: port,
+        destinationRule: dr?.from[0],
+        outlierDetection: dr?.trafficPolicy?.outlierDetection,
+      };
+      out.push(base);
+      for (const subset of dr?.subsets ?? []) {
+        const labels = subset.labels ?? {};
+        const passthrough =
+          (subset.trafficPolicy?.loadBalancer as { simple?: string } | undefined)?.simple ===
+          'PASSTHROUGH';
+        const subsetType = passthrough ? 'ORIGINAL_DST' : type;
+        if (
+          isDns(subsetType) &&
+          !(svc.endpointLabels ?? [{}]).some((l) => labelsSubsetOf(labels, l))
+        )
+          continue;
+        out.push({
+          ...base,
+          name: `outbound|${port.port}|${subset.name}|${svc.hostname}`,
+          type: subsetType,
+          subset: subset.name,
+          subsetLabels: labels,
+          outlierDetection: subset.trafficPolicy?.outlierDetection ?? base.outlierDetection,
+        });
+      }
+    }
   }
   return out;
 }
 
-function outboundType(svc: VisibleService): ClusterType {
-  if (svc.kind === 'Service') {
-    if (svc.serviceType === 'ExternalName') return 'STRICT_DNS';
-    if (svc.address === 'None') return 'ORIGINAL_DST';
-    return 'EDS';
-  }
-  switch ((svc.resolution ?? 'NONE').toUpperCase()) {
-    case 'DNS':
-      return 'STRICT_DNS';
-    case 'DNS_ROUND_ROBIN':
-      return 'LOGICAL_DNS';
-    case 'STATIC':
-      return 'EDS';
-    default:
-      return 'ORIGINAL_DST';
-  }
+export { servicesOfPod, targetPortOf };
+
+interface IngressListener {
+  port?: { number?: number; name?: string; protocol?: string };
+  defaultEndpoint?: string;
 }
 
-/** Outbound clusters for the visible services of a proxy in `clientNamespace`. */
-export function outboundClusters(
-  visible: readonly VisibleService[],
-  destinationRules: readonly DestinationRule[] | DestinationRuleIndex,
-  clientNamespace: string,
-  rootNamespace: string,
-): SimCluster[] {
-  const index =
-    destinationRules instanceof Map
-      ? destinationRules
-      : indexDestinationRules(destinationRules as DestinationRule[]);
-  const keys = outboundClusterKeys(visible, (svc) =>
-    destinationRuleFor(svc.hostname, clientNamespace, svc.namespace, index, rootNamespace),
-  );
-  return keys.map((k) => {
-    const dr = k.destinationRule;
-    const base: SimCluster = {
-      name: k.name,
-      static: false,
-      type: outboundType(k.service),
-      direction: 'outbound',
-      port: k.port.port,
-      host: k.service.hostname,
-      protocol: portProtocol(k.port, k.service.kind),
-      service: k.service,
-      servicePort: k.port,
-      destinationRule: dr
-        ? { namespace: dr.metadata.namespace ?? 'default', name: dr.metadata.name }
-        : undefined,
-      outlierDetection: dr?.spec?.trafficPolicy?.outlierDetection,
-    };
-    if (!k.subset) return base;
-    const subset = dr?.spec?.subsets?.[k.subset.index];
-    return {
-      ...base,
-      subset: k.subset.name,
-      subsetLabels: k.subset.labels,
-      outlierDetection: subset?.trafficPolicy?.outlierDetection ?? base.outlierDetection,
-    };
-  });
+function ingressListeners(sidecar: Sidecar | undefined): IngressListener[] {
+  const raw: unknown = sidecar?.spec?.ingress;
+  return Array.isArray(raw) ? (raw as IngressListener[]) : [];
 }
 
-export { targetPortOf, servicesOfPod };
+function inboundCluster(
+  name: string,
+  targetPort: number,
+  port: SimPort,
+  modern: boolean,
+  host: string,
+): SimCluster {
+  return {
+    name,
+    static: false,
+    type: modern ? 'ORIGINAL_DST' : 'STATIC',
+    direction: 'inbound',
+    port: targetPort,
+    host: modern ? '' : host,
+    protocol: portProtocol(port, 'Service'),
+    localAddress: { address: '127.0.0.1', port: targetPort },
+  };
+}
 
 /**
- * Inbound clusters for the pod's own service ports: `inbound|TARGETPORT||` since Istio 1.10,
- * `inbound|PORT|PORTNAME|FQDN` before.
+ * Inbound clusters: from the Sidecar's ingress listeners when it declares any, else one per
+ * distinct target port of the pod's Services (the first Service wins a shared port).
  */
 export function inboundClusters(
   pod: Pod,
   services: readonly Service[],
   version: string,
+  sidecar?: Sidecar,
 ): SimCluster[] {
-  return inboundClusterKeys(pod, services, version).map((k) => ({
-    name: k.name,
-    static: false,
-    type: k.modern ? 'ORIGINAL_DST' : 'STATIC',
-    direction: 'inbound',
-    port: k.targetPort,
-    host: k.modern ? '' : k.fqdn,
-    protocol: portProtocol(
-      {
-        port: k.port.port,
-        name: k.port.name,
-        protocol: k.port.protocol,
-        appProtocol: k.port.appProtocol,
-      },
-      'Service',
-    ),
-    localAddress: { address: '127.0.0.1', port: k.targetPort },
-  }));
+  const modern = atLeast(version, '1.10');
+  const ns = pod.metadata.namespace ?? 'default';
+  const ingress = ingressListeners(sidecar);
+  const out: SimCluster[] = [];
+  const seen = new Set<string>();
+  const add = (c: SimCluster) => {
+    if (seen.has(c.name)) return;
+    seen.add(c.name);
+    out.push(c);
+  };
+  if (ingress.length > 0) {
+    const host = `${sidecar?.metadata.name ?? ''}.${ns}`;
+    for (const l of ingress) {
+      const number = l.port?.number;
+      if (typeof number !== 'number') continue;
+      const port: SimPort = { port: number, name: l.port?.name, appProtocol: l.port?.protocol };
+      const name = modern
+        ? `inbound|${number}||`
+        : `inbound|${number}|${l.port?.name ?? ''}|${host}`;
+      add(inboundCluster(name, number, port, modern, host));
+    }
+    return out;
+  }
+  for (const svc of servicesOfPod(pod, services)) {
+    const fqdn = kubeServiceHost(svc.metadata.name, ns);
+    for (const p of svc.spec?.ports ?? []) {
+      const target = targetPortOf(pod, p);
+      if (target === undefined) continue;
+      const name = modern ? `inbound|${target}||` : `inbound|${p.port}|${p.name ?? ''}|${fqdn}`;
+      const port: SimPort = {
+        port: p.port,
+        name: p.name,
+        protocol: p.protocol,
+        appProtocol: p.appProtocol,
+      };
+      add(inboundCluster(name, target, port, modern, fqdn));
+    }
+  }
+  return out;
 }

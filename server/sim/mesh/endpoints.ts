@@ -4,9 +4,9 @@
  * Plus the stale IPs a client pod is told to keep (see annotations.ts).
  */
 import type { EndpointSlice, Pod } from '../../../lib/kube/types';
-import { labelsMatch } from '../../../lib/scoping/visibility';
 import { parseStaleEndpoints } from './annotations';
 import { targetPortOf, type SimCluster } from './clusters';
+import { labelsSubsetOf, selectorMatches } from './istio-model/workload';
 import { podIp, podNamespace, versionKey, type MeshView } from './world';
 
 export interface SimEndpoint {
@@ -80,7 +80,11 @@ function buildIndex(view: MeshView): EndpointIndex {
     const out: SimEndpoint[] = [];
     for (const pod of podsByNs.get(svc.namespace) ?? []) {
       const ip = podIp(pod);
-      if (!ip || pod.metadata.deletionTimestamp || !labelsMatch(svc.selector, pod.metadata.labels))
+      if (
+        !ip ||
+        pod.metadata.deletionTimestamp ||
+        !selectorMatches(svc.selector, pod.metadata.labels)
+      )
         continue;
       const target = cluster.servicePort ? targetPortOf(pod, cluster.servicePort) : cluster.port;
       if (target === undefined) continue;
@@ -143,7 +147,7 @@ function buildIndex(view: MeshView): EndpointIndex {
       }
       if (cluster.subsetLabels) {
         const sel = cluster.subsetLabels;
-        eps = eps.filter((e) => Object.keys(sel).length === 0 || labelsMatch(sel, e.labels));
+        eps = eps.filter((e) => labelsSubsetOf(sel, e.labels));
       }
       if (client) {
         const known = new Set(eps.map((e) => e.address));

@@ -2,7 +2,7 @@
  * Istio protocol selection for a service port: `appProtocol`, else the ServiceEntry protocol,
  * else the port name prefix `<protocol>[-suffix]`; anything else is UNKNOWN (sniffed).
  */
-import type { VisiblePort } from '../../../lib/scoping/visibility';
+import type { SimPort } from './istio-model/registry';
 
 const KNOWN = new Map<string, string>([
   ['http', 'HTTP'],
@@ -18,7 +18,7 @@ const KNOWN = new Map<string, string>([
   ['udp', 'UDP'],
 ]);
 
-export function portProtocol(port: VisiblePort, kind: 'Service' | 'ServiceEntry'): string {
+export function portProtocol(port: SimPort, kind: 'Service' | 'ServiceEntry'): string {
   const known = (p: string) => KNOWN.get(p.toLowerCase()) ?? p.toUpperCase();
   if (port.appProtocol) return known(port.appProtocol);
   if (kind === 'ServiceEntry' && port.protocol) return known(port.protocol);

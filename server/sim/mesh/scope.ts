@@ -1,10 +1,12 @@
 /**
  * Per-proxy cluster lists, cached per Sidecar scope: every proxy in the same namespace under the
- * same Sidecar (or gateway) gets the same outbound config, so it is computed once and reused until
+ * same Sidecar (or gateway), of the same Istio version and picked by the same workloadSelector
+ * DestinationRules, gets the same outbound config, so it is computed once and reused until
  * services, sidecars, destination rules or service entries change (count + max resourceVersion).
  */
-import type { Pod } from '../../../lib/kube/types';
-import type { VisibleService } from '../../../lib/scoping/visibility';
+import type { DestinationRule, Pod } from '../../../lib/kube/types';
+import { indexDestinationRules, type DestinationRuleIndex } from './istio-model/destination-rules';
+import type { SimService } from './istio-model/registry';
 import { simSidecarFor, simVisibleServices, type SimSidecarChoice } from './sidecar-scope';
 import {
   fixedDynamicClusters,
@@ -26,7 +28,7 @@ import {
 /** What istiod (played by sidecar-scope.ts, not lib/scoping) gives one scope. */
 export interface SimVisibility {
   selection: SimSidecarChoice;
-  services: VisibleService[];
+  services: SimService[];
 }
 
 export interface ScopeEntry {
@@ -55,8 +57,16 @@ export interface ScopeCache {
 export function createScopeCache(): ScopeCache {
   let key = '';
   const scopes = new Map<string, ScopeEntry>();
+  let rules: DestinationRuleIndex | undefined;
+  let selectorRules: readonly DestinationRule[] = [];
 
-  function scopeFor(pod: Pod, view: MeshView, mesh: MeshConfig, gateway: boolean): ScopeEntry {
+  function scopeFor(
+    pod: Pod,
+    view: MeshView,
+    mesh: MeshConfig,
+    gateway: boolean,
+    version: string,
+  ): ScopeEntry {
     const k = versionKey([
       view.services,
       view.sidecars,
@@ -65,32 +75,51 @@ export function createScopeCache(): ScopeCache {
       view.virtualServices,
       view.configMaps,
     ]);
-    if (k !== key) {
+    if (k !== key || !rules) {
       scopes.clear();
       key = k;
+      rules = indexDestinationRules(
+        view.destinationRules,
+        mesh.rootNamespace,
+        mesh.defaultDestinationRuleExportTo,
+      );
+      selectorRules = view.destinationRules.filter(
+        (dr) => (dr.spec as { workloadSelector?: unknown }).workloadSelector !== undefined,
+      );
     }
     const ns = podNamespace(pod);
     // gateways ignore Sidecars and see every service exported to their namespace
     const sel: SimSidecarChoice = gateway
       ? { level: 'none' }
       : simSidecarFor(pod, view.sidecars, mesh.rootNamespace);
+    const labels = pod.metadata.labels ?? {};
+    const picking = selectorRules
+      .filter((dr) => (dr.metadata.namespace ?? 'default') === ns && selects(dr, labels))
+      .map((dr) => dr.metadata.name)
+      .join(',');
     const scopeKey = gateway
-      ? `gateway|${ns}`
-      : `${sel.level}|${sel.sidecar?.metadata.namespace ?? ''}/${sel.sidecar?.metadata.name ?? ''}|${ns}`;
+      ? `gateway|${ns}|${version}`
+      : `${sel.level}|${sel.sidecar?.metadata.namespace ?? ''}/${sel.sidecar?.metadata.name ?? ''}|${ns}|${version}|${picking}`;
     const hit = scopes.get(scopeKey);
     if (hit) return hit;
     const visibility: SimVisibility = {
       selection: sel,
-      services: simVisibleServices(ns, sel.sidecar, view),
+      services: simVisibleServices(ns, sel.sidecar, {
+        ...view,
+        exportToDefaults: {
+          service: mesh.defaultServiceExportTo,
+          virtualService: mesh.defaultVirtualServiceExportTo,
+        },
+      }),
     };
     const entry: ScopeEntry = {
       visibility,
-      outbound: outboundClusters(
-        visibility.services,
-        view.destinationRules,
-        ns,
-        mesh.rootNamespace,
-      ),
+      outbound: outboundClusters(visibility.services, rules, {
+        namespace: ns,
+        labels,
+        version,
+        gateway,
+      }),
     };
     scopes.set(scopeKey, entry);
     return entry;
@@ -101,8 +130,10 @@ export function createScopeCache(): ScopeCache {
       const mesh = meshConfig(view.configMaps);
       const gateway = isGateway(pod);
       const version = proxyVersion(pod);
-      const scope = scopeFor(pod, view, mesh, gateway);
-      const inbound = gateway ? [] : inboundClusters(pod, view.services, version);
+      const scope = scopeFor(pod, view, mesh, gateway, version);
+      const inbound = gateway
+        ? []
+        : inboundClusters(pod, view.services, version, scope.visibility.selection.sidecar);
       return {
         version,
         gateway,
@@ -115,4 +146,10 @@ export function createScopeCache(): ScopeCache {
     },
     size: () => scopes.size,
   };
+}
+
+function selects(dr: DestinationRule, labels: Readonly<Record<string, string>>): boolean {
+  const ws = (dr.spec as { workloadSelector?: { matchLabels?: Record<string, string> } })
+    .workloadSelector;
+  return Object.entries(ws?.matchLabels ?? {}).every(([k, v]) => labels[k] === v);
 }

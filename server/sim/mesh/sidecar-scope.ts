@@ -19,7 +19,10 @@
  *   namespace by name, limited to the destination ports (or the listener's port).
  */
 import type { Pod, Service, ServiceEntry, Sidecar, VirtualService } from '../../../lib/kube/types';
-import type { VisiblePort, VisibleService } from '../../../lib/scoping/visibility';
+import { hostsMatch, hostSubsetOf, resolveShortname } from './istio-model/hosts';
+import { buildRegistry, visibleTo, type SimPort, type SimService } from './istio-model/registry';
+
+export { hostSubsetOf };
 
 export type SimSidecarLevel = 'workload' | 'namespace' | 'root' | 'none';
 
@@ -66,29 +69,6 @@ export function simSidecarFor(
   return root ? { sidecar: root, level: 'root' } : { level: 'none' };
 }
 
-/** Istio's host.Name.SubsetOf: is every name `h` covers also covered by `o`? */
-export function hostSubsetOf(h: string, o: string): boolean {
-  const hw = h.startsWith('*');
-  const ow = o.startsWith('*');
-  if (hw) return ow && h.slice(1).endsWith(o.slice(1));
-  if (ow) return h.endsWith(o.slice(1));
-  return h === o;
-}
-
-/** Istio's host.Name.Matches: one covers the other (used to import VirtualServices). */
-function hostsOverlap(a: string, b: string): boolean {
-  return hostSubsetOf(a, b) || hostSubsetOf(b, a);
-}
-
-export function exportedTo(
-  exportTo: readonly string[] | undefined,
-  owner: string,
-  client: string,
-): boolean {
-  if (!exportTo || exportTo.length === 0) return true;
-  return exportTo.some((e) => e === '*' || (e === '.' ? owner === client : e === client));
-}
-
 interface Listener {
   /** Namespace (`*` or a name, `.` already replaced) -> DNS patterns. */
   hosts: Map<string, string[]>;
@@ -118,71 +98,9 @@ function listenerTakes(l: Listener, ns: string, hostname: string): boolean {
   return covered(l.hosts.get(ns)) || covered(l.hosts.get('*'));
 }
 
-interface Entry {
-  svc: VisibleService;
-  exportTo?: readonly string[];
-}
-
-function fqdn(name: string, ns: string): string {
-  return `${name}.${ns}.svc.cluster.local`;
-}
-
 /** A host as written in a VirtualService, short names resolved against its namespace. */
 function resolveHost(host: string, ns: string): string {
-  const h = host.toLowerCase();
-  return h === '*' || h.includes('.') ? h : fqdn(h, ns);
-}
-
-function registry(services: readonly Service[], entries: readonly ServiceEntry[]): Entry[] {
-  const out: Entry[] = [];
-  for (const s of services) {
-    const ns = nsOf(s);
-    const annotation = s.metadata.annotations?.['networking.istio.io/exportTo'];
-    out.push({
-      svc: {
-        kind: 'Service',
-        namespace: ns,
-        name: s.metadata.name,
-        hostname: fqdn(s.metadata.name, ns),
-        ports: (s.spec?.ports ?? []).map((p) => ({
-          port: p.port,
-          name: p.name,
-          protocol: p.protocol,
-          appProtocol: p.appProtocol,
-          targetPort: p.targetPort,
-        })),
-        address: s.spec?.clusterIP,
-        serviceType: s.spec?.type,
-        selector: s.spec?.selector,
-      },
-      exportTo: annotation
-        ?.split(',')
-        .map((x) => x.trim())
-        .filter(Boolean),
-    });
-  }
-  for (const se of entries) {
-    for (const host of se.spec?.hosts ?? []) {
-      out.push({
-        svc: {
-          kind: 'ServiceEntry',
-          namespace: nsOf(se),
-          name: se.metadata.name,
-          hostname: host.toLowerCase(),
-          ports: (se.spec.ports ?? []).map((p) => ({
-            port: p.number,
-            name: p.name,
-            protocol: p.protocol,
-            targetPort: p.targetPort,
-          })),
-          address: se.spec.addresses?.[0],
-          resolution: se.spec.resolution ?? 'NONE',
-        },
-        exportTo: se.spec.exportTo,
-      });
-    }
-  }
-  return out;
+  return resolveShortname(host, ns);
 }
 
 type Route = { destination?: { host?: string; port?: { number?: number } } };
@@ -208,18 +126,23 @@ function vsDestinations(vs: VirtualService): Map<string, Set<number>> {
   return out;
 }
 
-function vsImported(vs: VirtualService, l: Listener, configNs: string): boolean {
+function vsImported(
+  vs: VirtualService,
+  l: Listener,
+  configNs: string,
+  exportDefaults: readonly string[] | undefined,
+): boolean {
   const gateways = vs.spec?.gateways ?? [];
   if (gateways.length > 0 && !gateways.includes('mesh')) return false;
-  if (!exportedTo(vs.spec?.exportTo, nsOf(vs), configNs)) return false;
+  if (!visibleTo(vs.spec?.exportTo ?? [], nsOf(vs), configNs, exportDefaults)) return false;
   const patterns = [...(l.hosts.get(nsOf(vs)) ?? []), ...(l.hosts.get('*') ?? [])];
   return (vs.spec?.hosts ?? []).some((h) => {
     const host = resolveHost(h, nsOf(vs));
-    return patterns.some((p) => p === host || hostsOverlap(host, p));
+    return patterns.some((p) => p === host || hostsMatch(host, p));
   });
 }
 
-function keepPorts(ports: VisiblePort[], wanted: Set<number> | null): VisiblePort[] {
+function keepPorts(ports: SimPort[], wanted: Set<number> | null): SimPort[] {
   if (!wanted || wanted.size === 0 || wanted.has(0)) return ports;
   return ports.filter((p) => wanted.has(p.port));
 }
@@ -228,6 +151,8 @@ export interface SimScopeInput {
   services: readonly Service[];
   serviceEntries: readonly ServiceEntry[];
   virtualServices: readonly VirtualService[];
+  /** MeshConfig defaultServiceExportTo / defaultVirtualServiceExportTo (unset: `*`). */
+  exportToDefaults?: { service?: readonly string[]; virtualService?: readonly string[] };
 }
 
 /**
@@ -238,13 +163,13 @@ export function simVisibleServices(
   configNs: string,
   sidecar: Sidecar | undefined,
   input: SimScopeInput,
-): VisibleService[] {
-  const all = registry(input.services, input.serviceEntries).filter((e) =>
-    exportedTo(e.exportTo, e.svc.namespace, configNs),
+): SimService[] {
+  const all = buildRegistry(input.services, input.serviceEntries).filter((svc) =>
+    visibleTo(svc.exportTo, svc.namespace, configNs, input.exportToDefaults?.service),
   );
   const listeners = listenersOf(sidecar, configNs);
-  const byHost = new Map<string, VisibleService>();
-  const add = (svc: VisibleService, ports: VisiblePort[]) => {
+  const byHost = new Map<string, SimService>();
+  const add = (svc: SimService, ports: SimPort[]) => {
     if (ports.length === 0) return;
     const have = byHost.get(svc.hostname);
     if (!have) {
@@ -256,11 +181,11 @@ export function simVisibleServices(
     have.ports = [...have.ports, ...ports.filter((p) => !seen.has(p.port))];
   };
   for (const l of listeners) {
-    const portOf = (svc: VisibleService) =>
+    const portOf = (svc: SimService) =>
       l.port === undefined ? svc.ports : svc.ports.filter((p) => p.port === l.port);
     // explicit imports; one namespace per hostname (the proxy's own if it has it)
-    const picked = new Map<string, VisibleService>();
-    for (const { svc } of all) {
+    const picked = new Map<string, SimService>();
+    for (const svc of all) {
       if (!listenerTakes(l, svc.namespace, svc.hostname)) continue;
       const prev = picked.get(svc.hostname);
       if (!prev || (svc.namespace === configNs && prev.namespace !== configNs))
@@ -269,9 +194,9 @@ export function simVisibleServices(
     for (const svc of picked.values()) add(svc, portOf(svc));
     // destinations of imported VirtualServices
     for (const vs of input.virtualServices) {
-      if (!vsImported(vs, l, configNs)) continue;
+      if (!vsImported(vs, l, configNs, input.exportToDefaults?.virtualService)) continue;
       for (const [host, ports] of vsDestinations(vs)) {
-        const candidates = all.filter((e) => e.svc.hostname === host).map((e) => e.svc);
+        const candidates = all.filter((svc) => svc.hostname === host);
         const chosen =
           candidates.find((s) => s.namespace === configNs) ??
           [...candidates].sort((a, b) => a.namespace.localeCompare(b.namespace))[0];

@@ -6,6 +6,7 @@ import { hasPodSpec } from '../store/podshape';
 import { parse as parseYaml } from 'yaml';
 import type {
   ConfigMap,
+  Container,
   ContainerStatus,
   DestinationRule,
   EndpointSlice,
@@ -16,17 +17,17 @@ import type {
   Sidecar,
   VirtualService,
 } from '../../../lib/kube/types';
-import {
-  compareVersions,
-  DEFAULT_ISTIO_VERSION,
-  isGatewayPod,
-  PROXY_CONTAINER,
-  proxyContainer,
-  proxyVersionOf,
-} from '../../../lib/scoping/proxy';
+import { PROXY_CONTAINER, podProxy } from '../../../lib/kube/proxy-container';
 import type { MeshWorld } from './types';
 
-export { compareVersions, DEFAULT_ISTIO_VERSION, PROXY_CONTAINER, proxyContainer };
+/** The Istio version of a proxy whose image carries no version tag. */
+export const DEFAULT_ISTIO_VERSION = '1.24.2';
+
+/** The istio-proxy container, classic (containers) or native sidecar (initContainers). */
+export function proxyContainer(pod: Pod): { container: Container; native: boolean } | undefined {
+  const p = podProxy(pod);
+  return p ? { container: p.container, native: p.placement === 'native-sidecar' } : undefined;
+}
 
 export interface MeshView {
   pods: readonly Pod[];
@@ -97,6 +98,10 @@ export interface MeshConfig {
   /** Namespace that holds the `istio` ConfigMap and istiod. */
   istioNamespace: string;
   outboundTrafficPolicy: string;
+  /** defaultServiceExportTo, defaultVirtualServiceExportTo, defaultDestinationRuleExportTo. */
+  defaultServiceExportTo: string[];
+  defaultVirtualServiceExportTo: string[];
+  defaultDestinationRuleExportTo: string[];
 }
 
 /** Mesh config from the `istio` ConfigMap (key `mesh`, YAML); defaults when absent or broken. */
@@ -108,6 +113,9 @@ export function meshConfig(configMaps: readonly ConfigMap[]): MeshConfig {
     rootNamespace: 'istio-system',
     istioNamespace: 'istio-system',
     outboundTrafficPolicy: 'ALLOW_ANY',
+    defaultServiceExportTo: ['*'],
+    defaultVirtualServiceExportTo: ['*'],
+    defaultDestinationRuleExportTo: [],
   };
   const text = cm?.data?.mesh;
   if (!cm || !text) return defaults;
@@ -131,10 +139,26 @@ function parseMeshConfig(text: string, defaults: MeshConfig): MeshConfig {
       rootNamespace: typeof m.rootNamespace === 'string' ? m.rootNamespace : defaults.rootNamespace,
       outboundTrafficPolicy:
         typeof policy?.mode === 'string' ? policy.mode : defaults.outboundTrafficPolicy,
+      defaultServiceExportTo: exportList(m.defaultServiceExportTo, defaults.defaultServiceExportTo),
+      defaultVirtualServiceExportTo: exportList(
+        m.defaultVirtualServiceExportTo,
+        defaults.defaultVirtualServiceExportTo,
+      ),
+      defaultDestinationRuleExportTo: exportList(
+        m.defaultDestinationRuleExportTo,
+        defaults.defaultDestinationRuleExportTo,
+      ),
     };
   } catch {
     return defaults;
   }
+}
+
+/** A MeshConfig default exportTo: istiod honours only `.` and `*` there. */
+function exportList(v: unknown, fallback: string[]): string[] {
+  if (!Array.isArray(v)) return fallback;
+  const kept = v.filter((x): x is string => x === '.' || x === '*');
+  return kept.length > 0 ? kept : fallback;
 }
 
 export function podNamespace(pod: Pod): string {
@@ -155,7 +179,7 @@ export function hasProxy(pod: Pod): boolean {
 
 /** Gateways run `pilot-agent proxy router`. */
 export function isGateway(pod: Pod): boolean {
-  return isGatewayPod(pod);
+  return podProxy(pod)?.placement === 'gateway';
 }
 
 export function proxyStatus(pod: Pod): ContainerStatus | undefined {
@@ -183,7 +207,9 @@ export function proxyStartedAt(pod: Pod): Date | undefined {
 
 /** Istio version from the proxy image tag (`.../proxyv2:1.22.3`), else the default. */
 export function proxyVersion(pod: Pod): string {
-  return proxyVersionOf(pod);
+  const image = proxyContainer(pod)?.container.image ?? '';
+  const m = /:(\d+\.\d+(?:\.\d+)?)(?:[-@].*)?$/.exec(image);
+  return m?.[1] ?? DEFAULT_ISTIO_VERSION;
 }
 
 /** Small deterministic hash (FNV-1a) for stable simulated numbers. */
