@@ -126,4 +126,28 @@ export default tseslint.config(
       ],
     },
   },
+  {
+    // DESIGN.md: the simulator models Istio from its own code, so a test that compares meshdx's
+    // prediction with the simulated proxies can fail. server/sim may use lib/kube (Kubernetes and
+    // Istio object types and facts) and lib's top-level utilities, never the product's analysis
+    // (lib/scoping, lib/findings, lib/bloat, lib/timeline, lib/proxies, lib/incidents, lib/ledger,
+    // lib/configdump, lib/protocol, lib/ambient, ...). Its *.test.ts files are exempt: they are
+    // where a scenario is checked against what the product reads from it.
+    files: ['server/sim/**/*.ts'],
+    ignores: ['server/sim/**/*.test.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              group: ['**/lib/*/**', '@/lib/*/**', '!**/lib/kube/**', '!@/lib/kube/**'],
+              message:
+                "server/sim plays istiod with its own model of Istio: import only lib/kube and lib/ utilities, never the product's analysis.",
+            },
+          ],
+        },
+      ],
+    },
+  },
 );
