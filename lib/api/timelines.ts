@@ -85,12 +85,12 @@ export const CacheInfoSchema = z.object({
   eventsWatch: z.string(),
   livePods: z.number(),
   deletedPods: z.number(),
-  /** Deleted pods forgotten because the in-memory history is full. */
+  /** Deleted pods left out of the view past its bound (the oldest; the store still has them). */
   evictedPods: z.number(),
   events: z.number(),
-  /** Where deleted pods, transitions and events come from: the SQLite store, or memory only. */
+  /** Where deleted pods, transitions and events are kept: a SQLite file, or the store's memory. */
   history: z.enum(['memory', 'store']),
-  /** Why the history is in memory only (the store could not be opened), when it is. */
+  /** Why the history is in memory only (its file could not be opened), or a recorder problem. */
   historyNote: z.string().nullable().optional(),
 });
 
