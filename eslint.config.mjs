@@ -127,7 +127,7 @@ export default tseslint.config(
     },
   },
   {
-    // DESIGN.md: the simulator models Istio from its own code, so a test that compares meshdx's
+    // docs/DESIGN.md: the simulator models Istio from its own code, so a test that compares meshdx's
     // prediction with the simulated proxies can fail. server/sim may use lib/kube (Kubernetes and
     // Istio object types and facts) and lib's top-level utilities, never the product's analysis
     // (lib/scoping, lib/findings, lib/bloat, lib/timeline, lib/proxies, lib/incidents, lib/ledger,
