@@ -3,6 +3,7 @@ import reactHooks from 'eslint-plugin-react-hooks';
 import meshdx from './scripts/eslint/no-cycle.mjs';
 import meshdxTests from './scripts/eslint/no-test-imports.mjs';
 import layers from './scripts/eslint/layers.mjs';
+import meshdxRefs from './scripts/eslint/no-inline-ref.mjs';
 
 // Import fences from docs/DESIGN.md: lib/ is pure (no server/, app/, components/, no I/O modules);
 // components/ never reaches into server/.
@@ -141,7 +142,15 @@ export default tseslint.config(
         {
           patterns: [
             {
-              group: ['**/lib/*/**', '@/lib/*/**', '!**/lib/kube/**', '!@/lib/kube/**'],
+              group: [
+                '**/lib/*/**',
+                '@/lib/*/**',
+                '!**/lib/kube/**',
+                '!@/lib/kube/**',
+                // the reference formats (ns/name, the Envoy node id) are wire formats, not analysis
+                '!**/lib/refs/**',
+                '!@/lib/refs/**',
+              ],
               message:
                 "server/sim plays istiod with its own model of Istio: import only lib/kube and lib/ utilities, never the product's analysis.",
             },
@@ -149,5 +158,12 @@ export default tseslint.config(
         },
       ],
     },
+  },
+  {
+    // DESIGN.md: a pod, workload or proxy reference is formatted by lib/refs, never inline
+    files: ['lib/**/*.ts'],
+    ignores: ['lib/refs/**', '**/*.test.ts'],
+    plugins: { 'meshdx-refs': meshdxRefs },
+    rules: { 'meshdx-refs/no-inline-ref': 'error' },
   },
 );

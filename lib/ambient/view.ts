@@ -25,6 +25,7 @@ import type {
 } from '../kube/types';
 import { podProxy } from '../kube/proxy-container';
 import { namespaceReadiness } from './readiness';
+import { kindName } from '../refs/workload-ref';
 
 const SKIP = new Set(['kube-system', 'kube-public', 'kube-node-lease']);
 
@@ -65,7 +66,7 @@ function gainsOf(ns: string, sidecarPods: number, input: AmbientInput): AmbientG
       ...new Set(
         rows
           .filter((r) => r.verdicts.some((v) => set.has(v)))
-          .map((r) => `${r.workloadKind}/${r.workload}`),
+          .map((r) => kindName({ kind: r.workloadKind, name: r.workload })),
       ),
     ].sort();
   const sidecars = (input.proxies ?? []).filter(

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { readFixture } from '../../test-support/fixtures';
 import type { Pod } from '../kube/types';
-import { podKeyOfUid, ztunnelWorkloadRows, type ZtunnelConfig } from './ztunnel';
+import { ztunnelWorkloadRows, type ZtunnelConfig } from './ztunnel';
 
 /**
  * The published ztunnel dump, reduced by hand to the reader's shape for a handful of its
@@ -43,13 +43,6 @@ const pod = (ns: string, name: string, ip: string): Pod => ({
 });
 
 describe('ztunnel workload table', () => {
-  it('reads pod keys from workload uids', () => {
-    expect(podKeyOfUid('Kubernetes//Pod/bookinfo/ratings-v1-6484c4d9bb-mdxm5')).toBe(
-      'bookinfo/ratings-v1-6484c4d9bb-mdxm5',
-    );
-    expect(podKeyOfUid('Kubernetes/networking.istio.io/WorkloadEntry/ns/vm')).toBeNull();
-  });
-
   it('marks workloads whose pod is gone or whose IP another pod now holds', () => {
     const config = fixtureConfig();
     const ratings = config.workloads.find((w) => w.name.startsWith('ratings-v1'));

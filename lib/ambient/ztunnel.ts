@@ -8,6 +8,7 @@
  * the small shape below, which any reader of the dump must give.
  */
 import type { Pod } from '../kube/types';
+import { podKey, podKeyOfWorkloadUid } from '../refs/pod-ref';
 
 /** One workload of a ztunnel dump, as a reader of the dump gives it. */
 export interface ZtunnelWorkloadIn {
@@ -59,12 +60,6 @@ export interface ZtunnelWorkloadRow {
   stale: null | { reason: 'pod-gone' | 'ip-reused'; holder: string | null };
 }
 
-/** `Kubernetes//Pod/shop/web-1` -> `shop/web-1`; null for non-pod workloads. */
-export function podKeyOfUid(uid: string): string | null {
-  const m = /\/Pod\/([^/]+)\/([^/]+)$/.exec(uid);
-  return m ? `${m[1]}/${m[2]}` : null;
-}
-
 function podIps(p: Pod): string[] {
   const ips = (p.status?.podIPs ?? []).map((x) => x.ip);
   if (p.status?.podIP && !ips.includes(p.status.podIP)) ips.push(p.status.podIP);
@@ -83,14 +78,14 @@ export function ztunnelWorkloadRows(
   const live = new Set<string>();
   const byIp = new Map<string, string>();
   for (const p of livePods) {
-    const key = `${p.metadata.namespace ?? ''}/${p.metadata.name}`;
+    const key = podKey(p.metadata.namespace ?? '', p.metadata.name);
     live.add(key);
     for (const ip of podIps(p)) byIp.set(ip, key);
   }
   return config.workloads
     .map((w) => {
       const ip = w.ips[0] ?? '';
-      const key = podKeyOfUid(w.uid);
+      const key = podKeyOfWorkloadUid(w.uid);
       let stale: ZtunnelWorkloadRow['stale'] = null;
       if (key !== null) {
         const holder = byIp.get(ip) ?? null;

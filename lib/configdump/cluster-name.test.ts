@@ -1,7 +1,6 @@
 import { describe, it, expect } from 'vitest';
 import { directionClass, parseClusterName } from './cluster-name';
 import { clusterType, destinationRule } from './cluster-fields';
-import { parseNodeId } from './identity';
 import { tabulate } from './table';
 import { cluster, drMetadata } from '../../tests/data/configdump/dumps';
 
@@ -75,21 +74,6 @@ describe('cluster TYPE and DESTINATION RULE columns', () => {
     expect(
       destinationRule(cluster('c', { metadata: { filterMetadata: { istio: { services: [] } } } })),
     ).toBe('');
-  });
-});
-
-describe('parseNodeId', () => {
-  it('splits TYPE~IP~POD.NS~DOMAIN at the last dot of the pod id', () => {
-    expect(
-      parseNodeId('router~10.0.0.9~gw-7f.v2.istio-system~istio-system.svc.cluster.local'),
-    ).toEqual({
-      proxyType: 'router',
-      ip: '10.0.0.9',
-      podName: 'gw-7f.v2',
-      podNamespace: 'istio-system',
-      domain: 'istio-system.svc.cluster.local',
-    });
-    expect(parseNodeId('not-a-node-id').proxyType).toBeNull();
   });
 });
 

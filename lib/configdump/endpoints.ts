@@ -15,6 +15,8 @@ import { arrayField, field } from './fields';
 import { sectionsOf } from './parse';
 import { tabulate } from './table';
 import type { ConfigDump } from './types';
+import { podKeyOf } from '../refs/pod-ref';
+import { workloadNameKey } from '../refs/workload-ref';
 
 /** istioctl proxy-config endpoint's columns for a /clusters answer. */
 export const ENDPOINT_TABLE_HEADER = ['ENDPOINT', 'STATUS', 'OUTLIER CHECK', 'CLUSTER'] as const;
@@ -173,7 +175,7 @@ function rowOfLbEndpoint(lb: unknown, cluster: string, locality: string): Endpoi
   const address = field(field(lb, 'endpoint'), 'address');
   const health = field(lb, 'health_status');
   const status = typeof health === 'string' ? health : 'UNKNOWN';
-  const workload = workloadOf(field(field(field(lb, 'metadata'), 'filter_metadata'), 'istio'));
+  const workload = workloadNameOf(field(field(field(lb, 'metadata'), 'filter_metadata'), 'istio'));
   const base = { status, failedOutlierCheck: null, cluster, workload, locality };
   const sock = field(address, 'socket_address');
   const ip = field(sock, 'address');
@@ -189,12 +191,12 @@ function rowOfLbEndpoint(lb: unknown, cluster: string, locality: string): Endpoi
   return { ...base, endpoint: path, ip: null, port: null };
 }
 
-/** `istio.workload` metadata as namespace/name. */
-function workloadOf(istio: unknown): string | null {
+/** `istio.workload` metadata (`name;namespace;...`) as namespace/name. */
+function workloadNameOf(istio: unknown): string | null {
   const w = field(istio, 'workload');
   if (typeof w !== 'string') return null;
   const [name, namespace] = w.split(';');
-  return name && namespace ? `${namespace}/${name}` : null;
+  return name && namespace ? workloadNameKey(namespace, name) : null;
 }
 
 /**
@@ -267,7 +269,7 @@ export function endpointHolders(
   return rows.map((r) => {
     if (r.ip === null) return null;
     const l = history.at(r.ip, time, Number.POSITIVE_INFINITY);
-    const pod = l.holder ? `${l.holder.namespace}/${l.holder.name}` : null;
+    const pod = l.holder ? podKeyOf(l.holder) : null;
     return { pod, state: l.state, reason: l.reason };
   });
 }

@@ -1,6 +1,7 @@
 import { isObject, objectField, stringField } from './fields';
 import { sectionsOf } from './parse';
 import type { ConfigDump, ProxyIdentity } from './types';
+import { tryParseNodeId } from '../refs/proxy-ref';
 
 const EMPTY: ProxyIdentity = {
   id: null,
@@ -13,25 +14,17 @@ const EMPTY: ProxyIdentity = {
   istioVersion: null,
 };
 
-/**
- * Splits an Istio node id `TYPE~IP~POD.NAMESPACE~DOMAIN`. Namespaces are DNS labels (no dots),
- * so the pod/namespace split is at the last dot.
- */
-export function parseNodeId(
-  id: string,
+/** The identity parts of a node id (lib/refs/proxy-ref.ts); all null when it is not one. */
+function fromNodeId(
+  id: string | null,
 ): Pick<ProxyIdentity, 'proxyType' | 'ip' | 'podName' | 'podNamespace' | 'domain'> {
-  const parts = id.split('~');
-  if (parts.length !== 4) {
-    return { proxyType: null, ip: null, podName: null, podNamespace: null, domain: null };
-  }
-  const [proxyType = '', ip = '', podId = '', domain = ''] = parts;
-  const dot = podId.lastIndexOf('.');
+  const n = id === null ? null : tryParseNodeId(id);
   return {
-    proxyType: proxyType || null,
-    ip: ip || null,
-    podName: (dot > 0 ? podId.slice(0, dot) : podId) || null,
-    podNamespace: dot > 0 ? podId.slice(dot + 1) || null : null,
-    domain: domain || null,
+    proxyType: n?.type ?? null,
+    ip: n?.ip ?? null,
+    podName: n?.pod.name ?? null,
+    podNamespace: n?.pod.namespace ?? null,
+    domain: n?.domain ?? null,
   };
 }
 
@@ -48,7 +41,7 @@ export function proxyIdentity(dump: ConfigDump): ProxyIdentity {
   const id = stringField(node, 'id');
   const rawMeta = node.metadata;
   const meta = isObject(rawMeta) ? rawMeta : null;
-  const fromId = id ? parseNodeId(id) : parseNodeId('');
+  const fromId = fromNodeId(id);
   return {
     id,
     ...fromId,

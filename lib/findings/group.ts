@@ -19,6 +19,7 @@ import {
   type FindingSubject,
   type Severity,
 } from './types';
+import { objectKey } from '../refs/object-ref';
 
 export interface GroupContext {
   /** Meshed workloads in the mesh, and how many of them already hold the app for the proxy. */
@@ -209,8 +210,8 @@ export function groupFindings(
         (a, b) =>
           severityRank(a.severity) - severityRank(b.severity) ||
           Number(b.harmed) - Number(a.harmed) ||
-          `${a.subject.namespace ?? ''}/${a.subject.name}`.localeCompare(
-            `${b.subject.namespace ?? ''}/${b.subject.name}`,
+          objectKey(a.subject.namespace ?? '', a.subject.name).localeCompare(
+            objectKey(b.subject.namespace ?? '', b.subject.name),
           ),
       );
     const harmed = objects.filter((o) => o.harmed).length;

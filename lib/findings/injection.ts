@@ -5,7 +5,8 @@
  * opts out (`sidecar.istio.io/inject: "false"` as annotation or label, the label winning) or
  * runs on the host network is not expected to have a proxy.
  */
-import { workloadOf } from '../inventory/workload';
+import { hasProxy } from '../kube/proxy-container';
+import { kindName, kubectlRef, workloadOf } from '../refs/workload-ref';
 import type { Namespace, Pod } from '../kube/types';
 import { SYSTEM_NAMESPACES } from '../protocol/select';
 import { CONFIG } from './codes';
@@ -15,7 +16,6 @@ import type { Finding } from './types';
 export const INJECT_KEY = 'sidecar.istio.io/inject';
 export const LEGACY_LABEL = 'istio-injection';
 export const REVISION_LABEL = 'istio.io/rev';
-const PROXY = 'istio-proxy';
 
 export type NamespaceInjection =
   | { injected: true; by: 'label' | 'revision'; revision: string | null }
@@ -47,13 +47,6 @@ export function podInjectionOverride(pod: Pod): string | null {
   return pod.metadata.annotations?.[INJECT_KEY] ?? null;
 }
 
-export function hasProxy(pod: Pod): boolean {
-  return (
-    pod.spec.containers.some((c) => c.name === PROXY) ||
-    (pod.spec.initContainers ?? []).some((c) => c.name === PROXY)
-  );
-}
-
 /** IST0103 for pods of injected namespaces that run without istio-proxy and did not opt out. */
 export function injectionFindings(
   namespaces: readonly Namespace[],
@@ -78,7 +71,7 @@ export function injectionFindings(
     const restart =
       w.kind === 'Pod'
         ? `kubectl -n ${ns} delete pod ${pod.metadata.name}   # recreate it from its manifest`
-        : `kubectl -n ${ns} rollout restart ${w.kind.toLowerCase()}/${w.name}`;
+        : `kubectl -n ${ns} rollout restart ${kubectlRef(w)}`;
     return [
       {
         code: CONFIG.code.podMissingProxy,
@@ -90,7 +83,7 @@ export function injectionFindings(
               ? `${REVISION_LABEL}=${inj.revision ?? ''}`
               : `${LEGACY_LABEL}=enabled`,
           podOverride: override,
-          workload: `${w.kind}/${w.name}`,
+          workload: kindName(w),
         },
         fix: {
           why: 'Restart the workload so the injector adds the proxy (or set sidecar.istio.io/inject: "false" on pods meant to run without it).',

@@ -11,6 +11,7 @@ import { perObject } from './guard';
 import { buildRegistry, lookupHost, podsOf, toFqdn, type RegistryHost } from './hosts';
 import type { Screened } from './screen';
 import type { Finding } from './types';
+import { scopedHost } from '../refs/object-ref';
 
 export interface RouteDestination {
   host: string;
@@ -58,7 +59,7 @@ export function routeDestinations(vs: VirtualService): RouteDestination[] {
 /** The key istioctl compares host+subset by: FQDN of a cluster host, else namespace/host. */
 function subsetKey(host: string, namespace: string, subset: string): string {
   const fqdn = toFqdn(host, namespace);
-  const base = fqdn.endsWith('.svc.cluster.local') ? fqdn : `${namespace}/${fqdn}`;
+  const base = fqdn.endsWith('.svc.cluster.local') ? fqdn : scopedHost(namespace, fqdn);
   return `${base}#${subset}`;
 }
 

@@ -3,6 +3,7 @@
  * has none: its proxies keep their own namespace and the control plane's. The MDX0301 fixes
  * that have no measured egress (the mesh-wide group fix, the inventory's fallback) write this.
  */
+import { scopedHost } from '../refs/object-ref';
 export function defaultSidecarYaml(namespace: string, istioNamespace: string): string {
   return (
     'apiVersion: networking.istio.io/v1\n' +
@@ -14,6 +15,6 @@ export function defaultSidecarYaml(namespace: string, istioNamespace: string): s
     '  egress:\n' +
     '  - hosts:\n' +
     '    - "./*"\n' +
-    `    - "${istioNamespace}/*"\n`
+    `    - "${scopedHost(istioNamespace, '*')}"\n`
   );
 }

@@ -10,7 +10,7 @@ import {
   type RequestFilter,
 } from './collect';
 import { bucketSizeMs, failureBuckets } from './chart';
-import { rollouts, terminationMarkers, workloadOf } from './markers';
+import { rollouts, terminationMarkers } from './markers';
 import {
   maxConcurrentTerminations,
   peakHolders,
@@ -21,6 +21,8 @@ import {
 import { resilienceFor, destinationRuleFor } from './resilience';
 import { recommendForService, type ServiceEvidence } from './recommend';
 import { splitServiceFqdn } from './hosts';
+import { podIdKey } from '../refs/pod-ref';
+import { workloadNameKey, workloadOfOwner } from '../refs/workload-ref';
 
 export interface IncidentsInput {
   now: number;
@@ -96,15 +98,15 @@ function evidenceFor(
     if (r.pod && (r.state === 'terminating' || r.state === 'terminated')) {
       const k = `${r.clientName ?? r.source}|${r.pod.uid ?? r.pod.name}`;
       perClientPod.set(k, (perClientPod.get(k) ?? 0) + 1);
-      const w = workloadOf({ owner: r.owner, name: r.pod.name });
+      const w = r.owner ? workloadOfOwner(r.owner, r.pod) : null;
       const g =
-        input.graceSeconds?.get(r.pod.uid ?? `${r.pod.namespace}/${r.pod.name}`) ??
-        (w ? input.graceSeconds?.get(`${r.pod.namespace}/${w}`) : undefined);
+        input.graceSeconds?.get(podIdKey(r.pod)) ??
+        (w ? input.graceSeconds?.get(workloadNameKey(w.namespace, w.name)) : undefined);
       if (g !== undefined) grace = Math.max(grace ?? 0, g);
     }
     if (r.pod) {
-      const w = workloadOf({ owner: r.owner, name: r.pod.name });
-      if (w) workloads.add(`${r.pod.namespace}/${w}`);
+      if (r.owner)
+        workloads.add(workloadNameKey(r.pod.namespace, workloadOfOwner(r.owner, r.pod).name));
     }
   }
   const subset = reqs.find((r) => r.service?.subset)?.service?.subset ?? null;
@@ -165,7 +167,7 @@ export function buildIncidentsView(input: IncidentsInput): IncidentsView {
 
   const podIndex = new Map<string, PodInterval>();
   for (const i of input.intervals) {
-    podIndex.set(i.uid ?? `${i.namespace}/${i.name}`, i);
+    podIndex.set(podIdKey(i), i);
   }
   const namespaces = new Set<string>();
   for (const r of c.requests) if (r.pod) namespaces.add(r.pod.namespace);

@@ -6,12 +6,13 @@
 import type { ViewState } from '../api/viewstate';
 import { refList } from '../api/viewstate';
 import { isZtunnelPod } from '../kube/dataplane';
-import { isMeshed } from '../kube/proxy-container';
+import { hasProxy } from '../kube/proxy-container';
 import type { Pod } from '../kube/types';
 import type { PodInterval } from '../ledger/types';
 import { rankClients, type ClientChoice, type ClientSignal } from './clients';
 import type { RequestFilter } from './collect';
-import { workloadOf } from './markers';
+import { podKeyOfObject } from '../refs/pod-ref';
+import { controllerOf, workloadNameKey, workloadOfOwner } from '../refs/workload-ref';
 
 export type IncidentsQuery = ViewState<'incidents'>;
 
@@ -27,9 +28,6 @@ export function filterOf(q: IncidentsQuery): RequestFilter {
   };
 }
 
-/** "namespace/name" of a pod. */
-export const podKey = (p: Pod): string => `${p.metadata.namespace ?? 'default'}/${p.metadata.name}`;
-
 /**
  * Pods whose logs may hold the failures: meshed pods (their istio-proxy writes Envoy's access
  * log) of the namespace filter or the ones asked for, and every ztunnel (ambient: the node's
@@ -39,16 +37,16 @@ export const podKey = (p: Pod): string => `${p.metadata.namespace ?? 'default'}/
 export function clientCandidates(pods: readonly Pod[], q: IncidentsQuery): Pod[] {
   const asked = new Set(refList(q.client));
   return pods
-    .filter((p) => isMeshed(p) || isZtunnelPod(p))
+    .filter((p) => hasProxy(p) || isZtunnelPod(p))
     .filter(
       (p) =>
         !q.namespace ||
         p.metadata.namespace === q.namespace ||
         isZtunnelPod(p) ||
-        asked.has(podKey(p)),
+        asked.has(podKeyOfObject(p)),
     )
-    .filter((p) => asked.size === 0 || asked.has(podKey(p)))
-    .sort((a, b) => podKey(a).localeCompare(podKey(b)));
+    .filter((p) => asked.size === 0 || asked.has(podKeyOfObject(p)))
+    .sort((a, b) => podKeyOfObject(a).localeCompare(podKeyOfObject(b)));
 }
 
 /**
@@ -63,7 +61,7 @@ export function chooseClients(
   signals: ReadonlyMap<string, ClientSignal> = new Map(),
 ): { chosen: Pod[]; choices: ClientChoice[]; skipped: ClientChoice[] } {
   const candidates = clientCandidates(pods, q);
-  const byKey = new Map(candidates.map((p) => [podKey(p), p]));
+  const byKey = new Map(candidates.map((p) => [podKeyOfObject(p), p]));
   const asked = refList(q.client).filter((k) => byKey.has(k));
   const r = rankClients({
     candidates: [...byKey.keys()],
@@ -101,12 +99,13 @@ export function graceMap(pods: readonly Pod[]): Map<string, number> {
     const g = p.spec.terminationGracePeriodSeconds ?? 30;
     const ns = p.metadata.namespace ?? 'default';
     if (p.metadata.uid) out.set(p.metadata.uid, g);
-    const ref =
-      p.metadata.ownerReferences?.find((o) => o.controller) ?? p.metadata.ownerReferences?.[0];
-    const w = ref
-      ? workloadOf({ owner: { kind: ref.kind, name: ref.name }, name: p.metadata.name })
-      : null;
-    if (w) out.set(`${ns}/${w}`, Math.max(out.get(`${ns}/${w}`) ?? 0, g));
+    const ref = controllerOf(p);
+    if (!ref) continue;
+    const key = workloadNameKey(
+      ns,
+      workloadOfOwner(ref, { namespace: ns, name: p.metadata.name }).name,
+    );
+    out.set(key, Math.max(out.get(key) ?? 0, g));
   }
   return out;
 }

@@ -7,6 +7,7 @@ import { attributeRecord, type Attribution } from '../ledger/attribution';
 import type { IpHistory } from '../ledger/ip-history';
 import { emptyUntimed, noteUntimed, type UntimedLines } from '../ledger/untimed';
 import type { LogSource } from '../api/incidents';
+import { podKeyOf } from '../refs/pod-ref';
 
 /** One access log to read: a client pod's istio-proxy log, or an uploaded text. */
 export interface LogInput {
@@ -117,7 +118,7 @@ export function collectRequests(
       }
       if (!matches(rec, filter)) continue;
       const a = attributeRecord(rec, history, { gapToleranceMs: filter.gapToleranceMs });
-      const fromAddress = a.client?.pod ? `${a.client.pod.namespace}/${a.client.pod.name}` : null;
+      const fromAddress = a.client?.pod ? podKeyOf(a.client.pod) : null;
       out.requests.push({
         ...a,
         source: input.source,

@@ -144,11 +144,11 @@ export function mergeLive(
     flags: r.flags,
   }));
   const bins = failureBuckets(timed, fromMs, toMs, step);
-  const seen = new Set(view.chart.markers.map((m) => `${m.kind}/${m.pod}`));
+  const seen = new Set(view.chart.markers.map((m) => `${m.kind}|${m.pod}`));
   const markers = [...view.chart.markers];
   for (const m of live.markers) {
-    if (seen.has(`${m.kind}/${m.pod}`)) continue;
-    seen.add(`${m.kind}/${m.pod}`);
+    if (seen.has(`${m.kind}|${m.pod}`)) continue;
+    seen.add(`${m.kind}|${m.pod}`);
     markers.push(m);
   }
   const byState = { ...view.totals.byState };

@@ -4,7 +4,7 @@ import { ev, MIN, T0 } from '../../tests/data/ledger/pods';
 import type { PodInterval } from '../ledger/types';
 import { afterGone, clock, fmtDuration } from './format';
 import { bucketSizeMs, failureBuckets } from './chart';
-import { rollouts, terminationMarkers, workloadOf } from './markers';
+import { rollouts, terminationMarkers } from './markers';
 import { maxConcurrentTerminations, peakHolders } from './rows';
 import type { AttributedRequest } from './collect';
 
@@ -79,11 +79,6 @@ describe('markers and rollouts', () => {
     expect(peakHolders(intervals(), payments, T0, T0 + 5 * MIN)).toBe(3);
     expect(peakHolders(intervals(), payments, T0 + 2 * MIN, T0 + 5 * MIN)).toBe(1);
     expect(peakHolders(intervals(), new Set(['shop/other']), T0, T0 + 5 * MIN)).toBe(0);
-    expect(workloadOf({ owner: { kind: 'ReplicaSet', name: 'payments-6f7c9' }, name: 'x' })).toBe(
-      'payments',
-    );
-    expect(workloadOf({ owner: { kind: 'StatefulSet', name: 'db' }, name: 'db-0' })).toBe('db');
-    expect(workloadOf({ owner: null, name: 'bare' })).toBeNull();
   });
 });
 

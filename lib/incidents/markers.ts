@@ -1,13 +1,8 @@
 import type { PodInterval } from '../ledger/types';
 import { endOf } from '../ledger/lookup';
-import { workloadOfOwner } from '../kube/workload';
 import type { Marker, Rollout } from '../api/incidents';
-
-/** Workload name of a history row from its owner (lib/kube/workload.ts); null for a bare pod. */
-export function workloadOf(i: Pick<PodInterval, 'owner' | 'name'>): string | null {
-  if (!i.owner) return null;
-  return workloadOfOwner(i.owner, i.name).name;
-}
+import { podIdKey, podKeyOf } from '../refs/pod-ref';
+import { workloadNameKey, workloadOfOwner } from '../refs/workload-ref';
 
 export interface MarkerScope {
   fromMs: number;
@@ -27,11 +22,11 @@ export function terminationMarkers(intervals: Iterable<PodInterval>, s: MarkerSc
   const out: Marker[] = [];
   for (const i of intervals) {
     if (!inScope(i, s)) continue;
-    const key = i.uid ?? `${i.namespace}/${i.name}`;
+    const key = podIdKey(i);
     if (seen.has(key)) continue;
     seen.add(key);
-    const pod = `${i.namespace}/${i.name}`;
-    const workload = workloadOf(i);
+    const pod = podKeyOf(i);
+    const workload = i.owner ? workloadOfOwner(i.owner, i).name : null;
     const start = i.deletionStartedAt;
     if (start !== null && start >= s.fromMs && start <= s.toMs)
       out.push({ kind: 'termination', at: iso(start), pod, workload });
@@ -60,9 +55,7 @@ export function rollouts(intervals: Iterable<PodInterval>, s: MarkerScope): Roll
   const byWorkload = new Map<string, Map<string, PodInterval[]>>();
   for (const i of intervals) {
     if (!inScope(i, s) || i.owner?.kind !== 'ReplicaSet') continue;
-    const w = workloadOf(i);
-    if (!w) continue;
-    const key = `${i.namespace}/${w}`;
+    const key = workloadNameKey(i.namespace, workloadOfOwner(i.owner, i).name);
     const rs = byWorkload.get(key) ?? new Map<string, PodInterval[]>();
     const list = rs.get(i.owner.name) ?? [];
     list.push(i);

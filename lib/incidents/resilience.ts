@@ -1,5 +1,6 @@
 import type { DestinationRule, OutlierDetection, VirtualService } from '../kube/types';
 import { expandHost, hostMatchScore, splitServiceFqdn } from './hosts';
+import { objectKeyOf } from '../refs/object-ref';
 
 /** Istio's default route retry policy (no VirtualService retries): FIELD-NOTES, verified. */
 export const DEFAULT_RETRY_ON =
@@ -35,8 +36,7 @@ export interface ServiceResilience {
   retries: RetrySetting;
 }
 
-const refOf = (o: { metadata: { namespace?: string; name: string } }) =>
-  `${o.metadata.namespace ?? ''}/${o.metadata.name}`;
+const refOf = (o: { metadata: { namespace?: string; name: string } }) => objectKeyOf(o, '');
 
 /** The DestinationRule that applies to a service FQDN (most specific host; the service's namespace wins ties). */
 export function destinationRuleFor(

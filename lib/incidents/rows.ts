@@ -3,10 +3,8 @@ import { endOf } from '../ledger/lookup';
 import type { PodInterval } from '../ledger/types';
 import type { RequestRow, UpstreamPodRow } from '../api/incidents';
 import type { AttributedRequest } from './collect';
-import { workloadOf } from './markers';
-
-const podKey = (p: { namespace: string; name: string; uid: string | null }) =>
-  p.uid ?? `${p.namespace}/${p.name}`;
+import { podIdKey } from '../refs/pod-ref';
+import { workloadNameKey, workloadOfOwner } from '../refs/workload-ref';
 
 export const serviceName = (a: AttributedRequest): string | null =>
   a.service?.fqdn ?? a.service?.name ?? null;
@@ -18,7 +16,7 @@ export function upstreamPodRows(
 ): UpstreamPodRow[] {
   const extra = new Map<string, { services: Set<string>; clients: Set<string> }>();
   for (const a of requests) {
-    const key = a.pod ? podKey(a.pod) : '';
+    const key = a.pod ? podIdKey(a.pod) : '';
     const e = extra.get(key) ?? { services: new Set<string>(), clients: new Set<string>() };
     const svc = serviceName(a);
     if (svc) e.services.add(svc);
@@ -26,7 +24,7 @@ export function upstreamPodRows(
     extra.set(key, e);
   }
   return groupByUpstreamPod(requests).map((g) => {
-    const key = g.pod ? podKey(g.pod) : '';
+    const key = g.pod ? podIdKey(g.pod) : '';
     const i = g.pod ? intervalOf(key) : null;
     const end = i ? endOf(i) : null;
     const e = extra.get(key);
@@ -79,11 +77,11 @@ function podSpans(
 ): Map<string, [number, number]> {
   const spans = new Map<string, [number, number]>();
   for (const i of intervals) {
-    const w = workloadOf(i);
-    if (!w || !workloads.has(`${i.namespace}/${w}`)) continue;
+    if (!i.owner || !workloads.has(workloadNameKey(i.namespace, workloadOfOwner(i.owner, i).name)))
+      continue;
     const next = span(i);
     if (!next) continue;
-    const key = i.uid ?? `${i.namespace}/${i.name}`;
+    const key = podIdKey(i);
     const s = spans.get(key);
     spans.set(key, s ? [Math.min(s[0], next[0]), Math.max(s[1], next[1])] : next);
   }

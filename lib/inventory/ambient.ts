@@ -5,6 +5,7 @@
 import type { Inventory, PodRow } from '../api/inventory';
 import { isWaypointPod, isZtunnelPod, waypointNameOf, WAYPOINT_CLASS } from '../kube/dataplane';
 import type { Gateway, Pod } from '../kube/types';
+import { objectKeyOf } from '../refs/object-ref';
 
 function ready(p: Pod): boolean {
   return p.status?.conditions?.some((c) => c.type === 'Ready' && c.status === 'True') ?? false;
@@ -46,7 +47,7 @@ export function ambientSummary(
   };
   for (const g of gateways) {
     if (g.spec?.gatewayClassName !== WAYPOINT_CLASS) continue;
-    entry(`${g.metadata.namespace ?? ''}/${g.metadata.name}`).gateway = true;
+    entry(objectKeyOf(g, '')).gateway = true;
   }
   for (const p of pods) {
     if (!isWaypointPod(p)) continue;

@@ -4,7 +4,6 @@ import { analyzerPods, readFixture } from '../../test-support/fixtures';
 import type { Namespace, Pod, Service, Sidecar } from '../kube/types';
 import { buildInventory, podRow } from './build';
 import { proxyOf } from './proxy';
-import { workloadOf } from './workload';
 
 // the injector's output files end with a '---' separator: take the first document
 const pod = (file: string) =>
@@ -31,37 +30,6 @@ describe('proxyOf on real injector output', () => {
       spec: { containers: [{ name: 'istio-proxy', args: ['proxy', 'router', '--domain'] }] },
     };
     expect(proxyOf(gw).placement).toBe('gateway');
-  });
-});
-
-describe('workloadOf', () => {
-  it('maps a ReplicaSet pod to its Deployment even when the hash label is from an old encoding', () => {
-    expect(workloadOf(pod('kube-dns_pod_with_status.yaml'))).toEqual({
-      kind: 'Deployment',
-      name: 'kube-dns',
-    });
-  });
-  it('uses the pod-template-hash label when it matches', () => {
-    const p: Pod = {
-      metadata: {
-        name: 'payments-7d4b9c8f6d-x2x9q',
-        labels: { 'pod-template-hash': '7d4b9c8f6d' },
-        ownerReferences: [{ kind: 'ReplicaSet', name: 'payments-7d4b9c8f6d', controller: true }],
-      },
-      spec: { containers: [] },
-    };
-    expect(workloadOf(p)).toEqual({ kind: 'Deployment', name: 'payments' });
-  });
-  it('keeps StatefulSets and bare pods', () => {
-    const sts: Pod = {
-      metadata: { name: 'db-0', ownerReferences: [{ kind: 'StatefulSet', name: 'db' }] },
-      spec: { containers: [] },
-    };
-    expect(workloadOf(sts)).toEqual({ kind: 'StatefulSet', name: 'db' });
-    expect(workloadOf({ metadata: { name: 'debug' }, spec: { containers: [] } })).toEqual({
-      kind: 'Pod',
-      name: 'debug',
-    });
   });
 });
 

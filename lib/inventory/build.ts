@@ -18,7 +18,7 @@ import { ambientSummary } from './ambient';
 import { DEFAULT_ROOT_NAMESPACE } from '../scoping/visibility';
 import { listOf, sidecarScopes } from '../kube/proxy-container';
 import { proxyOf } from './proxy';
-import { workloadOf } from './workload';
+import { workloadOf } from '../refs/workload-ref';
 
 export interface InventoryInput {
   namespaces: Namespace[];

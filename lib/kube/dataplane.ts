@@ -20,6 +20,7 @@
  */
 import { podProxy } from './proxy-container';
 import type { Namespace, Pod } from './types';
+import { objectKey } from '../refs/object-ref';
 
 export const DATAPLANE_MODE_LABEL = 'istio.io/dataplane-mode';
 export const USE_WAYPOINT_LABEL = 'istio.io/use-waypoint';
@@ -58,7 +59,7 @@ export function waypointOf(
   const name = own[USE_WAYPOINT_LABEL] ?? ns[USE_WAYPOINT_LABEL];
   if (!name || name === 'none') return null;
   const from = own[USE_WAYPOINT_LABEL] !== undefined ? own : ns;
-  return `${from[USE_WAYPOINT_NS_LABEL] ?? namespace}/${name}`;
+  return objectKey(from[USE_WAYPOINT_NS_LABEL] ?? namespace, name);
 }
 
 export function podDataplane(pod: Pod, ns: Namespace | undefined): PodDataplane {
@@ -131,5 +132,5 @@ export function isWaypointPod(pod: Pod): boolean {
 /** `namespace/name` of the waypoint Gateway a waypoint pod serves. */
 export function waypointNameOf(pod: Pod): string {
   const gw = labels(pod)[GATEWAY_NAME_LABEL];
-  return `${pod.metadata?.namespace ?? ''}/${gw ?? pod.metadata?.name ?? ''}`;
+  return objectKey(pod.metadata?.namespace ?? '', gw ?? pod.metadata?.name ?? '');
 }

@@ -21,6 +21,7 @@
  */
 import { firstAndMore } from '../text-list';
 import type { Container, Node, Pod } from './types';
+import { podKey } from '../refs/pod-ref';
 
 export const NATIVE_SIDECAR_ANNOTATION = 'sidecar.istio.io/nativeSidecar';
 export const NATIVE_SIDECAR_ENV = 'ENABLE_NATIVE_SIDECARS';
@@ -89,7 +90,7 @@ export function injectorSetting(istiodPods: readonly Pod[]): InjectorSetting {
     if (env?.value === undefined) continue;
     const raw = env.value.trim().toLowerCase();
     const value: NativeSidecarSetting = raw === 'true' || raw === 'auto' ? raw : 'false';
-    const src = `${NATIVE_SIDECAR_ENV}=${env.value} on ${pod.metadata.namespace ?? ''}/${pod.metadata.name}`;
+    const src = `${NATIVE_SIDECAR_ENV}=${env.value} on ${podKey(pod.metadata.namespace ?? '', pod.metadata.name)}`;
     if (raw !== value) notes.push(`${src}: not false/true/auto, istiod treats it as false`);
     if (!found) found = { value, source: src, notes };
     else if (found.value !== value) notes.push(`${src} disagrees with ${found.source}`);

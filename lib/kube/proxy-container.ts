@@ -103,9 +103,14 @@ export function sidecarScopes(placement: ProxyPlacement | 'none'): boolean {
   return placement === 'sidecar' || placement === 'native-sidecar';
 }
 
-/** Whether a pod carries an Istio proxy (sidecar, native sidecar, gateway or waypoint). */
-export function isMeshed(pod: Pod): boolean {
-  return podProxy(pod) !== null;
+/** The pod's istio-proxy container (classic or native sidecar, gateway, waypoint); a ztunnel pod has none. */
+export function proxyContainer(pod: Pod): Container | undefined {
+  return podProxy(pod)?.container;
+}
+
+/** Whether a pod carries an Istio proxy (sidecar, native sidecar, gateway or waypoint; never ztunnel). */
+export function hasProxy(pod: Pod): boolean {
+  return proxyContainer(pod) !== undefined;
 }
 
 /** When the pod's current proxy run started (epoch ms), from its container status. */

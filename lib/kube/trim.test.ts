@@ -4,7 +4,7 @@ import { listFixtures, readFixture } from '../../test-support/fixtures';
 import { objectProblems } from '../findings/object-shape';
 import { probeFindings } from '../protocol/probes';
 import { detectMode } from '../timeline/mode';
-import { isMeshed, podProxy } from './proxy-container';
+import { hasProxy, podProxy } from './proxy-container';
 import { podDataplane } from './dataplane';
 import { trimFor, trimObject, trimPod } from './trim';
 import type { Pod } from './types';
@@ -71,7 +71,7 @@ describe('trimPod on real pods', () => {
       const t = trimPod(pod);
       expect(named(detectMode(t)), file).toEqual(named(detectMode(pod)));
       expect(named(podProxy(t)), file).toEqual(named(podProxy(pod)));
-      expect(isMeshed(t), file).toBe(isMeshed(pod));
+      expect(hasProxy(t), file).toBe(hasProxy(pod));
       expect(podDataplane(t, undefined), file).toEqual(podDataplane(pod, undefined));
       expect(probeFindings([t]), file).toEqual(probeFindings([pod]));
       expect(objectProblems({ ...t, kind: 'Pod' }), file).toEqual(

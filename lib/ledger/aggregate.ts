@@ -1,5 +1,6 @@
 import type { Attribution, AttributedPod } from './attribution';
 import type { HolderState } from './types';
+import { podIdKey } from '../refs/pod-ref';
 
 export interface UpstreamPodGroup {
   /** null: requests whose upstream could not be tied to a pod. */
@@ -42,7 +43,7 @@ export interface UpstreamPodGrouper {
 export function createUpstreamPodGrouper(): UpstreamPodGrouper {
   const groups = new Map<string, UpstreamPodGroup>();
   function add(a: Attribution): void {
-    const key = a.pod ? (a.pod.uid ?? `${a.pod.namespace}/${a.pod.name}`) : '';
+    const key = a.pod ? podIdKey(a.pod) : '';
     let g = groups.get(key);
     if (!g) {
       g = {

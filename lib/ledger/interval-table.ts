@@ -1,6 +1,7 @@
 import type { IpHistory } from './ip-history';
 import { endFrom, locate, lookupIn, type Located, type SortedIntervalView } from './lookup';
 import type { FromSource, IpLookup, PodInterval } from './types';
+import { podIdKey } from '../refs/pod-ref';
 
 /** Who held an interval: the text fields of a PodInterval, read only when the interval is. */
 export type IntervalIdentity = Pick<PodInterval, 'namespace' | 'name' | 'uid' | 'owner' | 'node'>;
@@ -273,7 +274,7 @@ const EMPTY: SortedIntervalView = {
 };
 
 /** The pod key intervals of one IP are ordered by when they start at the same time. */
-const keyOf = (w: IntervalIdentity): string => w.uid || `${w.namespace}/${w.name}`;
+const keyOf = (w: IntervalIdentity): string => podIdKey(w);
 
 /** Collects rows (in any order) for an IntervalTable. */
 export class IntervalTableBuilder {

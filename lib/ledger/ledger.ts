@@ -2,6 +2,7 @@ import type { IpHistory } from './ip-history';
 import type { IpLookup, PodEvent, PodInterval } from './types';
 import { PodIpTrack } from './pod-track';
 import { lookupInSorted } from './lookup';
+import { podIdKey } from '../refs/pod-ref';
 
 /** Pod IPs left out because nothing tells when their pod held them: a count and the first few. */
 export interface UntimedPodIps {
@@ -44,7 +45,7 @@ export class IpLedger implements IpHistory {
       this.counts.hostNetworkSkipped++;
       return this;
     }
-    const key = pod.uid ?? `${pod.namespace}/${pod.name}`;
+    const key = podIdKey(pod);
     let track = this.pods.get(key);
     if (!track) {
       track = new PodIpTrack(pod);

@@ -1,4 +1,5 @@
 import type { HolderState, IpLookup, PodInterval } from './types';
+import { podKeyOf } from '../refs/pod-ref';
 
 /** How far back from the newest interval starting before t a lookup looks for a holder. */
 const SCAN_BACK = 16;
@@ -194,17 +195,17 @@ export function lookupIn(
         state,
         afterTerminationMs,
         () =>
-          `deletion of ${h.namespace}/${h.name} started ${fmtMs(afterTerminationMs ?? 0)} before the request`,
+          `deletion of ${podKeyOf(h)} started ${fmtMs(afterTerminationMs ?? 0)} before the request`,
       );
     return lazy(ip, t, h, state, null, () => {
       const estimate = h.fromSource === 'event' ? '' : ` (start estimated from ${h.fromSource})`;
-      return `${h.namespace}/${h.name} held ${ip} since ${iso(h.from)}${estimate}`;
+      return `${podKeyOf(h)} held ${ip} since ${iso(h.from)}${estimate}`;
     });
   }
   if (index >= 0) {
     const g = view.interval(index);
     const gap = at.freeForMs;
-    const who = () => `${g.namespace}/${g.name}`;
+    const who = () => podKeyOf(g);
     const uncertain = () => (g.goneUncertain ? ' (time of removal estimated)' : '');
     if (state === 'terminated')
       return lazy(
@@ -234,7 +235,7 @@ export function lookupIn(
       null,
       'unknown',
       null,
-      () => `no pod known to hold ${ip} before ${iso(next.from)} (${next.namespace}/${next.name})`,
+      () => `no pod known to hold ${ip} before ${iso(next.from)} (${podKeyOf(next)})`,
     );
   }
   return lazy(ip, t, null, 'unknown', null, () =>

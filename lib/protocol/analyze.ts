@@ -5,7 +5,7 @@ import { externalHostFindings, type ClientRecords } from './external';
 import { multiplexFindings } from './multiplex';
 import { servicePortFindings } from './ports';
 import { probeFindings } from './probes';
-import { isMeshed } from './select';
+import { hasProxy } from '../kube/proxy-container';
 
 export interface ProtocolInput {
   /** Screened objects (lib/findings/screen.ts): each has the shape its kind requires. */
@@ -37,7 +37,7 @@ export function protocolFindings(input: ProtocolInput): Finding[] {
       servicePortFindings(s, podsByNs.get(s.metadata.namespace ?? '') ?? []),
     ),
     ...guarded('multiplexed-ports', () =>
-      multiplexFindings(live, input.services, input.meshed ?? isMeshed),
+      multiplexFindings(live, input.services, input.meshed ?? hasProxy),
     ),
     ...guarded('probes', () => probeFindings(live)),
     ...guarded('external-hosts', () => externalHostFindings(input.accessLogs ?? [])),

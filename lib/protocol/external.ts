@@ -2,6 +2,7 @@ import { parseAddress } from '../accesslog/address';
 import type { AccessLogRecord } from '../accesslog/types';
 import type { Finding, FindingSubject } from '../findings/types';
 import { CODES } from './codes';
+import { workloadKey } from '../refs/workload-ref';
 
 /** The access-log records of one client workload's proxies. */
 export interface ClientRecords {
@@ -61,7 +62,12 @@ export function externalCalls(input: readonly ClientRecords[]): ExternalCall[] {
     for (const r of records) {
       const c = callOf(r);
       if (c === null) continue;
-      const key = `${client.kind}/${client.namespace ?? ''}/${client.name}|${c.host}|${c.port ?? ''}|${c.cluster}`;
+      const who = workloadKey({
+        namespace: client.namespace ?? '',
+        kind: client.kind,
+        name: client.name,
+      });
+      const key = `${who}|${c.host}|${c.port ?? ''}|${c.cluster}`;
       const t = r.startTime;
       const cur = out.get(key);
       if (cur === undefined) {

@@ -3,7 +3,8 @@ import type { Pod, Service } from '../kube/types';
 import { CODES } from './codes';
 import { portPatchYaml } from './ports';
 import { protocolLabel, resolvePortProtocol } from './resolve';
-import { groupWorkloads, isMeshed, portChecksApplyTo, resolveTargetPort, selects } from './select';
+import { hasProxy } from '../kube/proxy-container';
+import { groupWorkloads, portChecksApplyTo, resolveTargetPort, selects } from './select';
 
 interface PortUse {
   service: Service;
@@ -55,7 +56,7 @@ function groupBy<T>(items: readonly T[], key: (t: T) => string): Map<string, T[]
 export function multiplexFindings(
   pods: readonly Pod[],
   services: readonly Service[],
-  meshed: (p: Pod) => boolean = isMeshed,
+  meshed: (p: Pod) => boolean = hasProxy,
 ): Finding[] {
   const out: Finding[] = [];
   for (const w of groupWorkloads(pods.filter(meshed))) {

@@ -1,7 +1,8 @@
 import type { Finding } from '../findings/types';
 import type { Container, Pod, Probe } from '../kube/types';
 import { CODES } from './codes';
-import { groupWorkloads, isMeshed, PROXY_NAME, proxyContainer } from './select';
+import { hasProxy, proxyContainer } from '../kube/proxy-container';
+import { groupWorkloads, PROXY_NAME } from './select';
 
 export const REWRITE_ANNOTATION = 'sidecar.istio.io/rewriteAppHTTPProbers';
 export const PROBERS_ENV = 'ISTIO_KUBE_APP_PROBERS';
@@ -86,7 +87,7 @@ function probedContainers(pod: Pod): Container[] {
 /** HTTP probes of meshed workloads: not rewritten (MDX0505) or rewritten, with the original (MDX0506). */
 export function probeFindings(pods: readonly Pod[]): Finding[] {
   const out: Finding[] = [];
-  for (const w of groupWorkloads(pods.filter(isMeshed))) {
+  for (const w of groupWorkloads(pods.filter(hasProxy))) {
     const pod = w.pod;
     const subject = { kind: w.kind, namespace: w.namespace, name: w.name };
     const annotation = pod.metadata.annotations?.[REWRITE_ANNOTATION] ?? null;

@@ -1,6 +1,6 @@
 import type { Container, Pod, Service, ServicePort } from '../kube/types';
-import { isMeshed, PROXY_CONTAINER, podProxy } from '../kube/proxy-container';
-import { workloadOf } from '../kube/workload';
+import { PROXY_CONTAINER } from '../kube/proxy-container';
+import { workloadKey, workloadOf } from '../refs/workload-ref';
 
 /** Namespaces istioctl analyze leaves out of port checks. */
 export const SYSTEM_NAMESPACES: ReadonlySet<string> = new Set([
@@ -35,11 +35,6 @@ export const PROXY_NAME = PROXY_CONTAINER;
 /** The pod's application containers (the proxy, wherever it sits, is not one). */
 export function appContainers(pod: Pod): Container[] {
   return pod.spec.containers.filter((c) => c.name !== PROXY_NAME);
-}
-
-/** The istio-proxy container, in containers or (native sidecar) initContainers. */
-export function proxyContainer(pod: Pod): Container | undefined {
-  return podProxy(pod)?.container;
 }
 
 export interface TargetPort {
@@ -85,16 +80,13 @@ export function groupWorkloads(pods: readonly Pod[]): WorkloadGroup[] {
   for (const pod of pods) {
     const w = workloadOf(pod);
     const ns = pod.metadata.namespace ?? '';
-    const key = `${ns}/${w.kind}/${w.name}`;
+    const key = workloadKey({ namespace: ns, kind: w.kind, name: w.name });
     const g = out.get(key);
     if (g === undefined) out.set(key, { namespace: ns, kind: w.kind, name: w.name, pod, pods: 1 });
     else g.pods += 1;
   }
   return [...out.values()];
 }
-
-/** Whether a pod carries an Istio proxy (lib/kube/proxy-container.ts). */
-export { isMeshed };
 
 /**
  * Which workloads' proxy logs to read when not all can be: workloads no Service selects first

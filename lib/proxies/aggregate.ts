@@ -1,5 +1,6 @@
 import type { ProxyFleetRow, FleetTotals, NamespaceSummary, WorkloadSummary } from '../api/proxies';
 import { sidecarScopes } from '../kube/proxy-container';
+import { workloadKey } from '../refs/workload-ref';
 
 /** A sidecar no Sidecar resource selects (a gateway's or waypoint's proxy none can scope). */
 const isUnscoped = (r: ProxyFleetRow) => r.sidecar === null && sidecarScopes(r.placement);
@@ -42,7 +43,7 @@ export function namespaceSummaries(rows: readonly ProxyFleetRow[]): NamespaceSum
 export function topWorkloads(rows: readonly ProxyFleetRow[], limit = 10): WorkloadSummary[] {
   const by = new Map<string, WorkloadSummary>();
   for (const r of rows) {
-    const key = `${r.namespace}/${r.workloadKind}/${r.workload}`;
+    const key = workloadKey({ namespace: r.namespace, kind: r.workloadKind, name: r.workload });
     const w = by.get(key) ?? {
       namespace: r.namespace,
       workload: r.workload,

@@ -1,6 +1,7 @@
 import type { ProxyFleetRow, FleetView } from '../api/proxies';
 import { compareFleetRows } from './fleet';
 import { distinctValues, filterFleetRows } from './filter';
+import { objectKey } from '../refs/object-ref';
 
 /** What a screen asks of the fleet: filters, sort and one page of rows. */
 export interface FleetQuery {
@@ -29,7 +30,7 @@ const SORT_VALUES: Record<string, (r: ProxyFleetRow) => SortValue> = {
   listeners: (r) => (r.status === 'ok' ? r.listeners : null),
   memory: (r) => (r.status === 'ok' ? r.memoryBytes : null),
   istio: (r) => r.istioVersion,
-  sidecar: (r) => (r.sidecar ? `${r.sidecar.namespace}/${r.sidecar.name}` : ''),
+  sidecar: (r) => (r.sidecar ? objectKey(r.sidecar.namespace, r.sidecar.name) : ''),
   sync: (r) => r.sync?.state ?? null,
   status: (r) => r.status,
   source: (r) => r.source,

@@ -2,11 +2,11 @@ import type { ProxyFleetRow } from '../api/proxies';
 import { knownStaticCount, serviceClustersEstimate } from './static-set';
 import type { ProxySync } from './sync';
 import type { ProxyTarget, ScrapeOutcome } from './types';
+import { proxyKey } from '../refs/proxy-ref';
+import { podDotted } from '../refs/pod-ref';
 
-/** istiod names a proxy `POD.NAMESPACE`. */
-export function istiodProxyId(t: { namespace: string; name: string }): string {
-  return `${t.name}.${t.namespace}`;
-}
+/** istiod names a proxy `POD.NAMESPACE` (the pod part of its node id). */
+export const istiodProxyId = podDotted;
 
 /**
  * One fleet row. A proxy that could not be read keeps null numbers and the reason: it is shown as
@@ -18,7 +18,7 @@ export function fleetRow(
   sync: ProxySync | null,
 ): ProxyFleetRow {
   const base: ProxyFleetRow = {
-    key: `${target.namespace}/${target.name}`,
+    key: proxyKey(target),
     namespace: target.namespace,
     name: target.name,
     workload: target.workload,

@@ -1,6 +1,6 @@
 import { proxyOf } from '../inventory/proxy';
 import { sidecarScopes } from '../kube/proxy-container';
-import { workloadOf } from '../inventory/workload';
+import { workloadOf } from '../refs/workload-ref';
 import type { Pod, Sidecar } from '../kube/types';
 import { DEFAULT_ROOT_NAMESPACE, selectSidecar } from '../scoping/visibility';
 import type { ProxyTarget } from './types';

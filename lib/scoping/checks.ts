@@ -11,6 +11,7 @@ import type { MeshModel } from './scopes';
 import { egressHostImportsVs, hostsOverlap, virtualServiceDestinations } from './virtualservices';
 import { labelsMatch } from './visibility';
 import type { ObservationWindow } from './types';
+import { objectKey, scopedHost } from '../refs/object-ref';
 
 const nsOf = (o: { metadata: { namespace?: string } }) => o.metadata.namespace ?? 'default';
 const hasSelector = (s: Sidecar) => Object.keys(s.spec?.workloadSelector?.labels ?? {}).length > 0;
@@ -175,7 +176,7 @@ export function workloadFindings(facts: readonly WorkloadFacts[], fixYaml: FixLo
   const out: Finding[] = [];
   for (const f of facts) {
     const s = f.scope.selection.sidecar;
-    const sidecar = s ? `${nsOf(s)}/${s.metadata.name}` : null;
+    const sidecar = s ? objectKey(nsOf(s), s.metadata.name) : null;
     const yaml = fixYaml(f);
     if (
       s &&
@@ -253,7 +254,7 @@ export function namespaceDefaultFindings(
     .map(([ns, pods]) => {
       const fix = fixOf(ns);
       // what every proposal holds: its own namespace and the control plane's
-      const base = new Set(['./*', `${ns}/*`, `${istioNamespace}/*`]);
+      const base = new Set(['./*', scopedHost(ns, '*'), scopedHost(istioNamespace, '*')]);
       const callsOut = fix ? fix.hosts.filter((h) => !base.has(h)).join(', ') : null;
       return {
         code: C.namespaceWithoutDefault,

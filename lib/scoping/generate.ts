@@ -4,6 +4,7 @@
  */
 import { stringify } from 'yaml';
 import type { Sidecar } from '../kube/types';
+import { scopedHost } from '../refs/object-ref';
 
 export const SIDECAR_API_VERSION = 'networking.istio.io/v1';
 
@@ -14,7 +15,7 @@ export function standardHosts(
   istioNamespace: string,
 ): string[] {
   const out = ['./*'];
-  if (namespace !== istioNamespace) out.push(`${istioNamespace}/*`);
+  if (namespace !== istioNamespace) out.push(scopedHost(istioNamespace, '*'));
   const rest = [...new Set(calledNamespaces)]
     .filter((n) => n !== namespace && n !== istioNamespace)
     .sort();

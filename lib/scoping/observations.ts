@@ -12,7 +12,9 @@ import {
   type TrafficHit,
   type TrafficObservation,
 } from './types';
-import { workloadKey, type SidecarWorkload } from './workloads';
+import type { SidecarWorkload } from './workloads';
+import { podKey } from '../refs/pod-ref';
+import { workloadNameKey } from '../refs/workload-ref';
 
 /** Non-service clusters that still mean "this workload called out". */
 export const OUTBOUND_CATCH_ALL = new Set(['PassthroughCluster', 'BlackHoleCluster']);
@@ -86,14 +88,14 @@ export function indexTraffic(
   const byWorkload = new Map<string, WorkloadTraffic>();
   for (const w of workloads) {
     byWorkload.set(w.key, emptyTraffic());
-    for (const p of w.pods) podToWorkload.set(`${w.namespace}/${p.metadata.name}`, w.key);
+    for (const p of w.pods) podToWorkload.set(podKey(w.namespace, p.metadata.name), w.key);
   }
   let unattributed = 0;
   let ignoredHits = 0;
   for (const o of observations) {
     const key =
-      (o.pod !== undefined ? podToWorkload.get(`${o.namespace}/${o.pod}`) : undefined) ??
-      (o.workload !== undefined ? workloadKey(o.namespace, o.workload) : undefined);
+      (o.pod !== undefined ? podToWorkload.get(podKey(o.namespace, o.pod)) : undefined) ??
+      (o.workload !== undefined ? workloadNameKey(o.namespace, o.workload) : undefined);
     const traffic = key !== undefined ? byWorkload.get(key) : undefined;
     if (!traffic) {
       unattributed += 1;

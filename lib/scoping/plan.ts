@@ -11,6 +11,7 @@ import type { MeshModel, Scope, ScopeResolver } from './scopes';
 import type { SidecarSelection } from './visibility';
 import { lostVirtualServiceWarnings, viaVirtualServiceWarning } from './vs-warnings';
 import { uniqueSelector } from './workloads';
+import { objectKeyOf, objectText } from '../refs/object-ref';
 
 export type PlanAction = 'create' | 'replace' | 'unchanged';
 
@@ -49,7 +50,7 @@ export interface PlanContext {
 }
 
 function ref(s: Sidecar): string {
-  return `${s.metadata.namespace ?? 'default'}/${s.metadata.name}`;
+  return objectKeyOf(s);
 }
 
 function candidateScope(
@@ -224,7 +225,7 @@ export function planSidecars(ctx: PlanContext): Plan {
       const names = deletes.map((s) => s.metadata.name).sort();
       warnings.unshift({
         code: 'IST0111',
-        message: `delete ${names.map((n) => `Sidecar ${ns}/${n}`).join(', ')} as well: only one Sidecar without workloadSelector may exist in ${ns} (kubectl -n ${ns} delete sidecar ${names.join(' ')})`,
+        message: `delete ${names.map((n) => objectText('Sidecar', { namespace: ns, name: n })).join(', ')} as well: only one Sidecar without workloadSelector may exist in ${ns} (kubectl -n ${ns} delete sidecar ${names.join(' ')})`,
       });
     }
     const proposal: PlannedSidecar = {

@@ -1,19 +1,13 @@
 /**
  * Facts about a pod's Istio proxy that decide its cluster set: present or not, gateway (runs
  * `pilot-agent proxy router`, ignores Sidecars) or sidecar, and its Istio version (cluster naming
- * changed in 1.10 and 1.21). Shared by the simulator and the Scoping analysis.
+ * changed in 1.10 and 1.21). Used by the Scoping analysis.
  */
 import { PROXY_CONTAINER, podProxy } from '../kube/proxy-container';
-import type { Container, Pod } from '../kube/types';
+import type { Pod } from '../kube/types';
 
 export { PROXY_CONTAINER };
 export const DEFAULT_ISTIO_VERSION = '1.24.2';
-
-/** The istio-proxy container, classic (containers) or native sidecar (initContainers). */
-export function proxyContainer(pod: Pod): { container: Container; native: boolean } | undefined {
-  const p = podProxy(pod);
-  return p ? { container: p.container, native: p.placement === 'native-sidecar' } : undefined;
-}
 
 /** Gateways run `pilot-agent proxy router`; they ignore Sidecar resources. */
 export function isGatewayPod(pod: Pod): boolean {
@@ -22,7 +16,7 @@ export function isGatewayPod(pod: Pod): boolean {
 
 /** Istio version from the proxy image tag (`.../proxyv2:1.22.3`), else the default. */
 export function proxyVersionOf(pod: Pod, fallback = DEFAULT_ISTIO_VERSION): string {
-  const image = proxyContainer(pod)?.container.image ?? '';
+  const image = podProxy(pod)?.container.image ?? '';
   const m = /:(\d+\.\d+(?:\.\d+)?)(?:[-@].*)?$/.exec(image);
   return m?.[1] ?? fallback;
 }

@@ -21,11 +21,13 @@ import { sidecarYaml } from './generate';
 import { indexTraffic } from './observations';
 import { planSidecars, type PlannedSidecar } from './plan';
 import { proxyFigures, type ProxyFigures } from './predict';
-import { isGatewayPod, proxyContainer } from './proxy';
+import { isGatewayPod } from './proxy';
 import { namespaceRows, workloadRow } from './rows';
 import { buildMeshModel, createScopeResolver } from './scopes';
 import type { ProxyClusterCount, ScopingInput } from './types';
 import { groupWorkloads } from './workloads';
+import { podKey } from '../refs/pod-ref';
+import { objectKey } from '../refs/object-ref';
 
 const nsOf = (p: Pod) => p.metadata.namespace ?? 'default';
 
@@ -58,9 +60,9 @@ export function buildScopingReport(input: ScopingInput): ScopingReport {
   const after = createScopeResolver(model, plan.afterSidecars);
 
   const counts = new Map<string, ProxyClusterCount>();
-  for (const c of input.proxyCounts) counts.set(`${c.namespace}/${c.pod}`, c);
+  for (const c of input.proxyCounts) counts.set(podKey(c.namespace, c.pod), c);
   const scopable = new Set(
-    workloads.flatMap((w) => w.pods.map((p) => `${w.namespace}/${p.metadata.name}`)),
+    workloads.flatMap((w) => w.pods.map((p) => podKey(w.namespace, p.metadata.name))),
   );
   const countsUnmatched = [...counts.keys()].filter((k) => !scopable.has(k)).length;
 
@@ -79,7 +81,7 @@ export function buildScopingReport(input: ScopingInput): ScopingReport {
         p,
         f,
         { before: before.scopeOf(p), after: after.scopeOf(p), unscoped },
-        counts.get(`${ns}/${p.metadata.name}`),
+        counts.get(podKey(ns, p.metadata.name)),
         model,
       ),
     );
@@ -121,9 +123,9 @@ export function buildScopingReport(input: ScopingInput): ScopingReport {
       warnings: p.warnings,
     };
   });
-  const yamlOf = new Map(generated.map((g) => [`${g.namespace}/${g.name}`, g.yaml]));
+  const yamlOf = new Map(generated.map((g) => [objectKey(g.namespace, g.name), g.yaml]));
   const fixFor = (p: PlannedSidecar | undefined) =>
-    p?.apply ? yamlOf.get(`${p.namespace}/${p.name}`) : undefined;
+    p?.apply ? yamlOf.get(objectKey(p.namespace, p.name)) : undefined;
 
   const findings: Finding[] = [
     ...windowFindings(input.window, minWindow),
@@ -171,7 +173,7 @@ export function buildScopingReport(input: ScopingInput): ScopingReport {
       clustersAfter,
       reduction: clustersBefore - clustersAfter,
       waste: namespaces.reduce((n, r) => n + r.waste, 0),
-      gatewaysSkipped: input.pods.filter((p) => proxyContainer(p) && isGatewayPod(p)).length,
+      gatewaysSkipped: input.pods.filter(isGatewayPod).length,
       countsUnmatched,
       observationsUnattributed: traffic.unattributed,
       hitsIgnored: traffic.ignoredHits,

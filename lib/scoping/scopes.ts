@@ -27,6 +27,7 @@ import {
   type Visibility,
 } from './visibility';
 import { prepareVirtualService, type MeshVirtualService } from './virtualservices';
+import { objectKey } from '../refs/object-ref';
 
 export interface Scope {
   key: string;
@@ -100,7 +101,7 @@ export interface ScopeResolver {
 
 function selectionKey(ns: string, sel: SidecarSelection): string {
   const s = sel.sidecar;
-  return `${ns}|${sel.source}|${s?.metadata.namespace ?? ''}/${s?.metadata.name ?? ''}`;
+  return `${ns}|${sel.source}|${objectKey(s?.metadata.namespace ?? '', s?.metadata.name ?? '')}`;
 }
 
 export function createScopeResolver(model: MeshModel, sidecars: readonly Sidecar[]): ScopeResolver {

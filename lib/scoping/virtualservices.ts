@@ -8,7 +8,7 @@
  */
 import type { VirtualService } from '../kube/types';
 import { DEFAULT_DOMAIN_SUFFIX, isExportedTo, resolveShortHost, type EgressHost } from './hosts';
-import type { ObjectRef } from './visibility';
+import type { ObjectRef } from '../refs/object-ref';
 
 /** The parts of a VirtualService spec the scoping reads (tcp, tls and mirrors included). */
 interface PortSelector {

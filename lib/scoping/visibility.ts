@@ -19,15 +19,11 @@ import {
   virtualServiceDestinations,
   type MeshVirtualService,
 } from './virtualservices';
+import { objectKey, type ObjectRef } from '../refs/object-ref';
 
 export const DEFAULT_ROOT_NAMESPACE = 'istio-system';
 
 export type SidecarSource = 'workload' | 'namespace' | 'root' | 'none';
-
-export interface ObjectRef {
-  namespace: string;
-  name: string;
-}
 
 export interface SidecarSelection {
   sidecar?: Sidecar;
@@ -335,7 +331,7 @@ export function visibleInScope(
     }
     for (const v of virtualServices) {
       if (!listenerImportsVs(rule.hosts, sidecarNs, v)) continue;
-      imported.set(`${v.ref.namespace}/${v.ref.name}`, v.ref);
+      imported.set(objectKey(v.ref.namespace, v.ref.name), v.ref);
       for (const [host, wanted] of virtualServiceDestinations(v, podNs, vs?.domain)) {
         const svc = destinationEntry(hosts?.get(host) ?? [], podNs);
         if (!svc) continue;
@@ -366,7 +362,7 @@ export function visibleInScope(
 
 function dedupeRefs(refs: readonly ObjectRef[]): ObjectRef[] {
   const seen = new Map<string, ObjectRef>();
-  for (const r of refs) seen.set(`${r.namespace}/${r.name}`, r);
+  for (const r of refs) seen.set(objectKey(r.namespace, r.name), r);
   return [...seen.values()];
 }
 

@@ -9,7 +9,8 @@ import { SCOPING_CODES as C } from './codes';
 import type { WorkloadFacts } from './facts';
 import type { MeshModel, Scope } from './scopes';
 import { virtualServiceDestinations } from './virtualservices';
-import type { ObjectRef } from './visibility';
+import type { ObjectRef } from '../refs/object-ref';
+import { objectKey, scopedHost } from '../refs/object-ref';
 
 export interface ProposalWarning {
   code: string;
@@ -17,7 +18,7 @@ export interface ProposalWarning {
 }
 
 const MAX_LISTED = 10;
-const refText = (r: ObjectRef) => `${r.namespace}/${r.name}`;
+const refText = (r: ObjectRef) => objectKey(r.namespace, r.name);
 
 const listed = (items: readonly string[]) => firstAndMore(items, MAX_LISTED);
 
@@ -69,7 +70,7 @@ export function lostVirtualServiceWarnings(
     .sort(([a], [b]) => a.localeCompare(b))
     .map(([key, e]) => {
       const vs = model.virtualServices.find((v) => refText(v.ref) === key);
-      const add = (vs?.hosts ?? []).map((h) => `${vs?.ref.namespace}/${h}`);
+      const add = (vs?.hosts ?? []).map((h) => scopedHost(vs?.ref.namespace ?? '', h));
       return {
         code: C.virtualServiceNotImported,
         message: `VirtualService ${key} routes ${listed([...e.workloads].sort())} to ${listed([...e.hosts].sort())} today but would not be imported: its routing rules are lost; add ${add.join(', ')} to the egress hosts to keep them`,

@@ -2,7 +2,7 @@
  * The sidecar workloads of the mesh: meshed, non-gateway pods grouped by owner (Deployment,
  * StatefulSet, ...), and a workloadSelector that picks exactly one workload's pods.
  */
-import { workloadOf } from '../inventory/workload';
+import { workloadNameKey, workloadOf } from '../refs/workload-ref';
 import type { Pod } from '../kube/types';
 import { podProxy, sidecarScopes } from '../kube/proxy-container';
 import { labelsMatch } from './visibility';
@@ -15,10 +15,6 @@ export interface SidecarWorkload {
   pods: Pod[];
   /** Labels every pod of the workload carries with the same value. */
   commonLabels: Record<string, string>;
-}
-
-export function workloadKey(namespace: string, name: string): string {
-  return `${namespace}/${name}`;
 }
 
 /** Pods whose proxy a Sidecar can scope: has istio-proxy, is not a gateway, not finished. */
@@ -45,7 +41,7 @@ export function groupWorkloads(pods: readonly Pod[]): SidecarWorkload[] {
     if (!isScopablePod(pod)) continue;
     const ns = pod.metadata.namespace ?? 'default';
     const ref = workloadOf(pod);
-    const key = workloadKey(ns, ref.name);
+    const key = workloadNameKey(ns, ref.name);
     const w = byKey.get(key);
     if (w) w.pods.push(pod);
     else

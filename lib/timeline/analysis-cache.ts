@@ -9,6 +9,7 @@ import { harmRank, worstSeverity } from './harm';
 import type { MeshSettings } from './meshconfig';
 import type { DeletedPodRecord, PodHistory } from './pod-history';
 import type { PodTimeline } from './types';
+import { podIdKeyOfObject } from '../refs/pod-ref';
 
 /** Envoy's init time scraped from the pod's current proxy run, if known (ms). */
 export type InitTimeOf = (pod: Pod) => number | undefined;
@@ -73,7 +74,7 @@ export class AnalysisCache {
     deleted: DeletedPodRecord | null,
     seen?: Set<string>,
   ): Analyzed {
-    const key = pod.metadata.uid ?? `${pod.metadata.namespace ?? 'default'}/${pod.metadata.name}`;
+    const key = podIdKeyOfObject(pod);
     seen?.add(key);
     const initMs = this.initTimeOf(pod);
     const stamp = `${pod.metadata.resourceVersion ?? ''}|${h.revision(pod)}|${mesh.version}|${deleted ? 'd' : 'l'}|${initMs ?? ''}`;

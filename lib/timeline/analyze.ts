@@ -10,8 +10,9 @@ import { judgeShutdown } from './shutdown';
 import { judgeStartup } from './startup';
 import { containerStatus, firstRun } from './status';
 import type { AppStart, PodTimeline, ProxyReadyEstimate, Transition } from './types';
-import { workloadOf } from './workload';
+import { workloadOf } from '../refs/workload-ref';
 import { assessApp } from './assess';
+import { podKey } from '../refs/pod-ref';
 
 export interface AnalyzeContext {
   mesh?: MeshSettings;
@@ -41,7 +42,7 @@ export function analyzePod(pod: Pod, ctx: AnalyzeContext = {}): PodTimeline {
   const mode = detectMode(pod, ctx.mesh);
   const workload = workloadOf(pod);
   const initMs =
-    ctx.envoyInitMs?.[uid ?? ''] ?? ctx.envoyInitMs?.[`${namespace}/${pod.metadata.name}`];
+    ctx.envoyInitMs?.[uid ?? ''] ?? ctx.envoyInitMs?.[podKey(namespace, pod.metadata.name)];
   const ready = mode.proxy
     ? estimateProxyReady(pod, mode.proxy, { transitions, events, envoyInitMs: initMs })
     : noProxy(['no istio-proxy']);

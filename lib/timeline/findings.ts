@@ -2,6 +2,7 @@
 import type { Finding } from '../findings/types';
 import { TIMELINE_CATALOG } from './codes';
 import type { PodTimeline } from './types';
+import { kindName } from '../refs/workload-ref';
 
 export function timelineFindings(t: PodTimeline): Finding[] {
   return t.verdicts.map((v) => ({
@@ -12,7 +13,7 @@ export function timelineFindings(t: PodTimeline): Finding[] {
       ...v.evidence,
       verdict: v.verdict,
       confidence: v.confidence,
-      workload: `${t.workload.kind}/${t.workload.name}`,
+      workload: kindName(t.workload),
     },
     ...(v.fixes[0] ? { fix: v.fixes[0] } : {}),
   }));

@@ -15,6 +15,7 @@ import { PROXY_CONFIG_ANNOTATION } from './mode';
 import { parseProxyConfigText } from './proxyconfig';
 import type { Workload } from './types';
 import { isJsonObject } from '../json-object';
+import { workloadText } from '../refs/workload-ref';
 
 /** Kinds whose controller replaces the pods when the pod template changes. */
 const ROLLING = new Set(['Deployment', 'StatefulSet', 'DaemonSet']);
@@ -65,14 +66,14 @@ export function templatePatch(w: Workload, template: Json): string {
       ? `# kubectl -n ${ns} patch cronjob ${cron} --type merge --patch-file fix.yaml\n`
       : '';
     return (
-      `# ${w.kind} ${ns}/${w.name}: a Job's pod template cannot be changed, the fix applies to the next Job:\n` +
+      `# ${workloadText(w)}: a Job's pod template cannot be changed, the fix applies to the next Job:\n` +
       '# put it in the Job manifest, or patch the CronJob that creates the Jobs\n' +
       target +
       yamlText({ spec: { jobTemplate: { spec: { template } } } })
     );
   }
   return (
-    `# ${w.kind} ${ns}/${w.name}: a pod cannot be patched in place: add this to the pod template\n` +
+    `# ${workloadText(w)}: a pod cannot be patched in place: add this to the pod template\n` +
     '# (or manifest) that creates it, then recreate the pod\n' +
     yamlText(template)
   );
@@ -88,9 +89,9 @@ export function restartFix(w: Workload, why: string): FindingFix {
     const labels = `kubectl -n ${ns} get replicaset ${w.name} -o go-template='{{range $k, $v := .spec.selector.matchLabels}}{{$k}}={{$v}},{{end}}'`;
     yaml = `# kubectl rollout restart does not apply to a bare ReplicaSet: delete its pods, it recreates them\nkubectl -n ${ns} delete pods -l "$(${labels} | sed 's/,$//')"\n`;
   } else if (w.kind === 'Job' || w.kind === 'CronJob') {
-    yaml = `# ${w.kind} ${ns}/${w.name}: running Job pods are not restarted; the next Job's pods are injected anew\n`;
+    yaml = `# ${workloadText(w)}: running Job pods are not restarted; the next Job's pods are injected anew\n`;
   } else {
-    yaml = `# ${w.kind} ${ns}/${w.name}: recreate the pod (delete it and apply its manifest again)\n`;
+    yaml = `# ${workloadText(w)}: recreate the pod (delete it and apply its manifest again)\n`;
   }
   return { why, yaml };
 }

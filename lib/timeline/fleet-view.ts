@@ -17,6 +17,8 @@ import type { PodTimeline } from './types';
 import { AnalysisCache, type Analyzed } from './analysis-cache';
 import { injectionInfo, workloadModes, type InjectionInput } from './next-mode';
 import type { PodHistory } from './pod-history';
+import { podKeyOf } from '../refs/pod-ref';
+import { workloadKey } from '../refs/workload-ref';
 
 export interface MeshInput {
   settings: MeshSettings | undefined;
@@ -79,13 +81,13 @@ export function workloadFixes(items: readonly Analyzed[]): WorkloadFix[] {
   for (const { timeline: t, row } of items) {
     for (const v of t.verdicts) {
       if (!FIXABLE.has(v.verdict) || v.fixes.length === 0) continue;
-      const key = `${t.workload.namespace}/${t.workload.kind}/${t.workload.name}/${v.verdict}`;
+      const key = `${workloadKey(t.workload)}|${v.verdict}`;
       const g = groups.get(key);
       if (g) {
         g.pods++;
         // prefer a live pod's fix (its annotations are the current template's)
         if (!row.deleted && g.example.startsWith('(deleted) ')) {
-          g.example = `${t.namespace}/${t.name}`;
+          g.example = podKeyOf(t);
           g.fixes = v.fixes;
         }
         continue;
@@ -97,7 +99,7 @@ export function workloadFixes(items: readonly Analyzed[]): WorkloadFix[] {
         verdict: v.verdict,
         code: v.code,
         pods: 1,
-        example: `${row.deleted ? '(deleted) ' : ''}${t.namespace}/${t.name}`,
+        example: `${row.deleted ? '(deleted) ' : ''}${podKeyOf(t)}`,
         fixes: v.fixes,
       });
     }

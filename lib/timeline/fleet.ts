@@ -1,6 +1,7 @@
 /** Fleet summary: verdict and mode counts, and per-workload startup gap distribution. */
 import { median } from './time';
 import type { PodTimeline } from './types';
+import { workloadKey } from '../refs/workload-ref';
 
 export interface WorkloadGaps {
   namespace: string;
@@ -36,7 +37,7 @@ export function summarizeFleet(timelines: readonly PodTimeline[]): FleetSummary 
     bump(byMode, t.mode);
     if (t.excluded) excluded++;
     for (const v of t.verdicts) bump(byVerdict, v.verdict);
-    const key = `${t.workload.namespace}/${t.workload.kind}/${t.workload.name}`;
+    const key = workloadKey(t.workload);
     const g = groups.get(key) ?? { w: t.workload, items: [] };
     g.items.push(t);
     groups.set(key, g);

@@ -14,6 +14,7 @@ import { type TimelineInputProblem, type TimelineInputReason } from './position'
 import type { Transition } from './types';
 import { diffPod } from './watch';
 import { isJsonObject } from '../json-object';
+import { podIdKeyOfObject } from '../refs/pod-ref';
 
 export interface TimelineInput {
   pods: Pod[];
@@ -39,10 +40,6 @@ const EventShape = z.object({
 interface At {
   line: number;
   column: number;
-}
-
-function podKey(p: Pod): string {
-  return p.metadata.uid ?? `${p.metadata.namespace ?? ''}/${p.metadata.name}`;
 }
 
 class Collector {
@@ -77,7 +74,7 @@ class Collector {
       return;
     }
     const pod = value as Pod;
-    const key = podKey(pod);
+    const key = podIdKeyOfObject(pod);
     const prev = this.pods.get(key);
     if (watch || prev) {
       for (const t of diffPod(prev, pod)) {

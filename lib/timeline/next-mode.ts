@@ -17,7 +17,7 @@ import {
 } from '../kube/native-sidecar';
 import { podProxy } from '../kube/proxy-container';
 import type { Pod } from '../kube/types';
-import { workloadOf } from '../kube/workload';
+import { workloadKey, workloadOf } from '../refs/workload-ref';
 import { TIMELINE } from './codes';
 
 export interface InjectionInput {
@@ -61,7 +61,7 @@ export function workloadModes(livePods: readonly Pod[], input: InjectionInput): 
     if (pod.metadata.deletionTimestamp) continue;
     const w = workloadOf(pod);
     const ns = pod.metadata.namespace ?? 'default';
-    const key = `${ns}/${w.kind}/${w.name}`;
+    const key = workloadKey(w);
     const g = groups.get(key) ?? { ns, kind: w.kind, name: w.name, pods: [] };
     g.pods.push(pod);
     groups.set(key, g);

@@ -8,6 +8,7 @@ import type { TimelineFleet } from '../api/timelines';
 import type { GroupContext } from '../findings/group';
 import type { Finding } from '../findings/types';
 import { timelineCatalog } from './codes';
+import { workloadKey } from '../refs/workload-ref';
 
 const TIMELINE_SEVERITY = new Map(timelineCatalog().map((c) => [c.code, c.severity]));
 
@@ -44,7 +45,7 @@ export function holdCounts(
   const modes = new Map<string, Set<string>>();
   for (const r of fleet.rows) {
     if (r.mode === 'none' || r.mode === 'gateway' || r.deleted) continue;
-    const key = `${r.namespace}/${r.workloadKind}/${r.workload}`;
+    const key = workloadKey({ namespace: r.namespace, kind: r.workloadKind, name: r.workload });
     const set = modes.get(key) ?? new Set<string>();
     set.add(r.mode);
     modes.set(key, set);

@@ -11,7 +11,8 @@ import { dedupeFindings } from '../../../lib/findings/types';
 import { buildInventory } from '../../../lib/inventory/build';
 import type { Pod, Service } from '../../../lib/kube/types';
 import type { ClientRecords } from '../../../lib/protocol/external';
-import { groupWorkloads, isMeshed, pickLogWorkloads } from '../../../lib/protocol/select';
+import { hasProxy } from '../../../lib/kube/proxy-container';
+import { groupWorkloads, pickLogWorkloads } from '../../../lib/protocol/select';
 import { mapBounded } from '../../../lib/proxies/pool';
 import { podLogs } from '../../kube/logs';
 import { listIstioConfig, listNamespaces, listServices } from '../../kube/resources';
@@ -42,7 +43,7 @@ async function readAccessLogs(
   services: readonly Service[],
   o: Required<FindingsOptions>,
 ): Promise<{ logs: ClientRecords[]; sources: Source[] }> {
-  const running = pods.filter((p) => p.status?.phase === 'Running' && isMeshed(p));
+  const running = pods.filter((p) => p.status?.phase === 'Running' && hasProxy(p));
   const groups = groupWorkloads(running);
   const picked = pickLogWorkloads(groups, services, o.maxLogPods);
   const sources: Source[] = [];

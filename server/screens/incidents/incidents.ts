@@ -9,7 +9,6 @@ import {
   filterOf,
   graceMap,
   MAX_CLIENTS,
-  podKey,
   type IncidentsQuery,
 } from '../../../lib/incidents/choose';
 import type { EndpointSlice, Pod } from '../../../lib/kube/types';
@@ -29,6 +28,7 @@ import { clientSignals, type SignalSource } from './client-signals';
 import { prometheusSettings } from './prometheus-history';
 import { podListDetail, viewDeadline } from '../deadline';
 import type { RequestScope } from '../../auth/identity';
+import { podKey, podKeyOfObject } from '../../../lib/refs/pod-ref';
 
 const LOG_CONCURRENCY = 8;
 const LOG_LIMIT_BYTES = 16 * 1024 * 1024;
@@ -42,7 +42,7 @@ export async function fetchClientLogs(
 ): Promise<LogInput[]> {
   const read = async (p: Pod): Promise<LogInput> => {
     const ns = p.metadata.namespace ?? 'default';
-    const source = `${ns}/${p.metadata.name}`;
+    const source = podKey(ns, p.metadata.name);
     try {
       const text = await podLogs(t, ns, p.metadata.name, 'istio-proxy', {
         sinceTime: q.from,
@@ -61,7 +61,7 @@ export async function fetchClientLogs(
   };
   return mapBounded(pods, LOG_CONCURRENCY, read, {
     onThrow: (e, p) => {
-      const source = `${p.metadata.namespace ?? 'default'}/${p.metadata.name}`;
+      const source = podKeyOfObject(p);
       return { source, clientPod: source, text: '', problem: String(e) };
     },
   });
@@ -113,7 +113,7 @@ export async function buildIncidents(
   const candidates = deps.logs ? [] : clientCandidates(podItems, q);
   const probe = !q.client && candidates.length > MAX_CLIENTS ? deps.signals : undefined;
   const sig = probe
-    ? await probe(candidates.map(podKey), window)
+    ? await probe(candidates.map(podKeyOfObject), window)
     : {
         signals: new Map<string, ClientSignal>(),
         source: {

@@ -3,7 +3,7 @@
  * knows fully, which of those called nothing, and the service/inbound split the unsampled
  * replicas share with their workload's sample. Pure.
  */
-import { workloadOf } from '../../../lib/inventory/workload';
+import { workloadOf } from '../../../lib/refs/workload-ref';
 import type { Pod } from '../../../lib/kube/types';
 import type { ProxyClusterCount, TrafficObservation } from '../../../lib/scoping/types';
 import type { promOutcome } from '../../prometheus/fleet';

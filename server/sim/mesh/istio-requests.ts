@@ -5,7 +5,7 @@
  * called nothing has no series, as a real proxy creates them on the first request. Only clusters
  * the proxy holds are counted: a Sidecar that drops a host drops its series.
  */
-import { workloadOf } from '../../../lib/kube/workload';
+import { workloadOf } from '../../../lib/refs/workload-ref';
 import { parseCalls } from './annotations';
 import type { ProxyContext } from './proxy';
 import type { StatEntry } from './stats';

@@ -1,1 +1,0 @@
-export { workloadOf, type WorkloadRef } from '../kube/workload';

@@ -1,0 +1,37 @@
+/**
+ * References to Istio and Kubernetes config objects (Sidecar, VirtualService, Gateway,
+ * ConfigMap, ...) and to hosts as Istio scopes them.
+ *
+ * - `ns/name`: the key and the text of a namespaced object (objectKey), `Kind ns/name` with its
+ *   kind (objectText, Istio's form).
+ * - `ns/host`: a host as a Sidecar's `egress.hosts` and `exportTo` write it (`istio-system/*`,
+ *   `shop/reviews.shop.svc.cluster.local`) (scopedHost).
+ */
+
+export interface ObjectRef {
+  readonly namespace: string;
+  readonly name: string;
+}
+
+/** `ns/name` of a namespaced object. */
+export function objectKey(namespace: string, name: string): string {
+  return namespace + '/' + name;
+}
+
+/** `ns/name` of a Kubernetes object's metadata; `fallback` when it has no namespace. */
+export function objectKeyOf(
+  obj: { metadata: { namespace?: string; name: string } },
+  fallback = 'default',
+): string {
+  return objectKey(obj.metadata.namespace ?? fallback, obj.metadata.name);
+}
+
+/** `Kind ns/name`, Istio's form. */
+export function objectText(kind: string, ref: ObjectRef): string {
+  return kind + ' ' + objectKey(ref.namespace, ref.name);
+}
+
+/** `ns/host`, a host scoped to a namespace (`*` for every host of it). */
+export function scopedHost(namespace: string, host: string): string {
+  return namespace + '/' + host;
+}
