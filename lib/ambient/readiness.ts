@@ -18,33 +18,28 @@
  */
 import type { AmbientGains, NamespaceReadiness } from '../api/ambient';
 import type { Finding } from '../findings/types';
-import type {
-  AuthorizationPolicy,
-  DestinationRule,
-  EnvoyFilter,
-  Gateway,
-  PeerAuthentication,
-  Service,
-  Sidecar,
-  VirtualService,
-} from '../kube/types';
+import type { AuthorizationPolicy, Gateway } from '../kube/types';
+import type { IstioConfig } from '../kube/istio-config';
 import { AMBIENT } from './codes';
 import { httpRouteFor, versionServices } from './rewrite';
 
-export interface ReadinessInput {
+/** One namespace's objects (its own, and the mesh's that apply to it) and pods. */
+export interface ReadinessInput extends Pick<
+  IstioConfig,
+  | 'services'
+  | 'authorizationPolicies'
+  | 'peerAuthentications'
+  | 'envoyFilters'
+  | 'virtualServices'
+  | 'destinationRules'
+  | 'sidecars'
+> {
   namespace: string;
   dataplane: 'ambient' | 'none';
   pods: { sidecar: number; ambient: number; none: number };
   /** The namespace's waypoint (`istio.io/use-waypoint`), when it names one. */
   waypoint: string | null;
   waypoints: readonly Gateway[];
-  services: readonly Service[];
-  authorizationPolicies: readonly AuthorizationPolicy[];
-  peerAuthentications: readonly PeerAuthentication[];
-  envoyFilters: readonly EnvoyFilter[];
-  virtualServices: readonly VirtualService[];
-  destinationRules: readonly DestinationRule[];
-  sidecars: readonly Sidecar[];
   gains: AmbientGains;
 }
 

@@ -11,18 +11,8 @@ import {
   waypointOf,
   WAYPOINT_CLASS,
 } from '../kube/dataplane';
-import type {
-  AuthorizationPolicy,
-  DestinationRule,
-  EnvoyFilter,
-  Gateway,
-  Namespace,
-  PeerAuthentication,
-  Pod,
-  Service,
-  Sidecar,
-  VirtualService,
-} from '../kube/types';
+import type { Pod } from '../kube/types';
+import type { IstioConfig } from '../kube/istio-config';
 import { podProxy } from '../kube/proxy-container';
 import { namespaceReadiness } from './readiness';
 import { kindName } from '../refs/workload-ref';
@@ -36,17 +26,19 @@ export interface MeasuredProxyClusters {
   activeClusters: number | null;
 }
 
-export interface AmbientInput {
-  namespaces: readonly Namespace[];
+export interface AmbientInput extends Pick<
+  IstioConfig,
+  | 'namespaces'
+  | 'services'
+  | 'authorizationPolicies'
+  | 'peerAuthentications'
+  | 'envoyFilters'
+  | 'virtualServices'
+  | 'destinationRules'
+  | 'sidecars'
+  | 'gateways'
+> {
   pods: readonly Pod[];
-  services: readonly Service[];
-  authorizationPolicies: readonly AuthorizationPolicy[];
-  peerAuthentications: readonly PeerAuthentication[];
-  envoyFilters: readonly EnvoyFilter[];
-  virtualServices: readonly VirtualService[];
-  destinationRules: readonly DestinationRule[];
-  sidecars: readonly Sidecar[];
-  gateways: readonly Gateway[];
   /** Timelines' rows (live pods): races and drain problems per workload. */
   timelineRows: readonly TimelineRow[];
   /** The last Proxies scan's rows, or null when there was none recently. */

@@ -14,6 +14,7 @@ import type {
   Sidecar,
   VirtualService,
 } from '../kube/types';
+import type { IstioConfig } from '../kube/istio-config';
 import { PLATFORM } from './codes';
 import type { Finding } from './types';
 
@@ -43,16 +44,14 @@ export interface NodeInfo {
   labels: Record<string, string>;
 }
 
-export interface Screened {
-  namespaces: Namespace[];
+/** Objects sorted by kind, each of the shape its kind requires. */
+export interface Screened extends Pick<
+  IstioConfig,
+  'namespaces' | 'services' | 'sidecars' | 'destinationRules' | 'virtualServices' | 'serviceEntries'
+> {
   pods: Pod[];
   /** Pod templates of Deployments, StatefulSets... as pods owned by their workload. */
   templates: Pod[];
-  services: Service[];
-  sidecars: Sidecar[];
-  destinationRules: DestinationRule[];
-  virtualServices: VirtualService[];
-  serviceEntries: ServiceEntry[];
   nodes: NodeInfo[];
   /** Objects of kinds no check reads. */
   others: number;
@@ -102,15 +101,21 @@ const CHECKED_KINDS: ReadonlySet<string> = new Set([
 
 /** Sort objects by kind into typed lists; malformed ones become MDX0002 findings. */
 export function screenObjects(objects: readonly unknown[], opts: ScreenOptions = {}): Screened {
+  const namespaces: Namespace[] = [];
+  const services: Service[] = [];
+  const sidecars: Sidecar[] = [];
+  const destinationRules: DestinationRule[] = [];
+  const virtualServices: VirtualService[] = [];
+  const serviceEntries: ServiceEntry[] = [];
   const s: Screened = {
-    namespaces: [],
+    namespaces,
     pods: [],
     templates: [],
-    services: [],
-    sidecars: [],
-    destinationRules: [],
-    virtualServices: [],
-    serviceEntries: [],
+    services,
+    sidecars,
+    destinationRules,
+    virtualServices,
+    serviceEntries,
     nodes: [],
     others: 0,
     findings: [],
@@ -140,25 +145,25 @@ export function screenObjects(objects: readonly unknown[], opts: ScreenOptions =
     ) as unknown;
     switch (raw.kind) {
       case 'Namespace':
-        s.namespaces.push(o as Namespace);
+        namespaces.push(o as Namespace);
         break;
       case 'Pod':
         s.pods.push(o as Pod);
         break;
       case 'Service':
-        s.services.push(o as Service);
+        services.push(o as Service);
         break;
       case 'Sidecar':
-        s.sidecars.push(o as Sidecar);
+        sidecars.push(o as Sidecar);
         break;
       case 'DestinationRule':
-        s.destinationRules.push(o as DestinationRule);
+        destinationRules.push(o as DestinationRule);
         break;
       case 'VirtualService':
-        s.virtualServices.push(o as VirtualService);
+        virtualServices.push(o as VirtualService);
         break;
       case 'ServiceEntry':
-        s.serviceEntries.push(o as ServiceEntry);
+        serviceEntries.push(o as ServiceEntry);
         break;
       case 'Node':
         s.nodes.push({

@@ -1,4 +1,5 @@
-import type { DestinationRule, EndpointSlice, VirtualService } from '../kube/types';
+import type { EndpointSlice } from '../kube/types';
+import type { IstioConfig } from '../kube/istio-config';
 import type { PodInterval } from '../ledger/types';
 import type { IpHistory } from '../ledger/ip-history';
 import type { Finding } from '../findings/types';
@@ -24,7 +25,8 @@ import { splitServiceFqdn } from './hosts';
 import { podIdKey } from '../refs/pod-ref';
 import { workloadNameKey, workloadOfOwner } from '../refs/workload-ref';
 
-export interface IncidentsInput {
+/** The destination rules and routes are the mesh's, for the resilience settings of a service. */
+export interface IncidentsInput extends Pick<IstioConfig, 'destinationRules' | 'virtualServices'> {
   now: number;
   filter: RequestFilter;
   logs: readonly LogInput[];
@@ -35,8 +37,6 @@ export interface IncidentsInput {
   /** Every known pod IP interval (for markers, rollouts, end of life). */
   intervals: readonly PodInterval[];
   historyInfo: { source: string; note: string | null };
-  destinationRules: readonly DestinationRule[];
-  virtualServices: readonly VirtualService[];
   endpointSlices: readonly EndpointSlice[];
   /** Grace period (s) by pod uid and by "namespace/workload", from live pods. */
   graceSeconds?: ReadonlyMap<string, number>;

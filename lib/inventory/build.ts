@@ -5,31 +5,26 @@ import {
   USE_WAYPOINT_LABEL,
   waypointOf,
 } from '../kube/dataplane';
-import type {
-  Container,
-  ContainerStatus,
-  Gateway,
-  Namespace,
-  Pod,
-  Service,
-  Sidecar,
-} from '../kube/types';
+import type { Container, ContainerStatus, Namespace, Pod } from '../kube/types';
+import type { IstioConfig } from '../kube/istio-config';
 import { ambientSummary } from './ambient';
 import { DEFAULT_ROOT_NAMESPACE } from '../scoping/visibility';
 import { listOf, sidecarScopes } from '../kube/proxy-container';
 import { proxyOf } from './proxy';
 import { workloadOf } from '../refs/workload-ref';
 
-export interface InventoryInput {
-  namespaces: Namespace[];
+/**
+ * The objects the inventory lists, and how many of the other kinds there are. Gateways:
+ * gateway.networking.k8s.io Gateways (waypoints among them), when the API serves them.
+ */
+export interface InventoryInput
+  extends
+    Pick<IstioConfig, 'namespaces' | 'services' | 'sidecars'>,
+    Partial<Pick<IstioConfig, 'gateways'>> {
   pods: Pod[];
-  services: Service[];
-  sidecars: Sidecar[];
   destinationRules: number;
   virtualServices: number;
   serviceEntries: number;
-  /** gateway.networking.k8s.io Gateways (waypoints among them), when the API serves them. */
-  gateways?: Gateway[];
   /** Why the Gateways could not be read, when they could not. */
   gatewaysNote?: string | null;
   namespace?: string | null;

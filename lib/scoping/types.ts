@@ -3,15 +3,8 @@
  * cluster's objects, per-proxy cluster counts (null when the proxy could not be reached) and
  * per-workload (or per-pod) observed destinations with the source that saw them.
  */
-import type {
-  DestinationRule,
-  Namespace,
-  Pod,
-  Service,
-  ServiceEntry,
-  Sidecar,
-  VirtualService,
-} from '../kube/types';
+import type { Pod } from '../kube/types';
+import type { IstioConfig } from '../kube/istio-config';
 
 /** Where an observed call came from, best first. */
 export type ObservationSource = 'envoy-stats' | 'access-log' | 'prometheus';
@@ -66,19 +59,17 @@ export interface ObservationWindow {
   end: string;
 }
 
-export interface ScopingInput {
+/**
+ * The mesh's objects a scoping plan reads. VirtualServices: a Sidecar egress listener that
+ * imports one also gets the services it routes to (istiod's collectImportedServices); absent:
+ * none. Namespaces: absent, the ones the pods and services name.
+ */
+export interface ScopingInput
+  extends
+    Pick<IstioConfig, 'services' | 'serviceEntries' | 'sidecars' | 'destinationRules'>,
+    Partial<Pick<IstioConfig, 'virtualServices' | 'namespaces'>> {
   generatedAt: string;
   pods: readonly Pod[];
-  services: readonly Service[];
-  serviceEntries: readonly ServiceEntry[];
-  sidecars: readonly Sidecar[];
-  destinationRules: readonly DestinationRule[];
-  /**
-   * VirtualServices: a Sidecar egress listener that imports one also gets the services it routes
-   * to (istiod's collectImportedServices). Absent: none.
-   */
-  virtualServices?: readonly VirtualService[];
-  namespaces?: readonly Namespace[];
   proxyCounts: readonly ProxyClusterCount[];
   observations: readonly TrafficObservation[];
   window: ObservationWindow | null;

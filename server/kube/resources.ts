@@ -15,6 +15,7 @@ import type {
   Sidecar,
   VirtualService,
 } from '../../lib/kube/types';
+import type { IstioConfig } from '../../lib/kube/istio-config';
 import { requireName } from '../../lib/kube/names';
 import { isKubeError, KubeError } from './errors';
 import type { KubeTransport } from './transport';
@@ -169,19 +170,20 @@ export function istioType(kind: IstioKind, version: string): ResourceType {
   return { group: ISTIO_GROUP, version, plural: kind, namespaced: true };
 }
 
-export interface IstioConfig {
+/** The Istio networking resources of the cluster, and the API version they were read at. */
+export interface ListedIstioConfig extends Pick<
+  IstioConfig,
+  'sidecars' | 'destinationRules' | 'virtualServices' | 'serviceEntries'
+> {
+  /** The served networking.istio.io version; null when Istio's CRDs are not installed. */
   version: string | null;
-  sidecars: Sidecar[];
-  destinationRules: DestinationRule[];
-  virtualServices: VirtualService[];
-  serviceEntries: ServiceEntry[];
 }
 
 /** All Istio networking resources meshdx reads, in one parallel fan-out. */
 export async function listIstioConfig(
   t: KubeTransport,
   opts: ListOptions = {},
-): Promise<IstioConfig> {
+): Promise<ListedIstioConfig> {
   const version = await servedIstioVersion(t);
   if (!version) {
     return {

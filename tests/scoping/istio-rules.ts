@@ -16,21 +16,13 @@
  * http route destinations by FQDN, no gateways/exportTo/match); anything else throws, so a
  * scenario change cannot make the check vacuous.
  */
-import type {
-  DestinationRule,
-  Pod,
-  Service,
-  ServiceEntry,
-  Sidecar,
-  VirtualService,
-} from '../../lib/kube/types';
+import type { Pod, Sidecar, VirtualService } from '../../lib/kube/types';
+import type { IstioConfig } from '../../lib/kube/istio-config';
 
-export interface RawMesh {
-  services: readonly Service[];
-  serviceEntries: readonly ServiceEntry[];
-  destinationRules: readonly DestinationRule[];
-  sidecars: readonly Sidecar[];
-  virtualServices?: readonly VirtualService[];
+export interface RawMesh
+  extends
+    Pick<IstioConfig, 'services' | 'serviceEntries' | 'destinationRules' | 'sidecars'>,
+    Partial<Pick<IstioConfig, 'virtualServices'>> {
   rootNamespace: string;
 }
 
