@@ -19,7 +19,7 @@
  * - the bootstrap (static) clusters.
  */
 import type { OutlierDetection, Pod, Service, Sidecar } from '../../../lib/kube/types';
-import { destinationRuleFor, type DestinationRuleIndex } from './istio-model/destination-rules';
+import { destinationRuleFor, type SimDestinationRuleIndex } from './istio-model/destination-rules';
 import { kubeServiceHost } from './istio-model/hosts';
 import type { SimPort, SimService } from './istio-model/registry';
 import { atLeast } from './istio-model/version';
@@ -124,7 +124,7 @@ function builtFor(svc: SimService, version: string): boolean {
 /** Outbound clusters for the services a proxy sees (one entry per hostname). */
 export function outboundClusters(
   visible: readonly SimService[],
-  rules: DestinationRuleIndex,
+  rules: SimDestinationRuleIndex,
   proxy: ProxyFacts,
 ): SimCluster[] {
   const out: SimCluster[] = [];

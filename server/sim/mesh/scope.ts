@@ -5,7 +5,10 @@
  * services, sidecars, destination rules or service entries change (count + max resourceVersion).
  */
 import type { DestinationRule, Pod } from '../../../lib/kube/types';
-import { indexDestinationRules, type DestinationRuleIndex } from './istio-model/destination-rules';
+import {
+  indexDestinationRules,
+  type SimDestinationRuleIndex,
+} from './istio-model/destination-rules';
 import type { SimService } from './istio-model/registry';
 import { simSidecarFor, simVisibleServices, type SimSidecarChoice } from './sidecar-scope';
 import {
@@ -57,7 +60,7 @@ export interface ScopeCache {
 export function createScopeCache(): ScopeCache {
   let key = '';
   const scopes = new Map<string, ScopeEntry>();
-  let rules: DestinationRuleIndex | undefined;
+  let rules: SimDestinationRuleIndex | undefined;
   let selectorRules: readonly DestinationRule[] = [];
 
   function scopeFor(

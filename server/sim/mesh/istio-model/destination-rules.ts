@@ -38,7 +38,7 @@ interface HostTable {
   wildcard: Map<string, MergedRule[]>;
 }
 
-export interface DestinationRuleIndex {
+export interface SimDestinationRuleIndex {
   rootNamespace: string;
   namespaceLocal: Map<string, HostTable>;
   exportedByNamespace: Map<string, HostTable>;
@@ -142,8 +142,8 @@ export function indexDestinationRules(
   rules: readonly DestinationRule[],
   rootNamespace: string,
   defaultExportTo: readonly string[] = [],
-): DestinationRuleIndex {
-  const index: DestinationRuleIndex = {
+): SimDestinationRuleIndex {
+  const index: SimDestinationRuleIndex = {
     rootNamespace,
     namespaceLocal: new Map(),
     exportedByNamespace: new Map(),
@@ -169,7 +169,7 @@ function lookup(t: HostTable | undefined, host: string): MergedRule[] | undefine
 }
 
 function exportedFrom(
-  index: DestinationRuleIndex,
+  index: SimDestinationRuleIndex,
   owner: string,
   host: string,
   client: string,
@@ -181,7 +181,7 @@ function exportedFrom(
 
 /** PushContext.destinationRule: the candidate rules for a service seen from `proxyNamespace`. */
 export function candidateRules(
-  index: DestinationRuleIndex,
+  index: SimDestinationRuleIndex,
   proxyNamespace: string,
   service: { hostname: string; namespace: string },
 ): MergedRule[] {
@@ -197,7 +197,7 @@ export function candidateRules(
 
 /** SidecarScope.DestinationRule (outbound): a selecting rule of the proxy's namespace, else the catch-all. */
 export function destinationRuleFor(
-  index: DestinationRuleIndex,
+  index: SimDestinationRuleIndex,
   proxyNamespace: string,
   proxyLabels: Readonly<Record<string, string>>,
   service: { hostname: string; namespace: string },
