@@ -160,7 +160,7 @@ export default tseslint.config(
     },
   },
   {
-    // DESIGN.md: a pod, workload or proxy reference is formatted by lib/refs, never inline
+    // docs/DESIGN.md: a pod, workload or proxy reference is formatted by lib/refs, never inline
     files: ['lib/**/*.ts'],
     ignores: ['lib/refs/**', '**/*.test.ts'],
     plugins: { 'meshdx-refs': meshdxRefs },
