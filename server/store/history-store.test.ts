@@ -96,7 +96,7 @@ describe('HistoryStore on a file', () => {
   it('turns a watched lifecycle and a reused IP into two intervals', () => {
     const store = openHistoryStore(file, { flushIntervalMs: 0 });
     recordLifecycle(store);
-    expect(store.intervalsForIp(IP)).toEqual([A_INTERVAL, B_INTERVAL]);
+    expect(store.history(IP)).toEqual([A_INTERVAL, B_INTERVAL]);
     const history = store.loadHistory();
     expect(history.size).toBe(4);
     expect(history.at(IP, T0 + 10 * MIN + 15 * SEC)).toMatchObject({
@@ -173,7 +173,7 @@ describe('HistoryStore on a file', () => {
 
   it('a restart with the same file: no duplicates, kept starts, vanished pods closed as uncertain', () => {
     const before = openHistoryStore(file, { readonly: true });
-    const intervalsBefore = [...before.allIntervals()];
+    const intervalsBefore = [...before.intervals()];
     const transitionsBefore = before.transitions('uid-b').length;
     before.close();
 
@@ -188,7 +188,7 @@ describe('HistoryStore on a file', () => {
     );
     expect(store.closeMissing(live, new Set(['uid-b', 'uid-c']), now)).toBe(1);
 
-    const after = [...store.allIntervals()];
+    const after = [...store.intervals()];
     expect(after).toHaveLength(intervalsBefore.length);
     expect(after.find((i) => i.name === 'b')).toEqual({ ...B_INTERVAL, lastSeenAt: now });
     // c's start was seen on the watch before the restart: the relist's lower bound does not replace it
@@ -217,7 +217,7 @@ describe('HistoryStore on a file', () => {
     const e = makePod({ name: 'e', ip: '10.2.0.1' });
     store.recordPodEvent(observed('ADDED', e, T0 + MIN));
     store.recordPodEvent(observed('DELETED', e, T0 + 30 * MIN, 'reconcile'));
-    expect(store.intervalsForIp('10.2.0.1')).toEqual([
+    expect(store.history('10.2.0.1')).toEqual([
       expect.objectContaining({
         goneAt: T0 + 30 * MIN,
         goneUncertain: true,
@@ -232,7 +232,7 @@ describe('HistoryStore on a file', () => {
     const store = openHistoryStore(file, { retentionDays: 1, flushIntervalMs: 0 });
     const r = store.prune(T0 + 86_400_000 + 11 * MIN);
     expect(r).toMatchObject({ intervals: 1, snapshots: 1, events: 2 });
-    expect([...store.allIntervals()].map((i) => i.name).sort()).toEqual(['b', 'c', 'd']);
+    expect([...store.intervals()].map((i) => i.name).sort()).toEqual(['b', 'c', 'd']);
     expect(store.transitions('uid-a')).toEqual([]);
     expect(store.transitions('uid-b').length).toBeGreaterThan(0); // observed at T0+11min
     expect(store.podSnapshotByUid('uid-a')).toBeNull();
@@ -274,7 +274,7 @@ describe('HistoryStore batching and bad input', () => {
     store.recordPodEvent(observed('ADDED', makePod({ name: 'ok', ip: '10.4.0.1' }), T0));
     expect(store.stats().counts).toMatchObject({ podEvents: 2, kubeEvents: 1, invalid: 2 });
     expect(store.errors).toHaveLength(2);
-    expect(store.intervalsForIp('10.4.0.1')).toHaveLength(1);
+    expect(store.history('10.4.0.1')).toHaveLength(1);
     store.close();
     expect(() => store.recordPodEvent(observed('ADDED', makePod({ name: 'x' }), T0))).toThrow(
       /closed/,
@@ -286,7 +286,7 @@ describe('HistoryStore batching and bad input', () => {
     const store = openHistoryStore(':memory:');
     store.recordPodEvent(observed('ADDED', pod, T0, 'list'));
     const ip = pod.status?.podIP as string;
-    expect(store.intervalsForIp(ip)).toEqual([
+    expect(store.history(ip)).toEqual([
       expect.objectContaining({
         name: pod.metadata.name,
         uid: pod.metadata.uid,
@@ -321,7 +321,7 @@ describe('HistoryStore batching and bad input', () => {
     })();
     let count = 0;
     let prevIp = '';
-    for (const i of store.allIntervals()) {
+    for (const i of store.intervals()) {
       expect(i.ip >= prevIp).toBe(true);
       prevIp = i.ip;
       count++;

@@ -1,5 +1,7 @@
 import type { KubeEvent, Pod } from '../../lib/kube/types';
-import type { PodInterval } from '../../lib/ledger/types';
+import type { IpHistory } from '../../lib/ledger/ip-history';
+import { lookupInSorted } from '../../lib/ledger/lookup';
+import type { IpLookup, PodInterval } from '../../lib/ledger/types';
 import { observePod } from '../../lib/ledger/observation';
 import type { ObservedEvent } from '../kube/listwatch';
 import { integrityCheck, openDatabase, type Db } from './db';
@@ -19,12 +21,17 @@ import type { IntervalTable } from '../../lib/ledger/interval-table';
 
 const MAX_ERRORS = 20;
 
+/** How long after its last holder was gone a free IP is still blamed on it (lookup.ts). */
+const DEFAULT_GAP_TOLERANCE_MS = 5 * 60_000;
+
 /**
  * meshdx's history: pod IP intervals, last pod states (kept after deletion), container and
  * condition transitions, and Kubernetes events, in one SQLite file. Writes are buffered and
- * committed in batches; every read commits what is pending first.
+ * committed in batches; every read commits what is pending first. It answers "who held this IP
+ * at that time" itself (an IpHistory); StorePodHistory (pod-history.ts) reads it for "what
+ * happened to this pod".
  */
-export class HistoryStore {
+export class HistoryStore implements IpHistory {
   private readonly reader: StoreReader;
   private readonly writer: BatchWriter | null;
   private readonly tracker: PodIntervalTracker;
@@ -184,18 +191,27 @@ export class HistoryStore {
     }
   }
 
-  intervalsForIp(ip: string): PodInterval[] {
+  /** Who held `ip` at `time`, read from the database (one indexed query per lookup). */
+  at(ip: string, time: number, gapToleranceMs = DEFAULT_GAP_TOLERANCE_MS): IpLookup {
+    return lookupInSorted(ip, time, this.history(ip), gapToleranceMs);
+  }
+
+  /** The intervals of one IP, sorted by start (then pod key). */
+  history(ip: string): PodInterval[] {
     this.flush();
     return this.reader.intervalsForIp(ip);
   }
 
-  /** Every interval, ordered by IP then start, streamed from the database. */
-  allIntervals(): Iterable<PodInterval> {
+  /** Every interval, ordered by IP then start. */
+  intervals(): PodInterval[] {
     this.flush();
-    return this.reader.allIntervals();
+    return [...this.reader.allIntervals()];
   }
 
-  /** The IP history as an in-memory index for many lookups (attribution). */
+  /**
+   * The same IpHistory loaded into memory once, for many lookups (a view's attribution, a
+   * `meshdx attribute` run): columns, not a query per lookup.
+   */
   loadHistory(): IntervalTable {
     this.flush();
     const { table, skipped } = intervalTableFromText(this.reader.intervalTextBatches());

@@ -20,10 +20,17 @@ describe('intervalTableFromText', () => {
     store.recordPodEvent(observed('ADDED', makePod({ name: 'd', ip: '10.1.0.8' }), T0));
     const index = store.loadHistory();
     expect(index.size).toBe(4);
-    expect(index.history(IP)).toEqual(store.intervalsForIp(IP));
+    expect(index.history(IP)).toEqual(store.history(IP));
     expect(index.history(IP).map((i) => i.name)).toEqual(['a', 'b', 'c']);
-    expect(index.history('10.1.0.8')).toEqual(store.intervalsForIp('10.1.0.8'));
+    expect(index.history('10.1.0.8')).toEqual(store.history('10.1.0.8'));
     expect(index.at(IP, T0 + 12 * MIN).holder?.name).toBe('b');
+    // the store is the same IpHistory, one query per lookup
+    for (let t = T0 - MIN; t < T0 + 40 * MIN; t += 47_000) {
+      expect(store.at(IP, t)).toEqual(index.at(IP, t));
+      expect(store.at(IP, t, 0)).toEqual(index.at(IP, t, 0));
+      expect(store.at(IP, t).reason).toBe(index.at(IP, t).reason);
+    }
+    expect(store.intervals()).toEqual(index.intervals());
     store.close();
   });
 
@@ -116,7 +123,7 @@ describe('intervalTableFromText', () => {
       new StoreReader(store.db).intervalTextBatches(),
     );
     expect(skipped).toBe(0);
-    expect(table.history(IP)).toEqual(store.intervalsForIp(IP));
+    expect(table.history(IP)).toEqual(store.history(IP));
     expect(table.history(IP)).toMatchObject([
       { uid: 'line\nbreak\ttab', from: 10 },
       {
@@ -130,7 +137,7 @@ describe('intervalTableFromText', () => {
       },
     ]);
     expect(table.history('10.1.0.9')).toMatchObject([{ from: 20, goneAt: null, lastSeenAt: null }]);
-    expect(table.history('we"ird\\ip\t')).toEqual(store.intervalsForIp('we"ird\\ip\t'));
+    expect(table.history('we"ird\\ip\t')).toEqual(store.history('we"ird\\ip\t'));
     expect(table.history('we"ird\\ip\t')[0]).toMatchObject({
       fromSource: 'creationTimestamp',
       goneUncertain: false, // '0' is stored as 0: the column's affinity
@@ -160,7 +167,7 @@ describe('intervalTableFromText', () => {
     store.db.prepare("UPDATE pod_intervals SET node = 42 WHERE pod_key = 'n4'").run();
     const { table } = intervalTableFromText(new StoreReader(store.db).intervalTextBatches());
     const want = store
-      .intervalsForIp(IP)
+      .history(IP)
       .map((i) => (i.node === (42 as unknown) ? { ...i, node: null } : i));
     expect(table.history(IP)).toEqual(want);
     expect(table.history(IP).map((i) => i.name)).toEqual(names.map((n) => n[0]));
@@ -188,7 +195,7 @@ describe('intervalTableFromText', () => {
       const start = T0 + ((k * 37) % 120) * MIN - (k % 3 === 0 ? 0 : 1);
       store.recordPodEvent(observed('ADDED', makePod({ name: `p${k}`, ip: IP, start }), start));
     }
-    expect(store.loadHistory().history(IP)).toEqual(store.intervalsForIp(IP));
+    expect(store.loadHistory().history(IP)).toEqual(store.history(IP));
     store.close();
   });
 });

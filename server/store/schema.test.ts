@@ -58,7 +58,7 @@ describe('store schema and migrations', () => {
     const store = openHistoryStore(file);
     expect(store.stats().schemaVersion).toBe(SCHEMA_VERSION);
     expect(indexes(store.db)).toContain('kube_events_object');
-    expect(store.intervalsForIp('10.0.0.1').map((i) => [i.name, i.from, i.fromSource])).toEqual([
+    expect(store.history('10.0.0.1').map((i) => [i.name, i.from, i.fromSource])).toEqual([
       ['p', 5, 'startTime'],
     ]);
     store.close();

@@ -22,7 +22,7 @@ describe('ztunnel connections to pods that were already gone', () => {
       await new Promise((r) => setTimeout(r, 20));
     }
     await expect
-      .poll(() => [...c.runtime.store.allIntervals()].filter((iv) => iv.goneAt !== null).length, {
+      .poll(() => [...c.runtime.store.intervals()].filter((iv) => iv.goneAt !== null).length, {
         timeout: 10_000,
       })
       .toBeGreaterThanOrEqual(3);

@@ -68,7 +68,7 @@ describe('durability of the store under SIGKILL', () => {
 
     const store = openHistoryStore(file, { flushIntervalMs: 0 });
     expect(store.integrityCheck()).toBe('ok');
-    const rows = [...store.allIntervals()];
+    const rows = [...store.intervals()];
     expect(rows.length).toBeGreaterThanOrEqual(lastCommitted);
     const byName = new Map(rows.map((r) => [r.name, r]));
     // pods are created in order and each gets its interval with its first event, so the first

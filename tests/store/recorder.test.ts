@@ -59,7 +59,7 @@ describe('the recorder against the simulator', () => {
   it('records the first list: intervals, snapshots and events', async () => {
     ({ store, recorder } = open());
     await recorder.ready;
-    const [p1] = store.intervalsForIp('10.9.0.1');
+    const [p1] = store.history('10.9.0.1');
     expect(p1).toMatchObject({
       name: 'payments-1',
       uid: uidOf('payments-1'),
@@ -84,7 +84,7 @@ describe('the recorder against the simulator', () => {
     sim.clock.advance(5 * SEC);
     const gotIp = now();
     sim.store.upsert('pods', simPod('payments-2', { ip: '10.9.0.2', start: at(60 * SEC) }));
-    await until(() => store.intervalsForIp('10.9.0.2').length === 1);
+    await until(() => store.history('10.9.0.2').length === 1);
 
     sim.clock.advance(10 * SEC);
     const deleteAt = now();
@@ -97,16 +97,16 @@ describe('the recorder against the simulator', () => {
       }),
     );
     sim.store.upsert('events', simEvent(sim.store, 'payments-1', 'Killing', 1, sim.clock.now()));
-    await until(() => store.intervalsForIp('10.9.0.1')[0]?.deletionStartedAt === deleteAt);
+    await until(() => store.history('10.9.0.1')[0]?.deletionStartedAt === deleteAt);
     sim.clock.advance(31 * SEC);
     const goneAt = now();
     sim.store.remove('pods', 'shop', 'payments-1');
-    await until(() => store.intervalsForIp('10.9.0.1')[0]?.goneAt !== null);
+    await until(() => store.history('10.9.0.1')[0]?.goneAt !== null);
     sim.clock.advance(10 * SEC);
     sim.store.upsert('pods', simPod('payments-3', { ip: '10.9.0.1', start: sim.clock.now() }));
-    await until(() => store.intervalsForIp('10.9.0.1').length === 2);
+    await until(() => store.history('10.9.0.1').length === 2);
 
-    expect(store.intervalsForIp('10.9.0.2')).toEqual([
+    expect(store.history('10.9.0.2')).toEqual([
       expect.objectContaining({
         name: 'payments-2',
         from: gotIp,
@@ -114,7 +114,7 @@ describe('the recorder against the simulator', () => {
         goneAt: null,
       }),
     ]);
-    const [old, reused] = store.intervalsForIp('10.9.0.1');
+    const [old, reused] = store.history('10.9.0.1');
     expect(old).toMatchObject({
       name: 'payments-1',
       deletionStartedAt: deleteAt,
@@ -159,9 +159,9 @@ describe('the recorder against the simulator', () => {
     sim.faults.dropWatchesAfterMs = 0;
     await until(() => store.podSnapshot('shop', 'payments-2')?.deletedAt !== null);
     await until(
-      () => [...store.allIntervals()].filter((i) => i.name.startsWith('burst-')).length === 20,
+      () => [...store.intervals()].filter((i) => i.name.startsWith('burst-')).length === 20,
     );
-    const p2 = store.intervalsForIp('10.9.0.2')[0];
+    const p2 = store.history('10.9.0.2')[0];
     // seen on a resumed watch (exact time) or on a relist (uncertain, at most the relist time)
     expect(p2?.goneAt).toBeGreaterThanOrEqual(removedAt);
     expect(store.integrityCheck()).toBe('ok');
@@ -169,7 +169,7 @@ describe('the recorder against the simulator', () => {
 
   it('after a restart: no duplicates, and pods deleted while down are closed as uncertain', async () => {
     recorder.stop();
-    const before = [...store.allIntervals()];
+    const before = [...store.intervals()];
     store.close();
     sim.clock.advance(60 * SEC);
     const restartAt = now();
@@ -177,7 +177,7 @@ describe('the recorder against the simulator', () => {
     ({ store, recorder } = open());
     await recorder.ready;
     expect(recorder.status().closedAtStart).toBe(1);
-    const after = [...store.allIntervals()];
+    const after = [...store.intervals()];
     expect(after).toHaveLength(before.length);
     const p3 = after.find((i) => i.name === 'payments-3');
     const p3Before = before.find((i) => i.name === 'payments-3');
