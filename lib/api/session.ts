@@ -16,6 +16,7 @@ export type SessionInfoView = z.infer<typeof SessionInfoSchema>;
 export const LOGIN_REASONS: Readonly<Record<string, string>> = {
   NO_SESSION: 'Sign in to see the cluster as your own Kubernetes user.',
   SESSION_EXPIRED: 'Your session has expired: sign in again.',
+  SESSION_REVOKED: 'That session was signed out: sign in again.',
   SESSION_INVALID:
     'Your session cookie is not valid here (meshdx restarted without MESHDX_SESSION_SECRET, or the cookie was altered): sign in again.',
   SESSION_OTHER_CONTEXT:

@@ -10,6 +10,7 @@ export type AuthProblem =
   | 'NO_SESSION'
   | 'SESSION_INVALID'
   | 'SESSION_EXPIRED'
+  | 'SESSION_REVOKED'
   | 'SESSION_OTHER_CONTEXT'
   | 'NO_PROXY_IDENTITY'
   | 'BAD_PROXY_IDENTITY';
@@ -18,6 +19,7 @@ const HINTS: Record<AuthProblem, string> = {
   NO_SESSION: 'Sign in at /login with a Kubernetes bearer token.',
   SESSION_INVALID: 'Sign in again at /login.',
   SESSION_EXPIRED: 'Sign in again at /login.',
+  SESSION_REVOKED: 'That session was signed out: sign in again at /login.',
   SESSION_OTHER_CONTEXT:
     'A token belongs to one cluster: sign out, then sign in at /login with a token of that context.',
   NO_PROXY_IDENTITY:

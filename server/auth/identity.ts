@@ -69,19 +69,24 @@ export function parseGroups(value: string | null): string[] {
 
 /**
  * The identity of a request. Throws a 401 RequestError (errors.ts) naming the mode and the
- * problem when the mode wants a user and the request has none.
+ * problem when the mode wants a user and the request has none, or a session `revoked` says was
+ * signed out.
  */
 export function resolveIdentity(
   headers: Pick<Headers, 'get'>,
   settings: AuthSettings,
   key: Buffer,
   now: number = Date.now(),
+  revoked: (sealed: string) => boolean = () => false,
 ): Identity {
   switch (settings.MESHDX_AUTH) {
     case 'none':
       return { mode: 'none' };
     case 'token': {
-      const read = openSession(cookieValue(headers.get('cookie'), SESSION_COOKIE), key, now);
+      const sealed = cookieValue(headers.get('cookie'), SESSION_COOKIE);
+      const read = openSession(sealed, key, now);
+      if (read.ok && sealed !== undefined && revoked(sealed))
+        throw authError('SESSION_REVOKED', 'this meshdx session was signed out');
       if (read.ok) {
         const s = read.session;
         return {

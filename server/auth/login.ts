@@ -10,10 +10,13 @@ import { isRequestError } from '../../lib/api/request-error';
 import { toErrorResult } from '../http';
 import { baseRuntimeFor, stopUserRuntimes } from '../runtime/registry';
 import { identityView, type IdentityView } from './identity';
-import { authSettings, identityOf, sessionKey } from './request';
+import { authSettings, identityOf, sessionKey, sessionRevocations } from './request';
 import {
   clearedSessionCookie,
+  cookieValue,
   isHttps,
+  openSession,
+  SESSION_COOKIE,
   sealSession,
   SESSION_MAX_AGE_S,
   sessionCookie,
@@ -144,13 +147,33 @@ export async function signIn(req: Request): Promise<Response> {
   );
 }
 
-/** POST /api/session/logout: ends the session and stops the user's runtimes. */
+/**
+ * POST /api/session/logout: ends the session on the server (the cookie is revoked until its own
+ * expiry, so a copy replayed later is a 401), stops the user's runtimes and clears the cookie.
+ */
 export function signOut(req: Request): Response {
   try {
     const id = identityOf(req.headers);
     if (id.mode === 'token') stopUserRuntimes(id);
   } catch {
     // no valid session: clearing the cookie is all there is to do
+  }
+  const sealed = cookieValue(req.headers.get('cookie'), SESSION_COOKIE);
+  const read = openSession(sealed, sessionKey(), Date.now());
+  if (read.ok && sealed !== undefined) {
+    try {
+      sessionRevocations().revoke(sealed, read.session.exp);
+    } catch (e) {
+      // the session is not over on the server: say so rather than pretend
+      return Response.json(
+        apiError(
+          'SIGN_OUT_FAILED',
+          `the session could not be ended on the server: ${e instanceof Error ? e.message : String(e)}`,
+          'Check that the MESHDX_DB directory is writable, then sign out again.',
+        ),
+        { status: 500, headers: { 'Cache-Control': 'no-store' } },
+      );
+    }
   }
   const html = (req.headers.get('accept') ?? '').includes('text/html');
   const headers = {

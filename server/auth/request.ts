@@ -8,18 +8,24 @@ import { contextFrom } from '../../lib/api/context';
 import { loadEnv } from '../env';
 import { getSlot, setSlot } from '../runtime/process-state';
 import { resolveIdentity, type AuthSettings, type Identity, type RequestScope } from './identity';
+import { SessionRevocations, revocationsFileFor } from './revocations';
 import { sealingKey } from './seal';
 
 interface AuthState {
   settings: AuthSettings & { MESHDX_SESSION_SECRET?: string };
   key: Buffer;
+  revocations: SessionRevocations;
 }
 
 function state(): AuthState {
   let st = getSlot<AuthState>('auth');
   if (!st) {
     const env = loadEnv();
-    st = { settings: env, key: sealingKey(env.MESHDX_SESSION_SECRET) };
+    st = {
+      settings: env,
+      key: sealingKey(env.MESHDX_SESSION_SECRET),
+      revocations: new SessionRevocations(revocationsFileFor(env.MESHDX_DB)),
+    };
     setSlot('auth', st);
   }
   return st;
@@ -37,7 +43,14 @@ export function sessionKey(): Buffer {
 /** The identity of a request's headers (throws the 401 that says what is missing). */
 export function identityOf(headers: Pick<Headers, 'get'>): Identity {
   const s = state();
-  return resolveIdentity(headers, s.settings, s.key);
+  return resolveIdentity(headers, s.settings, s.key, Date.now(), (sealed) =>
+    s.revocations.has(sealed),
+  );
+}
+
+/** The signed-out sessions (sign-out adds to them; kept beside the history store). */
+export function sessionRevocations(): SessionRevocations {
+  return state().revocations;
 }
 
 /**
