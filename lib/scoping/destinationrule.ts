@@ -1,8 +1,12 @@
 /**
- * Which DestinationRule applies to a host for a client proxy, as istiod decides it: one exported
- * to the client's namespace, looked up in the client's namespace first, then the service's
- * namespace, then the root namespace; within a namespace an exact host beats a wildcard, the more
- * specific wildcard beats a broader one, and the oldest wins a tie.
+ * Which DestinationRule applies to a host for a client proxy, as istiod decides it
+ * (istio/istio pilot/pkg/model/push_context.go destinationRule, destination_rule.go
+ * mergeDestinationRule): one exported to the client's namespace, looked up in the client's
+ * namespace first, then the service's namespace, then the root namespace (a client in the root
+ * namespace looks only at the root rules private to it before the service's namespace); within a
+ * namespace an exact host beats a wildcard and the more specific wildcard beats a broader one.
+ * Rules of one namespace for the same host and exportTo are merged, the oldest first: its traffic
+ * policy, plus every subset whose name is new.
  */
 import type { DestinationRule } from '../kube/types';
 import { dnsMatches, isExportedTo, resolveShortHost } from './hosts';
@@ -35,24 +39,44 @@ export function indexDestinationRules(rules: readonly DestinationRule[]): Destin
   return out;
 }
 
+const exportKey = (dr: DestinationRule) => [...new Set(dr.spec?.exportTo ?? [])].sort().join(',');
+
+/** The oldest rule, with the subsets of the later ones (same exportTo) whose names are new. */
+function merged(rules: DestinationRule[]): DestinationRule | undefined {
+  const [first, ...rest] = [...rules].sort((a, b) => created(a) - created(b));
+  if (!first || rest.length === 0) return first;
+  const subsets = [...(first.spec.subsets ?? [])];
+  let trafficPolicy = first.spec.trafficPolicy;
+  for (const dr of rest) {
+    if (exportKey(dr) !== exportKey(first)) continue;
+    const names = new Set(subsets.map((s) => s.name));
+    subsets.push(...(dr.spec.subsets ?? []).filter((s) => !names.has(s.name)));
+    trafficPolicy ??= dr.spec.trafficPolicy;
+  }
+  return { ...first, spec: { ...first.spec, subsets, trafficPolicy } };
+}
+
 function bestIn(
   candidates: readonly DestinationRule[],
   ns: string,
   host: string,
   clientNamespace: string,
+  privateOnly = false,
 ): DestinationRule | undefined {
-  let best: DestinationRule | undefined;
+  let best: DestinationRule[] = [];
   let bestScore = -1;
   for (const dr of candidates) {
     if (!isExportedTo(dr.spec?.exportTo, ns, clientNamespace)) continue;
+    const to = dr.spec?.exportTo ?? [];
+    if (privateOnly && !(to.length === 1 && (to[0] === '.' || to[0] === ns))) continue;
     const score = specificity(drHost(dr), host);
     if (score < 0) continue;
-    if (score > bestScore || (score === bestScore && best && created(dr) < created(best))) {
-      best = dr;
+    if (score > bestScore) {
+      best = [dr];
       bestScore = score;
-    }
+    } else if (score === bestScore && drHost(dr) === drHost(best[0] ?? dr)) best.push(dr);
   }
-  return best;
+  return merged(best);
 }
 
 export function destinationRuleFor(
@@ -64,8 +88,9 @@ export function destinationRuleFor(
 ): DestinationRule | undefined {
   const index = rules instanceof Map ? rules : indexDestinationRules(rules as DestinationRule[]);
   const h = host.toLowerCase();
-  for (const ns of [clientNamespace, serviceNamespace, rootNamespace]) {
-    const best = bestIn(index.get(ns) ?? [], ns, h, clientNamespace);
+  for (const [i, ns] of [clientNamespace, serviceNamespace, rootNamespace].entries()) {
+    const rootClient = i === 0 && clientNamespace === rootNamespace;
+    const best = bestIn(index.get(ns) ?? [], ns, h, clientNamespace, rootClient);
     if (best) return best;
   }
   return undefined;

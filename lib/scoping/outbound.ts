@@ -1,8 +1,9 @@
 /**
  * The outbound clusters istiod builds for the services a proxy sees: `outbound|PORT||FQDN` per
  * visible service port plus `outbound|PORT|SUBSET|FQDN` per subset of the DestinationRule that
- * applies. A host seen twice (two registries) keeps its first entry, like istiod. The simulator
- * turns these keys into full clusters; the Scoping analysis counts them.
+ * applies. A host seen twice (two registries) keeps its first entry, like istiod. UDP ports get no
+ * cluster, nor do ExternalName Services (aliases since Istio 1.21), as in istio/istio
+ * pilot/pkg/networking/core/cluster.go buildOutboundClusters.
  */
 import type { DestinationRule } from '../kube/types';
 import type { VisiblePort, VisibleService } from './visibility';
@@ -25,8 +26,10 @@ export function outboundClusterKeys(
   const out: OutboundClusterKey[] = [];
   const seen = new Set<string>();
   for (const svc of visible) {
+    if (svc.kind === 'Service' && svc.serviceType === 'ExternalName') continue;
     const dr = lookup(svc);
     for (const port of svc.ports) {
+      if ((port.protocol ?? '').toUpperCase() === 'UDP') continue;
       const name = `outbound|${port.port}||${svc.hostname}`;
       if (seen.has(name)) continue;
       seen.add(name);

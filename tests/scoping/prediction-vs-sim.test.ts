@@ -1,0 +1,114 @@
+/**
+ * Scoping's per-proxy cluster model (lib/scoping) against the clusters the simulated proxies
+ * report (server/sim, which builds them from its own model of istiod), on small meshes that each
+ * exercise one of Istio's rules. The two are written apart, so where they differ one of them reads
+ * Istio wrong; each case names the istio/istio code that decides it.
+ */
+import { describe, expect, it } from 'vitest';
+import type { DestinationRule, Pod, Service } from '../../lib/kube/types';
+import { podProxy } from '../../lib/kube/proxy-container';
+import { inboundClusterKeys } from '../../lib/scoping/inbound';
+import { proxyVersionOf } from '../../lib/scoping/proxy';
+import { buildMeshModel, createScopeResolver } from '../../lib/scoping/scopes';
+import { createMeshEmulator } from '../../server/sim/mesh';
+import {
+  bookinfo,
+  makeDestinationRule,
+  makePod,
+  makeService,
+  worldOf,
+  type WorldObjects,
+} from '../../server/sim/mesh/testworld';
+
+/** Service clusters (outbound + inbound) the simulated proxy reports in its config_dump. */
+function simulated(w: WorldObjects, pod: Pod): number {
+  const r = createMeshEmulator(worldOf(w)).podHttp(
+    pod,
+    15000,
+    '/config_dump',
+    new URLSearchParams('resource=dynamic_active_clusters&mask=cluster.name'),
+  );
+  expect(r.status).toBe(200);
+  const body = JSON.parse(r.body) as { configs: { cluster: { name: string } }[] };
+  return body.configs.filter((c) => /^(outbound|inbound)\|/.test(c.cluster.name)).length;
+}
+
+/** Scoping's model of the same proxy: its scope's outbound clusters plus its inbound ones. */
+function predicted(w: WorldObjects, pod: Pod): number {
+  const services = (w.services ?? []) as Service[];
+  const model = buildMeshModel(
+    services,
+    [],
+    (w.destinationrules ?? []) as DestinationRule[],
+    'istio-system',
+  );
+  const scope = createScopeResolver(model, []).scopeOf(pod);
+  return scope.outbound + inboundClusterKeys(pod, services, proxyVersionOf(pod)).length;
+}
+
+function sidecarPods(w: WorldObjects): Pod[] {
+  return ((w.pods ?? []) as Pod[]).filter((p) => podProxy(p)?.placement === 'sidecar');
+}
+
+function expectAgreement(w: WorldObjects): void {
+  const pods = sidecarPods(w);
+  expect(pods.length).toBeGreaterThan(0);
+  for (const pod of pods)
+    expect(predicted(w, pod), `${pod.metadata.namespace}/${pod.metadata.name}`).toBe(
+      simulated(w, pod),
+    );
+}
+
+describe('Scoping predicts the clusters the simulated proxies report', () => {
+  it('on bookinfo (services, ports, DestinationRule subsets, inbound)', () => {
+    expectAgreement(bookinfo());
+  });
+
+  it('merges two DestinationRules for one host in one namespace (mergeDestinationRule)', () => {
+    const w = bookinfo();
+    const extra = makeDestinationRule('reviews-canary', 'default', 'reviews', ['v4', 'v1']);
+    extra.metadata.creationTimestamp = '2024-06-01T11:00:00Z';
+    w.destinationrules = [...(w.destinationrules ?? []), extra];
+    expectAgreement(w);
+  });
+
+  it('builds no outbound cluster for a UDP port (buildOutboundClusters skips protocol.UDP)', () => {
+    const w = bookinfo();
+    const dns = makeService('dns', 'default', [
+      { port: 53, name: 'dns-tcp' },
+      { port: 5353, name: 'mdns' },
+    ]);
+    const udp = dns.spec.ports?.[1];
+    if (udp) udp.protocol = 'UDP';
+    w.services = [...(w.services ?? []), dns];
+    expectAgreement(w);
+  });
+
+  it('builds no cluster for an ExternalName Service (an alias since Istio 1.21)', () => {
+    const w = bookinfo();
+    const ext = makeService('payments', 'default', [{ port: 443, name: 'https' }]);
+    ext.spec = {
+      type: 'ExternalName',
+      ports: ext.spec.ports,
+      externalName: 'pay.example.com',
+    } as Service['spec'];
+    w.services = [...(w.services ?? []), ext];
+    expectAgreement(w);
+  });
+
+  it('gives a root-namespace proxy the service namespace DestinationRule first', () => {
+    const w = bookinfo();
+    const root = makeDestinationRule(
+      'reviews-root',
+      'istio-system',
+      'reviews.default.svc.cluster.local',
+      ['r1'],
+    );
+    w.destinationrules = [...(w.destinationrules ?? []), root];
+    w.pods = [
+      ...(w.pods ?? []),
+      makePod('toolbox-1', 'istio-system', '10.1.0.9', { labels: { app: 'toolbox' } }),
+    ];
+    expectAgreement(w);
+  });
+});
