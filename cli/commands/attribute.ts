@@ -6,15 +6,13 @@ import { parseArgs } from './accesslog';
 import { checkReadable } from '../io';
 import { loadHistory } from './history-input';
 import { attributeRecord, type Attribution } from '../../lib/ledger/attribution';
-import {
-  startLogScan,
-  type LogScanResult,
-  type StartedLogScan,
-} from '../logscan/parallel';
+import { startLogScan, type LogScanResult, type StartedLogScan } from '../logscan/parallel';
 import { createUpstreamPodGrouper, type UpstreamPodGroup } from '../../lib/ledger/aggregate';
 import { JsonItemFinisher, reportFrame } from '../../lib/ledger/report-json';
 import { fmtMs } from '../../lib/ledger/lookup';
 import { Utf8Blocks } from '../utf8-blocks';
+import { podKeyOf } from '../../lib/refs/pod-ref';
+import { kindName } from '../../lib/refs/workload-ref';
 
 /** What `meshdx attribute --help` prints, and what a wrong use is told. */
 export const USAGE =
@@ -197,8 +195,8 @@ function renderTable(
   );
   if (groups.length === 0) return `${lines.join('\n')}\n`;
   const rows = groups.map((g) => [
-    g.pod ? `${g.pod.namespace}/${g.pod.name}` : '(no pod)',
-    g.owner ? `${g.owner.kind}/${g.owner.name}` : '-',
+    g.pod ? podKeyOf(g.pod) : '(no pod)',
+    g.owner ? kindName(g.owner) : '-',
     g.state,
     String(g.count),
     Object.entries(g.byFlag)

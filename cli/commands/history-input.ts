@@ -11,6 +11,7 @@ import type { HistoryProblem } from '../../lib/ledger/events';
 import type { UntimedPodIps } from '../../lib/ledger/ledger';
 import { firstAndMore } from '../../lib/text-list';
 import { loadCaptureTable, type LoadedCapture } from './attribute-history';
+import { podKeyOf } from '../../lib/refs/pod-ref';
 
 const SQLITE_MAGIC = 'SQLite format 3\u0000';
 
@@ -126,7 +127,7 @@ function reportHistoryProblems(
  */
 function describeUntimedPodIps(u: UntimedPodIps): string | null {
   if (u.count === 0) return null;
-  const named = u.first.map((p) => `${p.namespace}/${p.name} (${p.ip})`);
+  const named = u.first.map((p) => `${podKeyOf(p)} (${p.ip})`);
   const list = firstAndMore(named, named.length, u.count);
   return `${u.count} pod IP(s) left out: nothing tells when their pod held them (no event time, status.startTime, condition time or creationTimestamp), so requests to them read "no pod known": ${list}`;
 }

@@ -19,6 +19,7 @@ import { TIMELINE_CATALOG } from '../../lib/timeline/codes';
 import type { TimelineInputProblem } from '../../lib/timeline/position';
 import { toIso } from '../../lib/timeline/time';
 import type { PodTimeline, VerdictResult } from '../../lib/timeline/types';
+import { podKeyOf } from '../../lib/refs/pod-ref';
 
 /** What `meshdx timeline --help` prints, and what a wrong use is told. */
 export const USAGE = 'usage: meshdx timeline FILE [--mesh-config FILE] [--json]\n';
@@ -144,7 +145,7 @@ function textReport(timelines: PodTimeline[]): string {
     if (t.excluded) reasons.push(t.excluded);
     const withFixes = t.verdicts.filter((v) => v.fixes.length > 0);
     if (!reasons.length && !withFixes.length && !t.notes.length) continue;
-    out += `\n${t.namespace}/${t.name}:\n`;
+    out += `\n${podKeyOf(t)}:\n`;
     for (const r of reasons) out += `  ${r}\n`;
     for (const n of t.notes) out += `  note: ${n}\n`;
     for (const v of withFixes) {

@@ -16,6 +16,7 @@ import {
 import type { IncidentsView } from '../../lib/api/incidents';
 import { chartDomain } from '../../lib/incidents/chart';
 import { clock, fmtDuration } from '../../lib/incidents/format';
+import { workloadNameKey } from '../../lib/refs/workload-ref';
 
 const FLAG_COLORS: Record<string, string> = {
   UC: '#dc2626',
@@ -200,7 +201,7 @@ export function IncidentChart({
             <Legend wrapperStyle={{ fontSize: 12 }} />
             {rollouts.map((r) => (
               <ReferenceArea
-                key={`${r.namespace}/${r.workload}/${r.from}`}
+                key={`${workloadNameKey(r.namespace, r.workload)}|${r.from}`}
                 x1={r.x1}
                 x2={r.x2}
                 fill="#fde68a"
@@ -211,7 +212,7 @@ export function IncidentChart({
             ))}
             {markers.map((m) => (
               <ReferenceLine
-                key={`${m.kind}/${m.pod}`}
+                key={`${m.kind}|${m.pod}`}
                 x={Date.parse(m.at)}
                 shape={markerShape(m)}
               />

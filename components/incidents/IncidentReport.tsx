@@ -8,6 +8,7 @@ import { IncidentChart } from './IncidentChart';
 import { PodsTable, StateBadge } from './PodsTable';
 import { Recommendations } from './Recommendations';
 import { ClientsCard } from './ClientsCard';
+import { tryParsePodRef } from '../../lib/refs/pod-ref';
 
 const MAX_SHOWN = 200;
 
@@ -106,7 +107,7 @@ function Requests({ view, newestFirst }: { view: IncidentsView; newestFirst?: bo
                 <td className="tabular-nums">{r.code ?? '–'}</td>
                 <td>{r.flags.join(',') || '–'}</td>
                 <td className="font-mono" title={r.client ?? undefined}>
-                  {r.client?.split('/')[1] ?? r.client ?? '–'}
+                  {(r.client ? tryParsePodRef(r.client)?.name : null) ?? r.client ?? '–'}
                 </td>
                 <td className="font-mono" title={r.service ?? undefined}>
                   {r.service?.split('.')[0] ?? '–'}

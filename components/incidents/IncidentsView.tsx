@@ -17,6 +17,7 @@ import { UploadPanel } from './UploadPanel';
 import { useClusterContext } from '../data/useClusterContext';
 import { WindowBar } from './WindowBar';
 import { LIVE_CAP, useLiveIncidents } from './useLiveIncidents';
+import { podKeyOf } from '../../lib/refs/pod-ref';
 
 /**
  * The 503 incident: failing requests from the client proxies' access logs, each tied to the pod
@@ -41,8 +42,8 @@ export function IncidentsView() {
     inventory.data?.namespaces.map((n) => ({ value: n.name, label: n.name })) ?? [];
   const clients =
     proxies.data?.pods.map((p) => ({
-      value: `${p.namespace}/${p.name}`,
-      label: `${p.namespace}/${p.name}`,
+      value: podKeyOf(p),
+      label: podKeyOf(p),
     })) ?? [];
   const setClients = (list: string[]) => update({ client: list.join(',') || undefined });
   return (

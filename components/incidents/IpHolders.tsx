@@ -7,6 +7,7 @@ import { podListQuery } from '../data/queries';
 import { QueryBoundary } from '../data/QueryBoundary';
 import { Card } from '../ui/Card';
 import { StateBadge } from './PodsTable';
+import { podKeyOf } from '../../lib/refs/pod-ref';
 
 /**
  * The live half of an IP lookup: which pod holds the IP now, asked of the server for that one
@@ -41,7 +42,7 @@ function Holders({ ip, rows }: { ip: string; rows: PodRow[] }) {
         <table className="w-full text-left text-sm" data-testid="ip-table">
           <tbody>
             {rows.map((p) => (
-              <tr key={`${p.namespace}/${p.name}`}>
+              <tr key={podKeyOf(p)}>
                 <td className="py-0.5 font-mono text-xs">
                   {p.namespace}/{p.name}
                 </td>

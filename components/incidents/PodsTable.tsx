@@ -4,6 +4,7 @@ import type { UpstreamPodRow } from '../../lib/api/incidents';
 import { afterGone, clock, fmtDuration } from '../../lib/incidents/format';
 import { Badge } from '../ui/Card';
 import { VirtualTable, type Column } from '../ui/VirtualTable';
+import { podIdKey, podKeyOf, tryParsePodRef } from '../../lib/refs/pod-ref';
 
 const TONE = { live: 'good', terminating: 'warn', terminated: 'bad', unknown: 'neutral' } as const;
 
@@ -46,9 +47,7 @@ const COLUMNS: Column<UpstreamPodRow>[] = [
     header: 'Upstream pod',
     width: '2.2fr',
     render: (p) => (
-      <span className="font-mono text-xs">
-        {p.pod ? `${p.pod.namespace}/${p.pod.name}` : '(no pod known)'}
-      </span>
+      <span className="font-mono text-xs">{p.pod ? podKeyOf(p.pod) : '(no pod known)'}</span>
     ),
     sortValue: (p) => (p.pod ? p.pod.name : ''),
   },
@@ -114,7 +113,9 @@ const COLUMNS: Column<UpstreamPodRow>[] = [
     header: 'Clients',
     width: '1.4fr',
     render: (p) => (
-      <span className="font-mono text-xs">{p.clients.map((c) => c.split('/')[1]).join(', ')}</span>
+      <span className="font-mono text-xs">
+        {p.clients.map((c) => tryParsePodRef(c)?.name ?? c).join(', ')}
+      </span>
     ),
   },
 ];
@@ -126,7 +127,7 @@ export function PodsTable({ pods }: { pods: UpstreamPodRow[] }) {
       testId="incident-pods"
       rows={pods}
       columns={COLUMNS}
-      rowKey={(p) => (p.pod ? (p.pod.uid ?? `${p.pod.namespace}/${p.pod.name}`) : '-')}
+      rowKey={(p) => (p.pod ? podIdKey(p.pod) : '-')}
       sort="count"
       dir="desc"
       height={Math.min(420, 44 + pods.length * 34)}

@@ -2,6 +2,7 @@
 
 import type { Inventory } from '../../lib/api/inventory';
 import { Badge, Card } from '../ui/Card';
+import { objectKey } from '../../lib/refs/object-ref';
 
 /** ztunnel per node (with the ambient pods it captures) and the waypoints with their users. */
 export function AmbientCard({ ambient }: { ambient: Inventory['ambient'] }) {
@@ -50,9 +51,9 @@ export function AmbientCard({ ambient }: { ambient: Inventory['ambient'] }) {
             <tbody>
               {ambient.waypoints.map((w) => (
                 <tr
-                  key={`${w.namespace}/${w.name}`}
+                  key={objectKey(w.namespace, w.name)}
                   className="border-t border-slate-100"
-                  data-waypoint={`${w.namespace}/${w.name}`}
+                  data-waypoint={objectKey(w.namespace, w.name)}
                 >
                   <td className="py-1.5 font-mono text-xs">
                     {w.namespace}/{w.name}

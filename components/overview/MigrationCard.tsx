@@ -62,7 +62,7 @@ function NamespaceBlock({ n }: { n: NamespaceReadiness }) {
         <ul className="mt-1 space-y-1">
           {n.findings.map((f) => (
             <li
-              key={`${f.code}/${f.subject.kind}/${f.subject.name}`}
+              key={`${f.code}|${f.subject.kind}|${f.subject.name}`}
               data-code={f.code}
               className="text-xs"
             >

@@ -1,6 +1,7 @@
 import type { FleetView } from '../../lib/api/proxies';
 import { Badge, Card, Stat } from '../ui/Card';
 import { bytes, count } from './format';
+import { workloadNameKey } from '../../lib/refs/workload-ref';
 
 export function FleetStats({ fleet }: { fleet: FleetView }) {
   const t = fleet.totals;
@@ -159,7 +160,10 @@ export function TopWorkloads({ fleet }: { fleet: FleetView }) {
         </thead>
         <tbody>
           {fleet.topWorkloads.map((w) => (
-            <tr key={`${w.namespace}/${w.workload}`} className="border-b border-slate-100">
+            <tr
+              key={workloadNameKey(w.namespace, w.workload)}
+              className="border-b border-slate-100"
+            >
               <td className="truncate py-1">
                 {w.namespace}/{w.workload}
                 {w.unscoped && (

@@ -18,13 +18,14 @@ import { fleetQuery } from './queries';
 import { ScanProgress } from './ScanProgress';
 import { ZtunnelCard } from './ZtunnelCard';
 import { useClusterContext } from '../data/useClusterContext';
+import { tryParsePodRef } from '../../lib/refs/pod-ref';
 
 function Loaded({ fleet }: { fleet: Fleet }) {
   const [state, update] = useViewState('proxies');
   // the server filtered, sorted and paged the rows; a filter change starts again at page 1
   const rows = fleet.rows;
   const { namespaces, workloads, matched, offset, limit } = fleet.page;
-  const selected = state.proxy?.split('/');
+  const selected = state.proxy ? tryParsePodRef(state.proxy) : null;
   return (
     <>
       <FleetStats fleet={fleet} />
@@ -75,9 +76,9 @@ function Loaded({ fleet }: { fleet: Fleet }) {
         onPage={(page) => update({ page: page > 1 ? String(page) : undefined })}
         testId="fleet-pager"
       />
-      {selected?.[0] && selected[1] && (
+      {selected && (
         <div className="mt-4">
-          <ProxyDetailPanel namespace={selected[0]} name={selected[1]} />
+          <ProxyDetailPanel namespace={selected.namespace} name={selected.name} />
         </div>
       )}
       <ApiFooter api={fleet.api} />

@@ -10,6 +10,7 @@ import { count } from './format';
 import { proxyDetailQuery } from './queries';
 import { useClusterContext } from '../data/useClusterContext';
 import { withContext } from '../../lib/api/context';
+import { podKey, podPath } from '../../lib/refs/pod-ref';
 
 /** Clusters could not be read at all: the counts are unknown, not zero. */
 export function clustersUnknown(d: Pick<ProxyDetail, 'errors' | 'clusters'>): boolean {
@@ -64,13 +65,10 @@ function Counts({ d }: { d: ProxyDetail }) {
 export function ProxyDetailPanel({ namespace, name }: { namespace: string; name: string }) {
   const ctx = useClusterContext();
   const q = useQuery(proxyDetailQuery(ctx, namespace, name));
-  const raw = withContext(
-    `/api/proxies/${encodeURIComponent(namespace)}/${encodeURIComponent(name)}/config_dump`,
-    ctx,
-  );
+  const raw = withContext(`/api/proxies/${podPath({ namespace, name })}/config_dump`, ctx);
   return (
     <Card
-      title={`Proxy ${namespace}/${name}`}
+      title={`Proxy ${podKey(namespace, name)}`}
       testId="proxy-detail"
       actions={
         <a
@@ -83,7 +81,7 @@ export function ProxyDetailPanel({ namespace, name }: { namespace: string; name:
         </a>
       }
     >
-      <QueryBoundary query={q} what={`the clusters of ${namespace}/${name}`}>
+      <QueryBoundary query={q} what={`the clusters of ${podKey(namespace, name)}`}>
         {(d) => (
           <>
             <Counts d={d} />

@@ -7,6 +7,7 @@ import { useClusterContext } from '../data/useClusterContext';
 import { Badge, Card } from '../ui/Card';
 import { bytes, count } from './format';
 import { ztunnelDetailQuery } from './queries';
+import { podKey, tryParsePodRef } from '../../lib/refs/pod-ref';
 
 function WorkloadTable({ d }: { d: ZtunnelDetail }) {
   return (
@@ -43,7 +44,7 @@ function WorkloadTable({ d }: { d: ZtunnelDetail }) {
             <tbody>
               {d.workloads.map((w) => (
                 <tr
-                  key={`${w.namespace}/${w.name}/${w.ip}`}
+                  key={`${podKey(w.namespace, w.name)}|${w.ip}`}
                   className={`border-t border-slate-100 ${w.stale ? 'bg-amber-50' : ''}`}
                   data-stale={w.stale ? w.stale.reason : undefined}
                 >
@@ -76,7 +77,7 @@ function Detail({ namespace, name }: { namespace: string; name: string }) {
   const ctx = useClusterContext();
   const q = useQuery(ztunnelDetailQuery(ctx, namespace, name));
   return (
-    <Card title={`ztunnel ${namespace}/${name}`} testId="ztunnel-detail">
+    <Card title={`ztunnel ${podKey(namespace, name)}`} testId="ztunnel-detail">
       <QueryBoundary query={q} what="the ztunnel's config">
         {(d) => <WorkloadTable d={d} />}
       </QueryBoundary>
@@ -95,7 +96,7 @@ export function ZtunnelCard({
   onSelect: (key: string) => void;
 }) {
   if (rows.length === 0) return null;
-  const sel = selected?.split('/');
+  const sel = selected ? tryParsePodRef(selected) : null;
   return (
     <div className="mb-4 space-y-4">
       <Card title="ztunnels (ambient node proxies)" testId="ztunnels-card">
@@ -114,7 +115,7 @@ export function ZtunnelCard({
           </thead>
           <tbody>
             {rows.map((z) => {
-              const key = `${z.namespace}/${z.name}`;
+              const key = podKey(z.namespace, z.name);
               return (
                 <tr
                   key={key}
@@ -145,7 +146,7 @@ export function ZtunnelCard({
           </p>
         )}
       </Card>
-      {sel?.[0] && sel[1] && <Detail namespace={sel[0]} name={sel[1]} />}
+      {sel && <Detail namespace={sel.namespace} name={sel.name} />}
     </div>
   );
 }

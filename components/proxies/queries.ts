@@ -9,6 +9,7 @@ import {
 import { withContext } from '../../lib/api/context';
 import { fleetQueryString, type FleetQuery } from '../../lib/proxies/page';
 import { ApiRequestError, fetchJson } from '../data/fetchJson';
+import { podPath } from '../../lib/refs/pod-ref';
 
 export const fleetKey = (context: string | null, query: FleetQuery = {}) =>
   ['proxies', 'fleet', context ?? '', fleetQueryString(query)] as const;
@@ -77,12 +78,8 @@ export const proxyDetailQuery = (context: string | null, namespace: string, name
   queryOptions({
     queryKey: ['proxies', 'detail', context ?? '', namespace, name] as const,
     queryFn: () =>
-      fetchJson(
-        withContext(
-          `/api/proxies/${encodeURIComponent(namespace)}/${encodeURIComponent(name)}`,
-          context,
-        ),
-        (d) => ProxyDetailSchema.parse(d),
+      fetchJson(withContext(`/api/proxies/${podPath({ namespace, name })}`, context), (d) =>
+        ProxyDetailSchema.parse(d),
       ),
     staleTime: 15_000,
   });
@@ -91,12 +88,8 @@ export const ztunnelDetailQuery = (context: string | null, namespace: string, na
   queryOptions({
     queryKey: ['proxies', 'ztunnel', context ?? '', namespace, name] as const,
     queryFn: () =>
-      fetchJson(
-        withContext(
-          `/api/ztunnels/${encodeURIComponent(namespace)}/${encodeURIComponent(name)}`,
-          context,
-        ),
-        (d) => ZtunnelDetailSchema.parse(d),
+      fetchJson(withContext(`/api/ztunnels/${podPath({ namespace, name })}`, context), (d) =>
+        ZtunnelDetailSchema.parse(d),
       ),
     staleTime: 15_000,
   });

@@ -18,6 +18,8 @@ import { chartExtent } from '../../lib/bloat/extent';
 import { QueryBoundary } from '../data/QueryBoundary';
 import { useClusterContext } from '../data/useClusterContext';
 import { bloatQuery } from './queries';
+import { workloadNameKey } from '../../lib/refs/workload-ref';
+import { objectKey, objectText } from '../../lib/refs/object-ref';
 
 const time = (t: number) => new Date(t).toISOString().slice(11, 19);
 
@@ -71,8 +73,8 @@ export function BloatChart({ view }: { view: BloatView }) {
     <div className="space-y-2" data-testid="bloat-chart">
       <p className="text-sm text-slate-700">
         Clusters per proxy in{' '}
-        {view.workload ? `${view.namespace}/${view.workload}` : view.namespace} from {view.from} to{' '}
-        {view.to} (one point per {view.stepSeconds} s, from {view.prometheus}).
+        {view.workload ? workloadNameKey(view.namespace, view.workload) : view.namespace} from{' '}
+        {view.from} to {view.to} (one point per {view.stepSeconds} s, from {view.prometheus}).
       </p>
       {extent?.firstSampleAt != null && (
         <p className="text-xs text-slate-600" data-testid="bloat-starts-late">
@@ -121,12 +123,12 @@ export function BloatChart({ view }: { view: BloatView }) {
               />
               {view.markers.map((m) => (
                 <ReferenceLine
-                  key={`${m.namespace}/${m.name}`}
+                  key={objectKey(m.namespace, m.name)}
                   x={m.at}
                   stroke="#b45309"
                   strokeDasharray="4 2"
                   label={{
-                    value: `Sidecar ${m.namespace}/${m.name}`,
+                    value: objectText('Sidecar', m),
                     fontSize: 11,
                     position: markerLabelLeft(m.at) ? 'insideTopRight' : 'insideTopLeft',
                   }}
@@ -165,7 +167,7 @@ export function BloatChart({ view }: { view: BloatView }) {
       <ul className="text-xs text-slate-600" data-testid="bloat-markers">
         {view.markers.length === 0 && <li>No Sidecar resource was applied in this window.</li>}
         {view.markers.map((m) => (
-          <li key={`${m.namespace}/${m.name}`} data-testid="bloat-marker">
+          <li key={objectKey(m.namespace, m.name)} data-testid="bloat-marker">
             Sidecar {m.namespace}/{m.name} at {new Date(m.at).toISOString()} (its {m.from}):{' '}
             <span data-testid="bloat-marker-effect">
               clusters per proxy {perProxy(effects.get(m.at)?.before)} before,{' '}

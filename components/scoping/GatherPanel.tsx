@@ -3,6 +3,7 @@
 import type { ScopingView } from '../../lib/api/scoping-view';
 import { Badge } from '../ui/Card';
 import { duration, num, seconds, sourceLabel } from './format';
+import { podKey } from '../../lib/refs/pod-ref';
 
 /** Proxies not measured that are named one by one (all are counted). */
 const LISTED = 5;
@@ -54,7 +55,7 @@ export function GatherPanel({ view }: { view: ScopingView }) {
           )}
         </div>
         {gather.unreachable.slice(0, LISTED).map((u) => (
-          <div key={`${u.namespace}/${u.pod}`} className="ml-3 text-xs text-red-700">
+          <div key={podKey(u.namespace, u.pod)} className="ml-3 text-xs text-red-700">
             {u.namespace}/{u.pod}: {u.reason}
           </div>
         ))}

@@ -4,6 +4,7 @@ import type { GeneratedSidecar } from '../../lib/api/scoping';
 import { num, pct } from './format';
 import { SidecarProposal } from './SidecarProposal';
 import { YamlActions } from './YamlActions';
+import { objectKey } from '../../lib/refs/object-ref';
 
 /** Every proposed Sidecar of a namespace as one YAML stream (what `kubectl apply -f` takes). */
 export function namespaceYaml(proposals: readonly GeneratedSidecar[]): string {
@@ -57,7 +58,7 @@ export function NamespaceProposals({
       </div>
       <div className="space-y-2">
         {ordered.map((g) => (
-          <SidecarProposal key={`${g.namespace}/${g.name}`} g={g} />
+          <SidecarProposal key={objectKey(g.namespace, g.name)} g={g} />
         ))}
       </div>
     </div>

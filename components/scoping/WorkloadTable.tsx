@@ -3,6 +3,7 @@
 import type { WorkloadRow } from '../../lib/api/scoping';
 import { Badge } from '../ui/Card';
 import { num, sourceLabel } from './format';
+import { workloadNameKey } from '../../lib/refs/workload-ref';
 
 function Sources({ w }: { w: WorkloadRow }) {
   return (
@@ -42,7 +43,10 @@ export function WorkloadTable({ rows }: { rows: WorkloadRow[] }) {
           {rows.map((w) => {
             const unmeasured = w.proxies.filter((p) => p.measuredActive === null).length;
             return (
-              <tr key={`${w.namespace}/${w.name}`} className="border-t border-slate-100 align-top">
+              <tr
+                key={workloadNameKey(w.namespace, w.name)}
+                className="border-t border-slate-100 align-top"
+              >
                 <td className="py-1 pr-3">
                   <div className="font-medium text-slate-900">{w.name}</div>
                   <div className="text-xs text-slate-500">

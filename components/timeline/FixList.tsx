@@ -4,6 +4,7 @@ import type { WorkloadFix } from '../../lib/api/timelines';
 import { Badge } from '../ui/Card';
 import { FixBlock } from './FixBlock';
 import { VERDICT_HELP, VERDICT_TONE } from './format';
+import { workloadKey } from '../../lib/refs/workload-ref';
 
 /**
  * Per workload and verdict: the fix to copy (the first is open). At most `limit` entries; the
@@ -26,7 +27,7 @@ export function FixList({
     <div className="space-y-2" data-testid="fix-list">
       {shown.map((f, i) => (
         <details
-          key={`${f.namespace}/${f.kind}/${f.name}/${f.verdict}`}
+          key={`${workloadKey(f)}|${f.verdict}`}
           open={i === 0}
           className="rounded border border-slate-200 p-2"
           data-testid="workload-fix"

@@ -13,6 +13,7 @@ import {
   YAxis,
 } from 'recharts';
 import type { TimelineFleet } from '../../lib/api/timelines';
+import { workloadNameKey } from '../../lib/refs/workload-ref';
 
 type Workload = TimelineFleet['workloads'][number];
 
@@ -29,7 +30,7 @@ export function gapData(workloads: readonly Workload[], limit: number): GapDatum
   return workloads
     .filter((w) => w.minMs !== null && w.maxMs !== null)
     .map((w) => ({
-      label: `${w.namespace}/${w.name}`,
+      label: workloadNameKey(w.namespace, w.name),
       range: [(w.minMs ?? 0) / 1000, (w.maxMs ?? 0) / 1000] as [number, number],
       median: (w.medianMs ?? 0) / 1000,
       pods: w.pods,

@@ -3,6 +3,7 @@
 import type { InjectionInfo, WorkloadMode } from '../../lib/api/timelines';
 import { Badge, Card } from '../ui/Card';
 import { CopyButton } from './CopyButton';
+import { workloadKey, workloadNameKey } from '../../lib/refs/workload-ref';
 
 function NodeChips({ info }: { info: InjectionInfo }) {
   if (info.nodesError) return <span className="text-amber-700">{info.nodesError}</span>;
@@ -86,9 +87,9 @@ export function ModesCard({
           <tbody>
             {shown.map((m) => (
               <tr
-                key={`${m.namespace}/${m.kind}/${m.name}`}
+                key={workloadKey(m)}
                 className="border-t border-slate-100 align-top"
-                data-mode-workload={`${m.namespace}/${m.name}`}
+                data-mode-workload={workloadNameKey(m.namespace, m.name)}
                 data-flips={m.flips ? 'true' : undefined}
               >
                 <td className="py-1.5">

@@ -19,6 +19,7 @@ import { PodTimelineCard } from './PodTimelineCard';
 import { TimelineGroups } from './TimelineGroups';
 import { timelineFleetQuery } from './queries';
 import { useClusterContext } from '../data/useClusterContext';
+import { podKeyOf, tryParsePodRef } from '../../lib/refs/pod-ref';
 
 function MeshNote({ f }: { f: TimelineFleet }) {
   const hold = f.mesh.holdApplicationUntilProxyStarts;
@@ -38,7 +39,7 @@ function Fleet({ f }: { f: TimelinePagedFleet }) {
   const [state, update] = useViewState('timelines');
   // the server filtered, sorted and paged the rows; the counts are of every matching pod
   const { counts, namespaces, workloads, matched, offset, limit } = f.page;
-  const pod = state.pod?.split('/');
+  const pod = state.pod ? tryParsePodRef(state.pod) : null;
   return (
     <div className="space-y-4">
       <LateNote late={f.late} />
@@ -125,12 +126,12 @@ function Fleet({ f }: { f: TimelinePagedFleet }) {
         testId="pods-table"
         rows={f.rows}
         columns={FLEET_COLUMNS}
-        rowKey={(r) => `${r.namespace}/${r.name}`}
+        rowKey={(r) => podKeyOf(r)}
         sort={state.sort ?? 'verdict'}
         dir={state.dir ?? 'asc'}
         onSort={(sort, dir) => update({ sort, dir, page: undefined })}
         selectedKey={state.pod}
-        onSelect={(r) => update({ pod: `${r.namespace}/${r.name}` })}
+        onSelect={(r) => update({ pod: podKeyOf(r) })}
         empty="No meshed pods match these filters."
       />
       <Pager
@@ -141,7 +142,7 @@ function Fleet({ f }: { f: TimelinePagedFleet }) {
         onPage={(page) => update({ page: page > 1 ? String(page) : undefined })}
         testId="timelines-pager"
       />
-      {pod?.[0] && pod[1] && <PodTimelineCard namespace={pod[0]} name={pod[1]} />}
+      {pod && <PodTimelineCard namespace={pod.namespace} name={pod.name} />}
     </div>
   );
 }

@@ -7,6 +7,7 @@ import {
 import { timelineQueryString, type TimelineQuery } from '../../lib/timeline/fleet-page';
 import { withContext } from '../../lib/api/context';
 import { fetchJson } from '../data/fetchJson';
+import { podPath } from '../../lib/refs/pod-ref';
 
 /** The Timelines screen's queries (the server page prefetches the same keys). */
 /** One page of the fleet, filtered and sorted on the server (the query is the screen's URL state). */
@@ -29,12 +30,8 @@ export const podTimelineQuery = (context: string | null, namespace: string, name
   queryOptions({
     queryKey: [...timelineKeys.pod(namespace, name), context ?? ''] as const,
     queryFn: () =>
-      fetchJson(
-        withContext(
-          `/api/timelines/${encodeURIComponent(namespace)}/${encodeURIComponent(name)}`,
-          context,
-        ),
-        (d) => PodTimelineViewSchema.parse(d),
+      fetchJson(withContext(`/api/timelines/${podPath({ namespace, name })}`, context), (d) =>
+        PodTimelineViewSchema.parse(d),
       ),
     staleTime: 5_000,
   });

@@ -2,7 +2,7 @@
 // the reference modules of lib/refs (podKey, podIdKey, workloadKey, workloadText, podHref,
 // podPath, ...), never assembled inline. It reports a template literal that joins a namespace
 // and the next part with a bare `/` (`${ns}/${name}`, `${p.metadata.namespace ?? ''}/${x}`,
-// `/pods/${encodeURIComponent(ns)}/${...}`). A namespace is an identifier or property named
+// `/pods/${encodeURIComponent(ns)}/${...}`, `${ns}/*`). A namespace is an identifier or property named
 // `ns`, `namespace` or ending in `Namespace`/`Ns`, or a call of `nsOf`/`namespaceOf`; `??`, `||`,
 // `!`, `?.` and encodeURIComponent() around it are looked through. Other joins with `/` (file
 // paths, URL roots, `resource/subresource`) do not start with a namespace and are left alone.
@@ -59,12 +59,15 @@ const noInlineRef = {
   create(context) {
     return {
       TemplateLiteral(node) {
-        for (let i = 0; i + 1 < node.quasis.length - 0 && i < node.expressions.length; i++) {
+        for (let i = 0; i < node.expressions.length; i++) {
           const after = node.quasis[i + 1];
-          if (!after || !after.value.raw.startsWith('/')) continue;
-          // `${ns}/` followed by another part: an expression, or literal text (`${ns}/web`)
+          if (!after) continue;
+          // `${ns}/${name}`, or `${ns}/*` (every host of a namespace); an API path's
+          // `/namespaces/${ns}/pods/...` goes on with literal text and is not a reference
           const joins =
-            after.value.raw === '/' ? i + 1 < node.expressions.length : after.value.raw.length > 1;
+            after.value.raw === '/'
+              ? i + 1 < node.expressions.length
+              : after.value.raw.startsWith('/*');
           if (!joins) continue;
           const expr = node.expressions[i];
           if (isNamespace(expr)) {

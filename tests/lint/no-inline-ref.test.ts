@@ -52,6 +52,7 @@ describe('meshdx-refs/no-inline-ref', () => {
       'const t = `in ${namespace}/`;',
       'const k = podKey(ns, name);',
       'const p = `${c.name}/${kind}`;',
+      'const u = `/api/v1/namespaces/${ns}/pods/${name}/log`;',
     ]) {
       expect(lint(code), code).toEqual([]);
     }
