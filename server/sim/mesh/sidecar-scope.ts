@@ -18,7 +18,8 @@
  *   (istiod's collectImportedServices), preferring the proxy's namespace, else the first visible
  *   namespace by name, limited to the destination ports (or the listener's port).
  */
-import type { Pod, Service, ServiceEntry, Sidecar, VirtualService } from '../../../lib/kube/types';
+import type { Pod, Sidecar, VirtualService } from '../../../lib/kube/types';
+import type { IstioConfig } from '../../../lib/kube/istio-config';
 import { hostsMatch, hostSubsetOf, resolveShortname } from './istio-model/hosts';
 import { buildRegistry, visibleTo, type SimPort, type SimService } from './istio-model/registry';
 
@@ -147,10 +148,10 @@ function keepPorts(ports: SimPort[], wanted: Set<number> | null): SimPort[] {
   return ports.filter((p) => wanted.has(p.port));
 }
 
-export interface SimScopeInput {
-  services: readonly Service[];
-  serviceEntries: readonly ServiceEntry[];
-  virtualServices: readonly VirtualService[];
+export interface SimScopeInput extends Pick<
+  IstioConfig,
+  'services' | 'serviceEntries' | 'virtualServices'
+> {
   /** MeshConfig defaultServiceExportTo / defaultVirtualServiceExportTo (unset: `*`). */
   exportToDefaults?: { service?: readonly string[]; virtualService?: readonly string[] };
 }

@@ -17,6 +17,7 @@ import type {
   Sidecar,
   VirtualService,
 } from '../../../lib/kube/types';
+import type { IstioConfig } from '../../../lib/kube/istio-config';
 import { PROXY_CONTAINER, podProxy } from '../../../lib/kube/proxy-container';
 import type { MeshWorld } from './types';
 
@@ -29,14 +30,12 @@ export function proxyContainer(pod: Pod): { container: Container; native: boolea
   return p ? { container: p.container, native: p.placement === 'native-sidecar' } : undefined;
 }
 
-export interface MeshView {
+export interface MeshView extends Pick<
+  IstioConfig,
+  'services' | 'sidecars' | 'destinationRules' | 'serviceEntries' | 'virtualServices'
+> {
   pods: readonly Pod[];
-  services: readonly Service[];
   endpointSlices: readonly EndpointSlice[];
-  sidecars: readonly Sidecar[];
-  destinationRules: readonly DestinationRule[];
-  serviceEntries: readonly ServiceEntry[];
-  virtualServices: readonly VirtualService[];
   configMaps: readonly ConfigMap[];
 }
 
