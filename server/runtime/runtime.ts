@@ -18,7 +18,13 @@ import { WatchFeed } from '../kube/feed';
 import { CORE } from '../kube/resources';
 import type { ClusterSource } from '../kube/source';
 import { KubeTransport } from '../kube/transport';
-import { openHistoryStore, startRecorder, type HistoryStore, type Recorder } from '../store';
+import {
+  openHistoryStore,
+  startRecorder,
+  StorePodHistory,
+  type HistoryStore,
+  type Recorder,
+} from '../store';
 
 /** Where a runtime's pod history lives and how it is doing. */
 export interface HistoryInfo {
@@ -64,6 +70,8 @@ export class ClusterRuntime {
   readonly store: HistoryStore;
   readonly history: HistoryInfo;
   readonly recorder: Recorder;
+  /** What happened to each pod: live ones from the cache, the pods that were from the store. */
+  readonly podHistory: StorePodHistory;
   readonly envoyInit = new EnvoyInitTimes();
   private readonly screens = new Map<string, unknown>();
   private stopped = false;
@@ -114,6 +122,7 @@ export class ClusterRuntime {
       this.recorder = history.recorder;
       this.ownsHistory = false;
     }
+    this.podHistory = new StorePodHistory(this.cache, this.store, { now });
   }
 
   /** This runtime's history, for a user's runtime on the same context to read. */

@@ -3,4 +3,5 @@ export type { HistoryStoreOptions, RecordCounts, StoreStats } from './history-st
 export type { PodSnapshot, StoredTransition } from './reader';
 export type { RecordedKubeEvent } from './kube-events';
 export { startRecorder } from './recorder';
+export { StorePodHistory } from './pod-history';
 export type { Recorder, RecorderOptions, RecorderStatus } from './recorder';

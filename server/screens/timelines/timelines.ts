@@ -41,6 +41,8 @@ export interface TimelineSource {
   /** Why the history is in memory only, or a problem with its recorder (shown in the view). */
   storeNote?: string | null;
   storeOptions?: StorePodHistoryOptions;
+  /** The runtime's pod history of this store; one is made for the store when none is given. */
+  podHistory?: StorePodHistory;
   /** The runtime's Envoy init times (a proxy-ready source). */
   initTimes?: EnvoyInitTimes;
   /** What the injector does for new pods (istiod's setting, the nodes); none in offline tests. */
@@ -101,14 +103,13 @@ interface Resolved {
 }
 
 function resolve(cache: ClusterCache, src: TimelineSource, s: CacheState): Resolved {
-  if (s.store?.store !== src.store) {
+  if (s.store?.store !== src.store || (src.podHistory && s.store.history !== src.podHistory)) {
     // a different store (reopened): start over, the analyses were of another history
     s.store = {
       store: src.store,
-      history: new StorePodHistory(cache, src.store, {
-        now: () => cache.now(),
-        ...src.storeOptions,
-      }),
+      history:
+        src.podHistory ??
+        new StorePodHistory(cache, src.store, { now: () => cache.now(), ...src.storeOptions }),
     };
     s.analysis = new AnalysisCache((pod) => s.initTimes.for(pod));
     s.memo = undefined;
@@ -207,6 +208,7 @@ export function runtimeSource(rt: ClusterRuntime): TimelineSource {
   const watchProblem = rec.pods.lastError ?? rec.events.lastError;
   return {
     store: rt.store,
+    podHistory: rt.podHistory,
     file: rt.history.file,
     storeNote:
       [rt.history.fallback, watchProblem ? `history watch: ${watchProblem}` : null]
