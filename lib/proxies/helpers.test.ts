@@ -32,7 +32,7 @@ describe('static set', () => {
     ])
       expect(isKnownStaticCluster(n)).toBe(true);
     expect(isKnownStaticCluster('outbound|80||a.b.svc.cluster.local')).toBe(false);
-    expect(knownStaticCount('sidecar') - knownStaticCount('gateway')).toBe(1);
+    expect(knownStaticCount('sidecar') - knownStaticCount('gateway')).toBe(2);
     expect(serviceClustersEstimate(3, 'sidecar')).toBe(0);
     expect(serviceClustersEstimate(null, 'sidecar')).toBeNull();
   });

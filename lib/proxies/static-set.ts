@@ -7,7 +7,11 @@ import type { ProxyFleetRow } from '../api/proxies';
  */
 export const BOOTSTRAP_CLUSTERS = ['prometheus_stats', 'agent', 'sds-grpc', 'xds-grpc', 'zipkin'];
 
-/** BlackHole and Passthrough on every proxy; InboundPassthrough only on sidecars. */
+/**
+ * BlackHole on every proxy; Passthrough and InboundPassthrough only on sidecars: gateways have no
+ * original-dst listeners, so istiod gives them no passthrough cluster (istio/istio
+ * pilot/pkg/networking/core/cluster.go buildClusters).
+ */
 export const CATCH_ALL_CLUSTERS = ['BlackHoleCluster', 'PassthroughCluster'];
 export const INBOUND_PASSTHROUGH = /^InboundPassthroughCluster(Ipv4|Ipv6)?$/;
 
@@ -22,8 +26,8 @@ export function isKnownStaticCluster(name: string): boolean {
 
 /** How many known static/control-plane clusters a proxy of this placement carries. */
 export function knownStaticCount(placement: ProxyFleetRow['placement']): number {
-  const inbound = placement === 'gateway' ? 0 : 1;
-  return BOOTSTRAP_CLUSTERS.length + CATCH_ALL_CLUSTERS.length + inbound;
+  const passthrough = placement === 'gateway' ? 0 : 2;
+  return BOOTSTRAP_CLUSTERS.length + 1 + passthrough;
 }
 
 /** Derived service-cluster count: active minus the known static set, never below zero. */

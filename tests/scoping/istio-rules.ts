@@ -4,7 +4,8 @@
  * under test, nor the simulator's sidecar-scope.ts, which plays istiod):
  *
  *   5 bootstrap clusters (prometheus_stats, agent, sds-grpc, xds-grpc, zipkin)
- * + BlackHoleCluster + PassthroughCluster (+ InboundPassthroughCluster on sidecars)
+ * + BlackHoleCluster (+ PassthroughCluster and InboundPassthroughCluster on sidecars: gateways
+ *   have no original-dst listeners, istio/istio pilot/pkg/networking/core/cluster.go buildClusters)
  * + one inbound cluster per distinct target port of the pod's own Services (sidecars)
  * + for each service visible under the Sidecar's egress hosts: ports x (1 + DestinationRule subsets)
  * + for each service a VirtualService routes to, when an egress host takes that VirtualService's
@@ -179,7 +180,7 @@ function egressHostsOf(sidecar: Sidecar | undefined): string[] | undefined {
 export function expectedActive(pod: Pod, mesh: RawMesh, egressHosts?: readonly string[]): number {
   const gateway = isGateway(pod);
   const hosts = egressHosts ?? (gateway ? undefined : egressHostsOf(sidecarFor(pod, mesh)));
-  const fixed = 5 + 2 + (gateway ? 0 : 1);
+  const fixed = 5 + 1 + (gateway ? 0 : 2);
   const inbound = gateway ? 0 : inboundPorts(pod, mesh);
   return fixed + inbound + expectedOutbound(ns(pod), hosts, mesh);
 }
