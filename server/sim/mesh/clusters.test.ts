@@ -1,7 +1,14 @@
 import { describe, it, expect } from 'vitest';
-import type { DestinationRule, Pod, Service } from '../../../lib/kube/types';
+import type { DestinationRule, Pod, Service, ServiceEntry } from '../../../lib/kube/types';
 import { createMeshEmulator } from './index';
-import { bookinfo, makeService, makeSidecar, worldOf, type WorldObjects } from './testworld';
+import {
+  bookinfo,
+  makeDestinationRule,
+  makeService,
+  makeSidecar,
+  worldOf,
+  type WorldObjects,
+} from './testworld';
 
 type Json = Record<string, unknown>;
 
@@ -100,6 +107,8 @@ describe('cluster generation', () => {
     );
     expect(names.filter((n) => n.startsWith('inbound|'))).toEqual([]);
     expect(names).not.toContain('InboundPassthroughCluster');
+    // no original-dst listeners on a gateway, so no PassthroughCluster either (cluster.go)
+    expect(names.filter((n) => !n.includes('|'))).toEqual(['BlackHoleCluster']);
     expect(dynamicNames(w, 'productpage-v1-abc').filter((n) => n.startsWith('outbound|'))).toEqual(
       [],
     );
@@ -159,5 +168,83 @@ describe('cluster generation', () => {
       ]),
     );
     expect(count()).toBe(before + 2);
+  });
+
+  it('builds no outbound cluster for UDP ports or ExternalName aliases', () => {
+    const w = bookinfo();
+    const dns = makeService('dns', 'default', [
+      { port: 53, name: 'dns' },
+      { port: 5353, name: 'dns-tcp' },
+    ]);
+    const udp = dns.spec.ports?.[0];
+    if (udp) udp.protocol = 'UDP';
+    const ext = makeService('payments', 'default', [{ port: 443, name: 'https' }]);
+    ext.spec = {
+      ...ext.spec,
+      type: 'ExternalName',
+      externalName: 'pay.example.com',
+    } as Service['spec'];
+    (w.services as Service[]).push(dns, ext);
+    const names = dynamicNames(w, 'productpage-v1-abc');
+    expect(names).toContain('outbound|5353||dns.default.svc.cluster.local');
+    expect(names).not.toContain('outbound|53||dns.default.svc.cluster.local');
+    expect(names.filter((n) => n.includes('payments.default'))).toEqual([]);
+  });
+
+  it('drops DNS subset clusters that select no endpoint, and makes PASSTHROUGH subsets ORIGINAL_DST', () => {
+    const w = bookinfo();
+    const entry: ServiceEntry = {
+      kind: 'ServiceEntry',
+      metadata: { name: 'api', namespace: 'default', resourceVersion: '900' },
+      spec: {
+        hosts: ['api.example.com'],
+        ports: [{ number: 443, name: 'tls', protocol: 'TLS' }],
+        resolution: 'DNS',
+        endpoints: [{ address: 'a.example.com', labels: { region: 'eu' } }],
+      } as ServiceEntry['spec'],
+    };
+    w.serviceentries = [entry];
+    const rule = makeDestinationRule('api', 'default', 'api.example.com', []);
+    rule.spec.subsets = [
+      { name: 'eu', labels: { region: 'eu' } },
+      { name: 'us', labels: { region: 'us' } },
+      {
+        name: 'direct',
+        labels: { region: 'eu' },
+        trafficPolicy: { loadBalancer: { simple: 'PASSTHROUGH' } },
+      },
+    ];
+    w.destinationrules = [...(w.destinationrules ?? []), rule];
+    const mesh = createMeshEmulator(worldOf(w));
+    const r = mesh.podHttp(
+      podNamed(w, 'productpage-v1-abc'),
+      15000,
+      '/config_dump',
+      new URLSearchParams('resource=dynamic_active_clusters&mask=cluster.name,cluster.type'),
+    );
+    const body = JSON.parse(r.body) as { configs: { cluster: { name: string; type?: string } }[] };
+    const api = body.configs
+      .map((c) => c.cluster)
+      .filter((c) => c.name.endsWith('|api.example.com'))
+      .map((c) => `${c.name} ${c.type}`);
+    expect(api.sort()).toEqual([
+      'outbound|443|direct|api.example.com ORIGINAL_DST',
+      'outbound|443|eu|api.example.com STRICT_DNS',
+      'outbound|443||api.example.com STRICT_DNS',
+    ]);
+  });
+
+  it("takes a Sidecar's ingress listeners as the inbound clusters when it declares any", () => {
+    const w = bookinfo();
+    const sc = makeSidecar('productpage', 'default', ['./*'], { app: 'productpage' });
+    (sc.spec as { ingress?: unknown }).ingress = [
+      {
+        port: { number: 9443, protocol: 'HTTPS', name: 'https' },
+        defaultEndpoint: '127.0.0.1:8443',
+      },
+    ];
+    w.sidecars = [sc];
+    const names = dynamicNames(w, 'productpage-v1-abc');
+    expect(names.filter((n) => n.startsWith('inbound|'))).toEqual(['inbound|9443||']);
   });
 });
