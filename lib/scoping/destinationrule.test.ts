@@ -88,4 +88,21 @@ describe('destinationRuleFor', () => {
       )?.metadata.name,
     ).toBe('private');
   });
+
+  it('never lets a workloadSelector rule stand for the namespace', () => {
+    const selecting = later('canary', 'testns', { subsets: [{ name: 'canary' }] });
+    (selecting.spec as { workloadSelector?: unknown }).workloadSelector = {
+      matchLabels: { app: 'web' },
+    };
+    selecting.metadata.creationTimestamp = '2023-01-01T00:00:00Z';
+    const got = destinationRuleFor(
+      HOST,
+      'testns',
+      'default',
+      [selecting, fixtureRule()],
+      'istio-system',
+    );
+    expect(got?.metadata.name).toBe('destall');
+    expect(destinationRuleFor(HOST, 'web', 'testns', [selecting], 'istio-system')).toBeUndefined();
+  });
 });

@@ -66,6 +66,9 @@ function bestIn(
   let best: DestinationRule[] = [];
   let bestScore = -1;
   for (const dr of candidates) {
+    // a workloadSelector rule is private to its namespace and picks proxies by label, which this
+    // per-namespace model does not know: it never stands for the namespace (sidecar.go)
+    if ((dr.spec as { workloadSelector?: unknown }).workloadSelector !== undefined) continue;
     if (!isExportedTo(dr.spec?.exportTo, ns, clientNamespace)) continue;
     const to = dr.spec?.exportTo ?? [];
     if (privateOnly && !(to.length === 1 && (to[0] === '.' || to[0] === ns))) continue;

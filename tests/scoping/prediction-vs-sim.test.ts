@@ -111,4 +111,15 @@ describe('Scoping predicts the clusters the simulated proxies report', () => {
     ];
     expectAgreement(w);
   });
+
+  it('applies a workloadSelector DestinationRule to no proxy it does not select', () => {
+    const w = bookinfo();
+    const canary = makeDestinationRule('reviews-canary', 'default', 'reviews', ['canary', 'v9']);
+    (canary.spec as { workloadSelector?: unknown }).workloadSelector = {
+      matchLabels: { app: 'no-such-app' },
+    };
+    canary.metadata.creationTimestamp = '2024-01-01T00:00:00Z';
+    w.destinationrules = [...(w.destinationrules ?? []), canary];
+    expectAgreement(w);
+  });
 });
