@@ -4,55 +4,62 @@
  */
 
 /**
- * Texts made lately, by a hash of their bytes: the namespaces, nodes, owners and event types a
- * capture repeats on every line are made once, not once per line.
- */
-const recent: (string | undefined)[] = new Array<string | undefined>(4096);
-
-let viewOf: Uint8Array | null = null;
-let view: Buffer = Buffer.alloc(0);
-/** A Buffer over the same memory as b (one per chunk read, not one per string). */
-function latin1View(b: Uint8Array): Buffer {
-  if (b !== viewOf) {
-    viewOf = b;
-    view = Buffer.from(b.buffer, b.byteOffset, b.byteLength);
-  }
-  return view;
-}
-
-/**
- * b[s, e), bytes the caller knows to be ASCII, as a string; a text made lately is given again
- * rather than made anew.
+ * b[s, e), bytes the caller knows to be ASCII, as one flat string (adding up characters would
+ * make a tree of them, heavy to keep), made natively from the bytes: they are ASCII here, which
+ * latin1 reads as they are.
  */
 export function asciiText(b: Uint8Array, s: number, e: number): string {
-  const n = e - s;
-  if (n === 0) return '';
-  // a hash of the length and a few bytes (the ends differ most): the text is compared anyway
-  const h =
-    n * 7919 +
-    (b[e - 1] as number) * 31 +
-    (b[e - 2] ?? 0) * 961 +
-    (b[e - 3] ?? 0) * 3 +
-    (b[s + (n >> 1)] as number) * 17 +
-    (b[s] as number);
-  const slot = (h ^ (h >>> 9)) & 4095;
-  const had = recent[slot];
-  if (had !== undefined && had.length === e - s) {
-    let k = 0;
-    while (k < had.length && had.charCodeAt(k) === b[s + k]) k++;
-    if (k === had.length) return had;
+  if (e === s) return '';
+  return Buffer.from(b.buffer, b.byteOffset, b.byteLength).toString('latin1', s, e);
+}
+
+/** Makes texts as asciiText does, with one Buffer over a chunk's memory for all its strings. */
+class Latin1Texts {
+  private viewOf: Uint8Array | null = null;
+  private view: Buffer = Buffer.alloc(0);
+
+  protected make(b: Uint8Array, s: number, e: number): string {
+    if (b !== this.viewOf) {
+      this.viewOf = b;
+      this.view = Buffer.from(b.buffer, b.byteOffset, b.byteLength);
+    }
+    return this.view.toString('latin1', s, e);
   }
-  const made = makeAscii(b, s, e);
-  recent[slot] = made;
-  return made;
 }
 
 /**
- * b[s, e) as one flat string (adding up characters would make a tree of them, heavy to keep),
- * made natively from the bytes: they are ASCII here, which latin1 reads as they are.
+ * Texts made lately, by a hash of their bytes, for one reader: the namespaces, nodes, owners and
+ * event types a capture repeats on every line are made once, not once per line.
  */
-function makeAscii(b: Uint8Array, s: number, e: number): string {
-  return latin1View(b).toString('latin1', s, e);
+export class RecentAsciiTexts extends Latin1Texts {
+  private readonly recent: (string | undefined)[] = new Array<string | undefined>(4096);
+
+  /**
+   * b[s, e), bytes the caller knows to be ASCII, as a string; a text made lately is given again
+   * rather than made anew.
+   */
+  text(b: Uint8Array, s: number, e: number): string {
+    const n = e - s;
+    if (n === 0) return '';
+    // a hash of the length and a few bytes (the ends differ most): the text is compared anyway
+    const h =
+      n * 7919 +
+      (b[e - 1] as number) * 31 +
+      (b[e - 2] ?? 0) * 961 +
+      (b[e - 3] ?? 0) * 3 +
+      (b[s + (n >> 1)] as number) * 17 +
+      (b[s] as number);
+    const slot = (h ^ (h >>> 9)) & 4095;
+    const had = this.recent[slot];
+    if (had !== undefined && had.length === e - s) {
+      let k = 0;
+      while (k < had.length && had.charCodeAt(k) === b[s + k]) k++;
+      if (k === had.length) return had;
+    }
+    const made = this.make(b, s, e);
+    this.recent[slot] = made;
+    return made;
+  }
 }
 
 /**
@@ -61,7 +68,7 @@ function makeAscii(b: Uint8Array, s: number, e: number): string {
  * 20,000 pods) makes each name once and hands out the same string after, which also keeps its
  * hash for the maps it is looked up in.
  */
-export class AsciiTexts {
+export class AsciiTexts extends Latin1Texts {
   private readonly byHash = new Map<number, string | string[]>();
 
   /** b[s, e), bytes the caller knows to be ASCII, as a string. */
@@ -76,8 +83,7 @@ export class AsciiTexts {
         if (sameText(had, b, s, e)) return had;
       } else for (const t of had) if (sameText(t, b, s, e)) return t;
     }
-    // made here, not through asciiText, whose cache of recent texts would be searched for nothing
-    const made = makeAscii(b, s, e);
+    const made = this.make(b, s, e);
     if (had === undefined) this.byHash.set(h, made);
     else if (typeof had === 'string') this.byHash.set(h, [had, made]);
     else had.push(made);

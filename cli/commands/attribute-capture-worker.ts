@@ -14,14 +14,18 @@ export interface CaptureWorkerData {
 export type CaptureWorkerMessage =
   { ok: true; history: CaptureHistory } | { ok: false; message: string };
 
-const data = workerData as CaptureWorkerData;
-let message: CaptureWorkerMessage;
-let transfer: ArrayBuffer[] = [];
-try {
-  const history = loadCapture(data.file, data.limits);
-  message = { ok: true, history };
-  transfer = intervalRowsTransfer(history.rows);
-} catch (e) {
-  message = { ok: false, message: e instanceof Error ? e.message : String(e) };
+/** The capture's intervals as columns (moved, not copied, to the parent), or why not. */
+function read(data: CaptureWorkerData): { message: CaptureWorkerMessage; transfer: ArrayBuffer[] } {
+  try {
+    const history = loadCapture(data.file, data.limits);
+    return { message: { ok: true, history }, transfer: intervalRowsTransfer(history.rows) };
+  } catch (e) {
+    return {
+      message: { ok: false, message: e instanceof Error ? e.message : String(e) },
+      transfer: [],
+    };
+  }
 }
+
+const { message, transfer } = read(workerData as CaptureWorkerData);
 parentPort?.postMessage(message, transfer);

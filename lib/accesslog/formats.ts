@@ -56,25 +56,25 @@ export const UNTIMED_FORMATS: ReadonlyArray<{ id: string; source: string }> = IS
   (f) => ({ id: `${f.id}${NO_TIME_SUFFIX}`, source: f.source.slice(START.length) }),
 );
 
-let compiled: CompiledFormat[] | null = null;
-let prefix: CompiledFormat[] | null = null;
+/** The built-in formats compiled once, at load (about 2 ms): read only. */
+const BUILTIN: readonly CompiledFormat[] = [...ISTIO_FORMATS, ...UNTIMED_FORMATS].map(
+  (f) => compileFormat(f.source, f.id).format,
+);
 
-export function builtinFormats(): CompiledFormat[] {
-  compiled ??= [...ISTIO_FORMATS, ...UNTIMED_FORMATS].map(
-    (f) => compileFormat(f.source, f.id).format,
-  );
-  return compiled;
+const PREFIX: readonly CompiledFormat[] = [
+  compileFormat(PREFIX_FORMAT.source, PREFIX_FORMAT.id, true).format,
+  compileFormat(
+    PREFIX_FORMAT.source.slice(START.length),
+    `${PREFIX_FORMAT.id}${NO_TIME_SUFFIX}`,
+    true,
+  ).format,
+];
+
+export function builtinFormats(): readonly CompiledFormat[] {
+  return BUILTIN;
 }
 
 /** The prefix-only fallbacks: with the start time, then without it. */
-export function prefixFormats(): CompiledFormat[] {
-  prefix ??= [
-    compileFormat(PREFIX_FORMAT.source, PREFIX_FORMAT.id, true).format,
-    compileFormat(
-      PREFIX_FORMAT.source.slice(START.length),
-      `${PREFIX_FORMAT.id}${NO_TIME_SUFFIX}`,
-      true,
-    ).format,
-  ];
-  return prefix;
+export function prefixFormats(): readonly CompiledFormat[] {
+  return PREFIX;
 }

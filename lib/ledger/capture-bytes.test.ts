@@ -1,8 +1,9 @@
 import { describe, it, expect } from 'vitest';
-import { readString, timeOf } from './capture-bytes';
+import { jsonBytes } from './capture-bytes';
 import { UGLY_TIMES } from '../../tests/data/utc-time';
 
 const enc = new TextEncoder();
+const { readString, timeOf } = jsonBytes();
 
 /** timeOf of one JSON string literal, read as the capture reader reads it. */
 function timeOfLiteral(text: string): number | null {

@@ -2,52 +2,57 @@ import { normalizeIp } from '../accesslog/address';
 import type { PodFields } from './capture-pod';
 import type { PodObservation } from './types';
 
-/** observePod's result from the fields read, or null where it reports a problem. */
-export function observe(f: PodFields): PodObservation | null {
-  if (!f.meta || f.name === null) return null;
-  const ips = podIps(f);
-  const ref = f.controllerRef ?? f.firstRef;
-  const kind = ref?.kind;
-  const ownerName = ref?.name;
-  return {
-    namespace: f.namespace ?? 'default',
-    name: f.name,
-    uid: f.uid,
-    ips,
-    hostNetwork: f.hostNetwork,
-    node: f.node,
-    owner: kind && ownerName ? ownerOf(kind, ownerName) : null,
-    creationTimestamp: f.creation,
-    startTime: f.startTime,
-    firstConditionTime: f.firstCondition === Infinity ? null : f.firstCondition,
-    latestTime: f.latest === -Infinity ? null : f.latest,
-    exitedAt: f.statuses ? f.exitedAt : null,
-    deletionTimestamp: f.deletion,
-    deletionGracePeriodSeconds: f.deletionGrace,
-    terminationGracePeriodSeconds: f.terminationGrace,
-  };
-}
-
 /**
- * One owner object per workload (its pods' observations share it, as the store's intervals
- * do); forgotten past a few thousand workloads, so that it never grows without bound.
+ * observePod for the fields read, for one reader: it keeps one owner object per workload (its
+ * pods' observations share it, as the store's intervals do), forgotten past a few thousand
+ * workloads so that it never grows without bound.
  */
-const owners = new Map<string, Map<string, { kind: string; name: string }>>();
-let ownerCount = 0;
-function ownerOf(kind: string, name: string): { kind: string; name: string } {
-  let byName = owners.get(kind);
-  if (!byName) owners.set(kind, (byName = new Map()));
-  let owner = byName.get(name);
-  if (!owner) {
-    if (++ownerCount > 20_000) {
-      owners.clear();
-      ownerCount = 1;
-      owners.set(kind, (byName = new Map()));
-    }
-    owner = { kind, name };
-    byName.set(name, owner);
+export class PodObserver {
+  private readonly owners = new Map<string, Map<string, { kind: string; name: string }>>();
+  private ownerCount = 0;
+
+  /** observePod's result from the fields read, or null where it reports a problem. */
+  observe(f: PodFields): PodObservation | null {
+    if (!f.meta || f.name === null) return null;
+    const ips = podIps(f);
+    const ref = f.controllerRef ?? f.firstRef;
+    const kind = ref?.kind;
+    const ownerName = ref?.name;
+    return {
+      namespace: f.namespace ?? 'default',
+      name: f.name,
+      uid: f.uid,
+      ips,
+      hostNetwork: f.hostNetwork,
+      node: f.node,
+      owner: kind && ownerName ? this.ownerOf(kind, ownerName) : null,
+      creationTimestamp: f.creation,
+      startTime: f.startTime,
+      firstConditionTime: f.firstCondition === Infinity ? null : f.firstCondition,
+      latestTime: f.latest === -Infinity ? null : f.latest,
+      exitedAt: f.statuses ? f.exitedAt : null,
+      deletionTimestamp: f.deletion,
+      deletionGracePeriodSeconds: f.deletionGrace,
+      terminationGracePeriodSeconds: f.terminationGrace,
+    };
   }
-  return owner;
+
+  private ownerOf(kind: string, name: string): { kind: string; name: string } {
+    const owners = this.owners;
+    let byName = owners.get(kind);
+    if (!byName) owners.set(kind, (byName = new Map()));
+    let owner = byName.get(name);
+    if (!owner) {
+      if (++this.ownerCount > 20_000) {
+        owners.clear();
+        this.ownerCount = 1;
+        owners.set(kind, (byName = new Map()));
+      }
+      owner = { kind, name };
+      byName.set(name, owner);
+    }
+    return owner;
+  }
 }
 
 /**

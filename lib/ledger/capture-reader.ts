@@ -1,6 +1,6 @@
 import type { JsonSplitterOptions, StreamProblem } from '../json-stream';
 import { createByteSplitter } from './capture-split';
-import { captureValueAt, captureValueEvents } from './capture-event';
+import { podEventCapture } from './capture-event';
 import { DEFAULT_MAX_DEPTH } from '../json-stream';
 import { eventsFromValue, type HistoryCounts, type HistoryProblem } from './events';
 import type { PodEvent } from './types';
@@ -27,6 +27,7 @@ export function createCaptureReader(
   limits: JsonSplitterOptions = {},
 ): CaptureReader {
   const maxDepth = limits.maxDepth ?? DEFAULT_MAX_DEPTH;
+  const { captureValueAt, captureValueEvents } = podEventCapture();
   const splitter = createByteSplitter(limits, (b, s, limit) => {
     const r = captureValueAt(b, s, limit, maxDepth);
     if (r) take(r);

@@ -15,7 +15,7 @@ export interface HistoryCounts {
   timed: number;
 }
 
-const EVENT_TYPES = new Set(['ADDED', 'MODIFIED', 'DELETED']);
+const EVENT_TYPES: ReadonlySet<string> = new Set(['ADDED', 'MODIFIED', 'DELETED']);
 /** Keys meshdx accepts for an observation time on a watch event (kubectl writes none). */
 const TIME_KEYS = ['time', 'observedAt', 'timestamp'];
 

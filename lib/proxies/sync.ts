@@ -43,20 +43,13 @@ function stateCode(sent: string | undefined, acked: string | undefined): number 
 }
 
 /**
- * The per-type states of every row with the same states code, one frozen record per code: at
- * 20,000 proxies nearly every row is all SYNCED, so a handful of records stand for every proxy.
+ * The per-type states of a states code, frozen: parseSyncz makes one per replica and code, so at
+ * 20,000 proxies, nearly all of them all SYNCED, a handful of records stand for every proxy.
  */
-const typesByCode: (Readonly<Record<string, string>> | undefined)[] = [];
-
 function typesOf(code: number): Readonly<Record<string, string>> {
-  let t = typesByCode[code];
-  if (!t) {
-    const fresh: Record<string, string> = {};
-    XDS_TYPES.forEach(([label], i) => (fresh[label] = XDS_STATES[(code >> (2 * i)) & 3] as string));
-    t = Object.freeze(fresh);
-    typesByCode[code] = t;
-  }
-  return t;
+  const fresh: Record<string, string> = {};
+  XDS_TYPES.forEach(([label], i) => (fresh[label] = XDS_STATES[(code >> (2 * i)) & 3] as string));
+  return Object.freeze(fresh);
 }
 
 const optionalString = (v: unknown): v is string | undefined =>

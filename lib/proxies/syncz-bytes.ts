@@ -1,16 +1,11 @@
 import {
-  eachField,
-  eachItem,
   FAIL,
+  jsonBytes,
   keyTable,
-  lastStringPlain,
-  readString,
-  seen,
-  skipWs,
   type FieldReader,
   type ItemReader,
 } from '../ledger/capture-bytes';
-import { asciiText } from '../ascii-text';
+import { RecentAsciiTexts } from '../ascii-text';
 import { XDS_FIELDS, xdsStateCode } from './xds-state';
 
 /**
@@ -41,16 +36,6 @@ class Row {
   }
 }
 
-const readRowField: FieldReader<Row> = (row, key, b, p, e) => {
-  // a version or id that is no string (null, a number...): JSON.parse's path names it
-  if (b[p] !== 34) return FAIL;
-  const end = readString(b, p, e);
-  if (end === FAIL || !lastStringPlain()) return FAIL;
-  row.starts[key] = p + 1;
-  row.ends[key] = end - 1;
-  return end;
-};
-
 /** xdsStateCode for the strings b[sent) and b[acked) of a row (absent reads as empty). */
 function stateCode(b: Uint8Array, row: Row, sentKey: number): number {
   const s = row.starts[sentKey] as number;
@@ -68,22 +53,32 @@ class Rows {
   codes: number[] = [];
 }
 
-const readItem: ItemReader<Rows> = (rows, b, p, e) => {
-  if (b[p] !== 123) return FAIL;
-  const row = rows.row.reset();
-  const end = eachField(b, p, e, KEYS, row, readRowField);
-  if (end === FAIL) return FAIL;
-  const ps = row.starts[0] as number;
-  if (ps < 0) return FAIL; // no proxy id: JSON.parse's path names the row
-  let code = 0;
-  for (let k = 0; k < XDS_FIELDS.length; k++) code |= stateCode(b, row, 1 + 2 * k) << (2 * k);
-  rows.proxies.push(asciiText(b, ps, row.ends[0] as number));
-  rows.codes.push(code);
-  return end;
-};
-
 /** The rows of a syncz answer's bytes, or null where JSON.parse must read it (see above). */
 export function synczRowsFromBytes(b: Uint8Array): SynczBytesRows | null {
+  const { eachField, eachItem, lastStringPlain, readString, seen, skipWs } = jsonBytes();
+  const texts = new RecentAsciiTexts();
+  const readRowField: FieldReader<Row> = (row, key, b, p, e) => {
+    // a version or id that is no string (null, a number...): JSON.parse's path names it
+    if (b[p] !== 34) return FAIL;
+    const end = readString(b, p, e);
+    if (end === FAIL || !lastStringPlain()) return FAIL;
+    row.starts[key] = p + 1;
+    row.ends[key] = end - 1;
+    return end;
+  };
+  const readItem: ItemReader<Rows> = (rows, b, p, e) => {
+    if (b[p] !== 123) return FAIL;
+    const row = rows.row.reset();
+    const end = eachField(b, p, e, KEYS, row, readRowField);
+    if (end === FAIL) return FAIL;
+    const ps = row.starts[0] as number;
+    if (ps < 0) return FAIL; // no proxy id: JSON.parse's path names the row
+    let code = 0;
+    for (let k = 0; k < XDS_FIELDS.length; k++) code |= stateCode(b, row, 1 + 2 * k) << (2 * k);
+    rows.proxies.push(texts.text(b, ps, row.ends[0] as number));
+    rows.codes.push(code);
+    return end;
+  };
   seen.depth = 0;
   seen.maxDepth = 64;
   let p = skipWs(b, 0, b.length);

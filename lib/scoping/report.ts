@@ -22,7 +22,7 @@ import { indexTraffic } from './observations';
 import { planSidecars, type PlannedSidecar } from './plan';
 import { proxyFigures, type ProxyFigures } from './predict';
 import { isGatewayPod } from './proxy';
-import { namespaceRows, workloadRow } from './rows';
+import { namespaceRows, sortedHostsOnce, workloadRow } from './rows';
 import { buildMeshModel, createScopeResolver } from './scopes';
 import type { ProxyClusterCount, ScopingInput } from './types';
 import { groupWorkloads } from './workloads';
@@ -73,6 +73,7 @@ export function buildScopingReport(input: ScopingInput): ScopingReport {
   );
 
   const figuresByWorkload = new Map<string, ProxyFigures[]>();
+  const sortedHosts = sortedHostsOnce();
   const rows: WorkloadRow[] = facts.map((f) => {
     const ns = f.workload.namespace;
     const unscoped = before.scopeWith(ns, { source: 'none', conflicts: [] });
@@ -101,6 +102,7 @@ export function buildScopingReport(input: ScopingInput): ScopingReport {
       cutOffHosts(f, f.scope),
       governing.get(f.workload.key)?.name ?? null,
       input.maxUnusedListed ?? 50,
+      sortedHosts,
     );
   });
 

@@ -37,23 +37,31 @@ function destinationRows(f: WorkloadFacts): WorkloadRow['destinations'] {
   return rows.sort((a, b) => a.host.localeCompare(b.host));
 }
 
-const sortedByScope = new WeakMap<Scope, { host: string; clusters: number }[]>();
+/** A scope's hosts, most clusters first. */
+export type SortedHosts = (scope: Scope) => readonly { host: string; clusters: number }[];
 
-/** A scope's hosts, most clusters first (computed once per scope, shared by its workloads). */
-function sortedHosts(scope: Scope): { host: string; clusters: number }[] {
-  let list = sortedByScope.get(scope);
-  if (!list) {
-    list = [...scope.byHost.entries()]
-      .map(([host, clusters]) => ({ host, clusters }))
-      .sort((a, b) => b.clusters - a.clusters || a.host.localeCompare(b.host));
-    sortedByScope.set(scope, list);
-  }
-  return list;
+/**
+ * Sorted hosts for one report: each scope's list is computed once and shared by the workloads
+ * of that scope (a report's scopes are many workloads' each).
+ */
+export function sortedHostsOnce(): SortedHosts {
+  const byScope = new WeakMap<Scope, { host: string; clusters: number }[]>();
+  return (scope) => {
+    let list = byScope.get(scope);
+    if (!list) {
+      list = [...scope.byHost.entries()]
+        .map(([host, clusters]) => ({ host, clusters }))
+        .sort((a, b) => b.clusters - a.clusters || a.host.localeCompare(b.host));
+      byScope.set(scope, list);
+    }
+    return list;
+  };
 }
 
 function unusedServices(
   f: WorkloadFacts,
   max: number,
+  sortedHosts: SortedHosts,
 ): { list: WorkloadRow['unusedServices']; total: number } {
   if (!f.observed) return { list: [], total: 0 };
   const list: WorkloadRow['unusedServices'] = [];
@@ -72,9 +80,10 @@ export function workloadRow(
   cutOff: string[],
   proposedSidecar: string | null,
   maxUnused: number,
+  sortedHosts: SortedHosts,
 ): WorkloadRow {
   const total = sumFigures(proxies);
-  const unused = unusedServices(f, maxUnused);
+  const unused = unusedServices(f, maxUnused, sortedHosts);
   return {
     namespace: f.workload.namespace,
     name: f.workload.name,
