@@ -1,6 +1,7 @@
 import tseslint from 'typescript-eslint';
 import reactHooks from 'eslint-plugin-react-hooks';
 import meshdx from './scripts/eslint/no-cycle.mjs';
+import meshdxState from './scripts/eslint/no-module-state.mjs';
 import meshdxTests from './scripts/eslint/no-test-imports.mjs';
 import layers from './scripts/eslint/layers.mjs';
 import meshdxRefs from './scripts/eslint/no-inline-ref.mjs';
@@ -51,6 +52,17 @@ export default tseslint.config(
     files: ['**/*.ts', '**/*.tsx', '**/*.mjs'],
     plugins: { meshdx },
     rules: { 'meshdx/no-cycle': 'error' },
+  },
+  {
+    // DESIGN.md: all meshdx holds lives in its owner (the runtime), none in modules. server/sim
+    // is a separate program with its own state; server/runtime is the owner.
+    files: ['lib/**', 'server/**', 'app/**', 'components/**', 'cli/**'].flatMap((d) => [
+      `${d}/*.ts`,
+      `${d}/*.tsx`,
+    ]),
+    ignores: ['server/sim/**', 'server/runtime/**', '**/*.test.ts', '**/*.test.tsx'],
+    plugins: { 'meshdx-state': meshdxState },
+    rules: { 'meshdx-state/no-module-state': 'error' },
   },
   {
     // test data and test tools stay out of the product (tests/, test-support/)

@@ -74,7 +74,7 @@ export function bytesText(n: number): string {
   return u === 0 ? `${n} bytes` : `${v.toFixed(1)} ${units[u]}`;
 }
 
-const STDIN_PATHS = new Set(['/dev/stdin', '/proc/self/fd/0', '/dev/fd/0']);
+const STDIN_PATHS: ReadonlySet<string> = new Set(['/dev/stdin', '/proc/self/fd/0', '/dev/fd/0']);
 
 /**
  * Opens an input for reading. `/dev/stdin` that is a socket (a program that spawned meshdx

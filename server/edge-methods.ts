@@ -6,7 +6,7 @@
  */
 import http from 'node:http';
 
-export const FETCH_FORBIDDEN_METHODS = new Set(['TRACE', 'TRACK', 'CONNECT']);
+export const FETCH_FORBIDDEN_METHODS: ReadonlySet<string> = new Set(['TRACE', 'TRACK', 'CONNECT']);
 
 type Emit = (event: string | symbol, ...args: unknown[]) => boolean;
 

@@ -7,7 +7,9 @@ import { INCIDENT_CATALOG } from '../../lib/incidents/codes';
 import { Badge, Card } from '../ui/Card';
 import { Evidence } from '../ui/Evidence';
 
-const TITLES = new Map(Object.values(INCIDENT_CATALOG).map((c) => [c.code, c.title]));
+const TITLES: ReadonlyMap<string, string> = new Map(
+  Object.values(INCIDENT_CATALOG).map((c) => [c.code, c.title]),
+);
 const SEV = { error: 'bad', warning: 'warn', info: 'info' } as const;
 
 function CopyButton({ text }: { text: string }) {

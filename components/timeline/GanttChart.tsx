@@ -15,7 +15,13 @@ import {
 import type { PodGanttView } from '../../lib/api/timelines';
 import { ganttChartData, MARKER_COLOR, SEGMENT_COLOR, type ChartRow } from './gantt-data';
 
-const LINE_KINDS = new Set(['ready', 'proxy-ready', 'deletion', 'grace-end', 'scheduled']);
+const LINE_KINDS: ReadonlySet<string> = new Set([
+  'ready',
+  'proxy-ready',
+  'deletion',
+  'grace-end',
+  'scheduled',
+]);
 const ROW_PX = 38;
 
 function SegmentTooltip({

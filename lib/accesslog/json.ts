@@ -31,7 +31,7 @@ const JSON_KEYS: Record<string, RecordField> = {
   route_name: 'routeName',
 };
 
-const NUMERIC = new Set<RecordField>([
+const NUMERIC: ReadonlySet<RecordField> = new Set<RecordField>([
   'responseCode',
   'bytesReceived',
   'bytesSent',

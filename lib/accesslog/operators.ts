@@ -143,7 +143,7 @@ type StringField = {
   [K in RecordField]: AccessLogRecord[K] extends string | null ? K : never;
 }[RecordField];
 
-const NUMBER_FIELDS = new Set<string>([
+const NUMBER_FIELDS: ReadonlySet<string> = new Set<string>([
   'responseCode',
   'bytesReceived',
   'bytesSent',

@@ -17,7 +17,7 @@ import { podProxy } from '../kube/proxy-container';
 import { namespaceReadiness } from './readiness';
 import { kindName } from '../refs/workload-ref';
 
-const SKIP = new Set(['kube-system', 'kube-public', 'kube-node-lease']);
+const SKIP: ReadonlySet<string> = new Set(['kube-system', 'kube-public', 'kube-node-lease']);
 
 /** A proxy's cluster count as the Proxies scan measured it (null: not reachable). */
 export interface MeasuredProxyClusters {
@@ -48,12 +48,12 @@ export interface AmbientInput extends Pick<
   now: Date;
 }
 
-const RACE = new Set(['race', 'race-restart']);
-const DRAIN = new Set(['drain-too-short', 'grace-exceeded']);
+const RACE: ReadonlySet<string> = new Set(['race', 'race-restart']);
+const DRAIN: ReadonlySet<string> = new Set(['drain-too-short', 'grace-exceeded']);
 
 function gainsOf(ns: string, sidecarPods: number, input: AmbientInput): AmbientGains {
   const rows = input.timelineRows.filter((r) => r.namespace === ns && !r.deleted);
-  const names = (set: Set<string>) =>
+  const names = (set: ReadonlySet<string>) =>
     [
       ...new Set(
         rows

@@ -18,7 +18,9 @@ export const ALL_CATALOG: readonly FindingCatalogEntry[] = mergeCatalogs(
   AMBIENT.entries,
 );
 
-const BY_CODE = new Map(ALL_CATALOG.map((e) => [e.code, e]));
+const BY_CODE: ReadonlyMap<string, FindingCatalogEntry> = new Map(
+  ALL_CATALOG.map((e) => [e.code, e]),
+);
 
 export function catalogEntry(code: string): FindingCatalogEntry | undefined {
   return BY_CODE.get(code);

@@ -8,7 +8,7 @@ import type {
   Sample,
 } from './types';
 
-const TYPES = new Set<MetricType>([
+const TYPES: ReadonlySet<MetricType> = new Set<MetricType>([
   'counter',
   'gauge',
   'histogram',

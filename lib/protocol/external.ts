@@ -25,7 +25,7 @@ export interface ExternalCall {
   lastSeen: string | null;
 }
 
-const OUT_CLUSTERS = new Set(['PassthroughCluster', 'BlackHoleCluster']);
+const OUT_CLUSTERS: ReadonlySet<string> = new Set(['PassthroughCluster', 'BlackHoleCluster']);
 
 function stripPort(authority: string): string {
   if (authority.startsWith('[')) return authority.slice(1, authority.indexOf(']'));

@@ -8,7 +8,7 @@ export const REWRITE_ANNOTATION = 'sidecar.istio.io/rewriteAppHTTPProbers';
 export const PROBERS_ENV = 'ISTIO_KUBE_APP_PROBERS';
 const AGENT_PORT = 15020;
 /** Ports of the proxy itself: probes on them are the proxy's, never rewritten. */
-const PROXY_PORTS = new Set([15020, 15021, 15090, 15000]);
+const PROXY_PORTS: ReadonlySet<number> = new Set([15020, 15021, 15090, 15000]);
 
 export type ProbeKind = 'readiness' | 'liveness' | 'startup';
 

@@ -17,7 +17,10 @@ import { podKey } from '../refs/pod-ref';
 import { workloadNameKey } from '../refs/workload-ref';
 
 /** Non-service clusters that still mean "this workload called out". */
-export const OUTBOUND_CATCH_ALL = new Set(['PassthroughCluster', 'BlackHoleCluster']);
+export const OUTBOUND_CATCH_ALL: ReadonlySet<string> = new Set([
+  'PassthroughCluster',
+  'BlackHoleCluster',
+]);
 
 export interface Destination {
   /** FQDN (lowercase) or a catch-all cluster name (PassthroughCluster, BlackHoleCluster). */

@@ -63,7 +63,7 @@ export function groupWorkloads(pods: readonly Pod[]): SidecarWorkload[] {
 }
 
 /** Labels that change per pod or per rollout: never part of a generated selector. */
-const VOLATILE = new Set([
+const VOLATILE: ReadonlySet<string> = new Set([
   'pod-template-hash',
   'controller-revision-hash',
   'statefulset.kubernetes.io/pod-name',

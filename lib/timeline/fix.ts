@@ -18,7 +18,7 @@ import { isJsonObject } from '../json-object';
 import { workloadText } from '../refs/workload-ref';
 
 /** Kinds whose controller replaces the pods when the pod template changes. */
-const ROLLING = new Set(['Deployment', 'StatefulSet', 'DaemonSet']);
+const ROLLING: ReadonlySet<string> = new Set(['Deployment', 'StatefulSet', 'DaemonSet']);
 
 type Json = Record<string, unknown>;
 

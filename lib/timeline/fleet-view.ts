@@ -73,7 +73,12 @@ export async function analyzeHistory(
   return out.filter((a) => a.timeline.mode !== 'none');
 }
 
-const FIXABLE = new Set(['race', 'race-restart', 'drain-too-short', 'grace-exceeded']);
+const FIXABLE: ReadonlySet<string> = new Set([
+  'race',
+  'race-restart',
+  'drain-too-short',
+  'grace-exceeded',
+]);
 
 /** One fix per (workload, verdict), from the workload's most recent pod with that verdict. */
 export function workloadFixes(items: readonly Analyzed[]): WorkloadFix[] {

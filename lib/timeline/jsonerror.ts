@@ -1,6 +1,6 @@
 /** Finds the offset of the first syntax error in a JSON text (Node 20's messages often lack it). */
 
-const WS = new Set([' ', '\t', '\n', '\r']);
+const WS: ReadonlySet<string> = new Set([' ', '\t', '\n', '\r']);
 
 export function jsonErrorOffset(s: string): number {
   let i = 0;

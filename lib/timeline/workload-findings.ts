@@ -10,7 +10,9 @@ import type { Finding } from '../findings/types';
 import { timelineCatalog } from './codes';
 import { workloadKey } from '../refs/workload-ref';
 
-const TIMELINE_SEVERITY = new Map(timelineCatalog().map((c) => [c.code, c.severity]));
+const TIMELINE_SEVERITY: ReadonlyMap<string, Finding['severity']> = new Map(
+  timelineCatalog().map((c) => [c.code, c.severity]),
+);
 
 export function workloadTimelineFindings(fleet: TimelineFleet): Finding[] {
   const verdicts: Finding[] = fleet.fixes

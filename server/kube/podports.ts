@@ -10,7 +10,7 @@ import type { KubeTransport, TextResponse } from './transport';
  * Pod ports meshdx may read through the API server's pods/proxy: pilot-agent, health, Envoy's
  * Prometheus listener and istiod's monitoring port (/metrics). Not Envoy admin (loopback only).
  */
-export const PROXYABLE_PORTS = new Set([15014, 15020, 15021, 15090]);
+export const PROXYABLE_PORTS: ReadonlySet<number> = new Set([15014, 15020, 15021, 15090]);
 /** Envoy admin: bound to localhost in the pod, reachable only through port-forward. */
 export const ENVOY_ADMIN_PORT = 15000;
 
@@ -110,7 +110,7 @@ export function parseHttpBytes(raw: Buffer): BytesResponse {
  * Ports read over pods/portforward: Envoy admin (bound to 127.0.0.1 in the pod) and istiod's
  * debug port (which skips authentication for local callers).
  */
-export const PORT_FORWARD_PORTS = new Set([ENVOY_ADMIN_PORT, 15014]);
+export const PORT_FORWARD_PORTS: ReadonlySet<number> = new Set([ENVOY_ADMIN_PORT, 15014]);
 
 /**
  * GET the Envoy admin API of a pod (127.0.0.1:15000 inside it) over pods/portforward, the way

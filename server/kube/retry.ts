@@ -35,7 +35,12 @@ export function backoffMs(attempt: number, random: () => number = Math.random): 
 }
 
 /** Connection errors worth one more try of an idempotent read. */
-const RESET_CODES = new Set(['ECONNRESET', 'EPIPE', 'ECONNREFUSED', 'ECONNABORTED']);
+const RESET_CODES: ReadonlySet<string> = new Set([
+  'ECONNRESET',
+  'EPIPE',
+  'ECONNREFUSED',
+  'ECONNABORTED',
+]);
 
 export function isConnectionReset(code: string | undefined): boolean {
   return code !== undefined && RESET_CODES.has(code);

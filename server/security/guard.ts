@@ -76,7 +76,7 @@ export function checkShape(method: string, rawPathname: string): Refusal | null 
   return null;
 }
 
-const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
+const SAFE_METHODS: ReadonlySet<string> = new Set(['GET', 'HEAD', 'OPTIONS']);
 
 /** Whether the request is for the JSON API (answered with a JSON error) or a page. */
 export function isApiPath(pathname: string): boolean {
