@@ -13,16 +13,30 @@ import { nextStartArgs } from './test-support/next-start';
 const root = import.meta.dirname;
 const next = path.join(root, 'node_modules', '.bin', 'next');
 const env = { NEXT_TELEMETRY_DISABLED: '1', PATH: process.env.PATH ?? '' };
+/** The specs that advance the demo's simulated clocks. */
+const CLOCK_SPECS = ['incidents.spec.ts', 'incidents-live.spec.ts'];
 
 export default defineConfig({
   testDir: 'e2e',
   outputDir: 'test-results/e2e',
   timeout: 60_000,
   expect: { timeout: 15_000 },
+  // A spec file runs its tests in order on one worker; two workers take two files at a time.
   fullyParallel: false,
-  workers: 1,
+  workers: 2,
   retries: 0,
-  reporter: [['list']],
+  // the run ends with its slowest tests (test-support/playwright-slowest.ts)
+  reporter: [['list'], ['./test-support/playwright-slowest.ts']],
+  projects: [
+    // These compare what the dashboard shows with what the simulators hold at the same instant:
+    // they read the clusters and never change them, so they run side by side.
+    { name: 'views', testIgnore: CLOCK_SPECS, teardown: 'clock' },
+    // These move the simulated clocks (rollouts, deleted pods) of the demo's clusters, which the
+    // specs above read: they start once those are done, whether those passed or not (as a
+    // teardown project; a dependent project would be skipped after a failure). Each moves
+    // clusters of its own (the demo's; phantom-503 and phantom-cross-ns): the two run side by side.
+    { name: 'clock', testMatch: CLOCK_SPECS },
+  ],
   use: {
     browserName: 'chromium',
     viewport: { width: 1440, height: 900 },

@@ -28,7 +28,9 @@ export const SCREENSHOTS = path.join(import.meta.dirname, '..', 'test-results', 
 /** Full-page screenshot for the report; waits for data, not for time. */
 export async function snap(page: Page, name: string): Promise<string> {
   fs.mkdirSync(SCREENSHOTS, { recursive: true });
-  await expect(page.getByTestId('loading')).toHaveCount(0);
+  // a view's first answer can scan every proxy (Findings on a new user's runtime): on two busy
+  // cores that outlasts expect's 15 s; what is waited for is the same
+  await expect(page.getByTestId('loading')).toHaveCount(0, { timeout: 60_000 });
   // as `meshdx report` waits before its screenshots: data in, network quiet, charts drawn
   expect(await waitForData(page, 30_000)).toBeNull();
   const file = path.join(SCREENSHOTS, `${name}.png`);
