@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { inventoryOf } from '../../server/screens/overview/inventory';
 import { ambientOf } from '../../server/screens/overview/ambient';
 import { readZtunnel } from '../../server/screens/proxies/ztunnel';
-import { NO_READER, readZtunnelConfig } from '../../server/screens/proxies/ztunnel-reader';
+import { NO_READER, readZtunnelConfig } from '../../lib/ambient/ztunnel-reader';
 import { simClient } from '../../test-support/simulator';
 
 const c = simClient('ambient');

@@ -22,7 +22,7 @@ import { envoyAdminGet } from '../../kube/podports';
 import { listPods } from '../../kube/resources';
 import type { KubeTransport } from '../../kube/transport';
 import { runtimeFor } from '../../runtime/registry';
-import { NO_READER, readZtunnelConfig } from './ztunnel-reader';
+import { NO_READER, readZtunnelConfig } from '../../../lib/ambient/ztunnel-reader';
 import type { RequestScope } from '../../auth/identity';
 
 /** A ztunnel dump holds every workload of the cluster: a few MB at scale. */

@@ -44,11 +44,16 @@ import {
   workloadKeys,
   workloadsKnownFromPrometheus,
   type ProxyAnswer,
-} from './prometheus-known';
+} from '../../../lib/scoping/prometheus-known';
 import { readEnvoyUsage } from './envoy-usage';
 import { readPrometheusUsage } from './prometheus';
 import { readIstiodPush } from './push-health';
-import { genericReason, observationWindow, scopingTargets, tally } from './targets';
+import {
+  genericReason,
+  observationWindow,
+  scopingTargets,
+  tally,
+} from '../../../lib/scoping/targets';
 
 export interface GatherDeps {
   transport: KubeTransport;

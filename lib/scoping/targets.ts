@@ -3,9 +3,10 @@
  * start time (Envoy counters count from there), the observation window the answers cover, and
  * reason tallies for the coverage summary.
  */
-import type { Pod } from '../../../lib/kube/types';
-import { PROXY_CONTAINER } from '../../../lib/scoping/proxy';
-import { isScopablePod } from '../../../lib/scoping/workloads';
+import type { Pod } from '../kube/types';
+import { podKey } from '../refs/pod-ref';
+import { PROXY_CONTAINER } from './proxy';
+import { isScopablePod } from './workloads';
 
 export interface ScopingTarget {
   namespace: string;
@@ -64,7 +65,7 @@ export function observationWindow(
 
 /** Replaces the pod's own names in a reason so equal failures tally together. */
 export function genericReason(reason: string, namespace: string, pod: string): string {
-  return reason.split(`${namespace}/${pod}`).join('NS/POD').split(pod).join('POD');
+  return reason.split(podKey(namespace, pod)).join('NS/POD').split(pod).join('POD');
 }
 
 export function tally(reasons: readonly string[], limit = 5): { reason: string; count: number }[] {

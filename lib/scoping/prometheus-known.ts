@@ -3,10 +3,11 @@
  * knows fully, which of those called nothing, and the service/inbound split the unsampled
  * replicas share with their workload's sample. Pure.
  */
-import { workloadOf } from '../../../lib/refs/workload-ref';
-import type { Pod } from '../../../lib/kube/types';
-import type { ProxyClusterCount, TrafficObservation } from '../../../lib/scoping/types';
-import type { promOutcome } from '../../prometheus/fleet';
+import { podKey } from '../refs/pod-ref';
+import { workloadKey as workloadKeyOf, workloadNameKey, workloadOf } from '../refs/workload-ref';
+import type { Pod } from '../kube/types';
+import type { ProxyClusterCount, TrafficObservation } from './types';
+import type { ScrapeOutcome } from '../proxies/types';
 import type { ScopingTarget } from './targets';
 
 /** One proxy's answer in the gather. */
@@ -28,12 +29,13 @@ export interface ProxyAnswer {
 export function workloadsKnownFromPrometheus(
   targets: readonly ScopingTarget[],
   workloadKey: ReadonlyMap<string, string>,
-  outcome: (tg: ScopingTarget) => ReturnType<typeof promOutcome>,
+  outcome: (tg: ScopingTarget) => ScrapeOutcome,
 ): Set<string> {
   const verdict = new Map<string, boolean>();
   for (const tg of targets) {
     if (tg.notRunning !== null) continue;
-    const wk = workloadKey.get(`${tg.namespace}/${tg.pod}`) ?? `${tg.namespace}/${tg.pod}`;
+    const pk = podKey(tg.namespace, tg.pod);
+    const wk = workloadKey.get(pk) ?? pk;
     if (verdict.get(wk) === false) continue;
     const o = outcome(tg);
     verdict.set(wk, o.ok && o.stats.istioVersion !== null);
@@ -49,11 +51,11 @@ export function silentWorkloads(
   known: ReadonlySet<string>,
   seen: readonly TrafficObservation[],
 ): TrafficObservation[] {
-  const called = new Set(seen.map((o) => `${o.namespace}/${o.workload ?? ''}`));
+  const called = new Set(seen.map((o) => workloadNameKey(o.namespace, o.workload ?? '')));
   const out: TrafficObservation[] = [];
   for (const wk of known) {
     const [namespace = '', , name = ''] = wk.split('/');
-    if (called.has(`${namespace}/${name}`)) continue;
+    if (called.has(workloadNameKey(namespace, name))) continue;
     out.push({ source: 'prometheus', namespace, workload: name, available: true, hits: [] });
   }
   return out;
@@ -65,7 +67,7 @@ export function workloadKeys(pods: readonly Pod[]): Map<string, string> {
   for (const p of pods) {
     const ns = p.metadata.namespace ?? 'default';
     const w = workloadOf(p);
-    out.set(`${ns}/${p.metadata.name}`, `${ns}/${w.kind}/${w.name}`);
+    out.set(podKey(ns, p.metadata.name), workloadKeyOf({ ...w, namespace: ns }));
   }
   return out;
 }
@@ -82,7 +84,7 @@ export function shareSampledSplit(
 ): void {
   const key = (i: number) => {
     const tg = targets[i];
-    return tg ? (workloadKey.get(`${tg.namespace}/${tg.pod}`) ?? '') : '';
+    return tg ? (workloadKey.get(podKey(tg.namespace, tg.pod)) ?? '') : '';
   };
   const samples = new Map<string, ProxyClusterCount>();
   answers.forEach((a, i) => {

@@ -3,8 +3,8 @@
  * reader `meshdx clusters` uses on a saved dump) turned into lib/ambient/ztunnel.ts's
  * ZtunnelConfig. A dump that is not a ztunnel's is said so, never read as empty.
  */
-import type { ZtunnelConfigReader } from '../../../lib/ambient/ztunnel';
-import { isZtunnelDump, readZtunnelDump } from '../../../lib/configdump/ztunnel';
+import type { ZtunnelConfigReader } from './ztunnel';
+import { isZtunnelDump, readZtunnelDump } from '../configdump/ztunnel';
 
 export const readZtunnelConfig: ZtunnelConfigReader | null = (root) => {
   if (!isZtunnelDump(root)) {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { parseAllDocuments } from 'yaml';
-import type { Pod } from '../../../lib/kube/types';
-import { readFixture } from '../../../test-support/fixtures';
+import type { Pod } from '../kube/types';
+import { readFixture } from '../../test-support/fixtures';
 import { genericReason, observationWindow, scopingTargets, tally } from './targets';
 
 const podsOf = (file: string): Pod[] =>
