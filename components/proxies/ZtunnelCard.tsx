@@ -8,6 +8,7 @@ import { Badge, Card } from '../ui/Card';
 import { bytes, count } from './format';
 import { ztunnelDetailQuery } from './queries';
 import { podKey, tryParsePodRef } from '../../lib/refs/pod-ref';
+import { problemText } from '../../lib/parse-problem';
 
 function WorkloadTable({ d }: { d: ZtunnelDetail }) {
   return (
@@ -23,9 +24,14 @@ function WorkloadTable({ d }: { d: ZtunnelDetail }) {
           )}
         </p>
       )}
-      {d.errors.map((e) => (
-        <p key={e} className="mb-1 text-xs text-amber-700" data-testid="ztunnel-error">
-          {e}
+      {d.problem && (
+        <p className="mb-1 text-xs text-amber-700" data-testid="ztunnel-error">
+          {d.problem}
+        </p>
+      )}
+      {d.errors.map((e, i) => (
+        <p key={i} className="mb-1 text-xs text-amber-700" data-testid="ztunnel-error">
+          {problemText(e)}
         </p>
       ))}
       {d.workloads.length > 0 && (

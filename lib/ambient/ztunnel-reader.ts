@@ -11,12 +11,16 @@ export const readZtunnelConfig: ZtunnelConfigReader | null = (root) => {
     return {
       config: { workloads: [], services: [] },
       errors: [
-        { message: 'the admin /config_dump is not a ztunnel dump (no workloads or services)' },
+        {
+          line: 0,
+          reason: 'not-ztunnel-dump',
+          message: 'the admin /config_dump is not a ztunnel dump (no workloads or services)',
+        },
       ],
     };
   }
   const { dump, errors } = readZtunnelDump(root);
-  return { config: dump, errors: errors.map((e) => ({ message: e.message })) };
+  return { config: dump, errors };
 };
 
 export const NO_READER =

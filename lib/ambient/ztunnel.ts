@@ -7,6 +7,7 @@
  * `certificates`, `workloadState`; not an Envoy dump) is read elsewhere; this module only needs
  * the small shape below, which any reader of the dump must give.
  */
+import type { ParseProblem } from '../parse-problem';
 import type { Pod } from '../kube/types';
 import { podKey, podKeyOfWorkloadUid } from '../refs/pod-ref';
 
@@ -42,7 +43,7 @@ export interface ZtunnelConfig {
 /** What reading a dump gives: the config and what could not be read (kept going past it). */
 export interface ZtunnelConfigRead {
   config: ZtunnelConfig;
-  errors: { message: string }[];
+  errors: ParseProblem[];
 }
 
 /** The seam to the dump reader (the parsed JSON of /config_dump in, the config out). */

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { ParseProblemSchema } from './parse-problem';
 import { ApiBudgetSchema } from './budget';
 import { ApiErrorSchema } from './errors';
 
@@ -153,13 +154,14 @@ export const ZtunnelDetailSchema = z.object({
   name: z.string(),
   node: z.string().nullable(),
   fetchedAt: z.string(),
-  /** Whether the dump was read; when not, `errors` says why and the counts mean nothing. */
+  /** Whether the dump was read; when not, `problem` says why and the counts mean nothing. */
   read: z.boolean(),
+  problem: z.string().nullable(),
   workloads: z.array(ZtunnelWorkloadRowSchema),
   services: z.number(),
   stale: z.number(),
-  /** Entries of the dump that could not be read, and why the dump could not be read at all. */
-  errors: z.array(z.string()),
+  /** Entries of the dump that could not be read (the rest was read). */
+  errors: z.array(ParseProblemSchema),
 });
 export type ZtunnelDetail = z.infer<typeof ZtunnelDetailSchema>;
 /** Where the fleet's figures came from, what was asked, and how old they are. */

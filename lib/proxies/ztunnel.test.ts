@@ -53,9 +53,15 @@ describe('ztunnels in Proxies', () => {
   });
 
   it('gives the workload table with the stale rows first and the unreadable entries', () => {
+    const noName = {
+      line: 0,
+      reason: 'bad-entry',
+      message: 'workloads./10.0.9.9 has no name',
+      path: 'workloads./10.0.9.9',
+    };
     const d = ztunnelDetail(
       zt,
-      { ok: true, read: { config, errors: [{ message: 'workloads./10.0.9.9 has no name' }] } },
+      { ok: true, read: { config, errors: [noName] } },
       live,
       new Date(0),
     );
@@ -63,10 +69,10 @@ describe('ztunnels in Proxies', () => {
       ['api-old', 'pod-gone'],
       ['web-1', null],
     ]);
-    expect(d.errors).toEqual(['workloads./10.0.9.9 has no name']);
-    expect(d.read).toBe(true);
+    expect(d.errors).toEqual([noName]);
+    expect(d).toMatchObject({ read: true, problem: null });
     const unread = ztunnelDetail(zt, { ok: false, problem: 'timed out' }, live, new Date(0));
-    expect(unread).toMatchObject({ read: false, workloads: [], errors: ['timed out'] });
+    expect(unread).toMatchObject({ read: false, problem: 'timed out', workloads: [], errors: [] });
   });
 
   it('reads Kubernetes memory quantities', () => {

@@ -54,16 +54,18 @@ export function ztunnelDetail(
     fetchedAt: fetchedAt.toISOString(),
   };
   if (!read.ok) {
-    return { ...base, read: false, workloads: [], services: 0, stale: 0, errors: [read.problem] };
+    const unread = { workloads: [], services: 0, stale: 0, errors: [] };
+    return { ...base, read: false, problem: read.problem, ...unread };
   }
   const workloads = ztunnelWorkloadRows(read.read.config, livePods);
   return {
     ...base,
     read: true,
+    problem: null,
     workloads,
     services: read.read.config.services.length,
     stale: workloads.filter((w) => w.stale !== null).length,
-    errors: read.read.errors.map((e) => e.message),
+    errors: read.read.errors,
   };
 }
 
