@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { readFixture } from '../../../test-support/fixtures';
-import { usageFromAccessLog } from './access-logs';
+import { readFixture } from '../../test-support/fixtures';
+import { usageFromAccessLog } from './access-log-usage';
 
 describe('usageFromAccessLog', () => {
   it('turns every record with an upstream cluster into a hit (real multi-version log)', () => {

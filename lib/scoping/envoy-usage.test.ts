@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { readFixture } from '../../../test-support/fixtures';
+import { readFixture } from '../../test-support/fixtures';
 import {
   NOT_EXPORTED,
   USAGE_STATS_PATH,
