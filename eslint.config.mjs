@@ -54,7 +54,7 @@ export default tseslint.config(
     rules: { 'meshdx/no-cycle': 'error' },
   },
   {
-    // DESIGN.md: all meshdx holds lives in its owner (the runtime), none in modules. server/sim
+    // docs/DESIGN.md: all meshdx holds lives in its owner (the runtime), none in modules. server/sim
     // is a separate program with its own state; server/runtime is the owner.
     files: ['lib/**', 'server/**', 'app/**', 'components/**', 'cli/**'].flatMap((d) => [
       `${d}/*.ts`,
