@@ -23,7 +23,7 @@ interface JsonOut {
     fix: { why: string } | null;
     part?: { kind: string; name: string };
   }[];
-  unreadable: { file: string; line: number | null; reason: string }[];
+  unreadable: { file: string; line: number; reason: string; message: string }[];
   groups: { code: string; count: number }[];
   summary: { files: number; objects: number; findings: number; errors: number };
 }
@@ -248,8 +248,10 @@ describe('meshdx findings and the mesh config', () => {
     const b = io();
     await runWith([broken, manifest, '--json'], b, noStdin);
     const listed = (JSON.parse(b.out) as JsonOut).unreadable;
-    expect(listed).toEqual([expect.objectContaining({ file: `${broken}:1`, line: null })]);
-    expect(listed[0]?.reason).toMatch(
+    expect(listed).toEqual([
+      expect.objectContaining({ file: `${broken}:1`, line: 0, reason: 'invalid-yaml' }),
+    ]);
+    expect(listed[0]?.message).toMatch(
       /^mesh config: inside data\.mesh, at line 1 column \d+ of its text/,
     );
     const only = io();

@@ -217,8 +217,9 @@ export async function runWith(argv: string[], io: CliIO, readStdin: ReadStdin): 
         if (found.length === 0) {
           unreadable.push({
             file: p,
-            line: null,
-            reason: 'folder has no *.yaml, *.yml or *.json file',
+            line: 0,
+            reason: 'no-manifests',
+            message: 'folder has no *.yaml, *.yml or *.json file',
           });
         }
         for (const s of found) {
@@ -237,7 +238,12 @@ export async function runWith(argv: string[], io: CliIO, readStdin: ReadStdin): 
         files += 1;
         const parsed = parseManifestText(text, t.file);
         if (parsed.objects.length === 0 && parsed.unreadable.length === 0) {
-          unreadable.push({ file: t.file, line: null, reason: 'no Kubernetes object in it' });
+          unreadable.push({
+            file: t.file,
+            line: 0,
+            reason: 'no-objects',
+            message: 'no Kubernetes object in it',
+          });
         }
         unreadable.push(...parsed.unreadable);
         for (const o of parsed.objects) {
@@ -253,7 +259,7 @@ export async function runWith(argv: string[], io: CliIO, readStdin: ReadStdin): 
   }
   if (objects.length === 0) {
     const why = unreadable
-      .map((u) => `  ${u.file}${u.line ? `:${u.line}` : ''}: ${u.reason}`)
+      .map((u) => `  ${u.file}${u.line ? `:${u.line}` : ''}: ${u.message}`)
       .join('\n');
     io.stderr(`meshdx findings: nothing readable in ${args.paths.join(' ')}\n${why}\n`);
     return EXIT_USAGE;
@@ -274,8 +280,9 @@ export async function runWith(argv: string[], io: CliIO, readStdin: ReadStdin): 
   for (const e of mesh?.errors ?? [])
     unreadable.push({
       file: mesh?.origin ?? '',
-      line: mesh === given ? e.line : null,
-      reason: `mesh config: ${e.message}`,
+      ...(mesh === given ? { line: e.line, column: e.column } : { line: 0 }),
+      reason: e.reason,
+      message: `mesh config: ${e.message}`,
     });
   const rootNamespace = mesh?.settings.rootNamespace ?? DEFAULT_ROOT_NAMESPACE;
   if (split.objects.length === 0) {
@@ -317,7 +324,7 @@ export async function runWith(argv: string[], io: CliIO, readStdin: ReadStdin): 
   if (unreadable.length > 0) {
     io.stderr(`meshdx findings: ${unreadable.length} part(s) could not be read:\n`);
     for (const u of unreadable.slice(0, 20)) {
-      io.stderr(`  ${u.file}${u.line ? `:${u.line}` : ''}: ${u.reason}\n`);
+      io.stderr(`  ${u.file}${u.line ? `:${u.line}` : ''}: ${u.message}\n`);
     }
   }
   return errors > 0 ? EXIT_FAIL : EXIT_OK;

@@ -47,13 +47,19 @@ describe('reading manifests', () => {
       'Namespace',
     ]);
     expect(r.unreadable[0]?.line).toBeGreaterThanOrEqual(4);
-    expect(r.unreadable[0]?.reason).toMatch(/invalid YAML/);
+    expect(r.unreadable[0]).toMatchObject({ reason: 'invalid-yaml' });
+    expect(r.unreadable[0]?.message).toMatch(/invalid YAML/);
   });
 
   it('reports a document that is not an object', () => {
     const r = parseManifestText('just text\n---\nkind: Pod\n', 'm.yaml');
     expect(r.unreadable).toEqual([
-      { file: 'm.yaml', line: 1, reason: 'not a Kubernetes object (a string)' },
+      {
+        file: 'm.yaml',
+        line: 1,
+        reason: 'not-an-object',
+        message: 'not a Kubernetes object (a string)',
+      },
     ]);
     expect(kinds('---\n---\n')).toEqual([]);
   });

@@ -6,6 +6,8 @@
  */
 import { LineCounter, parseAllDocuments } from 'yaml';
 import { isJsonObject } from '../json-object';
+import type { ParseProblem } from '../parse-problem';
+import type { TimelineInputReason } from '../timeline/position';
 
 export interface ReadObject {
   object: unknown;
@@ -13,10 +15,19 @@ export interface ReadObject {
   origin: string;
 }
 
-export interface Unreadable {
+/** Why a file, or a document in it, gave no Kubernetes object meshdx can check. */
+export type UnreadableReason =
+  | 'invalid-json'
+  | 'invalid-yaml'
+  | 'not-an-object'
+  | 'no-objects'
+  | 'no-manifests'
+  | TimelineInputReason;
+
+/** A part of the input that could not be read, in its file (line 0: the file as a whole). */
+export interface Unreadable extends ParseProblem {
   file: string;
-  line: number | null;
-  reason: string;
+  reason: UnreadableReason;
 }
 
 export interface ParsedText {
@@ -42,7 +53,7 @@ function push(
   origin: string,
   unreadable: Unreadable[],
   file: string,
-  line: number | null,
+  line: number,
 ): void {
   if (v === null || v === undefined) return;
   if (isObj(v) && isList(v)) {
@@ -63,7 +74,12 @@ function push(
     return;
   }
   if (!isObj(v)) {
-    unreadable.push({ file, line, reason: `not a Kubernetes object (a ${typeof v})` });
+    unreadable.push({
+      file,
+      line,
+      reason: 'not-an-object',
+      message: `not a Kubernetes object (a ${typeof v})`,
+    });
     return;
   }
   out.push({ object: v, origin });
@@ -87,7 +103,12 @@ export function parseManifestText(text: string, file: string): ParsedText {
           try {
             push(objects, JSON.parse(l) as unknown, `${file}:${i + 1}`, unreadable, file, i + 1);
           } catch (e) {
-            unreadable.push({ file, line: i + 1, reason: `invalid JSON: ${(e as Error).message}` });
+            unreadable.push({
+              file,
+              line: i + 1,
+              reason: 'invalid-json',
+              message: `invalid JSON: ${(e as Error).message}`,
+            });
           }
         });
         return { objects, unreadable };
@@ -106,7 +127,8 @@ export function parseManifestText(text: string, file: string): ParsedText {
       unreadable.push({
         file,
         line: at,
-        reason: `invalid YAML: ${(e?.message.split('\n')[0] ?? 'unreadable').replace(/:$/, '')}`,
+        reason: 'invalid-yaml',
+        message: `invalid YAML: ${(e?.message.split('\n')[0] ?? 'unreadable').replace(/:$/, '')}`,
       });
       continue;
     }
@@ -114,7 +136,12 @@ export function parseManifestText(text: string, file: string): ParsedText {
     try {
       value = doc.toJS({ maxAliasCount: 100 }) as unknown;
     } catch (e) {
-      unreadable.push({ file, line, reason: `invalid YAML: ${(e as Error).message}` });
+      unreadable.push({
+        file,
+        line,
+        reason: 'invalid-yaml',
+        message: `invalid YAML: ${(e as Error).message}`,
+      });
       continue;
     }
     push(objects, value, `${file}:${line}`, unreadable, file, line);
