@@ -2,6 +2,7 @@
  * The checks every filtered, paged API shares for its URL parameters. A value that cannot be used
  * is a 400 naming the parameter (never silently ignored); an empty value is the same as none.
  */
+import { checkParam } from './param-kinds';
 import { badParameter } from './request-error';
 
 /** The trimmed value, or undefined when absent or blank. */
@@ -28,8 +29,5 @@ export function limitParam(v: string | null, max: number): number | undefined {
 /** A namespace name (RFC 1123 label), or undefined when absent. */
 export function namespaceParam(v: string | null): string | undefined {
   const ns = textParam(v);
-  if (ns === undefined) return undefined;
-  if (!/^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/.test(ns) || ns.length > 63)
-    throw badParameter('namespace', `${JSON.stringify(ns.slice(0, 70))} is not a namespace name`);
-  return ns;
+  return ns === undefined ? undefined : checkParam('namespace', 'namespace', ns);
 }

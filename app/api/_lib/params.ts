@@ -1,4 +1,7 @@
+import { queryParams, type ParamKind } from '@/lib/api/param-kinds';
 import { requireName } from '@/lib/kube/names';
+import { requireNamespace } from '@/server/kube/namespaces';
+import { runtimeFor } from '@/server/runtime/registry';
 import type { RequestScope } from '@/server/auth/identity';
 import { requestScope } from '@/server/auth/request';
 import { scopedJsonResponse } from '@/server/http';
@@ -32,4 +35,21 @@ export function scoped<T>(
   run: (scope: RequestScope) => Promise<T> | T,
 ): Promise<Response> {
   return scopedJsonResponse(() => requestScope(req), run);
+}
+
+/**
+ * The filters of a request, each checked by its kind (lib/api/param-kinds.ts: a bad value is the
+ * 400 naming it), and a namespace among them checked against the cluster (404 naming it when it
+ * does not exist). The one door every route's query parameters go through.
+ */
+export async function filterParams<S extends Record<string, ParamKind>>(
+  scope: RequestScope,
+  params: URLSearchParams,
+  spec: S,
+): Promise<{ [K in keyof S]?: string }> {
+  const values = queryParams(params, spec);
+  const ns = (values as Record<string, string | undefined>).namespace;
+  if ('namespace' in spec && ns !== undefined)
+    await requireNamespace(runtimeFor(scope).transport, ns);
+  return values;
 }

@@ -1,3 +1,5 @@
+import { filterParams } from '@/app/api/_lib/params';
+import { VIEW_PARAM_KINDS } from '@/lib/api/param-kinds';
 import { badParameter } from '@/lib/api/request-error';
 import { parseViewState, rfc3339Problem } from '@/lib/api/viewstate';
 import type { RequestScope } from '@/server/auth/identity';
@@ -23,6 +25,7 @@ export async function GET(req: Request) {
       const p = rfc3339Problem(since);
       if (p) throw badParameter('since', p);
     }
+    await filterParams(scope, params, VIEW_PARAM_KINDS.incidents);
     const state = parseViewState('incidents', params);
     const rt = runtimeFor(scope);
     const abort = new AbortController();

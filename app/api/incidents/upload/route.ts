@@ -1,12 +1,14 @@
 import { apiError } from '@/lib/api/errors';
+import { queryParams, VIEW_PARAM_KINDS } from '@/lib/api/param-kinds';
 import { parseViewState, windowProblem } from '@/lib/api/viewstate';
 import { errorResponse } from '@/server/http';
-import { scoped } from '@/app/api/_lib/params';
+import { filterParams, scoped } from '@/app/api/_lib/params';
 import { isUploadMediaType, mediaType, UPLOAD_MEDIA_TYPES } from '@/server/security/media-type';
 import {
   analyzeUploadedLog,
   MAX_UPLOAD_BYTES,
   readLimitedText,
+  uploadProblem,
 } from '@/server/screens/incidents/upload';
 
 export const dynamic = 'force-dynamic';
@@ -34,8 +36,13 @@ export async function POST(req: Request) {
   const url = new URL(req.url);
   const problem = windowProblem(url.searchParams);
   if (problem) return errorResponse(problem);
+  let format: string | undefined;
+  try {
+    format = queryParams(url.searchParams, VIEW_PARAM_KINDS.upload).format;
+  } catch (e) {
+    return errorResponse(e);
+  }
   const state = parseViewState('incidents', url.searchParams);
-  const format = url.searchParams.get('format') ?? undefined;
   const body = await readLimitedText(req, MAX_UPLOAD_BYTES);
   if (body.tooLarge) {
     return Response.json(
@@ -47,5 +54,14 @@ export async function POST(req: Request) {
       { status: 413, headers: { 'Cache-Control': 'no-store' } },
     );
   }
-  return scoped(req, (scope) => analyzeUploadedLog(scope, state, body.text, format));
+  const unreadable = uploadProblem(body.bytes);
+  if (unreadable)
+    return Response.json(apiError(unreadable.code, unreadable.message, unreadable.hint), {
+      status: unreadable.status,
+      headers: { 'Cache-Control': 'no-store' },
+    });
+  return scoped(req, async (scope) => {
+    await filterParams(scope, url.searchParams, VIEW_PARAM_KINDS.upload);
+    return analyzeUploadedLog(scope, state, body.text, format);
+  });
 }
