@@ -1,5 +1,9 @@
 /** Generated pod IP histories with every kind of interval, and tables of them (test data). */
-import { IntervalTable, IntervalTableBuilder, type IntervalIdentity } from '../../../lib/ledger/interval-table';
+import {
+  IntervalTable,
+  IntervalTableBuilder,
+  type IntervalIdentity,
+} from '../../../lib/ledger/interval-table';
 import type { FromSource, PodInterval } from '../../../lib/ledger/types';
 import { T0, MIN } from './pods';
 import { mulberry32 } from '../../../lib/random';
