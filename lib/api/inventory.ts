@@ -147,10 +147,49 @@ export const PodEventSchema = z.object({
   fieldPath: z.string().nullable(),
 });
 
+export const PodDeletionSchema = z.object({
+  /** When meshdx saw the pod go; when not observed, an upper bound. */
+  at: z.string(),
+  /** False when the pod vanished while meshdx was not watching (the time is inferred). */
+  observed: z.boolean(),
+});
+
 export const PodDetailSchema = z.object({
   pod: PodRowSchema,
   annotations: z.record(z.string(), z.string()),
   labels: z.record(z.string(), z.string()),
+  /** The cluster's events for a live pod; the recorded ones for a gone pod. */
   events: z.array(PodEventSchema),
+  /** The pod no longer exists: everything here is what the history store kept of it. */
+  gone: z.boolean(),
+  deletion: PodDeletionSchema.nullable(),
+  /** The spans during which it held its IPs (the IP history). */
+  ips: z.array(
+    z.object({
+      ip: z.string(),
+      from: z.string(),
+      fromSource: z.enum(['event', 'startTime', 'condition', 'creationTimestamp']),
+      deletionStartedAt: z.string().nullable(),
+      goneAt: z.string().nullable(),
+      goneUncertain: z.boolean(),
+    }),
+  ),
+  /** Its recorded container and condition changes, oldest first. */
+  transitions: z.array(
+    z.object({
+      time: z.string(),
+      container: z.string(),
+      field: z.string(),
+      value: z.union([z.string(), z.number(), z.boolean(), z.null()]),
+    }),
+  ),
+  /** Other, deleted pods of the same namespace and name (told apart by uid), latest first. */
+  otherIncarnations: z.array(
+    z.object({
+      uid: z.string().nullable(),
+      createdAt: z.string().nullable(),
+      deletion: PodDeletionSchema,
+    }),
+  ),
 });
 export type PodDetail = z.infer<typeof PodDetailSchema>;

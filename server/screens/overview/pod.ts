@@ -1,12 +1,19 @@
 import type { PodDetail } from '../../../lib/api/inventory';
 import { podRow } from '../../../lib/inventory/build';
+import { deletionOf, otherIncarnations, podIpSpans } from '../../../lib/inventory/pod-past';
 import { requireName } from '../../../lib/kube/names';
-import type { Pod } from '../../../lib/kube/types';
+import type { KubeEvent, Pod } from '../../../lib/kube/types';
+import { isKubeError, KubeError } from '../../kube/errors';
 import { collectionPath, CORE, listEvents } from '../../kube/resources';
 import { runtimeFor } from '../../runtime/registry';
+import type { ClusterRuntime } from '../../runtime/runtime';
 import type { RequestScope } from '../../auth/identity';
 
-/** One pod with its labels, annotations and events: the deep link for a pod. */
+/**
+ * One pod with its labels, annotations, events and past: the deep link for a pod. A pod the
+ * cluster no longer has is answered from the history store (marked gone, with its deletion);
+ * a name meshdx never saw is a 404 that names it.
+ */
 export async function getPodDetail(
   scope: RequestScope,
   namespace: string,
@@ -14,20 +21,78 @@ export async function getPodDetail(
 ): Promise<PodDetail> {
   const ns = requireName('namespace', namespace);
   const pod = requireName('pod', name);
-  const t = runtimeFor(scope).transport;
-  const [obj, events] = await Promise.all([
-    t.getJson<Pod>(`${collectionPath(CORE.pods, ns)}/${pod}`),
-    listEvents(t, { namespace: ns, fieldSelector: `involvedObject.name=${pod}` }).catch(() => ({
-      items: [],
-      resourceVersion: '',
-    })),
-  ]);
+  const rt = runtimeFor(scope);
+  const t = rt.transport;
+  let obj: Pod;
+  let events: KubeEvent[];
+  try {
+    [obj, events] = await Promise.all([
+      t.getJson<Pod>(`${collectionPath(CORE.pods, ns)}/${pod}`),
+      listEvents(t, { namespace: ns, fieldSelector: `involvedObject.name=${pod}` }).then(
+        (l) => l.items.filter((e) => e.involvedObject.name === pod),
+        () => [],
+      ),
+    ]);
+  } catch (e) {
+    if (isKubeError(e) && e.status === 404) return storedPodDetail(rt, ns, pod);
+    throw e;
+  }
+  const history = rt.podHistory;
+  history.sync();
+  return {
+    ...detailOf(obj, events),
+    gone: false,
+    deletion: null,
+    ips: podIpSpans(obj, rt.store),
+    transitions: transitionsOf(rt, obj),
+    otherIncarnations: otherIncarnations(obj, history.deletedPods()),
+  };
+}
+
+/** The pod as the history store holds it, once the cluster has none of that name. */
+function storedPodDetail(rt: ClusterRuntime, ns: string, name: string): PodDetail {
+  const history = rt.podHistory;
+  history.sync();
+  const found = history.findPod(ns, name);
+  if (!found)
+    throw new KubeError(
+      'http',
+      `pod ${ns}/${name} does not exist, and meshdx's history has no pod of that name`,
+      { status: 404, reason: 'NotFound' },
+    );
+  if (!found.deleted)
+    throw new KubeError(
+      'http',
+      `pod ${ns}/${name} does not exist; meshdx saw it but has not recorded its deletion yet`,
+      { status: 404, reason: 'NotFound' },
+    );
+  const pod = found.pod;
+  return {
+    ...detailOf(pod, history.eventsFor(pod)),
+    gone: true,
+    deletion: deletionOf(found.deleted),
+    ips: podIpSpans(pod, rt.store),
+    transitions: transitionsOf(rt, pod),
+    otherIncarnations: otherIncarnations(pod, history.deletedPods()),
+  };
+}
+
+function transitionsOf(rt: ClusterRuntime, pod: Pod): PodDetail['transitions'] {
+  return rt.podHistory
+    .transitions(pod)
+    .map((tr) => ({ time: tr.time, container: tr.container, field: tr.field, value: tr.value }))
+    .sort((a, b) => a.time.localeCompare(b.time));
+}
+
+function detailOf(
+  obj: Pod,
+  events: KubeEvent[],
+): Pick<PodDetail, 'pod' | 'labels' | 'annotations' | 'events'> {
   return {
     pod: podRow(obj),
     labels: obj.metadata.labels ?? {},
     annotations: obj.metadata.annotations ?? {},
-    events: events.items
-      .filter((e) => e.involvedObject.name === pod)
+    events: events
       .map((e) => ({
         type: e.type ?? 'Normal',
         reason: e.reason ?? '',

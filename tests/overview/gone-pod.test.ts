@@ -1,0 +1,112 @@
+/**
+ * A deleted pod's page answers from the history store: the simulator, meshdx's route handler and
+ * its registry as the server makes them; a payments pod is deleted through the API, and
+ * GET /api/pods/shop/<it> answers 200, gone, with its deletion, IPs and transitions.
+ */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { GET as podGet } from '../../app/api/pods/[namespace]/[name]/route';
+import { PodDetailSchema, type PodDetail } from '../../lib/api/inventory';
+import type { Pod } from '../../lib/kube/types';
+import { resetRegistry, runningRuntimes } from '../../server/runtime/registry';
+import { SIM_TOKEN } from '../../server/sim/kubeconfig';
+import { startSimulator, type RunningSimulator } from '../../server/sim/index';
+
+const saved = { ...process.env };
+const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'meshdx-gone-pod-'));
+let sim: RunningSimulator;
+
+const getPod = (ns: string, name: string) =>
+  podGet(new Request(`http://meshdx.test/api/pods/${ns}/${name}`), {
+    params: Promise.resolve({ namespace: ns, name }),
+  });
+
+async function until<T>(what: string, f: () => T | null | Promise<T | null>): Promise<T> {
+  const end = Date.now() + 15_000;
+  for (;;) {
+    const v = await f();
+    if (v !== null) return v;
+    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+beforeAll(async () => {
+  sim = await startSimulator({
+    scenario: 'phantom-503',
+    port: 0,
+    clock: { fixed: new Date('2026-11-01T12:00:00Z') },
+  });
+  const kubeconfig = path.join(dir, 'kubeconfig');
+  fs.writeFileSync(kubeconfig, sim.kubeconfigYaml, { mode: 0o600 });
+  process.env = {
+    ...saved,
+    MESHDX_DB: ':memory:',
+    MESHDX_KUBECONFIG: kubeconfig,
+    MESHDX_CLOCK: 'objects',
+  };
+  delete process.env.MESHDX_CONTEXT;
+  delete process.env.MESHDX_AUTH;
+  resetRegistry();
+});
+
+afterAll(async () => {
+  resetRegistry();
+  process.env = { ...saved };
+  await sim?.close();
+  fs.rmSync(dir, { recursive: true, force: true });
+});
+
+describe("a deleted pod's page", () => {
+  it('answers 200 with what the store holds, marked gone; a name never seen stays a 404', async () => {
+    const victim = (sim.store.list('pods') as Pod[]).find(
+      (p) =>
+        p.metadata.namespace === 'shop' &&
+        p.metadata.name.startsWith('payments-') &&
+        p.status?.podIP &&
+        !p.metadata.deletionTimestamp,
+    );
+    if (!victim) throw new Error('the phantom-503 scenario has no running payments pod');
+    const name = victim.metadata.name;
+
+    const live = await getPod('shop', name);
+    expect(live.status).toBe(200);
+    const liveBody = PodDetailSchema.parse(await live.json());
+    expect(liveBody).toMatchObject({ gone: false, deletion: null });
+
+    // the runtime's history has recorded the pod before it goes, as a watching meshdx would
+    const [rt] = runningRuntimes();
+    if (!rt) throw new Error('the route started no runtime');
+    await until('the recorder to see the pod', () => rt.store.podSnapshot('shop', name));
+
+    const del = await fetch(`${sim.url}/api/v1/namespaces/shop/pods/${name}`, {
+      method: 'DELETE',
+      headers: { Authorization: `Bearer ${SIM_TOKEN}` },
+    });
+    expect(del.status).toBe(200);
+
+    const body: PodDetail = await until('the page of the deleted pod', async () => {
+      const res = await getPod('shop', name);
+      if (res.status !== 200) return null;
+      const b = PodDetailSchema.parse(await res.json());
+      return b.gone ? b : null;
+    });
+    expect(body.pod.name).toBe(name);
+    expect(body.pod.namespace).toBe('shop');
+    expect(body.deletion?.observed).toBe(true);
+    expect(Date.parse(body.deletion?.at ?? '')).not.toBeNaN();
+    expect(body.ips.map((s) => s.ip)).toContain(victim.status?.podIP);
+    const span = body.ips.find((s) => s.ip === victim.status?.podIP);
+    expect(span?.goneAt).not.toBeNull();
+    expect(body.transitions.length).toBeGreaterThan(0);
+    expect(body.otherIncarnations).toEqual([]);
+
+    const never = await getPod('shop', 'payments-never-was');
+    expect(never.status).toBe(404);
+    const err = (await never.json()) as { error: { code: string; message: string } };
+    expect(err.error.code).toBe('NOT_FOUND');
+    expect(err.error.message).toContain('shop/payments-never-was');
+  }, 30_000);
+});
