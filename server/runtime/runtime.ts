@@ -28,7 +28,7 @@ import {
 
 /** Where a runtime's pod history lives and how it is doing. */
 export interface HistoryInfo {
-  /** The SQLite file, or ':memory:'. */
+  /** The SQLite file's name (not its path on disk), or ':memory:'. */
   file: string;
   /** Why the file could not be used (the history then lives in memory for this run), if so. */
   fallback: string | null;
@@ -108,7 +108,12 @@ export class ClusterRuntime {
     if (typeof history === 'string') {
       const opened = openStore(history, settings.MESHDX_CLOCK);
       this.store = opened.store;
-      this.history = { file: opened.file, fallback: opened.fallback };
+      // what views and /api/health show: the file's name, never where it is on the server's disk
+      const name = path.basename(opened.file);
+      this.history = {
+        file: name,
+        fallback: opened.fallback?.split(opened.file).join(name) ?? null,
+      };
       this.recorder = startRecorder({
         pods: this.pods,
         events: this.events,

@@ -7,6 +7,7 @@ import { GET as liveGet } from '../../app/api/incidents/live/route';
 import { POST as uploadPost } from '../../app/api/incidents/upload/route';
 import { GET as timelinesGet } from '../../app/api/timelines/route';
 import { GET as podsGet } from '../../app/api/pods/route';
+import { GET as healthGet } from '../../app/api/health/route';
 import { resetRegistry } from '../../server/runtime/registry';
 import { startSimulator, type RunningSimulator } from '../../server/sim/index';
 
@@ -28,7 +29,12 @@ beforeAll(async () => {
   });
   const kc = path.join(dir, 'kubeconfig');
   fs.writeFileSync(kc, sim.kubeconfigYaml);
-  process.env = { ...saved, MESHDX_KUBECONFIG: kc, MESHDX_DB: ':memory:', MESHDX_AUTH: 'none' };
+  process.env = {
+    ...saved,
+    MESHDX_KUBECONFIG: kc,
+    MESHDX_DB: path.join(dir, 'db'),
+    MESHDX_AUTH: 'none',
+  };
   delete process.env.MESHDX_CONTEXT;
   resetRegistry();
 }, 60_000);
@@ -119,6 +125,19 @@ describe('query parameters', () => {
       new Request(url('/api/incidents?namespace=shop&ip=10.244.1.17&client=shop/web-0')),
     );
     expect(res.status).toBe(200);
+  });
+});
+
+describe('what the answers show of the server', () => {
+  it('no absolute store path in /api/incidents or /api/health: the file name only', async () => {
+    for (const res of [
+      await incidentsGet(new Request(url('/api/incidents?namespace=shop'))),
+      await healthGet(new Request(url('/api/health'))),
+    ]) {
+      const text = await res.text();
+      expect(text).not.toContain(dir);
+      expect(text).toContain('.sqlite');
+    }
   });
 });
 
