@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { KubeTransport } from '../../kube/transport';
-import { clientSignals, failuresQuery } from './client-signals';
+import { clientSignals } from './client-signals';
 
 const W = { fromMs: Date.parse('2026-11-01T11:00:00Z'), toMs: Date.parse('2026-11-01T12:00:00Z') };
 
@@ -19,12 +19,6 @@ function prometheus(body: unknown, seen: URL[]): typeof fetch {
 }
 
 describe('client failures from one Prometheus query', () => {
-  it('asks for failing source-side requests per pod over the window', () => {
-    expect(failuresQuery(3600)).toBe(
-      'sum by (namespace, pod) (increase(istio_requests_total{reporter="source",response_code=~"5.."}[3600s])) or sum by (namespace, pod) (increase(istio_requests_total{reporter="source",response_flags!="-"}[3600s]))',
-    );
-  });
-
   it('maps the answer onto the candidate pods, zero for the ones it does not name', async () => {
     const seen: URL[] = [];
     const answer = {

@@ -18,6 +18,7 @@ import { ENVOY_PROMETHEUS_PORT } from '../../envoy/scrape';
 import { envoyAdminGet, podProxyGet } from '../../kube/podports';
 import type { KubeTransport } from '../../kube/transport';
 import { promGet } from '../../prometheus/query';
+import { failuresQuery, istioRequestLines } from '../../../lib/incidents/signal-query';
 
 export interface SignalSource {
   /** Where the failures came from, for the page. */
@@ -36,23 +37,6 @@ export interface SignalDeps {
 
 /** At most this many proxies are asked before their logs are chosen (the rest: churn only). */
 export const MAX_PROBED = 400;
-
-/** The one query: failing source-side requests per pod over the window. */
-export function failuresQuery(windowSeconds: number): string {
-  const w = `${Math.max(60, Math.round(windowSeconds))}s`;
-  const sel = (m: string) => `sum by (namespace, pod) (increase(istio_requests_total{${m}}[${w}]))`;
-  return `${sel('reporter="source",response_code=~"5.."')} or ${sel('reporter="source",response_flags!="-"')}`;
-}
-
-/** Only the istio_requests_total lines of a scrape (a scrape has thousands of lines). */
-function istioLines(text: string): string {
-  return text
-    .split('\n')
-    .filter(
-      (l) => l.startsWith('istio_requests_total') || l.startsWith('# TYPE istio_requests_total'),
-    )
-    .join('\n');
-}
 
 const ADMIN_PATH = `/stats?filter=${encodeURIComponent(
   '^cluster\\.outbound.*\\.(upstream_rq_total|upstream_cx_total|upstream_rq_5xx|upstream_cx_destroy_remote_with_active_rq)$',
@@ -125,7 +109,7 @@ export async function clientSignals(
             maxBytes: 64 * 1024 * 1024,
           },
         );
-        const samples = parsePrometheusText(istioLines(res.body)).samples;
+        const samples = parsePrometheusText(istioRequestLines(res.body)).samples;
         return [p, signalFromIstioSamples(samples)];
       } catch (e) {
         return [p, { failures: null, calls: [], problem: failureReason(e) }];
