@@ -12,6 +12,9 @@ const nextConfig: NextConfig = {
   output: process.env.MESHDX_STANDALONE === '1' ? 'standalone' : undefined,
   outputFileTracingRoot: root,
   poweredByHeader: false,
+  // Next's own trailing-slash redirect runs before proxy.ts, so it skipped the Host check and
+  // carried no security headers; proxy.ts redirects pages itself and answers /api with JSON.
+  skipTrailingSlashRedirect: true,
   // The whole repo is type-checked once by `npm run check` (tsc --noEmit); not again here.
   typescript: { ignoreBuildErrors: true },
 };

@@ -5,9 +5,11 @@ import {
   checkRequest,
   configRefusal,
   refusalBody,
+  isApiPath,
   type Refusal,
 } from '@/server/security/guard';
 import { buildCsp, newNonce, securityHeaders } from '@/server/security/headers';
+import { apiPathProblem } from '@/server/security/api-routes';
 import { authGate } from '@/server/security/auth-gate';
 import type { AuthSettings } from '@/server/auth/identity';
 import { loadEnv } from '@/server/env';
@@ -68,15 +70,26 @@ export function proxy(request: NextRequest): NextResponse {
             },
             cfg.allowlist,
           );
+  // an /api path no route serves, with a trailing slash or a dot segment: a JSON error, never
+  // Next's HTML 404 or its redirect (next.config.ts: skipTrailingSlashRedirect)
+  if (!refusal && isApiPath(pathname)) refusal = apiPathProblem(pathname);
+  // a page with a trailing slash: redirected here, after the Host check, with the headers below
+  const slashRedirect =
+    !refusal && pathname.length > 1 && pathname.endsWith('/') ? pathname.replace(/\/+$/, '') : null;
   // per-user identity (MESHDX_AUTH): no identity at all is the login page or a 401
   const gate =
-    refusal || authCfg instanceof Error
+    refusal || slashRedirect !== null || authCfg instanceof Error
       ? null
       : authGate(authCfg, { pathname, search: request.nextUrl.search, headers: request.headers });
   if (gate && 'refusal' in gate) refusal = gate.refusal;
 
   let response: NextResponse;
-  if (gate && 'redirect' in gate) {
+  if (slashRedirect !== null) {
+    const to = new URL(request.url);
+    to.pathname = slashRedirect || '/';
+    response = NextResponse.redirect(to, 308);
+    response.headers.set('Cache-Control', 'no-store');
+  } else if (gate && 'redirect' in gate) {
     response = NextResponse.redirect(new URL(gate.redirect, request.url), 303);
     response.headers.set('Cache-Control', 'no-store');
   } else if (refusal) {

@@ -22,6 +22,7 @@ export interface Refusal {
     | 'INVALID_CONFIG'
     | 'METHOD_NOT_ALLOWED'
     | 'INVALID_REQUEST'
+    | 'NOT_FOUND'
     | 'NO_SESSION'
     | 'NO_PROXY_IDENTITY';
   message: string;
