@@ -173,9 +173,24 @@ export default tseslint.config(
   },
   {
     // docs/DESIGN.md: a pod, workload or proxy reference is formatted by lib/refs, never inline
-    files: ['lib/**/*.ts', 'components/**/*.ts', 'components/**/*.tsx', 'cli/**/*.ts'],
+    files: [
+      'lib/**/*.ts',
+      'components/**/*.ts',
+      'components/**/*.tsx',
+      'cli/**/*.ts',
+      'server/**/*.ts',
+    ],
     // the simulator keeps its own keys: it is a separate program modelling a cluster
-    ignores: ['lib/refs/**', 'server/sim/**', '**/*.test.ts'],
+    ignores: [
+      'lib/refs/**',
+      'server/sim/**',
+      // history (server/cache, server/store) and identity (server/auth, server/runtime) follow
+      'server/cache/**',
+      'server/store/**',
+      'server/auth/**',
+      'server/runtime/**',
+      '**/*.test.ts',
+    ],
     plugins: { 'meshdx-refs': meshdxRefs },
     rules: { 'meshdx-refs/no-inline-ref': 'error' },
   },

@@ -8,6 +8,7 @@ import type { DetailParts, UsageTable } from '../../lib/proxies/detail';
 import { errorText, KubeError, malformedAnswer } from '../kube/errors';
 import { envoyAdminGet } from '../kube/podports';
 import { failureReason } from './reason';
+import { podKey } from '../../lib/refs/pod-ref';
 
 /**
  * Typed reads of one proxy's Envoy admin (:15000 over port-forward). Every /config_dump call
@@ -39,7 +40,7 @@ function adminGetter(kc: KubeConfig, ns: string, pod: string, timeoutMs: number)
     if (res.status !== 200)
       throw new KubeError(
         'http',
-        `Envoy admin of ${ns}/${pod} ${path.split('?')[0]} answered ${res.status}: ${res.body.slice(0, 200)}`,
+        `Envoy admin of ${podKey(ns, pod)} ${path.split('?')[0]} answered ${res.status}: ${res.body.slice(0, 200)}`,
       );
     return res.body;
   };
@@ -157,7 +158,7 @@ export async function readRawClusters(
     get(ADMIN_PATHS.rawDynamicClusters),
     get(ADMIN_PATHS.rawStaticClusters),
   ]);
-  const dynamic = parseAdminJson(dyn, `${namespace}/${name} dynamic_active_clusters`);
-  const statics = parseAdminJson(stat, `${namespace}/${name} static_clusters`);
+  const dynamic = parseAdminJson(dyn, `${podKey(namespace, name)} dynamic_active_clusters`);
+  const statics = parseAdminJson(stat, `${podKey(namespace, name)} static_clusters`);
   return JSON.stringify({ dynamic_active_clusters: dynamic, static_clusters: statics }, null, 2);
 }

@@ -8,14 +8,13 @@
 import { proxyStartedAt } from '../../lib/kube/proxy-container';
 import type { Pod } from '../../lib/kube/types';
 import type { EnvoyProxyStats } from '../../lib/metrics/envoy-stats';
+import { podKey } from '../../lib/refs/pod-ref';
 
 interface Seen {
   ms: number;
   /** When it was scraped, on the cluster's clock. */
   at: number;
 }
-
-const keyOf = (namespace: string, name: string) => `${namespace}/${name}`;
 
 /** The init times scraped from one cluster's proxies (one per cluster runtime). */
 export class EnvoyInitTimes {
@@ -32,7 +31,7 @@ export class EnvoyInitTimes {
   ): void {
     const h = stats.initializationTimeMs;
     if (!h || h.count !== 1 || !Number.isFinite(h.sum) || h.sum < 0) return;
-    const key = keyOf(namespace, name);
+    const key = podKey(namespace, name);
     const old = this.byPod.get(key);
     if (old?.ms !== h.sum) this.version++;
     this.byPod.set(key, { ms: h.sum, at: Math.max(at, old?.at ?? at) });
@@ -40,7 +39,7 @@ export class EnvoyInitTimes {
 
   /** The init time scraped from this pod's current proxy run, if any. */
   for(pod: Pod): number | undefined {
-    const s = this.byPod.get(keyOf(pod.metadata.namespace ?? 'default', pod.metadata.name));
+    const s = this.byPod.get(podKey(pod.metadata.namespace ?? 'default', pod.metadata.name));
     if (!s) return undefined;
     const started = proxyStartedAt(pod);
     return started !== null && started <= s.at ? s.ms : undefined;
@@ -48,6 +47,6 @@ export class EnvoyInitTimes {
 
   /** Whether an init time was recorded for this pod name (its run is checked at use). */
   has(namespace: string, name: string): boolean {
-    return this.byPod.has(keyOf(namespace, name));
+    return this.byPod.has(podKey(namespace, name));
   }
 }

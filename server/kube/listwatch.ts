@@ -4,6 +4,7 @@ import { isKubeError, KubeError } from './errors';
 import { collectionPath, screenItems, type Listed, type ResourceType } from './resources';
 import { budgetOf } from './budget';
 import type { KubeTransport } from './transport';
+import { objectKeyOf } from '../../lib/refs/object-ref';
 
 export interface ObservedEvent<T extends KubeObject> {
   type: 'ADDED' | 'MODIFIED' | 'DELETED';
@@ -170,8 +171,7 @@ export async function listPaged<T extends KubeObject>(
   return { items, rejected, resourceVersion };
 }
 
-const keyOf = (o: KubeObject) =>
-  o.metadata.uid ?? `${o.metadata.namespace ?? ''}/${o.metadata.name}`;
+const keyOf = (o: KubeObject) => o.metadata.uid || objectKeyOf(o, '');
 
 /**
  * List, then watch from the list's resourceVersion; when the watch drops, watch again from the

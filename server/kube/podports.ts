@@ -5,6 +5,7 @@ import { budgetOf } from './budget';
 import { errorText, KubeError } from './errors';
 import { MAX_429_RETRIES } from './retry';
 import type { KubeTransport, TextResponse } from './transport';
+import { podKey } from '../../lib/refs/pod-ref';
 
 /**
  * Pod ports meshdx may read through the API server's pods/proxy: pilot-agent, health, Envoy's
@@ -215,7 +216,7 @@ async function portForwardOnce(
       reject(
         new KubeError(
           'timeout',
-          `port-forward to ${ns}/${name}:${port} gave no complete answer within ${timeoutMs} ms`,
+          `port-forward to ${podKey(ns, name)}:${port} gave no complete answer within ${timeoutMs} ms`,
         ),
       );
     }, timeoutMs);
@@ -230,7 +231,10 @@ async function portForwardOnce(
         ws.on('error', (e) => {
           clearTimeout(timer);
           reject(
-            new KubeError('unreachable', `port-forward to ${ns}/${name} failed: ${errorText(e)}`),
+            new KubeError(
+              'unreachable',
+              `port-forward to ${podKey(ns, name)} failed: ${errorText(e)}`,
+            ),
           );
         });
         input.write(
@@ -244,7 +248,7 @@ async function portForwardOnce(
         reject(
           new KubeError(
             status ? 'http' : 'unreachable',
-            `port-forward to ${ns}/${name}:${port}: ${msg}`,
+            `port-forward to ${podKey(ns, name)}:${port}: ${msg}`,
             {
               status: status ? Number(status[1]) : undefined,
             },
@@ -254,7 +258,10 @@ async function portForwardOnce(
   });
   await done;
   if (size > maxBytes)
-    throw new KubeError('protocol', `admin response from ${ns}/${name} exceeds ${maxBytes} bytes`);
+    throw new KubeError(
+      'protocol',
+      `admin response from ${podKey(ns, name)} exceeds ${maxBytes} bytes`,
+    );
   // client-node strips the 2-byte port frame that opens each channel and passes on what is left,
   // an empty buffer: only bytes count as an answer. What the kubelet could not do (connection
   // refused inside the pod) arrives as text on the error channel.
@@ -262,7 +269,7 @@ async function portForwardOnce(
   if (size === 0) {
     throw new KubeError(
       'unreachable',
-      `port-forward to ${ns}/${name}:${port}: ${why || 'connection closed without an answer'}`,
+      `port-forward to ${podKey(ns, name)}:${port}: ${why || 'connection closed without an answer'}`,
     );
   }
   const raw = Buffer.concat(chunks, size);
@@ -272,6 +279,6 @@ async function portForwardOnce(
     return parseHttpBytes(raw);
   } catch (e) {
     if (why === '') throw e;
-    throw new KubeError('unreachable', `port-forward to ${ns}/${name}:${port}: ${why}`);
+    throw new KubeError('unreachable', `port-forward to ${podKey(ns, name)}:${port}: ${why}`);
   }
 }

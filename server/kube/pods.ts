@@ -2,6 +2,7 @@ import type { Pod } from '../../lib/kube/types';
 import { isKubeError, KubeError } from './errors';
 import { collectionPath, CORE } from './resources';
 import type { KubeTransport } from './transport';
+import { podKey } from '../../lib/refs/pod-ref';
 
 /**
  * The pod, read from the API server; a pod that does not exist is a 404 that names it (before
@@ -16,7 +17,7 @@ export async function requireLivePod(
     return await t.getJson<Pod>(`${collectionPath(CORE.pods, namespace)}/${name}`);
   } catch (e) {
     if (isKubeError(e) && e.status === 404) {
-      throw new KubeError('http', `pod ${namespace}/${name} does not exist`, {
+      throw new KubeError('http', `pod ${podKey(namespace, name)} does not exist`, {
         status: 404,
         reason: 'NotFound',
       });

@@ -9,6 +9,7 @@ import type { EnvoyProxyStats } from '../../lib/metrics/envoy-stats';
 import type { ScrapeOutcome } from '../../lib/proxies/types';
 import { AsciiTexts } from '../../lib/ascii-text';
 import { promVector, type PromClient, type VectorVisitor } from './query';
+import { podKey } from '../../lib/refs/pod-ref';
 
 /**
  * The figures every proxy has its own value of: one series per proxy in each answer. `max by`
@@ -147,7 +148,7 @@ function sampleFor(into: FoldTarget, namespace: string, pod: string): PromFleetS
   if (!p) {
     p = { stats: emptyStats(), sampledAtMs: null, sampledAt: null };
     pods.set(pod, p);
-    into.byPod.set(`${namespace}/${pod}`, p);
+    into.byPod.set(podKey(namespace, pod), p);
   }
   return p;
 }
@@ -351,7 +352,7 @@ export function promOutcome(
   maxAgeMs: number,
 ): ScrapeOutcome {
   const nowMs = fleet.atMs;
-  const s = fleet.byPod.get(`${namespace}/${pod}`);
+  const s = fleet.byPod.get(podKey(namespace, pod));
   if (!s || s.stats.activeClusters === null) {
     return {
       ok: false,

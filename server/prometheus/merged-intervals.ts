@@ -1,4 +1,5 @@
 import type { PodInterval } from '../../lib/ledger/types';
+import { podIdKey } from '../../lib/refs/pod-ref';
 
 /**
  * meshdx's own intervals plus those only Prometheus knows (pods from before meshdx watched, or
@@ -8,7 +9,7 @@ export function mergeIntervals(
   own: readonly PodInterval[],
   extra: readonly PodInterval[],
 ): PodInterval[] {
-  const key = (i: PodInterval) => `${i.uid ?? `${i.namespace}/${i.name}`}|${i.ip}`;
+  const key = (i: PodInterval) => `${podIdKey(i)}|${i.ip}`;
   const known = new Set(own.map(key));
   return [...own, ...extra.filter((i) => !known.has(key(i)))];
 }

@@ -5,10 +5,13 @@
  */
 import type { PodInterval } from '../../lib/ledger/types';
 import { promGet, type PromClient, type Series } from './query';
+import { podIdKey } from '../../lib/refs/pod-ref';
 
 export { parseMatrix, type Series } from './query';
 
-const podKey = (m: Record<string, string>) => m.uid || `${m.namespace ?? ''}/${m.pod ?? ''}`;
+/** kube-state-metrics labels: the pod's uid, else namespace/pod. */
+const podKey = (m: Record<string, string>) =>
+  podIdKey({ namespace: m.namespace ?? '', name: m.pod ?? '', uid: m.uid });
 
 export interface PodInfoHistory {
   intervals: PodInterval[];

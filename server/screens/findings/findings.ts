@@ -25,6 +25,7 @@ import { ambientOf } from '../overview/ambient';
 import { timelineFleetOf } from '../timelines/timelines';
 import { podListDetail, viewDeadline } from '../deadline';
 import type { RequestScope } from '../../auth/identity';
+import { podKey } from '../../../lib/refs/pod-ref';
 
 export interface FindingsOptions {
   /** Most istio-proxy logs read for the external-host check (one pod per workload). */
@@ -60,7 +61,7 @@ async function readAccessLogs(
     o.logConcurrency,
     async (g) => {
       const ns = g.namespace;
-      const name = `logs ${ns}/${g.pod.metadata.name}`;
+      const name = `logs ${podKey(ns, g.pod.metadata.name)}`;
       try {
         const text = await podLogs(t, ns, g.pod.metadata.name, 'istio-proxy', {
           tailLines: o.logTailLines,
@@ -84,7 +85,7 @@ async function readAccessLogs(
       onThrow: (e, g) => ({
         entry: null,
         source: {
-          name: `logs ${g.namespace}/${g.pod.metadata.name}`,
+          name: `logs ${podKey(g.namespace, g.pod.metadata.name)}`,
           ok: false,
           detail: String(e),
         },

@@ -19,6 +19,7 @@ import { envoyAdminGet, podProxyGet } from '../../kube/podports';
 import type { KubeTransport } from '../../kube/transport';
 import { promGet } from '../../prometheus/query';
 import { failuresQuery, istioRequestLines } from '../../../lib/incidents/signal-query';
+import { parsePodKey, podKey } from '../../../lib/refs/pod-ref';
 
 export interface SignalSource {
   /** Where the failures came from, for the page. */
@@ -57,7 +58,7 @@ async function fromPrometheus(
   const wanted = new Set(pods);
   for (const p of pods) signals.set(p, { failures: 0, calls: [] });
   for (const s of answer.series) {
-    const key = `${s.metric.namespace ?? ''}/${s.metric.pod ?? ''}`;
+    const key = podKey(s.metric.namespace ?? '', s.metric.pod ?? '');
     const v = s.samples[s.samples.length - 1]?.[1] ?? 0;
     if (wanted.has(key) && Number.isFinite(v))
       signals.set(key, { failures: Math.round(v), calls: [] });
@@ -91,13 +92,12 @@ export async function clientSignals(
       };
     promNote = `${r.note}; asked each proxy instead.`;
   }
-  const split = (p: string) => [p.slice(0, p.indexOf('/')), p.slice(p.indexOf('/') + 1)] as const;
   const scraped = await mapBounded(
     probe,
     concurrency,
     async (p): Promise<[string, ClientSignal]> => {
-      const [ns, name] = split(p);
       try {
+        const { namespace: ns, name } = parsePodKey(p);
         const res = await podProxyGet(
           deps.t,
           ns,
@@ -140,8 +140,8 @@ export async function clientSignals(
     probe,
     concurrency,
     async (p): Promise<[string, ClientSignal]> => {
-      const [ns, name] = split(p);
       try {
+        const { namespace: ns, name } = parsePodKey(p);
         const res = await envoyAdminGet(kc, ns, name, ADMIN_PATH, {
           timeoutMs,
           maxBytes: 32 * 1024 * 1024,

@@ -25,6 +25,7 @@ import {
   type IncidentsQuery,
 } from '../../../lib/incidents/choose';
 import { runtimeIpHistory } from './ip-history';
+import { parsePodKey } from '../../../lib/refs/pod-ref';
 
 export interface LiveBatch {
   rows: RequestRow[];
@@ -119,9 +120,9 @@ export async function followIncidents(
   try {
     await Promise.all(
       clients.map(async (c) => {
-        const [ns = '', name = ''] = c.split('/');
         const attribute = createLiveAttributor(c, filter, history);
         try {
+          const { namespace: ns, name } = parsePodKey(c);
           await followLog(rt.transport, rt.kc, ns, name, {
             container: 'istio-proxy',
             sinceTime: new Date(sinceMs).toISOString(),

@@ -4,6 +4,7 @@ import type { EndpointSlice } from '../../../lib/kube/types';
 import { parseClustersJson, sliceAddresses, staleHosts } from '../../../lib/incidents/stale';
 import { endOf } from '../../../lib/ledger/lookup';
 import type { IpHistory } from '../../../lib/ledger/ip-history';
+import { parsePodKey, podKeyOf } from '../../../lib/refs/pod-ref';
 
 export interface StaleReport {
   client: string;
@@ -19,10 +20,10 @@ export async function staleEndpointsFor(
   slices: readonly EndpointSlice[],
   history: IpHistory,
 ): Promise<StaleReport> {
-  const [ns = '', pod = ''] = client.split('/');
   let text: string;
   try {
-    text = await clustersJson(ns, pod);
+    const { namespace, name } = parsePodKey(client);
+    text = await clustersJson(namespace, name);
   } catch (e) {
     return { client, checked: 0, problem: e instanceof Error ? e.message : String(e), hosts: [] };
   }
@@ -47,7 +48,7 @@ export async function staleEndpointsFor(
         service: parseClusterName(h.cluster)?.fqdn ?? null,
         address: h.port !== null ? `${h.ip}:${h.port}` : h.ip,
         health: h.health,
-        lastHolder: last ? `${last.namespace}/${last.name}` : null,
+        lastHolder: last ? podKeyOf(last) : null,
         state,
       };
     }),

@@ -54,6 +54,7 @@ import {
   scopingTargets,
   tally,
 } from '../../../lib/scoping/targets';
+import { podKey } from '../../../lib/refs/pod-ref';
 
 export interface GatherDeps {
   transport: KubeTransport;
@@ -171,7 +172,8 @@ export async function gatherScopingInput(deps: GatherDeps): Promise<Gathered> {
       }
       const fromProm = fleetUsable ? promOutcome(fleet, tg.namespace, tg.pod, maxAgeMs) : null;
       const promActive = fromProm?.ok ? fromProm.stats.activeClusters : null;
-      const wk = workloadKey.get(`${tg.namespace}/${tg.pod}`) ?? `${tg.namespace}/${tg.pod}`;
+      const pk = podKey(tg.namespace, tg.pod);
+      const wk = workloadKey.get(pk) ?? pk;
       // known from Prometheus: nothing to read; else with a count from Prometheus, only the
       // workload's first proxy is read for its usage
       const known = promActive !== null && knownFromProm.has(wk);

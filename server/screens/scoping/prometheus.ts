@@ -5,6 +5,7 @@
  */
 import type { TrafficObservation } from '../../../lib/scoping/types';
 import { parseMatrix, promGet, type Series } from '../../prometheus/query';
+import { workloadNameKey } from '../../../lib/refs/workload-ref';
 
 /**
  * Requests each client workload's proxies counted per destination service, as last seen within
@@ -43,7 +44,7 @@ function usageFromSeries(series: readonly Series[]): PrometheusUsage {
       badSamples++;
       continue;
     }
-    const key = `${ns}/${wl}`;
+    const key = workloadNameKey(ns, wl);
     const o = byWorkload.get(key) ?? {
       source: 'prometheus' as const,
       namespace: ns,

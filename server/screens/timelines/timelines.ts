@@ -32,6 +32,7 @@ import { StorePodHistory, type StorePodHistoryOptions } from '../../store/pod-hi
 import { podListDetail, viewDeadline, type ViewDeadline } from '../deadline';
 import { injectionInput, type NodesMemo } from './injection';
 import type { RequestScope } from '../../auth/identity';
+import { podKey } from '../../../lib/refs/pod-ref';
 
 /** Where the history comes from: the runtime's store, fed by the same feeds as the cache. */
 export interface TimelineSource {
@@ -194,7 +195,7 @@ export async function podTimelineFrom(
   if (!view) {
     throw new KubeError(
       'http',
-      `pod ${namespace}/${name} is not in the cluster and meshdx has no history of it`,
+      `pod ${podKey(namespace, name)} is not in the cluster and meshdx has no history of it`,
       { status: 404, reason: 'NotFound' },
     );
   }
@@ -267,7 +268,7 @@ export async function getPodTimeline(
   requireName('pod', name);
   // One scrape of the pod's :15090 gives Envoy's init time, a proxy-ready source (never
   // fails); once known it is not asked again on every open of the pod
-  const deadline = viewDeadline(rt, `The timeline of ${namespace}/${name}`);
+  const deadline = viewDeadline(rt, `The timeline of ${podKey(namespace, name)}`);
   if (!rt.envoyInit.has(namespace, name))
     await scrapeProxyStats(rt.transport, namespace, name, POD_SCRAPE_TIMEOUT_MS, rt.envoyInit);
   await deadline.need('pods and events', rt.cache.ready(), () => podListDetail(rt));
