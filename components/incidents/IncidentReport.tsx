@@ -4,6 +4,7 @@ import type { IncidentsView } from '../../lib/api/incidents';
 import { clock, fmtDuration } from '../../lib/incidents/format';
 import { problemText } from '../../lib/parse-problem';
 import { Card, Stat } from '../ui/Card';
+import { PodLink } from '../inventory/PodLink';
 import { IncidentChart } from './IncidentChart';
 import { PodsTable, StateBadge } from './PodsTable';
 import { Recommendations } from './Recommendations';
@@ -107,14 +108,14 @@ function Requests({ view, newestFirst }: { view: IncidentsView; newestFirst?: bo
                 <td className="tabular-nums">{r.code ?? '–'}</td>
                 <td>{r.flags.join(',') || '–'}</td>
                 <td className="font-mono" title={r.client ?? undefined}>
-                  {(r.client ? tryParsePodRef(r.client)?.name : null) ?? r.client ?? '–'}
+                  {clientLink(r.client)}
                 </td>
                 <td className="font-mono" title={r.service ?? undefined}>
                   {r.service?.split('.')[0] ?? '–'}
                 </td>
                 <td className="font-mono">{r.upstream ?? '–'}</td>
                 <td className="font-mono" title={r.pod?.name}>
-                  {r.pod?.name ?? '–'}
+                  {r.pod ? <PodLink pod={r.pod}>{r.pod.name}</PodLink> : '–'}
                 </td>
                 <td>
                   <StateBadge state={r.state} />
@@ -257,4 +258,10 @@ export function IncidentReport({
       {view.clients.limit > 0 && <ClientsCard clients={view.clients} onAdd={onAddClient} />}
     </div>
   );
+}
+
+/** A request's client: a link to its pod's page when it names a pod, else as written. */
+function clientLink(client: string | null) {
+  const pod = client ? tryParsePodRef(client) : null;
+  return pod ? <PodLink pod={pod}>{pod.name}</PodLink> : (client ?? '–');
 }

@@ -6,6 +6,7 @@ import { isIpAddress } from '../../lib/inventory/pod-list';
 import { podListQuery } from '../data/queries';
 import { QueryBoundary } from '../data/QueryBoundary';
 import { Card } from '../ui/Card';
+import { PodLink } from '../inventory/PodLink';
 import { StateBadge } from './PodsTable';
 import { podKeyOf } from '../../lib/refs/pod-ref';
 
@@ -44,7 +45,7 @@ function Holders({ ip, rows }: { ip: string; rows: PodRow[] }) {
             {rows.map((p) => (
               <tr key={podKeyOf(p)}>
                 <td className="py-0.5 font-mono text-xs">
-                  {p.namespace}/{p.name}
+                  <PodLink pod={p} />
                 </td>
                 <td className="text-xs">{p.workload}</td>
                 <td className="text-xs">{p.node ?? '–'}</td>

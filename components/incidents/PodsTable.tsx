@@ -4,7 +4,8 @@ import type { UpstreamPodRow } from '../../lib/api/incidents';
 import { afterGone, clock, fmtDuration } from '../../lib/incidents/format';
 import { Badge } from '../ui/Card';
 import { VirtualTable, type Column } from '../ui/VirtualTable';
-import { podIdKey, podKeyOf, tryParsePodRef } from '../../lib/refs/pod-ref';
+import { PodLink } from '../inventory/PodLink';
+import { podIdKey, tryParsePodRef } from '../../lib/refs/pod-ref';
 
 const TONE = { live: 'good', terminating: 'warn', terminated: 'bad', unknown: 'neutral' } as const;
 
@@ -47,7 +48,9 @@ const COLUMNS: Column<UpstreamPodRow>[] = [
     header: 'Upstream pod',
     width: '2.2fr',
     render: (p) => (
-      <span className="font-mono text-xs">{p.pod ? podKeyOf(p.pod) : '(no pod known)'}</span>
+      <span className="font-mono text-xs">
+        {p.pod ? <PodLink pod={p.pod} /> : '(no pod known)'}
+      </span>
     ),
     sortValue: (p) => (p.pod ? p.pod.name : ''),
   },

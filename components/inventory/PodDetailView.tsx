@@ -5,8 +5,9 @@ import { shortTime } from './format';
 export function PodDetailView({ detail }: { detail: PodDetail }) {
   const p = detail.pod;
   return (
-    <div className="space-y-4" data-testid="pod-page">
-      <Card title="Containers">
+    <div className="space-y-4" data-testid="pod-page" data-gone={detail.gone}>
+      {detail.deletion && <GoneNotice deletion={detail.deletion} />}
+      <Card title={detail.gone ? 'Containers (as last seen)' : 'Containers'}>
         <table className="w-full text-sm">
           <thead className="text-left text-xs text-slate-500">
             <tr>
@@ -47,7 +48,9 @@ export function PodDetailView({ detail }: { detail: PodDetail }) {
       <Card title={`Events (${detail.events.length})`}>
         {detail.events.length === 0 ? (
           <p className="text-sm text-slate-600">
-            The cluster keeps no events for this pod (events expire after about an hour).
+            {detail.gone
+              ? 'meshdx recorded no events for this pod.'
+              : 'The cluster keeps no events for this pod (events expire after about an hour).'}
           </p>
         ) : (
           <table className="w-full text-sm">
@@ -77,6 +80,9 @@ export function PodDetailView({ detail }: { detail: PodDetail }) {
           </table>
         )}
       </Card>
+      <IpSpans detail={detail} />
+      <Transitions detail={detail} />
+      <OtherIncarnations detail={detail} />
       <Card title="Annotations">
         <pre className="overflow-x-auto text-xs" tabIndex={0}>
           {Object.entries(detail.annotations)
@@ -85,5 +91,128 @@ export function PodDetailView({ detail }: { detail: PodDetail }) {
         </pre>
       </Card>
     </div>
+  );
+}
+
+type Deletion = NonNullable<PodDetail['deletion']>;
+
+/** When meshdx saw it go, or (not watching then) the latest it can have gone. */
+function deletionText(d: Deletion): string {
+  return d.observed
+    ? `deleted at ${shortTime(d.at)} (observed)`
+    : `deleted by ${shortTime(d.at)} (inferred: it vanished while meshdx was not watching)`;
+}
+
+function GoneNotice({ deletion }: { deletion: Deletion }) {
+  return (
+    <div
+      className="rounded border border-amber-300 bg-amber-50 p-3 text-sm text-amber-900"
+      role="status"
+      data-testid="pod-gone"
+    >
+      <Badge tone="warn">gone</Badge> This pod no longer exists: it was {deletionText(deletion)}.
+      What follows is what meshdx&apos;s history kept of it.
+    </div>
+  );
+}
+
+function IpSpans({ detail }: { detail: PodDetail }) {
+  return (
+    <Card title={`IP addresses (${detail.ips.length})`}>
+      {detail.ips.length === 0 ? (
+        <p className="text-sm text-slate-600">
+          The IP history holds no address for this pod (none assigned, or host network).
+        </p>
+      ) : (
+        <table className="w-full text-sm" data-testid="pod-ips">
+          <thead className="text-left text-xs text-slate-500">
+            <tr>
+              <th>IP</th>
+              <th>Held from</th>
+              <th>Deletion started</th>
+              <th>Released</th>
+            </tr>
+          </thead>
+          <tbody>
+            {detail.ips.map((s) => (
+              <tr key={`${s.ip}@${s.from}`} className="border-t border-slate-100">
+                <td className="py-1 font-mono text-xs">{s.ip}</td>
+                <td className="font-mono text-xs">
+                  {shortTime(s.from)}
+                  {s.fromSource === 'event' ? '' : ` (from ${s.fromSource}, or earlier)`}
+                </td>
+                <td className="font-mono text-xs">{shortTime(s.deletionStartedAt)}</td>
+                <td className="font-mono text-xs">
+                  {s.goneAt === null
+                    ? 'still held'
+                    : `${shortTime(s.goneAt)}${s.goneUncertain ? ' (estimate)' : ''}`}
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+    </Card>
+  );
+}
+
+function Transitions({ detail }: { detail: PodDetail }) {
+  return (
+    <Card title={`Recorded changes (${detail.transitions.length})`}>
+      {detail.transitions.length === 0 ? (
+        <p className="text-sm text-slate-600">meshdx recorded no change of this pod.</p>
+      ) : (
+        <table className="w-full text-sm" data-testid="pod-transitions">
+          <thead className="text-left text-xs text-slate-500">
+            <tr>
+              <th>Time</th>
+              <th>Container</th>
+              <th>Field</th>
+              <th>Value</th>
+            </tr>
+          </thead>
+          <tbody>
+            {detail.transitions.map((t, i) => (
+              <tr key={i} className="border-t border-slate-100">
+                <td className="py-1 font-mono text-xs">{shortTime(t.time)}</td>
+                <td className="font-mono text-xs">{t.container || '(pod)'}</td>
+                <td className="font-mono text-xs">{t.field}</td>
+                <td className="font-mono text-xs">{t.value === null ? '–' : String(t.value)}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+    </Card>
+  );
+}
+
+function OtherIncarnations({ detail }: { detail: PodDetail }) {
+  if (detail.otherIncarnations.length === 0) return null;
+  return (
+    <Card title={`Earlier pods of this name (${detail.otherIncarnations.length})`}>
+      <p className="mb-2 text-sm text-slate-600">
+        Other pods, now deleted, bore the same namespace and name; this page shows the{' '}
+        {detail.gone ? 'most recently deleted' : 'live'} one.
+      </p>
+      <table className="w-full text-sm" data-testid="pod-incarnations">
+        <thead className="text-left text-xs text-slate-500">
+          <tr>
+            <th>UID</th>
+            <th>Created</th>
+            <th>Deletion</th>
+          </tr>
+        </thead>
+        <tbody>
+          {detail.otherIncarnations.map((o, i) => (
+            <tr key={o.uid ?? i} className="border-t border-slate-100">
+              <td className="py-1 font-mono text-xs">{o.uid ?? '(no uid recorded)'}</td>
+              <td className="font-mono text-xs">{shortTime(o.createdAt)}</td>
+              <td className="text-xs">{deletionText(o.deletion)}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </Card>
   );
 }

@@ -5,6 +5,7 @@ import type { PodTimelineView } from '../../lib/api/timelines';
 import { QueryBoundary } from '../data/QueryBoundary';
 import { shortTime } from '../inventory/format';
 import { Badge, Card } from '../ui/Card';
+import { PodLink } from '../inventory/PodLink';
 import { FixBlock } from './FixBlock';
 import { GanttChart } from './GanttChart';
 import { gapText, VERDICT_HELP, VERDICT_TONE } from './format';
@@ -126,7 +127,7 @@ export function PodTimelineCard({ namespace, name }: { namespace: string; name: 
     <Card
       title={
         <span>
-          {namespace}/{name}{' '}
+          <PodLink pod={{ namespace, name }} />{' '}
           {query.data?.deleted && (
             <Badge tone="warn">
               deleted {shortTime(query.data.deletedAt)}

@@ -3,6 +3,7 @@
 import type { TimelineFleetRow } from '../../lib/api/timelines';
 import { Badge } from '../ui/Card';
 import type { Column } from '../ui/VirtualTable';
+import { PodLink } from '../inventory/PodLink';
 import { gapText, VERDICT_TONE } from './format';
 
 const MODE_TONE = {
@@ -42,7 +43,7 @@ export const FLEET_COLUMNS: Column<TimelineFleetRow>[] = [
     render: (r) => (
       <span className="flex min-w-0 items-center gap-1">
         <span className="truncate font-mono text-xs" title={r.name}>
-          {r.name}
+          <PodLink pod={r}>{r.name}</PodLink>
         </span>
         {r.deleted && (
           <span className="shrink-0">

@@ -31,8 +31,12 @@ export default async function PodPage({
     return (
       <>
         <PageTitle
-          title={`Pod ${ns}/${pod}`}
-          subtitle="Containers, proxy, labels, annotations and the events the cluster still keeps."
+          title={`Pod ${ns}/${pod}${detail.gone ? ' (gone)' : ''}`}
+          subtitle={
+            detail.gone
+              ? "Deleted: its last state, IPs, changes and events as meshdx's history kept them."
+              : 'Containers, proxy, IPs, recorded changes, annotations and the events the cluster still keeps.'
+          }
         />
         <PodDetailView detail={detail} />
       </>

@@ -1,0 +1,27 @@
+'use client';
+
+import Link from 'next/link';
+import type { ReactNode } from 'react';
+import { withContext } from '../../lib/api/context';
+import { podHref, podKeyOf, type PodRef } from '../../lib/refs/pod-ref';
+import { useClusterContext } from '../data/useClusterContext';
+
+/**
+ * A pod named on a view, as a link to its page (live or gone), on the page's cluster context.
+ * Its text is the pod's `ns/name` unless given; a click opens the page and does not also select
+ * the row it sits in.
+ */
+export function PodLink({ pod, children }: { pod: PodRef; children?: ReactNode }) {
+  const ctx = useClusterContext();
+  return (
+    <Link
+      href={withContext(podHref(pod), ctx)}
+      className="text-sky-700 hover:underline"
+      title={podKeyOf(pod)}
+      data-testid="pod-link"
+      onClick={(e) => e.stopPropagation()}
+    >
+      {children ?? podKeyOf(pod)}
+    </Link>
+  );
+}
