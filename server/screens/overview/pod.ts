@@ -2,6 +2,7 @@ import type { PodDetail } from '../../../lib/api/inventory';
 import { podRow } from '../../../lib/inventory/build';
 import { deletionOf, otherIncarnations, podIpSpans } from '../../../lib/inventory/pod-past';
 import { requireName } from '../../../lib/kube/names';
+import { podKey } from '../../../lib/refs/pod-ref';
 import type { KubeEvent, Pod } from '../../../lib/kube/types';
 import { isKubeError, KubeError } from '../../kube/errors';
 import { collectionPath, CORE, listEvents } from '../../kube/resources';
@@ -57,13 +58,13 @@ function storedPodDetail(rt: ClusterRuntime, ns: string, name: string): PodDetai
   if (!found)
     throw new KubeError(
       'http',
-      `pod ${ns}/${name} does not exist, and meshdx's history has no pod of that name`,
+      `pod ${podKey(ns, name)} does not exist, and meshdx's history has no pod of that name`,
       { status: 404, reason: 'NotFound' },
     );
   if (!found.deleted)
     throw new KubeError(
       'http',
-      `pod ${ns}/${name} does not exist; meshdx saw it but has not recorded its deletion yet`,
+      `pod ${podKey(ns, name)} does not exist; meshdx saw it but has not recorded its deletion yet`,
       { status: 404, reason: 'NotFound' },
     );
   const pod = found.pod;
