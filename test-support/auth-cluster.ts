@@ -9,7 +9,7 @@ import path from 'node:path';
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { parseAllDocuments } from 'yaml';
-import { SIM_TOKEN } from '../server/sim/kubeconfig';
+import { SIM_TOKEN } from '../server/sim/api/kubeconfig';
 import { startSimulator, type RunningSimulator } from '../server/sim/index';
 
 const exec = promisify(execFile);

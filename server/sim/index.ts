@@ -6,7 +6,7 @@ import fs from 'node:fs/promises';
 import { createApiServer } from './api/server';
 import { parseTokenFile, SimAuth } from './api/auth';
 import { DEFAULT_API_OPTIONS, type ApiOptions, type SimContext } from './api/context';
-import { createClock } from './clock';
+import { createClock } from './world/clock';
 import { RequestCounts } from './api/request-counts';
 import { createMeshEmulator } from './mesh/index';
 import type { MeshEmulator, MeshWorld } from './mesh/types';
@@ -15,7 +15,7 @@ import { createFaults, type FaultSettings } from './store/faults';
 import { createSimLogs, type SimLogsImpl } from './store/logs';
 import { fileRvState } from './store/rvstate';
 import { createSimStore, type SimStoreImpl } from './store/store';
-import { simKubeconfig } from './kubeconfig';
+import { simKubeconfig } from './api/kubeconfig';
 import { seededRandom } from './world/build/ids';
 import type { Scenario, SimClock, SimFaults } from './world/types';
 

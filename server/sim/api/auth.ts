@@ -13,7 +13,7 @@
  * Requests are counted per (effective) user, so a test can prove whose credentials arrived.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { SIM_TOKEN } from '../kubeconfig';
+import { SIM_TOKEN } from './kubeconfig';
 import { queryBool, type SimContext } from './context';
 import { parseApiPath } from './paths';
 import { forbiddenMessage, rbacAllows, type Attributes, type UserInfo } from './rbac';

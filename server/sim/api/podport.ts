@@ -1,3 +1,4 @@
+import { faultKey } from '../store/faults';
 import { podSpec } from '../store/podshape';
 import type { Pod } from '../../../lib/kube/types';
 import type { PodHttpResponse } from '../mesh/types';
@@ -38,8 +39,6 @@ export function podNotReachable(pod: Pod): string | undefined {
   return undefined;
 }
 
-export const podKey = (pod: Pod): string => `${pod.metadata.namespace ?? ''}/${pod.metadata.name}`;
-
 /** Call the mesh emulator without letting its bugs take the server down. */
 export function askMesh(
   ctx: SimContext,
@@ -73,7 +72,7 @@ export function refusedDial(a: PodHttpResponse): string | undefined {
 export type PortAnswer = { data: Buffer } | { error: string };
 
 const refusedText = (pod: Pod, port: number): string =>
-  `error forwarding port ${port} to pod ${podKey(pod)}, uid ${pod.metadata.uid ?? ''}: failed to connect to localhost:${port} inside namespace: connect: connection refused`;
+  `error forwarding port ${port} to pod ${faultKey(pod)}, uid ${pod.metadata.uid ?? ''}: failed to connect to localhost:${port} inside namespace: connect: connection refused`;
 
 /**
  * One request to a pod's port through the kubelet's port-forward, as every transport of it
@@ -86,8 +85,8 @@ export async function answerPortRequest(
   port: number,
   r: Exclude<FeedResult, { state: 'more' }>,
 ): Promise<PortAnswer> {
-  if (ctx.faults.unreachablePods.has(podKey(pod))) return { error: refusedText(pod, port) };
-  const slow = ctx.faults.slowPods.get(podKey(pod)) ?? 0;
+  if (ctx.faults.unreachablePods.has(faultKey(pod))) return { error: refusedText(pod, port) };
+  const slow = ctx.faults.slowPods.get(faultKey(pod)) ?? 0;
   if (slow > 0) await sleep(slow);
   if (r.state === 'error')
     return { data: httpResponse(400, 'text/plain', `${r.error}\n`, ctx.clock.now()) };

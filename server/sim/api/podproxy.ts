@@ -1,14 +1,8 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Pod } from '../../../lib/kube/types';
+import { faultKey } from '../store/faults';
 import { sleep, type SimContext } from './context';
-import {
-  askMesh,
-  podKey,
-  podNotReachable,
-  refusedDial,
-  resolvePort,
-  splitProxyName,
-} from './podport';
+import { askMesh, podNotReachable, refusedDial, resolvePort, splitProxyName } from './podport';
 import { badRequest, failure, notFound, sendStatus } from './status';
 
 const unavailable = (message: string) => failure(503, 'ServiceUnavailable', message);
@@ -51,7 +45,7 @@ export async function handlePodProxy(
   res.on('close', () => {
     gone = true;
   });
-  if (ctx.faults.unreachablePods.has(podKey(pod))) {
+  if (ctx.faults.unreachablePods.has(faultKey(pod))) {
     await sleep(ctx.options.dialTimeoutMs);
     if (gone) return;
     return sendStatus(
@@ -67,7 +61,7 @@ export async function handlePodProxy(
       ),
     );
   }
-  const slow = ctx.faults.slowPods.get(podKey(pod)) ?? 0;
+  const slow = ctx.faults.slowPods.get(faultKey(pod)) ?? 0;
   if (slow > 0) await sleep(slow);
   if (gone) return;
   const answer = askMesh(ctx, pod, port, path, query);

@@ -12,7 +12,7 @@
  */
 import type { ServerResponse } from 'node:http';
 import type { SimContext } from '../api/context';
-import { podKey } from '../api/podport';
+import { faultKey } from '../store/faults';
 import { createEndpointIndexCache } from './endpoints';
 import { envoyPrometheus } from './prometheus';
 import { buildProxyContext } from './proxy';
@@ -56,7 +56,7 @@ export function renderEnvoyFleet(ctx: SimContext): string {
   const configVersion = configVersionOf(view);
   for (const pod of view.pods) {
     if (!hasProxy(pod) || !podIp(pod) || !proxyRunning(pod)) continue;
-    if (ctx.faults.unreachablePods.has(podKey(pod))) continue;
+    if (ctx.faults.unreachablePods.has(faultKey(pod))) continue;
     const proxy = buildProxyContext(
       pod,
       now,

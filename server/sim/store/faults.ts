@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import type { Pod } from '../../../lib/kube/types';
 import type { SimFaults } from '../world/types';
 
 /** Fault settings as plain data (what /_sim/faults accepts and what startSimulator takes). */
@@ -37,6 +38,10 @@ export function applyFaults(f: SimFaults, s: FaultSettings): void {
     for (const [k, v] of pairs) f.slowPods.set(k, Math.max(0, v));
   }
 }
+
+/** A pod's key in the unreachablePods and slowPods faults: "namespace/name". */
+export const faultKey = (pod: Pod): string =>
+  `${pod.metadata.namespace ?? ''}/${pod.metadata.name}`;
 
 const podRef = z.string().regex(/^[^/\s]+\/[^/\s]+$/, 'expected "namespace/name"');
 

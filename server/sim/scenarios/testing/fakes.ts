@@ -1,7 +1,7 @@
 import type { KubeObject } from '../../../../lib/kube/types';
 import type { SimKind } from '../../mesh/types';
 import type { ScenarioContext, SimClock, SimLogs, SimStore } from '../../world/types';
-import { createClock } from '../../clock';
+import { createClock } from '../../world/clock';
 import { seededRandom } from '../../world/build/ids';
 
 export interface VersionedStoreChange {

@@ -1,4 +1,4 @@
-import type { SimClock } from './world/types';
+import type { SimClock } from './types';
 
 interface Job {
   at: number;
