@@ -1,9 +1,13 @@
 // ESLint rules that keep the layers of DESIGN.md one way:
-// - layers/no-folder-cycle: no import cycle between the folders of a tree (server/ by default).
-//   Each folder right under the root is one node, and so is each file directly in the root
-//   (server/http.ts); a folder A that imports from B (value imports: type-only ones vanish at
-//   run time) while B reaches A again is reported at the import, with the folders and the
-//   imports that close the cycle. Test files are not part of the graph: nothing imports them.
+// - layers/no-folder-cycle: no import cycle between the folders of a tree (server/ by default),
+//   at every depth. In each folder, its subfolders are nodes, and its own (loose) files together
+//   are one more node, written `folder/*` (server/* holds server/http.ts). An import belongs to
+//   the deepest folder that holds both its ends: server/sim/api/a.ts importing server/sim/mesh/b.ts
+//   is the edge api -> mesh inside server/sim, and server/sim/index.ts importing server/sim/api/c.ts
+//   is the edge * -> api there. A node A that imports from B (value imports: type-only ones vanish
+//   at run time) while B reaches A again inside the same folder is reported at the import, with
+//   the nodes and the imports that close the cycle. A cycle that leaves the folder is a cycle of
+//   the folder above, reported there. Test files are not part of the graph: nothing imports them.
 // - layers/lib-imports-lib: a file under lib/ imports only from lib/ (and packages), types
 //   included: lib/ is the bottom layer, pure, and never reaches up into server/, app/,
 //   components/, cli/ or test-support/.
@@ -12,27 +16,44 @@ import { importsOf, sourceFiles } from './import-graph.mjs';
 
 const isTest = (file) => /\.test\.[cm]?[jt]sx?$/.test(file);
 
-/** The node of `file` in the folder graph of `rootDir`: its first segment, or null outside. */
+/** The first segment of `file` under `rootDir`, or null outside. */
 export function folderOf(file, rootDir) {
   const rel = path.relative(rootDir, file);
   if (rel === '' || rel.startsWith('..') || path.isAbsolute(rel)) return null;
   return rel.split(path.sep)[0];
 }
 
+/** The node that stands for a folder's own (loose) files. */
+export const OWN_FILES = '*';
+
+/**
+ * Where an import from `file` to `target` (both under `rootDir`) sits: `dir`, the deepest folder
+ * holding both ('' for the root, else 'a/b'), and the nodes `from` and `to` of the two ends in
+ * it (a subfolder's name, or OWN_FILES). Null when either end is outside `rootDir`.
+ */
+export function placeOf(file, target, rootDir) {
+  if (folderOf(file, rootDir) === null || folderOf(target, rootDir) === null) return null;
+  const a = path.relative(rootDir, file).split(path.sep);
+  const b = path.relative(rootDir, target).split(path.sep);
+  let i = 0;
+  while (i < a.length - 1 && i < b.length - 1 && a[i] === b[i]) i++;
+  const node = (segs) => (i === segs.length - 1 ? OWN_FILES : segs[i]);
+  return { dir: a.slice(0, i).join('/'), from: node(a), to: node(b) };
+}
+
 const folderGraphs = new Map();
 
 /**
- * The folder graph of `rootDir`: Map<folder, Map<folder, {from, to, line}>> (the first value
- * import seen for each pair of folders), read once per lint run.
+ * The folder graphs of `rootDir`: Map<dir, Map<node, Map<node, {from, to, line}>>> (per folder,
+ * the first value import seen for each pair of its nodes), read once per lint run.
  */
-function folderGraph(rootDir, projectRoot) {
+function folderGraphsOf(rootDir, projectRoot) {
   const key = `${projectRoot}\n${rootDir}`;
-  let g = folderGraphs.get(key);
-  if (g) return g;
-  g = new Map();
+  let graphs = folderGraphs.get(key);
+  if (graphs) return graphs;
+  graphs = new Map();
   for (const file of sourceFiles(rootDir)) {
     if (isTest(file)) continue;
-    const a = folderOf(file, rootDir);
     let imports;
     try {
       imports = importsOf(file, projectRoot);
@@ -41,15 +62,17 @@ function folderGraph(rootDir, projectRoot) {
     }
     for (const imp of imports) {
       if (imp.typeOnly || isTest(imp.target)) continue;
-      const b = folderOf(imp.target, rootDir);
-      if (b === null || b === a) continue;
-      if (!g.has(a)) g.set(a, new Map());
-      const out = g.get(a);
-      if (!out.has(b)) out.set(b, { from: file, to: imp.target, line: imp.line });
+      const at = placeOf(file, imp.target, rootDir);
+      if (at === null || at.from === at.to) continue;
+      if (!graphs.has(at.dir)) graphs.set(at.dir, new Map());
+      const g = graphs.get(at.dir);
+      if (!g.has(at.from)) g.set(at.from, new Map());
+      const out = g.get(at.from);
+      if (!out.has(at.to)) out.set(at.to, { from: file, to: imp.target, line: imp.line });
     }
   }
-  folderGraphs.set(key, g);
-  return g;
+  folderGraphs.set(key, graphs);
+  return graphs;
 }
 
 /** The folders from `start` to `goal` along the graph's edges ([start, ..., goal]), or null. */
@@ -75,7 +98,10 @@ export function folderPath(graph, start, goal) {
 export const noFolderCycle = {
   meta: {
     type: 'problem',
-    docs: { description: 'forbid import cycles between the folders of a tree (value imports)' },
+    docs: {
+      description:
+        'forbid import cycles between the folders of a tree, at every depth (value imports)',
+    },
     schema: [
       {
         type: 'object',
@@ -88,39 +114,51 @@ export const noFolderCycle = {
   create(context) {
     const projectRoot = path.resolve(context.cwd);
     const rootName = context.options[0]?.root ?? 'server';
-    const rootDir = path.join(projectRoot, rootName);
     const file = path.resolve(context.filename);
-    const here = folderOf(file, rootDir);
-    if (here === null || isTest(file)) return {};
-    const rel = (f) => path.relative(projectRoot, f);
-    const name = (folder) => `${rootName}/${folder}`;
     return {
       Program(node) {
-        const graph = folderGraph(rootDir, projectRoot);
-        for (const imp of importsOf(file, projectRoot)) {
-          if (imp.typeOnly) continue;
-          const there = folderOf(imp.target, rootDir);
-          if (there === null || there === here) continue;
-          const back = folderPath(graph, there, here);
-          if (!back) continue;
-          const why = back
-            .slice(1)
-            .map((f, i) => {
-              const e = graph.get(back[i]).get(f);
-              return `${rel(e.from)}:${e.line} imports ${rel(e.to)}`;
-            })
-            .join('; ');
+        for (const found of cyclesOf(file, rootName, projectRoot))
           context.report({
             node,
-            loc: { line: imp.line, column: 0 },
+            loc: { line: found.line, column: 0 },
             messageId: 'cycle',
-            data: { cycle: [here, ...back].map(name).join(' -> '), why },
+            data: found,
           });
-        }
       },
     };
   },
 };
+
+/**
+ * The folder cycles the value imports of `file` close (`rootName` under `projectRoot`):
+ * [{ line, cycle, why }], the cycle as its nodes and the why as the imports that lead back.
+ */
+export function cyclesOf(file, rootName, projectRoot) {
+  const rootDir = path.join(projectRoot, rootName);
+  if (folderOf(file, rootDir) === null || isTest(file)) return [];
+  const graphs = folderGraphsOf(rootDir, projectRoot);
+  const rel = (f) => path.relative(projectRoot, f);
+  const name = (dir, n) => [rootName, dir, n].filter((s) => s !== '').join('/');
+  const found = [];
+  for (const imp of importsOf(file, projectRoot)) {
+    if (imp.typeOnly) continue;
+    const at = placeOf(file, imp.target, rootDir);
+    if (at === null || at.from === at.to) continue;
+    const graph = graphs.get(at.dir);
+    const back = graph ? folderPath(graph, at.to, at.from) : null;
+    if (!back) continue;
+    const why = back
+      .slice(1)
+      .map((n, i) => {
+        const e = graph.get(back[i]).get(n);
+        return `${rel(e.from)}:${e.line} imports ${rel(e.to)}`;
+      })
+      .join('; ');
+    const cycle = [at.from, ...back].map((n) => name(at.dir, n)).join(' -> ');
+    found.push({ line: imp.line, cycle, why });
+  }
+  return found;
+}
 
 export const libImportsLib = {
   meta: {
