@@ -11,7 +11,7 @@ import { GET as podGet } from '../../app/api/pods/[namespace]/[name]/route';
 import { PodDetailSchema, type PodDetail } from '../../lib/api/inventory';
 import type { Pod } from '../../lib/kube/types';
 import { resetRegistry, runningRuntimes } from '../../server/runtime/registry';
-import { SIM_TOKEN } from '../../server/sim/kubeconfig';
+import { SIM_TOKEN } from '../../server/sim/api/kubeconfig';
 import { startSimulator, type RunningSimulator } from '../../server/sim/index';
 
 const saved = { ...process.env };
