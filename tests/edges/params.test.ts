@@ -8,6 +8,7 @@ import { POST as uploadPost } from '../../app/api/incidents/upload/route';
 import { GET as timelinesGet } from '../../app/api/timelines/route';
 import { GET as podsGet } from '../../app/api/pods/route';
 import { GET as healthGet } from '../../app/api/health/route';
+import { GET as ztunnelGet } from '../../app/api/ztunnels/[namespace]/[name]/route';
 import { resetRegistry } from '../../server/runtime/registry';
 import { startSimulator, type RunningSimulator } from '../../server/sim/index';
 
@@ -125,6 +126,21 @@ describe('query parameters', () => {
       new Request(url('/api/incidents?namespace=shop&ip=10.244.1.17&client=shop/web-0')),
     );
     expect(res.status).toBe(200);
+  });
+});
+
+describe('path parameters', () => {
+  it('a ztunnel route on a sidecar pod is a 404 saying it is not a ztunnel', async () => {
+    const pod = sim.store
+      .list<{ metadata: { name: string; namespace: string } }>('pods')
+      .find((p) => p.metadata.namespace === 'shop');
+    if (!pod) throw new Error('the scenario has no pod in shop');
+    const { namespace, name } = pod.metadata;
+    const res = await ztunnelGet(new Request(url(`/api/ztunnels/${namespace}/${name}`)), {
+      params: Promise.resolve({ namespace, name }),
+    });
+    expect(res.status).toBe(404);
+    expect(((await res.json()) as ErrorBody).error.code).toBe('NOT_A_ZTUNNEL');
   });
 });
 

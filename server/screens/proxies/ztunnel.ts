@@ -6,6 +6,7 @@
 import type { KubeConfig } from '@kubernetes/client-node';
 import type { ZtunnelDetail, ZtunnelRow } from '../../../lib/api/proxies';
 import { isZtunnelPod } from '../../../lib/kube/dataplane';
+import { RequestError } from '../../../lib/api/request-error';
 import { requireName } from '../../../lib/kube/names';
 import type { Pod } from '../../../lib/kube/types';
 import { mapBounded } from '../../../lib/proxies/pool';
@@ -118,6 +119,14 @@ export async function getZtunnelDetail(
   const podName = requireName('pod', name);
   const rt = runtimeFor(scope);
   const pod = await requireLivePod(rt.transport, ns, podName);
+  // a sidecar or application pod has no ztunnel workload table: say so, never a 200 with an error
+  if (!isZtunnelPod(pod, rt.settings.MESHDX_ISTIO_NAMESPACE))
+    throw new RequestError(
+      404,
+      'NOT_A_ZTUNNEL',
+      `${ns}/${podName} is not a ztunnel pod (app=ztunnel in ${rt.settings.MESHDX_ISTIO_NAMESPACE})`,
+      'Open a ztunnel from the Proxies view, or the pod itself at /api/proxies/NAMESPACE/NAME.',
+    );
   const [read, pods] = await Promise.all([
     readZtunnel(rt.kc, ns, podName, Math.max(10_000, rt.settings.MESHDX_PROXY_TIMEOUT_MS * 3)),
     listPods(rt.transport),
