@@ -179,18 +179,11 @@ export default tseslint.config(
       'components/**/*.tsx',
       'cli/**/*.ts',
       'server/**/*.ts',
+      'app/**/*.ts',
+      'app/**/*.tsx',
     ],
     // the simulator keeps its own keys: it is a separate program modelling a cluster
-    ignores: [
-      'lib/refs/**',
-      'server/sim/**',
-      // history (server/cache, server/store) and identity (server/auth, server/runtime) follow
-      'server/cache/**',
-      'server/store/**',
-      'server/auth/**',
-      'server/runtime/**',
-      '**/*.test.ts',
-    ],
+    ignores: ['lib/refs/**', 'server/sim/**', '**/*.test.ts'],
     plugins: { 'meshdx-refs': meshdxRefs },
     rules: { 'meshdx-refs/no-inline-ref': 'error' },
   },

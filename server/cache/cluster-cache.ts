@@ -11,6 +11,7 @@ import type { WatchState } from '../kube/listwatch';
 import { getIstioConfigMap } from '../kube/resources';
 import type { KubeTransport } from '../kube/transport';
 import { MeshConfigCache, type MeshConfigState } from './mesh-config';
+import { podIdKeyOfObject } from '../../lib/refs/pod-ref';
 
 export interface ClusterCacheOptions {
   istioNamespace?: string;
@@ -30,8 +31,7 @@ export interface ClusterCacheStatus {
   lastError: string | null;
 }
 
-const keyOf = (p: Pod): string =>
-  p.metadata.uid ?? `${p.metadata.namespace ?? 'default'}/${p.metadata.name}`;
+const keyOf = (p: Pod): string => podIdKeyOfObject(p);
 
 export class ClusterCache {
   private readonly live = new Map<string, Pod>();

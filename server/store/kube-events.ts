@@ -1,5 +1,6 @@
 import type { KubeEvent } from '../../lib/kube/types';
 import { asObj, time } from '../../lib/ledger/observation';
+import { objectKey } from '../../lib/refs/object-ref';
 
 /** A kube_events row: one occurrence count of one Event object. */
 export interface KubeEventRow {
@@ -38,7 +39,7 @@ export function kubeEventRow(ev: KubeEvent, observedAt: number): KubeEventRow | 
   const last = time(ev.lastTimestamp) ?? time(series?.lastObservedTime) ?? first;
   const source = asObj(raw.source);
   return {
-    event_key: str(meta.uid) ?? `${str(meta.namespace) ?? ''}/${name}`,
+    event_key: str(meta.uid) ?? objectKey(str(meta.namespace) ?? '', name),
     count,
     involved_uid: str(involved.uid),
     involved_kind: str(involved.kind),

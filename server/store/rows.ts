@@ -1,5 +1,6 @@
 import type { Pod } from '../../lib/kube/types';
 import type { FromSource, PodInterval } from '../../lib/ledger/types';
+import { podIdKey } from '../../lib/refs/pod-ref';
 
 /** A pod_intervals row as SQLite returns it. */
 export interface IntervalRow {
@@ -71,7 +72,7 @@ export function intervalToRow(podKey: string, i: PodInterval): IntervalRow {
 
 /** The store's key of a pod: its uid, or namespace/name for objects without one. */
 export function podKeyOf(uid: string | null | undefined, namespace: string, name: string): string {
-  return uid ? uid : `${namespace}/${name}`;
+  return podIdKey({ uid, namespace, name });
 }
 
 /** The pod without metadata.managedFields (large, and of no use to meshdx). */

@@ -4,6 +4,7 @@ import { PageTitle } from '@/components/ui/Card';
 import { toErrorResult } from '@/server/http';
 import { pageScope } from '@/server/auth/page';
 import { getPodDetail } from '@/server/screens/overview/pod';
+import { podKey } from '@/lib/refs/pod-ref';
 
 export default async function PodPage({
   params,
@@ -31,7 +32,7 @@ export default async function PodPage({
     return (
       <>
         <PageTitle
-          title={`Pod ${ns}/${pod}${detail.gone ? ' (gone)' : ''}`}
+          title={`Pod ${podKey(ns, pod)}${detail.gone ? ' (gone)' : ''}`}
           subtitle={
             detail.gone
               ? "Deleted: its last state, IPs, changes and events as meshdx's history kept them."
@@ -46,7 +47,7 @@ export default async function PodPage({
     return (
       <>
         <PageTitle title="Pod" />
-        <ErrorPanel title={`Could not show pod ${ns}/${pod}`} {...r.body.error} />
+        <ErrorPanel title={`Could not show pod ${podKey(ns, pod)}`} {...r.body.error} />
       </>
     );
   }
