@@ -201,3 +201,29 @@ test('a wrong window in a Timelines link is a 400 naming the parameter, and the 
     '/timelines?namespace=shop',
   );
 });
+
+test("a row's pod link opens the pod's page, a deleted pod's too, marked gone", async ({
+  page,
+}) => {
+  const fleet = (await (await fetch(`${demo}/api/timelines?limit=500`)).json()) as {
+    rows: { namespace: string; name: string; deleted: boolean }[];
+  };
+  const row = fleet.rows.find((r) => r.deleted) ?? fleet.rows[0];
+  expect(row, 'the demo has a pod on Timelines').toBeDefined();
+  const { namespace, name, deleted } = row!;
+  await page.goto(`${demo}/timelines?namespace=${namespace}&q=${name}`);
+  const link = page
+    .getByTestId('pods-table')
+    .getByRole('row')
+    .filter({ hasText: name })
+    .getByTestId('pod-link')
+    .first();
+  await expect(link).toHaveAttribute('href', `/pods/${namespace}/${name}`);
+  const res = await page.goto(`${demo}/pods/${namespace}/${name}`);
+  expect(res?.status()).toBe(200);
+  await expect(page.getByTestId('pod-page')).toHaveAttribute('data-gone', String(deleted));
+  if (deleted) await expect(page.getByTestId('pod-gone')).toContainText('no longer exists');
+  const api = await fetch(`${demo}/api/pods/${namespace}/${name}`);
+  expect(api.status).toBe(200);
+  expect(((await api.json()) as { gone: boolean }).gone).toBe(deleted);
+});
