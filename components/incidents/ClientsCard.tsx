@@ -1,6 +1,8 @@
 'use client';
 
 import type { IncidentsView } from '../../lib/api/incidents';
+import { tryParsePodRef } from '../../lib/refs/pod-ref';
+import { PodLink } from '../inventory/PodLink';
 import { Card } from '../ui/Card';
 
 type Clients = IncidentsView['clients'];
@@ -39,7 +41,9 @@ export function ClientsCard({
         <ul className="mt-1 grid gap-x-4 text-xs md:grid-cols-2" data-testid="clients-read">
           {clients.chosen.map((c) => (
             <li key={c.pod} className="truncate">
-              <span className="font-mono">{c.pod}</span>{' '}
+              <span className="font-mono">
+                <ClientPod pod={c.pod} />
+              </span>{' '}
               <span className="text-slate-600">
                 ({REASON[c.reason]}: {c.why})
               </span>
@@ -60,7 +64,9 @@ export function ClientsCard({
           >
             {clients.skipped.map((c) => (
               <li key={c.pod} className="flex items-center gap-2 border-t border-slate-100 py-0.5">
-                <span className="font-mono">{c.pod}</span>
+                <span className="font-mono">
+                  <ClientPod pod={c.pod} />
+                </span>
                 <span className="flex-1 text-slate-600">{c.why}</span>
                 {onAdd && (
                   <button
@@ -79,4 +85,10 @@ export function ClientsCard({
       )}
     </Card>
   );
+}
+
+/** A client proxy's pod, linked to its page when it is written as a pod reference. */
+function ClientPod({ pod }: { pod: string }) {
+  const ref = tryParsePodRef(pod);
+  return ref ? <PodLink pod={ref}>{pod}</PodLink> : <>{pod}</>;
 }
