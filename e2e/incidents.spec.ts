@@ -92,6 +92,22 @@ test('the incident view opened from a deep link shows the phantom-503 story', as
   expect(await sumOf('terminating')).toBe(Number(/To terminating pods(\d+)/.exec(summary)?.[1]));
   await snap(page, 'incidents-deep-link');
 
+  // a pod that was gone when its requests were sent links to its page, answered from the store
+  const goneLink = podsTable
+    .getByRole('row')
+    .filter({ has: page.locator('[data-state="terminated"]') })
+    .getByTestId('pod-link')
+    .first();
+  const href = (await goneLink.getAttribute('href')) ?? '';
+  expect(href).toMatch(/^\/pods\/shop\/payments-/);
+  const podPage = await page.context().newPage();
+  const podRes = await podPage.goto(`${demo}${href}`);
+  expect(podRes?.status()).toBe(200);
+  await expect(podPage.getByTestId('pod-page')).toHaveAttribute('data-gone', 'true');
+  await expect(podPage.getByTestId('pod-gone')).toContainText('no longer exists');
+  await expect(podPage.getByTestId('pod-ips')).toContainText('10.');
+  await podPage.close();
+
   // the link reopens the same picture
   const again = await page.context().newPage();
   await again.goto(`${demo}${link}`);
