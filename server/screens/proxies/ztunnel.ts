@@ -25,6 +25,7 @@ import type { KubeTransport } from '../../kube/transport';
 import { runtimeFor } from '../../runtime/registry';
 import { NO_READER, readZtunnelConfig } from '../../../lib/ambient/ztunnel-reader';
 import type { RequestScope } from '../../auth/identity';
+import { podKey } from '../../../lib/refs/pod-ref';
 
 /** A ztunnel dump holds every workload of the cluster: a few MB at scale. */
 const MAX_DUMP_BYTES = 64 * 1024 * 1024;
@@ -124,7 +125,7 @@ export async function getZtunnelDetail(
     throw new RequestError(
       404,
       'NOT_A_ZTUNNEL',
-      `${ns}/${podName} is not a ztunnel pod (app=ztunnel in ${rt.settings.MESHDX_ISTIO_NAMESPACE})`,
+      `${podKey(ns, podName)} is not a ztunnel pod (app=ztunnel in ${rt.settings.MESHDX_ISTIO_NAMESPACE})`,
       'Open a ztunnel from the Proxies view, or the pod itself at /api/proxies/NAMESPACE/NAME.',
     );
   const [read, pods] = await Promise.all([
