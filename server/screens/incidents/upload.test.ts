@@ -11,8 +11,10 @@ const post = (body: string | ReadableStream<Uint8Array>, headers: Record<string,
 
 describe('readLimitedText', () => {
   it('reads a body within the limit as UTF-8', async () => {
-    expect(await readLimitedText(post('ä 503 UC\n'), 100)).toEqual({
+    const read = await readLimitedText(post('ä 503 UC\n'), 100);
+    expect(read).toEqual({
       text: 'ä 503 UC\n',
+      bytes: new TextEncoder().encode('ä 503 UC\n'),
       tooLarge: false,
     });
   });
@@ -25,6 +27,10 @@ describe('readLimitedText', () => {
         c.close();
       },
     });
-    expect(await readLimitedText(post(stream), 100)).toEqual({ text: '', tooLarge: true });
+    expect(await readLimitedText(post(stream), 100)).toEqual({
+      text: '',
+      bytes: new Uint8Array(0),
+      tooLarge: true,
+    });
   });
 });
