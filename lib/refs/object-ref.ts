@@ -7,6 +7,7 @@
  * - `ns/host`: a host as a Sidecar's `egress.hosts` and `exportTo` write it (`istio-system/*`,
  *   `shop/reviews.shop.svc.cluster.local`) (scopedHost).
  */
+import { RefError, nameProblem, namespaceProblem } from './ref-error';
 
 export interface ObjectRef {
   readonly namespace: string;
@@ -34,4 +35,27 @@ export function objectText(kind: string, ref: ObjectRef): string {
 /** `ns/host`, a host scoped to a namespace (`*` for every host of it). */
 export function scopedHost(namespace: string, host: string): string {
   return namespace + '/' + host;
+}
+
+/** Reads `ns/name` of a namespaced object; throws a RefError naming the problem. */
+export function parseObjectKey(text: string, expected = 'object reference'): ObjectRef {
+  const slash = text.indexOf('/');
+  if (slash < 0) throw new RefError(text, expected, 'expected NAMESPACE/NAME, there is no "/"');
+  if (text.indexOf('/', slash + 1) >= 0)
+    throw new RefError(text, expected, 'expected NAMESPACE/NAME, there is more than one "/"');
+  const namespace = text.slice(0, slash);
+  const name = text.slice(slash + 1);
+  const why = namespaceProblem(namespace) ?? nameProblem(name);
+  if (why) throw new RefError(text, expected, why);
+  return { namespace, name };
+}
+
+/** parseObjectKey, or null when the text is not `ns/name`. */
+export function tryParseObjectKey(text: string): ObjectRef | null {
+  try {
+    return parseObjectKey(text);
+  } catch (e) {
+    if (e instanceof RefError) return null;
+    throw e;
+  }
 }
