@@ -20,6 +20,7 @@ import type { AmbientGains, NamespaceReadiness } from '../api/ambient';
 import type { Finding } from '../findings/types';
 import type { AuthorizationPolicy, Gateway } from '../kube/types';
 import type { IstioConfig } from '../kube/istio-config';
+import { parseObjectKey } from '../refs/object-ref';
 import { AMBIENT } from './codes';
 import { httpRouteFor, versionServices } from './rewrite';
 
@@ -73,7 +74,9 @@ function policyFinding(p: AuthorizationPolicy, input: ReadinessInput): Finding |
   const bound = (p.spec?.targetRefs?.length ?? 0) > 0 || p.spec?.targetRef !== undefined;
   const hasWaypoint = input.waypoint !== null || input.waypoints.length > 0;
   if (bound && hasWaypoint) return null;
-  const wp = input.waypoint?.split('/')[1] ?? 'waypoint';
+  const wp = input.waypoint
+    ? parseObjectKey(input.waypoint, 'waypoint reference').name
+    : 'waypoint';
   const selector = p.spec?.selector?.matchLabels ?? {};
   const svc = input.services.find((s) => {
     const sel = s.spec.selector ?? {};

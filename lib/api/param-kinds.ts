@@ -7,6 +7,8 @@
 import { z } from 'zod';
 import { compileFormat } from '../accesslog/format';
 import { badParameter } from './request-error';
+import { parsePodKey } from '../refs/pod-ref';
+import { RefError } from '../refs/ref-error';
 
 const LABEL = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
 const SUBDOMAIN = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/;
@@ -27,11 +29,13 @@ const client = z
   .transform((v, ctx) => {
     const refs = [...new Set(v.split(',').map((r) => r.trim()))];
     for (const ref of refs) {
-      const [ns, name, extra] = ref.split('/');
-      if (extra !== undefined || !namespace.safeParse(ns).success || !pod.safeParse(name).success) {
+      try {
+        parsePodKey(ref);
+      } catch (e) {
+        if (!(e instanceof RefError)) throw e;
         ctx.addIssue({
           code: 'custom',
-          message: `${JSON.stringify(ref.slice(0, 80))} is not a pod reference (namespace/name)`,
+          message: `${JSON.stringify(ref.slice(0, 80))} is not a pod reference (namespace/name): ${e.reason}`,
         });
         return z.NEVER;
       }

@@ -22,7 +22,7 @@ import {
 import { resilienceFor, destinationRuleFor } from './resilience';
 import { recommendForService, type ServiceEvidence } from './recommend';
 import { splitServiceFqdn } from './hosts';
-import { podIdKey } from '../refs/pod-ref';
+import { parsePodRef, podIdKey } from '../refs/pod-ref';
 import { workloadNameKey, workloadOfOwner } from '../refs/workload-ref';
 
 /** The destination rules and routes are the mesh's, for the resilience settings of a service. */
@@ -249,7 +249,7 @@ export function buildIncidentsView(input: IncidentsInput): IncidentsView {
 }
 
 function staleFindings(stale: NonNullable<IncidentsView['stale']>): Finding[] {
-  const [ns = '', name = stale.client] = stale.client.split('/');
+  const { namespace: ns, name } = parsePodRef(stale.client);
   const byCluster = new Map<string, StaleHost[]>();
   for (const h of stale.hosts) byCluster.set(h.cluster, [...(byCluster.get(h.cluster) ?? []), h]);
   return [...byCluster.entries()].map(([cluster, hosts]) => ({

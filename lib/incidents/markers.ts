@@ -52,21 +52,25 @@ export function rollouts(intervals: Iterable<PodInterval>, s: MarkerScope): Roll
     times: number[];
     pods: Set<string>;
   };
-  const byWorkload = new Map<string, Map<string, PodInterval[]>>();
+  const byWorkload = new Map<
+    string,
+    { namespace: string; workload: string; sets: Map<string, PodInterval[]> }
+  >();
   for (const i of intervals) {
     if (!inScope(i, s) || i.owner?.kind !== 'ReplicaSet') continue;
-    const key = workloadNameKey(i.namespace, workloadOfOwner(i.owner, i).name);
-    const rs = byWorkload.get(key) ?? new Map<string, PodInterval[]>();
-    const list = rs.get(i.owner.name) ?? [];
+    const workload = workloadOfOwner(i.owner, i).name;
+    const key = workloadNameKey(i.namespace, workload);
+    const w = byWorkload.get(key) ?? { namespace: i.namespace, workload, sets: new Map() };
+    const list = w.sets.get(i.owner.name) ?? [];
     list.push(i);
-    rs.set(i.owner.name, list);
-    byWorkload.set(key, rs);
+    w.sets.set(i.owner.name, list);
+    byWorkload.set(key, w);
   }
   const out: Rollout[] = [];
-  for (const [key, sets] of byWorkload) {
+  for (const { namespace, workload, sets } of byWorkload.values()) {
     const acc: Acc = {
-      namespace: key.split('/')[0] ?? '',
-      workload: key.slice(key.indexOf('/') + 1),
+      namespace,
+      workload,
       old: new Set(),
       fresh: new Set(),
       times: [],

@@ -2,6 +2,7 @@ import type { Finding, FindingSubject } from '../findings/types';
 import type { DestinationRule, OutlierDetection } from '../kube/types';
 import { INCIDENT_CATALOG, type IncidentVerdict } from './codes';
 import { splitServiceFqdn } from './hosts';
+import { parseObjectKey } from '../refs/object-ref';
 import type { ServiceResilience } from './resilience';
 import { destinationRuleYaml, drainYaml, retriesYaml } from './yaml';
 
@@ -242,7 +243,7 @@ export function recommendForService(e: ServiceEvidence): Finding[] {
   const clustered = e.count > 0 && e.toTerminating / e.count >= 0.5;
   const server = e.serverWorkloads[0];
   if (clustered && server) {
-    const [ns = 'default', name = server] = server.split('/');
+    const { namespace: ns, name } = parseObjectKey(server, 'workload reference');
     const afterS = Math.ceil((e.maxAfterDeletionMs ?? 0) / 1000);
     const drain = Math.max(15, Math.ceil((afterS + 5) / 5) * 5);
     const grace = Math.max(e.graceSeconds ?? 30, drain + 10);

@@ -3,9 +3,9 @@
  * them. Which pod is ambient and which waypoint it names is lib/kube/dataplane.ts's rule.
  */
 import type { Inventory, PodRow } from '../api/inventory';
-import { isWaypointPod, isZtunnelPod, waypointNameOf, WAYPOINT_CLASS } from '../kube/dataplane';
+import { isWaypointPod, isZtunnelPod, waypointRefOf, WAYPOINT_CLASS } from '../kube/dataplane';
 import type { Gateway, Pod } from '../kube/types';
-import { objectKeyOf } from '../refs/object-ref';
+import { objectKey, type ObjectRef } from '../refs/object-ref';
 
 function ready(p: Pod): boolean {
   return p.status?.conditions?.some((c) => c.type === 'Ready' && c.status === 'True') ?? false;
@@ -36,10 +36,10 @@ export function ambientSummary(
     }))
     .sort((a, b) => (a.node ?? '').localeCompare(b.node ?? '') || a.name.localeCompare(b.name));
   const waypoints = new Map<string, Inventory['ambient']['waypoints'][number]>();
-  const entry = (key: string) => {
+  const entry = ({ namespace, name }: ObjectRef) => {
+    const key = objectKey(namespace, name);
     let w = waypoints.get(key);
     if (!w) {
-      const [namespace = '', name = ''] = key.split('/');
       w = { namespace, name, gateway: false, pods: 0, readyPods: 0, usedBy: usedBy.get(key) ?? 0 };
       waypoints.set(key, w);
     }
@@ -47,11 +47,11 @@ export function ambientSummary(
   };
   for (const g of gateways) {
     if (g.spec?.gatewayClassName !== WAYPOINT_CLASS) continue;
-    entry(objectKeyOf(g, '')).gateway = true;
+    entry({ namespace: g.metadata.namespace ?? '', name: g.metadata.name }).gateway = true;
   }
   for (const p of pods) {
     if (!isWaypointPod(p)) continue;
-    const w = entry(waypointNameOf(p));
+    const w = entry(waypointRefOf(p));
     w.pods++;
     if (ready(p)) w.readyPods++;
   }

@@ -20,7 +20,7 @@
  */
 import { podProxy } from './proxy-container';
 import type { Namespace, Pod } from './types';
-import { objectKey } from '../refs/object-ref';
+import { objectKey, type ObjectRef } from '../refs/object-ref';
 
 export const DATAPLANE_MODE_LABEL = 'istio.io/dataplane-mode';
 export const USE_WAYPOINT_LABEL = 'istio.io/use-waypoint';
@@ -129,8 +129,14 @@ export function isWaypointPod(pod: Pod): boolean {
   return podProxy(pod)?.placement === 'waypoint';
 }
 
+/** The waypoint Gateway a waypoint pod serves. */
+export function waypointRefOf(pod: Pod): ObjectRef {
+  const gw = labels(pod)[GATEWAY_NAME_LABEL];
+  return { namespace: pod.metadata?.namespace ?? '', name: gw ?? pod.metadata?.name ?? '' };
+}
+
 /** `namespace/name` of the waypoint Gateway a waypoint pod serves. */
 export function waypointNameOf(pod: Pod): string {
-  const gw = labels(pod)[GATEWAY_NAME_LABEL];
-  return objectKey(pod.metadata?.namespace ?? '', gw ?? pod.metadata?.name ?? '');
+  const ref = waypointRefOf(pod);
+  return objectKey(ref.namespace, ref.name);
 }

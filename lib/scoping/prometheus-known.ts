@@ -4,7 +4,12 @@
  * replicas share with their workload's sample. Pure.
  */
 import { podKey } from '../refs/pod-ref';
-import { workloadKey as workloadKeyOf, workloadNameKey, workloadOf } from '../refs/workload-ref';
+import {
+  parseWorkloadKey,
+  workloadKey as workloadKeyOf,
+  workloadNameKey,
+  workloadOf,
+} from '../refs/workload-ref';
 import type { Pod } from '../kube/types';
 import type { ProxyClusterCount, TrafficObservation } from './types';
 import type { ScrapeOutcome } from '../proxies/types';
@@ -54,7 +59,7 @@ export function silentWorkloads(
   const called = new Set(seen.map((o) => workloadNameKey(o.namespace, o.workload ?? '')));
   const out: TrafficObservation[] = [];
   for (const wk of known) {
-    const [namespace = '', , name = ''] = wk.split('/');
+    const { namespace, name } = parseWorkloadKey(wk);
     if (called.has(workloadNameKey(namespace, name))) continue;
     out.push({ source: 'prometheus', namespace, workload: name, available: true, hits: [] });
   }

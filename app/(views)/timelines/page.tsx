@@ -8,6 +8,7 @@ import { parseViewState, windowProblem } from '@/lib/api/viewstate';
 import { WindowProblem } from '@/components/ui/WindowProblem';
 import { prefetch, type Prefetch } from '@/server/prefetch';
 import { withContext } from '@/lib/api/context';
+import { tryParsePodRef } from '@/lib/refs/pod-ref';
 import { pageScope } from '@/server/auth/page';
 import { getPodTimeline, getTimelineFleet } from '@/server/screens/timelines/timelines';
 
@@ -49,8 +50,9 @@ export default async function Page({
   // A failure (even a synchronous one: an unknown context) is the browser's request's to show.
   void (async () => getTimelineFleet(scope))().catch(() => undefined);
   const queries: Prefetch[] = [];
-  const [ns, name] = state.pod?.split('/') ?? [];
-  if (ns && name) {
+  const pod = state.pod ? tryParsePodRef(state.pod) : null;
+  if (pod) {
+    const { namespace: ns, name } = pod;
     queries.push({
       ...podTimelineQuery(ctx, ns, name),
       queryFn: () => getPodTimeline(scope, ns, name),
