@@ -1,7 +1,8 @@
 import { describe, it, expect } from 'vitest';
 import { intervalTableOf } from '../../lib/ledger/ledger-table';
 import { mergeIntervals } from './merged-intervals';
-import { intervalsFromKsm, parseMatrix, readKsmIpIntervals, stepFor } from './pod-info';
+import { parseMatrix } from '../../lib/metrics/prom-matrix';
+import { intervalsFromKsm, readKsmIpIntervals, stepFor } from './pod-info';
 
 const T = Date.parse('2026-10-01T10:00:00Z') / 1000;
 const STEP = 15;

@@ -4,10 +4,9 @@
  * back before meshdx was installed. Answers are validated (zod); bad series are counted.
  */
 import type { PodInterval } from '../../lib/ledger/types';
-import { promGet, type PromClient, type Series } from './query';
+import type { Series } from '../../lib/metrics/prom-matrix';
+import { promGet, type PromClient } from './query';
 import { podIdKey } from '../../lib/refs/pod-ref';
-
-export { parseMatrix, type Series } from './query';
 
 /** kube-state-metrics labels: the pod's uid, else namespace/pod. */
 const podKey = (m: Record<string, string>) =>

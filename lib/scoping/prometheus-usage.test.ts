@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { requestsQuery, usageFromPrometheus } from './prometheus';
+import { requestsQuery, usageFromPrometheus } from './prometheus-usage';
 
 describe('usageFromPrometheus', () => {
   it('groups istio_requests_total samples per client workload and counts bad samples', () => {
