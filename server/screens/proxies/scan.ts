@@ -4,6 +4,7 @@ import type { Pod } from '../../../lib/kube/types';
 import { buildFleet } from '../../../lib/proxies/fleet';
 import { mapBounded } from '../../../lib/proxies/pool';
 import { proxyTargets } from '../../../lib/proxies/target';
+import { sampleRange } from '../../../lib/proxies/sample-range';
 import type { SyncParse } from '../../../lib/proxies/sync';
 import type { ProxyTarget, ScrapeOutcome } from '../../../lib/proxies/types';
 import { readSyncStatus, istiodPods } from '../../envoy/istiod';
@@ -120,21 +121,6 @@ function timer(ms: number): { done: Promise<void>; cancel: () => void } {
     t.unref();
   });
   return { done, cancel: () => clearTimeout(t) };
-}
-
-function sampleRange(outcomes: readonly (ScrapeOutcome | null)[]): {
-  oldestSampleAt: string | null;
-  newestSampleAt: string | null;
-} {
-  let lo: string | null = null;
-  let hi: string | null = null;
-  for (const o of outcomes) {
-    const at = o?.ok ? (o.sampledAt ?? null) : null;
-    if (at === null) continue;
-    if (lo === null || at < lo) lo = at;
-    if (hi === null || at > hi) hi = at;
-  }
-  return { oldestSampleAt: lo, newestSampleAt: hi };
 }
 
 /** Why Prometheus could not give the fleet, or null when it can. */
