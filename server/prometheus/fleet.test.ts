@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { FLEET_QUERIES, promOutcome, readPromFleet, type PromFleet } from './fleet';
+import type { PromFleet } from '../../lib/proxies/prom-fleet';
+import { FLEET_QUERIES, promOutcome, readPromFleet } from './fleet';
 import { parseMatrix } from '../../lib/metrics/prom-matrix';
 
 const vec = (rows: [Record<string, string>, string][], t = 1_700_000_000) => ({

@@ -7,6 +7,7 @@
  */
 import type { EnvoyProxyStats } from '../../lib/metrics/envoy-stats';
 import type { ScrapeOutcome } from '../../lib/proxies/types';
+import type { PromFleet, PromFleetSample } from '../../lib/proxies/prom-fleet';
 import { AsciiTexts } from '../../lib/ascii-text';
 import { promVector, type PromClient, type VectorVisitor } from './query';
 import { podKey } from '../../lib/refs/pod-ref';
@@ -78,42 +79,8 @@ const LABELS = ['namespace', 'pod', 'tag'] as const;
 /** Envoy ServerInfo.State names by gauge value. */
 const STATE_NAMES = ['LIVE', 'DRAINING', 'PRE_INITIALIZING', 'INITIALIZING'];
 
-export interface PromFleetSample {
-  stats: EnvoyProxyStats;
-  /** Scrape time of the active-clusters sample (epoch ms), null when unknown. */
-  sampledAtMs: number | null;
-  /** The same time as ISO text. */
-  sampledAt: string | null;
-}
-
-export interface PromFleet {
-  /** Keyed `namespace/pod`. */
-  byPod: Map<string, PromFleetSample>;
-  /** Series without a namespace or pod label (not attributable to a proxy). */
-  unlabelled: number;
-  error: string | null;
-  queries: string[];
-  /**
-   * The instant every query was evaluated at, epoch ms on Prometheus's clock (NaN when none
-   * was had): a sample's age is measured from it, so a meshdx clock off Prometheus's changes
-   * neither which samples are read nor which are lagging.
-   */
-  atMs: number;
-}
-
 /** Prometheus's own time, asked first when no instant is given. */
 const CLOCK_QUERY = 'vector(time())';
-
-/**
- * Why a fleet read cannot give the proxies' figures (its error, or no fleet series at all), or
- * null when it can.
- */
-export function promFleetProblem(p: PromFleet, url: string): string | null {
-  if (p.error) return p.error;
-  if (p.byPod.size === 0)
-    return `Prometheus at ${url} has no envoy_cluster_manager_active_clusters series with namespace and pod labels (is Istio's sidecar scrape configured?)`;
-  return null;
-}
 
 function emptyStats(): EnvoyProxyStats {
   return {

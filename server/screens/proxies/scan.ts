@@ -15,12 +15,8 @@ import { listIstioConfig, listPods } from '../../kube/resources';
 import type { KubeTransport } from '../../kube/transport';
 import { scanZtunnels } from './ztunnel';
 import { ViewDeadline } from '../deadline';
-import {
-  promFleetProblem,
-  promOutcome,
-  readPromFleet,
-  type PromFleet,
-} from '../../prometheus/fleet';
+import { promOutcome, readPromFleet } from '../../prometheus/fleet';
+import { promUnusable } from '../../../lib/proxies/prom-fleet';
 
 export interface PrometheusSource {
   url: string;
@@ -121,12 +117,6 @@ function timer(ms: number): { done: Promise<void>; cancel: () => void } {
     t.unref();
   });
   return { done, cancel: () => clearTimeout(t) };
-}
-
-/** Why Prometheus could not give the fleet, or null when it can. */
-function promUnusable(p: PromFleet, url: string): string | null {
-  const why = promFleetProblem(p, url);
-  return why === null ? null : `${why}: figures read from each proxy instead`;
 }
 
 /**

@@ -30,12 +30,8 @@ import { scrapeProxyStats } from '../../envoy/scrape';
 import type { Pod } from '../../../lib/kube/types';
 import { listIstioConfig, listNamespaces, listPods, listServices } from '../../kube/resources';
 import type { KubeTransport } from '../../kube/transport';
-import {
-  promFleetProblem,
-  promOutcome,
-  readPromFleet,
-  type PromFleet,
-} from '../../prometheus/fleet';
+import { promOutcome, readPromFleet } from '../../prometheus/fleet';
+import { promFleetProblem, type PromFleet } from '../../../lib/proxies/prom-fleet';
 import { ViewDeadline } from '../deadline';
 import { readAccessLogUsage } from './access-logs';
 import {
