@@ -8,6 +8,8 @@ import { parseStaleEndpoints } from './annotations';
 import { targetPortOf, type SimCluster } from './clusters';
 import { labelsSubsetOf, selectorMatches } from './istio-model/workload';
 import { podIp, podNamespace, versionKey, type MeshView } from './world';
+import { objectKey } from '../../../lib/refs/object-ref';
+import { podKey } from '../../../lib/refs/pod-ref';
 
 export interface SimEndpoint {
   address: string;
@@ -32,7 +34,7 @@ function buildIndex(view: MeshView): EndpointIndex {
   for (const s of view.endpointSlices) {
     const svc = s.metadata.labels?.['kubernetes.io/service-name'];
     if (!svc) continue;
-    const k = `${s.metadata.namespace ?? 'default'}/${svc}`;
+    const k = objectKey(s.metadata.namespace ?? 'default', svc);
     const list = slicesBySvc.get(k) ?? [];
     list.push(s);
     slicesBySvc.set(k, list);
@@ -41,7 +43,7 @@ function buildIndex(view: MeshView): EndpointIndex {
   const podsByNs = new Map<string, Pod[]>();
   for (const p of view.pods) {
     const ns = podNamespace(p);
-    podsByName.set(`${ns}/${p.metadata.name}`, p);
+    podsByName.set(podKey(ns, p.metadata.name), p);
     const list = podsByNs.get(ns) ?? [];
     list.push(p);
     podsByNs.set(ns, list);
@@ -55,7 +57,7 @@ function buildIndex(view: MeshView): EndpointIndex {
       for (const ep of slice.endpoints ?? []) {
         const ref = ep.targetRef;
         const pod = ref?.name
-          ? podsByName.get(`${ref.namespace ?? slice.metadata.namespace}/${ref.name}`)
+          ? podsByName.get(podKey(ref.namespace ?? slice.metadata.namespace ?? '', ref.name))
           : undefined;
         const target = port ?? (sp ? targetPortOf(pod, sp) : undefined) ?? cluster.port ?? 0;
         for (const address of ep.addresses ?? []) {
@@ -142,7 +144,7 @@ function buildIndex(view: MeshView): EndpointIndex {
       let eps: SimEndpoint[];
       if (svc.kind === 'ServiceEntry') eps = fromServiceEntry(cluster);
       else {
-        const slices = slicesBySvc.get(`${svc.namespace}/${svc.name}`);
+        const slices = slicesBySvc.get(objectKey(svc.namespace, svc.name));
         eps = slices && slices.length > 0 ? fromSlices(slices, cluster) : fromPods(cluster);
       }
       if (cluster.subsetLabels) {

@@ -27,6 +27,7 @@ import {
   type MeshConfig,
   type MeshView,
 } from './world';
+import { objectKey } from '../../../lib/refs/object-ref';
 
 /** What istiod (played by sidecar-scope.ts, not lib/scoping) gives one scope. */
 export interface SimVisibility {
@@ -102,7 +103,7 @@ export function createScopeCache(): ScopeCache {
       .join(',');
     const scopeKey = gateway
       ? `gateway|${ns}|${version}`
-      : `${sel.level}|${sel.sidecar?.metadata.namespace ?? ''}/${sel.sidecar?.metadata.name ?? ''}|${ns}|${version}|${picking}`;
+      : `${sel.level}|${objectKey(sel.sidecar?.metadata.namespace ?? '', sel.sidecar?.metadata.name ?? '')}|${ns}|${version}|${picking}`;
     const hit = scopes.get(scopeKey);
     if (hit) return hit;
     const visibility: SimVisibility = {

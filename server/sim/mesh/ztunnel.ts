@@ -13,6 +13,8 @@
 import { isZtunnelPod, podDataplane, USE_WAYPOINT_LABEL } from '../../../lib/kube/dataplane';
 import type { Namespace, Pod, Service } from '../../../lib/kube/types';
 import type { MeshWorld, PodHttpResponse } from './types';
+import { objectKey, scopedHost } from '../../../lib/refs/object-ref';
+import { podWorkloadUid } from '../../../lib/refs/pod-ref';
 
 export const ZTUNNEL_STALE_ANNOTATION = 'sim.meshdx.io/ztunnel-stale';
 
@@ -79,7 +81,7 @@ function entry(
     workloadIps: [ip],
     ...(waypointVip ? { waypoint: { destination: `/${waypointVip}`, port: 15008 } } : {}),
     protocol,
-    uid: `Kubernetes//Pod/${namespace}/${name}`,
+    uid: podWorkloadUid({ namespace, name }),
     name,
     namespace,
     trustDomain: 'cluster.local',
@@ -150,7 +152,7 @@ export function ztunnelConfigDump(ztunnel: Pod, world: MeshWorld): unknown {
     );
     const nsLabels = namespaces.get(ns)?.metadata.labels ?? {};
     const wp = s.metadata.labels?.[USE_WAYPOINT_LABEL] ?? nsLabels[USE_WAYPOINT_LABEL];
-    svc[`${ns}/${hostname}`] = {
+    svc[scopedHost(ns, hostname)] = {
       name: s.metadata.name,
       namespace: ns,
       hostname,
@@ -160,16 +162,16 @@ export function ztunnelConfigDump(ztunnel: Pod, world: MeshWorld): unknown {
       ),
       endpoints: Object.fromEntries(
         backs.map((p) => [
-          `Kubernetes//Pod/${ns}/${p.metadata.name}:/${p.status?.podIP ?? ''}`,
+          `${podWorkloadUid({ namespace: ns, name: p.metadata.name })}:/${p.status?.podIP ?? ''}`,
           {
-            workloadUid: `Kubernetes//Pod/${ns}/${p.metadata.name}`,
+            workloadUid: podWorkloadUid({ namespace: ns, name: p.metadata.name }),
             service: '',
             port: {},
           },
         ]),
       ),
       ...(wp && wp !== 'none'
-        ? { waypoint: { destination: `/${vipOf(`${ns}/${wp}`) ?? ''}`, port: 15008 } }
+        ? { waypoint: { destination: `/${vipOf(objectKey(ns, wp)) ?? ''}`, port: 15008 } }
         : {}),
       ipFamilies: 'IPv4',
     };

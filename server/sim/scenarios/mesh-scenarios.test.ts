@@ -6,6 +6,7 @@ import { unscopedMesh } from './unscoped-mesh';
 import { demo } from './demo';
 import { OPS_NAMESPACE } from './ops';
 import { harness } from './testing/fakes';
+import { workloadNameKey } from '../../../lib/refs/workload-ref';
 
 describe('port-naming', () => {
   const h = harness('port-naming');
@@ -97,7 +98,9 @@ describe('demo', () => {
       expect(n.metadata.labels?.['istio-injection']).toBe('enabled');
     }
     const pods = h.store.list<Pod>('pods');
-    const workloads = new Set(pods.map((p) => `${p.metadata.namespace}/${p.metadata.labels?.app}`));
+    const workloads = new Set(
+      pods.map((p) => workloadNameKey(p.metadata.namespace ?? '', p.metadata.labels?.app ?? '')),
+    );
     expect(workloads.size).toBeGreaterThanOrEqual(50);
     expect(pods.length).toBeGreaterThanOrEqual(170);
     expect(pods.length).toBeLessThanOrEqual(260);

@@ -4,6 +4,8 @@ import { controllerRef, stableUid } from '../world/build/controllers';
 import { NODES } from '../world/build/nodes';
 import { kubeTime } from '../world/build/time';
 import type { World } from '../world/build/world';
+import { objectKey } from '../../../lib/refs/object-ref';
+import { podKey } from '../../../lib/refs/pod-ref';
 
 /**
  * The `ops` namespace of the demo: what a real cluster also holds besides meshed Deployments.
@@ -38,7 +40,7 @@ export function buildOps(world: World): void {
   // the last run: scheduled on the half hour before now, ran for 42 s
   const scheduled = Math.floor(world.now() / 1_800_000) * 1_800_000;
   const finished = scheduled + 45_000;
-  const cronUid = stableUid(`cronjob/${OPS_NAMESPACE}/${CRONJOB}`);
+  const cronUid = stableUid(`cronjob/${objectKey(OPS_NAMESPACE, CRONJOB)}`);
   const cronjob: KubeObject = {
     apiVersion: 'batch/v1',
     kind: 'CronJob',
@@ -50,7 +52,7 @@ export function buildOps(world: World): void {
     },
   };
   const jobName = `${CRONJOB}-${Math.floor(scheduled / 60_000)}`;
-  const jobUid = stableUid(`job/${OPS_NAMESPACE}/${jobName}`);
+  const jobUid = stableUid(`job/${objectKey(OPS_NAMESPACE, jobName)}`);
   const jobLabels = {
     'batch.kubernetes.io/controller-uid': jobUid,
     'batch.kubernetes.io/job-name': jobName,
@@ -103,7 +105,7 @@ export function buildOps(world: World): void {
       name: podName,
       generateName: `${jobName}-`,
       namespace: OPS_NAMESPACE,
-      uid: stableUid(`pod/${OPS_NAMESPACE}/${podName}`),
+      uid: stableUid(`pod/${podKey(OPS_NAMESPACE, podName)}`),
       creationTimestamp: kubeTime(scheduled),
       labels: jobLabels,
       ownerReferences: [{ ...controllerRef('Job', jobName, jobUid), apiVersion: 'batch/v1' }],
@@ -146,7 +148,7 @@ export function buildOps(world: World): void {
     metadata: {
       name: SPECLESS_POD,
       namespace: OPS_NAMESPACE,
-      uid: stableUid(`pod/${OPS_NAMESPACE}/${SPECLESS_POD}`),
+      uid: stableUid(`pod/${podKey(OPS_NAMESPACE, SPECLESS_POD)}`),
       creationTimestamp: kubeTime(world.t0 - 30 * 86_400_000),
       labels: { app: 'legacy-import' },
     },
@@ -157,7 +159,7 @@ export function buildOps(world: World): void {
 /** A DaemonSet with one running pod per node, on the host network (its pod IP is the node's). */
 function buildNodeAgent(world: World): void {
   const store = world.ctx.store;
-  const uid = stableUid(`daemonset/${OPS_NAMESPACE}/${DAEMONSET}`);
+  const uid = stableUid(`daemonset/${objectKey(OPS_NAMESPACE, DAEMONSET)}`);
   const revision = suffixOf(`${DAEMONSET}/revision`).repeat(2);
   const container = {
     name: DAEMONSET,
@@ -203,7 +205,7 @@ function buildNodeAgent(world: World): void {
         name,
         generateName: `${DAEMONSET}-`,
         namespace: OPS_NAMESPACE,
-        uid: stableUid(`pod/${OPS_NAMESPACE}/${name}`),
+        uid: stableUid(`pod/${podKey(OPS_NAMESPACE, name)}`),
         creationTimestamp: kubeTime(created),
         labels: {
           app: DAEMONSET,

@@ -1,4 +1,5 @@
 import type { KubeObject } from '../../../lib/kube/types';
+import { objectKey as formatObjectKey } from '../../../lib/refs/object-ref';
 
 /**
  * One version of one stored object, serialised once. `rest` is the object's JSON without its
@@ -13,7 +14,7 @@ export interface StoredEntry {
 }
 
 export function objectKey(namespace: string | undefined, name: string): string {
-  return `${namespace ?? ''}/${name}`;
+  return formatObjectKey(namespace ?? '', name);
 }
 
 /** Serialise an object once; the stored copy is parsed back so that callers cannot alias it. */

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { Pod } from '../../../lib/kube/types';
 import type { SimFaults } from '../world/types';
+import { podKey } from '../../../lib/refs/pod-ref';
 
 /** Fault settings as plain data (what /_sim/faults accepts and what startSimulator takes). */
 export interface FaultSettings {
@@ -41,7 +42,7 @@ export function applyFaults(f: SimFaults, s: FaultSettings): void {
 
 /** A pod's key in the unreachablePods and slowPods faults: "namespace/name". */
 export const faultKey = (pod: Pod): string =>
-  `${pod.metadata.namespace ?? ''}/${pod.metadata.name}`;
+  podKey(pod.metadata.namespace ?? '', pod.metadata.name);
 
 const podRef = z.string().regex(/^[^/\s]+\/[^/\s]+$/, 'expected "namespace/name"');
 

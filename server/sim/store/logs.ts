@@ -1,4 +1,5 @@
 import type { SimLogs } from '../world/types';
+import { podKey } from '../../../lib/refs/pod-ref';
 
 export interface LogLine {
   time: Date;
@@ -40,7 +41,7 @@ class LineRing {
   }
 }
 
-const keyOf = (ns: string, pod: string, c: string): string => `${ns}/${pod}/${c}`;
+const keyOf = (ns: string, pod: string, c: string): string => `${podKey(ns, pod)}/${c}`;
 
 /**
  * In-memory container logs with bounded memory: each container keeps its last `maxLines` lines

@@ -5,6 +5,7 @@ import { readFixture } from '../../../test-support/fixtures';
 import { renderEntry } from './entry';
 import { RingHistory } from './history';
 import { createSimStore, type ChangeRecord } from './store';
+import { objectKey } from '../../../lib/refs/object-ref';
 
 const NOW = new Date('2026-01-01T12:34:56.789Z');
 const fixturePod = (): Pod =>
@@ -86,7 +87,7 @@ describe('createSimStore', () => {
       } as KubeObject);
     }
     expect(
-      s.list('destinationrules').map((o) => `${o.metadata.namespace}/${o.metadata.name}`),
+      s.list('destinationrules').map((o) => objectKey(o.metadata.namespace ?? '', o.metadata.name)),
     ).toEqual(['a/y', 'a/z', 'b/x']);
     expect(s.list('destinationrules')).toBe(s.list('destinationrules')); // cached until a change
     const e = s.entries('destinationrules')[0]!;

@@ -3,6 +3,7 @@ import type { SimKind } from '../../mesh/types';
 import type { ScenarioContext, SimClock, SimLogs, SimStore } from '../../world/types';
 import { createClock } from '../../world/clock';
 import { seededRandom } from '../../world/build/ids';
+import { objectKey } from '../../../../lib/refs/object-ref';
 
 export interface VersionedStoreChange {
   type: 'ADDED' | 'MODIFIED' | 'DELETED';
@@ -18,7 +19,7 @@ export class FakeStore implements SimStore {
   private rv = 0;
 
   private key(kind: SimKind, ns: string | undefined, name: string): string {
-    return `${kind}/${ns ?? ''}/${name}`;
+    return `${kind}/${objectKey(ns ?? '', name)}`;
   }
 
   upsert<T extends KubeObject>(kind: SimKind, obj: T): T {

@@ -1,5 +1,6 @@
 import type { EndpointSlice, Pod } from '../../../../lib/kube/types';
 import type { FakeStore } from './fakes';
+import { objectKey } from '../../../../lib/refs/object-ref';
 
 /**
  * Replay the store's change history and report every moment at which two live pods shared an IP,
@@ -10,7 +11,7 @@ export function replayProblems(store: FakeStore): string[] {
   const pods = new Map<string, Pod>();
   for (const ch of store.changes) {
     if (ch.kind === 'pods') {
-      const key = `${ch.object.metadata.namespace}/${ch.object.metadata.name}`;
+      const key = objectKey(ch.object.metadata.namespace ?? '', ch.object.metadata.name);
       if (ch.type === 'DELETED') pods.delete(key);
       else pods.set(key, ch.object as Pod);
       const owners = new Map<string, string>();

@@ -2,6 +2,7 @@ import type { KubeEvent } from '../../../../lib/kube/types';
 import type { ContainerRun, PodPlan } from './plan';
 import { kubeTime } from './time';
 import { pullError } from './status';
+import { podKey } from '../../../../lib/refs/pod-ref';
 
 /** One thing the kubelet or scheduler reported about a pod, before aggregation into Events. */
 export interface EventOccurrence {
@@ -101,7 +102,7 @@ export function eventsOf(plan: PodPlan): EventOccurrence[] {
       reason: 'Scheduled',
       type: 'Normal',
       component: 'default-scheduler',
-      message: `Successfully assigned ${plan.namespace}/${plan.name} to ${plan.node.name}`,
+      message: `Successfully assigned ${podKey(plan.namespace, plan.name)} to ${plan.node.name}`,
     },
   ];
   if (plan.blocked !== undefined) {

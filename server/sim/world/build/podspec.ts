@@ -7,6 +7,7 @@ import {
   type ProxyFlavour,
 } from './proxy';
 import { WRAPPER_COMMAND, type WorkloadStartupMode, type WorkloadSpec } from './workload';
+import { workloadNameKey } from '../../../../lib/refs/workload-ref';
 
 /** Everything pods of one ReplicaSet share: spec (without nodeName), labels, annotations. */
 export interface PodTemplate {
@@ -44,7 +45,7 @@ function appContainer(w: WorkloadSpec, ns: string, proxied: boolean): Container 
   const ports = w.ports ?? [{ name: 'http', containerPort: 8080 }];
   const c: Container = {
     name: w.containerName ?? w.name,
-    image: w.image ?? `registry.example.com/${ns}/${w.name}:${w.version ?? 'v1'}`,
+    image: w.image ?? `registry.example.com/${workloadNameKey(ns, w.name)}:${w.version ?? 'v1'}`,
     ports: ports.map((p) => ({ ...p, protocol: 'TCP' })),
   };
   if (w.missingConfigMap !== undefined) {

@@ -13,6 +13,7 @@ import {
 } from './controllers';
 import { kubeTime } from './time';
 import type { Deployment, PodEntry, World } from './world';
+import { objectKey } from '../../../../lib/refs/object-ref';
 
 interface ReplicaSetState {
   dep: Deployment;
@@ -59,7 +60,7 @@ export class WorkloadControllers {
 
   /** A new Deployment, or a new ReplicaSet of a known one (a rollout). */
   register(dep: Deployment, fromApi: boolean): void {
-    const key = `${dep.namespace}/${dep.spec.name}`;
+    const key = objectKey(dep.namespace, dep.spec.name);
     const st = this.states.get(key);
     const template = templateObject(dep.tpl, false);
     if (st === undefined && fromApi) {
@@ -108,10 +109,10 @@ export class WorkloadControllers {
     const cur = this.store.get<Stored>('deployments', dep.namespace, dep.spec.name);
     if (cur === undefined) return;
     const created = cur.metadata.creationTimestamp ?? kubeTime(this.world.now());
-    this.states.set(`${dep.namespace}/${dep.spec.name}`, {
+    this.states.set(objectKey(dep.namespace, dep.spec.name), {
       namespace: dep.namespace,
       name: dep.spec.name,
-      uid: cur.metadata.uid ?? stableUid(`deployment/${dep.namespace}/${dep.spec.name}`),
+      uid: cur.metadata.uid ?? stableUid(`deployment/${objectKey(dep.namespace, dep.spec.name)}`),
       created,
       current: dep,
       sets: [{ dep, revision: 1, created: kubeTime(this.world.now()) }],
@@ -137,7 +138,7 @@ export class WorkloadControllers {
 
   /** Write the ReplicaSets' and the Deployment's counts where they changed. */
   sync(ns: string, name: string): void {
-    const st = this.states.get(`${ns}/${name}`);
+    const st = this.states.get(objectKey(ns, name));
     if (st === undefined) return;
     const live = this.world
       .workloadPods(ns, name)
@@ -177,14 +178,14 @@ export class WorkloadControllers {
       },
     };
     const sig = canonicalJson([metadata.generation, metadata.annotations, status]);
-    const key = `deployments/${ns}/${name}`;
+    const key = `deployments/${objectKey(ns, name)}`;
     if (this.written.get(key) === sig) return;
     this.written.set(key, sig);
     this.store.upsert('deployments', { ...cur, metadata, status });
   }
 
   private writeIfChanged(kind: 'replicasets', obj: KubeObject): void {
-    const key = `${kind}/${obj.metadata.namespace ?? ''}/${obj.metadata.name}`;
+    const key = `${kind}/${objectKey(obj.metadata.namespace ?? '', obj.metadata.name)}`;
     const sig = canonicalJson(obj);
     if (this.written.get(key) === sig) return;
     this.written.set(key, sig);
@@ -201,7 +202,7 @@ export class WorkloadControllers {
       change.type === 'DELETED'
         ? seen
         : (this.store.get<Stored>('deployments', ns, seen.metadata.name) ?? seen);
-    const key = `${ns}/${obj.metadata.name}`;
+    const key = objectKey(ns, obj.metadata.name);
     const st = this.states.get(key);
     if (st === undefined) {
       if (change.type === 'ADDED') this.adopt(obj, ns);
@@ -219,7 +220,7 @@ export class WorkloadControllers {
       for (const e of active()) this.world.stopPod(e, now);
       for (const set of st.sets) {
         this.store.remove('replicasets', ns, set.dep.rsName);
-        this.written.delete(`replicasets/${ns}/${set.dep.rsName}`);
+        this.written.delete(`replicasets/${objectKey(ns, set.dep.rsName)}`);
       }
       return;
     }

@@ -15,6 +15,7 @@ import { appLogs, appRuns, proxyLogs, withProxyInit } from './world-logs';
 import { kubeTime } from './time';
 import type { WorkloadSpec } from './workload';
 import { WorkloadControllers } from './workloads';
+import { objectKey } from '../../../../lib/refs/object-ref';
 
 /** The namespaces a Kubernetes cluster always has. */
 export const SYSTEM_NAMESPACES: readonly string[] = [
@@ -172,7 +173,7 @@ export class World {
   /** Write the workload's Deployment and ReplicaSets status now, or at the end of a batch. */
   syncWorkload(ns: string, name: string): void {
     if (this.deferredWorkloads !== undefined) {
-      this.deferredWorkloads.add(`${ns}/${name}`);
+      this.deferredWorkloads.add(objectKey(ns, name));
       return;
     }
     this.controllers.sync(ns, name);
@@ -362,7 +363,7 @@ export class World {
         pods,
         svc.metadata.creationTimestamp ?? kubeTime(this.t0),
       );
-      const key = `${ns}/${svc.metadata.name}`;
+      const key = objectKey(ns, svc.metadata.name);
       const sig = JSON.stringify([slice.endpoints, slice.ports]);
       if (this.slices.get(key) === sig) continue;
       this.slices.set(key, sig);
