@@ -182,8 +182,7 @@ export default tseslint.config(
       'app/**/*.ts',
       'app/**/*.tsx',
     ],
-    // the simulator keeps its own keys: it is a separate program modelling a cluster
-    ignores: ['lib/refs/**', 'server/sim/**', '**/*.test.ts'],
+    ignores: ['lib/refs/**', '**/*.test.ts'],
     plugins: { 'meshdx-refs': meshdxRefs },
     rules: { 'meshdx-refs/no-inline-ref': 'error' },
   },
