@@ -1,60 +1,18 @@
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { GET as incidentsGet } from '../../app/api/incidents/route';
 import { GET as liveGet } from '../../app/api/incidents/live/route';
 import { GET as timelinesGet } from '../../app/api/timelines/route';
 import { GET as podsGet } from '../../app/api/pods/route';
 import { GET as healthGet } from '../../app/api/health/route';
 import { GET as ztunnelGet } from '../../app/api/ztunnels/[namespace]/[name]/route';
-import { resetRegistry } from '../../server/runtime/registry';
-import { startSimulator, type RunningSimulator } from '../../server/sim/index';
+import { expectError, url, useEdgeCluster, type ErrorBody } from './support';
 
 /**
  * One parameter rule for every route: each bad filter the testers sent is a 400 naming the
  * parameter, on every route that takes it; a namespace that does not exist is a 404 naming it.
  * Through the real route handlers against the simulated cluster.
  */
-const saved = { ...process.env };
-let sim: RunningSimulator;
-let dir: string;
-
-beforeAll(async () => {
-  dir = fs.mkdtempSync(path.join(os.tmpdir(), 'meshdx-edges-params-'));
-  sim = await startSimulator({
-    scenario: 'phantom-503',
-    port: 0,
-    clock: { fixed: new Date('2026-11-01T12:00:00Z') },
-  });
-  const kc = path.join(dir, 'kubeconfig');
-  fs.writeFileSync(kc, sim.kubeconfigYaml);
-  process.env = {
-    ...saved,
-    MESHDX_KUBECONFIG: kc,
-    MESHDX_DB: path.join(dir, 'db'),
-    MESHDX_AUTH: 'none',
-  };
-  delete process.env.MESHDX_CONTEXT;
-  resetRegistry();
-}, 60_000);
-
-afterAll(async () => {
-  resetRegistry();
-  process.env = { ...saved };
-  await sim?.close();
-  fs.rmSync(dir, { recursive: true, force: true });
-});
-
-const url = (p: string) => `http://127.0.0.1:3000${p}`;
-type ErrorBody = { error: { code: string; message: string } };
-
-async function expectError(res: Response, status: number, code: string, names: string) {
-  expect(res.status).toBe(status);
-  const body = (await res.json()) as ErrorBody;
-  expect(body.error.code).toBe(code);
-  expect(body.error.message.startsWith(`${names}:`), body.error.message).toBe(true);
-}
+const cluster = useEdgeCluster('params');
 
 // what the testers sent, as the decoded value a route sees
 const BAD_NAMESPACES = ['UPPER', '%zz', '\u00ff', '../..', '"quoted"', "o'neil", '<script>'];
@@ -130,7 +88,7 @@ describe('query parameters', () => {
 
 describe('path parameters', () => {
   it('a ztunnel route on a sidecar pod is a 404 saying it is not a ztunnel', async () => {
-    const pod = sim.store
+    const pod = cluster.sim.store
       .list<{ metadata: { name: string; namespace: string } }>('pods')
       .find((p) => p.metadata.namespace === 'shop');
     if (!pod) throw new Error('the scenario has no pod in shop');
@@ -150,7 +108,7 @@ describe('what the answers show of the server', () => {
       await healthGet(new Request(url('/api/health'))),
     ]) {
       const text = await res.text();
-      expect(text).not.toContain(dir);
+      expect(text).not.toContain(cluster.dir);
       expect(text).toContain('.sqlite');
     }
   });

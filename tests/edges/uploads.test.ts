@@ -1,54 +1,12 @@
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { POST as uploadPost } from '../../app/api/incidents/upload/route';
-import { resetRegistry } from '../../server/runtime/registry';
-import { startSimulator, type RunningSimulator } from '../../server/sim/index';
+import { expectError, url, useEdgeCluster, type ErrorBody } from './support';
 
 /**
  * Uploads at the edge: bad parameters are 400s naming them, an empty or unreadable body is a 4xx
  * with the reason, a declared length over the limit is refused before the body is read.
  */
-const saved = { ...process.env };
-let sim: RunningSimulator;
-let dir: string;
-
-beforeAll(async () => {
-  dir = fs.mkdtempSync(path.join(os.tmpdir(), 'meshdx-edges-uploads-'));
-  sim = await startSimulator({
-    scenario: 'phantom-503',
-    port: 0,
-    clock: { fixed: new Date('2026-11-01T12:00:00Z') },
-  });
-  const kc = path.join(dir, 'kubeconfig');
-  fs.writeFileSync(kc, sim.kubeconfigYaml);
-  process.env = {
-    ...saved,
-    MESHDX_KUBECONFIG: kc,
-    MESHDX_DB: path.join(dir, 'db'),
-    MESHDX_AUTH: 'none',
-  };
-  delete process.env.MESHDX_CONTEXT;
-  resetRegistry();
-}, 60_000);
-
-afterAll(async () => {
-  resetRegistry();
-  process.env = { ...saved };
-  await sim?.close();
-  fs.rmSync(dir, { recursive: true, force: true });
-});
-
-const url = (p: string) => `http://127.0.0.1:3000${p}`;
-type ErrorBody = { error: { code: string; message: string } };
-
-async function expectError(res: Response, status: number, code: string, names: string) {
-  expect(res.status).toBe(status);
-  const body = (await res.json()) as ErrorBody;
-  expect(body.error.code).toBe(code);
-  expect(body.error.message.startsWith(`${names}:`), body.error.message).toBe(true);
-}
+useEdgeCluster('uploads');
 
 describe('upload parameters and bodies', () => {
   const post = (query: string, body: BodyInit, headers: Record<string, string> = {}) =>
