@@ -254,10 +254,12 @@ describe('HistoryStore batching and bad input', () => {
       const pod = makePod({ name: `p${n}`, ip: `10.3.${n >> 8}.${n & 255}`, rv: n + 1 });
       store.recordPodEvent(observed('ADDED', pod, T0, 'list'));
     }
-    // each pod adds an interval and a snapshot (plus one shared watch-state row): 2n+1 >= 100 at n = 50
-    expect(commits).toEqual([50, 100, 150, 200, 250]);
+    // each pod adds an interval and a snapshot, plus one watch-state row and one spec row per
+    // batch (the pods share one spec, stored once): 2n+2 >= 100 at n = 49
+    expect(commits).toEqual([49, 98, 147, 196, 245]);
+    // reading the stats commits the last five pods first
     expect(store.stats()).toMatchObject({
-      commits: 5,
+      commits: 6,
       pending: 0,
       tables: { intervals: { rows: 250 } },
     });
@@ -300,6 +302,42 @@ describe('HistoryStore batching and bad input', () => {
     expect(
       store.podSnapshot('kube-system', pod.metadata.name)?.object?.status?.containerStatuses,
     ).toHaveLength(pod.status?.containerStatuses?.length ?? -1);
+    // the spec is kept apart and joined back: the stored pod is the pod (managedFields aside)
+    const { managedFields: _drop, ...metadata } = pod.metadata as Pod['metadata'] & {
+      managedFields?: unknown;
+    };
+    expect(store.podSnapshot('kube-system', pod.metadata.name)?.object).toEqual({
+      ...pod,
+      metadata,
+    });
+    store.close();
+  });
+
+  it("stores a pod's spec once across its status changes, again when an update changes it", () => {
+    const pod = parse(readFixture('pods', 'kube-dns_pod_with_status.yaml')) as Pod;
+    const store = openHistoryStore(':memory:', { flushIntervalMs: 0, retentionDays: 1 });
+    const specs = () => {
+      store.flush(); // what is pending first
+      return store.db.prepare('SELECT count(*) FROM pod_specs').pluck().get();
+    };
+    store.recordPodEvent(observed('ADDED', pod, T0, 'list'));
+    const notReady = structuredClone(pod);
+    notReady.metadata.resourceVersion = '2';
+    for (const c of notReady.status?.containerStatuses ?? []) c.ready = false;
+    store.recordPodEvent(observed('MODIFIED', notReady, T0 + SEC));
+    expect(specs()).toBe(1);
+    const newImage = structuredClone(notReady);
+    const first = newImage.spec.containers[0];
+    if (first) first.image = 'registry.example/kubedns:2.0';
+    store.recordPodEvent(observed('MODIFIED', newImage, T0 + 2 * SEC));
+    expect(specs()).toBe(2);
+    expect(
+      store.podSnapshot('kube-system', pod.metadata.name)?.object?.spec.containers[0]?.image,
+    ).toBe('registry.example/kubedns:2.0');
+    // the pod goes and its snapshot is pruned: its specs go with it
+    store.recordPodEvent(observed('DELETED', newImage, T0 + 3 * SEC));
+    expect(store.prune(T0 + 2 * 86_400_000)).toMatchObject({ snapshots: 1, specs: 2 });
+    expect(specs()).toBe(0);
     store.close();
   });
 

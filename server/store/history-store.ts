@@ -8,7 +8,8 @@ import { integrityCheck, openDatabase, type Db } from './db';
 import { schemaVersion } from './schema';
 import { diffStates, podState } from './pod-state';
 import { PodIntervalTracker, type PreservedStart } from './tracker';
-import { intervalToRow, podKeyOf, toFromSource, withoutManagedFields } from './rows';
+import { intervalToRow, mutableSpecFields, podKeyOf, splitPod, toFromSource } from './rows';
+import { createHash } from 'node:crypto';
 import { kubeEventRow, type RecordedKubeEvent } from './kube-events';
 import { BatchWriter } from './writer';
 import type { HistoryStoreOptions, RecordCounts, StoreStats } from './options';
@@ -41,6 +42,8 @@ export class HistoryStore implements IpHistory {
    * reference, not a copy of its state (a packed state was ~0.85 KB a pod, 17 MB at 20,000).
    */
   private readonly last = new Map<string, Pod>();
+  /** The spec last written for each live pod (its mutable fields and hash): not serialised again. */
+  private readonly lastSpec = new Map<string, { mutable: string; hash: string }>();
   private readonly preserved = new Map<string, Map<string, PreservedStart>>();
   /** Pods the file held as not deleted when opened: the only ones with a stored state to diff. */
   private readonly storedLive = new Set<string>();
@@ -116,12 +119,27 @@ export class HistoryStore implements IpHistory {
     const untimed = this.opts.clock === 'objects';
     for (const i of this.tracker.apply(key, { type: ev.type, pod: obs, at, uncertain, untimed }))
       w.interval(intervalToRow(key, i));
+    const { object, spec } = splitPod(ev.object);
+    let specHash: string | null = null;
+    if (spec) {
+      // the spec is serialised and hashed only when the fields a pod update may change moved
+      const mutable = mutableSpecFields(spec);
+      const seen = this.lastSpec.get(key);
+      if (seen?.mutable === mutable) specHash = seen.hash;
+      else {
+        const json = JSON.stringify(spec);
+        specHash = createHash('sha256').update(json).digest('base64url');
+        this.lastSpec.set(key, { mutable, hash: specHash });
+        w.spec(specHash, json);
+      }
+    }
     w.snapshot({
       pod_key: key,
       uid: obs.uid,
       namespace: obs.namespace,
       name: obs.name,
-      object: JSON.stringify(withoutManagedFields(ev.object)),
+      object,
+      spec_hash: specHash,
       first_seen: at,
       seen: at,
       deleted_at: deleted ? at : null,
@@ -300,6 +318,7 @@ export class HistoryStore implements IpHistory {
 
   private forget(key: string): void {
     this.last.delete(key);
+    this.lastSpec.delete(key);
     this.tracker.forget(key);
     this.preserved.delete(key);
   }
@@ -316,7 +335,7 @@ export class HistoryStore implements IpHistory {
   private maybeFlush(): void {
     const w = this.writer;
     if (!w) return;
-    if (w.pending >= (this.opts.batchSize ?? 1000)) {
+    if (w.pending >= (this.opts.batchSize ?? 10_000)) {
       this.flush();
       return;
     }

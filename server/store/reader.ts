@@ -3,7 +3,7 @@ import type { Pod } from '../../lib/kube/types';
 import type { PodInterval } from '../../lib/ledger/types';
 import { asObj } from '../../lib/ledger/observation';
 import type { Db } from './db';
-import { intervalFromRow, type IntervalRow } from './rows';
+import { intervalFromRow, joinPodJson, type IntervalRow } from './rows';
 import { INTERVAL_TEXT_BATCH } from './interval-load';
 import { recordedFromRow, type KubeEventRow, type RecordedKubeEvent } from './kube-events';
 
@@ -37,6 +37,8 @@ interface SnapshotDbRow {
   namespace: string;
   name: string;
   object: string;
+  /** The spec's JSON from pod_specs (null for rows written before specs were kept apart). */
+  spec: string | null;
   first_seen: number;
   last_seen: number;
   deleted_at: number | null;
@@ -59,6 +61,10 @@ export interface TableStats {
   newest: number | null;
 }
 
+/** A snapshot row with its spec joined back (pod_specs holds each distinct spec once). */
+const SNAPSHOT =
+  'SELECT s.*, p.spec AS spec FROM pod_snapshots s LEFT JOIN pod_specs p ON p.hash = s.spec_hash';
+
 /** Prepared read statements over a store database. */
 export class StoreReader {
   private readonly s: Record<string, Statement>;
@@ -71,12 +77,12 @@ export class StoreReader {
       intervalBatch: p(INTERVAL_TEXT_BATCH),
       podIntervals: p('SELECT * FROM pod_intervals WHERE pod_key = ? ORDER BY ip'),
       snapByName: p(
-        'SELECT * FROM pod_snapshots WHERE namespace = ? AND name = ? ORDER BY last_seen DESC LIMIT 1',
+        `${SNAPSHOT} WHERE s.namespace = ? AND s.name = ? ORDER BY s.last_seen DESC LIMIT 1`,
       ),
-      snapByKey: p('SELECT * FROM pod_snapshots WHERE pod_key = ? OR uid = ? LIMIT 1'),
-      snapObject: p('SELECT object, deleted_at FROM pod_snapshots WHERE pod_key = ?'),
+      snapByKey: p(`${SNAPSHOT} WHERE s.pod_key = ? OR s.uid = ? LIMIT 1`),
+      snapObject: p(`${SNAPSHOT} WHERE s.pod_key = ?`),
       deleted: p(
-        'SELECT * FROM pod_snapshots WHERE deleted_at IS NOT NULL AND deleted_at >= ? ORDER BY deleted_at DESC',
+        `${SNAPSHOT} WHERE s.deleted_at IS NOT NULL AND s.deleted_at >= ? ORDER BY s.deleted_at DESC`,
       ),
       transitions: p(
         'SELECT container, field, old_value, new_value, reported_at, observed_at, via FROM transitions WHERE pod_key = ? ORDER BY observed_at, id',
@@ -137,9 +143,8 @@ export class StoreReader {
 
   /** The stored object JSON of a pod (for diffing after a restart), or null. */
   snapshotObject(podKey: string): unknown {
-    const r = this.st('snapObject').get(podKey) as
-      Pick<SnapshotDbRow, 'object' | 'deleted_at'> | undefined;
-    return r && r.deleted_at === null ? parseObject(r.object) : null;
+    const r = this.st('snapObject').get(podKey) as SnapshotDbRow | undefined;
+    return r && r.deleted_at === null ? parseObject(r.object, r.spec) : null;
   }
 
   deletedPods(since = 0): PodSnapshot[] {
@@ -232,16 +237,16 @@ export class StoreReader {
   }
 }
 
-function parseObject(text: string): unknown {
+function parseObject(text: string, spec: string | null): unknown {
   try {
-    return JSON.parse(text) as unknown;
+    return joinPodJson(text, spec);
   } catch {
     return null;
   }
 }
 
 function snapshotFromRow(r: SnapshotDbRow): PodSnapshot {
-  const obj = asObj(parseObject(r.object));
+  const obj = asObj(parseObject(r.object, r.spec));
   const pod = obj && asObj(obj.metadata) ? (obj as unknown as Pod) : null;
   return {
     podKey: r.pod_key,

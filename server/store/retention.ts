@@ -4,6 +4,8 @@ export interface PruneResult {
   cutoff: number;
   intervals: number;
   snapshots: number;
+  /** Pod specs no snapshot names any more. */
+  specs: number;
   transitions: number;
   events: number;
 }
@@ -23,6 +25,11 @@ export function pruneBefore(db: Db, cutoff: number): PruneResult {
     snapshots: db
       .prepare('DELETE FROM pod_snapshots WHERE deleted_at IS NOT NULL AND deleted_at < ?')
       .run(cutoff).changes,
+    specs: db
+      .prepare(
+        'DELETE FROM pod_specs WHERE hash NOT IN (SELECT spec_hash FROM pod_snapshots WHERE spec_hash IS NOT NULL)',
+      )
+      .run().changes,
     transitions: db.prepare('DELETE FROM transitions WHERE observed_at < ?').run(cutoff).changes,
     events: db
       .prepare('DELETE FROM kube_events WHERE coalesce(last_ts, observed_at) < ?')

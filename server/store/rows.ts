@@ -76,6 +76,50 @@ export function podKeyOf(uid: string | null | undefined, namespace: string, name
 }
 
 /** The pod without metadata.managedFields (large, and of no use to meshdx). */
+/**
+ * A pod as the store keeps it: the object's JSON without managedFields and without its spec, and
+ * the spec apart (stored once per distinct spec, by hash).
+ */
+export function splitPod(pod: Pod): { object: string; spec: Pod['spec'] | null } {
+  const { spec, ...rest } = withoutManagedFields(pod);
+  return { object: JSON.stringify(rest), spec: spec ?? null };
+}
+
+/**
+ * The parts of a pod spec that an update of the same pod may change, serialised: the API server
+ * refuses any other change to a pod's spec (ValidatePodUpdate: images, activeDeadlineSeconds,
+ * added tolerations, terminationGracePeriodSeconds, scheduling gates removed; nodeName by the
+ * binding, ephemeralContainers and container resources by their subresources). Equal values mean
+ * an equal spec for the same pod uid, so the whole spec need not be serialised again.
+ */
+export function mutableSpecFields(spec: NonNullable<Pod['spec']>): string {
+  const s = spec as NonNullable<Pod['spec']> & Record<string, unknown>;
+  const containers = (list: unknown) =>
+    Array.isArray(list)
+      ? list.map((c: { image?: unknown; resources?: unknown }) => [c.image, c.resources])
+      : null;
+  return JSON.stringify([
+    s.nodeName,
+    containers(s.containers),
+    containers(s.initContainers),
+    s.ephemeralContainers,
+    s.activeDeadlineSeconds,
+    s.tolerations,
+    s.terminationGracePeriodSeconds,
+    s.schedulingGates,
+  ]);
+}
+
+/** The stored pod again: the object with its spec put back in its usual place (before status). */
+export function joinPodJson(object: string, spec: string | null): unknown {
+  const obj = JSON.parse(object) as unknown;
+  if (spec === null || typeof obj !== 'object' || obj === null || Array.isArray(obj)) return obj;
+  const { status, ...rest } = obj as Record<string, unknown>;
+  const joined: Record<string, unknown> = { ...rest, spec: JSON.parse(spec) as unknown };
+  if (status !== undefined) joined.status = status;
+  return joined;
+}
+
 export function withoutManagedFields(pod: Pod): Pod {
   if (!pod.metadata || !('managedFields' in pod.metadata)) return pod;
   const { managedFields: _drop, ...metadata } = pod.metadata as Pod['metadata'] & {

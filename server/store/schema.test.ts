@@ -34,6 +34,7 @@ describe('store schema and migrations', () => {
       'meta',
       'pod_intervals',
       'pod_snapshots',
+      'pod_specs',
       'transitions',
       'watch_state',
     ]);
@@ -61,6 +62,22 @@ describe('store schema and migrations', () => {
     expect(store.history('10.0.0.1').map((i) => [i.name, i.from, i.fromSource])).toEqual([
       ['p', 5, 'startTime'],
     ]);
+    store.close();
+  });
+
+  it('reads a pod stored whole before specs were kept apart', () => {
+    const file = path.join(dir, 'v2.sqlite');
+    const raw = new Database(file);
+    expect(migrate(raw, 2)).toBe(2);
+    const pod = { metadata: { name: 'p', namespace: 'shop', uid: 'u2' }, spec: { nodeName: 'n1' } };
+    raw
+      .prepare(
+        "INSERT INTO pod_snapshots (pod_key, uid, namespace, name, object, first_seen, last_seen) VALUES ('u2', 'u2', 'shop', 'p', ?, 1, 2)",
+      )
+      .run(JSON.stringify(pod));
+    raw.close();
+    const store = openHistoryStore(file);
+    expect(store.podSnapshotByUid('u2')?.object).toEqual(pod);
     store.close();
   });
 

@@ -86,6 +86,13 @@ export const MIGRATIONS: readonly string[] = [
   CREATE INDEX kube_events_object ON kube_events (namespace, involved_kind, name, last_ts);
   CREATE INDEX kube_events_observed ON kube_events (observed_at);
   `,
+  // 3: a pod's spec is stored once, not with every status change: snapshots name it by hash
+  // (the spec is ~85% of an injected pod's bytes and rarely changes within its life)
+  `
+  CREATE TABLE pod_specs (hash TEXT PRIMARY KEY, spec TEXT NOT NULL) WITHOUT ROWID;
+  ALTER TABLE pod_snapshots ADD COLUMN spec_hash TEXT;
+  CREATE INDEX pod_snapshots_spec ON pod_snapshots (spec_hash);
+  `,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

@@ -7,7 +7,9 @@ export interface SnapshotRow {
   uid: string | null;
   namespace: string;
   name: string;
+  /** The object's JSON; without its spec when `spec_hash` names it in pod_specs. */
   object: string;
+  spec_hash: string | null;
   first_seen: number;
   seen: number;
   deleted_at: number | null;
@@ -49,6 +51,7 @@ export interface CommitInfo {
 export class BatchWriter {
   private intervals = new Map<string, IntervalRow>();
   private snapshots = new Map<string, SnapshotRow>();
+  private specs = new Map<string, string>();
   private transitions: TransitionRow[] = [];
   private events: KubeEventRow[] = [];
   private watch = new Map<string, WatchStateRow>();
@@ -74,12 +77,13 @@ export class BatchWriter {
         gone_at = excluded.gone_at, gone_uncertain = excluded.gone_uncertain,
         last_seen_at = max(coalesce(pod_intervals.last_seen_at, excluded.last_seen_at), coalesce(excluded.last_seen_at, pod_intervals.last_seen_at))`);
     const upsertSnapshot = db.prepare(`
-      INSERT INTO pod_snapshots (pod_key, uid, namespace, name, object, first_seen, last_seen, deleted_at, deleted_uncertain)
-      VALUES (@pod_key, @uid, @namespace, @name, @object, @first_seen, @seen, @deleted_at, @deleted_uncertain)
+      INSERT INTO pod_snapshots (pod_key, uid, namespace, name, object, spec_hash, first_seen, last_seen, deleted_at, deleted_uncertain)
+      VALUES (@pod_key, @uid, @namespace, @name, @object, @spec_hash, @first_seen, @seen, @deleted_at, @deleted_uncertain)
       ON CONFLICT (pod_key) DO UPDATE SET uid = excluded.uid, namespace = excluded.namespace,
-        name = excluded.name, object = excluded.object, last_seen = max(pod_snapshots.last_seen, excluded.last_seen),
+        name = excluded.name, object = excluded.object, spec_hash = excluded.spec_hash, last_seen = max(pod_snapshots.last_seen, excluded.last_seen),
         first_seen = min(pod_snapshots.first_seen, excluded.first_seen),
         deleted_at = excluded.deleted_at, deleted_uncertain = excluded.deleted_uncertain`);
+    const insertSpec = db.prepare('INSERT OR IGNORE INTO pod_specs (hash, spec) VALUES (?, ?)');
     const insertTransition = db.prepare(`
       INSERT INTO transitions (pod_key, namespace, pod, container, field, old_value, new_value, reported_at, observed_at, via)
       VALUES (@pod_key, @namespace, @pod, @container, @field, @old_value, @new_value, @reported_at, @observed_at, @via)`);
@@ -103,6 +107,7 @@ export class BatchWriter {
     this.countIntervals = () => count.get() as number;
     this.commit = db.transaction((): number => {
       let n = 0;
+      for (const [hash, spec] of this.specs) n += insertSpec.run(hash, spec).changes;
       for (const r of this.intervals.values()) n += upsertInterval.run(r).changes > 0 ? 1 : 0;
       for (const r of this.snapshots.values()) n += upsertSnapshot.run(r).changes > 0 ? 1 : 0;
       for (const r of this.transitions) n += insertTransition.run(r).changes;
@@ -120,6 +125,7 @@ export class BatchWriter {
     return (
       this.intervals.size +
       this.snapshots.size +
+      this.specs.size +
       this.transitions.length +
       this.events.length +
       this.watch.size +
@@ -136,6 +142,10 @@ export class BatchWriter {
       r.pod_key,
       prev ? { ...r, first_seen: Math.min(prev.first_seen, r.first_seen) } : r,
     );
+  }
+  /** A pod spec by its content hash (written once: later writes of the same hash are ignored). */
+  spec(hash: string, json: string): void {
+    this.specs.set(hash, json);
   }
   transition(r: TransitionRow): void {
     this.transitions.push(r);
@@ -162,6 +172,7 @@ export class BatchWriter {
     const n = this.commit();
     this.intervals = new Map();
     this.snapshots = new Map();
+    this.specs = new Map();
     this.transitions = [];
     this.events = [];
     this.watch = new Map();
