@@ -30,7 +30,7 @@ export function freePort(): Promise<number> {
 }
 
 /** The pid listening on a loopback port (ss), or null. */
-function listenerPid(port: number): number | null {
+export function listenerPid(port: number): number | null {
   const r = spawnSync('ss', ['-ltnpH', `sport = :${port}`], { encoding: 'utf8' });
   const m = /pid=(\d+)/.exec(r.stdout ?? '');
   return m ? Number(m[1]) : null;
@@ -57,6 +57,8 @@ export function imageMallocEnv(): Record<string, string> {
 export async function startNextServer(
   kubeconfig: string,
   env: Record<string, string> = {},
+  /** How often to ask whether the server is up (a cold-start measurement asks often). */
+  pollMs = 250,
 ): Promise<NextServer> {
   if (!fs.existsSync(path.join(root, '.next', 'BUILD_ID')))
     throw new Error('no production build: run `npx next build` first');
@@ -94,10 +96,20 @@ export async function startNextServer(
       await stop();
       throw new Error('next start did not answer within 60 s');
     }
-    await new Promise((r) => setTimeout(r, 250));
+    await new Promise((r) => setTimeout(r, pollMs));
   }
   const pid = listenerPid(port) ?? child.pid ?? -1;
   return { url, pid, stop };
+}
+
+const CLOCK_TICKS = Number(spawnSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).stdout) || 100;
+
+/** CPU time (user + system) a process has used so far, in ms (/proc/PID/stat). */
+export function cpuMs(pid: number): number {
+  const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+  // the fields after the command name (which may hold spaces) in parentheses
+  const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return ((Number(f[11]) + Number(f[12])) * 1000) / CLOCK_TICKS;
 }
 
 /** Peak resident set size of a process so far (VmHWM), in MB. */
