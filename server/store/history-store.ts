@@ -18,6 +18,7 @@ import { DAY_MS, pruneBefore, type PruneResult } from './retention';
 
 export type { HistoryStoreOptions, RecordCounts, StoreStats } from './options';
 import { intervalTableFromText } from './interval-load';
+import { DEFAULT_FAILURE_LIMITS, SqliteFailureStore } from './failures';
 import type { IntervalTable } from '../../lib/ledger/interval-table';
 
 const MAX_ERRORS = 20;
@@ -59,6 +60,8 @@ export class HistoryStore implements IpHistory {
   readonly errors: string[] = [];
   lastError: string | null = null;
   lastPrune: PruneResult | null = null;
+  /** The failing requests meshdx read, with their attribution then (see FailureStore). */
+  readonly failures: SqliteFailureStore;
 
   constructor(
     readonly db: Db,
@@ -75,6 +78,11 @@ export class HistoryStore implements IpHistory {
       for (const key of this.reader.undeletedSnapshotKeys()) this.storedLive.add(key);
     }
     this.tracker = new PodIntervalTracker((k, ip) => this.preserved.get(k)?.get(ip));
+    this.failures = new SqliteFailureStore(
+      db,
+      opts.failureLimits ?? DEFAULT_FAILURE_LIMITS,
+      opts.readonly === true,
+    );
   }
 
   /** Rows waiting for the next commit. */
@@ -268,8 +276,9 @@ export class HistoryStore implements IpHistory {
     return this.reader.eventsForObject(namespace, name, kind);
   }
 
-  /** Applies the retention setting; null when none is set. */
+  /** Applies the retention settings (pod history: null when none is set; failures: always). */
   prune(now = Date.now()): PruneResult | null {
+    if (!this.opts.readonly) this.failures.prune(now);
     const days = this.opts.retentionDays;
     if (days === null || days === undefined || this.opts.readonly) return null;
     this.flush();

@@ -5,3 +5,5 @@ export type { RecordedKubeEvent } from './kube-events';
 export { startRecorder } from './recorder';
 export { StorePodHistory } from './pod-history';
 export type { Recorder, RecorderOptions, RecorderStatus } from './recorder';
+export { SqliteFailureStore, DEFAULT_FAILURE_LIMITS } from './failures';
+export type { FailureLimits } from './failures';

@@ -1,3 +1,4 @@
+import type { FailureLimits } from './failures';
 import type { TableStats } from './reader';
 import type { PruneResult } from './retention';
 import type { CommitInfo } from './writer';
@@ -22,6 +23,8 @@ export interface HistoryStoreOptions {
    * for observation, such as a simulated cluster on a frozen clock.
    */
   clock?: 'api-server' | 'objects';
+  /** Age and size limits of the recorded failing requests (default DEFAULT_FAILURE_LIMITS). */
+  failureLimits?: FailureLimits;
   /** Told after every committed batch (the durability test prints it). */
   onCommit?: (info: CommitInfo) => void;
 }

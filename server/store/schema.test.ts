@@ -30,6 +30,8 @@ describe('store schema and migrations', () => {
       }[]
     ).map((r) => r.name);
     expect(tables).toEqual([
+      'failure_reads',
+      'failures',
       'kube_events',
       'meta',
       'pod_intervals',

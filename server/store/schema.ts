@@ -93,6 +93,55 @@ export const MIGRATIONS: readonly string[] = [
   ALTER TABLE pod_snapshots ADD COLUMN spec_hash TEXT;
   CREATE INDEX pod_snapshots_spec ON pod_snapshots (spec_hash);
   `,
+  // 4: failing requests as read (failures.ts), one per line and source proxy, and how far each
+  // proxy's log has been read
+  `
+  CREATE TABLE failures (
+    id INTEGER PRIMARY KEY,
+    proxy TEXT NOT NULL,
+    hash BLOB NOT NULL,
+    proxy_uid TEXT,
+    read TEXT NOT NULL,
+    reads INTEGER NOT NULL,
+    recorded_at INTEGER NOT NULL,
+    at INTEGER NOT NULL,
+    time INTEGER,
+    code INTEGER,
+    flags TEXT NOT NULL,
+    method TEXT,
+    authority TEXT,
+    path TEXT,
+    duration_ms INTEGER,
+    upstream_host TEXT,
+    upstream_cluster TEXT,
+    downstream_remote TEXT,
+    request_id TEXT,
+    details TEXT,
+    upstream_ip TEXT,
+    pod_namespace TEXT,
+    pod_name TEXT,
+    pod_uid TEXT,
+    owner_kind TEXT,
+    owner_name TEXT,
+    state TEXT NOT NULL,
+    deletion_started_at INTEGER,
+    gone_at INTEGER,
+    after_termination_ms INTEGER,
+    reason TEXT NOT NULL,
+    raw TEXT NOT NULL,
+    bytes INTEGER NOT NULL,
+    UNIQUE (proxy, hash)
+  );
+  CREATE INDEX failures_time ON failures (time, proxy);
+  CREATE INDEX failures_at ON failures (at);
+  CREATE TABLE failure_reads (
+    proxy TEXT PRIMARY KEY,
+    proxy_uid TEXT,
+    read_to INTEGER NOT NULL,
+    read_at INTEGER NOT NULL,
+    read TEXT NOT NULL
+  );
+  `,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

@@ -1,0 +1,151 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { createLineParser } from '../../lib/accesslog/parser';
+import { IpLedger } from '../../lib/ledger/ledger';
+import { failureOf } from '../../lib/incidents/failure-record';
+import type { FailureInput, FailureSource } from '../../lib/incidents/failure-store';
+import { logLine } from '../../tests/data/incidents/logs';
+import { MIN, T0 } from '../../tests/data/ledger/pods';
+import { openHistoryStore, type HistoryStore } from './history-store';
+import { DEFAULT_FAILURE_LIMITS, SqliteFailureStore } from './failures';
+
+const src: FailureSource = { read: 'view', proxy: 'shop/checkout-1', proxyUid: 'uid-c1' };
+
+function failure(at: number, upstream = '10.8.0.5:8080', source = src): FailureInput {
+  const line = logLine(at, 503, 'UC', upstream);
+  const r = createLineParser().push(line);
+  if (r.kind !== 'record') throw new Error('not a record');
+  return failureOf(line, r.record, source, new IpLedger());
+}
+
+let store: HistoryStore | null = null;
+afterEach(() => {
+  store?.close();
+  store = null;
+});
+
+describe('SqliteFailureStore', () => {
+  it('records a batch, and the same line read twice from the same proxy is one record', () => {
+    store = openHistoryStore(':memory:');
+    const batch = [failure(T0), failure(T0 + MIN), failure(T0 + 2 * MIN)];
+    expect(store.failures.record(batch, T0 + 3 * MIN)).toEqual({
+      added: 3,
+      duplicates: 0,
+      evicted: 0,
+    });
+    const again = batch.map((f) => ({ ...f, source: { ...f.source, read: 'live' as const } }));
+    expect(store.failures.record(again, T0 + 4 * MIN)).toEqual({
+      added: 0,
+      duplicates: 3,
+      evicted: 0,
+    });
+    // another proxy's identical line is its own record
+    const other = failure(T0, '10.8.0.5:8080', { ...src, proxy: 'shop/checkout-2' });
+    expect(store.failures.record([other], T0 + 4 * MIN).added).toBe(1);
+    const rows = store.failures.inWindow({ fromMs: T0, toMs: T0 + 10 * MIN });
+    expect(rows).toHaveLength(4);
+    expect(rows[0]?.source.read).toBe('view');
+    expect(rows[0]?.recordedAt).toBe(T0 + 3 * MIN);
+    expect(rows[0]?.raw).toBe(batch[0]?.raw);
+    expect(rows[0]?.fields).toEqual(batch[0]?.fields);
+    expect(rows[0]?.attribution).toEqual(batch[0]?.attribution);
+  });
+
+  it('keeps a record with no upstream address as unattributable', () => {
+    store = openHistoryStore(':memory:');
+    store.failures.record([failure(T0, '-')], T0);
+    const [row] = store.failures.inWindow({ fromMs: T0, toMs: T0 });
+    expect(row?.attribution.state).toBe('unattributable');
+    expect(row?.fields.upstreamHost).toBeNull();
+  });
+
+  it('answers a window by proxy and counts it by read', () => {
+    store = openHistoryStore(':memory:');
+    store.failures.record([failure(T0), failure(T0 + 30 * MIN)], T0 + 31 * MIN);
+    store.failures.record(
+      [
+        failure(T0 + 5 * MIN, '10.8.0.6:8080', {
+          read: 'otlp',
+          proxy: 'shop/web-1',
+          proxyUid: null,
+        }),
+      ],
+      T0 + 31 * MIN,
+    );
+    const q = { fromMs: T0, toMs: T0 + 10 * MIN };
+    expect(store.failures.inWindow(q).map((f) => f.source.proxy)).toEqual([
+      'shop/checkout-1',
+      'shop/web-1',
+    ]);
+    expect(store.failures.inWindow({ ...q, proxies: ['shop/web-1'] })).toHaveLength(1);
+    expect(store.failures.countsInWindow(q)).toEqual({
+      view: 1,
+      live: 0,
+      upload: 0,
+      otlp: 1,
+      deletion: 0,
+    });
+  });
+
+  it('moves a read watermark forward only', () => {
+    store = openHistoryStore(':memory:');
+    expect(store.failures.watermark('shop/checkout-1')).toBeNull();
+    store.failures.markRead({
+      proxy: 'shop/checkout-1',
+      proxyUid: 'u',
+      readTo: T0 + MIN,
+      readAt: T0 + MIN,
+      read: 'view',
+    });
+    store.failures.markRead({
+      proxy: 'shop/checkout-1',
+      proxyUid: null,
+      readTo: T0,
+      readAt: T0 + 2 * MIN,
+      read: 'live',
+    });
+    expect(store.failures.watermark('shop/checkout-1')).toEqual({
+      proxy: 'shop/checkout-1',
+      proxyUid: 'u',
+      readTo: T0 + MIN,
+      readAt: T0 + 2 * MIN,
+      read: 'view',
+    });
+  });
+
+  it('prunes by age, oldest first, and says what it keeps since when', () => {
+    store = openHistoryStore(':memory:', { failureLimits: { maxAgeDays: 1, maxBytes: 1e9 } });
+    const day = 86_400_000;
+    store.failures.record([failure(T0), failure(T0 + day), failure(T0 + 2 * day)], T0 + 2 * day);
+    expect(store.failures.prune(T0 + 2 * day + MIN)).toBe(2);
+    const r = store.failures.retention();
+    expect(r.records).toBe(1);
+    expect(r.oldest).toBe(T0 + 2 * day);
+    expect(r.pruned).toBe(2);
+    expect(r.lastPruneAt).toBe(T0 + 2 * day + MIN);
+  });
+
+  it('a store at its size limit keeps recording: the oldest records go first', () => {
+    const one = failure(T0).raw.length + 240;
+    store = openHistoryStore(':memory:', { failureLimits: { maxAgeDays: 30, maxBytes: one * 10 } });
+    for (let i = 0; i < 50; i++) {
+      const res = store.failures.record([failure(T0 + i * MIN)], T0 + i * MIN);
+      expect(res.added).toBe(1);
+    }
+    const r = store.failures.retention();
+    expect(r.bytes).toBeLessThanOrEqual(one * 10);
+    expect(r.records).toBeGreaterThan(0);
+    expect(r.pruned).toBe(50 - r.records);
+    const kept = store.failures.inWindow({ fromMs: T0, toMs: T0 + 60 * MIN });
+    expect(kept).toHaveLength(r.records);
+    // the newest is kept, the oldest went
+    expect(kept.at(-1)?.fields.time).toBe(T0 + 49 * MIN);
+    expect(kept[0]?.fields.time).toBe(T0 + (50 - r.records) * MIN);
+  });
+
+  it('refuses to record in a read-only store', () => {
+    store = openHistoryStore(':memory:');
+    const ro = new SqliteFailureStore(store.db, DEFAULT_FAILURE_LIMITS, true);
+    expect(() => ro.record([failure(T0)], T0)).toThrow(/read-only/);
+    expect(ro.prune(T0)).toBe(0);
+  });
+});
