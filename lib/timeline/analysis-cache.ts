@@ -5,6 +5,7 @@
 import type { TimelineFleetRow } from '../api/timelines';
 import type { Pod } from '../kube/types';
 import { analyzePod } from './analyze';
+import { memoYaml } from './fix';
 import { harmRank, worstSeverity } from './harm';
 import type { MeshSettings } from './meshconfig';
 import type { DeletedPodRecord, PodHistory } from './pod-history';
@@ -64,6 +65,8 @@ export class AnalysisCache {
   misses = 0;
   /** Pods whose analysis failed (an object of an odd shape), left out and counted. */
   unreadable = 0;
+  /** Fix YAML written once for the many pods of a workload that get the same fix. */
+  private readonly toYaml = memoYaml();
 
   constructor(private readonly initTimeOf: InitTimeOf = () => undefined) {}
 
@@ -89,6 +92,7 @@ export class AnalysisCache {
       events: h.eventsFor(pod),
       transitions: h.transitions(pod),
       ...(initMs !== undefined ? { envoyInitMs: { [key]: initMs } } : {}),
+      toYaml: this.toYaml,
     });
     const entry: Entry = { pod, timeline, row: toFleetRow(pod, timeline, deleted), stamp };
     this.entries.set(key, entry);

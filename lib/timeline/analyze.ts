@@ -8,6 +8,7 @@ import { estimateProxyReady } from './proxyready';
 import { holdRedundant, nativeBlocked, nativeStuck } from './native';
 import { judgeShutdown } from './shutdown';
 import { judgeStartup } from './startup';
+import type { ToYaml } from './fix';
 import { containerStatus, firstRun } from './status';
 import type { AppStart, PodTimeline, ProxyReadyEstimate, Transition } from './types';
 import { workloadOf } from '../refs/workload-ref';
@@ -20,6 +21,8 @@ export interface AnalyzeContext {
   transitions?: readonly Transition[];
   /** Envoy server.initialization_time_ms per pod, keyed by pod uid or "namespace/name". */
   envoyInitMs?: Readonly<Record<string, number>>;
+  /** How fix bodies are written as YAML: a fleet's analysis passes one memo for all its pods. */
+  toYaml?: ToYaml;
 }
 
 function noProxy(notes: string[]): ProxyReadyEstimate {
@@ -73,9 +76,9 @@ export function analyzePod(pod: Pod, ctx: AnalyzeContext = {}): PodTimeline {
   // a native proxy that never got ready blocks the app: that, not the start order, is the verdict
   const blocked = nativeBlocked(pod, mode, apps);
   const verdicts = [
-    blocked ?? judgeStartup({ pod, mode, ready, apps, workload }),
+    blocked ?? judgeStartup({ pod, mode, ready, apps, workload, ...toYamlOf(ctx) }),
     holdRedundant(pod, mode),
-    ...judgeShutdown(pod, mode, workload),
+    ...judgeShutdown(pod, mode, workload, ctx.toYaml),
     nativeStuck(pod, mode, transitions),
   ].filter((v): v is NonNullable<typeof v> => v !== null);
   const starts = apps.map((a) => a.startedAt).filter((v): v is number => v !== null);
@@ -100,6 +103,10 @@ export function analyzePod(pod: Pod, ctx: AnalyzeContext = {}): PodTimeline {
     verdicts,
     notes: [...mode.notes, ...ready.notes],
   };
+}
+
+function toYamlOf(ctx: AnalyzeContext): { toYaml?: ToYaml } {
+  return ctx.toYaml ? { toYaml: ctx.toYaml } : {};
 }
 
 export function analyzePods(pods: readonly Pod[], ctx: AnalyzeContext = {}): PodTimeline[] {

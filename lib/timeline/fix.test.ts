@@ -1,7 +1,9 @@
 import { describe, it, expect } from 'vitest';
-import { parse } from 'yaml';
+import { parse, parseAllDocuments } from 'yaml';
 import { analyzePod } from './analyze';
-import { deepMerge, restartFix, templatePatch } from './fix';
+import { deepMerge, memoYaml, restartFix, templatePatch } from './fix';
+import { parseJsonFirst, parseProxyConfigText } from './proxyconfig';
+import { readFixture } from '../../test-support/fixtures';
 import { buildPod, type PodOpts } from '../../tests/data/timeline/builders';
 import type { Pod } from '../kube/types';
 
@@ -187,5 +189,46 @@ describe('fixes per owner kind: only what kubectl can do', () => {
     pod.metadata.ownerReferences = [{ kind: 'Job', name: 'once', controller: true }];
     const fixes = analyzePod(pod).verdicts.flatMap((v) => v.fixes);
     for (const f of fixes) expect(f.yaml).not.toMatch(/patch job|rollout restart job/);
+  });
+});
+
+describe('fix YAML for a fleet', () => {
+  it('a memo writes the same text as a fresh write, once per distinct body', () => {
+    const toYaml = memoYaml(2);
+    const pods = Object.entries(PODS).map(([name, opts]) => buildPod({ ...opts, name, owner }));
+    for (const pod of pods) {
+      const fresh = analyzePod(pod).verdicts.flatMap((v) => v.fixes.map((f) => f.yaml));
+      const memo = analyzePod(pod, { toYaml }).verdicts.flatMap((v) => v.fixes.map((f) => f.yaml));
+      const again = analyzePod(pod, { toYaml }).verdicts.flatMap((v) => v.fixes.map((f) => f.yaml));
+      expect(memo).toEqual(fresh);
+      expect(again).toEqual(fresh);
+    }
+  });
+});
+
+describe('ProxyConfig text', () => {
+  it('reads the JSON the injector writes exactly as the YAML parser does', () => {
+    for (const file of ['injected_pod.yaml', 'injected_native-sidecar.yaml']) {
+      const pod = parseAllDocuments(readFixture('pods', file))[0]?.toJS() as Pod;
+      const env = pod.spec.containers
+        .concat(pod.spec.initContainers ?? [])
+        .flatMap((c) => c.env ?? [])
+        .find((e) => e.name === 'PROXY_CONFIG');
+      expect(env?.value, file).toBeDefined();
+      expect(parseJsonFirst(env?.value ?? '')).toEqual(parse(env?.value ?? ''));
+    }
+    const text = '{"holdApplicationUntilProxyStarts": true, "proxyMetadata": {"A": "x\\": y"}}';
+    expect(parseJsonFirst(text)).toEqual(parse(text));
+    expect(parseProxyConfigText(text).settings.hold).toBe(true);
+  });
+
+  it('leaves JSON with a repeated key, and YAML, to the YAML parser', () => {
+    expect(parseProxyConfigText('{"drainDuration": "5s", "drainDuration": "9s"}').error).toMatch(
+      /unique/i,
+    );
+    expect(parseProxyConfigText('holdApplicationUntilProxyStarts: true').settings.hold).toBe(true);
+    expect(parseProxyConfigText('{holdApplicationUntilProxyStarts: true}').settings.hold).toBe(
+      true,
+    );
   });
 });

@@ -8,11 +8,11 @@
  * ReplicaSet or pod must have its pods recreated; a Job's template is immutable, so the fix
  * goes to the next Job (the CronJob's jobTemplate, or the manifest).
  */
-import { parse as parseYaml, stringify } from 'yaml';
+import { stringify } from 'yaml';
 import type { FindingFix } from '../findings/types';
 import type { Pod } from '../kube/types';
 import { PROXY_CONFIG_ANNOTATION } from './mode';
-import { parseProxyConfigText } from './proxyconfig';
+import { parseJsonFirst, parseProxyConfigText } from './proxyconfig';
 import type { Workload } from './types';
 import { isJsonObject } from '../json-object';
 import { workloadText } from '../refs/workload-ref';
@@ -38,18 +38,39 @@ function cronJobOf(jobName: string): string | null {
   return m ? (m[1] as string) : null;
 }
 
+/** Writes a fix body as YAML (the `yaml` package, so that every value parses back). */
+export type ToYaml = (body: unknown) => string;
+
 function yamlText(body: unknown): string {
   return stringify(body, { lineWidth: 0 });
 }
 
+/**
+ * A ToYaml that remembers what it wrote, for one analysis of many pods: the pods of one
+ * workload get the same fix, and writing YAML costs far more than looking it up. Holds at most
+ * `max` texts (then starts again).
+ */
+export function memoYaml(max = 5_000): ToYaml {
+  const texts = new Map<string, string>();
+  return (body) => {
+    const key = JSON.stringify(body);
+    const hit = texts.get(key);
+    if (hit !== undefined) return hit;
+    if (texts.size >= max) texts.clear();
+    const text = yamlText(body);
+    texts.set(key, text);
+    return text;
+  };
+}
+
 /** The merge patch for the workload that owns the pod, with how to apply it. */
-export function templatePatch(w: Workload, template: Json): string {
+export function templatePatch(w: Workload, template: Json, toYaml: ToYaml = yamlText): string {
   const ns = w.namespace;
   if (ROLLING.has(w.kind)) {
     return (
       `# kubectl -n ${ns} patch ${w.kind.toLowerCase()} ${w.name} --type merge --patch-file fix.yaml\n` +
       `# (the ${w.kind} rolls its pods out with the new template)\n` +
-      yamlText({ spec: { template } })
+      toYaml({ spec: { template } })
     );
   }
   if (w.kind === 'ReplicaSet') {
@@ -57,7 +78,7 @@ export function templatePatch(w: Workload, template: Json): string {
       `# kubectl -n ${ns} patch replicaset ${w.name} --type merge --patch-file fix.yaml\n` +
       '# a ReplicaSet does not replace running pods (kubectl rollout restart does not apply to it):\n' +
       `# delete its pods so that it recreates them with the new template\n` +
-      yamlText({ spec: { template } })
+      toYaml({ spec: { template } })
     );
   }
   if (w.kind === 'Job' || w.kind === 'CronJob') {
@@ -69,13 +90,13 @@ export function templatePatch(w: Workload, template: Json): string {
       `# ${workloadText(w)}: a Job's pod template cannot be changed, the fix applies to the next Job:\n` +
       '# put it in the Job manifest, or patch the CronJob that creates the Jobs\n' +
       target +
-      yamlText({ spec: { jobTemplate: { spec: { template } } } })
+      toYaml({ spec: { jobTemplate: { spec: { template } } } })
     );
   }
   return (
     `# ${workloadText(w)}: a pod cannot be patched in place: add this to the pod template\n` +
     '# (or manifest) that creates it, then recreate the pod\n' +
-    yamlText(template)
+    toYaml(template)
   );
 }
 
@@ -101,7 +122,7 @@ function existingProxyConfig(pod: Pod): { config: Json; unreadable: boolean } {
   const raw = pod.metadata.annotations?.[PROXY_CONFIG_ANNOTATION];
   if (raw === undefined) return { config: {}, unreadable: false };
   if (parseProxyConfigText(raw).error) return { config: {}, unreadable: true };
-  const v: unknown = parseYaml(raw);
+  const v: unknown = parseJsonFirst(raw);
   return { config: isJsonObject(v) ? v : {}, unreadable: v !== null && !isJsonObject(v) };
 }
 
@@ -110,7 +131,13 @@ export function mergedProxyConfig(pod: Pod, extra: Json): string {
   return JSON.stringify(deepMerge(existingProxyConfig(pod).config, extra));
 }
 
-function annotationFix(pod: Pod, w: Workload, extra: Json, spec?: Json): string {
+function annotationFix(
+  pod: Pod,
+  w: Workload,
+  extra: Json,
+  spec: Json | undefined,
+  toYaml: ToYaml,
+): string {
   const template: Json = {
     metadata: { annotations: { [PROXY_CONFIG_ANNOTATION]: mergedProxyConfig(pod, extra) } },
   };
@@ -118,31 +145,35 @@ function annotationFix(pod: Pod, w: Workload, extra: Json, spec?: Json): string 
   const lost = existingProxyConfig(pod).unreadable
     ? `# the pod's ${PROXY_CONFIG_ANNOTATION} could not be read: this value replaces it\n`
     : '';
-  return lost + templatePatch(w, template);
+  return lost + templatePatch(w, template, toYaml);
 }
 
-export function holdFix(pod: Pod, w: Workload): FindingFix {
+export function holdFix(pod: Pod, w: Workload, toYaml: ToYaml = yamlText): FindingFix {
   return {
     why: 'the injector puts istio-proxy first with a postStart `pilot-agent wait`, so the kubelet starts the app only once the proxy is ready',
-    yaml: annotationFix(pod, w, { holdApplicationUntilProxyStarts: true }),
+    yaml: annotationFix(pod, w, { holdApplicationUntilProxyStarts: true }, undefined, toYaml),
   };
 }
+
+const MESH_HOLD_YAML =
+  '# IstioOperator spec / Helm values (istiod), then restart the workloads\n' +
+  stringify({ meshConfig: { defaultConfig: { holdApplicationUntilProxyStarts: true } } });
 
 export function meshHoldFix(): FindingFix {
   return {
     why: 'mesh-wide: every pod injected after this change is held until its proxy is ready',
-    yaml:
-      '# IstioOperator spec / Helm values (istiod), then restart the workloads\n' +
-      stringify({ meshConfig: { defaultConfig: { holdApplicationUntilProxyStarts: true } } }),
+    yaml: MESH_HOLD_YAML,
   };
 }
 
-export function nativeFix(w: Workload): FindingFix {
+export function nativeFix(w: Workload, toYaml: ToYaml = yamlText): FindingFix {
   return {
     why: 'a native sidecar (Kubernetes 1.28+) is started before the app and stopped after it: no race at either end',
-    yaml: templatePatch(w, {
-      metadata: { annotations: { 'sidecar.istio.io/nativeSidecar': 'true' } },
-    }),
+    yaml: templatePatch(
+      w,
+      { metadata: { annotations: { 'sidecar.istio.io/nativeSidecar': 'true' } } },
+      toYaml,
+    ),
   };
 }
 
@@ -150,7 +181,13 @@ function seconds(ms: number): string {
   return `${Math.ceil(ms / 1000)}s`;
 }
 
-export function drainFix(pod: Pod, w: Workload, drainMs: number, graceS: number): FindingFix {
+export function drainFix(
+  pod: Pod,
+  w: Workload,
+  drainMs: number,
+  graceS: number,
+  toYaml: ToYaml = yamlText,
+): FindingFix {
   const neededGrace = Math.ceil(drainMs / 1000) + 5;
   return {
     why: `keep the proxy draining (${seconds(drainMs)}) until the app has finished, inside the grace period`,
@@ -159,22 +196,27 @@ export function drainFix(pod: Pod, w: Workload, drainMs: number, graceS: number)
       w,
       { terminationDrainDuration: seconds(drainMs) },
       neededGrace > graceS ? { terminationGracePeriodSeconds: neededGrace } : undefined,
+      toYaml,
     ),
   };
 }
 
-export function exitOnZeroFix(pod: Pod, w: Workload): FindingFix {
+export function exitOnZeroFix(pod: Pod, w: Workload, toYaml: ToYaml = yamlText): FindingFix {
   return {
     why: 'or let the proxy drain until the app has closed its connections (then MINIMUM_DRAIN_DURATION applies)',
-    yaml: annotationFix(pod, w, {
-      proxyMetadata: { EXIT_ON_ZERO_ACTIVE_CONNECTIONS: 'true' },
-    }),
+    yaml: annotationFix(
+      pod,
+      w,
+      { proxyMetadata: { EXIT_ON_ZERO_ACTIVE_CONNECTIONS: 'true' } },
+      undefined,
+      toYaml,
+    ),
   };
 }
 
-export function graceFix(w: Workload, neededS: number): FindingFix {
+export function graceFix(w: Workload, neededS: number, toYaml: ToYaml = yamlText): FindingFix {
   return {
     why: `give preStop and shutdown ${neededS}s before SIGKILL`,
-    yaml: templatePatch(w, { spec: { terminationGracePeriodSeconds: neededS } }),
+    yaml: templatePatch(w, { spec: { terminationGracePeriodSeconds: neededS } }, toYaml),
   };
 }

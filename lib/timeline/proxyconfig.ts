@@ -47,10 +47,35 @@ export function readProxyConfigObject(obj: unknown): ProxySettings {
   return out;
 }
 
+/**
+ * JSON text as JSON (what the injector writes into PROXY_CONFIG, on every injected pod): a
+ * YAML parse of the same text gives the same value at many times the cost. Anything else, or
+ * JSON with a repeated key (which YAML refuses), is left to the YAML parser.
+ */
+export function parseJsonFirst(text: string): unknown {
+  const t = text.trim();
+  if (t.startsWith('{')) {
+    try {
+      const value: unknown = JSON.parse(t);
+      if ((t.match(/":/g)?.length ?? 0) === countKeys(value)) return value;
+    } catch {
+      // not JSON: YAML below
+    }
+  }
+  return parseYaml(text);
+}
+
+/** Keys of every mapping in a parsed JSON value (a repeated key in the text counts once here). */
+function countKeys(value: unknown): number {
+  if (Array.isArray(value)) return value.reduce((n: number, v) => n + countKeys(v), 0);
+  if (value === null || typeof value !== 'object') return 0;
+  return Object.values(value).reduce((n: number, v) => n + 1 + countKeys(v), 0);
+}
+
 /** Parses a ProxyConfig written as YAML or JSON text; the error is a message, never thrown. */
 export function parseProxyConfigText(text: string): { settings: ProxySettings; error?: string } {
   try {
-    const value: unknown = parseYaml(text);
+    const value: unknown = parseJsonFirst(text);
     if (value === null || value === undefined) return { settings: {} };
     if (typeof value !== 'object' || Array.isArray(value)) {
       return { settings: {}, error: 'proxy config is not a mapping' };

@@ -10,7 +10,7 @@ import type { Pod } from '../kube/types';
 import type { FindingFix } from '../findings/types';
 import { appContainers, preStopSeconds } from './containers';
 import { codeOf } from './codes';
-import { drainFix, exitOnZeroFix, graceFix, nativeFix } from './fix';
+import { drainFix, exitOnZeroFix, graceFix, nativeFix, type ToYaml } from './fix';
 import type { ModeResult } from './mode';
 import { DEFAULT_DRAIN_MS, DEFAULT_GRACE_S, DEFAULT_MIN_DRAIN_MS } from './proxyconfig';
 import { containerStatus } from './status';
@@ -25,7 +25,12 @@ function finishedMs(pod: Pod, name: string): { ms: number | null; exitCode: numb
   return { ms: toMs(t?.finishedAt), exitCode: t?.exitCode ?? null };
 }
 
-export function judgeShutdown(pod: Pod, mode: ModeResult, workload: Workload): VerdictResult[] {
+export function judgeShutdown(
+  pod: Pod,
+  mode: ModeResult,
+  workload: Workload,
+  toYaml?: ToYaml,
+): VerdictResult[] {
   if (mode.mode === 'none' || mode.mode === 'gateway' || !mode.proxy) return [];
   const proxy = mode.proxy.container;
   const graceS = pod.spec.terminationGracePeriodSeconds ?? DEFAULT_GRACE_S;
@@ -75,9 +80,9 @@ export function judgeShutdown(pod: Pod, mode: ModeResult, workload: Workload): V
         lateApp && proxyEnd !== null ? (lateApp.end as number) - proxyEnd + drainMs : 0,
       );
       const fixes: FindingFix[] = [
-        drainFix(pod, workload, target, graceS),
-        ...(exitOnZero ? [] : [exitOnZeroFix(pod, workload)]),
-        nativeFix(workload),
+        drainFix(pod, workload, target, graceS, toYaml),
+        ...(exitOnZero ? [] : [exitOnZeroFix(pod, workload, toYaml)]),
+        nativeFix(workload, toYaml),
       ];
       out.push({
         verdict: 'drain-too-short',
@@ -114,7 +119,7 @@ export function judgeShutdown(pod: Pod, mode: ModeResult, workload: Workload): V
       phase: 'shutdown',
       confidence: killed ? 'high' : 'medium',
       evidence: { ...evidence, killedContainer: killed ?? null, neededSeconds: neededS },
-      fixes: [graceFix(workload, Math.max(neededS, graceS + 1))],
+      fixes: [graceFix(workload, Math.max(neededS, graceS + 1), toYaml)],
     });
   }
   return out;

@@ -2,7 +2,7 @@
 import type { Pod } from '../kube/types';
 import { assessApp, type Assessment } from './assess';
 import { codeOf } from './codes';
-import { holdFix, meshHoldFix, nativeFix, restartFix } from './fix';
+import { holdFix, meshHoldFix, nativeFix, restartFix, type ToYaml } from './fix';
 import type { ModeResult } from './mode';
 import { minConfidence, toIso } from './time';
 import type {
@@ -21,26 +21,28 @@ export interface StartupInput {
   ready: ProxyReadyEstimate;
   apps: AppStart[];
   workload: Workload;
+  /** How fix bodies are written as YAML (a memo over a fleet's analysis). */
+  toYaml?: ToYaml;
 }
 
 const REINJECT =
   'hold is applied at injection: pods created before the setting keep the racing order until they are recreated';
 
 function raceFixes(input: StartupInput): FindingFix[] {
-  const { pod, mode, workload } = input;
+  const { pod, mode, workload, toYaml } = input;
   // holdApplicationUntilProxyStarts is already on but this pod was injected without it.
   const configured = mode.settings.hold === true && !mode.holdVisible;
   if (mode.mode === 'classic') {
     return configured
-      ? [restartFix(workload, REINJECT), nativeFix(workload)]
-      : [holdFix(pod, workload), nativeFix(workload), meshHoldFix()];
+      ? [restartFix(workload, REINJECT), nativeFix(workload, toYaml)]
+      : [holdFix(pod, workload, toYaml), nativeFix(workload, toYaml), meshHoldFix()];
   }
   if (mode.mode === 'hold') {
     return configured
-      ? [restartFix(workload, REINJECT), nativeFix(workload)]
-      : [nativeFix(workload)];
+      ? [restartFix(workload, REINJECT), nativeFix(workload, toYaml)]
+      : [nativeFix(workload, toYaml)];
   }
-  if (mode.mode === 'wrapper') return [holdFix(pod, workload), nativeFix(workload)];
+  if (mode.mode === 'wrapper') return [holdFix(pod, workload, toYaml), nativeFix(workload, toYaml)];
   return [];
 }
 
