@@ -135,6 +135,44 @@ export const ClientChoiceSchema = z.object({
 });
 export type ClientChoiceRow = z.infer<typeof ClientChoiceSchema>;
 
+/** What the window's failing requests in the store are made of, and what the store keeps. */
+export const WindowMemorySchema = z.object({
+  failing: z.number(),
+  byRead: counts,
+  whileAlive: z.number(),
+  fromReceiver: z.number(),
+  fromUploads: z.number(),
+  /** Client pods of the window that are gone and whose logs were never read. */
+  goneUnread: z.array(z.string()),
+  readNow: z.number(),
+  fromStoreOnly: z.number(),
+  /** The one sentence every card shows. */
+  text: z.string(),
+  /** What the store keeps of raw failing requests, and since when. */
+  retention: z.string(),
+});
+export type WindowMemoryView = z.infer<typeof WindowMemorySchema>;
+
+/** How long one client proxy kept sending to a pod after its deletion started. */
+export const ClientLagRowSchema = z.object({
+  client: z.string(),
+  pod: z.string(),
+  podUid: z.string().nullable(),
+  ip: z.string().nullable(),
+  deletionStartedAt: z.string(),
+  lastRequestAt: z.string(),
+  lagMs: z.number(),
+  requests: z.number(),
+});
+export type ClientLagRow = z.infer<typeof ClientLagRowSchema>;
+
+export const LagPointSchema = z.object({
+  start: z.string(),
+  maxLagMs: z.number(),
+  medianLagMs: z.number(),
+  pairs: z.number(),
+});
+
 export const IncidentsViewSchema = z.object({
   generatedAt: z.string(),
   window: z.object({ from: z.string().nullable(), to: z.string().nullable() }),
@@ -182,5 +220,9 @@ export const IncidentsViewSchema = z.object({
       hosts: z.array(StaleHostSchema),
     })
     .nullable(),
+  /** Where the window's failures come from (null: an upload, read and shown as is). */
+  memory: WindowMemorySchema.nullable(),
+  /** Per client proxy, how long it kept a deleted pod (rows, longest first; series by deletion start). */
+  lag: z.object({ rows: z.array(ClientLagRowSchema), series: z.array(LagPointSchema) }),
 });
 export type IncidentsView = z.infer<typeof IncidentsViewSchema>;

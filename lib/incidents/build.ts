@@ -4,8 +4,10 @@ import type { PodInterval } from '../ledger/types';
 import type { IpHistory } from '../ledger/ip-history';
 import type { Finding } from '../findings/types';
 import type { IncidentsView, StaleHost } from '../api/incidents';
+import { lagSeries, type ClientLag } from './lag';
 import {
   collectRequests,
+  type Collected,
   type AttributedRequest,
   type LogInput,
   type RequestFilter,
@@ -42,6 +44,12 @@ export interface IncidentsInput extends Pick<IstioConfig, 'destinationRules' | '
   graceSeconds?: ReadonlyMap<string, number>;
   stale: IncidentsView['stale'];
   maxRequests?: number;
+  /** The requests already collected (the store's window): the logs are not read again. */
+  collected?: Collected;
+  /** Where the window's failures come from (the store); absent for an upload. */
+  memory?: IncidentsView['memory'];
+  /** Per client proxy and deleted pod, from recorded failures. */
+  lags?: readonly ClientLag[];
 }
 
 const MINUTE = 60_000;
@@ -159,7 +167,7 @@ export function chartWindow(
 
 /** The whole Incidents view model from logs, pod IP history and the mesh's config. */
 export function buildIncidentsView(input: IncidentsInput): IncidentsView {
-  const c = collectRequests(input.logs, input.history, input.filter);
+  const c = input.collected ?? collectRequests(input.logs, input.history, input.filter);
   const times = c.requests.map((r) => r.timeMs).filter((t): t is number => t !== null);
   const { fromMs, toMs } = chartWindow(input.filter, times, input.now);
   const bucketMs = bucketSizeMs(Math.max(0, toMs - fromMs));
@@ -245,8 +253,23 @@ export function buildIncidentsView(input: IncidentsInput): IncidentsView {
     services,
     findings,
     stale: input.stale,
+    memory: input.memory ?? null,
+    lag: {
+      rows: (input.lags ?? []).slice(0, MAX_LAG_ROWS).map((l) => ({
+        ...l,
+        deletionStartedAt: iso(l.deletionStartedAt),
+        lastRequestAt: iso(l.lastRequestAt),
+      })),
+      series: lagSeries(input.lags ?? [], fromMs, bucketMs).map((p) => ({
+        ...p,
+        start: iso(p.start),
+      })),
+    },
   };
 }
+
+/** Lag rows listed (longest first). */
+const MAX_LAG_ROWS = 200;
 
 function staleFindings(stale: NonNullable<IncidentsView['stale']>): Finding[] {
   const { namespace: ns, name } = parsePodRef(stale.client);

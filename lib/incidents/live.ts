@@ -7,6 +7,7 @@
 import { createLineParser } from '../accesslog/parser';
 import { isFailure } from '../accesslog/failure';
 import { parseClusterName } from '../accesslog/cluster';
+import type { AccessLogRecord } from '../accesslog/types';
 import { attributeRecord } from '../ledger/attribution';
 import type { IpHistory } from '../ledger/ip-history';
 import type { IncidentsView, Marker, RequestRow } from '../api/incidents';
@@ -15,7 +16,13 @@ import { matches, type RequestFilter } from './collect';
 import { requestRows } from './rows';
 
 export type LineOutcome =
-  | { kind: 'request'; attribute: () => RequestRow }
+  | {
+      kind: 'request';
+      attribute: () => RequestRow;
+      /** The line as read and its record (for the history store). */
+      line: string;
+      record: AccessLogRecord;
+    }
   | { kind: 'ok' | 'skipped' | 'error' | 'inbound' | 'filtered' };
 
 /**
@@ -39,6 +46,8 @@ export function createLiveAttributor(
     if (!matches(rec, filter)) return { kind: 'filtered' };
     return {
       kind: 'request',
+      line,
+      record: rec,
       attribute: () => {
         const a = attributeRecord(rec, history(), { gapToleranceMs: filter.gapToleranceMs });
         const [row] = requestRows([{ ...a, source, timeMs: rec.time, clientName: source }], 1);

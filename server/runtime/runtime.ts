@@ -5,6 +5,7 @@
  * history store, the mesh-config cache, Envoy init times and each screen's caches. Stopping
  * it drops all of that in one place: a context switch or a cluster change needs nothing else.
  */
+import { podLogs } from '../kube/logs';
 import fs from 'node:fs';
 import path from 'node:path';
 import type { KubeConfig } from '@kubernetes/client-node';
@@ -119,6 +120,7 @@ export class ClusterRuntime {
         events: this.events,
         store: this.store,
         now,
+        readLog: (ns, pod, container, o) => podLogs(this.transport, ns, pod, container, o),
       });
       this.ownsHistory = true;
     } else {

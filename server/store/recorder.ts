@@ -3,6 +3,13 @@ import type { WatchFeed } from '../kube/feed';
 import type { ObservedEvent, WatchState } from '../kube/listwatch';
 import type { HistoryStore } from './history-store';
 import { podKeyOf } from './rows';
+import {
+  deletionCapture,
+  type ContainerLogReader,
+  type DeletionCaptureStatus,
+} from './deletion-capture';
+import type { FailureRetention } from '../../lib/incidents/failure-store';
+import { retentionText } from '../../lib/incidents/memory';
 
 export interface RecorderOptions {
   /** The runtime's shared pod and event feeds (one watch each, shared with the other consumers). */
@@ -13,6 +20,11 @@ export interface RecorderOptions {
   now: () => Date;
   /** How often the store's retention is applied (default hourly; 0 = never). */
   pruneEveryMs?: number;
+  /**
+   * Reads a proxy container's log: given, a meshed pod's log is read once when its deletion
+   * starts and its failing requests are recorded (deletion-capture.ts).
+   */
+  readLog?: ContainerLogReader;
 }
 
 export interface WatchStatus {
@@ -33,6 +45,10 @@ export interface RecorderStatus {
   closedAtStart: number | null;
   lastError: string | null;
   store: { pending: number; lastError: string | null };
+  /** Proxy logs read as their pods' deletion started (null: not configured). */
+  capture: DeletionCaptureStatus | null;
+  /** What the store keeps of raw failing requests, and since when. */
+  failures: FailureRetention & { text: string };
 }
 
 export interface Recorder {
@@ -65,8 +81,11 @@ export function startRecorder(opts: RecorderOptions): Recorder {
     closedAtStart: null,
     lastError: null,
     store: { pending: 0, lastError: null },
+    capture: null,
+    failures: { ...store.failures.retention(), text: '' },
   };
   let stopped = false;
+  const capture = opts.readLog ? deletionCapture({ store, readLog: opts.readLog, now }) : null;
   const liveBefore = store.livePodKeys();
   const listedPods = new Set<string>();
 
@@ -117,6 +136,7 @@ export function startRecorder(opts: RecorderOptions): Recorder {
           if (m) listedPods.add(podKeyOf(m.uid, m.namespace ?? 'default', m.name));
         }
         record(status.pods, ev, (e) => store.recordPodEvent(e));
+        capture?.onEvent(ev);
       },
       onListed: () => {
         if (status.pods.listed || stopped) return;
@@ -160,17 +180,21 @@ export function startRecorder(opts: RecorderOptions): Recorder {
     status() {
       const pods = opts.pods.currentStatus;
       const events = opts.events.currentStatus;
+      const failures = store.failures.retention();
       return {
         ...status,
         pods: { ...status.pods, lastError: status.pods.lastError ?? pods.lastError },
         events: { ...status.events, lastError: status.events.lastError ?? events.lastError },
         store: { pending: store.pending, lastError: store.lastError },
+        capture: capture?.status() ?? null,
+        failures: { ...failures, text: retentionText(failures) },
       };
     },
     stop() {
       if (stopped) return;
       stopped = true;
       for (const u of unsubscribe) u();
+      capture?.stop();
       resolvePods();
       resolveEvents();
       if (pruneTimer) clearInterval(pruneTimer);

@@ -29,6 +29,10 @@ import { prometheusSettings } from './prometheus-history';
 import { podListDetail, viewDeadline } from '../deadline';
 import type { RequestScope } from '../../auth/identity';
 import { podKey, podKeyOfObject } from '../../../lib/refs/pod-ref';
+import type { FailureStore } from '../../../lib/incidents/failure-store';
+import type { IpHistory } from '../../../lib/ledger/ip-history';
+import { readFailures } from '../../../lib/incidents/read-failures';
+import { answerFromStore, planReads, readAndRecord } from './memory';
 
 const LOG_CONCURRENCY = 8;
 const LOG_LIMIT_BYTES = 16 * 1024 * 1024;
@@ -78,6 +82,12 @@ export interface IncidentsDeps {
   format?: string;
   /** The cluster's pods (the runtime's watch); absent: one list of every pod. */
   pods?: () => Promise<Pod[]>;
+  /**
+   * The context's recorded failing requests: given, the window is answered from the store first
+   * and a client's log is read only for what the store does not cover yet (memory.ts); an
+   * upload's failing requests are recorded too.
+   */
+  failures?: FailureStore;
   /** Each candidate client's own failure numbers (client-signals.ts); absent: churn only. */
   signals?: (
     pods: readonly string[],
@@ -128,16 +138,41 @@ export async function buildIncidents(
     : chooseClients(podItems, q, churn, sig.signals);
   const { chosen } = choice;
   const skipped = choice.skipped.length;
-  const logsP = deps.logs ? Promise.resolve(deps.logs) : fetchClientLogs(t, chosen, q);
   const asked = refList(q.client);
   const staleClient = asked.length === 1 ? asked[0] : undefined;
   const staleP =
     staleClient && deps.clustersJson
       ? staleEndpointsFor(staleClient, deps.clustersJson, slices.items as EndpointSlice[], before)
       : Promise.resolve(null);
-  const [logs, stale] = await Promise.all([logsP, staleP]);
-  const ips = history.load();
+  const store = deps.failures;
+  let loaded: IpHistory | null = null;
+  const loadOnce = () => (loaded ??= history.load());
+  const plan = store && !deps.logs ? planReads(chosen, store, q, window) : null;
+  const logsP = deps.logs
+    ? Promise.resolve(deps.logs)
+    : plan
+      ? Promise.resolve([])
+      : fetchClientLogs(t, chosen, q);
+  const readsP =
+    store && plan
+      ? readAndRecord(t, plan.reads, store, loadOnce, nowMs, deps.format)
+      : Promise.resolve([]);
+  const [logs, stale, reads] = await Promise.all([logsP, staleP, readsP]);
+  const ips = loadOnce();
+  if (store && deps.logs) {
+    for (const input of deps.logs)
+      store.record(
+        readFailures(input, 'upload', null, ips, { format: deps.format }).failures,
+        nowMs,
+      );
+  }
+  const intervals = ips.intervals();
+  const answer =
+    store && plan
+      ? answerFromStore(store, q, window, filterOf(q), reads, plan.covered, intervals)
+      : null;
   return buildIncidentsView({
+    ...(answer ? { collected: answer.collected, memory: answer.memory, lags: answer.lags } : {}),
     now: nowMs,
     filter: { ...filterOf(q), format: deps.format },
     logs,
@@ -151,7 +186,7 @@ export async function buildIncidents(
           skipped: choice.skipped.slice(0, MAX_SKIPPED_LISTED),
         },
     history: ips,
-    intervals: ips.intervals(),
+    intervals,
     historyInfo: history.info(),
     destinationRules: istio.destinationRules,
     virtualServices: istio.virtualServices,
@@ -236,6 +271,7 @@ export async function incidentsOf(rt: ClusterRuntime, q: IncidentsQuery): Promis
   return buildIncidents(q, {
     t: rt.transport,
     history,
+    failures: rt.store.failures,
     // the pods the runtime's watch holds: no list of every pod per view
     pods: () => rt.pods.whenListed().then(() => rt.cache.livePods()),
     signals: (pods, window) =>

@@ -26,6 +26,8 @@ import {
 } from '../../../lib/incidents/choose';
 import { runtimeIpHistory } from './ip-history';
 import { parsePodKey } from '../../../lib/refs/pod-ref';
+import { failureOf } from '../../../lib/incidents/failure-record';
+import type { FailureInput } from '../../../lib/incidents/failure-store';
 
 export interface LiveBatch {
   rows: RequestRow[];
@@ -76,7 +78,9 @@ export async function followIncidents(
   let rows: RequestRow[] = [];
   const settleMs = opts.settleMs ?? 1000;
   /** Failing lines waiting for the pod watch to catch up, oldest first. */
-  let waiting: { at: number; attribute: () => RequestRow }[] = [];
+  let waiting: { at: number; attribute: () => RequestRow; record: () => FailureInput }[] = [];
+  /** Attributed failures not yet written to the history store (one transaction per flush). */
+  let toRecord: FailureInput[] = [];
   const attributeDue = (all: boolean) => {
     const now = Date.now();
     const due = all ? waiting : waiting.filter((w) => now - w.at >= settleMs);
@@ -84,6 +88,7 @@ export async function followIncidents(
     waiting = all ? [] : waiting.filter((w) => now - w.at < settleMs);
     for (const w of due) {
       const row = w.attribute();
+      toRecord.push(w.record());
       rows.push(row);
       if (row.pod) namespaces.add(row.pod.namespace);
       const t = row.time ? Date.parse(row.time) : NaN;
@@ -96,6 +101,18 @@ export async function followIncidents(
   let dirty = true;
   const flush = (all = false) => {
     attributeDue(all);
+    if (toRecord.length > 0) {
+      const batch = toRecord;
+      toRecord = [];
+      try {
+        rt.store.failures.record(batch, rt.now().getTime());
+      } catch (e) {
+        problems.push({
+          source: 'history store',
+          problem: `recording ${batch.length} failing requests failed: ${e instanceof Error ? e.message : String(e)}`,
+        });
+      }
+    }
     if (!dirty) return;
     dirty = false;
     const markers = namespaces.size
@@ -132,7 +149,21 @@ export async function followIncidents(
               const o = attribute(line);
               countOutcome(stats, o);
               dirty = true;
-              if (o.kind === 'request') waiting.push({ at: Date.now(), attribute: o.attribute });
+              if (o.kind === 'request')
+                waiting.push({
+                  at: Date.now(),
+                  attribute: o.attribute,
+                  record: () =>
+                    failureOf(
+                      o.line,
+                      o.record,
+                      { read: 'live', proxy: c, proxyUid: null },
+                      history(),
+                      {
+                        gapToleranceMs: filter.gapToleranceMs,
+                      },
+                    ),
+                });
             },
           });
         } catch (e) {

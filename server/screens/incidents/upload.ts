@@ -105,6 +105,7 @@ export async function analyzeUploadedLog(
       history,
       logs: [{ source: 'upload', clientPod: null, text }],
       format,
+      failures: rt.store.failures,
     },
   );
 }

@@ -1,0 +1,150 @@
+import { createLineParser } from '../accesslog/parser';
+import { isFailure } from '../accesslog/failure';
+import { normalizeIp, parseAddress } from '../accesslog/address';
+import { parseClusterName } from '../accesslog/cluster';
+import type { AttributeOptions } from '../ledger/attribution';
+import type { IpHistory } from '../ledger/ip-history';
+import type { HolderState } from '../ledger/types';
+import type { LogSource } from '../api/incidents';
+import type { AttributedRequest, IncidentLineProblem, LogInput, RequestFilter } from './collect';
+import { serviceMatches } from './collect';
+import { failureOf } from './failure-record';
+import type { AttributedState, FailureInput, FailureRead, StoredFailure } from './failure-store';
+
+/** What one read of a log gave: its counts, its unreadable lines and its failing requests. */
+export interface LogRead {
+  source: LogSource;
+  lineErrors: IncidentLineProblem[];
+  /** Failing outbound requests, ready for FailureStore.record. */
+  failures: FailureInput[];
+  /** Failing inbound records (the server's side): counted, not recorded. */
+  inbound: number;
+  /** Request time of the newest record read (failing or not); null when none had a time. */
+  newest: number | null;
+}
+
+export interface ReadOptions extends AttributeOptions {
+  format?: string;
+  /** Unreadable lines kept (the rest are counted). */
+  maxLineErrors?: number;
+}
+
+/**
+ * Reads a log once: every failing outbound request becomes a FailureInput (raw line, source,
+ * fields, attribution now). The proxy of a line is the pod a `kubectl logs --prefix` prefix
+ * names, else the log's own client pod, else the log's label (an upload).
+ */
+export function readFailures(
+  input: LogInput,
+  read: FailureRead,
+  proxyUid: string | null,
+  history: IpHistory,
+  opts: ReadOptions = {},
+): LogRead {
+  const out: LogRead = {
+    source: {
+      source: input.source,
+      lines: 0,
+      records: 0,
+      failing: 0,
+      errors: 0,
+      skipped: 0,
+      problem: input.problem ?? null,
+    },
+    lineErrors: [],
+    failures: [],
+    inbound: 0,
+    newest: null,
+  };
+  if (input.problem) return out;
+  const src = out.source;
+  const maxErrors = opts.maxLineErrors ?? 200;
+  const parser = createLineParser({ format: opts.format });
+  const lines = input.text.split('\n');
+  if (lines.length > 0 && lines[lines.length - 1] === '') lines.pop();
+  for (const line of lines) {
+    src.lines++;
+    const r = parser.push(line);
+    if (r.kind === 'skipped') {
+      if (r.reason !== 'empty') src.skipped++;
+      continue;
+    }
+    if (r.kind === 'error') {
+      src.errors++;
+      if (out.lineErrors.length < maxErrors)
+        out.lineErrors.push({ source: input.source, ...r.error });
+      continue;
+    }
+    src.records++;
+    const rec = r.record;
+    if (rec.time !== null && (out.newest === null || rec.time > out.newest)) out.newest = rec.time;
+    if (!isFailure(rec)) continue;
+    src.failing++;
+    if (parseClusterName(rec.upstreamCluster)?.direction === 'inbound') {
+      out.inbound++;
+      continue;
+    }
+    const proxy = rec.source ?? input.clientPod ?? input.source;
+    const uid = proxy === input.clientPod ? proxyUid : null;
+    out.failures.push(failureOf(line, rec, { read, proxy, proxyUid: uid }, history, opts));
+  }
+  return out;
+}
+
+const HOLDER_STATE: Record<AttributedState, HolderState> = {
+  running: 'live',
+  terminating: 'terminating',
+  gone: 'terminated',
+  unknown: 'unknown',
+  unattributable: 'unknown',
+};
+
+/** The service and IP filters of Incidents, on a stored failure. */
+export function storedMatches(f: StoredFailure, filter: RequestFilter): boolean {
+  if (filter.service) {
+    const c = parseClusterName(f.fields.upstreamCluster);
+    if (!serviceMatches(c?.fqdn ?? c?.name ?? null, filter.service)) return false;
+  }
+  if (filter.ip) {
+    const a = parseAddress(f.fields.upstreamHost);
+    if (!a || normalizeIp(a.ip) !== normalizeIp(filter.ip)) return false;
+  }
+  return true;
+}
+
+/**
+ * Recorded failures as the view's attributed requests, with the attribution they were recorded
+ * with (not the history as it is now): the link shows what was seen.
+ */
+export function storedRequests(
+  stored: readonly StoredFailure[],
+  filter: RequestFilter,
+): AttributedRequest[] {
+  const out: AttributedRequest[] = [];
+  for (const f of stored) {
+    if (!storedMatches(f, filter)) continue;
+    const a = f.attribution;
+    const x = f.fields;
+    out.push({
+      line: f.id,
+      time: x.time === null ? null : new Date(x.time).toISOString(),
+      code: x.code,
+      flags: x.flags,
+      upstream: x.upstreamHost,
+      upstreamIp: a.upstreamIp,
+      pod: a.pod ? { namespace: a.pod.namespace, name: a.pod.name, uid: a.pod.uid ?? null } : null,
+      owner: a.owner,
+      node: null,
+      state: HOLDER_STATE[a.state],
+      afterTerminationMs: a.afterTerminationMs,
+      reason: a.reason,
+      client: null,
+      service: parseClusterName(x.upstreamCluster),
+      source: f.source.proxy,
+      timeMs: x.time,
+      clientName:
+        f.source.read === 'upload' && !f.source.proxy.includes('/') ? null : f.source.proxy,
+    });
+  }
+  return out;
+}

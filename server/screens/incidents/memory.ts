@@ -1,0 +1,248 @@
+/**
+ * Incidents from the history store first: a client proxy's log is read only for what the store
+ * does not cover yet (its read watermark), what is read is recorded, and the window is answered
+ * from the recorded failures with the attribution they were recorded with. Clients whose pods
+ * are gone are answered from the store alone.
+ */
+import type { Pod } from '../../../lib/kube/types';
+import type { IncidentsQuery } from '../../../lib/incidents/choose';
+import type { Collected, LogInput, RequestFilter } from '../../../lib/incidents/collect';
+import type { FailureStore, StoredFailure } from '../../../lib/incidents/failure-store';
+import { clientLags, type ClientLag } from '../../../lib/incidents/lag';
+import { retentionText, windowMemory } from '../../../lib/incidents/memory';
+import { readFailures, storedRequests, type LogRead } from '../../../lib/incidents/read-failures';
+import type { IpHistory } from '../../../lib/ledger/ip-history';
+import type { PodInterval } from '../../../lib/ledger/types';
+import { emptyUntimed, noteUntimed } from '../../../lib/ledger/untimed';
+import type { IncidentsView } from '../../../lib/api/incidents';
+import { refList } from '../../../lib/api/viewstate';
+import { mapBounded } from '../../../lib/proxies/pool';
+import { podIdKey, podKey, podKeyOf, podKeyOfObject, parsePodKey } from '../../../lib/refs/pod-ref';
+import { workloadKey, workloadOfOwner } from '../../../lib/refs/workload-ref';
+import { podLogs } from '../../kube/logs';
+import type { KubeTransport } from '../../kube/transport';
+
+const LOG_CONCURRENCY = 8;
+const LOG_LIMIT_BYTES = 16 * 1024 * 1024;
+const LOG_TAIL_LINES = 20_000;
+/** A read after a watermark starts this much before it (the kubelet's sinceTime is per second). */
+const OVERLAP_MS = 5_000;
+
+export interface Window {
+  fromMs: number;
+  toMs: number;
+}
+
+/** A chosen client and how much of its log is still to read (none: the store covers the window). */
+interface ReadPlan {
+  pod: Pod;
+  proxy: string;
+  uid: string | null;
+  sinceTime?: string;
+  tailLines?: number;
+}
+
+/** Which chosen clients' logs to read, and from when; the others the store covers already. */
+export function planReads(
+  chosen: readonly Pod[],
+  store: FailureStore,
+  q: IncidentsQuery,
+  window: Window,
+): { reads: ReadPlan[]; covered: string[] } {
+  const reads: ReadPlan[] = [];
+  const covered: string[] = [];
+  for (const pod of chosen) {
+    const proxy = podKeyOfObject(pod);
+    const uid = pod.metadata.uid ?? null;
+    const w = store.watermark(proxy);
+    const same = w !== null && (w.proxyUid === null || uid === null || w.proxyUid === uid);
+    if (same && w.readTo >= window.toMs) {
+      covered.push(proxy);
+      continue;
+    }
+    if (same && (!q.from || w.readTo - OVERLAP_MS > window.fromMs)) {
+      reads.push({ pod, proxy, uid, sinceTime: new Date(w.readTo - OVERLAP_MS).toISOString() });
+    } else if (q.from) reads.push({ pod, proxy, uid, sinceTime: q.from });
+    else reads.push({ pod, proxy, uid, tailLines: LOG_TAIL_LINES });
+  }
+  return { reads, covered };
+}
+
+/** Reads the planned logs, records their failing requests and moves each proxy's watermark. */
+export async function readAndRecord(
+  t: KubeTransport,
+  plans: readonly ReadPlan[],
+  store: FailureStore,
+  history: () => IpHistory,
+  nowMs: number,
+  format: string | undefined,
+): Promise<LogRead[]> {
+  const texts = await mapBounded(
+    plans,
+    LOG_CONCURRENCY,
+    async (p): Promise<LogInput> => {
+      const ns = p.pod.metadata.namespace ?? 'default';
+      try {
+        const text = await podLogs(t, ns, p.pod.metadata.name, 'istio-proxy', {
+          sinceTime: p.sinceTime,
+          tailLines: p.tailLines,
+          limitBytes: LOG_LIMIT_BYTES,
+        });
+        return { source: p.proxy, clientPod: p.proxy, text };
+      } catch (e) {
+        const problem = e instanceof Error ? e.message : String(e);
+        return { source: p.proxy, clientPod: p.proxy, text: '', problem };
+      }
+    },
+    {
+      onThrow: (e, p) => ({ source: p.proxy, clientPod: p.proxy, text: '', problem: String(e) }),
+    },
+  );
+  const ips = history();
+  return plans.map((p, i) => {
+    const input = texts[i] as LogInput;
+    const r = readFailures(input, 'view', p.uid, ips, { format });
+    if (input.problem) return r;
+    store.record(r.failures, nowMs);
+    const cut = Buffer.byteLength(input.text) >= LOG_LIMIT_BYTES;
+    store.markRead({
+      proxy: p.proxy,
+      proxyUid: p.uid,
+      readTo: cut ? (r.newest ?? nowMs) : nowMs,
+      readAt: nowMs,
+      read: 'view',
+    });
+    return r;
+  });
+}
+
+/** The window's proxies the query asks about: the Client filter, else a namespace, else all. */
+function proxyFilter(q: IncidentsQuery): ((proxy: string) => boolean) | null {
+  const asked = refList(q.client);
+  if (asked.length > 0) {
+    const set = new Set(asked);
+    return (p) => set.has(p);
+  }
+  if (q.namespace) {
+    const ns = q.namespace;
+    return (p) => namespaceOf(p) === ns;
+  }
+  return null;
+}
+
+function namespaceOf(proxy: string): string | null {
+  try {
+    return parsePodKey(proxy).namespace;
+  } catch {
+    return null; // an upload's label
+  }
+}
+
+/**
+ * Client pods of the window that are gone and whose logs meshdx never read: pods of the
+ * clients' workloads (the chosen ones and those in the store) that held an IP during the window
+ * and left before a read.
+ */
+export function goneUnread(
+  intervals: readonly PodInterval[],
+  clientWorkloads: ReadonlySet<string>,
+  store: FailureStore,
+  window: Window,
+): string[] {
+  const out = new Set<string>();
+  for (const i of intervals) {
+    if (i.goneAt === null || !i.owner) continue;
+    if (i.from > window.toMs || i.goneAt < window.fromMs) continue;
+    if (!clientWorkloads.has(workloadKey(workloadOfOwner(i.owner, i)))) continue;
+    const key = podKeyOf(i);
+    if (out.has(key)) continue;
+    if (store.watermark(key) === null) out.add(key);
+  }
+  return [...out];
+}
+
+/** Owner workloads of pods, by their intervals (a gone pod's workload is its owner's). */
+function workloadsOf(pods: Iterable<string>, intervals: readonly PodInterval[]): Set<string> {
+  const wanted = new Set(pods);
+  const out = new Set<string>();
+  for (const i of intervals) {
+    if (!i.owner || !wanted.has(podKeyOf(i))) continue;
+    out.add(workloadKey(workloadOfOwner(i.owner, i)));
+  }
+  return out;
+}
+
+export interface StoreAnswer {
+  collected: Collected;
+  memory: NonNullable<IncidentsView['memory']>;
+  lags: ClientLag[];
+}
+
+/** The window answered from the store, with what this request read. */
+export function answerFromStore(
+  store: FailureStore,
+  q: IncidentsQuery,
+  window: Window,
+  filter: RequestFilter,
+  reads: readonly LogRead[],
+  covered: readonly string[],
+  intervals: readonly PodInterval[],
+): StoreAnswer {
+  const keep = proxyFilter(q);
+  const all: StoredFailure[] = store.inWindow(window);
+  const stored = keep ? all.filter((f) => keep(f.source.proxy)) : all;
+  const requests = storedRequests(stored, filter);
+  const byRead = { view: 0, live: 0, upload: 0, otlp: 0, deletion: 0 };
+  for (const f of stored) byRead[f.source.read]++;
+
+  const proxies = new Set<string>();
+  for (const f of stored) if (namespaceOf(f.source.proxy) !== null) proxies.add(f.source.proxy);
+  for (const r of reads) proxies.add(r.source.source);
+  for (const c of covered) proxies.add(c);
+  const workloads = workloadsOf(proxies, intervals);
+  const unread = goneUnread(intervals, workloads, store, window).filter((p) => !keep || keep(p));
+
+  const untimed = emptyUntimed();
+  let records = 0;
+  let outsideWindow = 0;
+  let inbound = 0;
+  for (const r of reads) {
+    records += r.source.records;
+    inbound += r.inbound;
+    for (const f of r.failures) {
+      const t = f.fields.time;
+      if (t === null) noteUntimed(untimed, 0);
+      else if (t < window.fromMs || t > window.toMs) outsideWindow++;
+    }
+  }
+  const storeOnly = new Set([...proxies].filter((p) => !reads.some((r) => r.source.source === p)))
+    .size;
+  const memory = windowMemory(byRead, unread, { readNow: reads.length, fromStoreOnly: storeOnly });
+  const deletion = deletionIndex(intervals);
+  return {
+    collected: {
+      requests,
+      sources: reads.map((r) => r.source),
+      lineErrors: reads.flatMap((r) => r.lineErrors),
+      records,
+      failing: stored.length,
+      outsideWindow,
+      inbound,
+      untimed,
+    },
+    memory: { ...memory, retention: retentionText(store.retention()) },
+    lags: clientLags(stored, (p) => deletion.get(podIdKey(p)) ?? null),
+  };
+}
+
+/** When each pod's deletion started, by uid (else ns/name), from the history now. */
+function deletionIndex(intervals: readonly PodInterval[]): Map<string, number> {
+  const m = new Map<string, number>();
+  for (const i of intervals)
+    if (i.deletionStartedAt !== null) m.set(podIdKey(i), i.deletionStartedAt);
+  return m;
+}
+
+/** `ns/name` of a pod object (re-exported for the use case). */
+export const proxyOf = (p: Pod): string =>
+  podKey(p.metadata.namespace ?? 'default', p.metadata.name);
