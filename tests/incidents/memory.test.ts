@@ -1,0 +1,156 @@
+/**
+ * Incident memory on the simulator, through meshdx's route handler and registry as the server
+ * makes them: a fixed window of the phantom-503 story is opened with GET /api/incidents, the
+ * client Deployment is restarted with real kubectl (`kubectl rollout restart`), and once its old
+ * pods are gone the same URL answers the same failing count and attributed rows, from the store.
+ */
+import { execFile } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { GET as incidentsGet } from '../../app/api/incidents/route';
+import { IncidentsViewSchema, type IncidentsView } from '../../lib/api/incidents';
+import type { Pod } from '../../lib/kube/types';
+import { resetRegistry, runningRuntimes } from '../../server/runtime/registry';
+import { startSimulator, type RunningSimulator } from '../../server/sim/index';
+import { KUBECTL, requireKubectl } from '../sim/kubectl-harness';
+
+requireKubectl('the incident memory test (it restarts the client Deployment with kubectl)');
+
+const exec = promisify(execFile);
+const saved = { ...process.env };
+const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'meshdx-incident-memory-'));
+const START = new Date('2026-11-01T12:00:00Z');
+const kubeconfig = path.join(dir, 'kubeconfig');
+let sim: RunningSimulator;
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+async function until<T>(what: string, f: () => T | null | undefined): Promise<T> {
+  const end = Date.now() + 30_000;
+  for (;;) {
+    const v = f();
+    if (v !== null && v !== undefined) return v;
+    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
+    await sleep(50);
+  }
+}
+
+/** Moves the simulated clock in steps, letting the watches keep up. */
+async function advance(ms: number): Promise<void> {
+  for (let t = 0; t < ms; t += 1000) {
+    sim.clock.advance(1000);
+    await sleep(10);
+  }
+}
+
+async function kubectl(...args: string[]): Promise<string> {
+  const base = ['--kubeconfig', kubeconfig, '--cache-dir', path.join(dir, 'cache')];
+  return (await exec(KUBECTL, [...base, ...args], { timeout: 15_000 })).stdout;
+}
+
+async function open(url: string): Promise<IncidentsView> {
+  const res = await incidentsGet(new Request(url));
+  expect(res.status, await res.clone().text()).toBe(200);
+  return IncidentsViewSchema.parse(await res.json());
+}
+
+const checkout = () =>
+  (sim.store.list('pods') as Pod[]).filter((p) => p.metadata.labels?.app === 'checkout');
+
+beforeAll(async () => {
+  sim = await startSimulator({ scenario: 'phantom-503', port: 0, clock: { fixed: START } });
+  fs.writeFileSync(kubeconfig, sim.kubeconfigYaml, { mode: 0o600 });
+  process.env = {
+    ...saved,
+    MESHDX_DB: ':memory:',
+    MESHDX_KUBECONFIG: kubeconfig,
+    MESHDX_CLOCK: 'objects',
+  };
+  delete process.env.MESHDX_CONTEXT;
+  delete process.env.MESHDX_AUTH;
+  resetRegistry();
+});
+
+afterAll(async () => {
+  resetRegistry();
+  process.env = { ...saved };
+  await sim?.close();
+  fs.rmSync(dir, { recursive: true, force: true });
+});
+
+describe('incident memory', () => {
+  it('answers a fixed window the same after the client pods are rolled and gone, from the store', async () => {
+    const from = new Date(START.getTime() - 10 * 60_000).toISOString();
+    const to = new Date(START.getTime() + 40_000).toISOString();
+    const url = `http://meshdx.test/api/incidents?namespace=shop&from=${from}&to=${to}`;
+    // meshdx watches from the start: the first answer starts the runtime
+    await open(url);
+    const [rt] = runningRuntimes();
+    if (!rt) throw new Error('the route started no runtime');
+    await rt.recorder.ready;
+    // the story's payments rollout starts 20 s in: its 503s are in the checkout proxies' logs
+    await advance(45_000);
+    const first = await open(url);
+    const oldClients = checkout().map((p) => `shop/${p.metadata.name}`);
+    expect(oldClients).toHaveLength(2);
+    expect(first.totals.shown).toBeGreaterThan(0);
+    expect(first.memory?.readNow).toBeGreaterThan(0);
+    expect(first.memory?.failing).toBe(first.totals.failing);
+    expect(new Set(first.requests.map((r) => r.source))).toEqual(new Set(oldClients));
+    // attributed to the payments pods that were going (the phantom 503s), with how long each client kept them
+    expect(first.totals.byState.terminating ?? 0).toBeGreaterThan(0);
+    expect(first.lag.rows.length).toBeGreaterThan(0);
+
+    // the same lines read again are the same records
+    const records = rt.store.failures.retention().records;
+    const again = await open(url);
+    expect(rt.store.failures.retention().records).toBe(records);
+    expect(again.totals.shown).toBe(first.totals.shown);
+
+    expect(await kubectl('rollout', 'restart', 'deployment/checkout', '-n', 'shop')).toContain(
+      'deployment.apps/checkout restarted',
+    );
+    await until('a new checkout ReplicaSet', () =>
+      sim.store.list('replicasets').filter((r) => r.metadata.labels?.app === 'checkout').length ===
+      2
+        ? true
+        : null,
+    );
+    await advance(90_000);
+    await until('the old checkout pods to be gone', () =>
+      checkout().some((p) => oldClients.includes(`shop/${p.metadata.name}`)) ? null : true,
+    );
+    await until('meshdx to record them gone', () =>
+      oldClients.every((k) => {
+        const [ns, name] = k.split('/') as [string, string];
+        return rt.store.podSnapshot(ns, name)?.deletedAt != null;
+      })
+        ? true
+        : null,
+    );
+
+    const later = await open(url);
+    expect(later.totals.failing).toBe(first.totals.failing);
+    expect(later.totals.shown).toBe(first.totals.shown);
+    const rows = (v: IncidentsView) =>
+      v.requests
+        .map((r) => [r.source, r.time, r.upstreamIp, r.pod?.uid ?? null, r.state].join(' '))
+        .sort();
+    expect(rows(later)).toEqual(rows(first));
+    expect(later.lag).toEqual(first.lag);
+    // the old clients were answered from the store alone, their logs not read again
+    expect(later.sources.map((s) => s.source)).not.toEqual(expect.arrayContaining(oldClients));
+    expect(later.memory?.goneUnread).toEqual([]);
+    expect(later.memory?.text).toMatch(
+      new RegExp(
+        `^${later.totals.failing} failing requests? in the store: ${later.totals.failing} recorded while the client pods were alive`,
+      ),
+    );
+    expect(later.memory?.retention).toMatch(/^failing requests kept: \d+/);
+    // the old clients' logs were read once more as their deletion started
+    expect(rt.recorder.status().capture?.read).toBeGreaterThanOrEqual(2);
+  }, 90_000);
+});
