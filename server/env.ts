@@ -16,6 +16,13 @@ const EnvSchema = z.object({
    * clock does not move with the wall clock, such as a simulated cluster on a frozen clock).
    */
   MESHDX_CLOCK: z.enum(['api-server', 'objects']).default('api-server'),
+  /**
+   * Failing requests recorded in the history store are kept this many days (by request time),
+   * the oldest deleted first.
+   */
+  MESHDX_FAILURE_MAX_DAYS: z.coerce.number().int().min(1).max(3650).default(14),
+  /** ...and at most this many MiB of them per cluster store; past it the oldest go first. */
+  MESHDX_FAILURE_MAX_MB: z.coerce.number().int().min(1).max(1_048_576).default(256),
   /** A context other than the default one is stopped after this many minutes without a request. */
   MESHDX_CONTEXT_IDLE_MINUTES: z.coerce
     .number()

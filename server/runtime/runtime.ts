@@ -23,6 +23,7 @@ import {
   openHistoryStore,
   startRecorder,
   StorePodHistory,
+  type FailureLimits,
   type HistoryStore,
   type Recorder,
 } from '../store';
@@ -107,7 +108,10 @@ export class ClusterRuntime {
       { istioNamespace: settings.MESHDX_ISTIO_NAMESPACE },
     );
     if (typeof history === 'string') {
-      const opened = openStore(history, settings.MESHDX_CLOCK);
+      const opened = openStore(history, settings.MESHDX_CLOCK, {
+        maxAgeDays: settings.MESHDX_FAILURE_MAX_DAYS,
+        maxBytes: settings.MESHDX_FAILURE_MAX_MB * 1024 * 1024,
+      });
       this.store = opened.store;
       // what views and /api/health show: the file's name, never where it is on the server's disk
       const name = path.basename(opened.file);
@@ -207,15 +211,16 @@ export class ClusterRuntime {
 function openStore(
   file: string,
   clock: MeshdxEnv['MESHDX_CLOCK'],
+  failureLimits: FailureLimits,
 ): { store: HistoryStore; file: string; fallback: string | null } {
   try {
     if (file !== ':memory:') fs.mkdirSync(path.dirname(path.resolve(file)), { recursive: true });
-    return { store: openHistoryStore(file, { clock }), file, fallback: null };
+    return { store: openHistoryStore(file, { clock, failureLimits }), file, fallback: null };
   } catch (e) {
     const why = e instanceof Error ? e.message : String(e);
     console.error(`meshdx: history store ${file} unavailable, keeping history in memory: ${why}`);
     return {
-      store: openHistoryStore(':memory:', { clock }),
+      store: openHistoryStore(':memory:', { clock, failureLimits }),
       file: ':memory:',
       fallback: `history store ${file} could not be opened (${why}): pod history is kept in memory since this meshdx started`,
     };
