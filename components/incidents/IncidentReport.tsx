@@ -10,6 +10,8 @@ import { PodsTable, StateBadge } from './PodsTable';
 import { Recommendations } from './Recommendations';
 import { ClientsCard } from './ClientsCard';
 import { tryParsePodRef } from '../../lib/refs/pod-ref';
+import { LagCard } from './LagCard';
+import { MemoryDetail, MemoryNote } from './MemoryNote';
 
 const MAX_SHOWN = 200;
 
@@ -18,7 +20,12 @@ function Summary({ view }: { view: IncidentsView }) {
   const gone = view.pods.filter((p) => p.state === 'terminated');
   return (
     <div className="grid grid-cols-2 gap-3 md:grid-cols-5" data-testid="incident-summary">
-      <Stat label="Requests read" value={view.totals.records} />
+      {view.memory ? (
+        // answered from the store: what this answer happened to read is in "Logs read"
+        <Stat label="Recorded failing (window)" value={view.memory.failing} />
+      ) : (
+        <Stat label="Requests read" value={view.totals.records} />
+      )}
       <Stat
         label="Failing (5xx / flagged)"
         value={view.totals.shown}
@@ -36,6 +43,9 @@ function Summary({ view }: { view: IncidentsView }) {
         tone={s.terminating ? 'warn' : 'neutral'}
       />
       <Stat label="Pods involved (gone)" value={`${view.pods.length} (${gone.length})`} />
+      <div className="col-span-2 md:col-span-5">
+        <MemoryNote memory={view.memory} />
+      </div>
     </div>
   );
 }
@@ -131,6 +141,7 @@ function Requests({ view, newestFirst }: { view: IncidentsView; newestFirst?: bo
           </tbody>
         </table>
       </div>
+      <MemoryNote memory={view.memory} />
     </Card>
   );
 }
@@ -183,6 +194,7 @@ function Sources({ view }: { view: IncidentsView }) {
           ))}
         </ul>
       )}
+      {view.memory && <MemoryDetail memory={view.memory} />}
     </Card>
   );
 }
@@ -247,10 +259,13 @@ export function IncidentReport({
       <Card title="Failing requests over time" testId="incident-timeline">
         <IncidentChart chart={view.chart} onZoom={onZoom} />
         {chartNote && <p className="mt-1 text-xs text-slate-600">{chartNote}</p>}
+        <MemoryNote memory={view.memory} />
       </Card>
       <Card title="Where the failing requests went (pod that held the IP at the time)">
         <PodsTable pods={view.pods} />
+        <MemoryNote memory={view.memory} />
       </Card>
+      {view.memory && <LagCard view={view} />}
       {view.stale && <Stale stale={view.stale} />}
       <Recommendations view={view} />
       <Requests view={view} newestFirst={newestFirst} />
