@@ -22,6 +22,12 @@ export function MemoryDetail({ memory }: { memory: NonNullable<IncidentsView['me
         store already held; {memory.fromStoreOnly} client proxies were answered from the store
         alone.
       </p>
+      {memory.byRead.deletion ? (
+        <p data-testid="memory-deletion-reads">
+          {memory.byRead.deletion} of them were read from a client proxy&apos;s log as its
+          pod&apos;s deletion started, before the container went.
+        </p>
+      ) : null}
       <p data-testid="memory-retention">Store: {memory.retention}.</p>
       {memory.goneUnread.length > 0 && (
         <p className="text-amber-800" data-testid="memory-gone-unread">

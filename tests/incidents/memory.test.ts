@@ -11,6 +11,7 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { GET as incidentsGet } from '../../app/api/incidents/route';
+import { GET as healthGet } from '../../app/api/health/route';
 import { IncidentsViewSchema, type IncidentsView } from '../../lib/api/incidents';
 import type { Pod } from '../../lib/kube/types';
 import { resetRegistry, runningRuntimes } from '../../server/runtime/registry';
@@ -152,5 +153,16 @@ describe('incident memory', () => {
     expect(later.memory?.retention).toMatch(/^failing requests kept: \d+/);
     // the old clients' logs were read once more as their deletion started
     expect(rt.recorder.status().capture?.read).toBeGreaterThanOrEqual(2);
+    // /api/health says what the store keeps and since when
+    const health = (await (
+      await healthGet(new Request('http://meshdx.test/api/health'))
+    ).json()) as {
+      runtimes: { history: { recorder: { failures: { records: number; text: string } } } }[];
+    };
+    const kept = health.runtimes[0]?.history.recorder.failures;
+    expect(kept?.records).toBe(rt.store.failures.retention().records);
+    expect(kept?.text).toMatch(
+      /^failing requests kept: [\d,]+ \(.* MiB of 256\.0 MiB\), since 2026-11-01T/,
+    );
   }, 90_000);
 });
