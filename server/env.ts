@@ -66,6 +66,11 @@ const EnvSchema = z.object({
    * or not answered by then), instead of waiting for the slowest proxy.
    */
   MESHDX_VIEW_DEADLINE_MS: z.coerce.number().int().min(500).max(600_000).default(25_000),
+  /**
+   * While the first pod list of a big cluster is still running (after a restart), a view waits
+   * this long for it, then answers from the pods read so far, saying how far the list got.
+   */
+  MESHDX_FIRST_ANSWER_MS: z.coerce.number().int().min(0).max(600_000).default(2_000),
   MESHDX_PROXY_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(4_000),
   /**
    * Who the API calls are made as (docs/security.md "Per-user identity"): `none` (meshdx's own

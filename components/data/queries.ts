@@ -4,6 +4,7 @@ import { FindingsReportSchema } from '../../lib/api/findings';
 import { InventorySchema, PodListSchema } from '../../lib/api/inventory';
 import { podListQueryString, type PodListQuery } from '../../lib/inventory/pod-list';
 import { withContext } from '../../lib/api/context';
+import { refetchWhileLate } from '../../lib/api/late';
 import { fetchJson } from './fetchJson';
 
 /**
@@ -24,7 +25,7 @@ export const inventoryQuery = (context: string | null) =>
     queryFn: () =>
       fetchJson(withContext('/api/inventory', context), (d) => InventorySchema.parse(d)),
     staleTime: 5_000,
-    refetchInterval: 15_000,
+    refetchInterval: (q) => refetchWhileLate(q.state.data, 15_000),
   });
 
 /** Live pods matching a screen's filters, capped on the server (GET /api/pods). */

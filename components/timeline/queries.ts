@@ -6,6 +6,7 @@ import {
 } from '../../lib/api/timelines';
 import { timelineQueryString, type TimelineQuery } from '../../lib/timeline/fleet-page';
 import { withContext } from '../../lib/api/context';
+import { refetchWhileLate } from '../../lib/api/late';
 import { fetchJson } from '../data/fetchJson';
 import { podPath } from '../../lib/refs/pod-ref';
 
@@ -20,7 +21,7 @@ export const timelineFleetQuery = (context: string | null, query: TimelineQuery)
         TimelinePagedFleetSchema.parse(d),
       ),
     staleTime: 5_000,
-    refetchInterval: 15_000,
+    refetchInterval: (q) => refetchWhileLate(q.state.data, 15_000),
     // the page being replaced stays on screen while the next one loads
     placeholderData: (prev) => prev,
   });

@@ -9,7 +9,7 @@ export function LateNote({ late }: { late: readonly LatePart[] | undefined }) {
       className="rounded-md border border-amber-300 bg-amber-50 p-3 text-sm text-amber-900"
       data-testid="late-note"
     >
-      <p className="font-semibold">Answered at the deadline without:</p>
+      <p className="font-semibold">Answered before all of this was read:</p>
       <ul className="ml-4 list-disc">
         {late.map((l) => (
           <li key={l.part}>

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { LatePartsSchema } from './late';
 
 /** Where the Istio proxy of a pod lives: none, a classic sidecar, or a native (init) sidecar. */
 export const ProxyPlacementSchema = z.enum([
@@ -120,6 +121,8 @@ export const InventorySchema = z.object({
     /** Why the Gateways could not be read (404: the Gateway API is not installed), or null. */
     gatewaysNote: z.string().nullable(),
   }),
+  /** What was not all in when this was answered (the pods, while a first list still runs). */
+  late: LatePartsSchema,
 });
 export type Inventory = z.infer<typeof InventorySchema>;
 
@@ -134,6 +137,8 @@ export const PodListSchema = z.object({
   /** True when `total` is more than the rows sent. */
   truncated: z.boolean(),
   pods: z.array(PodRowSchema),
+  /** What was not all in when this was answered (the pods, while a first list still runs). */
+  late: LatePartsSchema,
 });
 export type PodList = z.infer<typeof PodListSchema>;
 

@@ -11,3 +11,14 @@ export type LatePart = z.infer<typeof LatePartSchema>;
 
 /** The late parts of a view's answer (absent or empty: everything was read). */
 export const LatePartsSchema = z.array(LatePartSchema).optional();
+
+/**
+ * How often a screen asks again: soon while its last answer had a late part (a first pod list
+ * still running fills the view within seconds), else every `steadyMs`.
+ */
+export function refetchWhileLate(
+  data: { late?: readonly LatePart[] | undefined } | undefined,
+  steadyMs: number,
+): number {
+  return data?.late && data.late.length > 0 ? 2_000 : steadyMs;
+}

@@ -96,6 +96,11 @@ export async function listPaged<T extends KubeObject>(
     trim?: (o: T) => T;
     pageSize?: number;
     progress?: ListProgress;
+    /**
+     * Hears each page's objects (trimmed) as soon as the page is read. A list the server
+     * expires midway starts over: its pages are then heard again from the first.
+     */
+    onPage?: (items: readonly T[]) => void;
   } = {},
 ): Promise<Listed<T>> {
   const path = collectionPath(rt, opts.namespace);
@@ -155,13 +160,15 @@ export async function listPaged<T extends KubeObject>(
       throw new KubeError('protocol', `${path} did not return a list`);
     }
     const screened = screenItems<T>(rt, list.items);
-    for (const item of screened.items) items.push(opts.trim ? opts.trim(item) : item);
+    const page = opts.trim ? screened.items.map(opts.trim) : screened.items;
+    for (const item of page) items.push(item);
     for (const r of screened.rejected) rejected.push(r);
     // every page of one list carries the resourceVersion of its first: the snapshot's
     if (progress.pages === 0) resourceVersion = list.metadata?.resourceVersion ?? '';
     progress.pages++;
     progress.objects = items.length;
     progress.remaining = list.metadata?.remainingItemCount ?? null;
+    opts.onPage?.(page);
     const cont = list.metadata?.continue || undefined;
     if (cont !== ahead) {
       // the head said otherwise than the parsed page (never, from a real server): follow the page
@@ -211,7 +218,8 @@ export class ListWatcher<T extends KubeObject> {
   }
 
   async start(): Promise<void> {
-    await this.relist(false);
+    // a first list that failed midway was heard in part: the next attempt compares with that
+    await this.relist(this.known.size > 0);
     this.watch();
   }
 
@@ -245,12 +253,25 @@ export class ListWatcher<T extends KubeObject> {
 
   private async relist(reconcile: boolean): Promise<void> {
     this.setState('listing');
+    // The first list is heard page by page, so that the views can answer from the pages read
+    // while a big cluster's list goes on; a reconciling relist is compared whole (what it lacks
+    // was deleted), so it is heard once complete.
     const listed = await listPaged<T>(this.t, this.rt, {
       namespace: this.opts.namespace,
       labelSelector: this.opts.labelSelector,
       fieldSelector: this.opts.fieldSelector,
       trim: this.opts.trim,
       progress: this.progress,
+      ...(reconcile
+        ? {}
+        : {
+            onPage: (page: readonly T[]) => {
+              for (const item of page) {
+                this.known.set(keyOf(item), item);
+                this.emit('ADDED', item, 'list');
+              }
+            },
+          }),
     });
     this.rejected = listed.rejected.length;
     this.rejectedObjects = listed.rejected;
@@ -259,20 +280,20 @@ export class ListWatcher<T extends KubeObject> {
     for (const item of listed.items) {
       const k = keyOf(item);
       seen.add(k);
+      if (!reconcile) continue; // heard page by page above
       const before = this.known.get(k);
       this.known.set(k, item);
-      if (!reconcile) this.emit('ADDED', item, 'list');
-      else if (!before) this.emit('ADDED', item, 'reconcile', gap);
+      if (!before) this.emit('ADDED', item, 'reconcile', gap);
       else if (before.metadata.resourceVersion !== item.metadata.resourceVersion) {
         this.emit('MODIFIED', item, 'reconcile', gap);
       }
     }
-    if (reconcile) {
-      for (const [k, obj] of this.known) {
-        if (!seen.has(k)) {
-          this.known.delete(k);
-          this.emit('DELETED', obj, 'reconcile', gap);
-        }
+    // what was heard but is not in the list is gone (after a relist; or heard in the pages of a
+    // first list the server expired midway, before it started over)
+    for (const [k, obj] of this.known) {
+      if (!seen.has(k)) {
+        this.known.delete(k);
+        this.emit('DELETED', obj, 'reconcile', gap);
       }
     }
     this.resourceVersion = listed.resourceVersion;

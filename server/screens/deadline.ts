@@ -92,6 +92,36 @@ export function podListDetail(rt: ClusterRuntime): string {
   return `the pod list is still running (${read})${s.lastError ? `; last error: ${s.lastError}` : ''}`;
 }
 
+/**
+ * The runtime's pods for a view: once listed, or, while the first list of a big cluster is
+ * still running (a restart), after MESHDX_FIRST_ANSWER_MS, the pods read so far, with a late
+ * part that says how far the list got (the view then says it shows part of the cluster, and
+ * asks again). With no page read by then, the list is needed as before: by the deadline, or a
+ * 503 naming how far it got.
+ */
+export async function podsSoFar(
+  rt: ClusterRuntime,
+  deadline: ViewDeadline,
+): Promise<LatePart | null> {
+  rt.start();
+  const listed = rt.pods.whenListed();
+  if (rt.pods.currentStatus.listed) return null;
+  const wait = Math.min(rt.settings.MESHDX_FIRST_ANSWER_MS, deadline.remaining());
+  const early = new ViewDeadline(deadline.view, wait);
+  const r = await early.within('pods', listed);
+  if (r.ok) return null;
+  if (rt.pods.currentStatus.progress.objects > 0 && !rt.pods.currentStatus.listed) {
+    const part: LatePart = {
+      part: 'pods',
+      detail: `${podListDetail(rt)}: shown are the pods read so far; the view fills in as the list goes on`,
+    };
+    deadline.late.push(part);
+    return part;
+  }
+  await deadline.need('pods', listed, () => podListDetail(rt));
+  return null;
+}
+
 /** The deadline of a view on a runtime (MESHDX_VIEW_DEADLINE_MS). */
 export function viewDeadline(rt: ClusterRuntime, view: string): ViewDeadline {
   return new ViewDeadline(view, rt.settings.MESHDX_VIEW_DEADLINE_MS);

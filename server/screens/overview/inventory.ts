@@ -5,7 +5,7 @@ import { requireName } from '../../../lib/kube/names';
 import { listGateways, listIstioConfig, listNamespaces, listServices } from '../../kube/resources';
 import { runtimeFor } from '../../runtime/registry';
 import type { ClusterRuntime } from '../../runtime/runtime';
-import { podListDetail, viewDeadline } from '../deadline';
+import { podsSoFar, viewDeadline } from '../deadline';
 import type { RequestScope } from '../../auth/identity';
 
 /**
@@ -21,9 +21,9 @@ export async function inventoryOf(
   const t = rt.transport;
   const deadline = viewDeadline(rt, 'Overview');
   rt.start();
-  const [namespaces, , services, istio, gateways, rootNamespace] = await Promise.all([
+  const [namespaces, podsLate, services, istio, gateways, rootNamespace] = await Promise.all([
     deadline.need('namespaces', listNamespaces(t)),
-    deadline.need('pods', rt.pods.whenListed(), () => podListDetail(rt)),
+    podsSoFar(rt, deadline),
     deadline.need('services', listServices(t)),
     deadline.need('Istio config', listIstioConfig(t)),
     deadline.need('gateways', listGateways(t)),
@@ -44,18 +44,19 @@ export async function inventoryOf(
     rootNamespace,
     now: t.clusterNow(),
   });
-  return inventory;
+  return podsLate ? { ...inventory, late: [podsLate] } : inventory;
 }
 
 /** The pods a screen asked for, filtered and capped on the server (`GET /api/pods`). */
 export async function podListOf(rt: ClusterRuntime, query: PodListQuery): Promise<PodList> {
   const deadline = viewDeadline(rt, 'Pods');
   rt.start();
-  const [namespaces] = await Promise.all([
+  const [namespaces, podsLate] = await Promise.all([
     deadline.need('namespaces', listNamespaces(rt.transport)),
-    deadline.need('pods', rt.pods.whenListed(), () => podListDetail(rt)),
+    podsSoFar(rt, deadline),
   ]);
-  return listPods(rt.cache.livePods(), namespaces.items, query, rt.transport.clusterNow());
+  const list = listPods(rt.cache.livePods(), namespaces.items, query, rt.transport.clusterNow());
+  return podsLate ? { ...list, late: [podsLate] } : list;
 }
 
 export function getPodList(scope: RequestScope, query: PodListQuery): Promise<PodList> {

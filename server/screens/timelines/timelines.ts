@@ -29,7 +29,7 @@ import { runtimeFor } from '../../runtime/registry';
 import type { ClusterRuntime } from '../../runtime/runtime';
 import type { HistoryStore } from '../../store/history-store';
 import { StorePodHistory, type StorePodHistoryOptions } from '../../store/pod-history';
-import { podListDetail, viewDeadline, type ViewDeadline } from '../deadline';
+import { ViewDeadline, podListDetail, podsSoFar, viewDeadline } from '../deadline';
 import { injectionInput, type NodesMemo } from './injection';
 import type { RequestScope } from '../../auth/identity';
 import { podKey } from '../../../lib/refs/pod-ref';
@@ -151,8 +151,10 @@ export async function timelineFleetFrom(
   cache: ClusterCache,
   src: TimelineSource,
   now: Date = new Date(),
+  /** false: the caller has waited for the lists as far as it wants (a view's first answer). */
+  waitForLists = true,
 ): Promise<TimelineFleet> {
-  await cache.ready();
+  if (waitForLists) await cache.ready();
   const mesh = await meshOf(cache);
   const injection = src.injection ? await src.injection() : null;
   // nothing waits from here to the analysis' first look at the pods: the cache's live pods,
@@ -233,7 +235,24 @@ export async function timelineFleetOf(
   rt: ClusterRuntime,
   deadline: ViewDeadline = viewDeadline(rt, 'Timelines'),
 ): Promise<TimelineFleet> {
-  await deadline.need('pods and events', rt.cache.ready(), () => podListDetail(rt));
+  // the pods read so far while a big cluster's first list runs; the events it can do without
+  const podsLate = await podsSoFar(rt, deadline);
+  if (!podsLate) await deadline.need('events', rt.events.whenListed());
+  else {
+    // a first answer from part of the pods does not wait for the whole Events list either
+    const soon = Math.min(rt.settings.MESHDX_FIRST_ANSWER_MS, deadline.remaining());
+    const events = await new ViewDeadline(deadline.view, soon).within(
+      'events',
+      rt.events.whenListed(),
+    );
+    if (!events.ok)
+      deadline.late.push({
+        part: 'Kubernetes Events',
+        detail:
+          'their first list is still running: verdicts read from probe failures and kill events may be missing until it is in',
+      });
+  }
+  await deadline.need('mesh config', rt.cache.meshConfig());
   const src = runtimeSource(rt);
   const injection = src.injection;
   if (injection) {
@@ -242,7 +261,7 @@ export async function timelineFleetOf(
       return r.ok ? r.value : null;
     };
   }
-  const fleet = await timelineFleetFrom(rt.cache, src, rt.now());
+  const fleet = await timelineFleetFrom(rt.cache, src, rt.now(), false);
   return deadline.late.length > 0 ? { ...fleet, late: [...deadline.late] } : fleet;
 }
 
