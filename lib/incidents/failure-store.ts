@@ -139,6 +139,11 @@ export interface ReadWatermark {
   proxyUid: string | null;
   /** The time of the newest line read (epoch ms). */
   readTo: number;
+  /**
+   * From when the reads cover the log without a gap (epoch ms); null or absent: from the start
+   * of what the container's log held.
+   */
+  readFrom?: number | null;
   /** When the read was made. */
   readAt: number;
   read: FailureRead;
@@ -168,7 +173,10 @@ export interface FailureStore {
   countsInWindow(q: FailureQuery): Record<FailureRead, number>;
   /** The read watermark of a proxy (`ns/name`), null when never read. */
   watermark(proxy: string): ReadWatermark | null;
-  /** Moves a proxy's watermark forward (never back). */
+  /**
+   * Moves a proxy's watermark forward (never back). Its coverage starts at the earlier of the
+   * two `readFrom`s, unless the new read starts after the old one ended (a gap): then at the new.
+   */
   markRead(w: ReadWatermark): void;
   /** Applies the age and size limits, oldest first; returns how many records went. */
   prune(now: number): number;

@@ -21,6 +21,8 @@ export interface LogRead {
   inbound: number;
   /** Request time of the newest record read (failing or not); null when none had a time. */
   newest: number | null;
+  /** ...and of the oldest. */
+  oldest: number | null;
 }
 
 export interface ReadOptions extends AttributeOptions {
@@ -55,6 +57,7 @@ export function readFailures(
     failures: [],
     inbound: 0,
     newest: null,
+    oldest: null,
   };
   if (input.problem) return out;
   const src = out.source;
@@ -78,6 +81,7 @@ export function readFailures(
     src.records++;
     const rec = r.record;
     if (rec.time !== null && (out.newest === null || rec.time > out.newest)) out.newest = rec.time;
+    if (rec.time !== null && (out.oldest === null || rec.time < out.oldest)) out.oldest = rec.time;
     if (!isFailure(rec)) continue;
     src.failing++;
     if (parseClusterName(rec.upstreamCluster)?.direction === 'inbound') {

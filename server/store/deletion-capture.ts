@@ -75,11 +75,12 @@ export function deletionCapture(opts: DeletionCaptureOptions) {
     const mark = store.failures.watermark(proxy);
     const uid = pod.metadata.uid ?? null;
     const same = mark !== null && (mark.proxyUid === null || uid === null || mark.proxyUid === uid);
+    const since = same ? mark.readTo - OVERLAP_MS : null;
     const startedAt = opts.now().getTime();
     try {
       const text = await opts.readLog(ns, pod.metadata.name, container, {
-        ...(same
-          ? { sinceTime: new Date(mark.readTo - OVERLAP_MS).toISOString() }
+        ...(since !== null
+          ? { sinceTime: new Date(since).toISOString() }
           : { tailLines: TAIL_LINES }),
         limitBytes,
       });
@@ -91,6 +92,8 @@ export function deletionCapture(opts: DeletionCaptureOptions) {
         proxy,
         proxyUid: uid,
         readTo: cut ? (r.newest ?? startedAt) : startedAt,
+        readFrom:
+          since !== null ? since : r.source.lines >= TAIL_LINES ? (r.oldest ?? startedAt) : null,
         readAt: startedAt,
         read: 'deletion',
       });

@@ -86,28 +86,39 @@ describe('SqliteFailureStore', () => {
     });
   });
 
-  it('moves a read watermark forward only', () => {
+  it('moves a read watermark forward only, its coverage back to the earliest read without a gap', () => {
     store = openHistoryStore(':memory:');
-    expect(store.failures.watermark('shop/checkout-1')).toBeNull();
-    store.failures.markRead({
-      proxy: 'shop/checkout-1',
-      proxyUid: 'u',
-      readTo: T0 + MIN,
-      readAt: T0 + MIN,
-      read: 'view',
+    const f = store.failures;
+    const mark = (readFrom: number | null, readTo: number) =>
+      f.markRead({
+        proxy: 'shop/c-1',
+        proxyUid: 'u',
+        readFrom,
+        readTo,
+        readAt: readTo,
+        read: 'view',
+      });
+    expect(f.watermark('shop/c-1')).toBeNull();
+    mark(T0 + 10 * MIN, T0 + 20 * MIN);
+    mark(T0 + 15 * MIN, T0 + 18 * MIN); // older end: the watermark does not go back
+    expect(f.watermark('shop/c-1')).toMatchObject({
+      readFrom: T0 + 10 * MIN,
+      readTo: T0 + 20 * MIN,
     });
-    store.failures.markRead({
-      proxy: 'shop/checkout-1',
-      proxyUid: null,
-      readTo: T0,
-      readAt: T0 + 2 * MIN,
-      read: 'live',
+    mark(T0, T0 + 25 * MIN); // an earlier start, overlapping: coverage reaches back
+    expect(f.watermark('shop/c-1')).toMatchObject({ readFrom: T0, readTo: T0 + 25 * MIN });
+    mark(T0 + 40 * MIN, T0 + 50 * MIN); // after a gap: covered only from the new read
+    expect(f.watermark('shop/c-1')).toMatchObject({
+      readFrom: T0 + 40 * MIN,
+      readTo: T0 + 50 * MIN,
     });
-    expect(store.failures.watermark('shop/checkout-1')).toEqual({
-      proxy: 'shop/checkout-1',
+    mark(null, T0 + 50 * MIN); // the whole log
+    expect(f.watermark('shop/c-1')).toEqual({
+      proxy: 'shop/c-1',
       proxyUid: 'u',
-      readTo: T0 + MIN,
-      readAt: T0 + 2 * MIN,
+      readFrom: null,
+      readTo: T0 + 50 * MIN,
+      readAt: T0 + 50 * MIN,
       read: 'view',
     });
   });

@@ -209,15 +209,25 @@ export class SqliteFailureStore implements FailureStore {
 
   watermark(proxy: string): ReadWatermark | null {
     const r = this.db
-      .prepare('SELECT proxy, proxy_uid, read_to, read_at, read FROM failure_reads WHERE proxy = ?')
+      .prepare(
+        'SELECT proxy, proxy_uid, read_to, read_from, read_at, read FROM failure_reads WHERE proxy = ?',
+      )
       .get(proxy) as
-      | { proxy: string; proxy_uid: string | null; read_to: number; read_at: number; read: string }
+      | {
+          proxy: string;
+          proxy_uid: string | null;
+          read_to: number;
+          read_from: number | null;
+          read_at: number;
+          read: string;
+        }
       | undefined;
     return r
       ? {
           proxy: r.proxy,
           proxyUid: r.proxy_uid,
           readTo: r.read_to,
+          readFrom: r.read_from,
           readAt: r.read_at,
           read: asRead(r.read),
         }
@@ -228,13 +238,17 @@ export class SqliteFailureStore implements FailureStore {
     this.writable();
     this.db
       .prepare(
-        `INSERT INTO failure_reads (proxy, proxy_uid, read_to, read_at, read)
-         VALUES (@proxy, @proxyUid, @readTo, @readAt, @read)
+        `INSERT INTO failure_reads (proxy, proxy_uid, read_to, read_from, read_at, read)
+         VALUES (@proxy, @proxyUid, @readTo, @readFrom, @readAt, @read)
          ON CONFLICT (proxy) DO UPDATE SET proxy_uid = coalesce(excluded.proxy_uid, proxy_uid),
+           read_from = CASE
+             WHEN excluded.read_from IS NOT NULL AND excluded.read_from > read_to THEN excluded.read_from
+             WHEN read_from IS NULL OR excluded.read_from IS NULL THEN NULL
+             ELSE min(read_from, excluded.read_from) END,
            read_to = max(read_to, excluded.read_to), read_at = max(read_at, excluded.read_at),
            read = CASE WHEN excluded.read_to >= read_to THEN excluded.read ELSE read END`,
       )
-      .run(w);
+      .run({ ...w, readFrom: w.readFrom ?? null });
   }
 
   prune(now: number): number {

@@ -142,6 +142,10 @@ export const MIGRATIONS: readonly string[] = [
     read TEXT NOT NULL
   );
   `,
+  // 5: from when a proxy's reads cover its log (null: from the start of what the log held)
+  `
+  ALTER TABLE failure_reads ADD COLUMN read_from INTEGER;
+  `,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

@@ -40,6 +40,8 @@ interface ReadPlan {
   uid: string | null;
   sinceTime?: string;
   tailLines?: number;
+  /** From when this read covers the log (null: its start, unless the tail cut it). */
+  readFrom: number | null;
 }
 
 /** Which chosen clients' logs to read, and from when; the others the store covers already. */
@@ -56,14 +58,18 @@ export function planReads(
     const uid = pod.metadata.uid ?? null;
     const w = store.watermark(proxy);
     const same = w !== null && (w.proxyUid === null || uid === null || w.proxyUid === uid);
-    if (same && w.readTo >= window.toMs) {
+    // the reads so far cover the log from the window's start without a gap
+    const fromStart =
+      same && (w.readFrom === null || w.readFrom === undefined || w.readFrom <= window.fromMs);
+    if (fromStart && w.readTo >= window.toMs) {
       covered.push(proxy);
       continue;
     }
-    if (same && (!q.from || w.readTo - OVERLAP_MS > window.fromMs)) {
-      reads.push({ pod, proxy, uid, sinceTime: new Date(w.readTo - OVERLAP_MS).toISOString() });
-    } else if (q.from) reads.push({ pod, proxy, uid, sinceTime: q.from });
-    else reads.push({ pod, proxy, uid, tailLines: LOG_TAIL_LINES });
+    if (fromStart && w.readTo - OVERLAP_MS > window.fromMs) {
+      const since = w.readTo - OVERLAP_MS;
+      reads.push({ pod, proxy, uid, sinceTime: new Date(since).toISOString(), readFrom: since });
+    } else if (q.from) reads.push({ pod, proxy, uid, sinceTime: q.from, readFrom: window.fromMs });
+    else reads.push({ pod, proxy, uid, tailLines: LOG_TAIL_LINES, readFrom: null });
   }
   return { reads, covered };
 }
@@ -105,10 +111,13 @@ export async function readAndRecord(
     if (input.problem) return r;
     store.record(r.failures, nowMs);
     const cut = Buffer.byteLength(input.text) >= LOG_LIMIT_BYTES;
+    // a tail of as many lines as asked may not reach the log's start: it covers from its oldest
+    const tailCut = p.tailLines !== undefined && r.source.lines >= p.tailLines;
     store.markRead({
       proxy: p.proxy,
       proxyUid: p.uid,
       readTo: cut ? (r.newest ?? nowMs) : nowMs,
+      readFrom: tailCut ? (r.oldest ?? nowMs) : p.readFrom,
       readAt: nowMs,
       read: 'view',
     });
