@@ -1,7 +1,9 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { makePod, MIN, T0 } from '../../../tests/data/store/pods';
 import { openHistoryStore, type HistoryStore } from '../../store/history-store';
-import { planReads } from './memory';
+import { workloadKey } from '../../../lib/refs/workload-ref';
+import type { PodInterval } from '../../../lib/ledger/types';
+import { goneUnread, planReads } from './memory';
 
 let store: HistoryStore | null = null;
 afterEach(() => {
@@ -57,5 +59,47 @@ describe('planReads', () => {
     const namesake = makePod({ name: 'web-1', uid: 'uid-other', ip: '10.9.0.9' });
     const p = planReads([namesake], withMark(null, T0 + 31 * MIN), q, window);
     expect(p.reads).toHaveLength(1);
+  });
+});
+
+function interval(name: string, owner: string, from: number, goneAt: number | null): PodInterval {
+  return {
+    ip: '10.9.0.1',
+    namespace: 'shop',
+    name,
+    uid: `uid-${name}`,
+    owner: { kind: 'ReplicaSet', name: owner },
+    node: null,
+    from,
+    fromSource: 'event',
+    deletionStartedAt: goneAt === null ? null : goneAt - 30_000,
+    graceEndsAt: null,
+    goneAt,
+    goneUncertain: false,
+    lastSeenAt: null,
+  };
+}
+
+describe('goneUnread', () => {
+  it("lists the client workloads' pods of the window that went before any read of their logs", () => {
+    store = openHistoryStore(':memory:');
+    const f = store.failures;
+    f.markRead({
+      proxy: 'shop/web-7d9f-read',
+      proxyUid: null,
+      readTo: T0,
+      readAt: T0,
+      read: 'deletion',
+    });
+    const intervals = [
+      interval('web-7d9f-read', 'web-7d9f8c6b5', T0 - 60 * MIN, T0 + MIN), // read before it went
+      interval('web-7d9f-lost', 'web-7d9f8c6b5', T0 - 60 * MIN, T0 + 2 * MIN), // never read
+      interval('web-7d9f-live', 'web-7d9f8c6b5', T0 - 60 * MIN, null), // still there
+      interval('web-7d9f-old', 'web-7d9f8c6b5', T0 - 90 * MIN, T0 - 70 * MIN), // gone before the window
+      interval('payments-5d9f-x', 'payments-5d9f8c6b5', T0 - 60 * MIN, T0 + MIN), // not a client
+    ];
+    const clients = new Set([workloadKey({ namespace: 'shop', kind: 'Deployment', name: 'web' })]);
+    expect(goneUnread(intervals, clients, f, window)).toEqual(['shop/web-7d9f-lost']);
+    expect(goneUnread(intervals, new Set(), f, window)).toEqual([]);
   });
 });

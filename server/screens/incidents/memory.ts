@@ -17,7 +17,7 @@ import { emptyUntimed, noteUntimed } from '../../../lib/ledger/untimed';
 import type { IncidentsView } from '../../../lib/api/incidents';
 import { refList } from '../../../lib/api/viewstate';
 import { mapBounded } from '../../../lib/proxies/pool';
-import { podIdKey, podKey, podKeyOf, podKeyOfObject, parsePodKey } from '../../../lib/refs/pod-ref';
+import { podIdKey, podKeyOf, podKeyOfObject, parsePodKey } from '../../../lib/refs/pod-ref';
 import { workloadKey, workloadOfOwner } from '../../../lib/refs/workload-ref';
 import { podLogs } from '../../kube/logs';
 import type { KubeTransport } from '../../kube/transport';
@@ -251,7 +251,3 @@ function deletionIndex(intervals: readonly PodInterval[]): Map<string, number> {
     if (i.deletionStartedAt !== null) m.set(podIdKey(i), i.deletionStartedAt);
   return m;
 }
-
-/** `ns/name` of a pod object (re-exported for the use case). */
-export const proxyOf = (p: Pod): string =>
-  podKey(p.metadata.namespace ?? 'default', p.metadata.name);
