@@ -26,4 +26,7 @@ export async function register(): Promise<void> {
   }
   const { startDefaultRuntime } = await import('./server/runtime/start');
   startDefaultRuntime();
+  // the OTLP access-log receiver, on its own ports when MESHDX_OTLP_*_PORT is set
+  const { startConfiguredReceiver } = await import('./server/otlp');
+  await startConfiguredReceiver();
 }

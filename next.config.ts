@@ -4,7 +4,13 @@ import path from 'node:path';
 const root = path.resolve(import.meta.dirname);
 
 const nextConfig: NextConfig = {
-  serverExternalPackages: ['@kubernetes/client-node', 'better-sqlite3', 'ws'],
+  serverExternalPackages: [
+    '@kubernetes/client-node',
+    'better-sqlite3',
+    'ws',
+    '@grpc/grpc-js',
+    'protobufjs',
+  ],
   turbopack: { root },
   // The container image runs `.next/standalone/server.js` with only the traced files (see the
   // Dockerfile). `next start` (npm run demo, npm start, the e2e suite) serves the same build

@@ -6,6 +6,7 @@
 interface Slots {
   registry?: unknown;
   auth?: unknown;
+  otlp?: unknown;
 }
 
 const holder = globalThis as typeof globalThis & { __meshdx?: Slots };

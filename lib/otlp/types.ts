@@ -1,0 +1,49 @@
+/**
+ * An OTLP ExportLogsServiceRequest as plain values (the shape protobufjs' toObject gives with
+ * int64 as decimal strings and bytes as base64): only the fields meshdx reads are typed.
+ */
+export interface OtlpAnyValue {
+  stringValue?: string;
+  boolValue?: boolean;
+  /** int64 as a decimal string (or a number from a JSON sender). */
+  intValue?: string | number;
+  doubleValue?: number;
+  arrayValue?: { values?: OtlpAnyValue[] };
+  kvlistValue?: { values?: OtlpKeyValue[] };
+  /** base64 */
+  bytesValue?: string;
+}
+
+export interface OtlpKeyValue {
+  key?: string;
+  value?: OtlpAnyValue;
+}
+
+export interface OtlpLogRecord {
+  /** fixed64 nanoseconds since the epoch, as a decimal string; absent or "0" when unknown. */
+  timeUnixNano?: string | number;
+  observedTimeUnixNano?: string | number;
+  severityNumber?: number;
+  severityText?: string;
+  body?: OtlpAnyValue;
+  attributes?: OtlpKeyValue[];
+  traceId?: string;
+  spanId?: string;
+  eventName?: string;
+}
+
+export interface OtlpScopeLogs {
+  scope?: { name?: string; version?: string; attributes?: OtlpKeyValue[] };
+  logRecords?: OtlpLogRecord[];
+  schemaUrl?: string;
+}
+
+export interface OtlpResourceLogs {
+  resource?: { attributes?: OtlpKeyValue[] };
+  scopeLogs?: OtlpScopeLogs[];
+  schemaUrl?: string;
+}
+
+export interface OtlpLogsRequest {
+  resourceLogs?: OtlpResourceLogs[];
+}

@@ -1,0 +1,174 @@
+/**
+ * What the receiver does with one Export, whatever the transport: judge the sender, bound the
+ * rate, map each log record to an access-log record, attribute it now (the pod that held the
+ * upstream IP at the request's time, from the runtime's IpHistory) and store it with the
+ * failure-records API in one transaction. Counters say what was received, stored, dropped and
+ * refused. Nothing is queued: a request is stored before it is answered, and past the rate a
+ * whole request is refused with when to retry (the sender keeps it), never held.
+ */
+import { createLineParser } from '../../lib/accesslog/parser';
+import { isFailure } from '../../lib/accesslog/failure';
+import { failureOf } from '../../lib/incidents/failure-record';
+import type { FailureInput, FailureStore } from '../../lib/incidents/failure-store';
+import type { IpHistory } from '../../lib/ledger/ip-history';
+import { judgeSender, type AllowRule, type PeerPod } from '../../lib/otlp/allow';
+import { countLogRecords, mapLogsRequest } from '../../lib/otlp/map';
+import type { OtlpLogsRequest } from '../../lib/otlp/types';
+import { podKey } from '../../lib/refs/pod-ref';
+import type { PartialSuccess } from './schema';
+
+/** What the receiver reaches of the cluster's runtime. */
+export interface IngestTarget {
+  /** The live pod holding `ip` now, or null. */
+  podByIp(ip: string): (PeerPod & { uid: string | null }) | null;
+  /** The IP history as it stands (may be cached briefly). */
+  history(): IpHistory;
+  failures: Pick<FailureStore, 'record'>;
+  /** Now on the cluster's clock (epoch ms). */
+  now(): number;
+}
+
+export interface IngestLimits {
+  /** Records accepted per second, sustained. */
+  recordsPerSecond: number;
+  /** Records accepted at once above the sustained rate. */
+  burst: number;
+}
+
+export interface OtlpCounters {
+  /** Log records in accepted requests. */
+  received: number;
+  /** New failure records written to the store. */
+  stored: number;
+  /** Records already stored (the same line from the same proxy). */
+  duplicates: number;
+  /** Records that are access logs of requests that did not fail (not kept). */
+  notFailing: number;
+  /** Records that are not access logs (named in the answer's partial_success). */
+  unreadable: number;
+  /** Records refused past the rate bound (the sender was told to retry). */
+  dropped: number;
+  /** Records from refused senders. */
+  refused: number;
+  /** Requests whose body could not be decoded. */
+  invalid: number;
+  /** Records in requests that failed while storing. */
+  failed: number;
+  lastRefusal: string | null;
+  lastError: string | null;
+}
+
+export type ExportOutcome =
+  | { kind: 'ok'; partial: PartialSuccess | null }
+  | { kind: 'denied'; reason: string }
+  | { kind: 'exhausted'; reason: string; retryAfterMs: number }
+  | { kind: 'failed'; reason: string };
+
+export function emptyCounters(): OtlpCounters {
+  return {
+    received: 0,
+    stored: 0,
+    duplicates: 0,
+    notFailing: 0,
+    unreadable: 0,
+    dropped: 0,
+    refused: 0,
+    invalid: 0,
+    failed: 0,
+    lastRefusal: null,
+    lastError: null,
+  };
+}
+
+export class OtlpIngest {
+  readonly counters = emptyCounters();
+  private tokens: number;
+  private lastRefill: number;
+
+  constructor(
+    private readonly target: () => IngestTarget | null,
+    private readonly rule: AllowRule,
+    private readonly limits: IngestLimits,
+    private readonly clock: () => number = () => performance.now(),
+  ) {
+    this.tokens = limits.burst;
+    this.lastRefill = clock();
+  }
+
+  /** A body that could not be decoded (the transport answers with its own error). */
+  invalid(reason: string): void {
+    this.counters.invalid++;
+    this.counters.lastRefusal = reason;
+  }
+
+  private take(n: number): number | null {
+    const now = this.clock();
+    const { recordsPerSecond: rate, burst } = this.limits;
+    this.tokens = Math.min(burst, this.tokens + ((now - this.lastRefill) / 1000) * rate);
+    this.lastRefill = now;
+    if (this.tokens <= 0) return Math.max(1000, Math.ceil((-this.tokens / rate) * 1000) + 1000);
+    // a request larger than what is left is taken whole: the debt makes the next ones wait
+    this.tokens -= n;
+    return null;
+  }
+
+  export(peerIp: string | null, request: OtlpLogsRequest): ExportOutcome {
+    const n = countLogRecords(request);
+    const target = this.target();
+    if (!target) {
+      this.counters.failed += n;
+      const reason = 'no cluster is configured yet: nothing to attribute the records to';
+      this.counters.lastError = reason;
+      return { kind: 'failed', reason };
+    }
+    const peerPod = peerIp ? target.podByIp(peerIp) : null;
+    const verdict = judgeSender(this.rule, peerIp, peerPod);
+    if (!verdict.allowed) {
+      this.counters.refused += n;
+      this.counters.lastRefusal = verdict.reason;
+      return { kind: 'denied', reason: verdict.reason };
+    }
+    if (n === 0) return { kind: 'ok', partial: null };
+    const retryAfterMs = this.take(n);
+    if (retryAfterMs !== null) {
+      this.counters.dropped += n;
+      const reason = `more than ${this.limits.recordsPerSecond} records/s: retry in ${Math.ceil(retryAfterMs / 1000)} s`;
+      this.counters.lastRefusal = reason;
+      return { kind: 'exhausted', reason, retryAfterMs };
+    }
+    this.counters.received += n;
+    const mapped = mapLogsRequest(request, createLineParser());
+    const history = target.history();
+    const batch: FailureInput[] = [];
+    for (const e of mapped.entries) {
+      if (!isFailure(e.record)) {
+        this.counters.notFailing++;
+        continue;
+      }
+      const sender = e.pod ?? (verdict.via === 'pod' ? verdict.pod : null);
+      const proxy = sender ? podKey(sender.namespace, sender.name) : `otlp:${peerIp}`;
+      const proxyUid = !e.pod && verdict.via === 'pod' && peerPod ? peerPod.uid : null;
+      batch.push(failureOf(e.raw, e.record, { read: 'otlp', proxy, proxyUid }, history));
+    }
+    try {
+      const res = target.failures.record(batch, target.now());
+      this.counters.stored += res.added;
+      this.counters.duplicates += res.duplicates;
+    } catch (e) {
+      this.counters.failed += batch.length;
+      const reason = `storing ${batch.length} records failed: ${e instanceof Error ? e.message : String(e)}`;
+      this.counters.lastError = reason;
+      return { kind: 'failed', reason };
+    }
+    this.counters.unreadable += mapped.problems.length;
+    if (mapped.problems.length === 0) return { kind: 'ok', partial: null };
+    const first = mapped.problems[0]!;
+    return {
+      kind: 'ok',
+      partial: {
+        rejectedLogRecords: mapped.problems.length,
+        errorMessage: `${mapped.problems.length} of ${mapped.received} records are not access logs; record ${first.index}: ${first.reason}`,
+      },
+    };
+  }
+}

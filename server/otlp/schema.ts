@@ -1,0 +1,184 @@
+/**
+ * The OTLP logs wire formats, read and written by protobufjs from the official schema
+ * (proto/): ExportLogsServiceRequest as protobuf (gRPC and OTLP/HTTP) or as OTLP/JSON, the
+ * response, and google.rpc.Status for refusals. Nothing here decodes bytes by hand.
+ */
+import protobuf from 'protobufjs';
+import protojson from 'protobufjs/ext/protojson.js';
+import type { OtlpLogsRequest } from '../../lib/otlp/types';
+import { GOOGLE_RPC_PROTO } from './proto/google-rpc';
+import {
+  COMMON_PROTO,
+  LOGS_PROTO,
+  LOGS_SERVICE_PROTO,
+  RESOURCE_PROTO,
+} from './proto/opentelemetry';
+
+function buildRoot(): protobuf.Root {
+  const root = new protobuf.Root();
+  for (const name of ['google/protobuf/any.proto', 'google/protobuf/duration.proto']) {
+    const common = protobuf.common.get(name);
+    if (!common) throw new Error(`protobufjs does not carry ${name}`);
+    root.addJSON(common.nested ?? {});
+  }
+  for (const text of [
+    COMMON_PROTO,
+    RESOURCE_PROTO,
+    LOGS_PROTO,
+    LOGS_SERVICE_PROTO,
+    GOOGLE_RPC_PROTO,
+  ])
+    protobuf.parse(text, root, { keepCase: false });
+  root.resolveAll();
+  return root;
+}
+
+const root = buildRoot();
+const RequestType = root.lookupType(
+  'opentelemetry.proto.collector.logs.v1.ExportLogsServiceRequest',
+);
+const ResponseType = root.lookupType(
+  'opentelemetry.proto.collector.logs.v1.ExportLogsServiceResponse',
+);
+const StatusType = root.lookupType('google.rpc.Status');
+const RetryInfoType = root.lookupType('google.rpc.RetryInfo');
+
+export const OTLP_LOGS_SERVICE = 'opentelemetry.proto.collector.logs.v1.LogsService';
+
+export class OtlpDecodeError extends Error {
+  override name = 'OtlpDecodeError';
+}
+
+const CONVERSION: protobuf.IConversionOptions = {
+  longs: String,
+  bytes: String,
+  defaults: false,
+  arrays: true,
+  oneofs: false,
+};
+
+/** An ExportLogsServiceRequest in protobuf, as plain values; throws OtlpDecodeError. */
+export function decodeLogsRequest(bytes: Uint8Array): OtlpLogsRequest {
+  let message: protobuf.Message;
+  try {
+    message = RequestType.decode(bytes);
+  } catch (e) {
+    throw new OtlpDecodeError(
+      `not an OTLP ExportLogsServiceRequest (protobuf): ${e instanceof Error ? e.message : String(e)}`,
+    );
+  }
+  return RequestType.toObject(message, CONVERSION) as OtlpLogsRequest;
+}
+
+/** OTLP/JSON ids are hex, where ProtoJSON bytes are base64. */
+function hexIdsToBase64(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(hexIdsToBase64);
+  if (value === null || typeof value !== 'object') return value;
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(value)) {
+    const isId = k === 'traceId' || k === 'spanId' || k === 'trace_id' || k === 'span_id';
+    out[k] =
+      isId && typeof v === 'string' && /^([0-9a-fA-F]{2})*$/.test(v)
+        ? Buffer.from(v, 'hex').toString('base64')
+        : hexIdsToBase64(v);
+  }
+  return out;
+}
+
+/** An ExportLogsServiceRequest in OTLP/JSON text; throws OtlpDecodeError. */
+export function decodeLogsRequestJson(text: string): OtlpLogsRequest {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch (e) {
+    throw new OtlpDecodeError(`not JSON: ${e instanceof Error ? e.message : String(e)}`);
+  }
+  if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed))
+    throw new OtlpDecodeError('an OTLP/JSON ExportLogsServiceRequest must be a JSON object');
+  let message: protobuf.Message;
+  try {
+    message = protojson.fromJson(RequestType, hexIdsToBase64(parsed), {
+      ignoreUnknownFields: true,
+    });
+  } catch (e) {
+    throw new OtlpDecodeError(
+      `not an OTLP ExportLogsServiceRequest (JSON): ${e instanceof Error ? e.message : String(e)}`,
+    );
+  }
+  return RequestType.toObject(message, CONVERSION) as OtlpLogsRequest;
+}
+
+export interface PartialSuccess {
+  rejectedLogRecords: number;
+  errorMessage: string;
+}
+
+function responseObject(partial: PartialSuccess | null): Record<string, unknown> {
+  return partial && partial.rejectedLogRecords > 0 ? { partialSuccess: partial } : {};
+}
+
+export function encodeLogsResponse(partial: PartialSuccess | null): Uint8Array {
+  return ResponseType.encode(ResponseType.fromObject(responseObject(partial))).finish();
+}
+
+export function logsResponseJson(partial: PartialSuccess | null): string {
+  return JSON.stringify(
+    protojson.toJson(ResponseType, ResponseType.fromObject(responseObject(partial))),
+  );
+}
+
+/** A google.rpc.RetryInfo packed as an Any, for a Status' details. */
+function retryDetail(retryAfterMs: number) {
+  const seconds = Math.floor(retryAfterMs / 1000);
+  const nanos = (retryAfterMs % 1000) * 1_000_000;
+  return {
+    type_url: 'type.googleapis.com/google.rpc.RetryInfo',
+    value: RetryInfoType.encode(
+      RetryInfoType.fromObject({ retryDelay: { seconds, nanos } }),
+    ).finish(),
+  };
+}
+
+export interface RpcStatus {
+  /** gRPC status code (google.rpc.Code). */
+  code: number;
+  message: string;
+  /** Adds a RetryInfo detail. */
+  retryAfterMs?: number;
+}
+
+function statusMessage(s: RpcStatus): protobuf.Message {
+  return StatusType.fromObject({
+    code: s.code,
+    message: s.message,
+    details: s.retryAfterMs !== undefined ? [retryDetail(s.retryAfterMs)] : [],
+  });
+}
+
+/** google.rpc.Status in protobuf (the OTLP/HTTP error body, gRPC's grpc-status-details-bin). */
+export function encodeStatus(s: RpcStatus): Uint8Array {
+  return StatusType.encode(statusMessage(s)).finish();
+}
+
+/** google.rpc.Status in OTLP/JSON. */
+export function statusJson(s: RpcStatus): string {
+  return JSON.stringify(protojson.toJson(StatusType, statusMessage(s)));
+}
+
+/** For tests and the simulator's sender: a request from plain values, in protobuf. */
+export function encodeLogsRequest(request: OtlpLogsRequest): Uint8Array {
+  return RequestType.encode(RequestType.fromObject(request)).finish();
+}
+
+/** Reads a google.rpc.Status (for tests of refusals). */
+export function decodeStatus(bytes: Uint8Array): {
+  code: number;
+  message: string;
+  details: { typeUrl: string }[];
+} {
+  return StatusType.toObject(StatusType.decode(bytes), CONVERSION) as {
+    code: number;
+    message: string;
+    details: { typeUrl: string }[];
+  };
+}
