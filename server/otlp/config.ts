@@ -12,15 +12,15 @@ const OtlpEnvSchema = z.object({
   /** The address both listen on. */
   MESHDX_OTLP_HOST: z.string().min(1).default('0.0.0.0'),
   /** Namespaces whose pods may send, comma-separated, or `meshed` (any pod with an Istio proxy). */
-  MESHDX_OTLP_ALLOW_NAMESPACES: z.string().default('meshed'),
+  MESHDX_OTLP_NAMESPACES: z.string().default('meshed'),
   /** Peers always allowed (an OpenTelemetry Collector), comma-separated CIDRs. */
-  MESHDX_OTLP_ALLOW_CIDRS: z.string().default(''),
+  MESHDX_OTLP_CIDRS: z.string().default(''),
   /** Records accepted per second, sustained; past it a request is refused with a retry delay. */
-  MESHDX_OTLP_MAX_RECORDS_PER_S: z.coerce.number().int().min(1).max(10_000_000).default(50_000),
+  MESHDX_OTLP_RATE: z.coerce.number().int().min(1).max(10_000_000).default(50_000),
   /** Records accepted at once above the sustained rate. */
-  MESHDX_OTLP_BURST_RECORDS: z.coerce.number().int().min(1).max(10_000_000).default(100_000),
+  MESHDX_OTLP_BURST: z.coerce.number().int().min(1).max(10_000_000).default(100_000),
   /** Largest request body (after decompression), bytes. */
-  MESHDX_OTLP_MAX_BODY_BYTES: z.coerce
+  MESHDX_OTLP_MAX_BYTES: z.coerce
     .number()
     .int()
     .min(1024)
@@ -52,10 +52,10 @@ export function loadOtlpConfig(env: NodeJS.ProcessEnv = process.env): OtlpConfig
   const e = res.data;
   let allow: AllowRule;
   try {
-    allow = parseAllowRule(e.MESHDX_OTLP_ALLOW_NAMESPACES, e.MESHDX_OTLP_ALLOW_CIDRS);
+    allow = parseAllowRule(e.MESHDX_OTLP_NAMESPACES, e.MESHDX_OTLP_CIDRS);
   } catch (err) {
     throw new OtlpConfigError(
-      `invalid OTLP receiver configuration: MESHDX_OTLP_ALLOW_*: ${err instanceof Error ? err.message : String(err)}`,
+      `invalid OTLP receiver configuration: MESHDX_OTLP_NAMESPACES or MESHDX_OTLP_CIDRS: ${err instanceof Error ? err.message : String(err)}`,
     );
   }
   if (e.MESHDX_OTLP_GRPC_PORT !== undefined && e.MESHDX_OTLP_GRPC_PORT === e.MESHDX_OTLP_HTTP_PORT)
@@ -67,8 +67,8 @@ export function loadOtlpConfig(env: NodeJS.ProcessEnv = process.env): OtlpConfig
     httpPort: e.MESHDX_OTLP_HTTP_PORT ?? null,
     host: e.MESHDX_OTLP_HOST,
     allow,
-    recordsPerSecond: e.MESHDX_OTLP_MAX_RECORDS_PER_S,
-    burst: e.MESHDX_OTLP_BURST_RECORDS,
-    maxBodyBytes: e.MESHDX_OTLP_MAX_BODY_BYTES,
+    recordsPerSecond: e.MESHDX_OTLP_RATE,
+    burst: e.MESHDX_OTLP_BURST,
+    maxBodyBytes: e.MESHDX_OTLP_MAX_BYTES,
   };
 }

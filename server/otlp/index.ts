@@ -81,3 +81,12 @@ export async function startConfiguredReceiver(
     log(`meshdx: ${s.error}`);
   }
 }
+
+/** Stops the process's receiver (server shutdown, tests). */
+export async function stopConfiguredReceiver(): Promise<void> {
+  const s = slot();
+  const r = s.receiver;
+  s.receiver = null;
+  s.error = null;
+  await r?.stop();
+}

@@ -101,13 +101,17 @@ export class OtlpIngest {
     this.counters.lastRefusal = reason;
   }
 
+  /**
+   * Takes `n` records from the bucket, or says in how many ms to retry. A request larger than
+   * the burst passes only when the bucket is full, and leaves a debt the next ones wait for.
+   */
   private take(n: number): number | null {
     const now = this.clock();
     const { recordsPerSecond: rate, burst } = this.limits;
     this.tokens = Math.min(burst, this.tokens + ((now - this.lastRefill) / 1000) * rate);
     this.lastRefill = now;
-    if (this.tokens <= 0) return Math.max(1000, Math.ceil((-this.tokens / rate) * 1000) + 1000);
-    // a request larger than what is left is taken whole: the debt makes the next ones wait
+    const need = Math.min(n, burst);
+    if (this.tokens < need) return Math.max(1000, Math.ceil(((need - this.tokens) / rate) * 1000));
     this.tokens -= n;
     return null;
   }
