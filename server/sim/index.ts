@@ -13,6 +13,7 @@ import type { MeshEmulator, MeshWorld } from './mesh/types';
 import { getScenario, scenarioNames } from './scenarios/index';
 import { createFaults, type FaultSettings } from './store/faults';
 import { createSimLogs, type SimLogsImpl } from './store/logs';
+import { createOtlpSender, type OtlpAccessSender } from './otlp/sender';
 import { fileRvState } from './store/rvstate';
 import { createSimStore, type SimStoreImpl } from './store/store';
 import { simKubeconfig } from './api/kubeconfig';
@@ -66,6 +67,8 @@ export interface RunningSimulator {
   logs: SimLogsImpl;
   clock: SimClock;
   faults: SimFaults;
+  /** The sidecars' OpenTelemetry access logger (sends when a Telemetry enables a provider). */
+  otlp: OtlpAccessSender;
   close(): Promise<void>;
 }
 
@@ -110,7 +113,15 @@ export async function startSimulator(opts: SimulatorOptions): Promise<RunningSim
     requests: new RequestCounts(),
     ...(auth ? { auth } : {}),
   };
-  scenario.start({ store, logs, clock, random: seededRandom(name), params: opts.params ?? {} });
+  const otlp = createOtlpSender(store);
+  scenario.start({
+    store,
+    logs,
+    clock,
+    random: seededRandom(name),
+    params: opts.params ?? {},
+    onAccess: (pod, e) => otlp.onAccess(pod, e),
+  });
   // a control plane that has been running holds its state before the first request asks for it
   mesh.warm?.();
 
@@ -121,6 +132,7 @@ export async function startSimulator(opts: SimulatorOptions): Promise<RunningSim
     port = await api.listen(opts.port ?? 0, host);
   } catch (err) {
     clock.stop();
+    await otlp.stop();
     throw err;
   }
   const urlHost = host.includes(':') ? `[${host}]` : host;
@@ -140,9 +152,11 @@ export async function startSimulator(opts: SimulatorOptions): Promise<RunningSim
     logs,
     clock,
     faults,
+    otlp,
     close() {
       closed ??= (async () => {
         clock.stop();
+        await otlp.stop();
         await api.close();
         rvState?.close(store.resourceVersion());
       })();

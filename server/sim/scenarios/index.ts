@@ -1,6 +1,7 @@
 import type { Scenario } from '../world/types';
 import { startupRace } from './startup-race';
 import { phantom503 } from './phantom-503';
+import { phantomOtlp } from './phantom-otlp';
 import { phantomCrossNs } from './phantom-cross-ns';
 import { unscopedMesh } from './unscoped-mesh';
 import { portNaming } from './port-naming';
@@ -13,6 +14,7 @@ const ALL: readonly Scenario[] = [
   demo,
   startupRace,
   phantom503,
+  phantomOtlp,
   phantomCrossNs,
   unscopedMesh,
   portNaming,

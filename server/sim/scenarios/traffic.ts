@@ -68,6 +68,7 @@ export function okEntry(
 export function writeAccess(world: World, client: PodEntry, e: AccessEntry, json: boolean): string {
   const line = json ? jsonLine(e) : textLine(e);
   world.log(client, 'istio-proxy', e.at, line);
+  world.access(client, e);
   return line;
 }
 

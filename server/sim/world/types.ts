@@ -1,5 +1,6 @@
 import type { KubeObject } from '../../../lib/kube/types';
 import type { SimKind } from '../mesh/types';
+import type { AccessEntry } from './build/accesslog';
 
 /** One change of the store, as subscribers see it (after it was stored). */
 export interface StoreChange {
@@ -79,6 +80,14 @@ export interface ScenarioContext {
   /** Deterministic random numbers in [0,1) seeded by the scenario name. */
   random: () => number;
   params: Record<string, string>;
+  /**
+   * Told of each request a pod's proxy logs, when it happens (the proxy's access loggers other
+   * than its stdout file: the OpenTelemetry logger, server/sim/otlp).
+   */
+  onAccess?: (
+    pod: { namespace: string; name: string; ip: string; labels: Record<string, string> },
+    e: AccessEntry,
+  ) => void;
 }
 
 export interface Scenario {

@@ -27,7 +27,8 @@ export function replayProblems(store: FakeStore): string[] {
       const slice = ch.object as EndpointSlice;
       const uids = new Set([...pods.values()].map((p) => p.metadata.uid));
       for (const e of slice.endpoints ?? []) {
-        if (!uids.has(e.targetRef?.uid))
+        // an endpoint without targetRef is an address outside the cluster (a selector-less Service)
+        if (e.targetRef !== undefined && !uids.has(e.targetRef.uid))
           problems.push(
             `rv ${ch.rv}: slice ${slice.metadata.name} names gone pod ${e.targetRef?.name}`,
           );

@@ -13,6 +13,7 @@ import { buildEndpointSlice, buildService, type ServiceSpec } from './service';
 import { appStopLines } from './applog';
 import { appLogs, appRuns, proxyLogs, withProxyInit } from './world-logs';
 import { kubeTime } from './time';
+import type { AccessEntry } from './accesslog';
 import type { WorkloadSpec } from './workload';
 import { WorkloadControllers } from './workloads';
 import { objectKey } from '../../../../lib/refs/object-ref';
@@ -369,6 +370,26 @@ export class World {
       this.slices.set(key, sig);
       this.upsert('endpointslices', slice);
     }
+  }
+
+  /**
+   * A request the pod's proxy logs at `at`, for its other access loggers (ctx.onAccess), when
+   * the clock gets there; requests written as history before now were sent before meshdx
+   * could hear them and are not sent again.
+   */
+  access(entry: PodEntry, e: AccessEntry): void {
+    const sink = this.ctx.onAccess;
+    if (!sink || e.at < this.now()) return;
+    const send = () => {
+      if (entry.removed) return;
+      const { namespace, name, ip } = entry.plan;
+      sink(
+        { namespace, name, ip, labels: entry.pod?.metadata.labels ?? entry.dep.tpl.labels ?? {} },
+        e,
+      );
+    };
+    if (e.at <= this.now()) send();
+    else this.ctx.clock.schedule(new Date(e.at), send);
   }
 
   /** Append a container log line at `at` (now if past, else when the clock gets there). */
