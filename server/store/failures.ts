@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import type { Statement } from 'better-sqlite3';
 import type { Db } from './db';
 import {
   ATTRIBUTED_STATES,
@@ -140,6 +141,7 @@ export class SqliteFailureStore implements FailureStore {
   private totalRecords: number;
   private pruned = 0;
   private lastPruneAt: number | null = null;
+  private statements: { plain: Statement; addRead: Statement } | null = null;
 
   constructor(
     private readonly db: Db,
@@ -156,12 +158,7 @@ export class SqliteFailureStore implements FailureStore {
   record(batch: readonly FailureInput[], recordedAt: number): RecordResult {
     this.writable();
     if (batch.length === 0) return { added: 0, duplicates: 0, evicted: 0 };
-    const plain = this.db.prepare(
-      'INSERT OR IGNORE INTO failures (proxy, hash, proxy_uid, read, reads, recorded_at, at, time, code, flags, method, authority, path, duration_ms, upstream_host, upstream_cluster, downstream_remote, request_id, details, upstream_ip, pod_namespace, pod_name, pod_uid, owner_kind, owner_name, state, deletion_started_at, gone_at, after_termination_ms, reason, raw, bytes) VALUES (@proxy, @hash, @proxy_uid, @read, @reads, @recorded_at, @at, @time, @code, @flags, @method, @authority, @path, @duration_ms, @upstream_host, @upstream_cluster, @downstream_remote, @request_id, @details, @upstream_ip, @pod_namespace, @pod_name, @pod_uid, @owner_kind, @owner_name, @state, @deletion_started_at, @gone_at, @after_termination_ms, @reason, @raw, @bytes)',
-    );
-    const addRead = this.db.prepare(
-      'UPDATE failures SET reads = reads | @reads WHERE proxy = @proxy AND hash = @hash',
-    );
+    const { plain, addRead } = this.writeStatements();
     const result = this.db.transaction((): RecordResult => {
       let added = 0;
       let bytes = 0;
@@ -351,6 +348,19 @@ export class SqliteFailureStore implements FailureStore {
       raw: f.raw,
       bytes: Buffer.byteLength(f.raw) + ROW_OVERHEAD_BYTES,
     };
+  }
+
+  /** The write statements, prepared once (a receiver records many small batches). */
+  private writeStatements(): { plain: Statement; addRead: Statement } {
+    this.statements ??= {
+      plain: this.db.prepare(
+        'INSERT OR IGNORE INTO failures (proxy, hash, proxy_uid, read, reads, recorded_at, at, time, code, flags, method, authority, path, duration_ms, upstream_host, upstream_cluster, downstream_remote, request_id, details, upstream_ip, pod_namespace, pod_name, pod_uid, owner_kind, owner_name, state, deletion_started_at, gone_at, after_termination_ms, reason, raw, bytes) VALUES (@proxy, @hash, @proxy_uid, @read, @reads, @recorded_at, @at, @time, @code, @flags, @method, @authority, @path, @duration_ms, @upstream_host, @upstream_cluster, @downstream_remote, @request_id, @details, @upstream_ip, @pod_namespace, @pod_name, @pod_uid, @owner_kind, @owner_name, @state, @deletion_started_at, @gone_at, @after_termination_ms, @reason, @raw, @bytes)',
+      ),
+      addRead: this.db.prepare(
+        'UPDATE failures SET reads = reads | @reads WHERE proxy = @proxy AND hash = @hash',
+      ),
+    };
+    return this.statements;
   }
 
   private writable(): void {
