@@ -10,7 +10,7 @@ import { prefetch, type Prefetch } from '@/server/prefetch';
 import { withContext } from '@/lib/api/context';
 import { tryParsePodRef } from '@/lib/refs/pod-ref';
 import { pageScope } from '@/server/auth/page';
-import { getPodTimeline, getTimelineFleet } from '@/server/screens/timelines/timelines';
+import { getPodTimeline, warmTimelines } from '@/server/screens/timelines/timelines';
 
 export default async function Page({
   searchParams,
@@ -46,9 +46,13 @@ export default async function Page({
   }
   const state = parseViewState('timelines', params);
   // The fleet (thousands of rows) is fetched by the browser: embedding it in the HTML doubles
-  // its parse cost. Prefetching here only starts the server's watch-fed cache.
+  // its parse cost. Here the server's watch-fed cache is started (and warmed, once listed).
   // A failure (even a synchronous one: an unknown context) is the browser's request's to show.
-  void (async () => getTimelineFleet(scope))().catch(() => undefined);
+  try {
+    warmTimelines(scope);
+  } catch {
+    // the browser's request shows it
+  }
   const queries: Prefetch[] = [];
   const pod = state.pod ? tryParsePodRef(state.pod) : null;
   if (pod) {

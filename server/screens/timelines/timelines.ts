@@ -265,6 +265,18 @@ export async function timelineFleetOf(
   return deadline.late.length > 0 ? { ...fleet, late: [...deadline.late] } : fleet;
 }
 
+/**
+ * What the Timelines page does before the browser asks for the fleet: the runtime's watches are
+ * started, and, once its pods are listed, the fleet's analysis too (the browser's request then
+ * finds it done). While a first list still runs, the analysis waits for that request: two
+ * analyses of a growing list would take turns on one thread and delay both.
+ */
+export function warmTimelines(scope: RequestScope): void {
+  const rt = runtimeFor(scope);
+  rt.start();
+  if (rt.pods.currentStatus.listed) void timelineFleetOf(rt).catch(() => undefined);
+}
+
 export function getTimelineFleet(scope: RequestScope): Promise<TimelineFleet> {
   return timelineFleetOf(runtimeFor(scope));
 }
