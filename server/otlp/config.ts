@@ -28,6 +28,9 @@ const OtlpEnvSchema = z.object({
     .default(4 * 1024 * 1024),
 });
 
+/** Every setting the receiver reads. */
+export const OTLP_SETTINGS: readonly string[] = Object.keys(OtlpEnvSchema.shape);
+
 export interface OtlpConfig {
   grpcPort: number | null;
   httpPort: number | null;

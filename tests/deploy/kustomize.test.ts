@@ -1,6 +1,7 @@
-import { stringify } from 'yaml';
+import { parse, stringify } from 'yaml';
 import { describe, expect, it } from 'vitest';
 import { loadEnv } from '../../server/env';
+import { loadOtlpConfig, OTLP_SETTINGS } from '../../server/otlp/config';
 import { ALLOWED_HOSTS_SETTING, loadSecurityConfig } from '../../server/security/config';
 import { kubectlSim, requireKubectl } from '../sim/kubectl-harness';
 import {
@@ -39,7 +40,8 @@ describe('deploy/: every overlay renders a locked-down meshdx', () => {
         // the server accepts every value (zod, as at start-up) and knows every key
         const parsed = loadEnv(asEnv(cm.data));
         expect(() => loadSecurityConfig(cm.data)).not.toThrow();
-        const known = new Set([...Object.keys(parsed), ALLOWED_HOSTS_SETTING]);
+        expect(() => loadOtlpConfig(asEnv(cm.data))).not.toThrow();
+        const known = new Set([...Object.keys(parsed), ALLOWED_HOSTS_SETTING, ...OTLP_SETTINGS]);
         expect(Object.keys(cm.data).filter((k) => !known.has(k))).toEqual([]);
         expect(parsed.MESHDX_DB).toBe('/data/meshdx.sqlite');
       });
@@ -119,7 +121,7 @@ describe('deploy/: every overlay renders a locked-down meshdx', () => {
     expect(configMap((await render('base')).objects).data.MESHDX_PROMETHEUS).toBeUndefined();
   });
 
-  it('network-policy admits only the ingress namespace, on the meshdx port, and allows its host', async () => {
+  it('network-policy admits only the ingress namespace on the meshdx port, only meshed namespaces on the OTLP receiver ports, and allows its host', async () => {
     const { objects } = await render('network-policy');
     const np = one<NetworkPolicy>(objects, 'NetworkPolicy');
     const dep = one<ManifestDeployment>(objects, 'Deployment', 'meshdx');
@@ -127,8 +129,14 @@ describe('deploy/: every overlay renders a locked-down meshdx', () => {
     for (const [k, v] of Object.entries(np.spec.podSelector.matchLabels)) expect(labels[k]).toBe(v);
     expect(np.metadata.namespace).toBe(dep.metadata.namespace);
     expect(np.spec.policyTypes).toEqual(['Ingress']);
-    expect(np.spec.ingress).toHaveLength(1);
+    expect(np.spec.ingress).toHaveLength(2);
     const rule = np.spec.ingress?.[0];
+    const otlp = np.spec.ingress?.[1];
+    expect(otlp?.from).toEqual([
+      { namespaceSelector: { matchLabels: { 'istio-injection': 'enabled' } } },
+      { namespaceSelector: { matchExpressions: [{ key: 'istio.io/rev', operator: 'Exists' }] } },
+    ]);
+    expect(otlp?.ports?.map((p) => p.port)).toEqual(['otlp-grpc', 'otlp-http']);
     expect(rule?.from).toEqual([
       { namespaceSelector: { matchLabels: { 'kubernetes.io/metadata.name': 'ingress-nginx' } } },
     ]);
@@ -175,6 +183,45 @@ describe('deploy/: every overlay renders a locked-down meshdx', () => {
     expect(binding.roleRef.name).toBe('meshdx-impersonator');
     expect(binding.subjects).toEqual([
       { kind: 'ServiceAccount', name: 'meshdx', namespace: 'meshdx' },
+    ]);
+  });
+
+  it('with-access-log opens the OTLP receiver ports, declares the envoyOtelAls provider at them and turns it on for 5xx', async () => {
+    const { objects } = await render('with-access-log');
+    const otlp = loadOtlpConfig(asEnv(configMap(objects).data));
+    expect([otlp.grpcPort, otlp.httpPort]).toEqual([4317, 4318]);
+    const dep = one<ManifestDeployment>(objects, 'Deployment', 'meshdx');
+    expect(dep.spec.template.spec.containers[0]?.ports).toEqual([
+      { name: 'http-web', containerPort: 3000 },
+      { name: 'otlp-grpc', containerPort: 4317 },
+      { name: 'otlp-http', containerPort: 4318 },
+    ]);
+    const svc = one<
+      K8sObject & { spec: { ports: { name: string; port: number; targetPort: string }[] } }
+    >(objects, 'Service', 'meshdx');
+    const grpcPort = svc.spec.ports.find((p) => p.targetPort === 'otlp-grpc');
+    expect(grpcPort).toMatchObject({ name: 'grpc-otlp', port: 4317 });
+    const mesh = parse(
+      one<K8sObject & { data: { mesh: string } }>(objects, 'ConfigMap', 'istio').data.mesh,
+    ) as {
+      extensionProviders: { name: string; envoyOtelAls: { service: string; port: number } }[];
+    };
+    const provider = mesh.extensionProviders.find((p) => p.name === 'meshdx');
+    expect(provider?.envoyOtelAls).toMatchObject({
+      service: `${svc.metadata.name}.${svc.metadata.namespace}.svc.cluster.local`,
+      port: grpcPort?.port,
+    });
+    const tel = one<K8sObject & { spec: unknown }>(objects, 'Telemetry');
+    expect(tel.metadata.namespace).toBe('istio-system');
+    expect(tel.spec).toEqual({
+      accessLogging: [
+        { providers: [{ name: 'meshdx' }], filter: { expression: 'response.code >= 500' } },
+      ],
+    });
+    // built on network-policy: the receiver ports are closed to namespaces outside the mesh
+    expect(one<NetworkPolicy>(objects, 'NetworkPolicy').spec.ingress?.[1]?.ports).toEqual([
+      { protocol: 'TCP', port: 'otlp-grpc' },
+      { protocol: 'TCP', port: 'otlp-http' },
     ]);
   });
 
@@ -241,7 +288,9 @@ describe('deploy/ applied with real kubectl to the simulator', () => {
       expect(got.items.map((o) => `${o.kind}/${o.metadata.name}`).sort()).toEqual(
         rest.map((o) => `${o.kind}/${o.metadata.name}`).sort(),
       );
-      const stored = got.items.find((o) => o.kind === 'ConfigMap') as K8sObject & {
+      const stored = got.items.find(
+        (o) => o.kind === 'ConfigMap' && o.metadata.name === cm.metadata.name,
+      ) as K8sObject & {
         data: Record<string, string>;
       };
       expect(stored.data).toEqual(cm.data);

@@ -14,6 +14,7 @@ export const OVERLAYS = [
   'port-forward-only',
   'token-auth',
   'header-auth',
+  'with-access-log',
 ] as const;
 export type Overlay = (typeof OVERLAYS)[number];
 
@@ -60,7 +61,12 @@ export interface NetworkPolicy extends K8sObject {
     podSelector: { matchLabels: Record<string, string> };
     policyTypes: string[];
     ingress?: {
-      from?: { namespaceSelector?: { matchLabels: Record<string, string> } }[];
+      from?: {
+        namespaceSelector?: {
+          matchLabels?: Record<string, string>;
+          matchExpressions?: { key: string; operator: string }[];
+        };
+      }[];
       ports?: { port: string | number }[];
     }[];
   };
