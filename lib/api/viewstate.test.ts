@@ -46,7 +46,8 @@ describe('time window parameters', () => {
   });
 
   it('names the parameter of an unparseable, impossible or out-of-range time', () => {
-    expect(windowProblem({ from: '1' })?.message).toMatch(/^from: "1" is not an RFC 3339 time/);
+    expect(windowProblem({ from: '1' })?.message).toMatch(/^from: "1" is not epoch milliseconds/);
+    expect(windowProblem({ from: '2026-11-01' })?.message).toMatch(/^from: .*not an RFC 3339 time/);
     expect(windowProblem({ to: 'yesterday' })?.status).toBe(400);
     expect(windowProblem({ to: '2026-02-30T00:00:00Z' })?.message).toMatch(/^to: .*not a valid/);
     expect(windowProblem({ from: '1999-01-01T00:00:00Z' })?.message).toMatch(/out of range/);

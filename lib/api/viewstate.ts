@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { badParameter, type RequestError } from './request-error';
+import { badParameter, isRequestError, type RequestError } from './request-error';
+import { parseTimeParam, rfc3339Problem, TIME_FORMS_HINT } from './time-param';
 
 /**
  * Every view keeps its state in the URL (namespace, filters, selection, time window as absolute
@@ -13,36 +14,7 @@ const optionalNs = z
   .optional()
   .catch(undefined);
 const text = z.string().max(200).optional().catch(undefined);
-/** RFC 3339 date-time (section 5.6): a full date, a time, and Z or an offset. Nothing else. */
-const RFC3339 =
-  /^(\d{4})-(\d{2})-(\d{2})[Tt](\d{2}):(\d{2}):(\d{2})(\.\d{1,9})?([Zz]|[+-]\d{2}:\d{2})$/;
-/** Earliest and latest instants a window may name (Kubernetes did not exist before 2014). */
-export const TIME_RANGE = {
-  min: Date.parse('2014-01-01T00:00:00Z'),
-  max: Date.parse('2100-01-01T00:00:00Z'),
-};
-
-/** Why `s` is not a usable RFC 3339 time, or null when it is. */
-export function rfc3339Problem(s: string): string | null {
-  const m = RFC3339.exec(s);
-  if (!m)
-    return `${JSON.stringify(s.slice(0, 40))} is not an RFC 3339 time (like 2026-11-01T12:00:00Z)`;
-  const [, y, mo, d, h, mi, se] = m.map(Number) as number[];
-  const t = Date.parse(s);
-  const probe = new Date(Date.UTC(y ?? 0, (mo ?? 1) - 1, d ?? 0));
-  if (
-    Number.isNaN(t) ||
-    probe.getUTCMonth() !== (mo ?? 1) - 1 ||
-    probe.getUTCDate() !== d ||
-    (h ?? 0) > 23 ||
-    (mi ?? 0) > 59 ||
-    (se ?? 0) > 60
-  )
-    return `${JSON.stringify(s)} is not a valid date and time`;
-  if (t < TIME_RANGE.min || t >= TIME_RANGE.max)
-    return `${JSON.stringify(s)} is out of range (2014 to 2099)`;
-  return null;
-}
+export { rfc3339Problem, TIME_RANGE } from './time-param';
 
 const isoTime = z
   .string()
@@ -168,27 +140,64 @@ export function refList(v: string | undefined | null): string[] {
 /** Longest window a view reads at once. */
 export const MAX_WINDOW_MS = 31 * 24 * 3_600_000;
 
+/** A request's parameters with its window in absolute times (resolveWindow). */
+export interface ResolvedWindow {
+  /** Every parameter as given, `from` and `to` as RFC 3339 UTC. */
+  params: URLSearchParams;
+  /** Whether a bound was given as epoch milliseconds or relative to now (the link moves). */
+  rewritten: boolean;
+}
+
+function copyParams(params: Params): URLSearchParams {
+  if (params instanceof URLSearchParams) return new URLSearchParams(params);
+  const sp = new URLSearchParams();
+  for (const [k, v] of Object.entries(params)) {
+    for (const one of Array.isArray(v) ? v : v === undefined ? [] : [v]) sp.append(k, one);
+  }
+  return sp;
+}
+
 /**
- * The time window of a request, checked strictly: `from`/`to` must be RFC 3339, in range, and
- * `from` before `to`. Returns the problem as a 400 naming the parameter, or null. Views parse
- * leniently for display (parseViewState); the API and the page use this to say what is wrong.
+ * The time window of a request, checked strictly and made absolute: `from`/`to` in any form
+ * lib/api/time-param.ts reads (RFC 3339, epoch milliseconds, `now-15m`), against `nowMs` (the
+ * cluster's clock, read only when a bound is relative), in range, `from` before `to`, at most 31 days. Throws the 400 naming the
+ * parameter. Views parse leniently for display (parseViewState): the API and the pages read the
+ * window through this first, so a time meshdx cannot use is said, never dropped.
  */
-export function windowProblem(params: Params): RequestError | null {
+export function resolveWindow(params: Params, now: number | (() => number)): ResolvedWindow {
+  const out = copyParams(params);
   const flat = flatten(params);
+  let rewritten = false;
+  const ms: Partial<Record<'from' | 'to', number>> = {};
   for (const name of ['from', 'to'] as const) {
-    const v = flat[name];
+    const given = out.getAll(name).filter((v) => v !== '');
+    if (given.length > 1) throw badParameter(name, `given ${given.length} times`, 'Give it once.');
+    const v = given[0];
     if (v === undefined) continue;
-    const p = rfc3339Problem(v);
-    if (p)
-      return badParameter(name, p, 'give an absolute RFC 3339 time such as 2026-11-01T12:00:00Z');
+    const t = parseTimeParam(v, now);
+    if (!t.ok) throw badParameter(name, t.problem, TIME_FORMS_HINT);
+    ms[name] = t.ms;
+    if (t.form !== 'rfc3339') {
+      rewritten = true;
+      out.set(name, t.iso);
+    }
   }
-  const from = flat.from !== undefined ? Date.parse(flat.from) : null;
-  const to = flat.to !== undefined ? Date.parse(flat.to) : null;
-  if (from !== null && to !== null) {
-    if (from >= to)
-      return badParameter('from', `${flat.from} is not before to (${flat.to})`, 'swap from and to');
-    if (to - from > MAX_WINDOW_MS)
-      return badParameter('to', 'the window is longer than 31 days', 'choose a shorter window');
+  if (ms.from !== undefined && ms.to !== undefined) {
+    if (ms.from >= ms.to)
+      throw badParameter('from', `${flat.from} is not before to (${flat.to})`, 'swap from and to');
+    if (ms.to - ms.from > MAX_WINDOW_MS)
+      throw badParameter('to', 'the window is longer than 31 days', 'choose a shorter window');
   }
-  return null;
+  return { params: out, rewritten };
+}
+
+/** resolveWindow's problem (the 400 naming the parameter), or null when the window is usable. */
+export function windowProblem(params: Params, nowMs: number = Date.now()): RequestError | null {
+  try {
+    resolveWindow(params, nowMs);
+    return null;
+  } catch (e) {
+    if (isRequestError(e)) return e;
+    throw e;
+  }
 }

@@ -6,7 +6,9 @@ import { clientPickerQuery, incidentsQuery } from '@/components/incidents/query'
 import { WindowProblem } from '@/components/ui/WindowProblem';
 import { PageTitle } from '@/components/ui/Card';
 import { ErrorPanel } from '@/components/ui/ErrorPanel';
-import { parseViewState, windowProblem } from '@/lib/api/viewstate';
+import { redirect } from 'next/navigation';
+import { parseViewState } from '@/lib/api/viewstate';
+import { windowAt } from '@/server/screens/window';
 import { prefetch } from '@/server/prefetch';
 import { withContext } from '@/lib/api/context';
 import { pageScope } from '@/server/auth/page';
@@ -33,7 +35,10 @@ export default async function Page({
     );
   const scope = at.scope;
   const ctx = scope.context;
-  const problem = windowProblem(params);
+  const win = windowAt(scope, params);
+  // a Grafana link's epoch ms or now-15m opens as the absolute window it meant then
+  if (win.rewritten) redirect(`/incidents?${win.params.toString()}`);
+  const problem = win.problem;
   if (problem) {
     // a link with a wrong window says so, naming the parameter, instead of showing another window
     const { from: _from, to: _to, ...rest } = parseViewState('incidents', params);

@@ -4,7 +4,9 @@ import { podTimelineQuery } from '@/components/timeline/queries';
 import { TimelinesView } from '@/components/timeline/TimelinesView';
 import { PageTitle } from '@/components/ui/Card';
 import { ErrorPanel } from '@/components/ui/ErrorPanel';
-import { parseViewState, windowProblem } from '@/lib/api/viewstate';
+import { redirect } from 'next/navigation';
+import { parseViewState } from '@/lib/api/viewstate';
+import { windowAt } from '@/server/screens/window';
 import { WindowProblem } from '@/components/ui/WindowProblem';
 import { prefetch, type Prefetch } from '@/server/prefetch';
 import { withContext } from '@/lib/api/context';
@@ -28,7 +30,10 @@ export default async function Page({
     );
   const scope = at.scope;
   const ctx = scope.context;
-  const problem = windowProblem(params);
+  const win = windowAt(scope, params);
+  // a Grafana link's epoch ms or now-15m opens as the absolute window it meant then
+  if (win.rewritten) redirect(`/timelines?${win.params.toString()}`);
+  const problem = win.problem;
   if (problem) {
     const { from: _from, to: _to, ...rest } = parseViewState('timelines', params);
     const q = new URLSearchParams(

@@ -1,16 +1,16 @@
 import { filterParams, scoped } from '@/app/api/_lib/params';
 import { VIEW_PARAM_KINDS } from '@/lib/api/param-kinds';
-import { parseViewState, windowProblem } from '@/lib/api/viewstate';
+import { parseViewState } from '@/lib/api/viewstate';
 import { getIncidents } from '@/server/screens/incidents/incidents';
+import { windowOf } from '@/server/screens/window';
 
 export const dynamic = 'force-dynamic';
 
 /** GET /api/incidents?context=&namespace=&service=&ip=&client=&from=&to= : the Incidents view model. */
 export function GET(req: Request) {
   return scoped(req, async (scope) => {
-    const params = new URL(req.url).searchParams;
-    const problem = windowProblem(params);
-    if (problem) throw problem;
+    // from/to as RFC 3339, epoch ms or now-15m (a Grafana data link), made absolute here
+    const { params } = windowOf(scope, new URL(req.url).searchParams);
     await filterParams(scope, params, VIEW_PARAM_KINDS.incidents);
     const state = parseViewState('incidents', params);
     return getIncidents(scope, state);

@@ -1,7 +1,7 @@
 import { scoped } from '@/app/api/_lib/params';
-import { windowProblem } from '@/lib/api/viewstate';
 import { parseTimelineQuery } from '@/lib/timeline/fleet-page';
 import { getTimelinePage } from '@/server/screens/timelines/timelines';
+import { windowOf } from '@/server/screens/window';
 
 export const dynamic = 'force-dynamic';
 
@@ -12,10 +12,8 @@ export const dynamic = 'force-dynamic';
  */
 export function GET(req: Request) {
   return scoped(req, (scope) => {
-    const sp = new URL(req.url).searchParams;
-    // a link with a wrong window is named, never dropped
-    const problem = windowProblem(sp);
-    if (problem) throw problem;
-    return getTimelinePage(scope, parseTimelineQuery(sp));
+    // a link with a wrong window is named, never dropped; epoch ms and now-15m made absolute
+    const { params } = windowOf(scope, new URL(req.url).searchParams);
+    return getTimelinePage(scope, parseTimelineQuery(params));
   });
 }

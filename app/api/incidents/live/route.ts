@@ -1,12 +1,14 @@
 import { filterParams } from '@/app/api/_lib/params';
 import { VIEW_PARAM_KINDS } from '@/lib/api/param-kinds';
 import { badParameter } from '@/lib/api/request-error';
-import { parseViewState, rfc3339Problem } from '@/lib/api/viewstate';
+import { parseViewState } from '@/lib/api/viewstate';
+import { parseTimeParam, TIME_FORMS_HINT } from '@/lib/api/time-param';
 import type { RequestScope } from '@/server/auth/identity';
 import { requestScope } from '@/server/auth/request';
 import { errorResponse } from '@/server/http';
 import { runtimeFor } from '@/server/runtime/registry';
 import { followIncidents } from '@/server/screens/incidents/live';
+import { windowOf } from '@/server/screens/window';
 
 export const dynamic = 'force-dynamic';
 
@@ -19,15 +21,17 @@ export async function GET(req: Request) {
   let scope: RequestScope | undefined;
   try {
     scope = requestScope(req);
-    const params = new URL(req.url).searchParams;
-    const since = params.get('since') ?? undefined;
-    if (since !== undefined) {
-      const p = rfc3339Problem(since);
-      if (p) throw badParameter('since', p);
+    const { params } = windowOf(scope, new URL(req.url).searchParams);
+    const rt = runtimeFor(scope);
+    const sinceParam = params.get('since') ?? undefined;
+    let since: string | undefined;
+    if (sinceParam !== undefined) {
+      const t = parseTimeParam(sinceParam, () => rt.now().getTime());
+      if (!t.ok) throw badParameter('since', t.problem, TIME_FORMS_HINT);
+      since = t.iso;
     }
     await filterParams(scope, params, VIEW_PARAM_KINDS.incidents);
     const state = parseViewState('incidents', params);
-    const rt = runtimeFor(scope);
     const abort = new AbortController();
     req.signal.addEventListener('abort', () => abort.abort(), { once: true });
     const enc = new TextEncoder();

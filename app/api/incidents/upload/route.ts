@@ -1,6 +1,6 @@
 import { apiError } from '@/lib/api/errors';
 import { queryParams, VIEW_PARAM_KINDS } from '@/lib/api/param-kinds';
-import { parseViewState, windowProblem } from '@/lib/api/viewstate';
+import { parseViewState, resolveWindow } from '@/lib/api/viewstate';
 import { errorResponse } from '@/server/http';
 import { filterParams, scoped } from '@/app/api/_lib/params';
 import { isUploadMediaType, mediaType, UPLOAD_MEDIA_TYPES } from '@/server/security/media-type';
@@ -34,15 +34,16 @@ export async function POST(req: Request) {
     );
   }
   const url = new URL(req.url);
-  const problem = windowProblem(url.searchParams);
-  if (problem) return errorResponse(problem);
   let format: string | undefined;
+  let params: URLSearchParams;
   try {
-    format = queryParams(url.searchParams, VIEW_PARAM_KINDS.upload).format;
+    // an uploaded log is read against this server's clock for now-15m (no cluster is asked)
+    params = resolveWindow(url.searchParams, Date.now()).params;
+    format = queryParams(params, VIEW_PARAM_KINDS.upload).format;
   } catch (e) {
     return errorResponse(e);
   }
-  const state = parseViewState('incidents', url.searchParams);
+  const state = parseViewState('incidents', params);
   const body = await readLimitedText(req, MAX_UPLOAD_BYTES);
   if (body.tooLarge) {
     return Response.json(
@@ -61,7 +62,7 @@ export async function POST(req: Request) {
       headers: { 'Cache-Control': 'no-store' },
     });
   return scoped(req, async (scope) => {
-    await filterParams(scope, url.searchParams, VIEW_PARAM_KINDS.upload);
+    await filterParams(scope, params, VIEW_PARAM_KINDS.upload);
     return analyzeUploadedLog(scope, state, body.text, format);
   });
 }

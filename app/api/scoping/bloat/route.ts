@@ -1,8 +1,8 @@
 import { scoped } from '@/app/api/_lib/params';
 import { badParameter } from '@/lib/api/request-error';
-import { windowProblem } from '@/lib/api/viewstate';
 import { requireName } from '@/lib/kube/names';
 import { getBloat } from '@/server/screens/scoping/bloat';
+import { windowOf } from '@/server/screens/window';
 
 export const dynamic = 'force-dynamic';
 
@@ -13,9 +13,7 @@ export const dynamic = 'force-dynamic';
  */
 export function GET(req: Request) {
   return scoped(req, (scope) => {
-    const sp = new URL(req.url).searchParams;
-    const problem = windowProblem(sp);
-    if (problem) throw problem;
+    const { params: sp } = windowOf(scope, new URL(req.url).searchParams);
     const ns = sp.get('namespace');
     if (!ns)
       throw badParameter(
