@@ -58,5 +58,17 @@ describe('live incident mode on phantom-503', () => {
     abort.abort();
     await done;
     expect(openFollows(c.runtime)).toBe(0);
+    // what the live tail read is kept: the same failures, recorded as read by it
+    const kept = c.runtime.store.failures
+      .inWindow({ fromMs: Date.parse(since), toMs: now })
+      .filter((f) => f.source.read === 'live');
+    expect(kept.length).toBe(rows.length);
+    for (const row of rows)
+      expect(
+        kept.some(
+          (f) =>
+            f.fields.time === Date.parse(row.time ?? '') && f.attribution.pod?.uid === row.pod?.uid,
+        ),
+      ).toBe(true);
   }, 60_000);
 });

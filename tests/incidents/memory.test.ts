@@ -12,6 +12,8 @@ import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { GET as incidentsGet } from '../../app/api/incidents/route';
 import { GET as healthGet } from '../../app/api/health/route';
+import { POST as uploadPost } from '../../app/api/incidents/upload/route';
+import { logLine } from '../data/incidents/logs';
 import { IncidentsViewSchema, type IncidentsView } from '../../lib/api/incidents';
 import type { Pod } from '../../lib/kube/types';
 import { resetRegistry, runningRuntimes } from '../../server/runtime/registry';
@@ -165,4 +167,31 @@ describe('incident memory', () => {
       /^failing requests kept: [\d,]+ \(.* MiB of 256\.0 MiB\), since 2026-11-01T/,
     );
   }, 90_000);
+
+  it('keeps an uploaded log once, a line without an upstream address as unattributable', async () => {
+    const [rt] = runningRuntimes();
+    if (!rt) throw new Error('no runtime');
+    const at = START.getTime() - 30 * 60_000;
+    const text = [
+      logLine(at, 503, 'UH', '-'),
+      logLine(at + 1000, 503, 'UC', '10.99.0.1:8080'),
+    ].join('\n');
+    const upload = () =>
+      uploadPost(
+        new Request('http://meshdx.test/api/incidents/upload', {
+          method: 'POST',
+          headers: { 'Content-Type': 'text/plain' },
+          body: text,
+        }),
+      );
+    expect((await upload()).status).toBe(200);
+    expect((await upload()).status).toBe(200);
+    const kept = rt.store.failures
+      .inWindow({ fromMs: at, toMs: at + 1000 })
+      .filter((f) => f.source.read === 'upload');
+    expect(kept.map((f) => [f.fields.upstreamHost, f.attribution.state])).toEqual([
+      [null, 'unattributable'],
+      ['10.99.0.1:8080', 'unknown'],
+    ]);
+  }, 30_000);
 });
