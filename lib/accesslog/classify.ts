@@ -17,16 +17,27 @@ export function splitKubectlTimestamp(line: string): { timestamp: string; rest: 
 }
 
 const PILOT_AGENT = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(?:\.\d+)?(?:Z|[+-]\d\d:?\d\d)?\t/;
+/** The same line pasted with spaces for its tabs: the level word makes it certain. */
+const PILOT_AGENT_SPACED =
+  /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(?:\.\d+)?(?:Z|[+-]\d\d:?\d\d)? +(?:trace|debug|info|warn|warning|error|fatal|critical|none)(?:[ \t]|$)/;
 const ENVOY_NATIVE = /^\[\d{4}-\d\d-\d\d[ T][^\]]*\]\[\d+\]\[[a-z]+\]/;
+/** protobuf's own logger in Envoy builds of Istio 0.x-1.0 (mixer and service-control clients). */
+const LIBPROTOBUF = /^\[libprotobuf (?:INFO|WARNING|ERROR|FATAL) [^\]]*\] /;
+/** glog/klog `I0526 08:27:30.531678  1 ingress.go:120] msg` (Istio 0.1-0.2 ingress, agents). */
+const GLOG = /^[IWEF]\d{4} \d\d:\d\d:\d\d\.\d{6} +\d+ [^\s\]]+:\d+\] /;
 
 /**
- * The proxy's own log lines: pilot-agent/istio style `TIME\tLEVEL\t...` and Envoy's native
- * `[TIME][THREAD][LEVEL][LOGGER] ...`. (JSON-encoded proxy logs are recognised in json.ts.)
+ * The proxy's own log lines, of every Istio generation: pilot-agent/istio style
+ * `TIME\tLEVEL\t...` (or with spaces, as pasted), Envoy's native
+ * `[TIME][THREAD][LEVEL][LOGGER] ...`, protobuf's `[libprotobuf LEVEL file:line] ...` and
+ * glog's `I0526 08:27:30.531678 1 file.go:120] ...`. (JSON-encoded proxy logs are recognised
+ * in json.ts.)
  */
 export function isProxyLogLine(line: string): boolean {
   const c = line.charCodeAt(0);
-  if (isDigit(c)) return PILOT_AGENT.test(line);
-  if (c === 91 /* [ */) return ENVOY_NATIVE.test(line);
+  if (isDigit(c)) return PILOT_AGENT.test(line) || PILOT_AGENT_SPACED.test(line);
+  if (c === 91 /* [ */) return ENVOY_NATIVE.test(line) || LIBPROTOBUF.test(line);
+  if (c === 73 || c === 87 || c === 69 || c === 70) return GLOG.test(line);
   return false;
 }
 
@@ -106,13 +117,14 @@ const MAX_PREFIX = 512;
 const MAX_CANDIDATES = 24;
 
 /** The kind of start a record can have at a position. */
-export type StartKind = 'time' | 'json' | 'quote' | 'digit';
+export type StartKind = 'time' | 'json' | 'quote' | 'digit' | 'level';
 
 /**
  * Where a record (or a proxy log line) may start behind columns another tool added: after a
  * space or tab, at `[` + digit (Istio's `[START_TIME]`), `{"` (JSON), `"` + a capital or `-`
- * (a request line without its start time) or a digit (an RFC 3339 time: istio-agent,
- * ztunnel, kubectl --timestamps). In order, at most MAX_CANDIDATES within MAX_PREFIX.
+ * (a request line without its start time), a digit (an RFC 3339 time: istio-agent,
+ * ztunnel, kubectl --timestamps) or a ztunnel level word before `access` (a ztunnel line
+ * pasted without its time). In order, at most MAX_CANDIDATES within MAX_PREFIX.
  */
 export function recordStarts(line: string): { at: number; kind: StartKind }[] {
   const out: { at: number; kind: StartKind }[] = [];
@@ -130,6 +142,8 @@ export function recordStarts(line: string): { at: number; kind: StartKind }[] {
       if (REQUEST_START.test(line.slice(p, p + 24))) out.push({ at: p, kind: 'quote' });
     } else if (isDigit(c) && line.charCodeAt(p + 4) === 45 /* - */) {
       if (RFC3339_START.test(line.slice(p, p + 20))) out.push({ at: p, kind: 'digit' });
+    } else if (c >= 100 && c <= 119 && ZTUNNEL_UNTIMED.test(line.slice(p, p + 24))) {
+      out.push({ at: p, kind: 'level' });
     }
   }
   return out;
@@ -140,6 +154,8 @@ const TIME_START = /^\[\d[0-9A-Za-z:.+ -]{7,39}\](?: "|\[)/;
 /** `"METHOD ` or the `"- - -"` of a TCP line. */
 const REQUEST_START = /^"(?:[A-Z]{3,}[ -]|- - -")/;
 const RFC3339_START = /^\d{4}-\d\d-\d\dT\d\d:\d\d/;
+/** A ztunnel access line pasted without its time: `error access connection ...`. */
+const ZTUNNEL_UNTIMED = /^(?:trace|debug|info|warn|error)[ \t]+access[ \t:]/;
 
 const NAME = /^[a-z0-9]([-a-z0-9.]*[a-z0-9])?$/;
 const KUBECTL_ANYWHERE = /(?:^|\s)\[pod\/([^/\]\s]+)\/[^\]\s]+\](?:\s|$)/;

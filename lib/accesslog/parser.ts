@@ -195,7 +195,12 @@ export function createLineParser(options: ParserOptions = {}): LineParser {
   /** A line, after an optional `kubectl logs --timestamps` time. */
   function readLine(text: string): LineResult {
     const split = splitKubectlTimestamp(text);
-    if (!split) return classify(text, null);
+    // a pasted ztunnel or agent line `TIME info ...` has its own time and spaces after it
+    if (
+      !split ||
+      (!isDigitAt(split.rest, 0) && (isZtunnelAccessLine(text) || isProxyLogLine(text)))
+    )
+      return classify(text, null);
     const result = classify(split.rest, split.timestamp);
     if (result.kind !== 'error') return result;
     // A custom format may itself start with an RFC 3339 time: try the whole line too.
@@ -273,6 +278,11 @@ export function createLineParser(options: ParserOptions = {}): LineParser {
       return inProxyLog;
     },
   };
+}
+
+function isDigitAt(text: string, i: number): boolean {
+  const c = text.charCodeAt(i);
+  return c >= 48 && c <= 57;
 }
 
 /** Parses a whole text (tests, small inputs). Large inputs: feed createLineParser line by line. */

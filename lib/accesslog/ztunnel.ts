@@ -6,9 +6,11 @@ import { emptyRecord, type AccessLogRecord } from './types';
  * ztunnel (ambient mode) access logs, read where Envoy's formats are read.
  *
  * FIELD NOTES (checked against istio/ztunnel src/proxy/metrics.rs and src/telemetry.rs):
- * - Text lines are `TIME\tLEVEL\tTARGET\tMESSAGE\tk=v k=v ...`: the head is tab-separated,
- *   the fields after the message are `key=value` separated by single spaces. TARGET is
- *   `access` for access logs (span names may follow as `access:span{...}`).
+ * - Text lines are `TIME\tLEVEL\tTARGET\tMESSAGE\tk=v k=v ...` (telemetry.rs IstioFormat: the
+ *   head is tab-separated, the message is followed by a tab, the fields by single spaces).
+ *   TARGET is `access` for access logs (they are logged with `parent: None`, so no span
+ *   follows). Pasted lines have spaces for some or all tabs and may lack the time: any run
+ *   of blanks separates the parts here, and the message is the words before the first `k=`.
  * - A value is written with Rust's Debug formatting when it is a string (`"outbound"`, with
  *   `\"`, `\\`, `\n`, `\t`, `\u{..}` escapes) and bare when it is a number or a Display value
  *   (`src.addr=10.12.0.8:37522`, `bytes_sent=67`); older releases wrote some strings bare.
@@ -17,8 +19,9 @@ import { emptyRecord, type AccessLogRecord } from './types';
  *   (connection refused, timed out, reset...); `connection failed` at `warn` (a connection
  *   denied before it could be set up, only src.addr, dst.addr, direction, error);
  *   `connection opened` at `debug` (the start of a connection: not a result, not counted).
- * - Fields: src.addr, src.workload, src.namespace, src.identity, dst.addr, dst.hbone_addr,
- *   dst.service, dst.workload, dst.namespace, dst.identity, direction ("outbound" on the
+ * - Fields (metrics.rs access_log!, in this order): src.addr, src.workload, src.namespace,
+ *   src.identity, src.cluster, dst.addr, dst.hbone_addr, dst.service, dst.workload,
+ *   dst.namespace, dst.identity, dst.cluster, direction ("outbound" on the
  *   client's node, "inbound" on the server's), bytes_sent, bytes_recv, duration ("2ms"),
  *   error. Absent values are left out, never written as "-".
  * - The destination pod: `dst.hbone_addr` (the inner, tunnelled target) when present; else
@@ -32,12 +35,21 @@ import { emptyRecord, type AccessLogRecord } from './types';
 
 export const HBONE_PORT = 15008;
 
+/**
+ * The head `TIME LEVEL access[:span...] MESSAGE ` with any run of tabs or spaces between its
+ * parts: ztunnel writes tabs, but the same line pasted into an issue, a README or a chat has
+ * spaces (all of them, or all but some). The time may be missing (trimmed docs paste the line
+ * from the level on). The message is the words up to the first `key=` field.
+ */
 const HEAD =
-  /^(\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(?:\.\d+)?(?:Z|[+-]\d\d:?\d\d))\t([a-z]+)\taccess(?:[:\t{]|$)/;
+  /^(?:(\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(?:\.\d+)?(?:Z|[+-]\d\d:?\d\d))[ \t]+)?(trace|debug|info|warn|error)[ \t]+access(?::[^\s]*)?(?:[ \t]+|$)/;
+const FIELD_START = /^[A-Za-z_][A-Za-z0-9_.]*=/;
 
 /** Whether a text line is a ztunnel access-log line (its head; it may still be cut). */
 export function isZtunnelAccessLine(text: string): boolean {
-  return text.charCodeAt(0) >= 48 && text.charCodeAt(0) <= 57 && HEAD.test(text);
+  const c = text.charCodeAt(0);
+  // a digit (the time) or the first letter of a level
+  return ((c >= 48 && c <= 57) || (c >= 100 && c <= 119)) && HEAD.test(text);
 }
 
 export type ZtunnelResult =
@@ -57,7 +69,7 @@ export function parseKeyValues(
     while (i < n && (text[i] === ' ' || text[i] === '\t')) i++;
     if (i >= n) break;
     const eq = text.indexOf('=', i);
-    const space = text.indexOf(' ', i);
+    const space = nextBlank(text, i);
     if (eq < 0 || (space >= 0 && space < eq)) return { fields, cutAt: i };
     const key = text.slice(i, eq);
     i = eq + 1;
@@ -94,13 +106,22 @@ export function parseKeyValues(
       fields.set(key, value);
       i = j;
     } else {
-      const end = text.indexOf(' ', i);
+      const end = nextBlank(text, i);
       const stop = end < 0 ? n : end;
       fields.set(key, text.slice(i, stop));
       i = stop;
     }
   }
   return { fields, cutAt: null };
+}
+
+/** The next space or tab at or after `from`, or -1. */
+function nextBlank(text: string, from: number): number {
+  for (let i = from; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 32 || c === 9) return i;
+  }
+  return -1;
 }
 
 /** `2ms`, `1.5s`, `350us`, `0ns` -> milliseconds; a bare number is taken as milliseconds. */
@@ -154,7 +175,7 @@ export function recordFromZtunnel(
   const duration = durationMs(fields.get('duration'));
   const end = toEpochMs(time);
   record.time = end !== null && duration !== null ? end - duration : end;
-  record.startTime = record.time !== null ? new Date(record.time).toISOString() : time;
+  record.startTime = record.time !== null ? new Date(record.time).toISOString() : time || null;
   record.duration = duration;
   record.bytesSent = numberOrNull(fields.get('bytes_sent'));
   record.bytesReceived = numberOrNull(fields.get('bytes_recv'));
@@ -186,22 +207,27 @@ function numberOrNull(text: string | undefined): number | null {
 export function parseZtunnelText(text: string, lineNo: number): ZtunnelResult {
   const head = HEAD.exec(text);
   if (!head) return { kind: 'truncated', message: 'not a ztunnel access-log line', column: 1 };
-  const time = head[1] as string;
+  const time = head[1] ?? '';
   const level = head[2] as string;
-  // TARGET[:span...] \t MESSAGE \t fields
-  const targetEnd = text.indexOf('\t', head[0].length - 1);
-  if (targetEnd < 0)
-    return { kind: 'truncated', message: 'line ends after its head', column: text.length + 1 };
-  const msgEnd = text.indexOf('\t', targetEnd + 1);
-  const message = text.slice(targetEnd + 1, msgEnd < 0 ? text.length : msgEnd).trim();
+  // MESSAGE: the words before the first `key=`; ztunnel ends it with a tab, a paste with spaces
+  const words: string[] = [];
+  let at = head[0].length;
+  for (;;) {
+    while (at < text.length && (text[at] === ' ' || text[at] === '\t')) at++;
+    if (at >= text.length || FIELD_START.test(text.slice(at, at + 64))) break;
+    const end = nextBlank(text, at);
+    words.push(text.slice(at, end < 0 ? text.length : end));
+    at = end < 0 ? text.length : end;
+  }
+  const message = words.join(' ');
   if (message === 'connection opened') return { kind: 'opened' };
-  if (msgEnd < 0)
+  if (at >= text.length)
     return {
       kind: 'truncated',
-      message: `line ends after the message "${message}"`,
+      message: message ? `line ends after the message "${message}"` : 'line ends after its head',
       column: text.length + 1,
     };
-  const { fields, cutAt } = parseKeyValues(text, msgEnd + 1);
+  const { fields, cutAt } = parseKeyValues(text, at);
   if (cutAt !== null)
     return { kind: 'truncated', message: 'a field value is cut', column: cutAt + 1 };
   const missing = REQUIRED.filter((k) => !fields.has(k));
