@@ -1,6 +1,7 @@
 'use client';
 
 import { useQuery } from '@tanstack/react-query';
+import dynamic from 'next/dynamic';
 import type { TimelineFleet, TimelinePagedFleet } from '../../lib/api/timelines';
 import { timelineQueryOfView } from '../../lib/timeline/fleet-page';
 import { QueryBoundary } from '../data/QueryBoundary';
@@ -12,7 +13,7 @@ import { LateNote } from '../ui/LateNote';
 import { Pager } from '../ui/Pager';
 import { FLEET_COLUMNS } from './columns';
 import { FixList } from './FixList';
-import { GapChart } from './GapChart';
+import { gapChartHeight, gapData } from './gap-data';
 import { statTone, VERDICT_ORDER } from './format';
 import { ModesCard } from './ModesCard';
 import { PodTimelineCard } from './PodTimelineCard';
@@ -20,6 +21,21 @@ import { TimelineGroups } from './TimelineGroups';
 import { timelineFleetQuery } from './queries';
 import { useClusterContext } from '../data/useClusterContext';
 import { podKeyOf, tryParsePodRef } from '../../lib/refs/pod-ref';
+
+/**
+ * The chart library loads after the table: the rows an SRE came for do not wait for it. Its
+ * place is kept at the chart's height, so nothing below moves when it arrives.
+ */
+const GapChart = dynamic(() => import('./GapChart').then((m) => m.GapChart), { ssr: false });
+
+function GapChartSlot({ workloads }: { workloads: TimelineFleet['workloads'] }) {
+  const shown = gapData(workloads, 24).length;
+  return (
+    <div style={{ minHeight: shown > 0 ? gapChartHeight(shown) : undefined }}>
+      <GapChart workloads={workloads} />
+    </div>
+  );
+}
 
 function MeshNote({ f }: { f: TimelineFleet }) {
   const hold = f.mesh.holdApplicationUntilProxyStarts;
@@ -78,7 +94,7 @@ function Fleet({ f }: { f: TimelinePagedFleet }) {
       />
       <div className="grid gap-4 xl:grid-cols-2">
         <Card title="Startup gap per workload (first app start − proxy ready)" testId="gap-card">
-          <GapChart workloads={f.workloads} />
+          <GapChartSlot workloads={f.workloads} />
         </Card>
         <Card title="Fixes per workload" testId="fixes-card">
           <div className="max-h-[560px] overflow-y-auto pr-1">

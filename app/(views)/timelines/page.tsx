@@ -1,5 +1,7 @@
 import { HydrationBoundary } from '@tanstack/react-query';
 import { Suspense } from 'react';
+import { preload } from 'react-dom';
+import { timelineQueryOfView, timelineQueryString } from '@/lib/timeline/fleet-page';
 import { podTimelineQuery } from '@/components/timeline/queries';
 import { TimelinesView } from '@/components/timeline/TimelinesView';
 import { PageTitle } from '@/components/ui/Card';
@@ -50,6 +52,12 @@ export default async function Page({
     );
   }
   const state = parseViewState('timelines', params);
+  // the browser asks for the fleet's first page while it loads the scripts, not after them
+  const qs = timelineQueryString(timelineQueryOfView(state));
+  preload(withContext(`/api/timelines${qs ? `?${qs}` : ''}`, ctx), {
+    as: 'fetch',
+    crossOrigin: 'anonymous',
+  });
   // The fleet (thousands of rows) is fetched by the browser: embedding it in the HTML doubles
   // its parse cost. Here the server's watch-fed cache is started (and warmed, once listed).
   // A failure (even a synchronous one: an unknown context) is the browser's request's to show.
