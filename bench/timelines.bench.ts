@@ -114,7 +114,7 @@ async function throughNext(kubeconfig: string): Promise<BenchResult[]> {
         name: 'timelines.page-render-table',
         value: pct(renders, 50),
         unit: 'ms',
-        target: 1500,
+        target: 1000,
         note: `median of 5 after a warm-up load, max ${Math.round(Math.max(...renders))} ms`,
       },
     ];
