@@ -23,6 +23,10 @@ const EnvSchema = z.object({
   MESHDX_FAILURE_MAX_DAYS: z.coerce.number().int().min(1).max(3650).default(14),
   /** ...and at most this many MiB of them per cluster store; past it the oldest go first. */
   MESHDX_FAILURE_MAX_MB: z.coerce.number().int().min(1).max(1_048_576).default(256),
+  /** Frozen views (Share, /snapshots/ID) are kept this many days, the oldest deleted first. */
+  MESHDX_SNAPSHOT_MAX_DAYS: z.coerce.number().int().min(1).max(3650).default(90),
+  /** ...and at most this many MiB of them per cluster store; past it the oldest go first. */
+  MESHDX_SNAPSHOT_MAX_MB: z.coerce.number().int().min(1).max(65_536).default(64),
   /** A context other than the default one is stopped after this many minutes without a request. */
   MESHDX_CONTEXT_IDLE_MINUTES: z.coerce
     .number()

@@ -25,6 +25,8 @@ export const API_ROUTES: readonly string[] = [
   '/api/scoping/bloat',
   '/api/session',
   '/api/session/logout',
+  '/api/snapshots',
+  '/api/snapshots/[id]',
   '/api/timelines',
   '/api/timelines/[namespace]/[name]',
   '/api/ztunnels/[namespace]/[name]',

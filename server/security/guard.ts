@@ -41,6 +41,9 @@ export function allowedMethods(pathname: string): string[] {
   // sign-in (token mode) and sign-out
   if (pathname === '/api/session') return ['GET', 'HEAD', 'POST', 'OPTIONS'];
   if (pathname === '/api/session/logout') return ['POST', 'OPTIONS'];
+  // freezing a view (Share) and deleting a frozen one
+  if (pathname === '/api/snapshots') return ['GET', 'HEAD', 'POST', 'OPTIONS'];
+  if (/^\/api\/snapshots\/[^/]+$/.test(pathname)) return ['GET', 'HEAD', 'DELETE', 'OPTIONS'];
   return ['GET', 'HEAD', 'OPTIONS'];
 }
 

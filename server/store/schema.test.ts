@@ -38,6 +38,7 @@ describe('store schema and migrations', () => {
       'pod_snapshots',
       'pod_specs',
       'transitions',
+      'view_snapshots',
       'watch_state',
     ]);
     expect(db.pragma('journal_mode', { simple: true })).toBe('wal');

@@ -146,6 +146,21 @@ export const MIGRATIONS: readonly string[] = [
   `
   ALTER TABLE failure_reads ADD COLUMN read_from INTEGER;
   `,
+  // 6: frozen views (snapshots.ts): a view's JSON as served, under an unguessable id
+  `
+  CREATE TABLE view_snapshots (
+    id TEXT PRIMARY KEY,
+    view TEXT NOT NULL,
+    query TEXT NOT NULL,
+    url TEXT NOT NULL,
+    made_by TEXT,
+    auth_mode TEXT NOT NULL,
+    frozen_at INTEGER NOT NULL,
+    body TEXT NOT NULL,
+    bytes INTEGER NOT NULL
+  ) WITHOUT ROWID;
+  CREATE INDEX view_snapshots_frozen ON view_snapshots (frozen_at);
+  `,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

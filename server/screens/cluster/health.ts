@@ -2,6 +2,7 @@ import { runningRuntimes, runtimeFor } from '../../runtime/registry';
 import { loadEnv } from '../../env';
 import { processMemory } from '../../runtime/heap';
 import { getClusterInfo } from './info';
+import { snapshotHealth } from '../snapshots/snapshots';
 import type { RequestScope } from '../../auth/identity';
 
 /**
@@ -21,6 +22,8 @@ export async function getHealth(scope: RequestScope) {
       server: rt.source.server,
       watches: { pods: rt.pods.currentStatus, events: rt.events.currentStatus },
       history: { ...rt.history, recorder: rt.recorder.status() },
+      /** Frozen views kept (Share): how many, since when, the limits they are kept by. */
+      snapshots: snapshotHealth(rt),
       /** meshdx's own requests to this API server: by kind, throttled waits, 429s, retries. */
       api: rt.transport.budgetStats(),
       idleSeconds: Math.round((Date.now() - rt.lastUsed) / 1000),

@@ -1,0 +1,40 @@
+import { scoped } from '@/app/api/_lib/params';
+import { requestScope } from '@/server/auth/request';
+import type { RequestScope } from '@/server/auth/identity';
+import { errorResponse } from '@/server/http';
+import { deleteSnapshot, getSnapshot } from '@/server/screens/snapshots/snapshots';
+
+export const dynamic = 'force-dynamic';
+
+interface Params {
+  params: Promise<{ id: string }>;
+}
+
+/**
+ * GET /api/snapshots/ID?context= : the frozen view's JSON, byte for byte as its API served it
+ * (what it is, when and by whom are in the X-Meshdx-Snapshot-* headers and GET /api/snapshots).
+ */
+export async function GET(req: Request, { params }: Params) {
+  let scope: RequestScope | undefined;
+  try {
+    scope = requestScope(req);
+    const s = getSnapshot(scope, (await params).id);
+    return new Response(s.body, {
+      headers: {
+        'Content-Type': 'application/json',
+        'Cache-Control': 'no-store',
+        'X-Meshdx-Snapshot-View': s.view,
+        'X-Meshdx-Snapshot-Frozen-At': new Date(s.frozenAt).toISOString(),
+        ...(s.madeBy !== null ? { 'X-Meshdx-Snapshot-By': encodeURIComponent(s.madeBy) } : {}),
+      },
+    });
+  } catch (e) {
+    return errorResponse(e, scope?.identity);
+  }
+}
+
+/** DELETE /api/snapshots/ID?context= : removes it (its maker only, when it has one). */
+export async function DELETE(req: Request, { params }: Params) {
+  const { id } = await params;
+  return scoped(req, (scope) => deleteSnapshot(scope, id));
+}

@@ -1,0 +1,55 @@
+import { scoped } from '@/app/api/_lib/params';
+import { RequestError } from '@/lib/api/request-error';
+import { FreezeRequestSchema } from '@/lib/api/snapshots';
+import { readLimitedText } from '@/server/screens/incidents/upload';
+import { freezeView, listSnapshots } from '@/server/screens/snapshots/snapshots';
+
+export const dynamic = 'force-dynamic';
+
+const MAX_BODY_BYTES = 16 * 1024;
+
+/** GET /api/snapshots?context= : the context's snapshots, newest first, with who made each. */
+export function GET(req: Request) {
+  return scoped(req, (scope) => listSnapshots(scope));
+}
+
+/**
+ * POST /api/snapshots?context= with `{"view":"incidents"|"timelines","query":"?from=..."}`:
+ * freezes that view as its API answers it now, as the request's user; answers its id and link.
+ */
+export function POST(req: Request) {
+  return scoped(req, async (scope) => {
+    const type = req.headers.get('content-type')?.split(';')[0]?.trim().toLowerCase();
+    if (type !== 'application/json')
+      throw new RequestError(
+        415,
+        'UNSUPPORTED_MEDIA_TYPE',
+        `a snapshot is asked for with application/json, not ${type ?? 'a body without Content-Type'}`,
+        'Send {"view":"incidents","query":"?from=...&to=..."} with Content-Type: application/json.',
+      );
+    const body = await readLimitedText(req, MAX_BODY_BYTES);
+    if (body.tooLarge)
+      throw new RequestError(413, 'PAYLOAD_TOO_LARGE', `the request is larger than 16 KiB`);
+    let json: unknown;
+    try {
+      json = JSON.parse(body.text);
+    } catch (e) {
+      throw new RequestError(
+        400,
+        'INVALID_JSON',
+        `the body is not JSON: ${e instanceof Error ? e.message : String(e)}`,
+      );
+    }
+    const parsed = FreezeRequestSchema.safeParse(json);
+    if (!parsed.success) {
+      const issue = parsed.error.issues[0];
+      throw new RequestError(
+        400,
+        'INVALID_REQUEST',
+        `${issue?.path.join('.') || 'body'}: ${issue?.message ?? 'not a snapshot request'}`,
+        'Send {"view":"incidents","query":"?from=...&to=..."}.',
+      );
+    }
+    return freezeView(scope, parsed.data);
+  });
+}

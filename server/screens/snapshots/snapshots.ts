@@ -1,0 +1,172 @@
+/**
+ * Snapshots: a view's JSON frozen into its cluster's history store (Share on Incidents and
+ * Timelines), reopened at /snapshots/ID after the pods, their logs and the store's raw records
+ * are gone. The view is computed here through the same use case and the same parameter checks
+ * as its API route, and kept exactly as that route serves it (Response.json is JSON.stringify).
+ */
+import { VIEW_PARAM_KINDS } from '../../../lib/api/param-kinds';
+import { RequestError, badParameter } from '../../../lib/api/request-error';
+import {
+  SNAPSHOT_ID,
+  VIEW_PAGE,
+  type FreezeRequest,
+  type SnapshotInfo,
+  type SnapshotList,
+} from '../../../lib/api/snapshots';
+import { parseViewState } from '../../../lib/api/viewstate';
+import { withContext } from '../../../lib/api/context';
+import { timelineQueryOfView } from '../../../lib/timeline/fleet-page';
+import type { RequestScope } from '../../auth/identity';
+import { requireNamespace } from '../../kube/namespaces';
+import { runtimeFor } from '../../runtime/registry';
+import type { ClusterRuntime } from '../../runtime/runtime';
+import {
+  SnapshotTooLarge,
+  SqliteSnapshotStore,
+  type Snapshot,
+  type SnapshotMeta,
+} from '../../store';
+import { queryParams } from '../../../lib/api/param-kinds';
+import { getIncidents } from '../incidents/incidents';
+import { getTimelinePage } from '../timelines/timelines';
+import { windowOf } from '../window';
+
+/** Who may delete which snapshot (said by the list and in docs/operating.md). */
+export const DELETE_RULE =
+  'A snapshot made by a signed-in user can be deleted by that user only; one made while meshdx ran without identities (MESHDX_AUTH=none) by anyone who can open meshdx.';
+
+/** The runtime's snapshot store (one per runtime: its retention counts live as long). */
+function snapshotsOf(rt: ClusterRuntime): SqliteSnapshotStore {
+  return rt.screen(
+    'snapshots',
+    () =>
+      new SqliteSnapshotStore(rt.store.db, {
+        maxAgeDays: rt.settings.MESHDX_SNAPSHOT_MAX_DAYS,
+        maxBytes: rt.settings.MESHDX_SNAPSHOT_MAX_MB * 1024 * 1024,
+      }),
+  );
+}
+
+const userOf = (scope: RequestScope): string | null =>
+  scope.identity.mode === 'none' ? null : scope.identity.user;
+
+export function snapshotInfo(m: SnapshotMeta, context: string | null): SnapshotInfo {
+  return {
+    id: m.id,
+    view: m.view,
+    url: withContext(m.url, context),
+    link: withContext(`/snapshots/${m.id}`, context),
+    api: withContext(`/api/snapshots/${m.id}`, context),
+    madeBy: m.madeBy,
+    frozenAt: new Date(m.frozenAt).toISOString(),
+    bytes: m.bytes,
+  };
+}
+
+/** The view's JSON for `query`, as its API route would answer it now. */
+async function viewJson(
+  scope: RequestScope,
+  req: FreezeRequest,
+): Promise<{ body: string; query: string }> {
+  const given = new URLSearchParams(req.query);
+  given.delete('context');
+  const { params } = windowOf(scope, given);
+  if (req.view === 'incidents') {
+    const values = queryParams(params, VIEW_PARAM_KINDS.incidents);
+    if (values.namespace !== undefined)
+      await requireNamespace(runtimeFor(scope).transport, values.namespace);
+    const state = parseViewState('incidents', params);
+    const view = await getIncidents(scope, state);
+    // the window it answered is written into the query, so the "live" link names it too
+    const q = new URLSearchParams(params);
+    if (view.window.from === null && view.chart.from) q.set('from', view.chart.from);
+    if (view.window.to === null && view.chart.to) q.set('to', view.chart.to);
+    return { body: JSON.stringify(view), query: q.toString() };
+  }
+  const state = parseViewState('timelines', params);
+  const page = await getTimelinePage(scope, timelineQueryOfView(state));
+  return { body: JSON.stringify(page), query: params.toString() };
+}
+
+/** Freezes the view `req` names, as the scope's user, into the scope's cluster store. */
+export async function freezeView(scope: RequestScope, req: FreezeRequest): Promise<SnapshotInfo> {
+  const rt = runtimeFor(scope);
+  const { body, query } = await viewJson(scope, req);
+  const url = `${VIEW_PAGE[req.view]}${query ? `?${query}` : ''}`;
+  try {
+    const meta = snapshotsOf(rt).save({
+      view: req.view,
+      query: query ? `?${query}` : '',
+      url,
+      madeBy: userOf(scope),
+      authMode: scope.identity.mode,
+      frozenAt: Date.now(),
+      body,
+    });
+    return snapshotInfo(meta, scope.context);
+  } catch (e) {
+    if (e instanceof SnapshotTooLarge)
+      throw new RequestError(
+        413,
+        'SNAPSHOT_TOO_LARGE',
+        e.message,
+        'Narrow the view (a namespace, a shorter window) or raise MESHDX_SNAPSHOT_MAX_MB.',
+      );
+    throw e;
+  }
+}
+
+export function listSnapshots(scope: RequestScope): SnapshotList {
+  const store = snapshotsOf(runtimeFor(scope));
+  const now = Date.now();
+  const stats = store.stats(now);
+  return {
+    snapshots: store.list(now).map((m) => snapshotInfo(m, scope.context)),
+    retention: {
+      count: stats.count,
+      bytes: stats.bytes,
+      oldest: stats.oldest,
+      maxAgeDays: stats.limits.maxAgeDays,
+      maxBytes: stats.limits.maxBytes,
+    },
+    deleteRule: DELETE_RULE,
+  };
+}
+
+function notFound(id: string): RequestError {
+  return new RequestError(
+    404,
+    'SNAPSHOT_NOT_FOUND',
+    `no snapshot ${JSON.stringify(id.slice(0, 40))} in this cluster's store`,
+    'It was deleted, removed by retention (MESHDX_SNAPSHOT_MAX_DAYS, MESHDX_SNAPSHOT_MAX_MB), or belongs to another context: GET /api/snapshots lists what is kept.',
+  );
+}
+
+/** A snapshot by id, or the 400 (not an id) or 404 naming it. */
+export function getSnapshot(scope: RequestScope, id: string): Snapshot {
+  if (!SNAPSHOT_ID.test(id))
+    throw badParameter('id', `${JSON.stringify(id.slice(0, 40))} is not a snapshot id`);
+  const s = snapshotsOf(runtimeFor(scope)).get(id);
+  if (!s) throw notFound(id);
+  return s;
+}
+
+/** Deletes a snapshot under DELETE_RULE: 403 naming its maker when the scope's user is not. */
+export function deleteSnapshot(scope: RequestScope, id: string): { deleted: string } {
+  const s = getSnapshot(scope, id);
+  const user = userOf(scope);
+  if (s.madeBy !== null && s.madeBy !== user)
+    throw new RequestError(
+      403,
+      'NOT_YOUR_SNAPSHOT',
+      `snapshot ${id} was made by ${s.madeBy}; only they can delete it`,
+      DELETE_RULE,
+    );
+  if (!snapshotsOf(runtimeFor(scope)).delete(id)) throw notFound(id);
+  return { deleted: id };
+}
+
+/** What /api/health shows of a runtime's snapshots. */
+export function snapshotHealth(rt: ClusterRuntime) {
+  return snapshotsOf(rt).stats(Date.now());
+}
