@@ -90,8 +90,8 @@ describe('meshdx findings', () => {
       expect.objectContaining({ file: path.join('tree', 'a', 'broken.yaml'), line: 3 }),
     ]);
     const codes = new Set(out.findings.map((f) => f.code));
-    expect([...codes].sort()).toEqual(['IST0103', 'IST0173', 'MDX0002']);
-    const ghost = out.findings.find((f) => f.code === 'MDX0002');
+    expect([...codes].sort()).toEqual(['IST0103', 'IST0173', 'MDX0004']);
+    const ghost = out.findings.find((f) => f.code === 'MDX0004');
     expect(ghost?.evidence).toMatchObject({
       problem: 'spec is missing',
       origin: 'tree/nospec.json:1',

@@ -25,7 +25,18 @@ export const ISTIOCTL_CLAIMS: readonly IstioctlClaim[] = [
     code: 'IST0101',
     analyzer: 'virtualservice.DestinationHostAnalyzer',
     kinds: ['VirtualService'],
-    reftypes: ['host', 'mirror host'],
+    reftypes: ['host', 'mirror host', 'host:port'],
+  },
+  {
+    code: 'IST0112',
+    analyzer: 'virtualservice.DestinationHostAnalyzer',
+    kinds: ['VirtualService'],
+  },
+  {
+    code: 'IST0101',
+    analyzer: 'virtualservice.GatewayAnalyzer',
+    kinds: ['VirtualService'],
+    reftypes: ['gateway'],
   },
   {
     code: 'IST0101',
@@ -33,9 +44,9 @@ export const ISTIOCTL_CLAIMS: readonly IstioctlClaim[] = [
     kinds: ['Sidecar'],
     reftypes: ['selector'],
   },
-  // IST0110 is not claimed: istioctl reports it once per conflicting pod and Sidecar, meshdx
-  // once per Sidecar (with one example pod), so the counts differ by design.
-  { code: 'IST0111', analyzer: 'sidecar.DefaultSelectorAnalyzer', kinds: ['Sidecar'] },
+  // once per Sidecar and pod it conflicts on, as istioctl reports it
+  { code: 'IST0110', analyzer: 'sidecar.SelectorAnalyzer', kinds: ['Sidecar'] },
+  { code: 'IST0111', analyzer: 'sidecar.SelectorAnalyzer', kinds: ['Sidecar'] },
   { code: 'IST0103', analyzer: 'injection.Analyzer', kinds: ['Pod'] },
   { code: 'IST0116', analyzer: 'deployment.ServiceAssociationAnalyzer', kinds: ['Deployment'] },
   { code: 'IST0137', analyzer: 'deployment.ServiceAssociationAnalyzer', kinds: ['Deployment'] },

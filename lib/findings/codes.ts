@@ -20,6 +20,13 @@ export const PLATFORM = defineCatalog('platform', {
     description:
       'An object does not have the shape its kind requires (no spec, a field of the wrong type): meshdx leaves it out of every check and says what is wrong; the API server or the file it came from has it that way.',
   },
+  incompleteObject: {
+    code: 'MDX0004',
+    severity: 'info',
+    title: 'IncompleteObject',
+    description:
+      'An object lacks fields some checks read (a Pod given by metadata and labels only, as trimmed manifests and istioctl test inputs give it): it is used for the checks it supports (selectors match its labels) and left out of the others, which the evidence names.',
+  },
   checkFailed: {
     code: 'MDX0003',
     severity: 'warning',
@@ -36,6 +43,13 @@ export const CONFIG = defineCatalog('config', {
     title: 'ReferencedResourceNotFound',
     description:
       'A resource being referenced does not exist: a VirtualService route to a host or a DestinationRule subset that does not exist (503 NR/UH), a Sidecar workloadSelector that matches no pod.',
+  },
+  destinationPortRequired: {
+    code: 'IST0112',
+    severity: 'error',
+    title: 'VirtualServiceDestinationPortSelectorRequired',
+    description:
+      'A VirtualService routes to a host that exposes several ports without naming the port: the route is ambiguous and istiod does not apply it as meant.',
   },
   podMissingProxy: {
     code: 'IST0103',

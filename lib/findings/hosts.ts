@@ -91,7 +91,10 @@ export function selectsLabels(
 }
 
 /** The pods behind a registry host: a Service's selected pods, a ServiceEntry's workloadSelector. */
-export function podsOf(entry: RegistryHost, pods: readonly Pod[]): Pod[] | null {
+export function podsOf<P extends Pick<Pod, 'metadata'>>(
+  entry: RegistryHost,
+  pods: readonly P[],
+): P[] | null {
   const sel =
     entry.service?.spec.selector ??
     (entry.serviceEntry?.spec as { workloadSelector?: { labels?: Record<string, string> } })
@@ -102,4 +105,40 @@ export function podsOf(entry: RegistryHost, pods: readonly Pod[]): Pod[] | null 
       (p.metadata.namespace ?? 'default') === entry.namespace &&
       selectsLabels(sel, p.metadata.labels),
   );
+}
+
+/**
+ * The registry entry a VirtualService destination reaches, as istioctl's DestinationHostAnalyzer
+ * finds it: an exact host visible everywhere, else one visible in a namespace the VirtualService
+ * is exported to (its own when it has no exportTo), else a wildcard host visible everywhere or in
+ * the VirtualService's namespace whose suffix covers it.
+ */
+export function destinationHost(
+  registry: readonly RegistryHost[],
+  host: string,
+  fromNamespace: string,
+  exportTo: readonly string[] | undefined,
+): RegistryHost | undefined {
+  const fqdn = toFqdn(host, fromNamespace);
+  const exact = registry.filter((r) => r.host === fqdn);
+  const scopes = (exportTo !== undefined && exportTo.length > 0 ? exportTo : ['.']).map((e) =>
+    e === '.' ? fromNamespace : e,
+  );
+  const bare = host.startsWith('*') ? host.slice(1) : host;
+  return (
+    exact.find((r) => r.visibleIn.has('*')) ??
+    exact.find((r) => scopes.some((sc) => r.visibleIn.has(sc))) ??
+    registry.find(
+      (r) =>
+        r.host.startsWith('*') &&
+        (r.visibleIn.has('*') || r.visibleIn.has(fromNamespace)) &&
+        bare.endsWith(r.host.slice(1)),
+    )
+  );
+}
+
+/** The port numbers a registry host declares (a Service's ports, a ServiceEntry's). */
+export function registryPorts(entry: RegistryHost): number[] {
+  if (entry.service !== undefined) return (entry.service.spec.ports ?? []).map((p) => p.port);
+  return (entry.serviceEntry?.spec.ports ?? []).map((p) => p.number);
 }

@@ -12,7 +12,13 @@ import { guarded } from './guard';
 import { hasProxy } from '../kube/proxy-container';
 import { injectionFindings, namespaceInjection, podInjectionOverride } from './injection';
 import { referenceFindings } from './references';
-import { screenObjects, type ScreenOptions, type Screened } from './screen';
+import {
+  ambientNamespaces,
+  screenObjects,
+  selectablePods,
+  type ScreenOptions,
+  type Screened,
+} from './screen';
 import { compareFindings, dedupeFindings, type Finding } from './types';
 
 export interface ManifestOptions extends ScreenOptions {
@@ -64,7 +70,7 @@ export function checkScreened(
       }),
     ),
     ...guarded('sidecar-selection', () =>
-      sidecarSelectionFindings(s.sidecars, workloads, rootNamespace),
+      sidecarSelectionFindings(s.sidecars, selectablePods(s), rootNamespace, ambientNamespaces(s)),
     ),
     ...guarded('references', () => referenceFindings(s)),
   ];

@@ -72,6 +72,13 @@ function podSpec(v: unknown, path: string, out: string[]): void {
   if (v.nodeName !== undefined && !isStr(v.nodeName)) out.push(`${path}.nodeName is not a string`);
 }
 
+/** What is wrong with an object's metadata alone; [] when its name, labels and annotations can be read. */
+export function metadataProblems(o: Obj): string[] {
+  const out: string[] = [];
+  metaProblems(o.metadata, out);
+  return out;
+}
+
 function metaProblems(meta: unknown, out: string[]): void {
   if (!isObj(meta)) {
     out.push('metadata is missing');
@@ -110,14 +117,23 @@ function destinations(routes: unknown, path: string, out: string[]): void {
       out.push(`${path}[${i}] is not an object`);
       return;
     }
+    // an empty entry (`- {}`) or a destination without host is read as host "" (istioctl
+    // reports it as a reference to nothing); only a value of the wrong type is malformed
     optArray(r.route, `${path}[${i}].route`, out).forEach((d, j) => {
-      const dest = isObj(d) ? d.destination : undefined;
-      if (!isObj(dest) || !isStr(dest.host) || dest.host === '') {
-        out.push(`${path}[${i}].route[${j}].destination.host is missing`);
+      const at = `${path}[${i}].route[${j}]`;
+      if (!isObj(d)) out.push(`${at} is not an object`);
+      else if (d.destination !== undefined && d.destination !== null) {
+        if (!isObj(d.destination)) out.push(`${at}.destination is not an object`);
+        else if (d.destination.host !== undefined && !isStr(d.destination.host)) {
+          out.push(`${at}.destination.host is not a string`);
+        }
       }
     });
-    if (r.mirror !== undefined && (!isObj(r.mirror) || !isStr(r.mirror.host))) {
-      out.push(`${path}[${i}].mirror.host is missing`);
+    if (r.mirror !== undefined && r.mirror !== null) {
+      if (!isObj(r.mirror)) out.push(`${path}[${i}].mirror is not an object`);
+      else if (r.mirror.host !== undefined && !isStr(r.mirror.host)) {
+        out.push(`${path}[${i}].mirror.host is not a string`);
+      }
     }
   });
 }

@@ -8,14 +8,25 @@
 import type { DestinationRule, Pod, VirtualService } from '../kube/types';
 import { CONFIG } from './codes';
 import { perObject } from './guard';
-import { buildRegistry, lookupHost, podsOf, toFqdn, type RegistryHost } from './hosts';
-import type { Screened } from './screen';
+import {
+  buildRegistry,
+  destinationHost,
+  lookupHost,
+  podsOf,
+  registryPorts,
+  toFqdn,
+  type RegistryHost,
+} from './hosts';
+import { selectablePods, type Screened } from './screen';
 import type { Finding } from './types';
-import { scopedHost } from '../refs/object-ref';
+import { objectKey, scopedHost } from '../refs/object-ref';
 
 export interface RouteDestination {
+  /** '' for an entry without host (`- {}`): a reference to nothing, as istioctl reads it. */
   host: string;
   subset: string | null;
+  /** destination.port.number, when given. */
+  port: number | null;
   /** Where in the spec: `http[0].route[1]`, `http[0].mirror`, `tcp[0].route[0]`. */
   at: string;
   mirror: boolean;
@@ -26,12 +37,16 @@ const asList = (v: unknown): Raw[] =>
   Array.isArray(v) ? v.filter((x): x is Raw => x !== null && typeof x === 'object') : [];
 const str = (v: unknown): string | null => (typeof v === 'string' && v !== '' ? v : null);
 
-function dest(v: unknown, at: string, mirror: boolean): RouteDestination | null {
-  if (v === null || typeof v !== 'object') return null;
-  const d = v as Raw;
-  const host = str(d.host);
-  if (host === null) return null;
-  return { host, subset: str(d.subset), at, mirror };
+function dest(v: unknown, at: string, mirror: boolean): RouteDestination {
+  const d = v !== null && typeof v === 'object' ? (v as Raw) : {};
+  const p = d.port !== null && typeof d.port === 'object' ? (d.port as Raw).number : undefined;
+  return {
+    host: str(d.host) ?? '',
+    subset: str(d.subset),
+    port: typeof p === 'number' ? p : null,
+    at,
+    mirror,
+  };
 }
 
 /** Every destination a VirtualService routes or mirrors to (http, tcp, tls). */
@@ -41,15 +56,14 @@ export function routeDestinations(vs: VirtualService): RouteDestination[] {
   for (const section of ['http', 'tcp', 'tls'] as const) {
     asList(spec[section]).forEach((rule, i) => {
       asList(rule.route).forEach((r, j) => {
-        const d = dest(r.destination, `${section}[${i}].route[${j}]`, false);
-        if (d !== null) out.push(d);
+        out.push(dest(r.destination, `${section}[${i}].route[${j}]`, false));
       });
       if (section !== 'http') return;
-      const m = dest(rule.mirror, `http[${i}].mirror`, true);
-      if (m !== null) out.push(m);
+      if (rule.mirror !== undefined && rule.mirror !== null) {
+        out.push(dest(rule.mirror, `http[${i}].mirror`, true));
+      }
       asList(rule.mirrors).forEach((mp, k) => {
-        const d = dest(mp.destination, `http[${i}].mirrors[${k}]`, true);
-        if (d !== null) out.push(d);
+        out.push(dest(mp.destination, `http[${i}].mirrors[${k}]`, true));
       });
     });
   }
@@ -90,18 +104,23 @@ export function virtualServiceReferenceFindings(
     const ns = vs.metadata.namespace ?? 'default';
     const out: Finding[] = [];
     for (const d of routeDestinations(vs)) {
-      if (lookupHost(registry, d.host, ns) === undefined) {
+      const entry = destinationHost(registry, d.host, ns, vs.spec.exportTo);
+      if (entry === undefined) {
+        const named = d.host === '' ? 'no host' : `host ${d.host}`;
         out.push({
           code: CONFIG.code.referenceNotFound,
           severity: sev,
           subject: vsSubject(vs),
-          part: { kind: 'destination', name: `${d.at} host ${d.host}` },
+          part: { kind: 'destination', name: `${d.at} ${named}` },
           evidence: { reftype: d.mirror ? 'mirror host' : 'host', ref: d.host, at: d.at },
           fix: {
-            why: `No Service or ServiceEntry is named ${d.host} here: requests on this route get 503 (NR/NC). Correct the host, or add the Service or a ServiceEntry for it.`,
+            why:
+              d.host === ''
+                ? 'This destination names no host: requests on this route get 503 (NR). Give it the host of a Service or ServiceEntry, or remove the entry.'
+                : `No Service or ServiceEntry named ${d.host} is visible ${vs.spec.exportTo?.length ? `in the namespaces this VirtualService is exported to (${vs.spec.exportTo.join(', ')})` : `in ${ns}`}: requests on this route get 503 (NR/NC). Correct the host, export the Service there, or add a ServiceEntry.`,
           },
         });
-      }
+      } else out.push(...portFindings(vs, d, entry));
       if (d.subset !== null && !subsets.has(subsetKey(d.host, ns, d.subset))) {
         out.push({
           code: CONFIG.code.referenceNotFound,
@@ -124,6 +143,48 @@ export function virtualServiceReferenceFindings(
   });
 }
 
+/**
+ * A destination's port against the ports of its host, as istioctl checks it: IST0112 when the
+ * host has several ports and the destination names none, IST0101 (host:port) when it names one
+ * the host does not have.
+ */
+function portFindings(vs: VirtualService, d: RouteDestination, entry: RegistryHost): Finding[] {
+  const ports = registryPorts(entry);
+  if (d.port === null) {
+    if (ports.length < 2) return [];
+    return [
+      {
+        code: CONFIG.code.destinationPortRequired,
+        severity: CONFIG.byKey.destinationPortRequired.severity,
+        subject: vsSubject(vs),
+        part: { kind: 'destination', name: `${d.at} host ${d.host}` },
+        evidence: { host: d.host, ports: ports.join(','), at: d.at },
+        fix: {
+          why: `${d.host} has ${ports.length} ports (${ports.join(', ')}): the route must say which one with destination.port.number, or istiod rejects the route.`,
+        },
+      },
+    ];
+  }
+  if (ports.includes(d.port)) return [];
+  return [
+    {
+      code: CONFIG.code.referenceNotFound,
+      severity: CONFIG.byKey.referenceNotFound.severity,
+      subject: vsSubject(vs),
+      part: { kind: 'destination', name: `${d.at} port ${d.host}:${d.port}` },
+      evidence: {
+        reftype: 'host:port',
+        ref: `${d.host}:${d.port}`,
+        at: d.at,
+        ports: ports.join(','),
+      },
+      fix: {
+        why: `${d.host} has no port ${d.port} (it has ${ports.length ? ports.join(', ') : 'none declared'}): requests on this route get 503 (NR). Route to one of its ports or add the port to the Service.`,
+      },
+    },
+  ];
+}
+
 /** Node topology labels Istio adds to an endpoint's labels (only those the node sets). */
 const TOPOLOGY = [
   'topology.kubernetes.io/region',
@@ -131,9 +192,12 @@ const TOPOLOGY = [
   'topology.istio.io/subzone',
 ];
 
-function endpointLabels(pod: Pod, nodes: ReadonlyMap<string, Record<string, string>>) {
+/** A pod as selectors see it: its metadata, and its spec when known (for its node). */
+export type SelectablePod = Pick<Pod, 'metadata'> & { spec?: Pod['spec'] };
+
+function endpointLabels(pod: SelectablePod, nodes: ReadonlyMap<string, Record<string, string>>) {
   const labels: Record<string, string> = { ...(pod.metadata.labels ?? {}) };
-  const node = pod.spec.nodeName;
+  const node = pod.spec?.nodeName;
   const nl = node === undefined ? undefined : nodes.get(node);
   if (node !== undefined && nl !== undefined) {
     for (const k of TOPOLOGY) {
@@ -153,7 +217,7 @@ function subsetMatches(sel: Record<string, string>, labels: Record<string, strin
 export function destinationRuleFindings(
   destinationRules: readonly DestinationRule[],
   registry: readonly RegistryHost[],
-  pods: readonly Pod[],
+  pods: readonly SelectablePod[],
   nodes: ReadonlyMap<string, Record<string, string>>,
 ): Finding[] {
   return perObject('destinationrule-references', destinationRules, (dr) => {
@@ -203,12 +267,50 @@ export function destinationRuleFindings(
   });
 }
 
+/** Gateway API's Gateways appear to VirtualServices under this internal name (never to check). */
+const INTERNAL_GATEWAY = '~istio-autogenerated-k8s-gateway~';
+
+/**
+ * IST0101 for a VirtualService naming a Gateway that does not exist (an Istio Gateway or a
+ * Gateway API Gateway of that namespace/name), as istioctl's GatewayAnalyzer reports it.
+ */
+export function virtualServiceGatewayFindings(
+  virtualServices: readonly VirtualService[],
+  gateways: readonly string[],
+): Finding[] {
+  const known = new Set(gateways);
+  return perObject('virtualservice-gateways', virtualServices, (vs) => {
+    const ns = vs.metadata.namespace ?? 'default';
+    const out: Finding[] = [];
+    (vs.spec.gateways ?? []).forEach((gw, i) => {
+      if (gw === 'mesh') return;
+      const slash = gw.indexOf('/');
+      const name = slash < 0 ? gw : gw.slice(slash + 1);
+      if (name.includes(INTERNAL_GATEWAY)) return;
+      const key = slash < 0 ? objectKey(ns, gw) : gw;
+      if (known.has(key)) return;
+      out.push({
+        code: CONFIG.code.referenceNotFound,
+        severity: CONFIG.byKey.referenceNotFound.severity,
+        subject: vsSubject(vs),
+        part: { kind: 'field', name: `gateways[${i}] ${gw}` },
+        evidence: { reftype: 'gateway', ref: gw, at: `gateways[${i}]` },
+        fix: {
+          why: `No Gateway ${key} exists: the routes of this VirtualService are bound to nothing on that gateway. Correct the name (namespace/name for a Gateway of another namespace) or create the Gateway.`,
+        },
+      });
+    });
+    return out;
+  });
+}
+
 /** Every reference check on screened objects. */
 export function referenceFindings(s: Screened): Finding[] {
   const registry = buildRegistry(s.services, s.serviceEntries);
   const nodes = new Map(s.nodes.map((n) => [n.name, n.labels]));
   return [
     ...virtualServiceReferenceFindings(s.virtualServices, s.destinationRules, registry),
-    ...destinationRuleFindings(s.destinationRules, registry, [...s.pods, ...s.templates], nodes),
+    ...virtualServiceGatewayFindings(s.virtualServices, s.gateways),
+    ...destinationRuleFindings(s.destinationRules, registry, selectablePods(s), nodes),
   ];
 }

@@ -22,10 +22,12 @@ import {
   isObj,
   isStr,
   jobTemplate,
+  metadataProblems,
   objectProblems,
   TEMPLATE_KINDS,
   type Obj,
 } from './object-shape';
+import { objectKey } from '../refs/object-ref';
 
 export { objectProblems };
 
@@ -39,6 +41,15 @@ const CLUSTER_SCOPED: ReadonlySet<string> = new Set([
   'ClusterRoleBinding',
 ]);
 
+/**
+ * A pod known by its metadata only (istioctl's test inputs and trimmed manifests give pods so):
+ * selectors match its labels; checks that read the pod's spec leave it out.
+ */
+export interface LabelledPod {
+  kind: 'Pod';
+  metadata: Pod['metadata'];
+}
+
 export interface NodeInfo {
   name: string;
   labels: Record<string, string>;
@@ -50,12 +61,16 @@ export interface Screened extends Pick<
   'namespaces' | 'services' | 'sidecars' | 'destinationRules' | 'virtualServices' | 'serviceEntries'
 > {
   pods: Pod[];
+  /** Pods whose spec cannot be read but whose labels can: used where only labels matter. */
+  labelledPods: LabelledPod[];
+  /** `namespace/name` of every Gateway (Istio's and Gateway API's), for references to them. */
+  gateways: string[];
   /** Pod templates of Deployments, StatefulSets... as pods owned by their workload. */
   templates: Pod[];
   nodes: NodeInfo[];
   /** Objects of kinds no check reads. */
   others: number;
-  /** MDX0002, one per malformed object. */
+  /** MDX0002, one per malformed object; MDX0004, one per object used only in part. */
   findings: Finding[];
 }
 
@@ -110,6 +125,8 @@ export function screenObjects(objects: readonly unknown[], opts: ScreenOptions =
   const s: Screened = {
     namespaces,
     pods: [],
+    labelledPods: [],
+    gateways: [],
     templates: [],
     services,
     sidecars,
@@ -126,12 +143,29 @@ export function screenObjects(objects: readonly unknown[], opts: ScreenOptions =
       s.findings.push(malformed(raw, index, ['kind is missing'], origin));
       return;
     }
+    if (raw.kind === 'Gateway' && metadataProblems(raw).length === 0) {
+      const meta = raw.metadata as Obj;
+      const ns = (meta.namespace as string | undefined) ?? opts.defaultNamespace ?? 'default';
+      s.gateways.push(objectKey(ns, meta.name as string));
+      return;
+    }
     if (!CHECKED_KINDS.has(raw.kind)) {
       s.others += 1;
       return;
     }
     const problems = objectProblems(raw);
     if (problems.length > 0) {
+      if (raw.kind === 'Pod' && metadataProblems(raw).length === 0) {
+        // labels still select it: keep it for selectors, and say what the other checks miss
+        const meta = raw.metadata as Obj;
+        const ns = (meta.namespace as string | undefined) ?? opts.defaultNamespace ?? 'default';
+        s.labelledPods.push({
+          kind: 'Pod',
+          metadata: { ...(meta as unknown as Pod['metadata']), namespace: ns },
+        });
+        s.findings.push(incomplete(raw, problems, origin));
+        return;
+      }
       s.findings.push(malformed(raw, index, problems, origin));
       return;
     }
@@ -199,6 +233,53 @@ function malformed(raw: unknown, index: number, problems: string[], origin?: str
       why: `Correct the object where it is defined (${problems[0] ?? 'unreadable'}); meshdx left it out of every check.`,
     },
   };
+}
+
+function incomplete(raw: Obj, problems: string[], origin?: string): Finding {
+  const meta = raw.metadata as Obj;
+  const subject: Finding['subject'] = { kind: String(raw.kind), name: String(meta.name) };
+  if (isStr(meta.namespace)) subject.namespace = meta.namespace;
+  return {
+    code: PLATFORM.code.incompleteObject,
+    severity: PLATFORM.byKey.incompleteObject.severity,
+    subject,
+    evidence: {
+      problem: problems[0] ?? 'unreadable',
+      problems: problems.length,
+      all: problems.slice(0, 8).join('; '),
+      usedFor: 'selector matching (labels)',
+      leftOutOf: 'injection, protocol selection and the other checks of its spec',
+      origin: origin ?? null,
+    },
+  };
+}
+
+/**
+ * The pods selectors are matched against: pods (whole, or known by their labels only), and the
+ * pod templates of Deployments, StatefulSets, DaemonSets, Jobs and CronJobs in namespaces where
+ * the input has no pod (a repository's manifests, a Helm or kustomize render): there the
+ * templates are the pods to be.
+ */
+export function selectablePods(s: Screened): (LabelledPod | Pod)[] {
+  const withPods = new Set(
+    [...s.pods, ...s.labelledPods].map((p) => p.metadata.namespace ?? 'default'),
+  );
+  return [
+    ...s.pods,
+    ...s.labelledPods,
+    ...s.templates.filter((t) => !withPods.has(t.metadata.namespace ?? 'default')),
+  ];
+}
+
+/** Namespaces in the ambient mesh (istio.io/dataplane-mode=ambient, no sidecar injection label). */
+export function ambientNamespaces(s: Screened): Set<string> {
+  const out = new Set<string>();
+  for (const n of s.namespaces) {
+    const l = n.metadata.labels ?? {};
+    if (l['istio-injection'] === 'enabled' || (l['istio.io/rev'] ?? '') !== '') continue;
+    if (l['istio.io/dataplane-mode'] === 'ambient') out.add(n.metadata.name);
+  }
+  return out;
 }
 
 /** KubeObject identity for messages. */

@@ -27,20 +27,25 @@ const selectorText = (s: Sidecar) =>
 const egressHostsOf = (s: Sidecar): unknown[] =>
   (s.spec?.egress ?? []).flatMap((e) => (Array.isArray(e.hosts) ? e.hosts : []));
 
+const inAmbient = (p: Pick<Pod, 'metadata'>) =>
+  p.metadata.annotations?.['ambient.istio.io/redirection'] === 'enabled';
+
 /** IST0111, IST0110, IST0101, MDX0302: how Sidecars relate to each other and to pods. */
 export function sidecarSelectionFindings(
   sidecars: readonly Sidecar[],
-  pods: readonly Pod[],
+  pods: readonly Pick<Pod, 'metadata'>[],
   rootNamespace: string,
+  /** Namespaces in the ambient mesh: no sidecar there, so no conflict among Sidecars (IST0111). */
+  ambientNamespaces: ReadonlySet<string> = new Set(),
 ): Finding[] {
   const out: Finding[] = [];
   const byNs = new Map<string, Sidecar[]>();
   for (const s of sidecars) byNs.set(nsOf(s), [...(byNs.get(nsOf(s)) ?? []), s]);
-  const podsByNs = new Map<string, Pod[]>();
+  const podsByNs = new Map<string, Pick<Pod, 'metadata'>[]>();
   for (const p of pods) podsByNs.set(nsOf(p), [...(podsByNs.get(nsOf(p)) ?? []), p]);
   for (const [ns, list] of [...byNs.entries()].sort(([a], [b]) => a.localeCompare(b))) {
     const defaults = list.filter((s) => !hasSelector(s));
-    if (defaults.length > 1) {
+    if (defaults.length > 1 && !ambientNamespaces.has(ns)) {
       const names = defaults.map((s) => s.metadata.name).sort();
       for (const s of defaults) {
         out.push({
@@ -68,7 +73,8 @@ export function sidecarSelectionFindings(
           evidence: { reftype: 'selector', selector: selectorText(s) },
         });
       }
-      for (const p of matched)
+      // a pod in the ambient mesh has no sidecar: Sidecars selecting it do not conflict
+      for (const p of matched.filter((x) => !inAmbient(x)))
         selected.set(p.metadata.name, [...(selected.get(p.metadata.name) ?? []), s]);
       const rootHasDefault = (byNs.get(rootNamespace) ?? []).some((x) => !hasSelector(x));
       if (ns === rootNamespace && (s.metadata.name === 'default' || !rootHasDefault)) {
@@ -83,17 +89,16 @@ export function sidecarSelectionFindings(
         });
       }
     }
-    const reported = new Set<string>();
+    // as istioctl reports it: once per Sidecar and pod it conflicts on
     for (const [pod, scs] of [...selected.entries()].sort(([a], [b]) => a.localeCompare(b))) {
       if (scs.length < 2) continue;
       const names = scs.map((s) => s.metadata.name).sort();
       for (const s of scs) {
-        if (reported.has(s.metadata.name)) continue;
-        reported.add(s.metadata.name);
         out.push({
           code: C.conflictingSelectors,
           severity: 'error',
           subject: sidecarSubject(s),
+          part: { kind: 'pod', name: pod },
           evidence: { conflictingSidecars: names.join(', '), namespace: ns, workloadPod: pod },
         });
       }
