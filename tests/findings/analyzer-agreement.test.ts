@@ -1,15 +1,17 @@
 /**
- * meshdx against istioctl on istioctl's own analyzer test inputs: every case of
- * analyzer_expected_messages.json that concerns a code meshdx claims (lib/findings/claims.ts)
- * is run through meshdx's manifest checks, and any false positive or false negative for a
+ * meshdx against istioctl on istioctl's own analyzer test grid: every case of the shared
+ * analyzer_expected_messages.json and of tests/data/istio-analyzer/expected_messages.json (the
+ * upstream cases the shared set lacks) that concerns a code meshdx claims (lib/findings/claims.ts)
+ * is run through `meshdx findings --json` (the CLI entry), and any false positive or miss for a
  * claimed code fails the test. The score per code is printed.
  */
 import fs from 'node:fs';
+import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { claimOf, ISTIOCTL_CLAIMS } from '../../lib/findings/claims';
-import { parseManifestText } from '../../lib/findings/input';
-import { manifestFindings } from '../../lib/findings/manifest';
-import { fixturePath, readFixture } from '../../test-support/fixtures';
+import { runWith } from '../../cli/commands/findings';
+import { ISTIOCTL_CLAIMS, type IstioctlClaim } from '../../lib/findings/claims';
+import { fakeIO } from '../../test-support/cli-io';
+import { fixturePath } from '../../test-support/fixtures';
 
 interface Expected {
   code: string;
@@ -21,9 +23,26 @@ interface Case {
   inputFiles: string[];
   analyzer: string;
   expected: Expected[];
+  /** Folder the input files are relative to. */
+  base: string;
+}
+interface JsonFinding {
+  code: string;
+  subject: { kind: string; namespace: string | null; name: string };
+  evidence: Record<string, unknown>;
 }
 
-const CASES = JSON.parse(readFixture('istio_config', 'analyzer_expected_messages.json')) as Case[];
+const SHARED = fixturePath('istio_config');
+const LOCAL = path.resolve(import.meta.dirname, '..', 'data', 'istio-analyzer');
+const load = (base: string, file: string): Case[] =>
+  (JSON.parse(fs.readFileSync(path.join(base, file), 'utf8')) as Omit<Case, 'base'>[]).map((c) => ({
+    ...c,
+    base,
+  }));
+const CASES = [
+  ...load(SHARED, 'analyzer_expected_messages.json'),
+  ...load(LOCAL, 'expected_messages.json'),
+];
 const CLAIMED_CODES = new Set(ISTIOCTL_CLAIMS.map((c) => c.code));
 const CLAIMED_ANALYZERS = new Set(ISTIOCTL_CLAIMS.map((c) => c.analyzer));
 
@@ -36,6 +55,16 @@ function parseResource(r: string): { kind: string; namespace: string | null; nam
     : { kind, namespace: ref.slice(0, slash), name: ref.slice(slash + 1) };
 }
 
+/** The claim a finding of the CLI's JSON answers to, if any. */
+function claimOfJson(f: JsonFinding): IstioctlClaim | undefined {
+  return ISTIOCTL_CLAIMS.find(
+    (c) =>
+      c.code === f.code &&
+      c.kinds.includes(f.subject.kind) &&
+      (c.reftypes === undefined || c.reftypes.includes(String(f.evidence.reftype))),
+  );
+}
+
 const relevant = CASES.filter(
   (c) => CLAIMED_ANALYZERS.has(c.analyzer) || c.expected.some((e) => CLAIMED_CODES.has(e.code)),
 );
@@ -45,39 +74,35 @@ interface Score {
   expected: number;
   truePositives: number;
   falsePositives: string[];
-  falseNegatives: string[];
+  misses: string[];
 }
 const scores = new Map<string, Score>();
 const score = (code: string): Score => {
   let s = scores.get(code);
   if (s === undefined) {
-    s = { cases: 0, expected: 0, truePositives: 0, falsePositives: [], falseNegatives: [] };
+    s = { cases: 0, expected: 0, truePositives: 0, falsePositives: [], misses: [] };
     scores.set(code, s);
   }
   return s;
 };
 
-function runCase(c: Case) {
-  const objects: unknown[] = [];
-  const origins: string[] = [];
-  for (const f of c.inputFiles) {
-    const parsed = parseManifestText(readFixture('istio_config', f), f);
-    expect(parsed.unreadable).toEqual([]);
-    for (const o of parsed.objects) {
-      objects.push(o.object);
-      origins.push(o.origin);
-    }
-  }
-  return manifestFindings(objects, { origins }).findings;
+async function runCase(c: Case): Promise<JsonFinding[]> {
+  const io = fakeIO(c.base);
+  await runWith([...c.inputFiles, '--json'], io, () =>
+    Promise.reject(new Error('stdin not expected')),
+  );
+  const out = JSON.parse(io.out) as { findings: JsonFinding[]; unreadable: unknown[] };
+  expect(out.unreadable).toEqual([]);
+  return out.findings;
 }
 
-describe('meshdx agrees with istioctl analyze on its test inputs', () => {
-  it('has the fixture and at least one case for each claimed analyzer with messages', () => {
+describe('meshdx findings agrees with istioctl analyze on its test grid', () => {
+  it('has both grids and cases for the claimed analyzers', () => {
     expect(fs.existsSync(fixturePath('istio_config', 'analyzer'))).toBe(true);
-    expect(relevant.length).toBeGreaterThan(10);
+    expect(relevant.length).toBeGreaterThan(20);
   });
 
-  it.each(relevant.map((c) => [`${c.name} (${c.analyzer})`, c] as const))('%s', (_n, c) => {
+  it.each(relevant.map((c) => [`${c.name} (${c.analyzer})`, c] as const))('%s', async (_n, c) => {
     const claims = ISTIOCTL_CLAIMS.filter((x) => x.analyzer === c.analyzer);
     const codes = new Set(claims.map((x) => x.code));
     const expected = new Map<string, number>();
@@ -89,10 +114,10 @@ describe('meshdx agrees with istioctl analyze on its test inputs', () => {
       expected.set(key, (expected.get(key) ?? 0) + 1);
     }
     const got = new Map<string, number>();
-    for (const f of runCase(c)) {
-      const claim = claimOf(f);
+    for (const f of await runCase(c)) {
+      const claim = claimOfJson(f);
       if (claim === undefined || claim.analyzer !== c.analyzer) continue;
-      // istioctl's table names cluster-scoped and some namespaced objects without namespace
+      // istioctl's table names objects given without a namespace by name alone
       const named = c.expected.some(
         (e) =>
           e.code === f.code &&
@@ -111,7 +136,7 @@ describe('meshdx agrees with istioctl analyze on its test inputs', () => {
       const s = score(code);
       s.expected += e;
       s.truePositives += Math.min(e, g);
-      for (let i = g; i < e; i++) s.falseNegatives.push(`${c.name}: ${k}`);
+      for (let i = g; i < e; i++) s.misses.push(`${c.name}: ${k}`);
       for (let i = e; i < g; i++) s.falsePositives.push(`${c.name}: ${k}`);
     }
     expect([...got.entries()].sort()).toEqual([...expected.entries()].sort());
@@ -122,20 +147,29 @@ describe('meshdx agrees with istioctl analyze on its test inputs', () => {
       .sort(([a], [b]) => a.localeCompare(b))
       .map(
         ([code, s]) =>
-          `${code}: ${s.truePositives}/${s.expected} expected found, ${s.falsePositives.length} false positives, ${s.falseNegatives.length} false negatives, ${s.cases} cases`,
+          `${code}: ${s.truePositives}/${s.expected} found, ${s.falsePositives.length} false positives, ${s.misses.length} misses, ${s.cases} cases`,
       );
     const analyzersRun = new Set(relevant.map((c) => c.analyzer));
     const noCase = ISTIOCTL_CLAIMS.filter((c) => !analyzersRun.has(c.analyzer)).map(
       (c) => `${c.code} (${c.analyzer})`,
     );
+    const total = [...scores.values()].reduce(
+      (t, s) => ({
+        tp: t.tp + s.truePositives,
+        exp: t.exp + s.expected,
+        fp: t.fp + s.falsePositives.length,
+        miss: t.miss + s.misses.length,
+      }),
+      { tp: 0, exp: 0, fp: 0, miss: 0 },
+    );
     console.log(
-      `meshdx vs istioctl analyze (claimed codes):\n  ${lines.join('\n  ')}${
+      `meshdx findings vs istioctl analyze, ${relevant.length} cases (claimed codes):\n  ${lines.join('\n  ')}\n  total: ${total.tp}/${total.exp} found, ${total.fp} false positives, ${total.miss} misses${
         noCase.length ? `\n  no istioctl test case for: ${noCase.join(', ')}` : ''
       }`,
     );
     for (const s of scores.values()) {
       expect(s.falsePositives).toEqual([]);
-      expect(s.falseNegatives).toEqual([]);
+      expect(s.misses).toEqual([]);
     }
   });
 });
