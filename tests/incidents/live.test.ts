@@ -55,6 +55,17 @@ describe('live incident mode on phantom-503', () => {
     expect(last?.stats.records).toBeGreaterThan(written.length);
     expect(batches.some((b) => b.markers.some((m) => m.kind === 'termination'))).toBe(true);
 
+    // each followed client's log counts as read from the session's start (a little behind the
+    // cluster's clock, for lines still settling): a view then reads only past it
+    const marked = () =>
+      clients.every((client) => c.runtime.store.failures.watermark(client)?.read === 'live');
+    for (let i = 0; i < 200 && !marked(); i++) await sleep(50);
+    for (const client of clients)
+      expect(c.runtime.store.failures.watermark(client)).toMatchObject({
+        read: 'live',
+        readFrom: Date.parse(since),
+      });
+
     abort.abort();
     await done;
     expect(openFollows(c.runtime)).toBe(0);

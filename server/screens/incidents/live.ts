@@ -29,6 +29,9 @@ import { parsePodKey } from '../../../lib/refs/pod-ref';
 import { failureOf } from '../../../lib/incidents/failure-record';
 import type { FailureInput } from '../../../lib/incidents/failure-store';
 
+/** How often a live session moves its clients' read watermarks (ms). */
+const MARK_EVERY_MS = 5_000;
+
 export interface LiveBatch {
   rows: RequestRow[];
   stats: LiveStats;
@@ -99,6 +102,35 @@ export async function followIncidents(
   let latest = sinceMs;
   let lastMarkers = '';
   let dirty = true;
+  /** Clients whose follow has delivered lines and is still open. */
+  const followed = new Set<string>();
+  /**
+   * Moves the read watermark of each followed client: its log is recorded from `since` on, up to
+   * a little before now (lines still waiting to settle are not recorded yet). Only without a
+   * service or IP filter, which would leave other failing lines unrecorded.
+   */
+  let lastMarkAt = 0;
+  const markFollowed = () => {
+    if (filter.service || filter.ip || followed.size === 0) return;
+    if (Date.now() - lastMarkAt < MARK_EVERY_MS) return;
+    lastMarkAt = Date.now();
+    const now = rt.now().getTime();
+    const readTo = now - 2 * settleMs - (opts.flushMs ?? 500);
+    if (readTo <= sinceMs) return;
+    try {
+      for (const c of followed)
+        rt.store.failures.markRead({
+          proxy: c,
+          proxyUid: null,
+          readFrom: sinceMs,
+          readTo,
+          readAt: now,
+          read: 'live',
+        });
+    } catch {
+      // a watermark not moved only costs a later view a longer read
+    }
+  };
   const flush = (all = false) => {
     attributeDue(all);
     if (toRecord.length > 0) {
@@ -113,6 +145,7 @@ export async function followIncidents(
         });
       }
     }
+    markFollowed();
     if (!dirty) return;
     dirty = false;
     const markers = namespaces.size
@@ -146,6 +179,7 @@ export async function followIncidents(
             signal: opts.signal,
             count: followCount(rt),
             onLine: (line) => {
+              followed.add(c);
               const o = attribute(line);
               countOutcome(stats, o);
               dirty = true;
@@ -169,6 +203,8 @@ export async function followIncidents(
         } catch (e) {
           problems.push({ source: c, problem: e instanceof Error ? e.message : String(e) });
           dirty = true;
+        } finally {
+          followed.delete(c);
         }
       }),
     );
