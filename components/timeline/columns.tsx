@@ -13,6 +13,7 @@ const MODE_TONE = {
   wrapper: 'info',
   gateway: 'neutral',
   none: 'neutral',
+  ambient: 'neutral',
 } as const;
 
 /** Verdict chips a row shows before it counts the rest. */

@@ -15,6 +15,7 @@ export const StartupModeSchema = z.enum([
   'wrapper',
   'gateway',
   'none',
+  'ambient',
 ]);
 /** The verdicts of lib/timeline/verdicts.ts, worst first. */
 export const VerdictSchema = z.enum(VERDICT_NAMES);

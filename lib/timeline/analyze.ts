@@ -1,5 +1,5 @@
 /** One pod in, its startup mode, proxy-ready estimate, app starts and verdicts out. */
-import type { KubeEvent, Pod } from '../kube/types';
+import type { KubeEvent, Namespace, Pod } from '../kube/types';
 import { appContainers, isWrapped } from './containers';
 import { eventsForPod } from './events';
 import type { MeshSettings } from './meshconfig';
@@ -23,6 +23,8 @@ export interface AnalyzeContext {
   envoyInitMs?: Readonly<Record<string, number>>;
   /** How fix bodies are written as YAML: a fleet's analysis passes one memo for all its pods. */
   toYaml?: ToYaml;
+  /** The cluster's namespaces, where known: an ambient label on a pod's namespace enrols it. */
+  namespaces?: readonly Namespace[];
 }
 
 function noProxy(notes: string[]): ProxyReadyEstimate {
@@ -42,13 +44,16 @@ export function analyzePod(pod: Pod, ctx: AnalyzeContext = {}): PodTimeline {
   const namespace = pod.metadata.namespace ?? 'default';
   const transitions = ctx.transitions ?? [];
   const events = eventsForPod(pod, ctx.events ?? []);
-  const mode = detectMode(pod, ctx.mesh);
+  const ns = ctx.namespaces?.find((n) => n.metadata.name === namespace);
+  const mode = detectMode(pod, ctx.mesh, ns);
   const workload = workloadOf(pod);
   const initMs =
     ctx.envoyInitMs?.[uid ?? ''] ?? ctx.envoyInitMs?.[podKey(namespace, pod.metadata.name)];
   const ready = mode.proxy
     ? estimateProxyReady(pod, mode.proxy, { transitions, events, envoyInitMs: initMs })
-    : noProxy(['no istio-proxy']);
+    : noProxy([
+        mode.mode === 'ambient' ? 'no sidecar: ztunnel carries its traffic' : 'no istio-proxy',
+      ]);
   const apps: AppStart[] = appContainers(pod).map((c) => {
     const run = firstRun(containerStatus(pod, c.name), transitions, uid, c.name);
     const notes: string[] = [];
@@ -68,11 +73,13 @@ export function analyzePod(pod: Pod, ctx: AnalyzeContext = {}): PodTimeline {
     };
   });
   const excluded =
-    mode.mode === 'none'
-      ? 'no istio-proxy: not in the mesh'
-      : mode.mode === 'gateway'
-        ? 'gateway: the proxy is the workload, there is no app to race'
-        : null;
+    mode.mode === 'ambient'
+      ? 'in the ambient mesh (ztunnel): no sidecar to race'
+      : mode.mode === 'none'
+        ? 'no istio-proxy: not in the mesh'
+        : mode.mode === 'gateway'
+          ? 'gateway: the proxy is the workload, there is no app to race'
+          : null;
   // a native proxy that never got ready blocks the app: that, not the start order, is the verdict
   const blocked = nativeBlocked(pod, mode, apps);
   const verdicts = [

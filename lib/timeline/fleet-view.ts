@@ -70,7 +70,7 @@ export async function analyzeHistory(
   for (const pod of live) await take(pod, null);
   for (const d of deleted) await take(d.pod, d);
   cache.retain(seen);
-  return out.filter((a) => a.timeline.mode !== 'none');
+  return out.filter((a) => a.timeline.mode !== 'none' && a.timeline.mode !== 'ambient');
 }
 
 const FIXABLE: ReadonlySet<string> = new Set([

@@ -1,6 +1,7 @@
 /** Detects the startup mode of a pod from its spec, annotations and the mesh config. */
 import { sidecarScopes } from '../kube/proxy-container';
-import type { Pod } from '../kube/types';
+import type { Namespace, Pod } from '../kube/types';
+import { AMBIENT_REDIRECTION_ANNOTATION, podDataplane } from '../kube/dataplane';
 import {
   appContainers,
   appsBeforeProxy,
@@ -86,7 +87,19 @@ function holdSource(pod: Pod): string {
     : 'mesh defaultConfig / injected PROXY_CONFIG';
 }
 
-export function detectMode(pod: Pod, mesh?: MeshSettings): ModeResult {
+/**
+ * Why a pod without any istio-proxy is in the ambient mesh, or null: the CNI agent marked it
+ * captured (`ambient.istio.io/redirection: enabled`), or its own or (when known) its
+ * namespace's `istio.io/dataplane-mode` label enrols it.
+ */
+export function ambientReason(pod: Pod, ns: Namespace | undefined): string | null {
+  const dp = podDataplane(pod, ns);
+  if (dp.redirection === 'enabled')
+    return `annotation ${AMBIENT_REDIRECTION_ANNOTATION}: enabled (captured by ztunnel)`;
+  return dp.mode === 'ambient' ? dp.why : null;
+}
+
+export function detectMode(pod: Pod, mesh?: MeshSettings, ns?: Namespace): ModeResult {
   const proxy = findProxy(pod);
   const eff = effectiveSettings(pod, proxy, mesh);
   const base = {
@@ -97,7 +110,11 @@ export function detectMode(pod: Pod, mesh?: MeshSettings): ModeResult {
     holdVisible: false,
     holdIgnored: null as string | null,
   };
-  if (!proxy) return { ...base, mode: 'none', reasons: ['no istio-proxy container'] };
+  if (!proxy) {
+    const ambient = ambientReason(pod, ns);
+    if (ambient) return { ...base, mode: 'ambient', reasons: [ambient] };
+    return { ...base, mode: 'none', reasons: ['no istio-proxy container'] };
+  }
   if (!sidecarScopes(proxy.placement)) {
     return {
       ...base,

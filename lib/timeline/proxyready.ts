@@ -11,7 +11,7 @@
  * before one has passed ('probe-lower-bound').
  */
 import type { Container, KubeEvent, Pod } from '../kube/types';
-import type { ProxyLocation } from './containers';
+import { isNativeSidecar, type ProxyLocation } from './containers';
 import { eventContainer, eventLastMs, isProbeFailure, sameNodeKubelet } from './events';
 import { conditionMs, containerStatus, firstRun, transitionsFor } from './status';
 import { toMs } from './time';
@@ -77,6 +77,32 @@ function withProbeBound(
   };
 }
 
+/**
+ * The earliest pod condition that implies istio-proxy was ready. ContainersReady (or Ready)
+ * always does. For a native sidecar with a startupProbe, Initialized does too and is earlier
+ * (about a second before ContainersReady in a real pod): the kubelet counts a restartable
+ * init container as done, and starts the app containers, only once its startupProbe passed,
+ * and Istio's probe is the proxy's own readiness (/healthz/ready).
+ */
+export function readyBound(
+  pod: Pod,
+  proxy: ProxyLocation,
+): { at: number; what: string; why: string } | null {
+  const containers = conditionMs(pod, 'ContainersReady');
+  const ready = containers ?? conditionMs(pod, 'Ready');
+  const what = containers !== null ? 'ContainersReady' : 'Ready';
+  const initialized =
+    isNativeSidecar(proxy) && proxy.container.startupProbe ? conditionMs(pod, 'Initialized') : null;
+  if (initialized !== null && (ready === null || initialized <= ready))
+    return {
+      at: initialized,
+      what: 'Initialized',
+      why: 'Initialized is when the native sidecar passed its startupProbe (the app starts after it): an upper bound',
+    };
+  if (ready === null) return null;
+  return { at: ready, what, why: `${what} is when all containers were ready: an upper bound` };
+}
+
 export function estimateProxyReady(
   pod: Pod,
   proxy: ProxyLocation,
@@ -139,7 +165,8 @@ function estimate(pod: Pod, proxy: ProxyLocation, input: ProxyReadyInput): Proxy
     notes.push('envoy init time ignored: the proxy restarted, startedAt is not its first run');
   }
 
-  const containersReady = conditionMs(pod, 'ContainersReady') ?? conditionMs(pod, 'Ready');
+  const bound = readyBound(pod, proxy);
+  const containersReady = bound?.at ?? null;
   const probeKinds =
     proxy.where === 'initContainers' ? ['Startup', 'Readiness'] : ['Readiness', 'Startup'];
   const failures = input.events
@@ -176,8 +203,8 @@ function estimate(pod: Pod, proxy: ProxyLocation, input: ProxyReadyInput): Proxy
     };
   }
 
-  if (containersReady !== null) {
-    if (run.restarts > 0) notes.push('ContainersReady may reflect a later proxy run');
+  if (containersReady !== null && bound) {
+    if (run.restarts > 0) notes.push(`${bound.what} may reflect a later proxy run`);
     return {
       at: containersReady,
       notBefore: start,
@@ -188,7 +215,7 @@ function estimate(pod: Pod, proxy: ProxyLocation, input: ProxyReadyInput): Proxy
       confidence: 'low',
       clock: 'kubelet',
       upperBoundOnly: true,
-      notes: [...notes, 'ContainersReady is when all containers were ready: an upper bound'],
+      notes: [...notes, bound.why],
     };
   }
   if (!pod.status || !cs) notes.push('no istio-proxy container status');

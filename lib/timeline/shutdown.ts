@@ -31,7 +31,8 @@ export function judgeShutdown(
   workload: Workload,
   toYaml?: ToYaml,
 ): VerdictResult[] {
-  if (mode.mode === 'none' || mode.mode === 'gateway' || !mode.proxy) return [];
+  if (mode.mode === 'none' || mode.mode === 'ambient' || mode.mode === 'gateway' || !mode.proxy)
+    return [];
   const proxy = mode.proxy.container;
   const graceS = pod.spec.terminationGracePeriodSeconds ?? DEFAULT_GRACE_S;
   const drainMs = mode.settings.drainMs ?? DEFAULT_DRAIN_MS;

@@ -63,7 +63,7 @@ function result(
 
 export function judgeStartup(input: StartupInput): VerdictResult | null {
   const { mode, ready, apps } = input;
-  if (mode.mode === 'none' || mode.mode === 'gateway') return null;
+  if (mode.mode === 'none' || mode.mode === 'ambient' || mode.mode === 'gateway') return null;
   const base: VerdictResult['evidence'] = {
     mode: mode.mode,
     proxyReadySource: ready.source,

@@ -6,7 +6,12 @@
 import type { EvidenceValue, FindingFix } from '../findings/types';
 
 /** How the app container is ordered against the proxy at start. */
-export type StartupMode = 'classic' | 'hold' | 'native' | 'wrapper' | 'gateway' | 'none';
+/**
+ * `ambient`: no sidecar, the pod is in the ambient mesh (ztunnel captures its traffic), so
+ * there is nothing to race; `none`: no proxy of any kind.
+ */
+export type StartupMode =
+  'classic' | 'hold' | 'native' | 'wrapper' | 'gateway' | 'none' | 'ambient';
 
 import type { Verdict } from './verdicts';
 

@@ -46,7 +46,7 @@ export function holdCounts(
 ): Required<Pick<GroupContext, 'meshedWorkloads' | 'heldWorkloads'>> {
   const modes = new Map<string, Set<string>>();
   for (const r of fleet.rows) {
-    if (r.mode === 'none' || r.mode === 'gateway' || r.deleted) continue;
+    if (r.mode === 'none' || r.mode === 'ambient' || r.mode === 'gateway' || r.deleted) continue;
     const key = workloadKey({ namespace: r.namespace, kind: r.workloadKind, name: r.workload });
     const set = modes.get(key) ?? new Set<string>();
     set.add(r.mode);
