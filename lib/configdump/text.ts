@@ -1,4 +1,5 @@
 import { parseDocument } from 'yaml';
+import { yamlValue } from '../yaml-limits';
 import { findJsonError } from './json-position';
 import { positionAt } from '../parse-problem';
 import type { DumpProblem } from './types';
@@ -47,5 +48,12 @@ export function readStructuredText(raw: string): TextValue {
     }));
     return { value: null, syntax: 'yaml', errors };
   }
-  return { value: doc.toJS({ maxAliasCount: 1000 }) as unknown, syntax: 'yaml', errors: [] };
+  const read = yamlValue(doc, 1000);
+  if ('error' in read)
+    return {
+      value: null,
+      syntax: 'yaml',
+      errors: [{ reason: 'syntax', message: read.error, line: 1 }],
+    };
+  return { value: read.value, syntax: 'yaml', errors: [] };
 }

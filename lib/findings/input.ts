@@ -5,6 +5,7 @@
  * Pure: the caller reads the file.
  */
 import { LineCounter, parseAllDocuments } from 'yaml';
+import { yamlValue } from '../yaml-limits';
 import { isJsonObject } from '../json-object';
 import type { ParseProblem } from '../parse-problem';
 import type { TimelineInputReason } from '../timeline/position';
@@ -132,19 +133,12 @@ export function parseManifestText(text: string, file: string): ParsedText {
       });
       continue;
     }
-    let value: unknown;
-    try {
-      value = doc.toJS({ maxAliasCount: 100 }) as unknown;
-    } catch (e) {
-      unreadable.push({
-        file,
-        line,
-        reason: 'invalid-yaml',
-        message: `invalid YAML: ${(e as Error).message}`,
-      });
+    const read = yamlValue(doc);
+    if ('error' in read) {
+      unreadable.push({ file, line, reason: 'invalid-yaml', message: read.error });
       continue;
     }
-    push(objects, value, `${file}:${line}`, unreadable, file, line);
+    push(objects, read.value, `${file}:${line}`, unreadable, file, line);
   }
   return { objects, unreadable };
 }

@@ -7,6 +7,7 @@
  */
 import { z } from 'zod';
 import { parseAllDocuments } from 'yaml';
+import { yamlValue } from '../yaml-limits';
 import type { KubeEvent, Pod } from '../kube/types';
 import { splitJsonValues } from './jsonstream';
 import { positionAt } from '../parse-problem';
@@ -177,7 +178,13 @@ function readYaml(text: string, c: Collector): void {
       }
       continue;
     }
-    const value: unknown = doc.toJS();
+    const read = yamlValue(doc);
+    if ('error' in read) {
+      c.unreadable++;
+      c.errors.push({ line, column: 1, reason: 'invalid-yaml', message: read.error });
+      continue;
+    }
+    const value = read.value;
     if (value === null || value === undefined) continue; // empty document (e.g. a trailing ---)
     c.stats.values++;
     c.value(value, { line, column: 1 });

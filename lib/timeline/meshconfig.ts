@@ -4,6 +4,7 @@
  * YAML or JSON; errors carry a position, nothing is thrown.
  */
 import { isNode, parseAllDocuments, type Document } from 'yaml';
+import { yamlValue } from '../yaml-limits';
 import { positionAt } from '../parse-problem';
 import { type TimelineInputProblem } from './position';
 import { readProxyConfigObject, type ProxySettings } from './proxyconfig';
@@ -55,7 +56,18 @@ function yamlDocs(
       }
       continue;
     }
-    values.push(doc.toJS());
+    const read = yamlValue(doc);
+    if ('error' in read) {
+      const pos = positionAt(text, doc.range[0]);
+      errors.push({
+        line: pos.line + lineOffset,
+        column: pos.column,
+        reason: 'invalid-yaml',
+        message: read.error,
+      });
+      continue;
+    }
+    values.push(read.value);
     docs.push(doc);
   }
   return { values, docs, errors };
