@@ -1,4 +1,5 @@
 import fs from 'node:fs';
+import { findDeepNesting } from '../lib/json-depth';
 
 /** What a command gets from the process, so that commands can be tested without spawning. */
 export interface CliIO {
@@ -31,18 +32,22 @@ export interface InputLimits {
   maxDepth: number;
   /** Longest line of a log (longer ones are listed as unreadable): MESHDX_MAX_LINE_BYTES. */
   maxLineBytes: number;
+  /** Largest pod watch capture read as a history (streamed): MESHDX_MAX_HISTORY_BYTES. */
+  maxHistoryBytes: number;
 }
 
 export const DEFAULT_LIMITS: InputLimits = {
   maxDocumentBytes: 256 * 1024 * 1024,
   maxDepth: 256,
   maxLineBytes: 1024 * 1024,
+  maxHistoryBytes: 1024 * 1024 * 1024,
 };
 
 const ENV: Record<keyof InputLimits, string> = {
   maxDocumentBytes: 'MESHDX_MAX_INPUT_BYTES',
   maxDepth: 'MESHDX_MAX_DEPTH',
   maxLineBytes: 'MESHDX_MAX_LINE_BYTES',
+  maxHistoryBytes: 'MESHDX_MAX_HISTORY_BYTES',
 };
 
 /** Defaults, then the environment, then what the caller set. */
@@ -138,6 +143,49 @@ export function readDocument(
   } catch (e) {
     return { error: fileError(file, e) };
   }
+}
+
+/** Why a document is nested too deeply for the parsers (where, and the limit), or null. */
+export function depthError(file: string, text: string, limits: InputLimits): string | null {
+  const deep = findDeepNesting(text, limits.maxDepth);
+  if (!deep) return null;
+  return `${file}:${deep.line}:${deep.column}: nested deeper than ${limits.maxDepth} levels: not read (set ${ENV.maxDepth} to raise the limit)`;
+}
+
+/** Whether the first bytes of an input are binary data: a NUL, or bytes that are not UTF-8. */
+export function looksBinary(head: Uint8Array): boolean {
+  if (head.includes(0)) return true;
+  // a multi-byte character cut at the end of the sample is not a reason
+  const cut = Math.max(0, head.length - 3);
+  try {
+    new TextDecoder('utf-8', { fatal: true }).decode(head.subarray(0, cut));
+    return false;
+  } catch {
+    return true;
+  }
+}
+
+/**
+ * Text for the terminal: control characters other than newline and tab (a NUL, an escape
+ * sequence from a hostile file) are shown as \u escapes, never written raw.
+ */
+export function terminalText(text: string): string {
+  return text.replace(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g, (c) => {
+    return `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`;
+  });
+}
+
+/**
+ * An argument that is empty (or only spaces), which a shell gives for an unset variable:
+ * never taken as a FILE (it would name the current folder) nor as an option's value.
+ */
+export function emptyArgumentError(argv: string[]): string | null {
+  const i = argv.findIndex((a) => a.trim() === '');
+  if (i < 0) return null;
+  const before = i > 0 ? (argv[i - 1] as string) : '';
+  return before.startsWith('-')
+    ? `the argument after ${before} is empty: an option's value or a FILE cannot be empty`
+    : `argument ${i + 1} is empty: a FILE cannot be empty`;
 }
 
 /**

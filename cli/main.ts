@@ -1,5 +1,5 @@
 import type { CliCommand, CliIO } from './io';
-import { EXIT_OK, EXIT_USAGE } from './io';
+import { EXIT_OK, EXIT_USAGE, emptyArgumentError, terminalText } from './io';
 
 /** A command's module: what it runs, and its usage (what `--help` prints). */
 interface CommandModule {
@@ -40,7 +40,14 @@ function usage(): string {
   return `usage:\n${lines.join('\n')}\n  meshdx COMMAND --help                                the options of one command\n`;
 }
 
-export async function main(argv: string[], io: CliIO): Promise<number> {
+export async function main(argv: string[], given: CliIO): Promise<number> {
+  // what an input holds reaches the terminal with its control bytes escaped (text only: the
+  // bytes a command writes are text it built itself)
+  const io: CliIO = {
+    ...given,
+    stdout: (t) => given.stdout(typeof t === 'string' ? terminalText(t) : t),
+    stderr: (t) => given.stderr(terminalText(t)),
+  };
   const [name, ...rest] = argv;
   if (!name || name === '--help' || name === '-h' || name === 'help') {
     io.stdout(usage());
@@ -56,6 +63,11 @@ export async function main(argv: string[], io: CliIO): Promise<number> {
   if (rest.includes('--help') || rest.includes('-h')) {
     io.stdout(mod.USAGE);
     return EXIT_OK;
+  }
+  const empty = emptyArgumentError(rest);
+  if (empty) {
+    io.stderr(`meshdx ${name}: ${empty}\n${mod.USAGE}`);
+    return EXIT_USAGE;
   }
   return mod.run(rest, io);
 }

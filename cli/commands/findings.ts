@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { CliCommand, CliIO, InputLimits } from '../io';
-import { EXIT_FAIL, EXIT_OK, EXIT_USAGE, limitsOf, readDocument } from '../io';
+import { depthError, EXIT_FAIL, EXIT_OK, EXIT_USAGE, limitsOf, readDocument } from '../io';
 import { groupFindings } from '../../lib/findings/group';
 import { parseManifestText, type Unreadable } from '../../lib/findings/input';
 import { manifestFindings } from '../../lib/findings/manifest';
@@ -236,6 +236,12 @@ export async function runWith(argv: string[], io: CliIO, readStdin: ReadStdin): 
         const text = await t.text();
         if (t.file === '(stdin)') total += Buffer.byteLength(text);
         files += 1;
+        // refused before any parser recurses into it, or reads binary data as one string
+        const deep = depthError(t.file, text, limitsOf(io));
+        if (deep) throw new FindingsInputError(deep);
+        const head = text.slice(0, 64 * 1024); // read as UTF-8: bytes that are not show as U+FFFD
+        if (head.includes('\u0000') || head.includes('\ufffd'))
+          throw new FindingsInputError(`${t.file} is binary data, not a JSON or YAML text`);
         const parsed = parseManifestText(text, t.file);
         if (parsed.objects.length === 0 && parsed.unreadable.length === 0) {
           unreadable.push({
@@ -339,6 +345,8 @@ function readGivenMeshConfig(
   const resolved = path.resolve(cwd, file);
   const read = readDocument(resolved, limits);
   if ('error' in read) return read.error.replaceAll(resolved, file);
+  const deep = depthError(file, read.text, limits);
+  if (deep) return deep;
   const r = parseMeshConfig(read.text);
   const first = r.errors[0];
   if (r.settings.from === 'none')

@@ -6,6 +6,7 @@
  */
 import fs from 'node:fs';
 import type { CliIO, InputLimits } from '../io';
+import { bytesText, envName, looksBinary } from '../io';
 import type { IpHistory } from '../../lib/ledger/ip-history';
 import type { HistoryProblem } from '../../lib/ledger/events';
 import type { UntimedPodIps } from '../../lib/ledger/ledger';
@@ -23,9 +24,29 @@ export function loadHistory(
   limits: InputLimits,
   worker: boolean,
 ): Promise<IpHistory | null> {
-  return startsWithSqlite(file)
-    ? historyFromStore(io, cmd, file)
-    : historyFromCapture(io, cmd, file, limits, worker);
+  const head = firstBytes(file, 64 * 1024);
+  if (isSqlite(head)) return historyFromStore(io, cmd, file);
+  const refused = refusedCapture(file, head, limits);
+  if (refused) {
+    io.stderr(`meshdx ${cmd}: ${refused}\n`);
+    return Promise.resolve(null);
+  }
+  return historyFromCapture(io, cmd, file, limits, worker);
+}
+
+/**
+ * Why a history that is not a store file is not read at all, before reading it: larger than
+ * the limit, or binary (a NUL or bytes that are not UTF-8 in its first 64 KiB).
+ */
+function refusedCapture(file: string, head: Buffer, limits: InputLimits): string | null {
+  const size = fs.statSync(file).size;
+  if (size > limits.maxHistoryBytes)
+    return `${file} is ${bytesText(size)}, more than the ${bytesText(limits.maxHistoryBytes)} meshdx reads as a history (set ${envName('maxHistoryBytes')} to raise the limit)`;
+  if (head.length === 0 || head.every((b) => b === 32 || b === 9 || b === 10 || b === 13))
+    return `${file} is empty: expected a pod watch capture or a meshdx store file`;
+  if (looksBinary(head))
+    return `${file} is binary data, not a pod watch capture (JSON text) nor a meshdx store file`;
+  return null;
 }
 
 /**
@@ -88,15 +109,18 @@ async function historyFromCapture(
   return history.counts.events === 0 ? null : table;
 }
 
-function startsWithSqlite(file: string): boolean {
+function firstBytes(file: string, max: number): Buffer {
   const fd = fs.openSync(file, 'r');
   try {
-    const buf = Buffer.alloc(16);
-    const n = fs.readSync(fd, buf, 0, 16, 0);
-    return n === 16 && buf.toString('latin1') === SQLITE_MAGIC;
+    const buf = Buffer.alloc(max);
+    return buf.subarray(0, fs.readSync(fd, buf, 0, max, 0));
   } finally {
     fs.closeSync(fd);
   }
+}
+
+function isSqlite(head: Buffer): boolean {
+  return head.length >= 16 && head.subarray(0, 16).toString('latin1') === SQLITE_MAGIC;
 }
 
 function reportHistoryProblems(

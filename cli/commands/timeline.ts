@@ -8,8 +8,7 @@
  */
 import path from 'node:path';
 import type { CliCommand, CliIO } from '../io';
-import { envName, EXIT_OK, EXIT_USAGE, guarded, limitsOf, readDocument } from '../io';
-import { findDeepNesting } from '../../lib/json-depth';
+import { depthError, EXIT_OK, EXIT_USAGE, guarded, limitsOf, readDocument } from '../io';
 import { parseArgs } from './accesslog';
 import { analyzePods } from '../../lib/timeline/analyze';
 import { summarizeFleet } from '../../lib/timeline/fleet';
@@ -88,11 +87,9 @@ function readText(file: string, io: CliIO, what: string): string | null {
     io.stderr(`meshdx timeline: cannot read ${what} ${read.error}\n`);
     return null;
   }
-  const deep = findDeepNesting(read.text, limits.maxDepth);
+  const deep = depthError(file, read.text, limits);
   if (deep) {
-    io.stderr(
-      `meshdx timeline: ${file}:${deep.line}:${deep.column}: nested deeper than ${limits.maxDepth} levels: not read (set ${envName('maxDepth')} to raise the limit)\n`,
-    );
+    io.stderr(`meshdx timeline: ${deep}\n`);
     return null;
   }
   return read.text;
