@@ -50,13 +50,17 @@ for (const bench of benches) {
     continue;
   }
   for (const res of JSON.parse(line.slice('@@RESULTS '.length)) as BenchResult[]) {
-    const miss = res.target !== undefined && res.value > res.target;
+    const miss =
+      (res.target !== undefined && res.value > res.target) ||
+      (res.min !== undefined && res.value < res.min);
     if (miss) failed = true;
     all.push({ ...res, bench });
     const target =
       res.target !== undefined
         ? `  (target <= ${res.target} ${res.unit}${miss ? ', MISSED' : ''})`
-        : '';
+        : res.min !== undefined
+          ? `  (target >= ${res.min} ${res.unit}${miss ? ', MISSED' : ''})`
+          : '';
     console.log(
       `  ${res.name.padEnd(48)} ${String(res.value).padStart(8)} ${res.unit}${target}${res.note ? `  ${res.note}` : ''}`,
     );

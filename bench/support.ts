@@ -9,6 +9,8 @@ export interface BenchResult {
   unit: string;
   /** Lower is better unless said otherwise. */
   target?: number;
+  /** For a figure where higher is better: the least it must reach. */
+  min?: number;
   note?: string;
 }
 

@@ -52,7 +52,25 @@ const FILLABLE: readonly RecordField[] = [
   'responseCodeDetails',
 ];
 
+/** Istio JSON keys of the fields above (and of the code, flags and time). */
+const LABEL_KEYS: ReadonlySet<string> = new Set([
+  'upstream_host',
+  'upstream_cluster',
+  'downstream_remote_address',
+  'downstream_local_address',
+  'authority',
+  'request_id',
+  'route_name',
+  'response_code_details',
+  'response_code',
+  'response_flags',
+  'start_time',
+]);
+
 function fillFromLabels(record: AccessLogRecord, labels: Record<string, unknown>): void {
+  let any = false;
+  for (const k in labels) if (LABEL_KEYS.has(k)) any = true;
+  if (!any) return;
   const fromLabels = recordFromJson(labels, record.line);
   for (const f of FILLABLE) if (record[f] === null) (record[f] as unknown) = fromLabels[f];
   if (record.responseCode === null) record.responseCode = fromLabels.responseCode;

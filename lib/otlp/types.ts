@@ -1,6 +1,6 @@
 /**
- * An OTLP ExportLogsServiceRequest as plain values (the shape protobufjs' toObject gives with
- * int64 as decimal strings and bytes as base64): only the fields meshdx reads are typed.
+ * An OTLP ExportLogsServiceRequest as plain values (the shape protobufjs' toObject gives, int64
+ * as numbers or decimal strings, bytes as base64): only the fields meshdx reads are typed.
  */
 export interface OtlpAnyValue {
   stringValue?: string;

@@ -37,7 +37,7 @@ export function attributeText(attrs: Record<string, unknown>, key: string): stri
 export function unixNanoToMs(v: string | number | undefined): number | null {
   if (v === undefined || v === null) return null;
   let ms: number;
-  // a JSON number this large is a double already: the nearest millisecond is all it holds
+  // a number this large is a double: the nearest millisecond is all it holds, and all meshdx keeps
   if (typeof v === 'number') ms = Math.round(v / 1e6);
   else {
     if (!/^\d+$/.test(v)) return null;

