@@ -90,3 +90,23 @@ test('one pod watch and one event watch per cluster, whatever the views ask', as
     expect(r['watch events'], url).toBe(1);
   }
 });
+
+test('the logo keeps the context, the header says the cluster is simulated, a skip link leads to the view', async ({
+  page,
+}) => {
+  await page.goto(`${demo}/timelines?context=${PHANTOM}`);
+  await expect(page.getByTestId('cluster-platform')).toHaveText(
+    'simulated cluster (meshdx simulator)',
+  );
+  // the sorted column says so to a screen reader, the others that they can be sorted
+  const headers = page.locator('[data-testid="pods-table"] [role="columnheader"]');
+  await expect(headers.and(page.locator('[aria-sort="ascending"]'))).toHaveCount(1);
+  expect(await headers.and(page.locator('[aria-sort="none"]')).count()).toBeGreaterThan(0);
+  await page.getByTestId('home-link').click();
+  await expect(page).toHaveURL(new RegExp(`/\\?context=${PHANTOM}$`));
+  await expect(page.getByTestId('cluster-label')).toHaveText(PHANTOM);
+  await page.keyboard.press('Tab');
+  await expect(page.getByTestId('skip-link')).toBeFocused();
+  await page.keyboard.press('Enter');
+  await expect(page.locator('main#main')).toBeFocused();
+});

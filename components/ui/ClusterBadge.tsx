@@ -1,8 +1,10 @@
 import type { ClusterInfo } from '../../lib/api/cluster';
+import { platformOf } from '../../lib/kube/platform';
 
 /** Always says which cluster is shown, and whether it answers. */
 export function ClusterBadge({ info }: { info: ClusterInfo }) {
   const dot = info.reachable ? 'bg-emerald-400' : 'bg-red-500';
+  const platform = platformOf(info.version);
   return (
     <div
       className="flex items-center gap-2 whitespace-nowrap text-sm"
@@ -14,6 +16,11 @@ export function ClusterBadge({ info }: { info: ClusterInfo }) {
         {info.label}
       </span>
       {info.version && <span className="text-slate-400">{info.version}</span>}
+      {platform && (
+        <span className="text-slate-200" data-testid="cluster-platform">
+          {platform}
+        </span>
+      )}
       {!info.reachable && <span className="text-red-300">unreachable</span>}
     </div>
   );

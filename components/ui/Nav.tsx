@@ -13,16 +13,35 @@ const VIEWS = [
   { href: '/findings', label: 'Findings' },
 ];
 
-/** View navigation; the cluster context and the namespace travel with you from view to view. */
-export function Nav() {
-  const path = usePathname();
+/** The query that travels from view to view: the cluster context and the namespace. */
+function useCarried(): string {
   const params = useSearchParams();
   const carry = new URLSearchParams();
   for (const k of [CONTEXT_PARAM, 'namespace']) {
     const v = params.get(k);
     if (v) carry.set(k, v);
   }
-  const q = carry.toString();
+  return carry.toString();
+}
+
+/** The logo: Overview of the same cluster context and namespace. */
+export function HomeLink() {
+  const q = useCarried();
+  return (
+    <Link
+      href={q ? `/?${q}` : '/'}
+      className="font-mono text-lg font-bold tracking-tight text-white"
+      data-testid="home-link"
+    >
+      meshdx
+    </Link>
+  );
+}
+
+/** View navigation; the cluster context and the namespace travel with you from view to view. */
+export function Nav() {
+  const path = usePathname();
+  const q = useCarried();
   return (
     <nav aria-label="Views" className="flex gap-1">
       {VIEWS.map((v) => {

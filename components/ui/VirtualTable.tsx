@@ -85,6 +85,15 @@ export function VirtualTable<T>({
             <div
               key={c.key}
               role="columnheader"
+              aria-sort={
+                c.sortValue && onSort
+                  ? active
+                    ? dir === 'asc'
+                      ? 'ascending'
+                      : 'descending'
+                    : 'none'
+                  : undefined
+              }
               className={`truncate px-2 py-1.5 ${c.align === 'right' ? 'text-right' : ''}`}
             >
               {c.sortValue && onSort ? (
