@@ -28,6 +28,60 @@ interface JsonOut {
   summary: { files: number; objects: number; findings: number; errors: number };
 }
 
+describe('meshdx findings --suppress and the analyze-suppress annotation', () => {
+  it('silences by rule, with wildcards, and says how many and by what', async () => {
+    const t = io();
+    const code = await runWith(
+      [analyzer('injection.yaml'), '-S', 'IST0103=Pod *.default', '--json'],
+      t,
+      noStdin,
+    );
+    expect(code).toBe(0);
+    const out = JSON.parse(t.out) as JsonOut & {
+      suppressed: { count: number; by: { by: string; count: number }[] };
+    };
+    expect(out.findings.filter((f) => f.code === 'IST0103')).toEqual([]);
+    expect(out.suppressed).toEqual({
+      count: 1,
+      by: [{ by: '--suppress IST0103=Pod *.default', count: 1 }],
+    });
+    const human = io();
+    await runWith(
+      [analyzer('injection.yaml'), '--suppress', 'IST0103=Pod *.default'],
+      human,
+      noStdin,
+    );
+    expect(human.out).toContain('1 suppressed:\n  1 by --suppress IST0103=Pod *.default\n');
+    expect(human.out).not.toContain('PodMissingProxy');
+  });
+
+  it('silences what the annotation on the object names', async () => {
+    const text = fs
+      .readFileSync(analyzer('injection.yaml'), 'utf8')
+      .replace(
+        'name: noninjectedpod\n',
+        'name: noninjectedpod\n  annotations:\n    galley.istio.io/analyze-suppress: IST0103\n',
+      );
+    expect(text).toContain('analyze-suppress');
+    fs.writeFileSync(path.join(dir, 'annotated.yaml'), text);
+    const t = io();
+    await runWith(['annotated.yaml'], t, noStdin);
+    expect(t.out).not.toContain('PodMissingProxy');
+    expect(t.out).toContain(
+      '1 by annotation galley.istio.io/analyze-suppress=IST0103 on Pod default/noninjectedpod',
+    );
+  });
+
+  it('refuses a value that is not CODE=RESOURCE and warns on a code meshdx does not report', async () => {
+    const t = io();
+    expect(await runWith([analyzer('injection.yaml'), '-S', 'IST0103'], t, noStdin)).toBe(2);
+    expect(t.err).toMatch(/-S "IST0103" is not a suppression: expected CODE=RESOURCE/);
+    const w = io();
+    await runWith([analyzer('injection.yaml'), '-S', 'IST0999=Pod x'], w, noStdin);
+    expect(w.err).toContain('warning: message code IST0999 is unknown to meshdx');
+  });
+});
+
 describe('meshdx findings', () => {
   it("reports istioctl's injection case as warnings, exit 0", async () => {
     const t = io();
@@ -47,7 +101,14 @@ describe('meshdx findings', () => {
     );
     expect(code).toBe(1);
     const out = JSON.parse(t.out) as JsonOut;
-    expect(Object.keys(out)).toEqual(['findings', 'unreadable', 'groups', 'meshConfig', 'summary']);
+    expect(Object.keys(out)).toEqual([
+      'findings',
+      'unreadable',
+      'groups',
+      'meshConfig',
+      'suppressed',
+      'summary',
+    ]);
     const f = out.findings.find(
       (x) => x.code === 'IST0101' && x.evidence.reftype === 'host+subset',
     );

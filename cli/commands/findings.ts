@@ -5,6 +5,14 @@ import { depthError, EXIT_FAIL, EXIT_OK, EXIT_USAGE, limitsOf, readDocument } fr
 import { groupFindings } from '../../lib/findings/group';
 import { parseManifestText, type Unreadable } from '../../lib/findings/input';
 import { manifestFindings } from '../../lib/findings/manifest';
+import {
+  annotationIndexOfRaw,
+  applySuppressions,
+  parseSuppressRule,
+  SUPPRESS_ANNOTATION,
+  type SuppressRule,
+  type SuppressedCount,
+} from '../../lib/findings/suppress';
 import type { Finding } from '../../lib/findings/types';
 import type { FindingGroup } from '../../lib/api/findings';
 import { splitMeshConfigs, type FoundMeshConfig } from '../../lib/findings/mesh-config';
@@ -13,7 +21,11 @@ import { DEFAULT_ROOT_NAMESPACE } from '../../lib/scoping/visibility';
 
 /** What `meshdx findings --help` prints, and what a wrong use is told. */
 export const USAGE =
-  'usage: meshdx findings PATH... [--json] [--max-mb N] [--mesh-config FILE]   (PATH "-" reads standard input)\n' +
+  'usage: meshdx findings PATH... [--json] [--max-mb N] [--mesh-config FILE] [--suppress CODE=RESOURCE]...\n' +
+  '  PATH "-" reads standard input.\n' +
+  '  --suppress, -S CODE=RESOURCE: as istioctl analyze, e.g. "IST0103=Pod mypod.testing" or\n' +
+  '    "IST0103=Pod *.testing" (* matches anything); repeatable. The annotation\n' +
+  `    ${SUPPRESS_ANNOTATION}: "CODE,CODE" (or "*") on an object silences its findings too.\n` +
   '  --mesh-config FILE: the mesh config (a bare mesh config, the istio ConfigMap, or an IstioOperator);\n' +
   '    without it, the first one among the PATHs is used. Its rootNamespace is where a Sidecar\n' +
   '    without selector applies mesh-wide (default istio-system).\n';
@@ -104,6 +116,8 @@ function readFile(file: string, cwd: string): string {
 interface Args {
   paths: string[];
   json: boolean;
+  suppress: SuppressRule[];
+  warnings: string[];
   maxMb: number;
   meshConfig: string | null;
 }
@@ -113,10 +127,19 @@ function parseArgs(argv: string[]): Args | string {
   let json = false;
   let maxMb = DEFAULT_MAX_MB;
   let meshConfig: string | null = null;
+  const suppress: SuppressRule[] = [];
+  const warnings: string[] = [];
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i] as string;
     if (a === '--json') json = true;
-    else if (a === '--mesh-config') {
+    else if (a === '--suppress' || a === '-S' || a.startsWith('--suppress=')) {
+      const v = a.startsWith('--suppress=') ? a.slice('--suppress='.length) : argv[++i];
+      if (v === undefined || v.startsWith('--')) return `${a} needs CODE=RESOURCE`;
+      const r = parseSuppressRule(v);
+      if ('error' in r) return `${a} ${r.error}`;
+      suppress.push(r.rule);
+      if (r.warning !== undefined) warnings.push(r.warning);
+    } else if (a === '--mesh-config') {
       const v = argv[++i];
       if (!v || v.startsWith('--')) return '--mesh-config needs a FILE';
       meshConfig = v;
@@ -128,7 +151,7 @@ function parseArgs(argv: string[]): Args | string {
     else paths.push(a);
   }
   if (paths.length === 0) return 'expected at least one PATH';
-  return { paths, json, maxMb, meshConfig };
+  return { paths, json, maxMb, meshConfig, suppress, warnings };
 }
 
 const mib = (n: number) => `${(n / 1024 / 1024).toFixed(1)} MiB`;
@@ -190,6 +213,7 @@ export async function runWith(argv: string[], io: CliIO, readStdin: ReadStdin): 
     io.stderr(`meshdx findings: ${args}\n${USAGE}`);
     return EXIT_USAGE;
   }
+  for (const w of args.warnings) io.stderr(`meshdx findings: warning: ${w}\n`);
   const maxBytes = Math.floor(args.maxMb * 1024 * 1024);
   const objects: unknown[] = [];
   const origins: string[] = [];
@@ -297,7 +321,9 @@ export async function runWith(argv: string[], io: CliIO, readStdin: ReadStdin): 
     );
     return EXIT_USAGE;
   }
-  const { findings } = manifestFindings(split.objects, { origins: split.origins, rootNamespace });
+  const all = manifestFindings(split.objects, { origins: split.origins, rootNamespace }).findings;
+  const silenced = applySuppressions(all, args.suppress, annotationIndexOfRaw(split.objects));
+  const findings = silenced.kept;
   const groups = groupFindings(findings);
   const errors = findings.filter((f) => f.severity === 'error').length;
   if (args.json) {
@@ -317,6 +343,7 @@ export async function runWith(argv: string[], io: CliIO, readStdin: ReadStdin): 
       unreadable,
       groups,
       meshConfig: mesh ? { origin: mesh.origin, rootNamespace } : null,
+      suppressed: { count: silenced.suppressed, by: silenced.counts },
       summary: { files, objects: split.objects.length, findings: findings.length, errors },
     };
     io.stdout(`${JSON.stringify(out, null, 2)}\n`);
@@ -326,6 +353,7 @@ export async function runWith(argv: string[], io: CliIO, readStdin: ReadStdin): 
       `${findings.length} findings in ${groups.length} groups (${errors} errors) from ${split.objects.length} objects in ${files} files\n`,
     );
     if (mesh) io.stdout(`mesh config: ${mesh.origin} (root namespace ${rootNamespace})\n`);
+    if (silenced.suppressed > 0) io.stdout(suppressedText(silenced.suppressed, silenced.counts));
   }
   if (unreadable.length > 0) {
     io.stderr(`meshdx findings: ${unreadable.length} part(s) could not be read:\n`);
@@ -334,6 +362,11 @@ export async function runWith(argv: string[], io: CliIO, readStdin: ReadStdin): 
     }
   }
   return errors > 0 ? EXIT_FAIL : EXIT_OK;
+}
+
+/** How many findings were suppressed, and by what (one line per rule or annotation). */
+export function suppressedText(total: number, counts: readonly SuppressedCount[]): string {
+  return `${total} suppressed:\n${counts.map((c) => `  ${c.count} by ${c.by}\n`).join('')}`;
 }
 
 /** The --mesh-config file's mesh config, or why it cannot be used (the file named as given). */

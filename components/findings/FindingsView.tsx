@@ -97,6 +97,18 @@ export function FindingsView() {
                   </ul>
                 </details>
               )}
+              {report.suppressed && report.suppressed.count > 0 && (
+                <details className="mt-2 text-xs text-slate-600" data-testid="findings-suppressed">
+                  <summary className="cursor-pointer">{report.suppressed.count} suppressed</summary>
+                  <ul className="mt-1 space-y-0.5">
+                    {report.suppressed.by.map((b) => (
+                      <li key={b.by}>
+                        {b.count} by {b.by}
+                      </li>
+                    ))}
+                  </ul>
+                </details>
+              )}
             </Card>
             <FilterBar>
               <SelectFilter

@@ -69,5 +69,12 @@ export const FindingsReportSchema = z.object({
   sources: z.array(z.object({ name: z.string(), ok: z.boolean(), detail: z.string() })).optional(),
   /** Analyses not done by the view's deadline: their findings are missing, not absent. */
   late: LatePartsSchema,
+  /** Findings silenced (galley.istio.io/analyze-suppress), how many and by what. */
+  suppressed: z
+    .object({
+      count: z.number().int().nonnegative(),
+      by: z.array(z.object({ by: z.string(), count: z.number().int().positive() })),
+    })
+    .optional(),
 });
 export type FindingsReport = z.infer<typeof FindingsReportSchema>;

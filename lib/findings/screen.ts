@@ -282,6 +282,20 @@ export function ambientNamespaces(s: Screened): Set<string> {
   return out;
 }
 
+/** Every screened object a finding can be about, for their suppression annotations. */
+export function suppressibleObjects(s: Screened): KubeObject[] {
+  return [
+    ...s.namespaces.map((o) => ({ ...o, kind: 'Namespace' })),
+    ...s.pods.map((o) => ({ ...o, kind: 'Pod' })),
+    ...s.labelledPods,
+    ...s.services.map((o) => ({ ...o, kind: 'Service' })),
+    ...s.sidecars.map((o) => ({ ...o, kind: 'Sidecar' })),
+    ...s.destinationRules.map((o) => ({ ...o, kind: 'DestinationRule' })),
+    ...s.virtualServices.map((o) => ({ ...o, kind: 'VirtualService' })),
+    ...s.serviceEntries.map((o) => ({ ...o, kind: 'ServiceEntry' })),
+  ];
+}
+
 /** KubeObject identity for messages. */
 export function refOf(o: KubeObject): string {
   return `${o.kind ?? 'Object'} ${o.metadata.namespace ? `${o.metadata.namespace}/` : ''}${o.metadata.name}`;

@@ -4,7 +4,8 @@ import type { AccessLogRecord } from '../../../lib/accesslog/types';
 import { inventoryFindings } from '../../../lib/findings/inventory';
 import { checkScreened } from '../../../lib/findings/manifest';
 import { ALL_CATALOG } from '../../../lib/findings/registry';
-import { screenLists } from '../../../lib/findings/screen';
+import { screenLists, suppressibleObjects } from '../../../lib/findings/screen';
+import { annotationIndex, applySuppressions } from '../../../lib/findings/suppress';
 import { groupFindings } from '../../../lib/findings/group';
 import { holdCounts, workloadTimelineFindings } from '../../../lib/timeline/workload-findings';
 import { dedupeFindings } from '../../../lib/findings/types';
@@ -217,7 +218,7 @@ async function computeFindings(
   // where two analyses make the same finding the first is kept: Scoping's MDX0301 carries a
   // Sidecar whose egress holds the namespaces the workloads were seen calling, the
   // inventory's (kept when Scoping is late) only the namespace and the control plane
-  const findings = dedupeFindings([
+  const all = dedupeFindings([
     ...(scoping.ok ? scoping.findings : []),
     ...inventoryFindings(inv, root, rt.settings.MESHDX_ISTIO_NAMESPACE),
     ...checkScreened(screened, root, logs),
@@ -225,6 +226,9 @@ async function computeFindings(
     ...(incidents.ok ? incidents.findings : []),
     ...(ambient.ok ? ambient.findings : []),
   ]);
+  // the galley.istio.io/analyze-suppress annotation silences a finding here as in the CLI
+  const silenced = applySuppressions(all, [], annotationIndex(suppressibleObjects(screened)));
+  const findings = silenced.kept;
   return {
     generatedAt: new Date().toISOString(),
     catalog: [...ALL_CATALOG],
@@ -252,5 +256,8 @@ async function computeFindings(
       ...sources,
     ],
     ...(d.late.length > 0 ? { late: [...d.late] } : {}),
+    ...(silenced.suppressed > 0
+      ? { suppressed: { count: silenced.suppressed, by: silenced.counts } }
+      : {}),
   };
 }
