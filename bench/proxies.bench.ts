@@ -64,7 +64,7 @@ export async function run(): Promise<BenchResult[]> {
         value: Math.round(scanMs),
         unit: 'ms',
         target: 5_000,
-        note: `${scanned} answered, ${fleet.totals.clusters.toLocaleString('en-US')} clusters in total`,
+        note: `${scanned} answered, ${fleet.totals.clusters.value?.toLocaleString('en-US') ?? 'unknown'} clusters in total (${fleet.totals.clusters.unknown} proxies unknown)`,
       },
       {
         name: 'proxies.fleet-scan-peak-rss',

@@ -1,3 +1,4 @@
+import type { MeasuredSum } from '../../lib/api/measured';
 import type { FleetView } from '../../lib/api/proxies';
 import { Badge, Card, Stat } from '../ui/Card';
 import { bytes, count } from './format';
@@ -28,10 +29,14 @@ export function FleetStats({ fleet }: { fleet: FleetView }) {
           testId="stat-unknown-late"
         />
       )}
-      <Stat label="Push volume (clusters)" value={count(t.clusters)} testId="stat-clusters" />
+      <Stat
+        label="Push volume (clusters)"
+        value={<MeasuredTotal sum={t.clusters} />}
+        testId="stat-clusters"
+      />
       <Stat
         label="Service clusters (derived)"
-        value={count(t.serviceClustersEstimate)}
+        value={<MeasuredTotal sum={t.serviceClustersEstimate} />}
         testId="stat-service-clusters"
       />
       <Stat
@@ -45,14 +50,48 @@ export function FleetStats({ fleet }: { fleet: FleetView }) {
         Cluster counts from each proxy&apos;s active-clusters gauge (all clusters). Service clusters
         are derived: active minus the known static/control-plane set (bootstrap clusters,
         BlackHole/Passthrough/InboundPassthrough); open a proxy for the exact split. Envoy memory in
-        total: {bytes(t.memoryBytes)}. Took {count(fleet.durationMs)} ms (deadline{' '}
-        {count(fleet.deadlineMs)} ms
+        total:{' '}
+        <span data-testid="total-memory">
+          {t.memoryBytes.value === null
+            ? `unknown (${unknownProxies(t.memoryBytes.unknown)})`
+            : bytes(t.memoryBytes.value)}
+          {t.memoryBytes.value !== null &&
+            t.memoryBytes.unknown > 0 &&
+            ` over ${count(t.memoryBytes.known)} proxies (${unknownProxies(t.memoryBytes.unknown)})`}
+        </span>
+        . Took {count(fleet.durationMs)} ms (deadline {count(fleet.deadlineMs)} ms
         {fleet.source.kind === 'scrape' &&
           `; ${fleet.concurrency} at a time, ${fleet.timeoutMs} ms timeout each`}
         ).
         {fleet.sync.problems.length > 0 && ` Sync state: ${fleet.sync.problems.join('; ')}.`}
       </p>
     </div>
+  );
+}
+
+const unknownProxies = (n: number) =>
+  n === 0 ? 'no proxy measured' : `${count(n)} ${n === 1 ? 'proxy' : 'proxies'} unknown`;
+
+/**
+ * A total over what was measured: the sum and how many proxies it leaves out as unknown, or
+ * "unknown" when nothing was measured (never 0 for a sum of nothing).
+ */
+function MeasuredTotal({ sum }: { sum: MeasuredSum }) {
+  if (sum.value === null)
+    return (
+      <span className="text-amber-700" data-known="0" data-unknown={sum.unknown}>
+        unknown <span className="text-sm font-normal">({unknownProxies(sum.unknown)})</span>
+      </span>
+    );
+  return (
+    <span data-known={sum.known} data-unknown={sum.unknown}>
+      {count(sum.value)}
+      {sum.unknown > 0 && (
+        <span className="block text-xs font-normal text-amber-700">
+          over {count(sum.known)}; {unknownProxies(sum.unknown)}
+        </span>
+      )}
+    </span>
   );
 }
 
@@ -128,8 +167,10 @@ export function NamespaceList({
               <span className="min-w-0">
                 <span className="block break-all font-medium">{n.namespace}</span>
                 <span className="block text-xs tabular-nums text-slate-600">
-                  {count(n.proxies)} {n.proxies === 1 ? 'proxy' : 'proxies'} · max{' '}
-                  {count(n.maxClusters)} clusters
+                  {count(n.proxies)} {n.proxies === 1 ? 'proxy' : 'proxies'} ·{' '}
+                  {n.maxClusters === null
+                    ? 'clusters unknown (none measured)'
+                    : `max ${count(n.maxClusters)} clusters`}
                 </span>
               </span>
               <span className="shrink-0 whitespace-nowrap">
@@ -184,7 +225,15 @@ export function TopWorkloads({ fleet }: { fleet: FleetView }) {
                   ? `${count(w.counted)} of ${count(w.proxies)} read`
                   : count(w.proxies)}
               </td>
-              <td className="py-1 text-right tabular-nums font-medium">{count(w.clusters)}</td>
+              <td className="py-1 text-right tabular-nums font-medium">
+                {w.clusters === null ? (
+                  <span className="text-amber-700" title="none of its proxies was measured">
+                    unknown (none read)
+                  </span>
+                ) : (
+                  count(w.clusters)
+                )}
+              </td>
             </tr>
           ))}
         </tbody>

@@ -1,6 +1,6 @@
 'use client';
 
-import { useMemo } from 'react';
+import { useMemo, type ReactNode } from 'react';
 import type { ProxyFleetRow } from '../../lib/api/proxies';
 import { sidecarScopes } from '../../lib/kube/proxy-container';
 import { Badge } from '../ui/Card';
@@ -11,6 +11,31 @@ import { bytes, count } from './format';
 function sourceTitle(r: ProxyFleetRow): string {
   const from = r.source === 'prometheus' ? 'Prometheus' : "meshdx's scrape of :15090";
   return r.sampledAt ? `from ${from}, sampled ${r.sampledAt}` : `from ${from}`;
+}
+
+/**
+ * A figure of a row: its value, or "unknown" with why (the row's status, or the raw value that
+ * was read and could not be), never a blank that reads as 0.
+ */
+function figure(
+  r: ProxyFleetRow,
+  value: number | null,
+  stat: string,
+  fmt: (n: number) => string,
+): ReactNode {
+  if (r.status === 'not-running') return <span className="text-slate-400">–</span>;
+  if (value !== null && r.status === 'ok') return fmt(value);
+  const bad = r.implausible.find((i) => i.figure === stat);
+  const why = bad ? `implausible ${bad.raw}` : r.status === 'ok' ? 'not reported' : r.status;
+  return (
+    <span
+      className="text-xs text-amber-800"
+      title={bad ? `${bad.figure} read as ${bad.raw}: ${bad.reason}` : (r.reason ?? why)}
+      data-testid="figure-unknown"
+    >
+      unknown ({why})
+    </span>
+  );
 }
 
 const syncTone = (s: string) => (s === 'SYNCED' ? 'good' : s === 'NOT SENT' ? 'neutral' : 'bad');
@@ -46,28 +71,32 @@ const COLUMNS: Column<ProxyFleetRow>[] = [
     width: '0.8fr',
     align: 'right',
     render: (r) =>
-      r.status === 'ok' ? count(r.activeClusters) : <span className="text-slate-400">–</span>,
+      figure(r, r.activeClusters, 'envoy_cluster_manager_active_clusters', (n) => count(n)),
   },
   {
     key: 'service',
     header: 'Service (est.)',
     width: '0.9fr',
     align: 'right',
-    render: (r) => count(r.serviceClustersEstimate),
+    render: (r) =>
+      figure(r, r.serviceClustersEstimate, 'envoy_cluster_manager_active_clusters', (n) =>
+        count(n),
+      ),
   },
   {
     key: 'listeners',
     header: 'Listeners',
     width: '0.8fr',
     align: 'right',
-    render: (r) => count(r.listeners),
+    render: (r) =>
+      figure(r, r.listeners, 'envoy_listener_manager_total_listeners_active', (n) => count(n)),
   },
   {
     key: 'memory',
     header: 'Memory',
     width: '0.9fr',
     align: 'right',
-    render: (r) => bytes(r.memoryBytes),
+    render: (r) => figure(r, r.memoryBytes, 'envoy_server_memory_allocated', (n) => bytes(n)),
   },
   {
     key: 'istio',

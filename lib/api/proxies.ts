@@ -2,6 +2,8 @@ import { z } from 'zod';
 import { ParseProblemSchema } from './parse-problem';
 import { ApiBudgetSchema } from './budget';
 import { ApiErrorSchema } from './errors';
+import { LatePartsSchema } from './late';
+import { ImplausibleSchema, MeasuredSumSchema } from './measured';
 
 /**
  * View models of the Proxies screen: the fleet (every proxy's cheap numbers from :15090, streamed
@@ -11,9 +13,11 @@ import { ApiErrorSchema } from './errors';
 export const FleetPlacementSchema = z.enum(['sidecar', 'native-sidecar', 'gateway', 'waypoint']);
 
 /**
- * ok: numbers read; unreachable: the scrape failed (reason says why); not-running: nothing to
- * ask; unknown: Prometheus has no (or only a lagging) series for it; late: not answered by the
- * view's deadline. Only `ok` rows carry numbers: the others are never counted as 0.
+ * ok: numbers read; unreachable: the proxy did not answer (the API server said it could not
+ * reach it); not-running: nothing to ask; unknown: no usable figures (no or a lagging series in
+ * Prometheus, no answer through a slow API server, an impossible active-clusters gauge: reason
+ * says which); late: not answered by the view's deadline. Only `ok` rows carry cluster numbers:
+ * the others are never counted as 0.
  */
 export const ProxyStatusSchema = z.enum(['ok', 'unreachable', 'not-running', 'unknown', 'late']);
 
@@ -59,6 +63,8 @@ export const FleetRowSchema = z.object({
   sync: SyncSchema.nullable(),
   /** Lines of the scrape meshdx could not read (counted, not hidden). */
   scrapeErrors: z.number(),
+  /** Figures read but impossible (their field is null): shown with the raw value. */
+  implausible: z.array(ImplausibleSchema),
   /** Where the numbers came from (null when there are none). */
   source: FigureSourceSchema.nullable(),
   /** When the numbers were sampled (Prometheus sample time, or meshdx's scrape time). */
@@ -73,7 +79,8 @@ export const NamespaceSummarySchema = z.object({
   /** Proxies no Sidecar resource selects (they get every service of the mesh). */
   unscopedProxies: z.number(),
   unscoped: z.boolean(),
-  clusters: z.number(),
+  /** Sum over its reachable proxies; null when none was measured (unknown, not 0). */
+  clusters: z.number().nullable(),
   maxClusters: z.number().nullable(),
 });
 export type NamespaceSummary = z.infer<typeof NamespaceSummarySchema>;
@@ -85,9 +92,12 @@ export const WorkloadSummarySchema = z.object({
   proxies: z.number(),
   /** Proxies whose active clusters were read: the sum below is theirs (partial when < proxies). */
   counted: z.number(),
-  /** Sum of active clusters over the workload's reachable proxies: its share of the push volume. */
-  clusters: z.number(),
-  maxClusters: z.number(),
+  /**
+   * Sum of active clusters over the workload's reachable proxies: its share of the push volume;
+   * null when none was measured (unknown, not 0).
+   */
+  clusters: z.number().nullable(),
+  maxClusters: z.number().nullable(),
   unscoped: z.boolean(),
 });
 export type WorkloadSummary = z.infer<typeof WorkloadSummarySchema>;
@@ -109,11 +119,14 @@ export const FleetTotalsSchema = z.object({
   unknown: z.number(),
   /** Not answered by the view's deadline. */
   late: z.number(),
-  /** Sum of active clusters over reachable proxies: the push volume. */
-  clusters: z.number(),
-  serviceClustersEstimate: z.number(),
-  listeners: z.number(),
-  memoryBytes: z.number(),
+  /**
+   * Sum of active clusters over the proxies whose count was read (the push volume), with how many
+   * running proxies it leaves out because theirs is unknown; null when none was read.
+   */
+  clusters: MeasuredSumSchema,
+  serviceClustersEstimate: MeasuredSumSchema,
+  listeners: MeasuredSumSchema,
+  memoryBytes: MeasuredSumSchema,
   unscopedProxies: z.number(),
 });
 export type FleetTotals = z.infer<typeof FleetTotalsSchema>;
@@ -221,6 +234,8 @@ export const FleetViewSchema = z.object({
     /** Why sync state is missing or partial (per istiod replica), when it is. */
     problems: z.array(z.string()),
   }),
+  /** What the view could not read by its deadline (the pods, the Sidecars...): it is partial. */
+  late: LatePartsSchema,
 });
 export type FleetView = z.infer<typeof FleetViewSchema>;
 

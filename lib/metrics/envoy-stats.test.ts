@@ -1,6 +1,6 @@
 import { describe, it, expect } from 'vitest';
 import { parsePrometheusText } from './prometheus';
-import { envoyProxyStats } from './envoy-stats';
+import { checkEnvoyProxyStats, envoyProxyStats } from './envoy-stats';
 
 // Shaped like Envoy's :15090/stats/prometheus as merged by pilot-agent on :15020.
 const SCRAPE = `# TYPE envoy_cluster_manager_active_clusters gauge
@@ -60,6 +60,35 @@ describe('envoyProxyStats', () => {
       serverState: { value: 3, name: 'INITIALIZING' },
       initializationTimeMs: null,
       istioVersion: '1.9.0',
+      implausible: [],
     });
+  });
+
+  it('takes no impossible gauge as a fact: it is null, listed with its raw value', () => {
+    const bad = (clusters: string, listeners: string, memory: string) =>
+      envoyProxyStats(
+        parsePrometheusText(
+          SCRAPE.replace('active_clusters{} 87', `active_clusters{} ${clusters}`)
+            .replace('listeners_active{} 53', `listeners_active{} ${listeners}`)
+            .replace('memory_allocated{} 11534336', `memory_allocated{} ${memory}`),
+        ).samples,
+      );
+    const a = bad('-5', '53', '1e308');
+    expect(a.activeClusters).toBeNull();
+    expect(a.memoryAllocatedBytes).toBeNull();
+    expect(a.listenersActive).toBe(53);
+    expect(a.implausible.map((i) => [i.figure, i.raw])).toEqual([
+      ['envoy_cluster_manager_active_clusters', '-5'],
+      ['envoy_server_memory_allocated', '1e+308'],
+    ]);
+    const b = bad('99999999999999999999999', '1.5', 'NaN');
+    expect([b.activeClusters, b.listenersActive, b.memoryAllocatedBytes]).toEqual([
+      null,
+      null,
+      null,
+    ]);
+    expect(b.implausible.map((i) => i.raw)).toEqual(['1e+23', '1.5', 'NaN']);
+    // checking again changes nothing (the Prometheus path checks what it folded)
+    expect(checkEnvoyProxyStats(b)).toEqual(b);
   });
 });

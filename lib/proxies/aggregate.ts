@@ -1,9 +1,16 @@
 import type { ProxyFleetRow, FleetTotals, NamespaceSummary, WorkloadSummary } from '../api/proxies';
+import { sumMeasured } from '../api/measured';
 import { sidecarScopes } from '../kube/proxy-container';
 import { workloadKey } from '../refs/workload-ref';
 
 /** A sidecar no Sidecar resource selects (a gateway's or waypoint's proxy none can scope). */
 const isUnscoped = (r: ProxyFleetRow) => r.sidecar === null && sidecarScopes(r.placement);
+
+/** Largest first; an unknown sum (nothing measured) after every known one, never as 0. */
+function knownFirst(a: number | null, b: number | null): number {
+  if (a === null || b === null) return a === b ? 0 : a === null ? 1 : -1;
+  return b - a;
+}
 
 /**
  * Per namespace: proxies, reachable ones, how many no Sidecar selects, cluster sums. Unscoped
@@ -18,15 +25,15 @@ export function namespaceSummaries(rows: readonly ProxyFleetRow[]): NamespaceSum
       reachable: 0,
       unscopedProxies: 0,
       unscoped: false,
-      clusters: 0,
+      clusters: null,
       maxClusters: null,
     };
     s.proxies++;
     if (isUnscoped(r)) s.unscopedProxies++;
     if (r.status === 'ok' && r.activeClusters !== null) {
       s.reachable++;
-      s.clusters += r.activeClusters;
-      s.maxClusters = Math.max(s.maxClusters ?? 0, r.activeClusters);
+      s.clusters = (s.clusters ?? 0) + r.activeClusters;
+      s.maxClusters = Math.max(s.maxClusters ?? r.activeClusters, r.activeClusters);
     }
     by.set(r.namespace, s);
   }
@@ -34,7 +41,7 @@ export function namespaceSummaries(rows: readonly ProxyFleetRow[]): NamespaceSum
   return out.sort(
     (a, b) =>
       Number(b.unscoped) - Number(a.unscoped) ||
-      b.clusters - a.clusters ||
+      knownFirst(a.clusters, b.clusters) ||
       a.namespace.localeCompare(b.namespace),
   );
 }
@@ -50,56 +57,64 @@ export function topWorkloads(rows: readonly ProxyFleetRow[], limit = 10): Worklo
       workloadKind: r.workloadKind,
       proxies: 0,
       counted: 0,
-      clusters: 0,
-      maxClusters: 0,
+      clusters: null,
+      maxClusters: null,
       unscoped: false,
     };
     w.proxies++;
     if (isUnscoped(r)) w.unscoped = true;
     if (r.status === 'ok' && r.activeClusters !== null) {
       w.counted++;
-      w.clusters += r.activeClusters;
-      w.maxClusters = Math.max(w.maxClusters, r.activeClusters);
+      w.clusters = (w.clusters ?? 0) + r.activeClusters;
+      w.maxClusters = Math.max(w.maxClusters ?? r.activeClusters, r.activeClusters);
     }
     by.set(key, w);
   }
   return [...by.values()]
     .sort(
       (a, b) =>
-        b.clusters - a.clusters ||
+        knownFirst(a.clusters, b.clusters) ||
         a.namespace.localeCompare(b.namespace) ||
         a.workload.localeCompare(b.workload),
     )
     .slice(0, limit);
 }
 
+/**
+ * Totals: proxies by status, and sums of the figures that were read. A running proxy whose
+ * figure is unknown (unreachable, unknown, late, or read but implausible) is counted as unknown
+ * in that sum, never as 0; a sum nothing was read for is null.
+ */
 export function fleetTotals(rows: readonly ProxyFleetRow[]): FleetTotals {
-  const t: FleetTotals = {
+  const t = {
     proxies: rows.length,
     reachable: 0,
     unreachable: 0,
     notRunning: 0,
     unknown: 0,
     late: 0,
-    clusters: 0,
-    serviceClustersEstimate: 0,
-    listeners: 0,
-    memoryBytes: 0,
     unscopedProxies: 0,
   };
+  const running: ProxyFleetRow[] = [];
   for (const r of rows) {
     if (isUnscoped(r)) t.unscopedProxies++;
+    if (r.status === 'not-running') {
+      t.notRunning++;
+      continue;
+    }
+    running.push(r);
     if (r.status === 'unreachable') t.unreachable++;
-    else if (r.status === 'not-running') t.notRunning++;
     else if (r.status === 'unknown') t.unknown++;
     else if (r.status === 'late') t.late++;
-    else {
-      t.reachable++;
-      t.clusters += r.activeClusters ?? 0;
-      t.serviceClustersEstimate += r.serviceClustersEstimate ?? 0;
-      t.listeners += r.listeners ?? 0;
-      t.memoryBytes += r.memoryBytes ?? 0;
-    }
+    else t.reachable++;
   }
-  return t;
+  const figure = (pick: (r: ProxyFleetRow) => number | null) =>
+    sumMeasured(running.map((r) => (r.status === 'ok' ? pick(r) : null)));
+  return {
+    ...t,
+    clusters: figure((r) => r.activeClusters),
+    serviceClustersEstimate: figure((r) => r.serviceClustersEstimate),
+    listeners: figure((r) => r.listeners),
+    memoryBytes: figure((r) => r.memoryBytes),
+  };
 }

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { ApiBudget } from '../api/budget';
 import { FleetViewSchema } from '../api/proxies';
-import type { EnvoyProxyStats } from '../metrics/envoy-stats';
+import { checkEnvoyProxyStats, type EnvoyProxyStats } from '../metrics/envoy-stats';
 import { buildFleet } from './fleet';
 import { knownStaticCount } from './static-set';
 import type { ProxyTarget, ScrapeOutcome } from './types';
@@ -33,6 +33,7 @@ function ok(active: number, extra: Partial<EnvoyProxyStats> = {}): ScrapeOutcome
       serverState: { value: 0, name: 'LIVE' },
       initializationTimeMs: null,
       istioVersion: '1.24.0',
+      implausible: [],
       ...extra,
     },
   };
@@ -111,8 +112,9 @@ describe('buildFleet', () => {
       activeClusters: null,
       reason: 'timeout: no answer',
     });
+    // it answered, without the gauge: unknown (not unreachable, not 0)
     const gw = fleet.rows.find((r) => r.key === 'c/gw-1');
-    expect(gw?.status).toBe('unreachable');
+    expect(gw?.status).toBe('unknown');
     expect(gw?.reason).toMatch(/active_clusters/);
     const pending = fleet.rows.find((r) => r.key === 'c/pending-1');
     expect(pending).toMatchObject({ status: 'not-running', activeClusters: null });
@@ -122,15 +124,17 @@ describe('buildFleet', () => {
     expect(fleet.totals).toMatchObject({
       proxies: 7,
       reachable: 4,
-      unreachable: 2,
+      unreachable: 1,
+      unknown: 1,
       notRunning: 1,
-      clusters: 300 + 310 + 40 + 45,
-      listeners: 40,
-      memoryBytes: 4000,
+      // the two running proxies without figures are counted as unknown, not as 0
+      clusters: { value: 300 + 310 + 40 + 45, known: 4, unknown: 2 },
+      listeners: { value: 40, known: 4, unknown: 2 },
+      memoryBytes: { value: 4000, known: 4, unknown: 2 },
       unscopedProxies: 3,
     });
     const k = knownStaticCount('sidecar');
-    expect(fleet.totals.serviceClustersEstimate).toBe(300 + 310 + 40 + 45 - 4 * k);
+    expect(fleet.totals.serviceClustersEstimate.value).toBe(300 + 310 + 40 + 45 - 4 * k);
     expect(fleet.rows.find((r) => r.key === 'a/web-1')?.serviceClustersEstimate).toBe(300 - k);
   });
 
@@ -140,8 +144,8 @@ describe('buildFleet', () => {
       'a/web-1',
       'b/api-2',
       'b/api-1',
-      'b/dead-1',
       'c/gw-1',
+      'b/dead-1',
       'c/pending-1',
     ]);
   });
@@ -202,5 +206,55 @@ describe('buildFleet', () => {
       ['f', false, 0],
     ]);
     expect(mixed.topWorkloads.find((w) => w.workload === 'gw')?.unscoped).toBe(false);
+  });
+
+  it('takes no impossible gauge as a fact: not ok, not ranked first, not in the totals', () => {
+    const stats = (clusters: number, listeners: number, memory: number): ScrapeOutcome => {
+      const o = ok(clusters, { listenersActive: listeners, memoryAllocatedBytes: memory });
+      return o.ok ? { ...o, stats: checkEnvoyProxyStats(o.stats) } : o;
+    };
+    const f = fleetOf(
+      [target('g', 'neg-1'), target('g', 'huge-1'), target('g', 'fine-1')],
+      [stats(-5, 10, 1e308), stats(99999999999999999999999, 1.5, 1000), stats(120, 12, 2048)],
+    );
+    expect(f.rows.map((r) => [r.key, r.status])).toEqual([
+      ['g/fine-1', 'ok'],
+      ['g/huge-1', 'unknown'],
+      ['g/neg-1', 'unknown'],
+    ]);
+    const neg = f.rows.find((r) => r.key === 'g/neg-1');
+    expect(neg?.reason).toMatch(/^implausible envoy_cluster_manager_active_clusters -5: /);
+    expect(neg?.activeClusters).toBeNull();
+    expect(neg?.implausible.map((i) => i.raw)).toEqual(['-5', '1e+308']);
+    const huge = f.rows.find((r) => r.key === 'g/huge-1');
+    expect(huge?.implausible.map((i) => i.raw)).toEqual(['1e+23', '1.5']);
+    expect(f.totals).toMatchObject({
+      reachable: 1,
+      unknown: 2,
+      clusters: { value: 120, known: 1, unknown: 2 },
+      listeners: { value: 12, known: 1, unknown: 2 },
+      memoryBytes: { value: 2048, known: 1, unknown: 2 },
+    });
+    expect(f.distribution.reduce((a, b) => a + b.count, 0)).toBe(1);
+    // a workload none of whose proxies was measured has an unknown sum, ranked after the known
+    expect(f.topWorkloads.map((w) => [w.workload, w.counted, w.clusters])).toEqual([
+      ['fine', 1, 120],
+      ['huge', 0, null],
+      ['neg', 0, null],
+    ]);
+    expect(f.namespaces[0]).toMatchObject({ reachable: 1, clusters: 120 });
+  });
+
+  it('a fleet with nothing measured has unknown totals, never 0', () => {
+    const f = fleetOf(
+      [target('h', 'a-1'), target('h', 'b-1')],
+      [
+        { ok: false, status: 'unknown', reason: 'no answer through the API server' },
+        { ok: false, status: 'late', reason: 'not read by the deadline' },
+      ],
+    );
+    expect(f.totals.clusters).toEqual({ value: null, known: 0, unknown: 2 });
+    expect(f.totals.memoryBytes).toEqual({ value: null, known: 0, unknown: 2 });
+    expect(f.namespaces[0]).toMatchObject({ reachable: 0, clusters: null, maxClusters: null });
   });
 });

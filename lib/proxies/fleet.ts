@@ -1,4 +1,5 @@
 import type { ApiBudget } from '../api/budget';
+import type { LatePart } from '../api/late';
 import type { ProxyFleetRow, FleetSource, FleetView, ZtunnelRow } from '../api/proxies';
 import { fleetTotals, namespaceSummaries, topWorkloads } from './aggregate';
 import { distribution } from './distribution';
@@ -20,6 +21,8 @@ export interface FleetInput {
   deadlineMs: number;
   source: FleetSource;
   api: ApiBudget;
+  /** What the view could not read by its deadline, when anything. */
+  late?: readonly LatePart[];
 }
 
 const STATUS_RANK: Record<ProxyFleetRow['status'], number> = {
@@ -85,5 +88,6 @@ export function buildFleet(input: FleetInput): FleetView {
       istiods: input.sync?.istiods ?? 0,
       problems: input.sync?.errors ?? ['no istiod pod found: sync state unavailable'],
     },
+    ...(input.late && input.late.length > 0 ? { late: [...input.late] } : {}),
   };
 }

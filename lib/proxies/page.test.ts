@@ -29,6 +29,7 @@ function row(
     sidecar: null,
     sync: null,
     scrapeErrors: 0,
+    implausible: [],
     source: active === null ? null : 'prometheus',
     sampledAt: null,
   };

@@ -1,4 +1,6 @@
 import type { ProxyFleetRow } from '../api/proxies';
+import { ENVOY_STAT_NAMES } from '../metrics/envoy-stats';
+import { describeImplausible } from '../plausible/checks';
 import { knownStaticCount, serviceClustersEstimate } from './static-set';
 import type { ProxySync } from './sync';
 import type { ProxyTarget, ScrapeOutcome } from './types';
@@ -9,8 +11,9 @@ import { podDotted } from '../refs/pod-ref';
 export const istiodProxyId = podDotted;
 
 /**
- * One fleet row. A proxy that could not be read keeps null numbers and the reason: it is shown as
- * unreachable, never as 0.
+ * One fleet row. A proxy that could not be read keeps null numbers and the reason (unreachable,
+ * unknown or late), never 0; a figure that was read but cannot be is null too, listed with its
+ * raw value.
  */
 export function fleetRow(
   target: ProxyTarget,
@@ -38,6 +41,7 @@ export function fleetRow(
     // the parse's record itself (istiod, state, types): no copy per row
     sync,
     scrapeErrors: 0,
+    implausible: [],
     source: null,
     sampledAt: null,
   };
@@ -47,14 +51,20 @@ export function fleetRow(
   const source = outcome.source ?? 'scrape';
   const s = outcome.stats;
   if (s.activeClusters === null) {
+    // the proxy answered: without a (believable) count it is unknown, never unreachable
+    const bad = s.implausible.find((i) => i.figure === ENVOY_STAT_NAMES.activeClusters);
     return {
       ...base,
-      status: source === 'prometheus' ? 'unknown' : 'unreachable',
-      reason:
-        source === 'prometheus'
+      status: 'unknown',
+      reason: bad
+        ? describeImplausible(bad)
+        : source === 'prometheus'
           ? 'no envoy_cluster_manager_active_clusters series in Prometheus'
           : 'the scrape has no envoy_cluster_manager_active_clusters gauge',
       scrapeErrors: outcome.errors,
+      implausible: s.implausible,
+      source,
+      sampledAt: outcome.sampledAt ?? null,
     };
   }
   return {
@@ -69,6 +79,7 @@ export function fleetRow(
     istioVersion: s.istioVersion ?? target.imageVersion,
     serverState: s.serverState?.name ?? null,
     scrapeErrors: outcome.errors,
+    implausible: s.implausible,
     source,
     sampledAt: outcome.sampledAt ?? null,
   };

@@ -30,6 +30,7 @@ const stats = (istioVersion: string | null): EnvoyProxyStats => ({
   serverState: null,
   initializationTimeMs: null,
   istioVersion,
+  implausible: [],
 });
 
 const target = (pod: string, notRunning: string | null = null): ScopingTarget => ({

@@ -4,7 +4,7 @@ import type { ScrapeOutcome } from '../../lib/proxies/types';
 import { podProxyGet } from '../kube/podports';
 import type { KubeTransport } from '../kube/transport';
 import type { EnvoyInitTimes } from './init-times';
-import { failureReason } from './reason';
+import { failedRead } from './reason';
 
 /** Envoy's prometheus listener: cheap, always carries cluster_manager/listener_manager/server. */
 export const ENVOY_PROMETHEUS_PORT = 15090;
@@ -24,8 +24,9 @@ export function keepWanted(text: string): string {
 }
 
 /**
- * One proxy's numbers from GET pods/NAME:15090/proxy/stats/prometheus. Never throws: a failure
- * is an outcome with its reason.
+ * One proxy's numbers from GET pods/NAME:15090/proxy/stats/prometheus, checked at the door (an
+ * impossible gauge is unknown, with its raw value). Never throws: a failure is an outcome with
+ * its reason, unreachable only when the API server said the proxy did not answer.
  */
 export async function scrapeProxyStats(
   t: KubeTransport,
@@ -45,6 +46,6 @@ export async function scrapeProxyStats(
     initTimes?.note(namespace, name, stats, t.clusterNow().getTime());
     return { ok: true, stats, errors: parsed.errors.length };
   } catch (e) {
-    return { ok: false, reason: failureReason(e) };
+    return failedRead(e);
   }
 }

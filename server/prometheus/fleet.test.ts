@@ -136,6 +136,7 @@ describe('the fleet from Prometheus', () => {
       serverState: { value: 0, name: 'LIVE' },
       initializationTimeMs: null,
       istioVersion: '1.24.2',
+      implausible: [],
     });
     // c has a sample time and no figures: nothing is made up for it
     expect(fleet.byPod.get('shop/c')?.stats).toMatchObject({
@@ -164,7 +165,29 @@ describe('the fleet from Prometheus', () => {
     expect(fleet.byPod.get('shop/b')?.stats).toMatchObject({
       warmingClusters: 4,
       serverState: null,
+      // not dropped silently: the raw value is kept for the view
+      implausible: [{ figure: 'envoy_server_state', raw: 'NaN' }],
     });
+  });
+
+  it('takes no impossible figure from Prometheus as a fact: the proxy is unknown, raw shown', async () => {
+    const { client } = fakeProm(
+      answers({
+        [FLEET_QUERIES.activeClusters]: [
+          [{ namespace: 'shop', pod: 'a' }, '-5'],
+          [{ namespace: 'shop', pod: 'b' }, '99999999999999999999999'],
+        ],
+        [FLEET_QUERIES.listeners]: [[{ namespace: 'shop', pod: 'b' }, '1.5']],
+        [FLEET_QUERIES.memory]: [[{ namespace: 'shop', pod: 'a' }, '1e308']],
+      }),
+    );
+    const fleet = await readPromFleet(client, NOW);
+    const a = promOutcome(fleet, 'shop', 'a', 3_600_000);
+    const b = promOutcome(fleet, 'shop', 'b', 3_600_000);
+    expect(a.ok && [a.stats.activeClusters, a.stats.memoryAllocatedBytes]).toEqual([null, null]);
+    expect(a.ok && a.stats.implausible.map((i) => i.raw)).toEqual(['-5', '1e+308']);
+    expect(b.ok && [b.stats.activeClusters, b.stats.listenersActive]).toEqual([null, null]);
+    expect(b.ok && b.stats.implausible.map((i) => i.raw)).toEqual(['1e+23', '1.5']);
   });
 
   it('asks for a whole figure when some proxy lacks its series: that proxy stays unknown', async () => {
@@ -241,7 +264,7 @@ describe('the fleet from Prometheus', () => {
 
   it('a proxy with numbers is ok, one without its gauge or with an old sample is unknown', async () => {
     const fleet: PromFleet = await readPromFleet(fakeProm(answers()).client, NOW);
-    const a = promOutcome(fleet, 'shop', 'a', 60_000);
+    const a = promOutcome(fleet, 'shop', 'a', 3_600_000);
     expect(a).toMatchObject({
       ok: true,
       source: 'prometheus',

@@ -5,7 +5,7 @@
  * request per proxy. A series that is missing, or whose last sample is older than `maxAgeMs`,
  * makes that figure unknown (never 0).
  */
-import type { EnvoyProxyStats } from '../../lib/metrics/envoy-stats';
+import { checkEnvoyProxyStats, type EnvoyProxyStats } from '../../lib/metrics/envoy-stats';
 import type { ScrapeOutcome } from '../../lib/proxies/types';
 import type { PromFleet, PromFleetSample } from '../../lib/proxies/prom-fleet';
 import { AsciiTexts } from '../../lib/ascii-text';
@@ -73,6 +73,17 @@ const COVERAGE_QUERY = (
 
 type Figure = keyof typeof FLEET_QUERIES | keyof typeof SPARSE | 'version';
 
+/** The series each figure is read from, as an implausible value names it. */
+const FIGURE_SERIES: Record<Figure, string> = {
+  activeClusters: 'envoy_cluster_manager_active_clusters',
+  listeners: 'envoy_listener_manager_total_listeners_active',
+  memory: 'envoy_server_memory_allocated',
+  sampledAt: 'timestamp(envoy_cluster_manager_active_clusters)',
+  warmingClusters: 'envoy_cluster_manager_warming_clusters',
+  state: 'envoy_server_state',
+  version: 'istio_build',
+};
+
 /** The labels the answers are read for: the proxy's, and the version's tag. */
 const LABELS = ['namespace', 'pod', 'tag'] as const;
 
@@ -91,6 +102,7 @@ function emptyStats(): EnvoyProxyStats {
     serverState: null,
     initializationTimeMs: null,
     istioVersion: null,
+    implausible: [],
   };
 }
 
@@ -123,7 +135,8 @@ function sampleFor(into: FoldTarget, namespace: string, pod: string): PromFleetS
 /**
  * Folds one figure's sample for one series into the per-proxy samples: the proxy's sample, or
  * null when the series has no namespace or pod label (not attributable to a proxy). A value
- * that is not finite leaves the figure unknown.
+ * that is not finite leaves the figure unknown, noted with its raw value; promOutcome checks the
+ * finite ones (a negative or impossibly large one is unknown too, with its raw value).
  */
 function foldSample(
   into: FoldTarget,
@@ -135,7 +148,14 @@ function foldSample(
 ): PromFleetSample | null {
   if (!namespace || !pod) return null;
   const p = sampleFor(into, namespace, pod);
-  if (!Number.isFinite(v)) return p;
+  if (!Number.isFinite(v)) {
+    p.stats.implausible.push({
+      figure: FIGURE_SERIES[figure],
+      raw: String(v),
+      reason: 'a figure is a finite number',
+    });
+    return p;
+  }
   switch (figure) {
     case 'activeClusters':
       p.stats.activeClusters = v;
@@ -336,7 +356,8 @@ export function promOutcome(
   }
   return {
     ok: true,
-    stats: s.stats,
+    // checked at the door: an impossible figure is unknown here, with its raw value
+    stats: checkEnvoyProxyStats(s.stats),
     errors: 0,
     source: 'prometheus',
     sampledAt: s.sampledAt,

@@ -8,7 +8,7 @@ import { sampleRange } from '../../../lib/proxies/sample-range';
 import type { SyncParse } from '../../../lib/proxies/sync';
 import type { ProxyTarget, ScrapeOutcome } from '../../../lib/proxies/types';
 import { readSyncStatus, istiodPods } from '../../envoy/istiod';
-import { failureReason } from '../../envoy/reason';
+import { failedRead } from '../../envoy/reason';
 import type { EnvoyInitTimes } from '../../envoy/init-times';
 import { scrapeProxyStats } from '../../envoy/scrape';
 import { listIstioConfig, listPods } from '../../kube/resources';
@@ -260,7 +260,7 @@ function scrapeAll(
         : o;
     },
     {
-      onThrow: (e) => ({ ok: false, reason: failureReason(e) }),
+      onThrow: (e) => failedRead(e),
       onDone: (r) => {
         progress.done++;
         if (r && !r.ok) progress.unreachable++;
