@@ -71,8 +71,22 @@ export function NamespaceRanking({
               <td className="py-1 pr-3 text-right tabular-nums">{num(r.clusters.minimum)}</td>
               <td className="py-1 pr-3 text-right tabular-nums">{num(r.clusters.predicted)}</td>
               <td className="py-1 pr-3 text-right tabular-nums">
-                {num(r.waste)}{' '}
-                <span className="text-xs text-slate-600">{pct(r.waste, r.clusters.current)}</span>
+                {r.waste === null ? (
+                  <span
+                    className="text-xs text-amber-700"
+                    title="none of its workloads was observed: what it uses is not known"
+                    data-testid="waste-unknown"
+                  >
+                    unknown (no workload observed)
+                  </span>
+                ) : (
+                  <>
+                    {num(r.waste)}{' '}
+                    <span className="text-xs text-slate-600">
+                      {pct(r.waste, r.clusters.current)}
+                    </span>
+                  </>
+                )}
                 {r.unobservedWorkloads > 0 && (
                   <span
                     className="ml-1 text-xs text-amber-700"

@@ -86,8 +86,11 @@ export const NamespaceRowSchema = z.object({
   unobservedWorkloads: z.number(),
   /** Sums over the namespace's proxies. */
   clusters: ClusterFiguresSchema,
-  /** Unused clusters x replicas over observed workloads (the ranking key). */
-  waste: z.number(),
+  /**
+   * Unused clusters x replicas over observed workloads (the ranking key); null when none of its
+   * workloads was observed (unknown, not 0: ranked after every known one).
+   */
+  waste: z.number().nullable(),
 });
 export type ScopingNamespaceRow = z.infer<typeof NamespaceRowSchema>;
 
@@ -126,7 +129,10 @@ export const ScopingReportSchema = z.object({
     clustersAfter: z.number(),
     /** Mesh-wide reduction in pushed clusters: sum over proxies of before - after. */
     reduction: z.number(),
-    waste: z.number(),
+    /** Sum over the namespaces whose waste is known; null when none is. */
+    waste: z.number().nullable(),
+    /** Namespaces whose waste is unknown (no workload observed), left out of `waste`. */
+    wasteUnknown: z.number(),
     /** Counted, not silently dropped. */
     gatewaysSkipped: z.number(),
     countsUnmatched: z.number(),

@@ -233,6 +233,19 @@ describe('buildScopingReport on an unscoped mesh', () => {
     expect(r2.totals.clustersAfter).toBe(report.totals.clustersAfter);
   });
 
+  it('an unobserved namespace has an unknown waste, ranked after the known, never 0', () => {
+    const blind = buildScopingReport(inputOf(w, []));
+    expect(blind.namespaces.length).toBeGreaterThan(0);
+    for (const n of blind.namespaces) expect(n.waste, n.name).toBeNull();
+    expect(blind.totals.waste).toBeNull();
+    expect(blind.totals.wasteUnknown).toBe(blind.namespaces.length);
+    const known = report.namespaces.filter((n) => n.waste !== null);
+    expect(known.length).toBeGreaterThan(0);
+    expect(report.namespaces.slice(0, known.length)).toEqual(known);
+    expect(report.totals.waste).toBe(known.reduce((n, r) => n + (r.waste ?? 0), 0));
+    expect(report.totals.wasteUnknown).toBe(report.namespaces.length - known.length);
+  });
+
   it('ranks namespaces by waste (unused clusters x replicas) and computes the minimum', () => {
     expect(report.namespaces.map((n) => n.name)).toEqual(['default', 'prod', 'shop']);
     const pp = report.workloads.find((r) => r.name === 'productpage-v1-abc');

@@ -4,6 +4,7 @@
  * mesh-wide reduction in pushed clusters, and findings. Visibility is computed once per
  * (namespace, Sidecar) scope, never per pod.
  */
+import { sumMeasured } from '../api/measured';
 import type { GeneratedSidecar, ScopingReport, WorkloadRow } from '../api/scoping';
 import type { Finding } from '../findings/types';
 import type { Pod } from '../kube/types';
@@ -174,7 +175,8 @@ export function buildScopingReport(input: ScopingInput): ScopingReport {
       clustersBefore,
       clustersAfter,
       reduction: clustersBefore - clustersAfter,
-      waste: namespaces.reduce((n, r) => n + r.waste, 0),
+      waste: sumMeasured(namespaces.map((r) => r.waste)).value,
+      wasteUnknown: namespaces.filter((r) => r.waste === null).length,
       gatewaysSkipped: input.pods.filter(isGatewayPod).length,
       countsUnmatched,
       observationsUnattributed: traffic.unattributed,

@@ -141,6 +141,12 @@ function defaultRef(
   return { source: 'none', namespace: null, name: null };
 }
 
+/** Largest waste first; an unknown one after every known one. */
+function byWaste(a: number | null, b: number | null): number {
+  if (a === null || b === null) return a === b ? 0 : a === null ? 1 : -1;
+  return b - a;
+}
+
 /** Namespace rows, ranked by waste (unused clusters x replicas) then by name. */
 export function namespaceRows(
   rows: readonly WorkloadRow[],
@@ -162,10 +168,11 @@ export function namespaceRows(
       proxies: list.reduce((n, r) => n + r.replicas, 0),
       unobservedWorkloads: list.filter((r) => !r.observed).length,
       clusters,
-      waste: clusters.unused ?? 0,
+      // unknown when no workload was observed: never 0 for "not measured"
+      waste: clusters.unused,
     };
   });
-  out.sort((a, b) => b.waste - a.waste || a.name.localeCompare(b.name));
+  out.sort((a, b) => byWaste(a.waste, b.waste) || a.name.localeCompare(b.name));
   out.forEach((r, i) => (r.rank = i + 1));
   return out;
 }
