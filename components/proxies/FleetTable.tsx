@@ -113,6 +113,10 @@ const COLUMNS: Column<ProxyFleetRow>[] = [
         <span title={`selected by ${r.sidecar.source}`}>
           {r.sidecar.namespace}/{r.sidecar.name}
         </span>
+      ) : r.sidecarUnknown !== null && sidecarScopes(r.placement) ? (
+        <span className="text-xs text-amber-800" title={r.sidecarUnknown}>
+          unknown (Sidecars not read)
+        </span>
       ) : !sidecarScopes(r.placement) ? (
         <span className="text-slate-500" title="istiod applies Sidecar resources to sidecars only">
           not for a {r.placement}

@@ -59,7 +59,10 @@ export const FleetRowSchema = z.object({
   memoryBytes: z.number().nullable(),
   istioVersion: z.string().nullable(),
   serverState: z.string().nullable(),
+  /** The Sidecar that selects it; null: none does (unless `sidecarUnknown` says it is unknown). */
   sidecar: SidecarRefSchema.nullable(),
+  /** Why the Sidecar is unknown (the Sidecar resources were not read by the deadline). */
+  sidecarUnknown: z.string().nullable(),
   sync: SyncSchema.nullable(),
   /** Lines of the scrape meshdx could not read (counted, not hidden). */
   scrapeErrors: z.number(),

@@ -3,8 +3,12 @@ import { sumMeasured } from '../api/measured';
 import { sidecarScopes } from '../kube/proxy-container';
 import { workloadKey } from '../refs/workload-ref';
 
-/** A sidecar no Sidecar resource selects (a gateway's or waypoint's proxy none can scope). */
-const isUnscoped = (r: ProxyFleetRow) => r.sidecar === null && sidecarScopes(r.placement);
+/**
+ * A sidecar no Sidecar resource selects (a gateway's or waypoint's proxy none can scope); one
+ * whose Sidecar is unknown (not read) is not counted as unscoped.
+ */
+const isUnscoped = (r: ProxyFleetRow) =>
+  r.sidecar === null && r.sidecarUnknown === null && sidecarScopes(r.placement);
 
 /** Largest first; an unknown sum (nothing measured) after every known one, never as 0. */
 function knownFirst(a: number | null, b: number | null): number {

@@ -27,6 +27,7 @@ function row(
     istioVersion: null,
     serverState: null,
     sidecar: null,
+    sidecarUnknown: null,
     sync: null,
     scrapeErrors: 0,
     implausible: [],

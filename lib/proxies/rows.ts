@@ -38,6 +38,7 @@ export function fleetRow(
     istioVersion: target.imageVersion,
     serverState: null,
     sidecar: target.sidecar,
+    sidecarUnknown: target.sidecarUnknown ?? null,
     // the parse's record itself (istiod, state, types): no copy per row
     sync,
     scrapeErrors: 0,

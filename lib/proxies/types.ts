@@ -12,6 +12,8 @@ export interface ProxyTarget {
   /** Why there is nothing to scrape (no IP, proxy not running, pod gone), or null. */
   notRunning: string | null;
   sidecar: ProxyFleetRow['sidecar'];
+  /** Why the Sidecar that selects it is not known (the Sidecars were not read), when so. */
+  sidecarUnknown?: string | null;
   /** Tag of the istio-proxy image (proxyv2:1.24.0 -> 1.24.0), the fallback Istio version. */
   imageVersion: string | null;
 }

@@ -40,6 +40,15 @@ describe('a view answers by its deadline on a slow API server', () => {
       for (const [view, f] of views) {
         const r = await timed(f);
         expect(r.ms, view).toBeLessThan(bound);
+        if (view === 'Proxies') {
+          // the pods are in by then: the fleet answers without the Sidecars it could not read
+          // by its deadline, naming them, each proxy's Sidecar unknown (not "none")
+          const fleet = r.value as Awaited<ReturnType<typeof scanFleet>>;
+          expect(isRequestError(fleet)).toBe(false);
+          expect(fleet.late?.map((l) => l.part)).toContain('Istio configuration (Sidecars)');
+          expect(fleet.rows.every((x) => x.placement !== 'sidecar' || x.sidecarUnknown)).toBe(true);
+          continue;
+        }
         const e = r.value;
         expect(isRequestError(e), view).toBe(true);
         if (!isRequestError(e)) continue;
@@ -47,9 +56,8 @@ describe('a view answers by its deadline on a slow API server', () => {
         expect(e.message).toMatch(new RegExp(`^${view} answered at its 700 ms deadline without`));
         // the pod list is in by the time Proxies and Scoping ask (after the others' deadlines)
         if (view === 'Scoping') expect(e.message).toMatch(/namespaces \(not read within/);
-        else if (view !== 'Proxies')
+        else
           expect(e.message).toMatch(/the pod list is still running \(0 pods read in 0 page\(s\)\)/);
-        else expect(e.message).toMatch(/Istio configuration \(Sidecars\) \(not read within/);
       }
       // the list went on meanwhile: a later view has it
       await rt.pods.whenListed();

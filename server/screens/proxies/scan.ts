@@ -141,19 +141,23 @@ export async function scanFleet(
           fetchImpl: deps.prometheus.fetchImpl ?? fetch,
         })
       : null;
-    // the fleet cannot be drawn without the pods and the Sidecars: past the deadline the view
-    // answers 503 naming which (the reads go on and fill the caches for the next view)
+    // the fleet cannot be drawn without the pods: past the deadline the view answers 503 naming
+    // them (the list goes on and fills the cache for the next view). The Sidecars and the mesh
+    // config are read meanwhile, while the proxies are asked: when they are late, the view
+    // answers without them, each proxy's Sidecar unknown (never "none").
     const view = new ViewDeadline('Proxies', deadlineMs);
-    const [pods, istio, rootNamespace] = await Promise.all([
-      view.need(
-        'pods',
-        deps.pods ? deps.pods() : listPods(deps.transport).then((l) => l.items),
-        deps.podsDetail,
-      ),
-      view.need('Istio configuration (Sidecars)', listIstioConfig(deps.transport)),
-      deps.rootNamespace ? view.need('mesh config', deps.rootNamespace()) : deps.istioNamespace,
-    ]);
-    const { targets } = proxyTargets(pods, istio.sidecars, rootNamespace);
+    const istioPart = 'Istio configuration (Sidecars)';
+    const istioRead = view.within(istioPart, listIstioConfig(deps.transport));
+    const rootRead = deps.rootNamespace
+      ? view.within('mesh config', deps.rootNamespace())
+      : Promise.resolve({ ok: true as const, value: deps.istioNamespace });
+    const pods = await view.need(
+      'pods',
+      deps.pods ? deps.pods() : listPods(deps.transport).then((l) => l.items),
+      deps.podsDetail,
+    );
+    // who to ask does not depend on the Sidecars: the scrapes start now
+    const { targets: asked } = proxyTargets(pods, [], deps.istioNamespace);
     const syncPromise = readSyncStatus(
       deps.kc,
       istiodPods(pods, deps.istioNamespace),
@@ -162,7 +166,7 @@ export async function scanFleet(
     const progress: FleetProgress = {
       type: 'progress',
       done: 0,
-      total: targets.length,
+      total: asked.length,
       unreachable: 0,
     };
     onProgress?.({ ...progress });
@@ -173,10 +177,10 @@ export async function scanFleet(
     let source: FleetSource;
     if (prom && deps.prometheus && promNote === null) {
       const maxAge = deps.prometheus.maxAgeMs;
-      outcomes = targets.map((t) =>
+      outcomes = asked.map((t) =>
         t.notRunning === null ? promOutcome(prom, t.namespace, t.name, maxAge) : null,
       );
-      progress.done = targets.length;
+      progress.done = asked.length;
       progress.unreachable = outcomes.filter((o) => o && !o.ok).length;
       onProgress?.({ ...progress });
       const unknown = progress.unreachable;
@@ -193,7 +197,7 @@ export async function scanFleet(
     } else {
       outcomes = await scrapeAll(
         { ...deps, deadlineMs },
-        targets,
+        asked,
         progress,
         deadline.done,
         onProgress,
@@ -213,13 +217,29 @@ export async function scanFleet(
         note: notes.length > 0 ? notes.join('; ') : null,
       };
     }
-    const [sync, ztunnels] = await Promise.all([
+    const [sync, ztunnels, istio, root] = await Promise.all([
       syncWithin(syncPromise, deadline.done, deadlineMs, deps.syncCache),
-      scanZtunnels(deps, pods, deps.istioNamespace),
+      view
+        .within('ztunnels', scanZtunnels(deps, pods, deps.istioNamespace))
+        .then((z) => (z.ok ? z.value : [])),
+      istioRead,
+      rootRead,
     ]);
+    // the same pods in the same order, now with the Sidecar that selects each (when known)
+    const { targets } = proxyTargets(
+      pods,
+      istio.ok ? istio.value.sidecars : [],
+      root.ok ? root.value : deps.istioNamespace,
+    );
+    const sidecarsLate = istio.ok
+      ? null
+      : `the Sidecar resources were not read within the ${deadlineMs} ms deadline`;
     return buildFleet({
-      targets,
+      targets: sidecarsLate
+        ? targets.map((t) => ({ ...t, sidecarUnknown: sidecarsLate }))
+        : targets,
       outcomes,
+      late: view.late,
       sync,
       scannedAt: deps.transport.clusterNow(),
       durationMs: Date.now() - started,

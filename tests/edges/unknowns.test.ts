@@ -1,0 +1,88 @@
+import { describe, expect, it } from 'vitest';
+import { FleetViewSchema, type FleetView } from '../../lib/api/proxies';
+import { isRequestError } from '../../lib/api/request-error';
+import { scanDeps } from '../../server/screens/proxies/fleet';
+import { scanFleet } from '../../server/screens/proxies/scan';
+import { runtimeOn, simOnly } from '../../test-support/simulator';
+
+/**
+ * Unknown is a state: with the API server 5 s slow (the simulator's latency fault, on every
+ * request from the first list on, as a real overloaded API server answers), the fleet answers
+ * by its deadline with what it has. A proxy it could not hear through the slow API server is
+ * unknown with the reason, not unreachable (only the API server was slow); no total counts an
+ * unknown figure as 0; the Sidecars it could not read are unknown, not "none".
+ */
+const demo = simOnly('demo');
+
+const DEADLINE_MS = 10_000;
+// the answer's own time is the proof (durationMs); the wall clock is a guard with room for a
+// loaded machine's late timers
+const SLACK_MS = 3_000;
+
+describe('the fleet with the API server 5 s slow', () => {
+  it('answers by its deadline, every unread figure unknown with its reason, never 0', async () => {
+    demo.sim.faults.latencyMs = 5_000;
+    const rt = runtimeOn(demo.kc, {
+      settings: { MESHDX_VIEW_DEADLINE_MS: DEADLINE_MS, MESHDX_CLOCK: 'objects' },
+    }).start();
+    try {
+      const t0 = Date.now();
+      const fleet: FleetView = FleetViewSchema.parse(await scanFleet(scanDeps(rt)));
+      expect(Date.now() - t0).toBeLessThan(DEADLINE_MS + SLACK_MS);
+      expect(fleet.rows.length).toBeGreaterThan(10);
+
+      // only the API server was slow: no proxy is called unreachable
+      expect(fleet.rows.filter((r) => r.status === 'unreachable')).toEqual([]);
+      expect(fleet.totals.unreachable).toBe(0);
+      for (const r of fleet.rows) {
+        if (r.status === 'ok' || r.status === 'not-running') continue;
+        expect(r.reason, r.key).toMatch(/no answer through the API server|deadline/);
+        expect([r.activeClusters, r.listeners, r.memoryBytes], r.key).toEqual([null, null, null]);
+      }
+
+      // totals count what is known and say how many are unknown: never a 0 for nothing read
+      const running = fleet.rows.filter((r) => r.status !== 'not-running').length;
+      const read = fleet.rows.filter((r) => r.status === 'ok').length;
+      for (const sum of [fleet.totals.clusters, fleet.totals.listeners, fleet.totals.memoryBytes]) {
+        expect(sum.known).toBe(read);
+        expect(sum.unknown).toBe(running - read);
+        if (read === 0) expect(sum.value).toBeNull();
+      }
+      for (const n of fleet.namespaces) if (n.reachable === 0) expect(n.clusters).toBeNull();
+      for (const w of fleet.topWorkloads) if (w.counted === 0) expect(w.clusters).toBeNull();
+
+      // what the view could not read by its deadline is named, and nothing stands in for it
+      const late = (fleet.late ?? []).map((l) => l.part);
+      if (late.includes('Istio configuration (Sidecars)')) {
+        expect(fleet.totals.unscopedProxies).toBe(0);
+        for (const r of fleet.rows.filter((x) => x.placement === 'sidecar'))
+          expect(r.sidecarUnknown, r.key).toMatch(/not read within the 10000 ms deadline/);
+      }
+      // the unknown rows rank after every measured one
+      const firstUnknown = fleet.rows.findIndex((r) => r.status !== 'ok');
+      const lastOk = fleet.rows.findLastIndex((r) => r.status === 'ok');
+      if (firstUnknown >= 0 && lastOk >= 0) expect(lastOk).toBeLessThan(firstUnknown);
+    } finally {
+      rt.stop();
+      demo.sim.faults.latencyMs = 0;
+    }
+  }, 60_000);
+
+  it('a view that cannot draw anything without the pod list says so by its deadline', async () => {
+    demo.sim.faults.latencyMs = 5_000;
+    const rt = runtimeOn(demo.kc, {
+      settings: { MESHDX_VIEW_DEADLINE_MS: 2_000, MESHDX_CLOCK: 'objects' },
+    }).start();
+    try {
+      const t0 = Date.now();
+      const e = await scanFleet(scanDeps(rt)).catch((x: unknown) => x);
+      expect(Date.now() - t0).toBeLessThan(2_000 + SLACK_MS);
+      expect(isRequestError(e) && e.message).toMatch(
+        /^Proxies answered at its 2000 ms deadline without .*pods \(not read within the 2000 ms deadline: the pod list is still running/,
+      );
+    } finally {
+      rt.stop();
+      demo.sim.faults.latencyMs = 0;
+    }
+  }, 30_000);
+});
