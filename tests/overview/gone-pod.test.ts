@@ -3,19 +3,16 @@
  * its registry as the server makes them; a payments pod is deleted through the API, and
  * GET /api/pods/shop/<it> answers 200, gone, with its deletion, IPs and transitions.
  */
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { GET as podGet } from '../../app/api/pods/[namespace]/[name]/route';
 import { PodDetailSchema, type PodDetail } from '../../lib/api/inventory';
 import type { Pod } from '../../lib/kube/types';
-import { resetRegistry, runningRuntimes } from '../../server/runtime/registry';
+import { runningRuntimes } from '../../server/runtime/registry';
 import { SIM_TOKEN } from '../../server/sim/api/kubeconfig';
-import { startSimulator, type RunningSimulator } from '../../server/sim/index';
+import type { RunningSimulator } from '../../server/sim/index';
+import { runtimeOnSimulator, type SimRuntime } from '../../test-support/sim-runtime';
 
-const saved = { ...process.env };
-const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'meshdx-gone-pod-'));
+let on: SimRuntime;
 let sim: RunningSimulator;
 
 const getPod = (ns: string, name: string) =>
@@ -34,30 +31,11 @@ async function until<T>(what: string, f: () => T | null | Promise<T | null>): Pr
 }
 
 beforeAll(async () => {
-  sim = await startSimulator({
-    scenario: 'phantom-503',
-    port: 0,
-    clock: { fixed: new Date('2026-11-01T12:00:00Z') },
-  });
-  const kubeconfig = path.join(dir, 'kubeconfig');
-  fs.writeFileSync(kubeconfig, sim.kubeconfigYaml, { mode: 0o600 });
-  process.env = {
-    ...saved,
-    MESHDX_DB: ':memory:',
-    MESHDX_KUBECONFIG: kubeconfig,
-    MESHDX_CLOCK: 'objects',
-  };
-  delete process.env.MESHDX_CONTEXT;
-  delete process.env.MESHDX_AUTH;
-  resetRegistry();
+  on = await runtimeOnSimulator({ scenario: 'phantom-503', env: { MESHDX_CLOCK: 'objects' } });
+  sim = on.sim;
 });
 
-afterAll(async () => {
-  resetRegistry();
-  process.env = { ...saved };
-  await sim?.close();
-  fs.rmSync(dir, { recursive: true, force: true });
-});
+afterAll(() => on?.close());
 
 describe("a deleted pod's page", () => {
   it('answers 200 with what the store holds, marked gone; a name never seen stays a 404', async () => {

@@ -1,49 +1,31 @@
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { asMeshdx } from '../../server/auth/identity';
 import { ApiBudgetSchema } from '../../lib/api/budget';
 import { loadEnv } from '../../server/env';
-import { resetRegistry, baseRuntimeFor } from '../../server/runtime/registry';
+import { baseRuntimeFor } from '../../server/runtime/registry';
 import { getHealth } from '../../server/screens/cluster/health';
 import { getFleet } from '../../server/screens/proxies/fleet';
-import { startSimulator, type RunningSimulator } from '../../server/sim/index';
+import { runtimeOnSimulator, type SimRuntime } from '../../test-support/sim-runtime';
 
 /**
  * /api/health and the fleet view report meshdx's own requests to the cluster from the runtime's
  * budget (the settings from the environment), port-forwards included.
  */
-let sim: RunningSimulator;
-let dir: string;
-const saved = { ...process.env };
+let on: SimRuntime;
 
 beforeAll(async () => {
-  sim = await startSimulator({
+  on = await runtimeOnSimulator({
     scenario: 'demo',
-    port: 0,
-    clock: { fixed: new Date('2026-11-01T12:00:00Z') },
+    env: {
+      MESHDX_API_QPS: '300',
+      MESHDX_API_BURST: '300',
+      MESHDX_PROXY_CONCURRENCY: '8',
+      MESHDX_HEAP_GROWTH_PERCENT: '25',
+    },
   });
-  dir = fs.mkdtempSync(path.join(os.tmpdir(), 'meshdx-health-'));
-  const file = path.join(dir, 'kubeconfig');
-  fs.writeFileSync(file, sim.kubeconfigYaml);
-  resetRegistry();
-  process.env.MESHDX_KUBECONFIG = file;
-  process.env.MESHDX_DB = ':memory:';
-  process.env.MESHDX_API_QPS = '300';
-  process.env.MESHDX_API_BURST = '300';
-  process.env.MESHDX_PROXY_CONCURRENCY = '8';
-  process.env.MESHDX_HEAP_GROWTH_PERCENT = '25';
-  delete process.env.MESHDX_CONTEXT;
-  delete process.env.MESHDX_PROMETHEUS;
 });
 
-afterAll(async () => {
-  resetRegistry();
-  process.env = { ...saved };
-  await sim?.close();
-  fs.rmSync(dir, { recursive: true, force: true });
-});
+afterAll(() => on?.close());
 
 describe('meshdx reports its own API cost', () => {
   it('per runtime in /api/health and at the foot of the fleet', async () => {
