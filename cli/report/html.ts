@@ -46,6 +46,9 @@ function section(p: ReportPage, i: number): string {
     `<section id="${anchor(i)}" data-page="${escapeHtml(p.name)}" data-status="${p.status}">`,
     `<h2>${escapeHtml(p.name)}<span class="badge ${p.status}">${p.status}</span></h2>`,
     `<div class="url"><a href="${safeHref(p.url)}">${escapeHtml(p.url)}</a></div>`,
+    p.json !== undefined
+      ? `<div class="url">frozen JSON: <a href="${safeHref(p.json)}">${escapeHtml(p.json)}</a></div>`
+      : '',
     p.error !== undefined ? `<pre>${escapeHtml(p.error)}</pre>` : '',
     img,
     '</section>',

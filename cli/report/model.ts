@@ -30,7 +30,9 @@ export interface PagePlan {
   url: string;
   /** PNG file name inside the report directory. */
   file: string;
-  kind: 'view' | 'link';
+  kind: 'view' | 'link' | 'snapshot';
+  /** A snapshot's frozen JSON, where GET /api/snapshots/ID answers it (kind 'snapshot'). */
+  json?: { url: string; file: string };
 }
 
 export type PageStatus = 'ok' | 'error';
@@ -47,6 +49,8 @@ export interface ReportPage {
   pdf?: string;
   status: PageStatus;
   error?: string;
+  /** --snapshot: the frozen view's JSON as kept, written beside its PNG. */
+  json?: string;
 }
 
 /** report.json */
@@ -63,6 +67,8 @@ export interface ReportOptions {
   out: string | null;
   views: ReportViewName[];
   links: string[];
+  /** --snapshot: ids (or /snapshots/ID links) of frozen views to capture, page and JSON. */
+  snapshots: string[];
   namespace: string | null;
   width: number;
   pdf: boolean;

@@ -20,6 +20,7 @@ describe('parseReportArgs', () => {
       out: null,
       views: [...VIEWS],
       links: [],
+      snapshots: [],
       namespace: null,
       width: 1440,
       pdf: false,
@@ -61,6 +62,21 @@ describe('parseReportArgs', () => {
   it('--views none captures only the links', () => {
     expect(ok(['--url', 'http://x', '--views', 'none', '--link', '/incidents']).views).toEqual([]);
     expect(bad(['--url', 'http://x', '--views', 'none'])).toContain('nothing to capture');
+  });
+
+  it('--snapshot takes ids and Share links, and names one that is neither', () => {
+    const id = 'Zm9vYmFyYmF6cXV4cXV1eA';
+    const o = ok(['--url', 'http://x', '--views', 'none', '--snapshot', id]);
+    expect(o.snapshots).toEqual([id]);
+    expect(
+      ok(['--url', 'http://x', '--snapshot', `http://y/snapshots/${id}?context=a`]).snapshots,
+    ).toHaveLength(1);
+    expect(bad(['--url', 'http://x', '--snapshot', 'abc'])).toBe(
+      '--snapshot abc is not a snapshot id (the 22 characters after /snapshots/ in a Share link) or such a link',
+    );
+    expect(bad(['--url', 'http://x', '--snapshot', `/incidents/${id}`])).toContain(
+      'not a snapshot',
+    );
   });
 
   it('says what is wrong', () => {

@@ -1,9 +1,11 @@
 import { parseArgs } from 'node:util';
+import { SNAPSHOT_ID } from '../../lib/api/snapshots';
 import { isViewName, VIEWS, type ReportOptions, type ReportViewName } from './model';
 
 export const REPORT_USAGE =
   'usage: meshdx report --url URL [--out DIR] [--views overview,timelines,proxies,scoping,incidents,findings|none]\n' +
-  '                     [--link URL ...] [--namespace NS] [--width 1440] [--pdf] [--timeout SECONDS]\n';
+  '                     [--link URL ...] [--snapshot ID ...] [--namespace NS] [--width 1440] [--pdf]\n' +
+  '                     [--timeout SECONDS]\n';
 
 export const DEFAULT_WIDTH = 1440;
 export const DEFAULT_TIMEOUT_S = 60;
@@ -78,8 +80,15 @@ export function parseReportArgs(argv: readonly string[]): ParsedOptions {
   if (ns !== undefined && (ns.length > 63 || !NAMESPACE.test(ns)))
     return { ok: false, error: `--namespace ${ns} is not a Kubernetes namespace name` };
   const links = values.link ?? [];
-  if (views.views.length === 0 && links.length === 0)
-    return { ok: false, error: 'nothing to capture: --views none and no --link' };
+  const snapshots = values.snapshot ?? [];
+  const badSnapshot = snapshots.find((s) => snapshotRef(s) === null);
+  if (badSnapshot !== undefined)
+    return {
+      ok: false,
+      error: `--snapshot ${badSnapshot} is not a snapshot id (the 22 characters after /snapshots/ in a Share link) or such a link`,
+    };
+  if (views.views.length === 0 && links.length === 0 && snapshots.length === 0)
+    return { ok: false, error: 'nothing to capture: --views none and no --link or --snapshot' };
   if (values.out !== undefined && values.out.trim() === '')
     return { ok: false, error: '--out is empty' };
   return {
@@ -89,6 +98,7 @@ export function parseReportArgs(argv: readonly string[]): ParsedOptions {
       out: values.out ?? null,
       views: views.views,
       links,
+      snapshots,
       namespace: ns ?? null,
       width: width.value,
       pdf: values.pdf ?? false,
@@ -107,10 +117,28 @@ function parse(argv: readonly string[]) {
       out: { type: 'string' },
       views: { type: 'string' },
       link: { type: 'string', multiple: true },
+      snapshot: { type: 'string', multiple: true },
       namespace: { type: 'string' },
       width: { type: 'string' },
       pdf: { type: 'boolean' },
       timeout: { type: 'string' },
     },
   });
+}
+
+/**
+ * A --snapshot value: an id, or a Share link (`/snapshots/ID`, absolute or not, its `?context=`
+ * kept) -> the id and the query to ask with; null when it is neither.
+ */
+export function snapshotRef(raw: string): { id: string; search: string } | null {
+  const v = raw.trim();
+  if (SNAPSHOT_ID.test(v)) return { id: v, search: '' };
+  let u: URL;
+  try {
+    u = new URL(v, 'http://meshdx.invalid/');
+  } catch {
+    return null;
+  }
+  const m = /\/snapshots\/([^/]+)$/.exec(u.pathname);
+  return m?.[1] !== undefined && SNAPSHOT_ID.test(m[1]) ? { id: m[1], search: u.search } : null;
 }

@@ -49,6 +49,7 @@ async function capturePages(
   plans: ReturnType<typeof planPages>['pages'],
   dir: string,
   io: CliIO,
+  fetchImpl: FetchLike,
 ): Promise<ReportPage[]> {
   const context = await browser.newContext({
     viewport: { width: o.width, height: VIEWPORT_HEIGHT },
@@ -71,6 +72,14 @@ async function capturePages(
         }
       }
       await page.close().catch(() => undefined);
+      if (plan.json) {
+        const problem = await saveJson(plan.json, dir, fetchImpl, o.timeoutMs);
+        if (problem === null) r.json = plan.json.file;
+        else {
+          r.status = 'error';
+          r.error = r.error ? `${r.error}\n${problem}` : problem;
+        }
+      }
       pages.push(r);
       const first = r.error?.split('\n')[0];
       io.stdout(
@@ -81,6 +90,35 @@ async function capturePages(
     await context.close().catch(() => undefined);
   }
   return pages;
+}
+
+/**
+ * A snapshot's frozen JSON, written as the server keeps it (the bytes, not re-serialised), or
+ * why it could not be.
+ */
+async function saveJson(
+  json: { url: string; file: string },
+  dir: string,
+  fetchImpl: FetchLike,
+  timeoutMs: number,
+): Promise<string | null> {
+  try {
+    const res = await fetchImpl(json.url, { signal: AbortSignal.timeout(timeoutMs) });
+    const bytes = Buffer.from(await res.arrayBuffer());
+    if (!res.ok) {
+      let message = bytes.toString('utf8').slice(0, 300);
+      try {
+        message = (JSON.parse(message) as { error: { message: string } }).error.message;
+      } catch {
+        // not meshdx's JSON error: its first bytes say enough
+      }
+      return `${json.url} answered ${res.status}: ${message}`;
+    }
+    fs.writeFileSync(path.join(dir, json.file), bytes);
+    return null;
+  } catch (e) {
+    return `${json.url} could not be read: ${e instanceof Error ? e.message : String(e)}`;
+  }
 }
 
 async function printPdf(
@@ -147,7 +185,7 @@ export async function runReport(o: ReportOptions, io: CliIO, deps: ReportDeps): 
   }
   const browser = launched.browser;
   try {
-    const pages = await capturePages(browser, o, plan.pages, dir, io);
+    const pages = await capturePages(browser, o, plan.pages, dir, io, deps.fetch);
     const report: ReportJson = {
       cluster: probe.cluster,
       createdAt: createdAt.toISOString(),

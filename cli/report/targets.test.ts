@@ -89,3 +89,39 @@ describe('utcStamp', () => {
     expect(defaultOutDir(d)).toBe('meshdx-report-20260304T030607Z');
   });
 });
+
+describe('--snapshot pages', () => {
+  const ID = 'Zm9vYmFyYmF6cXV4cXV1eA';
+  it('captures the snapshot page and its JSON, an id or a Share link with its context', () => {
+    const r = planPages({
+      url: 'http://127.0.0.1:3000/',
+      views: ['overview'],
+      links: [],
+      snapshots: [ID, `http://elsewhere:8080/snapshots/${ID}?context=prod`],
+      namespace: null,
+    });
+    expect(r.errors).toEqual([]);
+    expect(r.pages.slice(1)).toEqual([
+      {
+        name: `snapshot-${ID}`,
+        url: `http://127.0.0.1:3000/snapshots/${ID}`,
+        file: `02-snapshot-${ID}.png`,
+        kind: 'snapshot',
+        json: {
+          url: `http://127.0.0.1:3000/api/snapshots/${ID}`,
+          file: `02-snapshot-${ID}.json`,
+        },
+      },
+      {
+        name: `snapshot-${ID}`,
+        url: `http://127.0.0.1:3000/snapshots/${ID}?context=prod`,
+        file: `03-snapshot-${ID}.png`,
+        kind: 'snapshot',
+        json: {
+          url: `http://127.0.0.1:3000/api/snapshots/${ID}?context=prod`,
+          file: `03-snapshot-${ID}.json`,
+        },
+      },
+    ]);
+  });
+});

@@ -1,4 +1,5 @@
 import { VIEW_PATHS, type PagePlan, type ReportOptions } from './model';
+import { snapshotRef } from './options';
 
 export type LinkTarget = { url: string; rebased: boolean } | { error: string };
 
@@ -45,7 +46,10 @@ const pad = (n: number) => String(n).padStart(2, '0');
  * The pages to capture, in order: the views (with `?namespace=` when given), then the links.
  * Names are unique; files are numbered so the directory lists in capture order.
  */
-export function planPages(o: Pick<ReportOptions, 'url' | 'views' | 'links' | 'namespace'>): {
+export function planPages(
+  o: Pick<ReportOptions, 'url' | 'views' | 'links' | 'namespace'> &
+    Partial<Pick<ReportOptions, 'snapshots'>>,
+): {
   pages: PagePlan[];
   notes: string[];
   errors: string[];
@@ -70,5 +74,24 @@ export function planPages(o: Pick<ReportOptions, 'url' | 'views' | 'links' | 'na
     const n = pages.length + 1;
     pages.push({ name, url: t.url, file: `${pad(n)}-${name}.png`, kind: 'link' });
   });
+  for (const raw of o.snapshots ?? []) {
+    const ref = snapshotRef(raw);
+    if (ref === null) {
+      errors.push(`--snapshot ${raw} is not a snapshot id or link`);
+      continue;
+    }
+    const n = pages.length + 1;
+    const name = `snapshot-${ref.id}`;
+    pages.push({
+      name,
+      url: new URL(`snapshots/${ref.id}${ref.search}`, o.url).toString(),
+      file: `${pad(n)}-${name}.png`,
+      kind: 'snapshot',
+      json: {
+        url: new URL(`api/snapshots/${ref.id}${ref.search}`, o.url).toString(),
+        file: `${pad(n)}-${name}.json`,
+      },
+    });
+  }
   return { pages, notes, errors };
 }

@@ -18,6 +18,7 @@ import { useClusterContext } from '../data/useClusterContext';
 import { WindowBar } from './WindowBar';
 import { LIVE_CAP, useLiveIncidents } from './useLiveIncidents';
 import { podKeyOf } from '../../lib/refs/pod-ref';
+import { ShareButton } from '../snapshots/ShareButton';
 
 /**
  * The 503 incident: failing requests from the client proxies' access logs, each tied to the pod
@@ -116,6 +117,7 @@ export function IncidentsView() {
           ))}
         </ul>
       )}
+      <ShareButton view="incidents" />
       {state.ip && <IpHolders ip={state.ip} context={ctx} />}
       <QueryBoundary query={incidents} what="the incident">
         {(view) => (

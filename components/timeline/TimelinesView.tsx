@@ -21,6 +21,7 @@ import { TimelineGroups } from './TimelineGroups';
 import { timelineFleetQuery } from './queries';
 import { useClusterContext } from '../data/useClusterContext';
 import { podKeyOf, tryParsePodRef } from '../../lib/refs/pod-ref';
+import { ShareButton } from '../snapshots/ShareButton';
 
 /**
  * The chart library loads after the table: the rows an SRE came for do not wait for it. Its
@@ -58,6 +59,7 @@ function Fleet({ f }: { f: TimelinePagedFleet }) {
   const pod = state.pod ? tryParsePodRef(state.pod) : null;
   return (
     <div className="space-y-4">
+      <ShareButton view="timelines" />
       <LateNote late={f.late} />
       <div className="grid grid-cols-2 gap-3 md:grid-cols-5 xl:grid-cols-7">
         <Stat label="Meshed pods" value={counts.pods.toLocaleString('en-US')} testId="stat-pods" />

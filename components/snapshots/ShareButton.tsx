@@ -1,0 +1,84 @@
+'use client';
+
+import { useState } from 'react';
+import { withContext } from '../../lib/api/context';
+import type { SnapshotInfo, SnapshotView } from '../../lib/api/snapshots';
+import { useClusterContext } from '../data/useClusterContext';
+
+type State =
+  | { kind: 'idle' }
+  | { kind: 'freezing' }
+  | { kind: 'done'; info: SnapshotInfo; copied: boolean }
+  | { kind: 'failed'; message: string };
+
+/** The page's query without `?context=` (the snapshot is asked for on that context). */
+function viewQuery(): string {
+  const sp = new URLSearchParams(window.location.search);
+  sp.delete('context');
+  const q = sp.toString();
+  return q ? `?${q}` : '';
+}
+
+/**
+ * Share: freezes what the view shows now (its API JSON, computed by the server for this page's
+ * filters and window) and gives the /snapshots/ID link that reopens exactly that, read-only.
+ */
+export function ShareButton({ view }: { view: SnapshotView }) {
+  const ctx = useClusterContext();
+  const [state, setState] = useState<State>({ kind: 'idle' });
+  const share = async () => {
+    setState({ kind: 'freezing' });
+    try {
+      const res = await fetch(withContext('/api/snapshots', ctx), {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json', Accept: 'application/json' },
+        body: JSON.stringify({ view, query: viewQuery() }),
+      });
+      const data = (await res.json().catch(() => null)) as
+        SnapshotInfo | { error?: { message?: string; hint?: string } } | null;
+      if (!res.ok || data === null || !('id' in data)) {
+        const err = data && 'error' in data ? data.error : undefined;
+        setState({
+          kind: 'failed',
+          message: `${err?.message ?? `the server answered ${res.status}`}${err?.hint ? ` ${err.hint}` : ''}`,
+        });
+        return;
+      }
+      const link = `${window.location.origin}${data.link}`;
+      const copied = await navigator.clipboard.writeText(link).then(
+        () => true,
+        () => false,
+      );
+      setState({ kind: 'done', info: data, copied });
+    } catch (e) {
+      setState({ kind: 'failed', message: e instanceof Error ? e.message : String(e) });
+    }
+  };
+  return (
+    <div className="no-print flex flex-wrap items-center gap-2 text-xs" data-testid="share">
+      <button
+        type="button"
+        className="rounded border border-slate-300 bg-white px-2 py-1 text-slate-800 hover:bg-slate-50 disabled:opacity-60"
+        disabled={state.kind === 'freezing'}
+        onClick={() => void share()}
+        data-testid="share-button"
+        title="Freeze what this view shows into a link that reopens it after the pods and logs are gone"
+      >
+        {state.kind === 'freezing' ? 'Freezing…' : 'Share'}
+      </button>
+      {state.kind === 'done' && (
+        <span data-testid="share-link">
+          Frozen{state.copied ? ' (link copied)' : ''}:{' '}
+          <a className="font-mono text-blue-700 underline" href={state.info.link}>
+            {state.info.link}
+          </a>
+        </span>
+      )}
+      {state.kind === 'failed' && (
+        <span className="text-red-700" role="alert" data-testid="share-error">
+          Could not freeze this view: {state.message}
+        </span>
+      )}
+    </div>
+  );
+}
