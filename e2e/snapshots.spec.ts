@@ -54,7 +54,7 @@ test('Share on Timelines freezes its page, rendered read-only', async ({ page })
   test.setTimeout(120_000);
   await page.goto(`${demo}/timelines?namespace=shop`);
   await expect(page.getByTestId('stat-pods')).toBeVisible({ timeout: 60_000 });
-  const pods = await page.getByTestId('stat-pods').innerText();
+  const pods = (await page.getByTestId('stat-pods').textContent()) ?? '';
   await page.getByTestId('share-button').click();
   const link = page.getByTestId('share-link').locator('a');
   await expect(link).toHaveAttribute('href', /^\/snapshots\//);

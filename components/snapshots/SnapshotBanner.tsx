@@ -19,7 +19,7 @@ export function SnapshotBanner({ info }: { info: SnapshotInfo }) {
           href={info.url}
           data-testid="snapshot-from"
         >
-          {info.url}
+          {readable(info.url)}
         </a>
         . It shows what that view showed then, after the pods and logs it names are gone; the link
         opens the view as it is now.
@@ -32,4 +32,13 @@ export function SnapshotBanner({ info }: { info: SnapshotInfo }) {
       </p>
     </div>
   );
+}
+
+/** A URL as a person reads it (`12:00:00Z`, not `12%3A00%3A00Z`); the link keeps it encoded. */
+function readable(url: string): string {
+  try {
+    return decodeURIComponent(url);
+  } catch {
+    return url;
+  }
 }

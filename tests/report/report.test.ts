@@ -8,7 +8,7 @@ import { chromiumPath } from '../../cli/report/chromium';
 import type { ReportJson } from '../../cli/report/model';
 import { pngSize } from '../../cli/report/png';
 import { defaultDeps } from '../../cli/report/run';
-import { freePort, startStub, STUB_LABEL, type StubServer } from './stub';
+import { freePort, startStub, STUB_LABEL, STUB_SNAPSHOT, type StubServer } from './stub';
 
 function io(cwd: string) {
   const sink = fakeIO(cwd);
@@ -123,6 +123,43 @@ describe('meshdx report against a dashboard (real Chromium)', () => {
     expect(fs.readFileSync(path.join(dir, 'index.html'), 'utf8')).not.toContain('id="errors"');
     expect(fs.existsSync(path.join(dir, 'report.pdf'))).toBe(false);
   }, 60_000);
+
+  it('--snapshot captures the frozen page and its JSON byte for byte; a gone one is an error page', async () => {
+    const t = io(tmp);
+    const gone = 'Z29uZS1zbmFwc2hvdC0wMg';
+    const code = await run(
+      [
+        '--url',
+        stub.url,
+        '--out',
+        'r-snap',
+        '--views',
+        'none',
+        '--snapshot',
+        STUB_SNAPSHOT.id,
+        '--snapshot',
+        `http://elsewhere:3000/snapshots/${gone}`,
+        '--timeout',
+        '5',
+      ],
+      t.sink,
+    );
+    expect(code).toBe(1);
+    const dir = path.join(tmp, 'r-snap');
+    const report = readReport(dir);
+    const kept = report.pages.find((p) => p.name === `snapshot-${STUB_SNAPSHOT.id}`);
+    expect(kept).toMatchObject({ status: 'ok', json: `01-snapshot-${STUB_SNAPSHOT.id}.json` });
+    expect(
+      fs.readFileSync(path.join(dir, kept?.json ?? '')).equals(Buffer.from(STUB_SNAPSHOT.body)),
+    ).toBe(true);
+    const missing = report.pages.find((p) => p.name === `snapshot-${gone}`);
+    expect(missing?.status).toBe('error');
+    expect(missing?.error).toContain(`answered 404: no snapshot "${gone}" in this store`);
+    expect(missing?.json).toBeUndefined();
+    expect(fs.readFileSync(path.join(dir, 'index.html'), 'utf8')).toContain(
+      `frozen JSON: <a href="01-snapshot-${STUB_SNAPSHOT.id}.json">`,
+    );
+  });
 
   it('exits 2 naming the URL and the port-forward when nothing listens', async () => {
     const port = await freePort();

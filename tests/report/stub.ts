@@ -33,6 +33,12 @@ function loadingThenData(title: string, delayMs: number, rows: number): string {
 
 export const STUB_LABEL = 'stub: report-test';
 
+/** The one frozen view the stub keeps: its JSON, spaced and non-ASCII as a server may keep it. */
+export const STUB_SNAPSHOT = {
+  id: 'c3R1Yi1zbmFwc2hvdC0wMQ',
+  body: '{"window":{"from":"2026-11-01T11:00:00.000Z"},  "note":"é ✓"}',
+};
+
 export async function startStub(): Promise<StubServer> {
   const requests: string[] = [];
   const server = http.createServer((req, res) => {
@@ -42,6 +48,28 @@ export async function startStub(): Promise<StubServer> {
       res.writeHead(status, { 'content-type': 'text/html; charset=utf-8' });
       res.end(body);
     };
+    const frozen = /^\/(api\/)?snapshots\/([A-Za-z0-9_-]{22})$/.exec(u.pathname);
+    if (frozen) {
+      const [, api, id] = frozen;
+      const kept = id === STUB_SNAPSHOT.id;
+      if (api) {
+        res.writeHead(kept ? 200 : 404, { 'content-type': 'application/json' });
+        res.end(
+          kept
+            ? STUB_SNAPSHOT.body
+            : JSON.stringify({
+                error: { code: 'SNAPSHOT_NOT_FOUND', message: `no snapshot "${id}" in this store` },
+              }),
+        );
+        return;
+      }
+      return html(
+        kept ? 200 : 404,
+        kept
+          ? loadingThenData(`Snapshot ${id}`, 50, 5)
+          : page('Snapshot', `<div data-testid="error-panel">no snapshot "${id}"</div>`),
+      );
+    }
     switch (u.pathname) {
       case '/api/cluster':
         res.writeHead(200, { 'content-type': 'application/json' });
