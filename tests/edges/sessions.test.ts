@@ -1,13 +1,13 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { GET as inventoryGet } from '../../app/api/inventory/route';
 import { GET as sessionGet, POST as sessionPost } from '../../app/api/session/route';
 import { POST as logoutPost } from '../../app/api/session/logout/route';
 import { resetAuthState } from '../../server/auth/request';
 import { REVOCATIONS_FILE } from '../../server/auth/revocations';
-import { SESSION_COOKIE } from '../../server/auth/session';
+import { SESSION_COOKIE, SESSION_MAX_AGE_S } from '../../server/auth/session';
 import { resetRegistry } from '../../server/runtime/registry';
 import { requireKubectl } from '../sim/kubectl-harness';
 import { startAuthCluster, USERS, type AuthCluster } from '../auth/harness';
@@ -64,6 +64,7 @@ describe('sessions end on the server', () => {
     c = await startAuthCluster();
   }, 60_000);
   afterEach(() => {
+    vi.useRealTimers();
     resetRegistry();
     resetAuthState();
     process.env = { ...saved };
@@ -106,6 +107,24 @@ describe('sessions end on the server', () => {
     expect((await inventoryGet(req('/api/inventory', { headers: { cookie: fresh } }))).status).toBe(
       200,
     );
+  });
+
+  it('replaying a cookie past its expiry is a 401 naming the expiry, also after a restart', async () => {
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'meshdx-sessions-'));
+    start(dir);
+    const cookie = await signIn();
+    expect((await inventoryGet(req('/api/inventory', { headers: { cookie } }))).status).toBe(200);
+    // the server's clock passes the session's end; the browser would have dropped the cookie
+    // (Max-Age), a replay sends it all the same
+    vi.useFakeTimers({ toFake: ['Date'] });
+    vi.setSystemTime(Date.now() + SESSION_MAX_AGE_S * 1000 + 1000);
+    const replay = await inventoryGet(req('/api/inventory', { headers: { cookie } }));
+    expect(replay.status).toBe(401);
+    expect(await codeOf(replay)).toBe('SESSION_EXPIRED');
+    start(dir);
+    const after = await inventoryGet(req('/api/inventory', { headers: { cookie } }));
+    expect(after.status).toBe(401);
+    expect(await codeOf(after)).toBe('SESSION_EXPIRED');
   });
 
   it('with MESHDX_DB=:memory: the sign-out holds for the run', async () => {
