@@ -9,6 +9,8 @@ export async function register(): Promise<void> {
   const { refuseForbiddenMethods } = await import('./server/edge-methods');
   const { allowedMethods } = await import('./server/security/guard');
   refuseForbiddenMethods(allowedMethods);
+  const { boundRequestBodies } = await import('./server/security/body-limit');
+  boundRequestBodies();
   // the host allowlist is checked at start, so a typo shows in the log at once
   const { loadSecurityConfig } = await import('./server/security/config');
   try {
