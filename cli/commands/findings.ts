@@ -14,6 +14,9 @@ import {
   type SuppressedCount,
 } from '../../lib/findings/suppress';
 import type { Finding } from '../../lib/findings/types';
+import { parseOrigin, toSarif, type ObjectLocation } from '../../lib/findings/sarif';
+import { isJsonObject } from '../../lib/json-object';
+import packageJson from '../../package.json';
 import type { FindingGroup } from '../../lib/api/findings';
 import { splitMeshConfigs, type FoundMeshConfig } from '../../lib/findings/mesh-config';
 import { parseMeshConfig } from '../../lib/timeline/meshconfig';
@@ -22,7 +25,8 @@ import { DEFAULT_ROOT_NAMESPACE } from '../../lib/scoping/visibility';
 /** What `meshdx findings --help` prints, and what a wrong use is told. */
 export const USAGE =
   'usage: meshdx findings PATH... [--json] [--max-mb N] [--mesh-config FILE] [--suppress CODE=RESOURCE]...\n' +
-  '  PATH "-" reads standard input.\n' +
+  '  PATH "-" reads standard input. --format text|json|sarif (--json = --format json): SARIF 2.1.0\n' +
+  '    places each finding on the file and line of its object, for CI code scanning.\n' +
   '  --suppress, -S CODE=RESOURCE: as istioctl analyze, e.g. "IST0103=Pod mypod.testing" or\n' +
   '    "IST0103=Pod *.testing" (* matches anything); repeatable. The annotation\n' +
   `    ${SUPPRESS_ANNOTATION}: "CODE,CODE" (or "*") on an object silences its findings too.\n` +
@@ -113,9 +117,11 @@ function readFile(file: string, cwd: string): string {
   }
 }
 
+type Format = 'text' | 'json' | 'sarif';
+
 interface Args {
   paths: string[];
-  json: boolean;
+  format: Format;
   suppress: SuppressRule[];
   warnings: string[];
   maxMb: number;
@@ -124,15 +130,21 @@ interface Args {
 
 function parseArgs(argv: string[]): Args | string {
   const paths: string[] = [];
-  let json = false;
+  let format: Format = 'text';
   let maxMb = DEFAULT_MAX_MB;
   let meshConfig: string | null = null;
   const suppress: SuppressRule[] = [];
   const warnings: string[] = [];
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i] as string;
-    if (a === '--json') json = true;
-    else if (a === '--suppress' || a === '-S' || a.startsWith('--suppress=')) {
+    if (a === '--json') format = 'json';
+    else if (a === '--format' || a.startsWith('--format=')) {
+      const v = a.startsWith('--format=') ? a.slice('--format='.length) : argv[++i];
+      if (v !== 'text' && v !== 'json' && v !== 'sarif') {
+        return `--format needs text, json or sarif${v === undefined ? '' : ` (not ${JSON.stringify(v)})`}`;
+      }
+      format = v;
+    } else if (a === '--suppress' || a === '-S' || a.startsWith('--suppress=')) {
       const v = a.startsWith('--suppress=') ? a.slice('--suppress='.length) : argv[++i];
       if (v === undefined || v.startsWith('--')) return `${a} needs CODE=RESOURCE`;
       const r = parseSuppressRule(v);
@@ -151,7 +163,7 @@ function parseArgs(argv: string[]): Args | string {
     else paths.push(a);
   }
   if (paths.length === 0) return 'expected at least one PATH';
-  return { paths, json, maxMb, meshConfig, suppress, warnings };
+  return { paths, format, maxMb, meshConfig, suppress, warnings };
 }
 
 const mib = (n: number) => `${(n / 1024 / 1024).toFixed(1)} MiB`;
@@ -326,7 +338,16 @@ export async function runWith(argv: string[], io: CliIO, readStdin: ReadStdin): 
   const findings = silenced.kept;
   const groups = groupFindings(findings);
   const errors = findings.filter((f) => f.severity === 'error').length;
-  if (args.json) {
+  if (args.format === 'sarif') {
+    const where = objectLocations(split.objects, split.origins);
+    const log = toSarif({
+      findings,
+      silenced: silenced.silenced,
+      locate: (f) => where.get(locationKey(f.subject.kind, f.subject.namespace, f.subject.name)),
+      version: meshdxVersion(),
+    });
+    io.stdout(`${JSON.stringify(log, null, 2)}\n`);
+  } else if (args.format === 'json') {
     const out = {
       findings: findings.map((f) => ({
         code: f.code,
@@ -362,6 +383,38 @@ export async function runWith(argv: string[], io: CliIO, readStdin: ReadStdin): 
     }
   }
   return errors > 0 ? EXIT_FAIL : EXIT_OK;
+}
+
+const locationKey = (kind: string, namespace: string | undefined, name: string) =>
+  `${kind}|${namespace ?? ''}|${name}`;
+
+/**
+ * Where each object was read, by kind, namespace and name (an object without namespace is
+ * found under `default` too, where the checks place it, and under none, when cluster-scoped).
+ */
+function objectLocations(
+  objects: readonly unknown[],
+  origins: readonly string[],
+): Map<string, ObjectLocation> {
+  const out = new Map<string, ObjectLocation>();
+  objects.forEach((o, i) => {
+    const at = parseOrigin(origins[i] ?? '');
+    if (at === null || !isJsonObject(o) || typeof o.kind !== 'string') return;
+    const m = isJsonObject(o.metadata) ? o.metadata : {};
+    if (typeof m.name !== 'string') return;
+    const ns = typeof m.namespace === 'string' ? m.namespace : undefined;
+    for (const key of ns === undefined
+      ? [locationKey(o.kind, undefined, m.name), locationKey(o.kind, 'default', m.name)]
+      : [locationKey(o.kind, ns, m.name)]) {
+      if (!out.has(key)) out.set(key, at);
+    }
+  });
+  return out;
+}
+
+/** meshdx's version, from its package.json (for the SARIF tool driver). */
+function meshdxVersion(): string {
+  return packageJson.version;
 }
 
 /** How many findings were suppressed, and by what (one line per rule or annotation). */

@@ -120,7 +120,8 @@ export function parseManifestText(text: string, file: string): ParsedText {
   const docs = parseAllDocuments(text, { lineCounter: counter, uniqueKeys: false });
   const list = Array.isArray(docs) ? docs : [docs];
   for (const doc of list) {
-    const start = doc.range?.[0] ?? 0;
+    // the line of the object itself (its first key), not of the `---` before it
+    const start = doc.contents?.range?.[0] ?? doc.range?.[0] ?? 0;
     const line = counter.linePos(start).line;
     if (doc.errors.length > 0) {
       const e = doc.errors[0];

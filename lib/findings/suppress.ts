@@ -117,6 +117,8 @@ export interface SuppressedCount {
 
 export interface SuppressResult<T extends Finding> {
   kept: T[];
+  /** Each silenced finding with what silenced it (the `by` of counts). */
+  silenced: { finding: T; by: string }[];
   suppressed: number;
   /** How many each rule or annotation silenced, in the order first used. */
   counts: SuppressedCount[];
@@ -130,13 +132,18 @@ export function applySuppressions<T extends Finding>(
 ): SuppressResult<T> {
   const counts = new Map<string, number>();
   const kept: T[] = [];
+  const silenced: { finding: T; by: string }[] = [];
   for (const f of findings) {
     const by = suppressedBy(f, rules, annotations);
     if (by === null) kept.push(f);
-    else counts.set(by, (counts.get(by) ?? 0) + 1);
+    else {
+      counts.set(by, (counts.get(by) ?? 0) + 1);
+      silenced.push({ finding: f, by });
+    }
   }
   return {
     kept,
+    silenced,
     suppressed: findings.length - kept.length,
     counts: [...counts.entries()].map(([by, count]) => ({ by, count })),
   };

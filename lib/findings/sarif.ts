@@ -1,0 +1,129 @@
+/**
+ * Findings as a SARIF 2.1.0 log, so CI systems show them on the lines of the manifests: one rule
+ * per code (from the catalog), one result per finding, located on the file and line of the object
+ * it is about (`file:line` as the manifest reader records it). Suppressed findings are kept as
+ * results with a suppression (inSource for the annotation, external for --suppress), as SARIF
+ * wants them. Pure.
+ */
+import type { Log, ReportingDescriptor, Result } from 'sarif';
+import { catalogEntry } from './registry';
+import type { Finding, Severity } from './types';
+
+export const SARIF_SCHEMA = 'https://json.schemastore.org/sarif-2.1.0.json';
+
+/** Where an object was read: its file (as the user named it) and line (1-based). */
+export interface ObjectLocation {
+  file: string;
+  line: number;
+}
+
+/** `file:line` or `file:line items[3]` as lib/findings/input.ts records an origin. */
+export function parseOrigin(origin: string): ObjectLocation | null {
+  const m = /^(.*):(\d+)(?: .*|\[\d+\].*)?$/.exec(origin);
+  if (m === null) return null;
+  const line = Number(m[2]);
+  return { file: m[1] as string, line: line > 0 ? line : 1 };
+}
+
+const LEVEL: Readonly<Record<Severity, Result.level>> = {
+  error: 'error',
+  warning: 'warning',
+  info: 'note',
+};
+
+const subjectText = (s: Finding['subject']) =>
+  `${s.kind} ${s.namespace ? `${s.namespace}/` : ''}${s.name}`;
+
+function messageOf(f: Finding): string {
+  const part = f.part ? ` [${f.part.kind} ${f.part.name}]` : '';
+  const facts = Object.entries(f.evidence)
+    .filter(([, v]) => v !== null && v !== '')
+    .map(([k, v]) => `${k}=${String(v)}`)
+    .join(', ');
+  const why = f.fix?.why ? ` ${f.fix.why}` : '';
+  return `${subjectText(f.subject)}${part}: ${catalogEntry(f.code)?.title ?? f.code}${facts ? ` (${facts})` : ''}.${why}`;
+}
+
+/** A file path as a SARIF artifact URI (relative, forward slashes, escaped). */
+export function artifactUri(file: string): string {
+  return encodeURI(file.split('\\').join('/'));
+}
+
+export interface SarifInput {
+  findings: readonly Finding[];
+  silenced?: readonly { finding: Finding; by: string }[];
+  /** Where the subject of a finding was read, when it was read from a file. */
+  locate: (f: Finding) => ObjectLocation | undefined;
+  version: string;
+}
+
+export function toSarif(input: SarifInput): Log {
+  const all = [
+    ...input.findings.map((finding) => ({ finding, by: null as string | null })),
+    ...(input.silenced ?? []),
+  ];
+  const codes = [...new Set(all.map((x) => x.finding.code))].sort();
+  const rules: ReportingDescriptor[] = codes.map((code) => {
+    const e = catalogEntry(code);
+    return {
+      id: code,
+      name: e?.title ?? code,
+      shortDescription: { text: e?.title ?? code },
+      fullDescription: { text: e?.description ?? code },
+      defaultConfiguration: { level: LEVEL[e?.severity ?? 'warning'] },
+      ...(code.startsWith('IST')
+        ? {
+            helpUri: `https://istio.io/latest/docs/reference/config/analysis/${code.toLowerCase()}/`,
+          }
+        : {}),
+    };
+  });
+  const results: Result[] = all.map(({ finding: f, by }) => {
+    const at = input.locate(f);
+    return {
+      ruleId: f.code,
+      ruleIndex: codes.indexOf(f.code),
+      level: LEVEL[f.severity],
+      message: { text: messageOf(f) },
+      locations: [
+        {
+          ...(at
+            ? {
+                physicalLocation: {
+                  artifactLocation: { uri: artifactUri(at.file) },
+                  region: { startLine: at.line },
+                },
+              }
+            : {}),
+          logicalLocations: [{ fullyQualifiedName: subjectText(f.subject), kind: 'resource' }],
+        },
+      ],
+      ...(by === null
+        ? {}
+        : {
+            suppressions: [
+              {
+                kind: by.startsWith('annotation') ? ('inSource' as const) : ('external' as const),
+                justification: by,
+              },
+            ],
+          }),
+    };
+  });
+  return {
+    $schema: SARIF_SCHEMA,
+    version: '2.1.0',
+    runs: [
+      {
+        tool: {
+          driver: {
+            name: 'meshdx',
+            version: input.version,
+            rules,
+          },
+        },
+        results,
+      },
+    ],
+  };
+}
