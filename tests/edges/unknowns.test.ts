@@ -86,3 +86,46 @@ describe('the fleet with the API server 5 s slow', () => {
     }
   }, 30_000);
 });
+
+describe('impossible gauges from a proxy', () => {
+  it('are unknown with the raw value shown: not ok, not ranked first, not in the totals', async () => {
+    const rt = runtimeOn(demo.kc, {
+      settings: { MESHDX_VIEW_DEADLINE_MS: 25_000, MESHDX_CLOCK: 'objects' },
+    }).start();
+    try {
+      const first = await scanFleet(scanDeps(rt));
+      const [a, b] = first.rows.filter((r) => r.status === 'ok');
+      expect(a && b).toBeTruthy();
+      if (!a || !b) return;
+      demo.sim.faults.gaugeOverrides.set(a.key, {
+        envoy_cluster_manager_active_clusters: '-5',
+        envoy_server_memory_allocated: '1e308',
+      });
+      demo.sim.faults.gaugeOverrides.set(b.key, {
+        envoy_cluster_manager_active_clusters: '99999999999999999999999',
+        envoy_listener_manager_total_listeners_active: '1.5',
+      });
+      const fleet = FleetViewSchema.parse(await scanFleet(scanDeps(rt)));
+      const ra = fleet.rows.find((r) => r.key === a.key);
+      const rb = fleet.rows.find((r) => r.key === b.key);
+      expect(ra).toMatchObject({ status: 'unknown', activeClusters: null, memoryBytes: null });
+      expect(ra?.reason).toMatch(/^implausible envoy_cluster_manager_active_clusters -5: /);
+      expect(ra?.implausible.map((i) => i.raw)).toEqual(['-5', '1e+308']);
+      expect(rb).toMatchObject({ status: 'unknown', activeClusters: null, listeners: null });
+      expect(rb?.implausible.map((i) => i.raw)).toEqual(['1e+23', '1.5']);
+      // never first, after every measured proxy
+      const lastOk = fleet.rows.findLastIndex((r) => r.status === 'ok');
+      expect(fleet.rows.findIndex((r) => r.key === a.key)).toBeGreaterThan(lastOk);
+      expect(fleet.rows.findIndex((r) => r.key === b.key)).toBeGreaterThan(lastOk);
+      // the totals are the measured proxies' alone
+      const ok = fleet.rows.filter((r) => r.status === 'ok');
+      expect(fleet.totals.clusters.value).toBe(ok.reduce((n, r) => n + (r.activeClusters ?? 0), 0));
+      expect(fleet.totals.clusters.value).toBeLessThan(10_000_000);
+      expect(fleet.totals.memoryBytes.value).toBeLessThan(2 ** 40);
+      expect(fleet.totals.clusters.unknown).toBeGreaterThanOrEqual(2);
+    } finally {
+      demo.sim.faults.gaugeOverrides.clear();
+      rt.stop();
+    }
+  }, 60_000);
+});

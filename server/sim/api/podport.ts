@@ -1,4 +1,4 @@
-import { faultKey } from '../store/faults';
+import { faultKey, withGaugeOverrides } from '../store/faults';
 import { podSpec } from '../store/podshape';
 import type { Pod } from '../../../lib/kube/types';
 import type { PodHttpResponse } from '../mesh/types';
@@ -48,7 +48,11 @@ export function askMesh(
   query: URLSearchParams,
 ): PodHttpResponse {
   try {
-    return ctx.mesh.podHttp(pod, port, path, query);
+    const a = ctx.mesh.podHttp(pod, port, path, query);
+    const over = ctx.faults.gaugeOverrides.get(faultKey(pod));
+    return over && a.status === 200 && path.endsWith('/stats/prometheus')
+      ? { ...a, body: withGaugeOverrides(a.body, over) }
+      : a;
   } catch (err) {
     const msg = err instanceof Error ? err.message : String(err);
     return { status: 500, contentType: 'text/plain', body: `mesh emulator failed: ${msg}\n` };

@@ -10,6 +10,7 @@ export interface FaultSettings {
   dropWatchesAfterMs?: number;
   unreachablePods?: Iterable<string>;
   slowPods?: Record<string, number> | Map<string, number>;
+  gaugeOverrides?: Record<string, Record<string, string>>;
 }
 
 export function createFaults(init: FaultSettings = {}): SimFaults {
@@ -19,6 +20,7 @@ export function createFaults(init: FaultSettings = {}): SimFaults {
     dropWatchesAfterMs: 0,
     unreachablePods: new Set(),
     slowPods: new Map(),
+    gaugeOverrides: new Map(),
   };
   applyFaults(f, init);
   return f;
@@ -38,6 +40,25 @@ export function applyFaults(f: SimFaults, s: FaultSettings): void {
     const pairs = s.slowPods instanceof Map ? [...s.slowPods] : Object.entries(s.slowPods);
     for (const [k, v] of pairs) f.slowPods.set(k, Math.max(0, v));
   }
+  if (s.gaugeOverrides !== undefined) {
+    f.gaugeOverrides.clear();
+    for (const [k, v] of Object.entries(s.gaugeOverrides)) f.gaugeOverrides.set(k, { ...v });
+  }
+}
+
+/**
+ * A /stats/prometheus answer with the pod's overridden gauges (raw text values) in place of
+ * what its Envoy counts; other answers unchanged.
+ */
+export function withGaugeOverrides(body: string, overrides: Record<string, string>): string {
+  return body
+    .split('\n')
+    .map((line) => {
+      const m = /^([a-zA-Z_:][a-zA-Z0-9_:]*)(\{[^}]*\})? \S+$/.exec(line);
+      const v = m?.[1] !== undefined ? overrides[m[1]] : undefined;
+      return m && v !== undefined ? `${m[1]}${m[2] ?? ''} ${v}` : line;
+    })
+    .join('\n');
 }
 
 /** A pod's key in the unreachablePods and slowPods faults: "namespace/name". */
@@ -53,6 +74,13 @@ export const faultPatchSchema = z
     dropWatchesAfterMs: z.number().finite().min(0),
     unreachablePods: z.array(podRef),
     slowPods: z.record(podRef, z.number().finite().min(0)),
+    gaugeOverrides: z.record(
+      podRef,
+      z.record(
+        z.string().regex(/^[a-zA-Z_:][a-zA-Z0-9_:]*$/, 'expected a metric name'),
+        z.string(),
+      ),
+    ),
   })
   .partial()
   .strict();
@@ -71,10 +99,11 @@ export function parseFaultPatch(
 
 /** Faults as plain JSON (for /_sim/info). */
 export function faultsJson(f: SimFaults): Required<
-  Omit<FaultSettings, 'slowPods' | 'unreachablePods'>
+  Omit<FaultSettings, 'slowPods' | 'unreachablePods' | 'gaugeOverrides'>
 > & {
   unreachablePods: string[];
   slowPods: Record<string, number>;
+  gaugeOverrides: Record<string, Record<string, string>>;
 } {
   return {
     latencyMs: f.latencyMs,
@@ -82,6 +111,7 @@ export function faultsJson(f: SimFaults): Required<
     dropWatchesAfterMs: f.dropWatchesAfterMs,
     unreachablePods: [...f.unreachablePods].sort(),
     slowPods: Object.fromEntries([...f.slowPods].sort()),
+    gaugeOverrides: Object.fromEntries([...f.gaugeOverrides].sort()),
   };
 }
 

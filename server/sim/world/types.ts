@@ -71,6 +71,11 @@ export interface SimFaults {
   unreachablePods: Set<string>;
   /** Pods (namespace/name) whose ports answer only after this many ms. */
   slowPods: Map<string, number>;
+  /**
+   * Pods (namespace/name) whose Envoy reports these values (raw text) for these gauges on
+   * /stats/prometheus, as a proxy with a broken stat or a corrupted scrape would.
+   */
+  gaugeOverrides: Map<string, Record<string, string>>;
 }
 
 export interface ScenarioContext {
