@@ -1,9 +1,9 @@
 import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { nextStartArgs } from '../test-support/next-start';
+import { freePort } from '../test-support/ports';
 
 /**
  * The production build (`next start`, run `next build` first) as its own process against a
@@ -17,17 +17,6 @@ export interface NextServer {
 }
 
 const root = path.resolve(import.meta.dirname, '..');
-
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const s = net.createServer();
-    s.once('error', reject);
-    s.listen(0, '127.0.0.1', () => {
-      const a = s.address();
-      s.close(() => resolve(typeof a === 'object' && a ? a.port : 0));
-    });
-  });
-}
 
 /** The pid listening on a loopback port (ss), or null. */
 export function listenerPid(port: number): number | null {

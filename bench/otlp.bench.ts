@@ -2,7 +2,8 @@ import * as grpc from '@grpc/grpc-js';
 import fs from 'node:fs';
 import type { OtlpLogsRequest } from '../lib/otlp/types';
 import { encodeLogsRequest } from '../server/otlp/schema';
-import { cpuMs, freePort, startNextServer, waitForWatches } from './next-server';
+import { cpuMs, startNextServer, waitForWatches } from './next-server';
+import { freePort } from '../test-support/ports';
 import { startSimProcess, type BenchResult } from './support';
 
 /**

@@ -1,10 +1,10 @@
 import { expect, test } from '@playwright/test';
 import { execFile } from 'node:child_process';
 import fs from 'node:fs';
-import net from 'node:net';
 import path from 'node:path';
 import { z } from 'zod';
 import { base, PORTS, simUrl } from './support';
+import { freePort } from '../test-support/ports';
 
 const root = path.join(import.meta.dirname, '..');
 const outRoot = path.join(root, 'test-results', 'report');
@@ -39,16 +39,6 @@ function meshdx(args: string[]): Promise<{ code: number; stdout: string; stderr:
         resolve({ code, stdout, stderr });
       },
     );
-  });
-}
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const s = net.createServer();
-    s.listen(0, '127.0.0.1', () => {
-      const { port } = s.address() as net.AddressInfo;
-      s.close(() => resolve(port));
-    });
   });
 }
 

@@ -1,8 +1,8 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
+import { freePort } from './ports';
 
 /** Debian's Prometheus (package `prometheus`), installed by .ci/run and scripts/ensure-tools. */
 export const PROMETHEUS_BIN = process.env.PROMETHEUS_PATH ?? '/usr/bin/prometheus';
@@ -14,18 +14,6 @@ export interface RunningPrometheus {
   /** Everything Prometheus printed, for failure messages. */
   output(): string;
   stop(): Promise<void>;
-}
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const s = net.createServer();
-    s.once('error', reject);
-    s.listen(0, '127.0.0.1', () => {
-      const a = s.address();
-      const port = typeof a === 'object' && a ? a.port : 0;
-      s.close(() => resolve(port));
-    });
-  });
 }
 
 /**

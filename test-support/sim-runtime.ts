@@ -9,6 +9,8 @@ export interface SimRuntime {
   sim: RunningSimulator;
   /** The kubeconfig file (mode 600) that MESHDX_KUBECONFIG names. */
   kubeconfig: string;
+  /** A folder of the test's own (removed on close), where the kubeconfig is. */
+  dir: string;
   /** Stops the runtimes and the simulator, puts the environment back, removes the files. */
   close(): Promise<void>;
 }
@@ -50,6 +52,7 @@ export async function runtimeOnSimulator(
   return {
     sim,
     kubeconfig,
+    dir,
     close: async () => {
       resetRegistry();
       process.env = saved;

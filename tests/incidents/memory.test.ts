@@ -5,8 +5,6 @@
  * pods are gone the same URL answers the same failing count and attributed rows, from the store.
  */
 import { execFile } from 'node:child_process';
-import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -16,18 +14,19 @@ import { POST as uploadPost } from '../../app/api/incidents/upload/route';
 import { logLine } from '../data/incidents/logs';
 import { IncidentsViewSchema, type IncidentsView } from '../../lib/api/incidents';
 import type { Pod } from '../../lib/kube/types';
-import { resetRegistry, runningRuntimes } from '../../server/runtime/registry';
-import { startSimulator, type RunningSimulator } from '../../server/sim/index';
+import { runningRuntimes } from '../../server/runtime/registry';
+import type { RunningSimulator } from '../../server/sim/index';
+import { runtimeOnSimulator, type SimRuntime } from '../../test-support/sim-runtime';
 import { KUBECTL, requireKubectl } from '../sim/kubectl-harness';
 
 requireKubectl('the incident memory test (it restarts the client Deployment with kubectl)');
 
 const exec = promisify(execFile);
-const saved = { ...process.env };
-const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'meshdx-incident-memory-'));
 const START = new Date('2026-11-01T12:00:00Z');
-const kubeconfig = path.join(dir, 'kubeconfig');
+let on: SimRuntime;
 let sim: RunningSimulator;
+let kubeconfig: string;
+let dir: string;
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
@@ -64,25 +63,15 @@ const checkout = () =>
   (sim.store.list('pods') as Pod[]).filter((p) => p.metadata.labels?.app === 'checkout');
 
 beforeAll(async () => {
-  sim = await startSimulator({ scenario: 'phantom-503', port: 0, clock: { fixed: START } });
-  fs.writeFileSync(kubeconfig, sim.kubeconfigYaml, { mode: 0o600 });
-  process.env = {
-    ...saved,
-    MESHDX_DB: ':memory:',
-    MESHDX_KUBECONFIG: kubeconfig,
-    MESHDX_CLOCK: 'objects',
-  };
-  delete process.env.MESHDX_CONTEXT;
-  delete process.env.MESHDX_AUTH;
-  resetRegistry();
+  on = await runtimeOnSimulator({
+    scenario: 'phantom-503',
+    clock: { fixed: START },
+    env: { MESHDX_CLOCK: 'objects' },
+  });
+  ({ sim, kubeconfig, dir } = on);
 });
 
-afterAll(async () => {
-  resetRegistry();
-  process.env = { ...saved };
-  await sim?.close();
-  fs.rmSync(dir, { recursive: true, force: true });
-});
+afterAll(() => on?.close());
 
 describe('incident memory', () => {
   it('answers a fixed window the same after the client pods are rolled and gone, from the store', async () => {

@@ -4,7 +4,6 @@
  * settings (MESHDX_OTLP_*_PORT) over the simulated cluster; the records then appear on
  * /api/incidents attributed to the pod that held the upstream IP, and /api/health counts them.
  */
-import net from 'node:net';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -25,6 +24,7 @@ import { startConfiguredReceiver, stopConfiguredReceiver } from '../../server/ot
 import { resetRegistry, runningRuntimes } from '../../server/runtime/registry';
 import { startSimulator, type RunningSimulator } from '../../server/sim/index';
 import { ucLine } from './support';
+import { freePort } from '../../test-support/ports';
 
 const saved = { ...process.env };
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'meshdx-otlp-sdk-'));
@@ -32,17 +32,6 @@ const START = new Date('2026-11-01T12:00:00Z');
 let sim: RunningSimulator;
 let grpcPort = 0;
 let httpPort = 0;
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const s = net.createServer();
-    s.once('error', reject);
-    s.listen(0, '127.0.0.1', () => {
-      const a = s.address();
-      s.close(() => resolve(typeof a === 'object' && a ? a.port : 0));
-    });
-  });
-}
 
 beforeAll(async () => {
   sim = await startSimulator({ scenario: 'phantom-503', port: 0, clock: { fixed: START } });

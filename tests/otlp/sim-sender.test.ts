@@ -5,68 +5,43 @@
  * requests over OTLP/gRPC as they happen. meshdx (started from its settings) attributes each to
  * the payments pod that held the IP, as the story's ground truth says.
  */
-import fs from 'node:fs';
-import net from 'node:net';
-import os from 'node:os';
-import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { GET as incidentsGet } from '../../app/api/incidents/route';
 import { IncidentsViewSchema } from '../../lib/api/incidents';
 import { startConfiguredReceiver, stopConfiguredReceiver } from '../../server/otlp';
-import { resetRegistry, runningRuntimes } from '../../server/runtime/registry';
+import { runningRuntimes } from '../../server/runtime/registry';
 import { phantomTruth } from '../../server/sim/scenarios';
-import { startSimulator, type RunningSimulator } from '../../server/sim/index';
+import type { RunningSimulator } from '../../server/sim/index';
+import { runtimeOnSimulator, type SimRuntime } from '../../test-support/sim-runtime';
+import { freePort } from '../../test-support/ports';
 
-const saved = { ...process.env };
-const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'meshdx-otlp-sim-'));
 const START = new Date('2026-11-01T12:00:00Z');
+let on: SimRuntime;
 let sim: RunningSimulator;
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const s = net.createServer();
-    s.once('error', reject);
-    s.listen(0, '127.0.0.1', () => {
-      const a = s.address();
-      s.close(() => resolve(typeof a === 'object' && a ? a.port : 0));
-    });
-  });
-}
-
 beforeAll(async () => {
   const grpcPort = await freePort();
-  sim = await startSimulator({
+  on = await runtimeOnSimulator({
     scenario: 'phantom-503-otlp',
-    port: 0,
     clock: { fixed: START },
     params: { receiver: `127.0.0.1:${grpcPort}` },
+    env: {
+      MESHDX_CLOCK: 'objects',
+      MESHDX_OTLP_GRPC_PORT: String(grpcPort),
+      MESHDX_OTLP_HOST: '127.0.0.1',
+      // the simulated sidecars connect from this host, not from their pod IPs
+      MESHDX_OTLP_CIDRS: '127.0.0.1/32',
+      MESHDX_OTLP_HTTP_PORT: undefined,
+    },
   });
-  const kubeconfig = path.join(dir, 'kubeconfig');
-  fs.writeFileSync(kubeconfig, sim.kubeconfigYaml, { mode: 0o600 });
-  process.env = {
-    ...saved,
-    MESHDX_DB: ':memory:',
-    MESHDX_KUBECONFIG: kubeconfig,
-    MESHDX_CLOCK: 'objects',
-    MESHDX_OTLP_GRPC_PORT: String(grpcPort),
-    MESHDX_OTLP_HOST: '127.0.0.1',
-    // the simulated sidecars connect from this host, not from their pod IPs
-    MESHDX_OTLP_CIDRS: '127.0.0.1/32',
-  };
-  delete process.env.MESHDX_CONTEXT;
-  delete process.env.MESHDX_AUTH;
-  delete process.env.MESHDX_OTLP_HTTP_PORT;
-  resetRegistry();
+  sim = on.sim;
 });
 
 afterAll(async () => {
   await stopConfiguredReceiver();
-  resetRegistry();
-  process.env = { ...saved };
-  await sim?.close();
-  fs.rmSync(dir, { recursive: true, force: true });
+  await on?.close();
 });
 
 describe('the simulated sidecars as OTLP senders', () => {

@@ -8,7 +8,8 @@ import { chromiumPath } from '../../cli/report/chromium';
 import type { ReportJson } from '../../cli/report/model';
 import { pngSize } from '../../cli/report/png';
 import { defaultDeps } from '../../cli/report/run';
-import { freePort, startStub, STUB_LABEL, STUB_SNAPSHOT, type StubServer } from './stub';
+import { startStub, STUB_LABEL, STUB_SNAPSHOT, type StubServer } from './stub';
+import { freePort } from '../../test-support/ports';
 
 function io(cwd: string) {
   const sink = fakeIO(cwd);

@@ -118,12 +118,3 @@ export async function startStub(): Promise<StubServer> {
       }),
   };
 }
-
-/** A port that was free a moment ago (nothing listens on it). */
-export async function freePort(): Promise<number> {
-  const s = http.createServer();
-  await new Promise<void>((resolve) => s.listen(0, '127.0.0.1', resolve));
-  const { port } = s.address() as AddressInfo;
-  await new Promise<void>((resolve) => s.close(() => resolve()));
-  return port;
-}
