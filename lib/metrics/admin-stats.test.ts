@@ -61,4 +61,22 @@ describe('parseEnvoyStatsText', () => {
       'xds-grpc': { upstream_rq_total: 3 },
     });
   });
+
+  it('counts an impossible counter as an error with its raw value, never as a figure', () => {
+    const r = parseEnvoyStatsText(
+      [
+        'cluster.outbound|80||a.default.svc.cluster.local.upstream_rq_total: -5',
+        'cluster.outbound|80||b.default.svc.cluster.local.upstream_rq_total: 1.5',
+        'cluster.outbound|80||c.default.svc.cluster.local.upstream_rq_total: 99999999999999999999999',
+        'cluster.outbound|80||d.default.svc.cluster.local.upstream_rq_total: 7',
+      ].join('\n'),
+    );
+    expect(r.stats.map((s) => s.value)).toEqual([7]);
+    expect(r.counts.errors).toBe(3);
+    expect(r.errors.map((e) => e.message)).toEqual([
+      expect.stringMatching(/^implausible cluster\.outbound.*upstream_rq_total -5: /),
+      expect.stringMatching(/ 1\.5: a counter is a whole number/),
+      expect.stringMatching(/ 1e\+23: a counter is never above/),
+    ]);
+  });
 });

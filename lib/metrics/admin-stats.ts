@@ -4,6 +4,7 @@
  * readouts (`name: "text"`) are kept apart.
  */
 import { excerptOf } from '../parse-problem';
+import { check, COUNTER, describeImplausible } from '../plausible/checks';
 import type { MetricsProblem } from './types';
 
 export interface AdminStat {
@@ -63,7 +64,20 @@ export function parseEnvoyStatsText(input: string): AdminStatsResult {
       out.errors.push({ line, reason: 'bad-stat', message, excerpt: excerptOf(text, 200) });
       return;
     }
-    out.stats.push({ name, value: Number(rawValue), line });
+    // Envoy's counters and gauges are unsigned integers: anything else is a line that cannot be
+    // believed, counted with the line's errors (its raw value in the message), never used
+    const checked = check(name, Number(rawValue), COUNTER);
+    if (!checked.ok) {
+      out.counts.errors++;
+      out.errors.push({
+        line,
+        reason: 'bad-stat',
+        message: describeImplausible(checked.implausible),
+        excerpt: excerptOf(text, 200),
+      });
+      return;
+    }
+    out.stats.push({ name, value: checked.value, line });
     out.counts.stats++;
   });
   return out;
