@@ -82,6 +82,24 @@ describe('meshdx findings --suppress and the analyze-suppress annotation', () =>
   });
 });
 
+describe('meshdx findings given a file of another kind', () => {
+  it('says what it looks like and which command reads it', async () => {
+    const t = io();
+    const dump = fixturePath('config_dump', 'istioctl-proxyconfig_all_types_config_dump.json');
+    expect(await runWith([dump], t, noStdin)).toBe(2);
+    expect(t.err).toContain(
+      `${dump}: not Kubernetes manifests; it looks like an Envoy config dump (/config_dump): meshdx clusters ${dump} reads it`,
+    );
+    const log = io();
+    const file = fixturePath('access_logs', 'istio-io-docs_text_multi-version.log');
+    fs.copyFileSync(file, path.join(dir, 'access.yaml'));
+    expect(await runWith(['access.yaml', analyzer('injection.yaml')], log, noStdin)).toBe(0);
+    expect(log.err).toContain(
+      'access.yaml: not Kubernetes manifests; it looks like an Envoy access log: meshdx accesslog access.yaml reads it',
+    );
+  });
+});
+
 describe('meshdx findings', () => {
   it("reports istioctl's injection case as warnings, exit 0", async () => {
     const t = io();

@@ -14,6 +14,7 @@ import {
   type SuppressedCount,
 } from '../../lib/findings/suppress';
 import type { Finding } from '../../lib/findings/types';
+import { guessInputKind, inputKindHint } from '../../lib/findings/input-kind';
 import { parseOrigin, toSarif, type ObjectLocation } from '../../lib/findings/sarif';
 import { isJsonObject } from '../../lib/json-object';
 import packageJson from '../../package.json';
@@ -278,6 +279,17 @@ export async function runWith(argv: string[], io: CliIO, readStdin: ReadStdin): 
         const head = text.slice(0, 64 * 1024); // read as UTF-8: bytes that are not show as U+FFFD
         if (head.includes('\u0000') || head.includes('\ufffd'))
           throw new FindingsInputError(`${t.file} is binary data, not a JSON or YAML text`);
+        // a config dump, an access log...: say what it looks like and which command reads it
+        const guess = guessInputKind(text);
+        if (guess !== null) {
+          unreadable.push({
+            file: t.file,
+            line: 0,
+            reason: 'other-kind',
+            message: `not Kubernetes manifests; ${inputKindHint(guess, t.file)}`,
+          });
+          continue;
+        }
         const parsed = parseManifestText(text, t.file);
         if (parsed.objects.length === 0 && parsed.unreadable.length === 0) {
           unreadable.push({

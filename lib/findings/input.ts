@@ -23,6 +23,7 @@ export type UnreadableReason =
   | 'not-an-object'
   | 'no-objects'
   | 'no-manifests'
+  | 'other-kind'
   | TimelineInputReason;
 
 /** A part of the input that could not be read, in its file (line 0: the file as a whole). */
