@@ -16,6 +16,7 @@ import {
   ztunnelRow,
   type ZtunnelRead,
 } from '../../../lib/proxies/ztunnel';
+import { check, MEMORY_BYTES } from '../../../lib/plausible/checks';
 import { failureReason } from '../../envoy/reason';
 import { isKubeError } from '../../kube/errors';
 import { requireLivePod } from '../../kube/pods';
@@ -60,7 +61,10 @@ interface PodMetrics {
   containers?: { name?: string; usage?: { memory?: string } }[];
 }
 
-/** Working set of the pod (sum over containers) from metrics.k8s.io; null when not served. */
+/**
+ * Working set of the pod (sum over containers) from metrics.k8s.io; null when not served, when a
+ * container's is missing, or when it cannot be (checked at the door).
+ */
 export async function podMemory(
   t: KubeTransport,
   namespace: string,
@@ -72,9 +76,12 @@ export async function podMemory(
       { timeoutMs: 5_000 },
     );
     const values = (m.containers ?? []).map((c) => quantityBytes(c.usage?.memory));
-    return values.every((v) => v === null)
-      ? null
-      : values.reduce<number>((n, v) => n + (v ?? 0), 0);
+    // a container whose usage is missing makes the pod's sum unknown (never a partial sum
+    // counting it as 0), and a sum that cannot be a pod's memory is unknown too
+    if (values.length === 0 || values.some((v) => v === null)) return null;
+    const sum = values.reduce<number>((n, v) => n + (v ?? 0), 0);
+    const c = check('metrics.k8s.io memory', sum, MEMORY_BYTES);
+    return c.ok ? c.value : null;
   } catch (e) {
     if (isKubeError(e)) return null;
     throw e;
