@@ -7,7 +7,9 @@ import { ms, startSimProcess, type BenchResult } from './support';
  * not delayed), with MESHDX_VIEW_DEADLINE_MS=10000. A fresh meshdx server, the views opened one
  * after the other (page and API together, as the browser asks them). A view answers when it
  * sends its view (200) or, by its deadline, a 503 VIEW_LATE naming what it is still reading;
- * anything else, or no answer, fails the benchmark.
+ * anything else, or no answer, fails the benchmark. The fleet is asked for a new scan
+ * (`refresh=1`), and its answer must hold no 0 standing for an unknown: a total nothing was
+ * measured for is null, and no proxy is called unreachable (only the API server is slow).
  */
 const LATENCY_MS = 5_000;
 const DEADLINE_MS = 10_000;
@@ -15,7 +17,7 @@ const VIEWS: [string, string[]][] = [
   ['cluster header', ['/api/cluster']],
   ['overview', ['/', '/api/inventory', '/api/ambient']],
   ['timelines', ['/timelines', '/api/timelines']],
-  ['proxies', ['/proxies', '/api/proxies/fleet']],
+  ['proxies', ['/proxies', '/api/proxies/fleet?refresh=1']],
   ['scoping', ['/scoping', '/api/scoping']],
   ['incidents', ['/incidents', '/api/incidents']],
   ['findings', ['/findings', '/api/findings']],
@@ -27,6 +29,24 @@ interface Answer {
   ms: number;
   code: string | null;
   late: number;
+  /** What in the answer stands a 0 (or a verdict) for an unknown, when anything. */
+  unknownAsZero: string | null;
+}
+
+/** In a fleet answer: a sum of nothing that is not null, or a proxy unreachable. */
+function fleetUnknownAsZero(j: {
+  totals?: Record<string, unknown>;
+  rows?: { key: string; status: string }[];
+}): string | null {
+  for (const [k, v] of Object.entries(j.totals ?? {})) {
+    const sum = v as { value?: unknown; known?: unknown } | number;
+    if (typeof sum === 'object' && sum.known === 0 && sum.value !== null)
+      return `totals.${k} is ${String(sum.value)} with nothing measured`;
+  }
+  const unreachable = (j.rows ?? []).filter((r) => r.status === 'unreachable');
+  return unreachable.length > 0
+    ? `${unreachable.length} proxies called unreachable (${unreachable[0]?.key ?? ''}) though only the API server is slow`
+    : null;
 }
 
 async function ask(base: string, url: string): Promise<Answer> {
@@ -36,16 +56,19 @@ async function ask(base: string, url: string): Promise<Answer> {
   const took = ms(t0);
   let code: string | null = null;
   let late = 0;
+  let unknownAsZero: string | null = null;
   if (url.startsWith('/api/')) {
     try {
       const j = JSON.parse(text) as { error?: { code?: string }; late?: unknown[] };
       code = j.error?.code ?? null;
       late = Array.isArray(j.late) ? j.late.length : 0;
+      if (url.startsWith('/api/proxies/fleet') && r.status === 200)
+        unknownAsZero = fleetUnknownAsZero(j as Parameters<typeof fleetUnknownAsZero>[0]);
     } catch {
       code = 'not JSON';
     }
   }
-  return { url, status: r.status, ms: took, code, late };
+  return { url, status: r.status, ms: took, code, late, unknownAsZero };
 }
 
 export async function run(): Promise<BenchResult[]> {
@@ -68,6 +91,7 @@ export async function run(): Promise<BenchResult[]> {
               ms: ms(t0),
               code: e instanceof Error ? e.message : String(e),
               late: 0,
+              unknownAsZero: null,
             })),
           ),
         );
@@ -76,6 +100,7 @@ export async function run(): Promise<BenchResult[]> {
         for (const a of answers) {
           const ok = a.status === 200 || (a.status === 503 && a.code === 'VIEW_LATE');
           if (!ok) failures.push(`${a.url} ${a.status} ${a.code ?? ''}`);
+          if (a.unknownAsZero) failures.push(`${a.url}: ${a.unknownAsZero}`);
         }
         notes.push(
           `${view} ${Math.round(took)} ms (${answers
