@@ -22,7 +22,7 @@ const COMMANDS: Record<string, { summary: string; load: () => Promise<CommandMod
     load: () => import('./commands/accesslog'),
   },
   findings: {
-    summary: 'findings PATH... [--json]                     istioctl-style checks on manifests',
+    summary: 'findings PATH... [--json|--format sarif] [-S]  istioctl-style checks on manifests',
     load: () => import('./commands/findings'),
   },
   attribute: {
