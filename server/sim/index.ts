@@ -2,6 +2,7 @@
  * The meshdx cluster simulator: a real HTTP server on 127.0.0.1 speaking the Kubernetes API wire
  * format, with a scenario driving the store on a clock and a mesh emulator behind pod ports.
  */
+import { randomBytes } from 'node:crypto';
 import fs from 'node:fs/promises';
 import { createApiServer } from './api/server';
 import { parseTokenFile, SimAuth } from './api/auth';
@@ -37,6 +38,12 @@ export interface SimulatorOptions {
    * (created when missing).
    */
   stateFile?: string;
+  /**
+   * Makes this start's uids its own. Default: the state file's starting resourceVersion (it
+   * only grows from start to start), or random bytes without a state file; a restarted
+   * simulator then never gives a new pod the uid of one an earlier run made.
+   */
+  uidSalt?: string;
   /** Watch history size (default 10,000). */
   historySize?: number;
   /** Log lines kept per container (default 5,000). */
@@ -120,6 +127,7 @@ export async function startSimulator(opts: SimulatorOptions): Promise<RunningSim
     clock,
     random: seededRandom(name),
     params: opts.params ?? {},
+    uidSalt: opts.uidSalt ?? (rvState ? `rv-${rvState.start}` : randomBytes(8).toString('hex')),
     onAccess: (pod, e) => otlp.onAccess(pod, e),
   });
   // a control plane that has been running holds its state before the first request asks for it

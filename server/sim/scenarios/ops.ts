@@ -32,7 +32,7 @@ function suffixOf(seed: string): string {
 }
 
 export function buildOps(world: World): void {
-  world.namespace(OPS_NAMESPACE, {}, stableUid(`namespace/${OPS_NAMESPACE}`));
+  world.namespace(OPS_NAMESPACE, {}, stableUid(`namespace/${OPS_NAMESPACE}`, world.ctx.uidSalt));
   const store = world.ctx.store;
   const container = { name: 'report', image: 'registry.example.com/ops/report:1.4' };
   const podSpec = { containers: [container], restartPolicy: 'OnFailure' };
@@ -40,7 +40,7 @@ export function buildOps(world: World): void {
   // the last run: scheduled on the half hour before now, ran for 42 s
   const scheduled = Math.floor(world.now() / 1_800_000) * 1_800_000;
   const finished = scheduled + 45_000;
-  const cronUid = stableUid(`cronjob/${objectKey(OPS_NAMESPACE, CRONJOB)}`);
+  const cronUid = stableUid(`cronjob/${objectKey(OPS_NAMESPACE, CRONJOB)}`, world.ctx.uidSalt);
   const cronjob: KubeObject = {
     apiVersion: 'batch/v1',
     kind: 'CronJob',
@@ -52,7 +52,7 @@ export function buildOps(world: World): void {
     },
   };
   const jobName = `${CRONJOB}-${Math.floor(scheduled / 60_000)}`;
-  const jobUid = stableUid(`job/${objectKey(OPS_NAMESPACE, jobName)}`);
+  const jobUid = stableUid(`job/${objectKey(OPS_NAMESPACE, jobName)}`, world.ctx.uidSalt);
   const jobLabels = {
     'batch.kubernetes.io/controller-uid': jobUid,
     'batch.kubernetes.io/job-name': jobName,
@@ -105,7 +105,7 @@ export function buildOps(world: World): void {
       name: podName,
       generateName: `${jobName}-`,
       namespace: OPS_NAMESPACE,
-      uid: stableUid(`pod/${podKey(OPS_NAMESPACE, podName)}`),
+      uid: stableUid(`pod/${podKey(OPS_NAMESPACE, podName)}`, world.ctx.uidSalt),
       creationTimestamp: kubeTime(scheduled),
       labels: jobLabels,
       ownerReferences: [{ ...controllerRef('Job', jobName, jobUid), apiVersion: 'batch/v1' }],
@@ -148,7 +148,7 @@ export function buildOps(world: World): void {
     metadata: {
       name: SPECLESS_POD,
       namespace: OPS_NAMESPACE,
-      uid: stableUid(`pod/${podKey(OPS_NAMESPACE, SPECLESS_POD)}`),
+      uid: stableUid(`pod/${podKey(OPS_NAMESPACE, SPECLESS_POD)}`, world.ctx.uidSalt),
       creationTimestamp: kubeTime(world.t0 - 30 * 86_400_000),
       labels: { app: 'legacy-import' },
     },
@@ -159,7 +159,7 @@ export function buildOps(world: World): void {
 /** A DaemonSet with one running pod per node, on the host network (its pod IP is the node's). */
 function buildNodeAgent(world: World): void {
   const store = world.ctx.store;
-  const uid = stableUid(`daemonset/${objectKey(OPS_NAMESPACE, DAEMONSET)}`);
+  const uid = stableUid(`daemonset/${objectKey(OPS_NAMESPACE, DAEMONSET)}`, world.ctx.uidSalt);
   const revision = suffixOf(`${DAEMONSET}/revision`).repeat(2);
   const container = {
     name: DAEMONSET,
@@ -205,7 +205,7 @@ function buildNodeAgent(world: World): void {
         name,
         generateName: `${DAEMONSET}-`,
         namespace: OPS_NAMESPACE,
-        uid: stableUid(`pod/${podKey(OPS_NAMESPACE, name)}`),
+        uid: stableUid(`pod/${podKey(OPS_NAMESPACE, name)}`, world.ctx.uidSalt),
         creationTimestamp: kubeTime(created),
         labels: {
           app: DAEMONSET,

@@ -86,6 +86,12 @@ export interface ScenarioContext {
   random: () => number;
   params: Record<string, string>;
   /**
+   * What makes this start's object uids its own (a real cluster never gives a new object the
+   * uid of an earlier one, across restarts too); empty: the uids follow the seed alone (a
+   * world built twice in one test is the same world).
+   */
+  uidSalt?: string;
+  /**
    * Told of each request a pod's proxy logs, when it happens (the proxy's access loggers other
    * than its stdout file: the OpenTelemetry logger, server/sim/otlp).
    */

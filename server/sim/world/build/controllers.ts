@@ -11,9 +11,12 @@ import { asJsonObject } from '../../../../lib/json-object';
  * references from pod to ReplicaSet to Deployment, and replica counts that follow the pods.
  */
 
-/** A uid derived from a name, so that adding controllers does not move the scenario's seeded ids. */
-export function stableUid(seed: string): string {
-  const h = createHash('sha1').update(seed).digest('hex');
+/**
+ * A uid derived from a name, so that adding controllers does not move the scenario's seeded ids;
+ * with the start's salt (ScenarioContext.uidSalt), a restarted simulator's objects are new ones.
+ */
+export function stableUid(seed: string, salt = ''): string {
+  const h = createHash('sha1').update(salt).update(seed).digest('hex');
   return `${h.slice(0, 8)}-${h.slice(8, 12)}-5${h.slice(13, 16)}-8${h.slice(17, 20)}-${h.slice(20, 32)}`;
 }
 

@@ -1,4 +1,5 @@
 /** Deterministic identifiers drawn from the scenario's seeded random source. */
+import { createHash } from 'node:crypto';
 
 /** The alphabet Kubernetes uses for generated name suffixes and pod-template-hash (no vowels). */
 const SAFE = 'bcdfghjklmnpqrstvwxz2456789';
@@ -19,14 +20,18 @@ export interface Ids {
   random: () => number;
 }
 
-export function createIds(random: () => number): Ids {
+export function createIds(random: () => number, uidSalt = ''): Ids {
   const pick = (alphabet: string, n: number): string => {
     let s = '';
     for (let i = 0; i < n; i++) s += alphabet[Math.floor(random() * alphabet.length)] ?? '';
     return s;
   };
   const uuid = (): string => {
-    const h = pick(HEX, 32);
+    // the seed's digits are drawn either way, so names and everything after stay as seeded
+    const seeded = pick(HEX, 32);
+    const h = uidSalt
+      ? createHash('sha256').update(uidSalt).update(seeded).digest('hex').slice(0, 32)
+      : seeded;
     return `${h.slice(0, 8)}-${h.slice(8, 12)}-4${h.slice(13, 16)}-a${h.slice(17, 20)}-${h.slice(20)}`;
   };
   return {

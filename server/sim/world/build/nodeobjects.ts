@@ -7,14 +7,14 @@ import { kubeTime } from './time';
 export const KUBELET_VERSION = 'v1.31.0';
 
 /** A Node object as the kubelet registers it: Ready, with its InternalIP and pod CIDR. */
-export function nodeObject(node: SimNode, created: number): KubeObject {
+export function nodeObject(node: SimNode, created: number, uidSalt = ''): KubeObject {
   const ts = kubeTime(created);
   return {
     apiVersion: 'v1',
     kind: 'Node',
     metadata: {
       name: node.name,
-      uid: stableUid(`node/${node.name}`),
+      uid: stableUid(`node/${node.name}`, uidSalt),
       creationTimestamp: ts,
       labels: {
         'kubernetes.io/arch': 'amd64',

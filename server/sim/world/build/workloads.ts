@@ -72,7 +72,7 @@ export class WorkloadControllers {
       const state: WorkloadState = {
         namespace: dep.namespace,
         name: dep.spec.name,
-        uid: stableUid(`deployment/${key}`),
+        uid: stableUid(`deployment/${key}`, this.world.ctx.uidSalt),
         created,
         current: dep,
         sets: [{ dep, revision: 1, created }],
@@ -112,7 +112,9 @@ export class WorkloadControllers {
     this.states.set(objectKey(dep.namespace, dep.spec.name), {
       namespace: dep.namespace,
       name: dep.spec.name,
-      uid: cur.metadata.uid ?? stableUid(`deployment/${objectKey(dep.namespace, dep.spec.name)}`),
+      uid:
+        cur.metadata.uid ??
+        stableUid(`deployment/${objectKey(dep.namespace, dep.spec.name)}`, this.world.ctx.uidSalt),
       created,
       current: dep,
       sets: [{ dep, revision: 1, created: kubeTime(this.world.now()) }],

@@ -75,7 +75,7 @@ export class World {
   readonly controllers: WorkloadControllers;
 
   constructor(readonly ctx: ScenarioContext) {
-    this.ids = createIds(ctx.random);
+    this.ids = createIds(ctx.random, ctx.uidSalt);
     this.t0 = ctx.clock.now().getTime();
     this.events = new EventBook(() => this.ids.suffix() + this.ids.suffix() + this.ids.suffix());
     this.controllers = new WorkloadControllers(this);
@@ -91,7 +91,7 @@ export class World {
     );
     // and the nodes its pods are bound to, registered before anything was scheduled
     for (const node of NODES)
-      this.ctx.store.upsert('nodes', nodeObject(node, this.t0 - 86_400_000));
+      this.ctx.store.upsert('nodes', nodeObject(node, this.t0 - 86_400_000, ctx.uidSalt));
   }
 
   now(): number {
