@@ -41,8 +41,19 @@ export function FleetStats({ fleet }: { fleet: FleetView }) {
       />
       <Stat
         label="Unscoped proxies"
-        value={count(t.unscopedProxies)}
-        tone={t.unscopedProxies > 0 ? 'warn' : 'good'}
+        value={
+          t.sidecarUnknown > 0 ? (
+            <span className="text-amber-700">
+              {t.unscopedProxies > 0 ? `at least ${count(t.unscopedProxies)}` : 'unknown'}{' '}
+              <span className="text-sm font-normal">
+                ({count(t.sidecarUnknown)} with the Sidecar unknown: Sidecars not read)
+              </span>
+            </span>
+          ) : (
+            count(t.unscopedProxies)
+          )
+        }
+        tone={t.unscopedProxies > 0 || t.sidecarUnknown > 0 ? 'warn' : 'good'}
         testId="stat-unscoped"
       />
       <FleetSourceLine fleet={fleet} />
@@ -176,6 +187,8 @@ export function NamespaceList({
               <span className="shrink-0 whitespace-nowrap">
                 {n.unscoped ? (
                   <Badge tone="warn">no Sidecar: {count(n.unscopedProxies)}</Badge>
+                ) : n.sidecarUnknown > 0 ? (
+                  <Badge tone="warn">Sidecar unknown</Badge>
                 ) : (
                   <Badge tone="good">scoped</Badge>
                 )}

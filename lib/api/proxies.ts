@@ -82,6 +82,8 @@ export const NamespaceSummarySchema = z.object({
   /** Proxies no Sidecar resource selects (they get every service of the mesh). */
   unscopedProxies: z.number(),
   unscoped: z.boolean(),
+  /** Proxies whose Sidecar is unknown (the Sidecars were not read): neither scoped nor not. */
+  sidecarUnknown: z.number(),
   /** Sum over its reachable proxies; null when none was measured (unknown, not 0). */
   clusters: z.number().nullable(),
   maxClusters: z.number().nullable(),
@@ -131,6 +133,8 @@ export const FleetTotalsSchema = z.object({
   listeners: MeasuredSumSchema,
   memoryBytes: MeasuredSumSchema,
   unscopedProxies: z.number(),
+  /** Proxies whose Sidecar is unknown (left out of unscopedProxies, which is then a floor). */
+  sidecarUnknown: z.number(),
 });
 export type FleetTotals = z.infer<typeof FleetTotalsSchema>;
 

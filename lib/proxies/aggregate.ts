@@ -29,11 +29,13 @@ export function namespaceSummaries(rows: readonly ProxyFleetRow[]): NamespaceSum
       reachable: 0,
       unscopedProxies: 0,
       unscoped: false,
+      sidecarUnknown: 0,
       clusters: null,
       maxClusters: null,
     };
     s.proxies++;
     if (isUnscoped(r)) s.unscopedProxies++;
+    if (r.sidecarUnknown !== null && sidecarScopes(r.placement)) s.sidecarUnknown++;
     if (r.status === 'ok' && r.activeClusters !== null) {
       s.reachable++;
       s.clusters = (s.clusters ?? 0) + r.activeClusters;
@@ -98,10 +100,12 @@ export function fleetTotals(rows: readonly ProxyFleetRow[]): FleetTotals {
     unknown: 0,
     late: 0,
     unscopedProxies: 0,
+    sidecarUnknown: 0,
   };
   const running: ProxyFleetRow[] = [];
   for (const r of rows) {
     if (isUnscoped(r)) t.unscopedProxies++;
+    if (r.sidecarUnknown !== null && sidecarScopes(r.placement)) t.sidecarUnknown++;
     if (r.status === 'not-running') {
       t.notRunning++;
       continue;

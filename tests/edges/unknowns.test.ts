@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { FleetViewSchema, type FleetView } from '../../lib/api/proxies';
 import { isRequestError } from '../../lib/api/request-error';
+import { sidecarScopes } from '../../lib/kube/proxy-container';
 import { scanDeps } from '../../server/screens/proxies/fleet';
 import { scanFleet } from '../../server/screens/proxies/scan';
 import { runtimeOn, simOnly } from '../../test-support/simulator';
@@ -55,6 +56,10 @@ describe('the fleet with the API server 5 s slow', () => {
       const late = (fleet.late ?? []).map((l) => l.part);
       if (late.includes('Istio configuration (Sidecars)')) {
         expect(fleet.totals.unscopedProxies).toBe(0);
+        expect(fleet.totals.sidecarUnknown).toBe(
+          fleet.rows.filter((x) => sidecarScopes(x.placement)).length,
+        );
+        for (const n of fleet.namespaces) expect(n.unscoped, n.namespace).toBe(false);
         for (const r of fleet.rows.filter((x) => x.placement === 'sidecar'))
           expect(r.sidecarUnknown, r.key).toMatch(/not read within the 10000 ms deadline/);
       }
