@@ -99,6 +99,15 @@ describe('a window from a Grafana data link', () => {
     );
   });
 
+  it('reads the clock once for both bounds, so now-1h..now is exactly an hour', () => {
+    let t = NOW;
+    const w = resolveWindow({ from: 'now-1h', to: 'now' }, () => (t += 7));
+    expect(Date.parse(w.params.get('to') ?? '') - Date.parse(w.params.get('from') ?? '')).toBe(
+      3_600_000,
+    );
+    expect(t).toBe(NOW + 7);
+  });
+
   it('leaves an RFC 3339 window as it was given', () => {
     const w = resolveWindow({ from: '2026-11-01T11:00:00+00:00', to: '2026-11-01T12:00:00Z' }, NOW);
     expect(w.rewritten).toBe(false);

@@ -169,12 +169,15 @@ export function resolveWindow(params: Params, now: number | (() => number)): Res
   const flat = flatten(params);
   let rewritten = false;
   const ms: Partial<Record<'from' | 'to', number>> = {};
+  // one instant for both bounds: now-1h..now is exactly an hour
+  let nowMs: number | undefined;
+  const once = () => (nowMs ??= typeof now === 'function' ? now() : now);
   for (const name of ['from', 'to'] as const) {
     const given = out.getAll(name).filter((v) => v !== '');
     if (given.length > 1) throw badParameter(name, `given ${given.length} times`, 'Give it once.');
     const v = given[0];
     if (v === undefined) continue;
-    const t = parseTimeParam(v, now);
+    const t = parseTimeParam(v, once);
     if (!t.ok) throw badParameter(name, t.problem, TIME_FORMS_HINT);
     ms[name] = t.ms;
     if (t.form !== 'rfc3339') {
