@@ -4,6 +4,7 @@ import { listPods } from '../server/kube/resources';
 import { KubeTransport } from '../server/kube/transport';
 import { scanFleet } from '../server/screens/proxies/scan';
 import { ms, peakRssMb, startSimProcess, type BenchResult } from './support';
+import { podKeyOfObject } from '../lib/refs/pod-ref';
 
 /**
  * Fleet scan of the `scale` scenario (2,000 proxies) through the simulator in a child process,
@@ -36,9 +37,7 @@ export async function run(): Promise<BenchResult[]> {
 
     // istioctl's way: the full config_dump of one proxy after the other, on the same proxies
     const pods = (await listPods(t)).items.filter((p) =>
-      fleet.rows.some(
-        (r) => r.status === 'ok' && r.key === `${p.metadata.namespace}/${p.metadata.name}`,
-      ),
+      fleet.rows.some((r) => r.status === 'ok' && r.key === podKeyOfObject(p)),
     );
     const sample = pods;
     let bytes = 0;

@@ -1,6 +1,7 @@
 import AxeBuilder from '@axe-core/playwright';
 import { expect, test } from '@playwright/test';
 import { base, PORTS, snap } from './support';
+import { podHref } from '../lib/refs/pod-ref';
 
 const demo = base(PORTS.demo);
 
@@ -22,7 +23,7 @@ async function podPath(): Promise<string> {
   };
   const p = list.pods[0];
   expect(p).toBeDefined();
-  return `/pods/${p?.namespace}/${p?.name}`;
+  return podHref({ namespace: String(p?.namespace), name: String(p?.name) });
 }
 
 for (const [name, path] of VIEWS) {

@@ -10,6 +10,7 @@ import { FleetViewSchema, ProxyDetailSchema } from '../lib/api/proxies';
 import { ScopingViewSchema } from '../lib/api/scoping-view';
 import { PodTimelineViewSchema, TimelinePagedFleetSchema } from '../lib/api/timelines';
 import { base, PORTS, simUrl } from './support';
+import { podPath } from '../lib/refs/pod-ref';
 
 const demo = base(PORTS.demo);
 
@@ -67,13 +68,13 @@ test('every API route answers what the browser parses, on the demo', async () =>
   expect(bad.status).toBe(400);
   expect(JSON.stringify(bad.body)).toMatch(/ip: .*10\.1\.2.* is not an IPv4 or IPv6 address/);
   await contract('/api/timelines', TimelinePagedFleetSchema);
-  await contract(`/api/timelines/${ns}/${name}`, PodTimelineViewSchema);
+  await contract(`/api/timelines/${podPath({ namespace: ns, name })}`, PodTimelineViewSchema);
   await contract('/api/proxies/fleet', FleetViewSchema);
-  await contract(`/api/proxies/${ns}/${name}`, ProxyDetailSchema);
+  await contract(`/api/proxies/${podPath({ namespace: ns, name })}`, ProxyDetailSchema);
   await contract('/api/scoping', ScopingViewSchema);
   await contract('/api/incidents?namespace=shop', IncidentsViewSchema);
   await contract('/api/findings', FindingsReportSchema);
-  await contract(`/api/pods/${ns}/${name}`, PodDetailSchema);
+  await contract(`/api/pods/${podPath({ namespace: ns, name })}`, PodDetailSchema);
 });
 
 test('errors answer with their true status and a {code,message,hint} body', async () => {

@@ -3,6 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { waitForData } from '../cli/report/capture';
 import { base, PORTS, snap } from './support';
+import { podKeyOfObject } from '../lib/refs/pod-ref';
 
 /**
  * Per-user identity in the browser, against simulated clusters that check bearer tokens and
@@ -172,7 +173,7 @@ async function meshedPod(mode: 'token' | 'header'): Promise<string> {
     (p) => p.status.phase === 'Running' && p.spec.containers.some((c) => c.name === 'istio-proxy'),
   );
   if (!pod) throw new Error(`no running meshed pod in shop (${res.status})`);
-  return `${pod.metadata.namespace}/${pod.metadata.name}`;
+  return podKeyOfObject(pod);
 }
 
 /** Every page and detail route answers 200 and shows its data, no error panel. */

@@ -1,5 +1,6 @@
 import { expect, test, type Page } from '@playwright/test';
 import { base, PORTS, simUrlOf, snap } from './support';
+import { podKey } from '../lib/refs/pod-ref';
 
 const demo = base(PORTS.demo);
 const CROSS = 'meshdx-sim-phantom-cross-ns';
@@ -109,7 +110,7 @@ async function expectBarsAfterDeletions(page: Page, v: ViewJson): Promise<number
   for (const r of v.requests) {
     if (!r.pod || !r.time || !['terminating', 'terminated'].includes(r.state)) continue;
     const m = markers.find(
-      (x) => x.kind === 'termination' && x.pod === `${r.pod!.namespace}/${r.pod!.name}`,
+      (x) => x.kind === 'termination' && x.pod === podKey(r.pod!.namespace, r.pod!.name),
     );
     if (!m) continue;
     const t = Date.parse(r.time);

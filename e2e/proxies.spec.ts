@@ -1,5 +1,6 @@
 import { expect, test } from '@playwright/test';
 import { base, PORTS, simUrl, snap } from './support';
+import { podKeyOfObject } from '../lib/refs/pod-ref';
 
 const demo = base(PORTS.demo);
 
@@ -49,7 +50,7 @@ test('the fleet shows every proxy with the cluster count the proxy reports', asy
     if (checked >= 3) break;
     const n = await simActiveClusters(p);
     if (n === null) continue;
-    const key = `${p.metadata.namespace}/${p.metadata.name}`;
+    const key = podKeyOfObject(p);
     await page.getByTestId('filter-q').fill(p.metadata.name);
     await page.getByTestId('filter-q').press('Enter');
     const row = page.locator(`[data-row-key="${key}"]`);
@@ -140,7 +141,7 @@ test('clicking a proxy shows its istioctl cluster table', async ({ page }) => {
     }
   }
   expect(target).toBeDefined();
-  const key = `${target!.metadata.namespace}/${target!.metadata.name}`;
+  const key = podKeyOfObject(target!);
   await page.goto(`${demo}/proxies?q=${target!.metadata.name}`);
   await page.locator(`[data-row-key="${key}"]`).click();
   await expect(page).toHaveURL(

@@ -1,6 +1,7 @@
 import { expect, test } from '@playwright/test';
 import http from 'node:http';
 import { base, PORTS, simUrl } from './support';
+import { podHref } from '../lib/refs/pod-ref';
 
 /**
  * "Safe to leave running in a cluster": the dashboard answers only to its own host names (DNS
@@ -117,7 +118,7 @@ test('every view renders with no Content-Security-Policy violation', async ({ pa
     ['/scoping', 'Scoping'],
     ['/findings', 'Findings'],
     ['/incidents', 'Incidents'],
-    [`/pods/${pod?.namespace}/${pod?.name}`, 'Pod'],
+    [podHref({ namespace: String(pod?.namespace), name: String(pod?.name) }), 'Pod'],
   ];
   for (const [path, title] of views) {
     await page.goto(`${demo}${path}`);

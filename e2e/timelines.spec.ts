@@ -6,6 +6,7 @@ import { summarizeFleet } from '../lib/timeline/fleet';
 import { parseMeshConfig } from '../lib/timeline/meshconfig';
 import { aliveDuring } from '../lib/timeline/window';
 import { base, PORTS, simUrl, snap } from './support';
+import { podHref, podKey, podPath } from '../lib/refs/pod-ref';
 
 const demo = base(PORTS.demo);
 
@@ -49,13 +50,13 @@ async function expectedTimelines(also: { namespace: string; name: string }[] = [
   const scanned = new Set(
     proxyTargets(pods, sidecars)
       .targets.filter((t) => t.notRunning === null)
-      .map((t) => `${t.namespace}/${t.name}`),
+      .map((t) => podKey(t.namespace, t.name)),
   );
-  for (const a of also) scanned.add(`${a.namespace}/${a.name}`);
+  for (const a of also) scanned.add(podKey(a.namespace, a.name));
   const envoyInitMs: Record<string, number> = {};
   await Promise.all(
     pods
-      .filter((p) => scanned.has(`${p.metadata.namespace ?? 'default'}/${p.metadata.name}`))
+      .filter((p) => scanned.has(podKey(p.metadata.namespace ?? 'default', p.metadata.name)))
       .map(async (p) => {
         const ms = await envoyInit(p);
         if (ms !== null && p.metadata.uid) envoyInitMs[p.metadata.uid] = ms;
@@ -80,9 +81,9 @@ async function deletedRows(livePods: { namespace: string; name: string }[]) {
   const fleet = (await (await fetch(`${demo}/api/timelines?limit=500`)).json()) as {
     rows: { namespace: string; name: string; deleted: boolean; verdicts: string[] }[];
   };
-  const live = new Set(livePods.map((p) => `${p.namespace}/${p.name}`));
+  const live = new Set(livePods.map((p) => podKey(p.namespace, p.name)));
   const deleted = fleet.rows.filter((r) => r.deleted);
-  for (const r of deleted) expect(live.has(`${r.namespace}/${r.name}`)).toBe(false);
+  for (const r of deleted) expect(live.has(podKey(r.namespace, r.name))).toBe(false);
   return deleted;
 }
 
@@ -147,9 +148,9 @@ test('a racing pod opens from a deep link with the race on its Gantt', async ({ 
   const racing = (await expectedTimelines([{ namespace, name }])).find(
     (t) => t.namespace === namespace && t.name === name,
   );
-  await page.goto(`${demo}/timelines?namespace=${namespace}&pod=${namespace}/${name}`);
+  await page.goto(`${demo}/timelines?namespace=${namespace}&pod=${podKey(namespace, name)}`);
   const card = page.getByTestId('pod-detail');
-  await expect(card).toContainText(`${namespace}/${name}`);
+  await expect(card).toContainText(podKey(namespace, name));
   await expect(card.getByTestId('gantt-chart')).toContainText('istio-proxy');
   await expect(
     card.getByTestId('gantt-chart').locator('.recharts-bar-rectangle').first(),
@@ -218,12 +219,12 @@ test("a row's pod link opens the pod's page, a deleted pod's too, marked gone", 
     .filter({ hasText: name })
     .getByTestId('pod-link')
     .first();
-  await expect(link).toHaveAttribute('href', `/pods/${namespace}/${name}`);
-  const res = await page.goto(`${demo}/pods/${namespace}/${name}`);
+  await expect(link).toHaveAttribute('href', podHref({ namespace, name }));
+  const res = await page.goto(`${demo}/pods/${podPath({ namespace, name })}`);
   expect(res?.status()).toBe(200);
   await expect(page.getByTestId('pod-page')).toHaveAttribute('data-gone', String(deleted));
   if (deleted) await expect(page.getByTestId('pod-gone')).toContainText('no longer exists');
-  const api = await fetch(`${demo}/api/pods/${namespace}/${name}`);
+  const api = await fetch(`${demo}/api/pods/${podPath({ namespace, name })}`);
   expect(api.status).toBe(200);
   expect(((await api.json()) as { gone: boolean }).gone).toBe(deleted);
 });

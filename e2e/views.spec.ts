@@ -2,6 +2,7 @@ import { expect, test } from '@playwright/test';
 import type { FindingsReport } from '../lib/api/findings';
 import { countByCode } from '../components/findings/summary';
 import { base, PORTS, simUrl, snap } from './support';
+import { podHref, podKey, podRefOf } from '../lib/refs/pod-ref';
 
 const demo = base(PORTS.demo);
 
@@ -126,9 +127,9 @@ test('a deep link reopens the same selection and filters', async ({ page }) => {
   expect(pod).toBeDefined();
   const ns = pod!.metadata.namespace!;
   const name = pod!.metadata.name;
-  await page.goto(`${demo}/timelines?namespace=${ns}&pod=${ns}/${name}`);
+  await page.goto(`${demo}/timelines?namespace=${ns}&pod=${podKey(ns, name)}`);
   await expect(page.getByTestId('filter-namespace')).toHaveValue(ns);
-  await expect(page.getByTestId('pod-detail')).toContainText(`${ns}/${name}`);
+  await expect(page.getByTestId('pod-detail')).toContainText(podKey(ns, name));
   await expect(page.getByTestId('pod-detail')).toContainText('istio-proxy');
   await snap(page, 'timelines-deep-link');
 });
@@ -212,7 +213,7 @@ test('findings open on a handful of groups, harm first; opening a group lists it
 
 test('a pod page shows its containers and events', async ({ page }) => {
   const pod = (await simPods()).filter(hasProxy)[0]!;
-  await page.goto(`${demo}/pods/${pod.metadata.namespace}/${pod.metadata.name}`);
+  await page.goto(`${demo}${podHref(podRefOf(pod))}`);
   await expect(page.getByTestId('pod-page')).toContainText('istio-proxy');
   await snap(page, 'pod');
 });

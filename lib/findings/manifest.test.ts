@@ -4,13 +4,14 @@ import { readFixture } from '../../test-support/fixtures';
 import { perObject } from './guard';
 import { manifestFindings } from './manifest';
 import { findingKey, type Finding } from './types';
+import { objectKey } from '../refs/object-ref';
 
 const docs = (text: string): unknown[] => parseAllDocuments(text).map((d) => d.toJS() as unknown);
 const analyzer = (f: string) => docs(readFixture('istio_config', 'analyzer', f));
 const codes = (fs: readonly Finding[], code: string) => fs.filter((f) => f.code === code);
 const names = (fs: readonly Finding[], code: string) =>
   codes(fs, code)
-    .map((f) => `${f.subject.namespace ?? ''}/${f.subject.name}`)
+    .map((f) => objectKey(f.subject.namespace ?? '', f.subject.name))
     .sort();
 
 describe('finding identity keeps the port', () => {

@@ -4,6 +4,7 @@ import { readFixture } from '../../test-support/fixtures';
 import { RequestError } from '../api/request-error';
 import type { Namespace, Pod } from '../kube/types';
 import { listPods, parsePodListQuery, podListQueryString, type PodListQuery } from './pod-list';
+import { podKeyOf } from '../refs/pod-ref';
 
 const fixture = (file: string, namespace: string, name: string, ip?: string): Pod => {
   const p = parseAllDocuments(readFixture('pods', file))
@@ -31,15 +32,14 @@ const pods: Pod[] = [
 ];
 const namespaces: Namespace[] = [{ metadata: { name: 'shop' } }, { metadata: { name: 'pay' } }];
 const now = new Date('2026-11-01T12:00:00Z');
-const names = (q: PodListQuery) =>
-  listPods(pods, namespaces, q, now).pods.map((p) => `${p.namespace}/${p.name}`);
+const names = (q: PodListQuery) => listPods(pods, namespaces, q, now).pods.map(podKeyOf);
 
 describe('listPods', () => {
   it('orders by namespace then name and sends rows for all when under the limit', () => {
     const all = listPods(pods, namespaces, {}, now);
     expect(all.total).toBe(6);
     expect(all.truncated).toBe(false);
-    expect(all.pods.map((p) => `${p.namespace}/${p.name}`)).toEqual([
+    expect(all.pods.map(podKeyOf)).toEqual([
       'kube-system/kube-dns-548976df6c-d9kkv',
       'pay/api-0',
       'pay/dual',

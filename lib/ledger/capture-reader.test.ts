@@ -6,6 +6,7 @@ import { createCaptureReader } from './capture-reader';
 import { createHistoryReader } from './events';
 import { mulberry32 } from '../random';
 import type { JsonSplitterOptions } from '../json-stream';
+import { podKeyOf } from '../refs/pod-ref';
 
 const PODS = path.resolve(__dirname, '../../../shared/fixtures/pods');
 /** The real pods of the fixtures, as the API server serves them (JSON). */
@@ -90,7 +91,7 @@ describe('the byte reader of watch captures gives what the general reader gives'
       expect(r.fast.problems).toEqual([]);
       if (chunk === 1 << 20) expect(r.parsedInFull).toBe(0);
     }
-    const names = both(text).fast.events.map((e) => `${e.type} ${e.pod.namespace}/${e.pod.name}`);
+    const names = both(text).fast.events.map((e) => `${e.type} ${podKeyOf(e.pod)}`);
     expect(names).toContain('ADDED kube-system/kube-dns-548976df6c-d9kkv');
   });
 

@@ -4,11 +4,12 @@ import type { PodInterval } from './types';
 import { T0, MIN } from '../../tests/data/ledger/pods';
 import { intervals, tableOf } from '../../tests/data/ledger/intervals';
 import { mulberry32 } from '../random';
+import { podIdKey } from '../refs/pod-ref';
 
 function sortedByIp(list: PodInterval[]): Map<string, PodInterval[]> {
   const byIp = new Map<string, PodInterval[]>();
   for (const i of list) byIp.set(i.ip, [...(byIp.get(i.ip) ?? []), i]);
-  const key = (i: PodInterval) => i.uid || `${i.namespace}/${i.name}`;
+  const key = (i: PodInterval) => podIdKey(i);
   for (const l of byIp.values())
     l.sort((a, b) => a.from - b.from || (key(a) < key(b) ? -1 : key(a) > key(b) ? 1 : 0));
   return byIp;

@@ -5,6 +5,7 @@ import { CODES } from './codes';
 import { servicePortFindings } from './ports';
 import { protocolOfName, resolvePortProtocol } from './resolve';
 import { pod, svc, yamlObjects } from '../../tests/data/protocol/objects';
+import { objectText } from '../refs/object-ref';
 
 interface Expected {
   name: string;
@@ -67,7 +68,10 @@ describe('port checks on the istioctl analyzer fixtures (service.PortNameAnalyze
         .filter((f) => f.code.startsWith('IST'))
         .map((f) => ({
           code: f.code,
-          resource: `Service ${f.subject.namespace}/${f.subject.name}`,
+          resource: objectText('Service', {
+            namespace: f.subject.namespace ?? '',
+            name: f.subject.name,
+          }),
         }));
       expect(got).toEqual(c.expected.map((e) => ({ code: e.code, resource: e.resource })));
     });

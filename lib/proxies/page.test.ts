@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { ProxyFleetRow, FleetView } from '../api/proxies';
 import { fleetQueryString, pageFleet, parseFleetQuery, selectFleetRows } from './page';
 import { mapBounded } from './pool';
+import { proxyKey } from '../refs/proxy-ref';
 
 function row(
   ns: string,
@@ -10,7 +11,7 @@ function row(
   active: number | null,
 ): ProxyFleetRow {
   return {
-    key: `${ns}/${name}`,
+    key: proxyKey({ namespace: ns, name }),
     namespace: ns,
     name,
     workload: name.split('-')[0] ?? name,

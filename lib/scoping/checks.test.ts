@@ -5,6 +5,7 @@ import type { KubeObject, Pod, Service, ServiceEntry, Sidecar } from '../kube/ty
 import { makePod, makeService, makeSidecar } from '../../server/sim/mesh/testworld';
 import { egressHostFindings, sidecarSelectionFindings, windowFindings } from './checks';
 import { buildMeshModel } from './scopes';
+import { objectKeyOf } from '../refs/object-ref';
 
 const codes = (fs: { code: string; subject: { name: string } }[]) =>
   fs.map((f) => `${f.code}:${f.subject.name}`).sort();
@@ -105,7 +106,7 @@ describe('egressHostFindings', () => {
     const sidecars = objs.filter((o) => o.kind === 'Sidecar') as unknown as Sidecar[];
     const entries = objs.filter((o) => o.kind === 'ServiceEntry') as unknown as ServiceEntry[];
     const svcs = objs.filter((o) => o.kind === 'Service') as unknown as Service[];
-    expect(sidecars.map((s) => `${s.metadata.namespace}/${s.metadata.name}`).sort()).toEqual([
+    expect(sidecars.map((s) => objectKeyOf(s)).sort()).toEqual([
       'exampleegressgw/default',
       'none/default',
       'seexamples/default',

@@ -3,6 +3,7 @@ import { parseAllDocuments } from 'yaml';
 import type { Pod } from '../kube/types';
 import { readFixture } from '../../test-support/fixtures';
 import { genericReason, observationWindow, scopingTargets, tally } from './targets';
+import { podKey } from '../refs/pod-ref';
 
 const podsOf = (file: string): Pod[] =>
   parseAllDocuments(readFixture('pods', file))
@@ -74,7 +75,7 @@ describe('reasons', () => {
   it('tallies failures with pod names taken out', () => {
     const rs = ['a/p1', 'a/p2', 'b/p3'].map((k) => {
       const [ns, pod] = k.split('/') as [string, string];
-      return genericReason(`timeout: port-forward to ${ns}/${pod}:15000 no answer`, ns, pod);
+      return genericReason(`timeout: port-forward to ${podKey(ns, pod)}:15000 no answer`, ns, pod);
     });
     expect(tally([...rs, 'other'])).toEqual([
       { reason: 'timeout: port-forward to NS/POD:15000 no answer', count: 3 },

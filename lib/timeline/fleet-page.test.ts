@@ -9,6 +9,7 @@ import {
   timelineQueryString,
   TIMELINE_PAGE_SIZE,
 } from './fleet-page';
+import { podKeyOf } from '../refs/pod-ref';
 
 function row(i: number, over: Partial<TimelineFleetRow> = {}): TimelineFleetRow {
   return {
@@ -72,7 +73,7 @@ function fleet(n: number): TimelineFleet {
   };
 }
 
-const key = (r: TimelineFleetRow) => `${r.namespace}/${r.name}`;
+const key = (r: TimelineFleetRow) => podKeyOf(r);
 
 describe('pageTimelineFleet', () => {
   const f = fleet(1234);

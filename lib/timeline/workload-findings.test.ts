@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { TimelineFleet } from '../api/timelines';
 import { groupFindings } from '../findings/group';
 import { holdCounts, workloadTimelineFindings } from './workload-findings';
+import { objectKey } from '../refs/object-ref';
 
 type Row = TimelineFleet['rows'][number];
 type Fix = TimelineFleet['fixes'][number];
@@ -46,11 +47,9 @@ describe('the Timelines fleet as findings', () => {
       ],
     } as unknown as TimelineFleet;
     const findings = workloadTimelineFindings(fleet);
-    expect(findings.map((f) => `${f.code} ${f.subject.namespace}/${f.subject.name}`)).toEqual([
-      'MDX0101 a/web',
-      'MDX0101 a/api',
-      'MDX0101 b/db',
-    ]);
+    expect(
+      findings.map((f) => `${f.code} ${objectKey(f.subject.namespace ?? '', f.subject.name)}`),
+    ).toEqual(['MDX0101 a/web', 'MDX0101 a/api', 'MDX0101 b/db']);
     const groups = groupFindings(findings, holdCounts(fleet));
     expect(groups).toHaveLength(1);
     expect(groups[0]).toMatchObject({ code: 'MDX0101', count: 3, harm: 'exposure' });

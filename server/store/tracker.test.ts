@@ -6,6 +6,7 @@ import { IpLedger } from '../../lib/ledger/ledger';
 import { observePod } from '../../lib/ledger/observation';
 import type { PodObservation } from '../../lib/ledger/types';
 import { PodIntervalTracker, type TrackedPodEvent } from './tracker';
+import { podKey } from '../../lib/refs/pod-ref';
 
 const PODS = path.resolve(__dirname, '../../../shared/fixtures/pods');
 /** The real pods of the fixtures (sidecar, native sidecar, kube-dns on the host network...). */
@@ -61,7 +62,7 @@ describe('PodIntervalTracker', () => {
     const hostNet = { ...real[0]!, name: 'on-host-network', uid: 'host-net', hostNetwork: true };
     [...real, hostNet].forEach((p, i) => {
       const tracker = new PodIntervalTracker();
-      const key = p.uid ?? `${p.namespace}/${p.name}`;
+      const key = p.uid ?? podKey(p.namespace, p.name);
       const events = life(p, i);
       events.forEach((e, k) => {
         const got = tracker.apply(key, e);

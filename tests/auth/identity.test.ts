@@ -15,6 +15,7 @@ import {
 } from '../../server/runtime/registry';
 import { requireKubectl } from '../sim/kubectl-harness';
 import { startAuthCluster, USERS, type AuthCluster } from './harness';
+import { podPath } from '../../lib/refs/pod-ref';
 
 requireKubectl('the per-user identity tests (they apply deploy/ RBAC rendered by kubectl)');
 
@@ -141,7 +142,7 @@ describe('per-user identity against a token-checking API server', () => {
       const { namespace, name } = meshed.metadata;
       const dump = (cookie: string) =>
         configDumpGet(
-          req(`/api/proxies/${namespace}/${name}/config_dump`, { headers: { cookie } }),
+          req(`/api/proxies/${podPath({ namespace, name })}/config_dump`, { headers: { cookie } }),
           {
             params: Promise.resolve({ namespace, name }),
           },

@@ -10,6 +10,7 @@ import { getInventory } from '../../server/screens/overview/inventory';
 import { getFleet } from '../../server/screens/proxies/fleet';
 import { requireKubectl } from '../sim/kubectl-harness';
 import { startAuthCluster, USERS, type AuthCluster } from './harness';
+import { podKey } from '../../lib/refs/pod-ref';
 
 requireKubectl('the page identity tests (they apply deploy/ RBAC rendered by kubectl)');
 
@@ -110,7 +111,7 @@ const PAGES: [string, string, () => Params, () => { namespace: string; name: str
   [
     '/timelines?pod=NS/NAME',
     '../../app/(views)/timelines/page',
-    () => ({ pod: `${meshedPod.namespace}/${meshedPod.name}` }),
+    () => ({ pod: podKey(meshedPod.namespace, meshedPod.name) }),
     NO_PARAMS,
     1,
   ],

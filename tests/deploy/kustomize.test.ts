@@ -13,6 +13,7 @@ import {
   type NetworkPolicy,
   type Rule,
 } from './render';
+import { kindName } from '../../lib/refs/workload-ref';
 
 requireKubectl('the kustomize rendering tests of deploy/');
 
@@ -285,9 +286,9 @@ describe('deploy/ applied with real kubectl to the simulator', () => {
       const got = JSON.parse(await h.kubectl('get', '-f', restFile, '-o', 'json')) as {
         items: K8sObject[];
       };
-      expect(got.items.map((o) => `${o.kind}/${o.metadata.name}`).sort()).toEqual(
-        rest.map((o) => `${o.kind}/${o.metadata.name}`).sort(),
-      );
+      expect(
+        got.items.map((o) => kindName({ kind: o.kind, name: o.metadata.name })).sort(),
+      ).toEqual(rest.map((o) => kindName({ kind: o.kind, name: o.metadata.name })).sort());
       const stored = got.items.find(
         (o) => o.kind === 'ConfigMap' && o.metadata.name === cm.metadata.name,
       ) as K8sObject & {

@@ -6,6 +6,7 @@ import { GET as podsGet } from '../../app/api/pods/route';
 import { GET as healthGet } from '../../app/api/health/route';
 import { GET as ztunnelGet } from '../../app/api/ztunnels/[namespace]/[name]/route';
 import { expectError, url, useEdgeCluster, type ErrorBody } from './support';
+import { podPath } from '../../lib/refs/pod-ref';
 
 /**
  * One parameter rule for every route: each bad filter the testers sent is a 400 naming the
@@ -93,9 +94,12 @@ describe('path parameters', () => {
       .find((p) => p.metadata.namespace === 'shop');
     if (!pod) throw new Error('the scenario has no pod in shop');
     const { namespace, name } = pod.metadata;
-    const res = await ztunnelGet(new Request(url(`/api/ztunnels/${namespace}/${name}`)), {
-      params: Promise.resolve({ namespace, name }),
-    });
+    const res = await ztunnelGet(
+      new Request(url(`/api/ztunnels/${podPath({ namespace, name })}`)),
+      {
+        params: Promise.resolve({ namespace, name }),
+      },
+    );
     expect(res.status).toBe(404);
     expect(((await res.json()) as ErrorBody).error.code).toBe('NOT_A_ZTUNNEL');
   });

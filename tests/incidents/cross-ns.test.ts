@@ -10,6 +10,7 @@ import { buildIncidents } from '../../server/screens/incidents/incidents';
 import { clientSignals } from '../../server/screens/incidents/client-signals';
 import { recordIpHistory, type RecordedIpHistory } from '../../test-support/feeds';
 import { advanceWatched } from '../../test-support/simulator';
+import { podKey } from '../../lib/refs/pod-ref';
 
 type Sim = Awaited<ReturnType<typeof startSimulator>>;
 const START = new Date('2026-11-01T12:00:00Z');
@@ -96,7 +97,7 @@ describe('incidents on phantom-cross-ns, default view', () => {
     let checked = 0;
     for (const r of view.requests) {
       if (!r.pod || r.time === null || !['terminating', 'terminated'].includes(r.state)) continue;
-      const at = deletions.get(`${r.pod.namespace}/${r.pod.name}`);
+      const at = deletions.get(podKey(r.pod.namespace, r.pod.name));
       expect(at, `deletion marker of ${r.pod.name}`).toBeDefined();
       const t0 = Date.parse(r.time);
       expect(t0).toBeGreaterThanOrEqual(Date.parse(at ?? ''));

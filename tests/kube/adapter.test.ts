@@ -15,6 +15,7 @@ import {
 } from '../../server/kube/resources';
 import { KubeTransport } from '../../server/kube/transport';
 import { adapterScenario, ADAPTER_POD, ISTIOD_POD } from './scenario';
+import { podKey } from '../../lib/refs/pod-ref';
 
 type Sim = Awaited<ReturnType<typeof startSimulator>>;
 let sim: Sim;
@@ -126,14 +127,14 @@ describe('the cluster adapter against the simulator (real client-node over HTTP)
   ] as const)(
     'an unreachable pod behind port-forward (%s) is "unreachable" with the kubelet\'s reason',
     async (_what, ns, pod, port, path) => {
-      sim.faults.unreachablePods.add(`${ns}/${pod}`);
+      sim.faults.unreachablePods.add(podKey(ns, pod));
       try {
         const err = await portForwardGet(kc, ns, pod, port, path, { timeoutMs: 5_000 }).catch(
           (e: unknown) => e,
         );
         expect(err).toBeInstanceOf(KubeError);
         expect((err as KubeError).kind).toBe('unreachable');
-        expect((err as KubeError).message).toContain(`${ns}/${pod}:${port}`);
+        expect((err as KubeError).message).toContain(`${podKey(ns, pod)}:${port}`);
         expect((err as KubeError).message).toMatch(
           new RegExp(`error forwarding port ${port} .*connection refused`),
         );

@@ -3,6 +3,7 @@ import { GET as podGet } from '../../app/api/pods/[namespace]/[name]/route';
 import { GET as proxyGet } from '../../app/api/proxies/[namespace]/[name]/route';
 import { GET as configDumpGet } from '../../app/api/proxies/[namespace]/[name]/config_dump/route';
 import { GET as timelineGet } from '../../app/api/timelines/[namespace]/[name]/route';
+import { podPath } from '../../lib/refs/pod-ref';
 
 type Handler = (
   req: Request,
@@ -18,7 +19,7 @@ const routes: [string, Handler][] = [
 
 /** Next hands route handlers params it has already percent-decoded once (`a%25zz` -> `a%zz`). */
 const call = (h: Handler, namespace: string, name: string) =>
-  h(new Request(`http://meshdx.test/api/x/${namespace}/${name}`), {
+  h(new Request(`http://meshdx.test/api/x/${podPath({ namespace, name })}`), {
     params: Promise.resolve({ namespace, name }),
   });
 

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { timelineFleetOf } from '../../server/screens/timelines/timelines';
 import { simClient } from '../../test-support/simulator';
+import { workloadNameKey } from '../../lib/refs/workload-ref';
 
 const c = simClient('native-sidecar');
 
@@ -13,7 +14,9 @@ describe('native sidecars against the simulator over HTTP', () => {
       'v1.33.2',
       'v1.32.6',
     ]);
-    const flips = fleet.modes.filter((m) => m.flips).map((m) => `${m.namespace}/${m.name}`);
+    const flips = fleet.modes
+      .filter((m) => m.flips)
+      .map((m) => workloadNameKey(m.namespace, m.name));
     expect(flips).toEqual(['native-lab/checkout']);
     const ledger = fleet.modes.find((m) => m.name === 'ledger-api');
     expect(ledger).toMatchObject({ now: 'native', next: 'native', pinned: 'true' });

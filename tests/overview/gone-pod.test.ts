@@ -11,12 +11,13 @@ import { runningRuntimes } from '../../server/runtime/registry';
 import { SIM_TOKEN } from '../../server/sim/api/kubeconfig';
 import type { RunningSimulator } from '../../server/sim/index';
 import { runtimeOnSimulator, type SimRuntime } from '../../test-support/sim-runtime';
+import { podPath } from '../../lib/refs/pod-ref';
 
 let on: SimRuntime;
 let sim: RunningSimulator;
 
 const getPod = (ns: string, name: string) =>
-  podGet(new Request(`http://meshdx.test/api/pods/${ns}/${name}`), {
+  podGet(new Request(`http://meshdx.test/api/pods/${podPath({ namespace: ns, name })}`), {
     params: Promise.resolve({ namespace: ns, name }),
   });
 

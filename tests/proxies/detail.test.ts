@@ -4,6 +4,7 @@ import { ProxyDetailSchema } from '../../lib/api/proxies';
 import { buildProxyDetail } from '../../lib/proxies/detail';
 import { ADMIN_PATHS, readProxyDetailParts, readRawClusters } from '../../server/envoy/admin';
 import { meshedPods, simClusterNames } from './sim-truth';
+import { podKeyOfObject } from '../../lib/refs/pod-ref';
 
 const demo = simOnly('demo');
 
@@ -67,7 +68,7 @@ describe('per-proxy detail over port-forward to the simulated Envoy admin', () =
 
   it('an unreachable proxy gives errors per part, not a crash', async () => {
     const pod = runningProxy();
-    const key = `${pod.metadata.namespace}/${pod.metadata.name}`;
+    const key = podKeyOfObject(pod);
     demo.sim.faults.unreachablePods.add(key);
     try {
       const parts = await readProxyDetailParts(

@@ -8,6 +8,7 @@ import { scanFleet, type ScanDeps } from '../../server/screens/proxies/scan';
 import type { DestinationRule, Service, ServiceEntry, Sidecar } from '../../lib/kube/types';
 import { expectedActive, type RawMesh } from '../scoping/istio-rules';
 import { meshedPods, simClusterNames } from './sim-truth';
+import { podKeyOfObject } from '../../lib/refs/pod-ref';
 
 /** The objects as stored, for counts worked out independently of lib/scoping and the sim's model. */
 function rawMesh(s: RunningSimulator): RawMesh {
@@ -55,9 +56,7 @@ describe('fleet scan through the simulator', () => {
     expect(pods.length).toBeGreaterThan(3);
     let checked = 0;
     for (const pod of pods) {
-      const row = fleet.rows.find(
-        (r) => r.key === `${pod.metadata.namespace}/${pod.metadata.name}`,
-      );
+      const row = fleet.rows.find((r) => r.key === podKeyOfObject(pod));
       expect(row, pod.metadata.name).toBeDefined();
       if (row?.status !== 'ok') continue;
       const names = simClusterNames(sim, pod);
@@ -100,7 +99,7 @@ describe('fleet scan through the simulator', () => {
 
   it('a slow and an unreachable proxy neither stall nor spoil the rest', async () => {
     const pods = meshedPods(sim).filter((p) => p.status?.podIP && !p.metadata.deletionTimestamp);
-    const [dead, slow] = pods.map((p) => `${p.metadata.namespace}/${p.metadata.name}`);
+    const [dead, slow] = pods.map((p) => podKeyOfObject(p));
     expect(dead && slow).toBeTruthy();
     sim.faults.unreachablePods.add(dead as string);
     sim.faults.slowPods.set(slow as string, 60_000);
@@ -122,7 +121,7 @@ describe('fleet scan through the simulator', () => {
         (r) => r.key !== dead && r.key !== slow && r.status === 'ok',
       );
       for (const r of others) {
-        const pod = pods.find((p) => `${p.metadata.namespace}/${p.metadata.name}` === r.key);
+        const pod = pods.find((p) => podKeyOfObject(p) === r.key);
         if (pod) expect(r.activeClusters).toBe(simClusterNames(sim, pod).length);
       }
       expect(fleet.totals.unreachable).toBe(

@@ -4,6 +4,7 @@ import type { Pod } from '../../lib/kube/types';
 import { scrapeProxyStats } from '../../server/envoy/scrape';
 import { KubeTransport } from '../../server/kube/transport';
 import { startSimulator, type RunningSimulator } from '../../server/sim/index';
+import { podKey } from '../../lib/refs/pod-ref';
 
 let sim: RunningSimulator;
 let transport: KubeTransport;
@@ -40,7 +41,7 @@ describe('Istio version of each proxy, read from its :15090 scrape (the Proxies 
     for (const pod of pods) {
       const ns = pod.metadata.namespace ?? 'default';
       const out = await scrapeProxyStats(transport, ns, pod.metadata.name, 5_000);
-      expect(out.ok, `${ns}/${pod.metadata.name}`).toBe(true);
+      expect(out.ok, podKey(ns, pod.metadata.name)).toBe(true);
       if (out.ok) expect(out.stats.istioVersion).toBe(proxyImageTag(pod));
     }
   });

@@ -6,6 +6,7 @@ import { scanFleet } from '../../server/screens/proxies/scan';
 import { startSimulator, type RunningSimulator } from '../../server/sim/index';
 import type { Pod } from '../../lib/kube/types';
 import { meshedPods } from '../proxies/sim-truth';
+import { podKey, podKeyOfObject } from '../../lib/refs/pod-ref';
 
 /**
  * meshdx's request budget seen from the API server's side: the simulator counts every request it
@@ -82,7 +83,7 @@ describe('request budget against the simulated API server', () => {
     expect(pod).toBeDefined();
     const ns = pod?.metadata.namespace ?? '';
     const name = pod?.metadata.name ?? '';
-    sim.faults.slowPods.set(`${ns}/${name}`, 600);
+    sim.faults.slowPods.set(podKey(ns, name), 600);
     try {
       const before = await simCount('proxy pods/proxy');
       const started = Date.now();
@@ -168,7 +169,7 @@ describe('request budget against the simulated API server', () => {
     const slow = meshedPods(sim)
       .filter((p) => p.status?.podIP && !p.metadata.deletionTimestamp)
       .slice(0, 3)
-      .map((p) => `${p.metadata.namespace}/${p.metadata.name}`);
+      .map((p) => podKeyOfObject(p));
     for (const k of slow) sim.faults.slowPods.set(k, 8_000);
     try {
       const started = Date.now();

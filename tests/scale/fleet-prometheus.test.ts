@@ -15,6 +15,7 @@ import {
   type RunningPrometheus,
 } from '../../test-support/prometheus';
 import { meshedPods } from '../proxies/sim-truth';
+import { podKey, podKeyOfObject } from '../../lib/refs/pod-ref';
 
 /**
  * The fleet from a real Prometheus (Debian's package) scraping the simulator's Envoy series
@@ -126,7 +127,7 @@ describe('the fleet from Prometheus', () => {
   it('a proxy on a canary version is read as its own scrape reads it', async () => {
     const pod = meshedPods(sim).find((p) => p.status?.podIP && !p.metadata.deletionTimestamp);
     if (!pod) throw new Error('no running meshed pod');
-    const key = `${pod.metadata.namespace}/${pod.metadata.name}`;
+    const key = podKeyOfObject(pod);
     const canary = structuredClone(pod);
     for (const c of [...(canary.spec.initContainers ?? []), ...canary.spec.containers])
       if (c.name === 'istio-proxy') c.image = 'docker.io/istio/proxyv2:1.25.0';
@@ -153,7 +154,7 @@ describe('the fleet from Prometheus', () => {
 
   it('a proxy without series is unknown, never 0', async () => {
     const pod = meshedPods(sim).find((p) => p.status?.podIP && !p.metadata.deletionTimestamp);
-    const key = `${pod?.metadata.namespace}/${pod?.metadata.name}`;
+    const key = podKey(String(pod?.metadata.namespace), String(pod?.metadata.name));
     sim.faults.unreachablePods.add(key);
     try {
       const n = await exposed();
@@ -248,7 +249,7 @@ describe('the fleet from Prometheus', () => {
       (l, at, v) => {
         expect(at).toBeGreaterThan(0);
         expect(Number.isFinite(v)).toBe(true);
-        seen.push(`${l[0]}/${l[1]}`);
+        seen.push(podKey(String(l[0]), String(l[1])));
       },
     );
     expect(ok).toBeNull();
@@ -266,7 +267,7 @@ describe('the fleet from Prometheus', () => {
       raw.data.result.map((r) => r.metric.pod),
     ]);
     expect(seen.sort()).toEqual(
-      raw.data.result.map((r) => `${r.metric.namespace}/${r.metric.pod}`).sort(),
+      raw.data.result.map((r) => podKey(String(r.metric.namespace), String(r.metric.pod))).sort(),
     );
     expect(seen.length).toBeGreaterThan(3);
     const visit = () => {

@@ -17,6 +17,7 @@ import {
   waitForQuery,
   type RunningPrometheus,
 } from '../../test-support/prometheus';
+import { podKey } from '../../lib/refs/pod-ref';
 
 /**
  * Scoping at fleet scale: with Prometheus holding every proxy's Envoy and Istio series, the gather
@@ -89,7 +90,7 @@ describe('scoping gather with the fleet from Prometheus', () => {
       const p = fromProm.input.proxyCounts.find(
         (x) => x.namespace === c.namespace && x.pod === c.pod,
       );
-      expect(p?.active, `${c.namespace}/${c.pod}`).toBe(c.active);
+      expect(p?.active, podKey(c.namespace, c.pod)).toBe(c.active);
     }
     expect(fromProm.gather.countsFromPrometheus).toBe(counted.length);
     expect(direct.gather.countsFromPrometheus).toBe(0);
@@ -112,10 +113,10 @@ describe('scoping gather with the fleet from Prometheus', () => {
         .map((d) => d.host)
         .sort();
     let calling = 0;
-    const countedPods = new Set(counted.map((c) => `${c.namespace}/${c.pod}`));
+    const countedPods = new Set(counted.map((c) => podKey(c.namespace, c.pod)));
     for (const w of workloads) {
       // a workload without a running proxy has no series and was read by nobody
-      if (!w.pods.some((p) => countedPods.has(`${w.namespace}/${p.metadata.name}`))) continue;
+      if (!w.pods.some((p) => countedPods.has(podKey(w.namespace, p.metadata.name)))) continue;
       const seen = hosts(directIdx.byWorkload.get(w.key), 'envoy-stats');
       if (seen.length > 0) calling++;
       const p = promIdx.byWorkload.get(w.key);

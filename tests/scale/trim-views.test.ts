@@ -14,6 +14,7 @@ import {
 } from '../../server/screens/timelines/timelines';
 import { openHistoryStore, startRecorder } from '../../server/store';
 import { startSimulator, type RunningSimulator } from '../../server/sim/index';
+import { podKey, podKeyOfObject } from '../../lib/refs/pod-ref';
 
 /**
  * The watch feed trims every pod to the fields meshdx reads (lib/kube/trim.ts). Proof that no
@@ -102,7 +103,7 @@ describe('the trimmed pod feeds every view the same inputs', () => {
           podTimelineFrom(trimmed.cache, trimmed.source, r.namespace, r.name),
           podTimelineFrom(whole.cache, whole.source, r.namespace, r.name),
         ]);
-        expect(pa, `${r.namespace}/${r.name}`).toEqual(pb);
+        expect(pa, podKey(r.namespace, r.name)).toEqual(pb);
       }
     } finally {
       trimmed.stop();
@@ -122,8 +123,7 @@ describe('lists in pages', () => {
     const paged = await listPaged<Pod>(t, CORE.pods, { pageSize: 7, progress });
     const pages = (await listsOfPods()) - before;
     const whole = await listPaged<Pod>(t, CORE.pods, { pageSize: 100_000 });
-    const names = (l: { items: Pod[] }) =>
-      l.items.map((p) => `${p.metadata.namespace}/${p.metadata.name}`);
+    const names = (l: { items: Pod[] }) => l.items.map((p) => podKeyOfObject(p));
     expect(names(paged)).toEqual(names(whole));
     expect(paged.rejected.length).toBe(whole.rejected.length);
     expect(paged.rejected.length).toBeGreaterThan(0);

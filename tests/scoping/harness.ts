@@ -18,6 +18,7 @@ import { scrapeProxyStats } from '../../server/envoy/scrape';
 import { startSimulator, type RunningSimulator } from '../../server/sim/index';
 import { resetRegistry, baseRuntimeFor } from '../../server/runtime/registry';
 import type { RawMesh } from './istio-rules';
+import { podKey } from '../../lib/refs/pod-ref';
 
 export interface WiredSim {
   readonly sim: RunningSimulator;
@@ -71,7 +72,7 @@ export function podNamed(sim: RunningSimulator, namespace: string, name: string)
   const pod = sim.store
     .list<Pod>('pods')
     .find((p) => (p.metadata.namespace ?? 'default') === namespace && p.metadata.name === name);
-  if (!pod) throw new Error(`no pod ${namespace}/${name}`);
+  if (!pod) throw new Error(`no pod ${podKey(namespace, name)}`);
   return pod;
 }
 

@@ -19,6 +19,7 @@ import {
   worldOf,
   type WorldObjects,
 } from '../../server/sim/mesh/testworld';
+import { podKeyOfObject } from '../../lib/refs/pod-ref';
 
 /** Service clusters (outbound + inbound) the simulated proxy reports in its config_dump. */
 function simulated(w: WorldObjects, pod: Pod): number {
@@ -53,10 +54,7 @@ function sidecarPods(w: WorldObjects): Pod[] {
 function expectAgreement(w: WorldObjects): void {
   const pods = sidecarPods(w);
   expect(pods.length).toBeGreaterThan(0);
-  for (const pod of pods)
-    expect(predicted(w, pod), `${pod.metadata.namespace}/${pod.metadata.name}`).toBe(
-      simulated(w, pod),
-    );
+  for (const pod of pods) expect(predicted(w, pod), podKeyOfObject(pod)).toBe(simulated(w, pod));
 }
 
 describe('Scoping predicts the clusters the simulated proxies report', () => {

@@ -17,6 +17,7 @@ import { baseRuntimeFor } from '../../server/runtime/registry';
 import { podProxy, sidecarScopes } from '../../lib/kube/proxy-container';
 import { rawMeshOf, wiredUnscopedMesh } from './harness';
 import { expectedActive } from './istio-rules';
+import { podKeyOfObject } from '../../lib/refs/pod-ref';
 
 const ROOT = 'mesh-root';
 const h = wiredUnscopedMesh('root-ns');
@@ -79,7 +80,7 @@ describe('the root namespace comes from the mesh config', () => {
     const fleet = await scanFleet(scanDeps(baseRuntimeFor()));
     const mesh = { ...rawMeshOf(h.sim, false), rootNamespace: ROOT };
     for (const pod of pods) {
-      const key = `${pod.metadata.namespace}/${pod.metadata.name}`;
+      const key = podKeyOfObject(pod);
       const row = fleet.rows.find((r) => r.key === key);
       expect(row?.sidecar, key).toEqual({ namespace: ROOT, name: 'default', source: 'root' });
       expect(row?.activeClusters, key).toBe(expectedActive(pod, mesh));

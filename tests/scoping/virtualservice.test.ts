@@ -13,8 +13,11 @@ import type { Service, Sidecar, VirtualService } from '../../lib/kube/types';
 
 import { computeScoping, scopingDeps } from '../../server/screens/scoping/scoping';
 import { baseRuntimeFor } from '../../server/runtime/registry';
+import { collectionPath, ISTIO_GROUP, type IstioKind } from '../../server/kube/resources';
 import { activeClusters, podNamed, rawMeshOf, wiredUnscopedMesh } from './harness';
 import { expectedActive } from './istio-rules';
+import { workloadNameKey } from '../../lib/refs/workload-ref';
+import { scopedHost } from '../../lib/refs/object-ref';
 
 const h = wiredUnscopedMesh('scoping-vs');
 let initial: ScopingView;
@@ -25,9 +28,12 @@ beforeAll(async () => {
   initial = await computeScoping(scopingDeps(baseRuntimeFor()));
 }, 60_000);
 
-async function create(resource: string, namespace: string, body: unknown): Promise<number> {
+async function create(resource: IstioKind, namespace: string, body: unknown): Promise<number> {
   const res = await baseRuntimeFor().transport.request(
-    `/apis/networking.istio.io/v1/namespaces/${namespace}/${resource}`,
+    collectionPath(
+      { group: ISTIO_GROUP, version: 'v1', plural: resource, namespaced: true },
+      namespace,
+    ),
     { method: 'POST', body: JSON.stringify(body) },
   );
   return res.status;
@@ -47,7 +53,7 @@ describe('a VirtualService destination outside the Sidecar egress hosts (simulat
         (s) =>
           nsOf(s) !== ns &&
           nsOf(s) !== 'istio-system' &&
-          !first.hosts.includes(`${nsOf(s)}/*`) &&
+          !first.hosts.includes(scopedHost(nsOf(s), '*')) &&
           (s.spec.ports?.length ?? 0) >= 2,
       );
     if (!dest) throw new Error('no multi-port service outside the proposal');
@@ -75,7 +81,7 @@ describe('a VirtualService destination outside the Sidecar egress hosts (simulat
     expect(via?.message).toContain(`${host} (VirtualService ${ns}/route-past-sidecar)`);
 
     const governed = view.report.workloads.filter((w) =>
-      proposal.workloads.includes(`${w.namespace}/${w.name}`),
+      proposal.workloads.includes(workloadNameKey(w.namespace, w.name)),
     );
     const proxies = governed.flatMap((w) => w.proxies.map((p) => ({ w, p })));
     expect(proxies.length).toBe(proposal.proxies);
@@ -100,7 +106,7 @@ describe('a VirtualService destination outside the Sidecar egress hosts (simulat
     // asked again, meshdx models what the proxies report and cuts nothing off
     const again = await computeScoping(scopingDeps(baseRuntimeFor()));
     for (const w of again.report.workloads.filter((x) => x.namespace === ns)) {
-      if (!proposal.workloads.includes(`${w.namespace}/${w.name}`)) continue;
+      if (!proposal.workloads.includes(workloadNameKey(w.namespace, w.name))) continue;
       expect(w.sidecar).toMatchObject({ source: 'namespace', name: proposal.name });
       expect(w.cutOff).not.toContain(host);
       for (const p of w.proxies)

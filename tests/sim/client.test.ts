@@ -20,6 +20,7 @@ import {
   START,
   testScenario,
 } from './world';
+import { podKeyOfObject } from '../../lib/refs/pod-ref';
 
 let sim: RunningSimulator;
 let kc: KubeConfig;
@@ -98,9 +99,7 @@ describe('Istio custom objects', () => {
         items: { apiVersion: string; metadata: { name: string; namespace: string } }[];
       };
       expect(list.kind).toBe('SidecarList');
-      expect(list.items.map((i) => `${i.metadata.namespace}/${i.metadata.name}`)).toEqual([
-        'shop/default',
-      ]);
+      expect(list.items.map((i) => podKeyOfObject(i))).toEqual(['shop/default']);
       expect(list.items[0]?.apiVersion).toBe(`networking.istio.io/${version}`);
     }
   });

@@ -3,6 +3,7 @@ import type { Pod } from '../../lib/kube/types';
 import { podReadyCell, podStatusCell } from '../../server/sim/api/podstatus';
 import { kubectlSim, requireKubectl } from './kubectl-harness';
 import { HELLO, proxyLogLines } from './world';
+import { podKey, podKeyOfObject } from '../../lib/refs/pod-ref';
 
 requireKubectl('the kubectl tests of the simulator');
 
@@ -24,12 +25,10 @@ describe('real kubectl against the simulator', () => {
   it('get pods -A prints the server-side Table with READY and STATUS', async () => {
     const lines = (await kubectl('get', 'pods', '-A')).trim().split('\n');
     expect(lines[0]).toMatch(/^NAMESPACE\s+NAME\s+READY\s+STATUS\s+RESTARTS\s+AGE$/);
-    const byKey = new Map(
-      h.sim.store.list<Pod>('pods').map((p) => [`${p.metadata.namespace}/${p.metadata.name}`, p]),
-    );
+    const byKey = new Map(h.sim.store.list<Pod>('pods').map((p) => [podKeyOfObject(p), p]));
     for (const l of lines.slice(1)) {
       const [ns, name, ready, status] = l.split(/\s+/);
-      const p = byKey.get(`${ns}/${name}`);
+      const p = byKey.get(podKey(String(ns), String(name)));
       expect(p, l).toBeDefined();
       // READY from the stored statuses: ready / all containers, native sidecars included
       const native = new Set(
@@ -74,7 +73,7 @@ describe('real kubectl against the simulator', () => {
     ).toEqual(
       h.sim.store
         .list('pods')
-        .map((p) => `${p.metadata.namespace}/${p.metadata.name}`)
+        .map((p) => podKeyOfObject(p))
         .sort(),
     );
   });

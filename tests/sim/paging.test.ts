@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { kubectlSim, requireKubectl } from './kubectl-harness';
+import { podKeyOfObject } from '../../lib/refs/pod-ref';
 
 requireKubectl('the kubectl --chunk-size test');
 
@@ -17,7 +18,7 @@ const list = async (q: string): Promise<{ status: number; body: ListBody }> => {
 
 describe('lists honour ?limit= with a continue token', () => {
   it('pages through every pod, one at a time, without repeats', async () => {
-    const all = h.sim.store.list('pods').map((p) => `${p.metadata.namespace}/${p.metadata.name}`);
+    const all = h.sim.store.list('pods').map((p) => podKeyOfObject(p));
     expect(all.length).toBeGreaterThan(2);
     const seen: string[] = [];
     let cont = '';
@@ -27,7 +28,7 @@ describe('lists honour ?limit= with a continue token', () => {
       expect(status).toBe(200);
       firstRv ||= body.metadata.resourceVersion;
       expect(body.metadata.resourceVersion).toBe(firstRv);
-      seen.push(...body.items.map((p) => `${p.metadata.namespace}/${p.metadata.name}`));
+      seen.push(...body.items.map((p) => podKeyOfObject(p)));
       if (!body.metadata.continue) break;
       expect(body.items).toHaveLength(1);
       expect(body.metadata.remainingItemCount).toBe(all.length - seen.length);

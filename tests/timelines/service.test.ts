@@ -5,6 +5,7 @@ import { summarizeFleet } from '../../lib/timeline/fleet';
 import { parseMeshConfig } from '../../lib/timeline/meshconfig';
 import { podTimelineFrom, timelineFleetFrom } from '../../server/screens/timelines/timelines';
 import { simClient } from '../../test-support/simulator';
+import { podKey } from '../../lib/refs/pod-ref';
 
 const c = simClient('startup-race');
 /** The runtime's history store, which its one pod feed fills with the cache. */
@@ -27,9 +28,9 @@ describe('Timelines use case against the simulator over HTTP', () => {
     expect(want.length).toBeGreaterThan(10);
     expect(fleet.rows).toHaveLength(want.length);
     expect(fleet.byVerdict).toEqual(summarizeFleet(want).byVerdict);
-    const byName = new Map(want.map((w) => [`${w.namespace}/${w.name}`, w]));
+    const byName = new Map(want.map((w) => [podKey(w.namespace, w.name), w]));
     for (const row of fleet.rows) {
-      const w = byName.get(`${row.namespace}/${row.name}`);
+      const w = byName.get(podKey(row.namespace, row.name));
       expect(w, row.name).toBeDefined();
       expect(row.verdicts).toEqual(w!.verdicts.map((v) => v.verdict));
       expect(row.gapMs).toBe(w!.gapMs);
