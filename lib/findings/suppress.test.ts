@@ -10,6 +10,7 @@ import {
   type SuppressRule,
 } from './suppress';
 import { readFixture } from '../../test-support/fixtures';
+import { objectKey } from '../refs/object-ref';
 
 const injection = parseManifestText(
   readFixture('istio_config', 'analyzer', 'injection.yaml'),
@@ -103,7 +104,7 @@ describe('applying suppressions to the findings of istioctl injection test input
     );
     expect(r.suppressed).toBe(1);
     expect(r.counts[0]?.by).toBe(
-      `annotation galley.istio.io/analyze-suppress=IST0102,IST0103 on Pod ${target.subject.namespace}/${target.subject.name}`,
+      `annotation galley.istio.io/analyze-suppress=IST0102,IST0103 on Pod ${objectKey(target.subject.namespace ?? '', target.subject.name)}`,
     );
     const all = applySuppressions(
       findings,

@@ -12,6 +12,7 @@ import { runWith } from '../../cli/commands/findings';
 import { ISTIOCTL_CLAIMS, type IstioctlClaim } from '../../lib/findings/claims';
 import { fakeIO } from '../../test-support/cli-io';
 import { fixturePath } from '../../test-support/fixtures';
+import { objectKey } from '../../lib/refs/object-ref';
 
 interface Expected {
   code: string;
@@ -110,7 +111,7 @@ describe('meshdx findings agrees with istioctl analyze on its test grid', () => 
       if (!codes.has(e.code)) continue;
       const r = parseResource(e.resource);
       if (!claims.some((x) => x.code === e.code && x.kinds.includes(r.kind))) continue;
-      const key = `${e.code} ${r.kind} ${r.namespace ?? '-'}/${r.name}`;
+      const key = `${e.code} ${r.kind} ${objectKey(r.namespace ?? '-', r.name)}`;
       expected.set(key, (expected.get(key) ?? 0) + 1);
     }
     const got = new Map<string, number>();

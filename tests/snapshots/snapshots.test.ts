@@ -23,6 +23,7 @@ import { resetRegistry, runningRuntimes } from '../../server/runtime/registry';
 import { deleteSnapshot, freezeView } from '../../server/screens/snapshots/snapshots';
 import { startSimulator, type RunningSimulator } from '../../server/sim/index';
 import { KUBECTL, requireKubectl } from '../sim/kubectl-harness';
+import { parsePodKey, podKey, podKeyOfObject } from '../../lib/refs/pod-ref';
 
 requireKubectl('the snapshot test (it deletes the pods a snapshot names with kubectl)');
 
@@ -126,22 +127,18 @@ describe('snapshots', () => {
     // every pod it names: the client proxies and the upstream pods
     const named = new Set<string>([
       ...frozen.requests.map((r) => r.source),
-      ...frozen.pods.flatMap((p) => (p.pod ? [`${p.pod.namespace}/${p.pod.name}`] : [])),
+      ...frozen.pods.flatMap((p) => (p.pod ? [podKey(p.pod.namespace, p.pod.name)] : [])),
     ]);
-    const present = (sim.store.list('pods') as Pod[]).map(
-      (p) => `${p.metadata.namespace}/${p.metadata.name}`,
-    );
+    const present = (sim.store.list('pods') as Pod[]).map(podKeyOfObject);
     const toDelete = [...named].filter((k) => present.includes(k));
     expect(toDelete.length).toBeGreaterThan(0);
     for (const k of toDelete) {
-      const [ns, name] = k.split('/') as [string, string];
+      const { namespace: ns, name } = parsePodKey(k);
       await kubectl('delete', 'pod', name, '-n', ns, '--wait=false');
     }
     await advance(90_000);
     await until('the named pods to be gone', () => {
-      const now = (sim.store.list('pods') as Pod[]).map(
-        (p) => `${p.metadata.namespace}/${p.metadata.name}`,
-      );
+      const now = (sim.store.list('pods') as Pod[]).map(podKeyOfObject);
       return toDelete.some((k) => now.includes(k)) ? null : true;
     });
     // and the store's raw records of those failures are gone too
