@@ -4,11 +4,11 @@
  * ||, with parentheses. Anything else is not understood: the simulated proxy then logs nothing
  * for that provider (a real Envoy would reject the filter).
  */
-export type RequestFilter = (r: { code: number }) => boolean;
+export type CelFilter = (r: { code: number }) => boolean;
 
 const TOKEN = /\s*(\(|\)|&&|\|\||==|!=|<=|>=|<|>|response\.code|\d+)\s*/y;
 
-export function parseFilter(expression: string): RequestFilter | null {
+export function parseFilter(expression: string): CelFilter | null {
   if (expression.trim() === '') return () => true;
   const tokens: string[] = [];
   TOKEN.lastIndex = 0;
@@ -18,7 +18,7 @@ export function parseFilter(expression: string): RequestFilter | null {
     tokens.push(m[1]);
   }
   let i = 0;
-  const or = (): RequestFilter | null => {
+  const or = (): CelFilter | null => {
     let left = and();
     while (left && tokens[i] === '||') {
       i++;
@@ -29,7 +29,7 @@ export function parseFilter(expression: string): RequestFilter | null {
     }
     return left;
   };
-  const and = (): RequestFilter | null => {
+  const and = (): CelFilter | null => {
     let left = atom();
     while (left && tokens[i] === '&&') {
       i++;
@@ -40,7 +40,7 @@ export function parseFilter(expression: string): RequestFilter | null {
     }
     return left;
   };
-  const atom = (): RequestFilter | null => {
+  const atom = (): CelFilter | null => {
     if (tokens[i] === '(') {
       i++;
       const inner = or();

@@ -8,7 +8,7 @@
 import { parse as parseYaml } from 'yaml';
 import type { ConfigMap, EndpointSlice, KubeObject, Service } from '../../../lib/kube/types';
 import type { SimStore } from '../world/types';
-import { parseFilter, type RequestFilter } from './cel';
+import { parseFilter, type CelFilter } from './cel';
 
 export interface OtelProvider {
   name: string;
@@ -24,7 +24,7 @@ export interface OtelProvider {
 
 export interface PodAccessLogging {
   provider: OtelProvider;
-  filter: RequestFilter;
+  filter: CelFilter;
 }
 
 interface Telemetry extends KubeObject {
