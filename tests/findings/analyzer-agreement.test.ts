@@ -125,7 +125,7 @@ describe('meshdx findings agrees with istioctl analyze on its test grid', () => 
           parseResource(e.resource).namespace === null &&
           parseResource(e.resource).name === f.subject.name,
       );
-      const key = `${f.code} ${f.subject.kind} ${named ? '-' : (f.subject.namespace ?? '-')}/${f.subject.name}`;
+      const key = `${f.code} ${f.subject.kind} ${objectKey(named ? '-' : (f.subject.namespace ?? '-'), f.subject.name)}`;
       got.set(key, (got.get(key) ?? 0) + 1);
     }
     for (const code of codes) score(code).cases += 1;
