@@ -3,6 +3,7 @@ import type { ConfigMap, KubeEvent, Pod, Sidecar } from '../lib/kube/types';
 import { proxyTargets } from '../lib/proxies/target';
 import { analyzePods } from '../lib/timeline/analyze';
 import { summarizeFleet } from '../lib/timeline/fleet';
+import { inTimelinesFleet } from '../lib/timeline/fleet-view';
 import { parseMeshConfig } from '../lib/timeline/meshconfig';
 import { aliveDuring } from '../lib/timeline/window';
 import { base, PORTS, simUrl, snap } from './support';
@@ -63,7 +64,7 @@ async function expectedTimelines(also: { namespace: string; name: string }[] = [
       }),
   );
   return analyzePods(pods, { ...(mesh ? { mesh } : {}), events, envoyInitMs }).filter(
-    (t) => t.mode !== 'none',
+    inTimelinesFleet,
   );
 }
 

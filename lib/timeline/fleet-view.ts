@@ -35,6 +35,15 @@ export function meshInfo(m: MeshInput): MeshConfigInfo {
   };
 }
 
+/**
+ * Whether a pod's timeline is one of the Timelines fleet: pods with a sidecar (classic, native,
+ * held, wrapped) and gateways; not pods outside the mesh, nor ambient pods (ztunnel: no sidecar
+ * to race).
+ */
+export function inTimelinesFleet(t: { mode: PodTimeline['mode'] }): boolean {
+  return t.mode !== 'none' && t.mode !== 'ambient';
+}
+
 /** Pods analysed between two pauses of analyzeHistory. */
 export const ANALYSIS_SLICE = 500;
 
@@ -70,7 +79,7 @@ export async function analyzeHistory(
   for (const pod of live) await take(pod, null);
   for (const d of deleted) await take(d.pod, d);
   cache.retain(seen);
-  return out.filter((a) => a.timeline.mode !== 'none' && a.timeline.mode !== 'ambient');
+  return out.filter((a) => inTimelinesFleet(a.timeline));
 }
 
 const FIXABLE: ReadonlySet<string> = new Set([

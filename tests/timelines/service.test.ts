@@ -6,6 +6,7 @@ import { parseMeshConfig } from '../../lib/timeline/meshconfig';
 import { podTimelineFrom, timelineFleetFrom } from '../../server/screens/timelines/timelines';
 import { simClient } from '../../test-support/simulator';
 import { podKey } from '../../lib/refs/pod-ref';
+import { inTimelinesFleet } from '../../lib/timeline/fleet-view';
 
 const c = simClient('startup-race');
 /** The runtime's history store, which its one pod feed fills with the cache. */
@@ -18,7 +19,7 @@ function expected() {
   const mesh = cm ? parseMeshConfig(JSON.stringify(cm)).settings : undefined;
   const events = c.sim.store.list<KubeEvent>('events');
   const timelines = analyzePods(pods, { ...(mesh ? { mesh } : {}), events });
-  return timelines.filter((x) => x.mode !== 'none');
+  return timelines.filter(inTimelinesFleet);
 }
 
 describe('Timelines use case against the simulator over HTTP', () => {
