@@ -1,4 +1,3 @@
-import { createLineParser } from '../accesslog/parser';
 import { isFailure } from '../accesslog/failure';
 import { normalizeIp, parseAddress } from '../accesslog/address';
 import { parseClusterName } from '../accesslog/cluster';
@@ -8,6 +7,7 @@ import type { IpHistory } from '../ledger/ip-history';
 import { emptyUntimed, noteUntimed, type UntimedLines } from '../ledger/untimed';
 import type { LogSource } from '../api/incidents';
 import { podKeyOf } from '../refs/pod-ref';
+import { logRecords, newLogSource } from './log-lines';
 
 /** One access log to read: a client pod's istio-proxy log, or an uploaded text. */
 export interface LogInput {
@@ -76,34 +76,16 @@ export function collectRequests(
     untimed: emptyUntimed(),
   };
   for (const input of inputs) {
-    const src: LogSource = {
-      source: input.source,
-      lines: 0,
-      records: 0,
-      failing: 0,
-      errors: 0,
-      skipped: 0,
-      problem: input.problem ?? null,
-    };
+    const src = newLogSource(input);
     out.sources.push(src);
-    if (input.problem) continue;
-    const parser = createLineParser({ format: filter.format });
-    for (const line of splitLines(input.text)) {
-      src.lines++;
-      const r = parser.push(line);
-      if (r.kind === 'skipped') {
-        if (r.reason !== 'empty') src.skipped++;
-        continue;
-      }
-      if (r.kind === 'error') {
-        src.errors++;
-        if (out.lineErrors.length < MAX_LINE_ERRORS)
-          out.lineErrors.push({ source: input.source, ...r.error });
-        continue;
-      }
-      src.records++;
+    for (const { record: rec } of logRecords(
+      input,
+      src,
+      filter.format,
+      out.lineErrors,
+      MAX_LINE_ERRORS,
+    )) {
       out.records++;
-      const rec = r.record;
       if (!filter.all && !isFailure(rec)) continue;
       src.failing++;
       out.failing++;
@@ -129,12 +111,6 @@ export function collectRequests(
   }
   out.requests.sort((x, y) => (x.timeMs ?? 0) - (y.timeMs ?? 0));
   return out;
-}
-
-function splitLines(text: string): string[] {
-  const lines = text.split('\n');
-  if (lines.length > 0 && lines[lines.length - 1] === '') lines.pop();
-  return lines;
 }
 
 export function inWindow(rec: AccessLogRecord, f: RequestFilter): boolean {

@@ -1,4 +1,3 @@
-import { createLineParser } from '../accesslog/parser';
 import { isFailure } from '../accesslog/failure';
 import { normalizeIp, parseAddress } from '../accesslog/address';
 import { parseClusterName } from '../accesslog/cluster';
@@ -9,6 +8,7 @@ import type { LogSource } from '../api/incidents';
 import type { AttributedRequest, IncidentLineProblem, LogInput, RequestFilter } from './collect';
 import { serviceMatches } from './collect';
 import { failureOf } from './failure-record';
+import { logRecords, newLogSource } from './log-lines';
 import type { AttributedState, FailureInput, FailureRead, StoredFailure } from './failure-store';
 
 /** What one read of a log gave: its counts, its unreadable lines and its failing requests. */
@@ -44,42 +44,21 @@ export function readFailures(
   opts: ReadOptions = {},
 ): LogRead {
   const out: LogRead = {
-    source: {
-      source: input.source,
-      lines: 0,
-      records: 0,
-      failing: 0,
-      errors: 0,
-      skipped: 0,
-      problem: input.problem ?? null,
-    },
+    source: newLogSource(input),
     lineErrors: [],
     failures: [],
     inbound: 0,
     newest: null,
     oldest: null,
   };
-  if (input.problem) return out;
   const src = out.source;
-  const maxErrors = opts.maxLineErrors ?? 200;
-  const parser = createLineParser({ format: opts.format });
-  const lines = input.text.split('\n');
-  if (lines.length > 0 && lines[lines.length - 1] === '') lines.pop();
-  for (const line of lines) {
-    src.lines++;
-    const r = parser.push(line);
-    if (r.kind === 'skipped') {
-      if (r.reason !== 'empty') src.skipped++;
-      continue;
-    }
-    if (r.kind === 'error') {
-      src.errors++;
-      if (out.lineErrors.length < maxErrors)
-        out.lineErrors.push({ source: input.source, ...r.error });
-      continue;
-    }
-    src.records++;
-    const rec = r.record;
+  for (const { line, record: rec } of logRecords(
+    input,
+    src,
+    opts.format,
+    out.lineErrors,
+    opts.maxLineErrors ?? 200,
+  )) {
     if (rec.time !== null && (out.newest === null || rec.time > out.newest)) out.newest = rec.time;
     if (rec.time !== null && (out.oldest === null || rec.time < out.oldest)) out.oldest = rec.time;
     if (!isFailure(rec)) continue;
