@@ -2,7 +2,7 @@ import { describe, it, expect } from 'vitest';
 import { IncidentsViewSchema } from '../api/incidents';
 import type { EndpointSlice } from '../kube/types';
 import { IpLedger } from '../ledger/ledger';
-import { ev, MIN, T0 } from '../../tests/data/ledger/pods';
+import { ev, heldThenDeleted, MIN, T0 } from '../../tests/data/ledger/pods';
 import { buildIncidentsView, readyEndpoints } from './build';
 import { logLine } from '../../tests/data/incidents/logs';
 
@@ -10,18 +10,7 @@ const IP = '10.8.0.5';
 
 function ledger(): IpLedger {
   return new IpLedger().addAll([
-    ev('ADDED', { name: 'payments-a' }, T0),
-    ev('MODIFIED', { name: 'payments-a', ip: IP, start: T0 }, T0 + 1000),
-    ev(
-      'MODIFIED',
-      { name: 'payments-a', ip: IP, start: T0, deletionAt: T0 + 10 * MIN },
-      T0 + 10 * MIN,
-    ),
-    ev(
-      'DELETED',
-      { name: 'payments-a', ip: IP, start: T0, deletionAt: T0 + 10 * MIN },
-      T0 + 10 * MIN + 6000,
-    ),
+    ...heldThenDeleted('payments-a', IP, T0 + 10 * MIN, 6000),
     ev('ADDED', { name: 'payments-b', ip: '10.8.0.6', start: T0 }, null),
   ]);
 }

@@ -1,7 +1,7 @@
 import { describe, it, expect } from 'vitest';
 import { readFixture } from '../../test-support/fixtures';
 import { IpLedger } from '../ledger/ledger';
-import { ev, MIN, T0 } from '../../tests/data/ledger/pods';
+import { ev, heldThenDeleted, MIN, T0 } from '../../tests/data/ledger/pods';
 import { collectRequests, serviceMatches, type RequestFilter } from './collect';
 import { logLine } from '../../tests/data/incidents/logs';
 
@@ -11,18 +11,7 @@ const none: RequestFilter = { fromMs: null, toMs: null, service: null, ip: null 
 /** payments-a holds IP until T0+10min (+20s gone); payments-b gets the same IP at T0+12min. */
 function ledger(): IpLedger {
   return new IpLedger().addAll([
-    ev('ADDED', { name: 'payments-a' }, T0),
-    ev('MODIFIED', { name: 'payments-a', ip: IP, start: T0 }, T0 + 1000),
-    ev(
-      'MODIFIED',
-      { name: 'payments-a', ip: IP, start: T0, deletionAt: T0 + 10 * MIN },
-      T0 + 10 * MIN,
-    ),
-    ev(
-      'DELETED',
-      { name: 'payments-a', ip: IP, start: T0, deletionAt: T0 + 10 * MIN },
-      T0 + 10 * MIN + 20_000,
-    ),
+    ...heldThenDeleted('payments-a', IP, T0 + 10 * MIN, 20_000),
     ev('ADDED', { name: 'payments-b' }, T0 + 12 * MIN),
     ev('MODIFIED', { name: 'payments-b', ip: IP, start: T0 + 12 * MIN }, T0 + 12 * MIN + 500),
   ]);

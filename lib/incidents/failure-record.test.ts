@@ -3,7 +3,7 @@ import { readFixture } from '../../test-support/fixtures';
 import { createLineParser } from '../accesslog/parser';
 import type { AccessLogRecord } from '../accesslog/types';
 import { IpLedger } from '../ledger/ledger';
-import { ev, MIN, T0 } from '../../tests/data/ledger/pods';
+import { heldThenDeleted, MIN, T0 } from '../../tests/data/ledger/pods';
 import { logLine } from '../../tests/data/incidents/logs';
 import { failureOf } from './failure-record';
 import type { FailureSource } from './failure-store';
@@ -19,20 +19,7 @@ function parse(line: string): AccessLogRecord {
 
 /** payments-a holds IP from T0, its deletion starts at T0+10min and it is gone 20 s later. */
 function ledger(): IpLedger {
-  return new IpLedger().addAll([
-    ev('ADDED', { name: 'payments-a' }, T0),
-    ev('MODIFIED', { name: 'payments-a', ip: IP, start: T0 }, T0 + 1000),
-    ev(
-      'MODIFIED',
-      { name: 'payments-a', ip: IP, start: T0, deletionAt: T0 + 10 * MIN },
-      T0 + 10 * MIN,
-    ),
-    ev(
-      'DELETED',
-      { name: 'payments-a', ip: IP, start: T0, deletionAt: T0 + 10 * MIN },
-      T0 + 10 * MIN + 20_000,
-    ),
-  ]);
+  return new IpLedger().addAll([...heldThenDeleted('payments-a', IP, T0 + 10 * MIN, 20_000)]);
 }
 
 describe('failureOf', () => {

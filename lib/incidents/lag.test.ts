@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { createLineParser } from '../accesslog/parser';
 import { IpLedger } from '../ledger/ledger';
-import { ev, MIN, T0 } from '../../tests/data/ledger/pods';
+import { heldThenDeleted, MIN, T0 } from '../../tests/data/ledger/pods';
 import { logLine } from '../../tests/data/incidents/logs';
 import { failureOf } from './failure-record';
 import type { FailureRead, StoredFailure } from './failure-store';
@@ -9,20 +9,7 @@ import { clientLags, lagSeries } from './lag';
 
 const IP = '10.8.0.5';
 /** payments-a holds IP; its deletion starts at T0+10min; it is gone 20 s later. */
-const ledger = new IpLedger().addAll([
-  ev('ADDED', { name: 'payments-a' }, T0),
-  ev('MODIFIED', { name: 'payments-a', ip: IP, start: T0 }, T0 + 1000),
-  ev(
-    'MODIFIED',
-    { name: 'payments-a', ip: IP, start: T0, deletionAt: T0 + 10 * MIN },
-    T0 + 10 * MIN,
-  ),
-  ev(
-    'DELETED',
-    { name: 'payments-a', ip: IP, start: T0, deletionAt: T0 + 10 * MIN },
-    T0 + 10 * MIN + 20_000,
-  ),
-]);
+const ledger = new IpLedger().addAll([...heldThenDeleted('payments-a', IP, T0 + 10 * MIN, 20_000)]);
 const deletionStart = ledger.at(IP, T0 + 11 * MIN).holder?.deletionStartedAt as number;
 
 let id = 0;

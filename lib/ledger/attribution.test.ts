@@ -2,7 +2,7 @@ import { describe, it, expect } from 'vitest';
 import { IpLedger } from './ledger';
 import { attributeRecord } from './attribution';
 import { countByService, groupByUpstreamPod } from './aggregate';
-import { ev, MIN, T0 } from '../../tests/data/ledger/pods';
+import { ev, heldThenDeleted, MIN, T0 } from '../../tests/data/ledger/pods';
 import { createLineParser } from '../accesslog/parser';
 import type { AccessLogRecord } from '../accesslog/types';
 
@@ -11,18 +11,7 @@ const CLIENT_IP = '10.8.0.99';
 
 function ledger(): IpLedger {
   return new IpLedger().addAll([
-    ev('ADDED', { name: 'payments-a' }, T0),
-    ev('MODIFIED', { name: 'payments-a', ip: IP, start: T0 }, T0 + 1000),
-    ev(
-      'MODIFIED',
-      { name: 'payments-a', ip: IP, start: T0, deletionAt: T0 + 10 * MIN },
-      T0 + 10 * MIN,
-    ),
-    ev(
-      'DELETED',
-      { name: 'payments-a', ip: IP, start: T0, deletionAt: T0 + 10 * MIN },
-      T0 + 10 * MIN + 20_000,
-    ),
+    ...heldThenDeleted('payments-a', IP, T0 + 10 * MIN, 20_000),
     ev('ADDED', { name: 'frontend', ip: CLIENT_IP, start: T0 - MIN }, T0 - MIN),
   ]);
 }

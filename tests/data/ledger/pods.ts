@@ -46,3 +46,21 @@ export function ev(type: PodEvent['type'], a: PodSpecArgs, time: number | null):
   if (typeof pod === 'string') throw new Error(pod);
   return { type, pod, time };
 }
+
+/**
+ * One pod's life on an IP as the watch shows it: added at T0, given `ip` (started at T0) a
+ * second later, its deletion started `deletionAt`, DELETED `goneAfterMs` after that.
+ */
+export function heldThenDeleted(
+  name: string,
+  ip: string,
+  deletionAt: number,
+  goneAfterMs: number,
+): PodEvent[] {
+  return [
+    ev('ADDED', { name }, T0),
+    ev('MODIFIED', { name, ip, start: T0 }, T0 + 1000),
+    ev('MODIFIED', { name, ip, start: T0, deletionAt }, deletionAt),
+    ev('DELETED', { name, ip, start: T0, deletionAt }, deletionAt + goneAfterMs),
+  ];
+}
