@@ -3,6 +3,7 @@ import path from 'node:path';
 import type { CliCommand, CliIO, InputLimits } from '../io';
 import { depthError, EXIT_FAIL, EXIT_OK, EXIT_USAGE, limitsOf, readDocument } from '../io';
 import { groupFindings } from '../../lib/findings/group';
+import { formatGroups, suppressedText } from './findings-text';
 import { parseManifestText, type Unreadable } from '../../lib/findings/input';
 import { manifestFindings } from '../../lib/findings/manifest';
 import {
@@ -11,14 +12,10 @@ import {
   parseSuppressRule,
   SUPPRESS_ANNOTATION,
   type SuppressRule,
-  type SuppressedCount,
 } from '../../lib/findings/suppress';
-import type { Finding } from '../../lib/findings/types';
 import { guessInputKind, inputKindHint } from '../../lib/findings/input-kind';
-import { parseOrigin, toSarif, type ObjectLocation } from '../../lib/findings/sarif';
-import { isJsonObject } from '../../lib/json-object';
+import { objectLocator, toSarif } from '../../lib/findings/sarif';
 import packageJson from '../../package.json';
-import type { FindingGroup } from '../../lib/api/findings';
 import { splitMeshConfigs, type FoundMeshConfig } from '../../lib/findings/mesh-config';
 import { parseMeshConfig } from '../../lib/timeline/meshconfig';
 import { DEFAULT_ROOT_NAMESPACE } from '../../lib/scoping/visibility';
@@ -169,53 +166,6 @@ function parseArgs(argv: string[]): Args | string {
 
 const mib = (n: number) => `${(n / 1024 / 1024).toFixed(1)} MiB`;
 
-function subjectText(f: { subject: Finding['subject'] }): string {
-  const s = f.subject;
-  return `${s.kind} ${s.namespace ? `${s.namespace}/` : ''}${s.name}`;
-}
-
-function evidenceText(e: Finding['evidence']): string {
-  return Object.entries(e)
-    .filter(([, v]) => v !== null && v !== '')
-    .slice(0, 6)
-    .map(([k, v]) => `${k}=${String(v)}`)
-    .join(' ');
-}
-
-function indent(text: string, by: string): string {
-  return text
-    .trimEnd()
-    .split('\n')
-    .map((l) => `${by}${l}`)
-    .join('\n');
-}
-
-/** The human report: groups worst first, each object, the fix once. */
-export function formatGroups(groups: readonly FindingGroup[]): string {
-  const lines: string[] = [];
-  for (const g of groups) {
-    const harm = g.harmed > 0 ? `, harm seen on ${g.harmed}` : '';
-    lines.push(`${g.severity.toUpperCase().padEnd(7)} ${g.code} ${g.title} (${g.count}${harm})`);
-    for (const o of g.objects.slice(0, 20)) {
-      const part = o.part ? ` [${o.part.kind} ${o.part.name}]` : '';
-      lines.push(`        ${subjectText(o)}${part}  ${evidenceText(o.evidence)}`);
-    }
-    if (g.objects.length > 20) lines.push(`        ... and ${g.objects.length - 20} more`);
-    if (g.fix) {
-      lines.push(`  fix (${g.fix.scope}): ${g.fix.why}`);
-      if (g.fix.yaml) lines.push(indent(g.fix.yaml, '    '));
-    }
-    for (const r of g.rest.slice(0, 10)) {
-      lines.push(
-        `  fix for ${r.subjects.map((s) => subjectText({ subject: s })).join(', ')}: ${r.fix.why}`,
-      );
-      if (r.fix.yaml) lines.push(indent(r.fix.yaml, '    '));
-    }
-    lines.push('');
-  }
-  return `${lines.join('\n')}`;
-}
-
 /**
  * `meshdx findings PATH... [--json]`: every check that needs no live proxy, on manifests (files,
  * folders, multi-document YAML, kubectl -o yaml|json output, `-` for standard input).
@@ -351,11 +301,11 @@ export async function runWith(argv: string[], io: CliIO, readStdin: ReadStdin): 
   const groups = groupFindings(findings);
   const errors = findings.filter((f) => f.severity === 'error').length;
   if (args.format === 'sarif') {
-    const where = objectLocations(split.objects, split.origins);
+    const locate = objectLocator(split.objects, split.origins);
     const log = toSarif({
       findings,
       silenced: silenced.silenced,
-      locate: (f) => where.get(locationKey(f.subject.kind, f.subject.namespace, f.subject.name)),
+      locate: (f) => locate(f.subject),
       version: meshdxVersion(),
     });
     io.stdout(`${JSON.stringify(log, null, 2)}\n`);
@@ -397,41 +347,9 @@ export async function runWith(argv: string[], io: CliIO, readStdin: ReadStdin): 
   return errors > 0 ? EXIT_FAIL : EXIT_OK;
 }
 
-const locationKey = (kind: string, namespace: string | undefined, name: string) =>
-  `${kind}|${namespace ?? ''}|${name}`;
-
-/**
- * Where each object was read, by kind, namespace and name (an object without namespace is
- * found under `default` too, where the checks place it, and under none, when cluster-scoped).
- */
-function objectLocations(
-  objects: readonly unknown[],
-  origins: readonly string[],
-): Map<string, ObjectLocation> {
-  const out = new Map<string, ObjectLocation>();
-  objects.forEach((o, i) => {
-    const at = parseOrigin(origins[i] ?? '');
-    if (at === null || !isJsonObject(o) || typeof o.kind !== 'string') return;
-    const m = isJsonObject(o.metadata) ? o.metadata : {};
-    if (typeof m.name !== 'string') return;
-    const ns = typeof m.namespace === 'string' ? m.namespace : undefined;
-    for (const key of ns === undefined
-      ? [locationKey(o.kind, undefined, m.name), locationKey(o.kind, 'default', m.name)]
-      : [locationKey(o.kind, ns, m.name)]) {
-      if (!out.has(key)) out.set(key, at);
-    }
-  });
-  return out;
-}
-
 /** meshdx's version, from its package.json (for the SARIF tool driver). */
 function meshdxVersion(): string {
   return packageJson.version;
-}
-
-/** How many findings were suppressed, and by what (one line per rule or annotation). */
-export function suppressedText(total: number, counts: readonly SuppressedCount[]): string {
-  return `${total} suppressed:\n${counts.map((c) => `  ${c.count} by ${c.by}\n`).join('')}`;
 }
 
 /** The --mesh-config file's mesh config, or why it cannot be used (the file named as given). */

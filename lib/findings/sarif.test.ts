@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { readFixture } from '../../test-support/fixtures';
 import { parseManifestText } from './input';
 import { manifestFindings } from './manifest';
-import { artifactUri, parseOrigin, toSarif } from './sarif';
+import { artifactUri, objectLocator, parseOrigin, toSarif } from './sarif';
 
 describe('SARIF from findings', () => {
   it('reads the origins the manifest reader records', () => {
@@ -41,5 +41,24 @@ describe('SARIF from findings', () => {
     expect(bogus?.level).toBe('error');
     expect(bogus?.locations?.[0]?.physicalLocation?.artifactLocation?.uri).toBe('vs.yaml');
     expect(bogus?.locations?.[0]?.physicalLocation?.region?.startLine).toBeGreaterThan(1);
+  });
+
+  it('locates an object by kind, namespace and name; a namespace-less one under default too', () => {
+    const locate = objectLocator(
+      [
+        { kind: 'Sidecar', metadata: { name: 'a', namespace: 'shop' } },
+        { kind: 'Sidecar', metadata: { name: 'b' } },
+        { kind: 'Sidecar', metadata: { name: 'a', namespace: 'shop' } },
+        'not an object',
+      ],
+      ['s.yaml:3', 's.yaml:9', 'dup.yaml:1', 's.yaml:20'],
+    );
+    expect(locate({ kind: 'Sidecar', namespace: 'shop', name: 'a' })).toEqual({
+      file: 's.yaml',
+      line: 3,
+    });
+    expect(locate({ kind: 'Sidecar', namespace: 'default', name: 'b' })?.line).toBe(9);
+    expect(locate({ kind: 'Sidecar', namespace: null, name: 'b' })?.line).toBe(9);
+    expect(locate({ kind: 'Gateway', namespace: 'shop', name: 'a' })).toBeUndefined();
   });
 });

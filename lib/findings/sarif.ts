@@ -8,6 +8,7 @@
 import type { Log, ReportingDescriptor, Result } from 'sarif';
 import { catalogEntry } from './registry';
 import type { Finding, Severity } from './types';
+import { isJsonObject } from '../json-object';
 
 export const SARIF_SCHEMA = 'https://json.schemastore.org/sarif-2.1.0.json';
 
@@ -126,4 +127,37 @@ export function toSarif(input: SarifInput): Log {
       },
     ],
   };
+}
+
+const locationKey = (kind: string, namespace: string | null | undefined, name: string) =>
+  `${kind}|${namespace ?? ''}|${name}`;
+
+/**
+ * Where each object was read (the `file:line:col` origins given beside the objects), looked up
+ * by kind, namespace and name. An object without namespace is found under `default` too, where
+ * the checks place it, and under none, when cluster-scoped; of two with the same kind,
+ * namespace and name the first read wins.
+ */
+export function objectLocator(
+  objects: readonly unknown[],
+  origins: readonly string[],
+): (subject: {
+  kind: string;
+  namespace?: string | null;
+  name: string;
+}) => ObjectLocation | undefined {
+  const out = new Map<string, ObjectLocation>();
+  objects.forEach((o, i) => {
+    const at = parseOrigin(origins[i] ?? '');
+    if (at === null || !isJsonObject(o) || typeof o.kind !== 'string') return;
+    const m = isJsonObject(o.metadata) ? o.metadata : {};
+    if (typeof m.name !== 'string') return;
+    const ns = typeof m.namespace === 'string' ? m.namespace : undefined;
+    for (const key of ns === undefined
+      ? [locationKey(o.kind, undefined, m.name), locationKey(o.kind, 'default', m.name)]
+      : [locationKey(o.kind, ns, m.name)]) {
+      if (!out.has(key)) out.set(key, at);
+    }
+  });
+  return (s) => out.get(locationKey(s.kind, s.namespace, s.name));
 }
