@@ -5,8 +5,8 @@ import { createIds, type Ids } from './ids';
 import { createIpam, type Ipam } from './ipam';
 import { NODES, type SimNode } from './nodes';
 import { nodeObject } from './nodeobjects';
-import { podTemplate, type PodTemplate } from './podspec';
-import { parseDuration, planStart, planStop, type PodPlan } from './plan';
+import { podTemplate } from './podspec';
+import { parseDuration, planStart, planStop } from './plan';
 import { planInstants, podStatusAt } from './status';
 import { EventBook, eventsOf } from './events';
 import { buildEndpointSlice, buildService, type ServiceSpec } from './service';
@@ -17,41 +17,19 @@ import type { AccessEntry } from './accesslog';
 import type { WorkloadSpec } from './workload';
 import { WorkloadControllers } from './workloads';
 import { objectKey } from '../../../../lib/refs/object-ref';
+import {
+  SYSTEM_NAMESPACES,
+  type Deployment,
+  type PodEntry,
+  type PodStartOptions,
+} from './world-types';
 
-/** The namespaces a Kubernetes cluster always has. */
-export const SYSTEM_NAMESPACES: readonly string[] = [
-  'default',
-  'kube-system',
-  'kube-public',
-  'kube-node-lease',
-];
-
-/** A Deployment's current ReplicaSet as the world knows it. */
-export interface Deployment {
-  namespace: string;
-  spec: WorkloadSpec;
-  tpl: PodTemplate;
-  hash: string;
-  rsName: string;
-  rsUid: string;
-}
-
-/** A pod the world drives: its plan (mutable: termination is planned later) and current object. */
-export interface PodEntry {
-  dep: Deployment;
-  plan: PodPlan;
-  pod?: Pod;
-  removed: boolean;
-}
-
-export interface PodStartOptions {
-  node?: SimNode;
-  /** Ask for this (released) IP: staged IP reuse. */
-  ip?: string;
-  race?: boolean;
-  /** No events and no proxy log lines (scale). */
-  quiet?: boolean;
-}
+export {
+  SYSTEM_NAMESPACES,
+  type Deployment,
+  type PodEntry,
+  type PodStartOptions,
+} from './world-types';
 
 /**
  * The simulated cluster as scenarios build it: allocates IPs, uids and names deterministically,
