@@ -1,42 +1,24 @@
 'use client';
 
 import { useQuery } from '@tanstack/react-query';
-import dynamic from 'next/dynamic';
 import type { TimelineFleet, TimelinePagedFleet } from '../../lib/api/timelines';
 import { timelineQueryOfView } from '../../lib/timeline/fleet-page';
 import { QueryBoundary } from '../data/QueryBoundary';
 import { useViewState } from '../data/useViewState';
-import { Card, Stat } from '../ui/Card';
 import { FilterBar, NamespaceWorkloadFilters, SelectFilter, TextFilter } from '../ui/Filters';
 import { VirtualTable } from '../ui/VirtualTable';
 import { LateNote } from '../ui/LateNote';
 import { Pager } from '../ui/Pager';
 import { FLEET_COLUMNS } from './columns';
-import { FixList } from './FixList';
-import { gapChartHeight, gapData } from './gap-data';
-import { statTone, VERDICT_ORDER } from './format';
+import { VERDICT_ORDER } from './format';
 import { ModesCard } from './ModesCard';
 import { PodTimelineCard } from './PodTimelineCard';
 import { TimelineGroups } from './TimelineGroups';
+import { FleetStats, GapAndFixes } from './FleetCards';
 import { timelineFleetQuery } from './queries';
 import { useClusterContext } from '../data/useClusterContext';
 import { podKeyOf, tryParsePodRef } from '../../lib/refs/pod-ref';
 import { ShareButton } from '../snapshots/ShareButton';
-
-/**
- * The chart library loads after the table: the rows an SRE came for do not wait for it. Its
- * place is kept at the chart's height, so nothing below moves when it arrives.
- */
-const GapChart = dynamic(() => import('./GapChart').then((m) => m.GapChart), { ssr: false });
-
-function GapChartSlot({ workloads }: { workloads: TimelineFleet['workloads'] }) {
-  const shown = gapData(workloads, 24).length;
-  return (
-    <div style={{ minHeight: shown > 0 ? gapChartHeight(shown) : undefined }}>
-      <GapChart workloads={workloads} />
-    </div>
-  );
-}
 
 function MeshNote({ f }: { f: TimelineFleet }) {
   const hold = f.mesh.holdApplicationUntilProxyStarts;
@@ -61,31 +43,10 @@ function Fleet({ f }: { f: TimelinePagedFleet }) {
     <div className="space-y-4">
       <ShareButton view="timelines" />
       <LateNote late={f.late} />
-      <div className="grid grid-cols-2 gap-3 md:grid-cols-5 xl:grid-cols-7">
-        <Stat label="Meshed pods" value={counts.pods.toLocaleString('en-US')} testId="stat-pods" />
-        {VERDICT_ORDER.map((v) => (
-          <button
-            key={v}
-            type="button"
-            className="text-left"
-            onClick={() =>
-              update({ verdict: state.verdict === v ? undefined : v, page: undefined })
-            }
-          >
-            <Stat
-              label={v}
-              value={(counts.byVerdict[v] ?? 0).toLocaleString('en-US')}
-              tone={(counts.byVerdict[v] ?? 0) === 0 ? 'neutral' : statTone(v)}
-              testId={`stat-verdict-${v}`}
-            />
-          </button>
-        ))}
-        <Stat
-          label="deleted"
-          value={counts.deleted.toLocaleString('en-US')}
-          testId="stat-deleted"
-        />
-      </div>
+      <FleetStats
+        counts={counts}
+        onVerdict={(v) => update({ verdict: state.verdict === v ? undefined : v, page: undefined })}
+      />
       <MeshNote f={f} />
       <TimelineGroups groups={f.page.groups} />
       <ModesCard
@@ -94,16 +55,7 @@ function Fleet({ f }: { f: TimelinePagedFleet }) {
         namespace={state.namespace}
         total={f.page.modesMatched}
       />
-      <div className="grid gap-4 xl:grid-cols-2">
-        <Card title="Startup gap per workload (first app start − proxy ready)" testId="gap-card">
-          <GapChartSlot workloads={f.workloads} />
-        </Card>
-        <Card title="Fixes per workload" testId="fixes-card">
-          <div className="max-h-[560px] overflow-y-auto pr-1">
-            <FixList fixes={f.fixes} total={f.page.fixesMatched} />
-          </div>
-        </Card>
-      </div>
+      <GapAndFixes f={f} />
       <FilterBar>
         <NamespaceWorkloadFilters
           namespaces={namespaces}
