@@ -16,7 +16,7 @@ function SidecarCell({ row }: { row: ScopingNamespaceRow }) {
   return <Badge tone="warn">none</Badge>;
 }
 
-/** Namespaces ranked by waste: clusters carried but never used. */
+/** Namespaces ranked by waste: clusters today minus the minimum they need. */
 export function NamespaceRanking({
   rows,
   selected,
@@ -70,7 +70,14 @@ export function NamespaceRanking({
               </td>
               <td className="py-1 pr-3 text-right tabular-nums">{num(r.clusters.minimum)}</td>
               <td className="py-1 pr-3 text-right tabular-nums">{num(r.clusters.predicted)}</td>
-              <td className="py-1 pr-3 text-right tabular-nums">
+              <td
+                className="py-1 pr-3 text-right tabular-nums"
+                data-testid="scoping-waste"
+                data-waste={r.waste ?? undefined}
+                data-current={r.clusters.current}
+                data-minimum={r.clusters.minimum}
+                data-partial={r.unobservedWorkloads > 0 ? 'true' : undefined}
+              >
                 {r.waste === null ? (
                   <span
                     className="text-xs text-amber-700"
@@ -87,12 +94,13 @@ export function NamespaceRanking({
                     </span>
                   </>
                 )}
-                {r.unobservedWorkloads > 0 && (
+                {r.waste !== null && r.unobservedWorkloads > 0 && (
                   <span
                     className="ml-1 text-xs text-amber-700"
-                    title="workloads not observed by any source"
+                    title="workloads not observed by any source: their minimum counts no called service, so their part of the waste is at most this"
                   >
-                    {r.unobservedWorkloads} unobserved
+                    partial: {r.unobservedWorkloads} workload
+                    {r.unobservedWorkloads === 1 ? '' : 's'} unobserved
                   </span>
                 )}
               </td>

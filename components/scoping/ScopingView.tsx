@@ -89,7 +89,7 @@ export function ScopingView() {
               </p>
             )}
             <Card
-              title="Namespaces ranked by waste (clusters carried, never called)"
+              title="Namespaces ranked by waste (clusters today − minimum needed)"
               testId="scoping-card"
               actions={
                 report.generatedYaml ? (

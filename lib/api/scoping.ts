@@ -87,8 +87,9 @@ export const NamespaceRowSchema = z.object({
   /** Sums over the namespace's proxies. */
   clusters: ClusterFiguresSchema,
   /**
-   * Unused clusters x replicas over observed workloads (the ranking key); null when none of its
-   * workloads was observed (unknown, not 0: ranked after every known one).
+   * Clusters today minus the minimum needed (`clusters.current - clusters.minimum`, the ranking
+   * key); null when none of its workloads was observed (unknown, not 0: ranked after every known
+   * one); partial when `unobservedWorkloads` > 0.
    */
   waste: z.number().nullable(),
 });

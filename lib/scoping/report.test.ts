@@ -246,7 +246,7 @@ describe('buildScopingReport on an unscoped mesh', () => {
     expect(report.totals.wasteUnknown).toBe(report.namespaces.length - known.length);
   });
 
-  it('ranks namespaces by waste (unused clusters x replicas) and computes the minimum', () => {
+  it('ranks namespaces by waste (clusters today - minimum) and computes the minimum', () => {
     expect(report.namespaces.map((n) => n.name)).toEqual(['default', 'prod', 'shop']);
     const pp = report.workloads.find((r) => r.name === 'productpage-v1-abc');
     // today: every service port (+3 reviews subsets); used: reviews (1 port x (1 + 3 subsets))
@@ -256,11 +256,12 @@ describe('buildScopingReport on an unscoped mesh', () => {
     expect(pp?.clusters.minimum).toBe(4 + 1 + 8);
     expect(pp?.unusedServicesTotal).toBe((w.services as Service[]).length - 1);
     const def = report.namespaces.find((n) => n.name === 'default');
-    expect(def?.waste).toBe(
-      report.workloads
-        .filter((r) => r.namespace === 'default')
-        .reduce((n, r) => n + (r.clustersTotal.unused ?? 0), 0),
-    );
+    // the row's own figures: waste is exactly clusters today minus the minimum it shows
+    for (const n of report.namespaces)
+      if (n.waste !== null) expect(n.waste, n.name).toBe(n.clusters.current - n.clusters.minimum);
+    const inDefault = report.workloads.filter((r) => r.namespace === 'default');
+    expect(def?.clusters.current).toBe(inDefault.reduce((n, r) => n + r.clustersTotal.current, 0));
+    expect(def?.clusters.minimum).toBe(inDefault.reduce((n, r) => n + r.clustersTotal.minimum, 0));
     expect(def?.defaultSidecar.source).toBe('none');
   });
 
@@ -321,6 +322,18 @@ describe('buildScopingReport with existing Sidecars', () => {
       .flatMap((r) => r.proxies)
       .find((p) => p.pod === ratings.metadata.name);
     expect(row?.clusters.predicted).toBe(simClusters(applied, ratings).length);
+  });
+
+  it('a namespace with an unobserved workload keeps its waste as today - minimum, marked partial', () => {
+    const w = world();
+    const obs = traffic().filter((o) => o.pod !== 'productpage-v1-abc');
+    const partial = buildScopingReport(inputOf(w, obs));
+    const def = partial.namespaces.find((n) => n.name === 'default');
+    expect(def?.unobservedWorkloads).toBeGreaterThan(0);
+    expect(def?.unobservedWorkloads).toBeLessThan(def?.workloads ?? 0);
+    // the figure is not dropped nor recomputed over the observed ones: the row's own difference
+    expect(def?.waste).toBe((def?.clusters.current ?? 0) - (def?.clusters.minimum ?? 0));
+    expect(partial.totals.waste).toBe(partial.namespaces.reduce((n, r) => n + (r.waste ?? 0), 0));
   });
 
   it('leaves a good default alone when some workload is unobserved', () => {

@@ -147,7 +147,21 @@ function byWaste(a: number | null, b: number | null): number {
   return b - a;
 }
 
-/** Namespace rows, ranked by waste (unused clusters x replicas) then by name. */
+/**
+ * A namespace's waste: clusters today minus the minimum its proxies need, the two figures its
+ * row shows beside it. Unknown (null) when none of its workloads was observed: the minimum of a
+ * proxy nobody saw calling anything is not known. With some workloads unobserved the figure is
+ * partial (their minimum counts no called service), and the row says how many.
+ */
+export function namespaceWaste(
+  clusters: { current: number; minimum: number },
+  workloads: number,
+  unobserved: number,
+): number | null {
+  return unobserved >= workloads ? null : clusters.current - clusters.minimum;
+}
+
+/** Namespace rows, ranked by waste (clusters today - minimum) then by name. */
 export function namespaceRows(
   rows: readonly WorkloadRow[],
   sidecars: readonly Sidecar[],
@@ -157,6 +171,7 @@ export function namespaceRows(
   for (const r of rows) byNs.set(r.namespace, [...(byNs.get(r.namespace) ?? []), r]);
   const out = [...byNs.entries()].map(([name, list]) => {
     const clusters = sumFigures(list.map((r) => r.clustersTotal));
+    const unobserved = list.filter((r) => !r.observed).length;
     return {
       name,
       rank: 0,
@@ -166,10 +181,10 @@ export function namespaceRows(
         .map((r) => ({ workload: r.name, sidecar: r.sidecar.name ?? '' })),
       workloads: list.length,
       proxies: list.reduce((n, r) => n + r.replicas, 0),
-      unobservedWorkloads: list.filter((r) => !r.observed).length,
+      unobservedWorkloads: unobserved,
       clusters,
       // unknown when no workload was observed: never 0 for "not measured"
-      waste: clusters.unused,
+      waste: namespaceWaste(clusters, list.length, unobserved),
     };
   });
   out.sort((a, b) => byWaste(a.waste, b.waste) || a.name.localeCompare(b.name));
