@@ -1,7 +1,7 @@
 'use client';
 
 import { useQuery } from '@tanstack/react-query';
-import type { TimelineFleet, TimelinePagedFleet } from '../../lib/api/timelines';
+import type { TimelinePagedFleet } from '../../lib/api/timelines';
 import { timelineQueryOfView } from '../../lib/timeline/fleet-page';
 import { QueryBoundary } from '../data/QueryBoundary';
 import { useViewState } from '../data/useViewState';
@@ -20,15 +20,39 @@ import { useClusterContext } from '../data/useClusterContext';
 import { podKeyOf, tryParsePodRef } from '../../lib/refs/pod-ref';
 import { ShareButton } from '../snapshots/ShareButton';
 
-function MeshNote({ f }: { f: TimelineFleet }) {
+/**
+ * The kept deleted pods in words, with the same figure as the Deleted card: the store keeps every
+ * deleted pod, the fleet (and its card) those with a sidecar, the card those matching the filters.
+ */
+function deletedText(f: TimelinePagedFleet): string {
+  const n = (x: number) => x.toLocaleString('en-US');
+  const kept = f.cache.deletedPods;
+  const meshed = f.page.deletedInFleet;
+  const shown = f.page.counts.deleted;
+  const head = `${n(kept)} deleted pod${kept === 1 ? '' : 's'} kept in ${f.cache.history}`;
+  if (kept === meshed && shown === meshed) return `${head} (the Deleted card)`;
+  const card =
+    shown === meshed ? ' (the Deleted card)' : `; ${n(shown)} match the filters (the Deleted card)`;
+  const rest = kept > meshed ? `, ${n(kept - meshed)} without a sidecar (not in the fleet)` : '';
+  return `${head}: ${n(meshed)} with a sidecar${shown === meshed ? card : ''}${rest}${shown === meshed ? '' : card}`;
+}
+
+function MeshNote({ f }: { f: TimelinePagedFleet }) {
   const hold = f.mesh.holdApplicationUntilProxyStarts;
   return (
     <p className="text-xs text-slate-500" data-testid="mesh-note">
       Mesh config: {f.mesh.from}
       {hold === null ? '' : `, holdApplicationUntilProxyStarts: ${hold}`}
       {f.mesh.errors.length ? ` (${f.mesh.errors.join('; ')})` : ''}. Watching pods:{' '}
-      {f.cache.podsWatch}, events: {f.cache.eventsWatch}. {f.cache.deletedPods} deleted pod(s) kept
-      in {f.cache.history}
+      {f.cache.podsWatch}, events: {f.cache.eventsWatch}.{' '}
+      <span
+        data-testid="deleted-note"
+        data-kept={f.cache.deletedPods}
+        data-in-fleet={f.page.deletedInFleet}
+        data-shown={f.page.counts.deleted}
+      >
+        {deletedText(f)}
+      </span>
       {f.cache.evictedPods ? `, ${f.cache.evictedPods} older ones forgotten` : ''}.
     </p>
   );

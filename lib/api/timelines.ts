@@ -163,6 +163,11 @@ export const TimelinePageSchema = z.object({
     byMode: z.record(z.string(), z.number()),
     deleted: z.number(),
   }),
+  /**
+   * Deleted pods of the whole fleet (no filter): the kept deleted pods with a sidecar; those
+   * without one (or ambient) are kept in the store but are not in the fleet.
+   */
+  deletedInFleet: z.number(),
   /** Every namespace of the fleet, and the workloads of the chosen one (the filters' options). */
   namespaces: z.array(z.string()),
   workloads: z.array(z.string()),

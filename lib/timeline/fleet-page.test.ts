@@ -111,6 +111,9 @@ describe('pageTimelineFleet', () => {
       inNs.filter((r) => r.verdicts.includes('classic-ok')).length,
     );
     expect(p.page.counts.deleted).toBe(inNs.filter((r) => r.deleted).length);
+    // the note's figure is the fleet's, whatever the filters
+    expect(p.page.deletedInFleet).toBe(f.rows.filter((r) => r.deleted).length);
+    expect(p.page.deletedInFleet).toBeGreaterThan(p.page.counts.deleted);
     expect(p.page.matched).toBe(inNs.filter((r) => r.verdicts.includes('race')).length);
     expect(p.page.namespaces).toEqual(['ns-0', 'ns-1', 'ns-2']);
     expect(p.page.workloads).toEqual([...new Set(inNs.map((r) => r.workload))].sort());

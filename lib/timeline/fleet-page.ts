@@ -133,6 +133,7 @@ export function pageTimelineFleet(
       sort: key,
       dir,
       counts: { pods: base.length, byVerdict, byMode, deleted },
+      deletedInFleet: fleet.rows.reduce((n, r) => n + (r.deleted ? 1 : 0), 0),
       namespaces: sorted(fleet.rows.map((r) => r.namespace)),
       workloads: sorted(fleet.rows.filter(inNs).map((r) => r.workload)),
       hold,
