@@ -158,8 +158,14 @@ function Sources({ view }: { view: IncidentsView }) {
           .map((s) => s.source)
           .slice(0, 8)
           .join(', ')}
-        {view.sources.length > 8 ? ', …' : ''}); {view.totals.records} requests, {skipped} proxy log
-        lines skipped, {errors} unreadable line{errors === 1 ? '' : 's'}
+        {view.sources.length > 8 ? ', …' : ''});{' '}
+        <span data-testid="requests-read" data-value={view.totals.records}>
+          {view.totals.records.toLocaleString('en')}{' '}
+          {view.memory
+            ? 'requests of the window read by this view (the store keeps the failing ones of earlier reads, not a count of all)'
+            : 'requests in the window'}
+        </span>
+        , {skipped} proxy log lines skipped, {errors} unreadable line{errors === 1 ? '' : 's'}
         {view.sourcesSkipped
           ? `; ${view.sourcesSkipped} more client proxies not read (limit ${view.clients.limit}, see below)`
           : ''}

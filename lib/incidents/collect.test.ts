@@ -4,6 +4,7 @@ import { IpLedger } from '../ledger/ledger';
 import { ev, heldThenDeleted, MIN, T0 } from '../../tests/data/ledger/pods';
 import { collectRequests, serviceMatches, type RequestFilter } from './collect';
 import { logLine } from '../../tests/data/incidents/logs';
+import { readFailures } from './read-failures';
 
 const IP = '10.8.0.5';
 const none: RequestFilter = { fromMs: null, toMs: null, service: null, ip: null };
@@ -33,6 +34,25 @@ describe('collectRequests', () => {
       all: true,
     });
     expect(all.requests.length + all.inbound).toBe(41);
+  });
+
+  it('counts the requests read in the window only: a narrower window never reads more', () => {
+    const text = readFixture('access_logs', 'istio-io-docs_text_multi-version.log');
+    const log = { source: 'docs', clientPod: null, text };
+    const input = [log];
+    const times = readFailures(log, 'upload', null, new IpLedger()).newest;
+    expect(times).not.toBeNull();
+    const wide = { ...none, fromMs: Date.parse('2017-01-01T00:00:00Z'), toMs: times };
+    const narrow = { ...none, fromMs: Date.parse('2020-01-01T00:00:00Z'), toMs: times };
+    const a = collectRequests(input, new IpLedger(), wide);
+    const b = collectRequests(input, new IpLedger(), narrow);
+    expect(a.records).toBe(41);
+    expect(b.records).toBeGreaterThan(0);
+    expect(b.records).toBeLessThan(a.records);
+    // the same window read again gives the same figure, and the store path counts it alike
+    expect(collectRequests(input, new IpLedger(), narrow).records).toBe(b.records);
+    const window = { fromMs: narrow.fromMs, toMs: narrow.toMs ?? 0 };
+    expect(readFailures(log, 'upload', null, new IpLedger(), { window }).inWindow).toBe(b.records);
   });
 
   it('attributes by (ip, time): the same IP goes to the old pod before reuse and the new one after', () => {

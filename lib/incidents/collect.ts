@@ -48,6 +48,7 @@ export interface Collected {
   requests: AttributedRequest[];
   sources: LogSource[];
   lineErrors: IncidentLineProblem[];
+  /** Requests read (failing or not) whose time is in the window: the "Requests read" figure. */
   records: number;
   failing: number;
   outsideWindow: number;
@@ -85,7 +86,9 @@ export function collectRequests(
       out.lineErrors,
       MAX_LINE_ERRORS,
     )) {
-      out.records++;
+      const inside = inWindow(rec, filter);
+      // the requests read are those of the window: a log read from its start reaches past its end
+      if (inside) out.records++;
       if (!filter.all && !isFailure(rec)) continue;
       src.failing++;
       out.failing++;
@@ -94,7 +97,7 @@ export function collectRequests(
         continue;
       }
       if (rec.time === null) noteUntimed(out.untimed, rec.line);
-      if (!inWindow(rec, filter)) {
+      if (!inside) {
         out.outsideWindow++;
         continue;
       }

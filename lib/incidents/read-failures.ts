@@ -23,12 +23,16 @@ export interface LogRead {
   newest: number | null;
   /** ...and of the oldest. */
   oldest: number | null;
+  /** Requests read (failing or not) whose time is in `ReadOptions.window`; every one without. */
+  inWindow: number;
 }
 
 export interface ReadOptions extends AttributeOptions {
   format?: string;
   /** Unreadable lines kept (the rest are counted). */
   maxLineErrors?: number;
+  /** The window the view shows: `LogRead.inWindow` counts the requests read in it. */
+  window?: { fromMs: number; toMs: number };
 }
 
 /**
@@ -50,8 +54,10 @@ export function readFailures(
     inbound: 0,
     newest: null,
     oldest: null,
+    inWindow: 0,
   };
   const src = out.source;
+  const w = opts.window;
   for (const { line, record: rec } of logRecords(
     input,
     src,
@@ -61,6 +67,7 @@ export function readFailures(
   )) {
     if (rec.time !== null && (out.newest === null || rec.time > out.newest)) out.newest = rec.time;
     if (rec.time !== null && (out.oldest === null || rec.time < out.oldest)) out.oldest = rec.time;
+    if (!w || (rec.time !== null && rec.time >= w.fromMs && rec.time <= w.toMs)) out.inWindow++;
     if (!isFailure(rec)) continue;
     src.failing++;
     if (parseClusterName(rec.upstreamCluster)?.direction === 'inbound') {

@@ -155,7 +155,7 @@ export async function buildIncidents(
       : fetchClientLogs(t, chosen, q);
   const readsP =
     store && plan
-      ? readAndRecord(t, plan.reads, store, loadOnce, nowMs, deps.format)
+      ? readAndRecord(t, plan.reads, store, loadOnce, nowMs, deps.format, window)
       : Promise.resolve([]);
   const [logs, stale, reads] = await Promise.all([logsP, staleP, readsP]);
   const ips = loadOnce();

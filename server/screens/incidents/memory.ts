@@ -82,6 +82,7 @@ export async function readAndRecord(
   history: () => IpHistory,
   nowMs: number,
   format: string | undefined,
+  window?: Window,
 ): Promise<LogRead[]> {
   const texts = await mapBounded(
     plans,
@@ -107,7 +108,7 @@ export async function readAndRecord(
   const ips = history();
   return plans.map((p, i) => {
     const input = texts[i] as LogInput;
-    const r = readFailures(input, 'view', p.uid, ips, { format });
+    const r = readFailures(input, 'view', p.uid, ips, { format, window });
     if (input.problem) return r;
     store.record(r.failures, nowMs);
     const cut = Buffer.byteLength(input.text) >= LOG_LIMIT_BYTES;
@@ -216,7 +217,7 @@ export function answerFromStore(
   let outsideWindow = 0;
   let inbound = 0;
   for (const r of reads) {
-    records += r.source.records;
+    records += r.inWindow;
     inbound += r.inbound;
     for (const f of r.failures) {
       const t = f.fields.time;
