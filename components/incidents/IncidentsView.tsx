@@ -212,7 +212,7 @@ function Shown({
         newestFirst={live}
         chartNote={
           live
-            ? `Live: the chart counts the rows held in this page (the newest ${LIVE_CAP} live rows and the first ${view.requests.length} of the snapshot).`
+            ? `Live: the chart counts every failing request of the window, the snapshot's and the ${session.buffer.received.toLocaleString('en')} that arrived since (bins grow coarser as the session grows; the table below holds the newest ${LIVE_CAP.toLocaleString('en')}).`
             : undefined
         }
       />

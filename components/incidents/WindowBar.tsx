@@ -3,6 +3,7 @@
 import { useState } from 'react';
 import type { IncidentsView } from '../../lib/api/incidents';
 import { fmtDuration } from '../../lib/incidents/format';
+import type { LiveProblem } from './useLiveIncidents';
 
 const utc = (iso: string) => iso.replace('T', ' ').replace(/\.\d+Z$|Z$/, ' UTC');
 
@@ -11,7 +12,7 @@ interface LiveInfo {
   received: number;
   dropped: number;
   lines: number;
-  problems: { source: string; problem: string }[];
+  problems: LiveProblem[];
   error: string | null;
 }
 
@@ -117,13 +118,25 @@ export function WindowBar({
         )}
       </div>
       {live && (
-        <p className="w-full text-xs text-slate-700" data-testid="live-status" aria-live="polite">
-          Live ({live.status}): {live.lines} new log lines, {live.received} failing requests
-          attributed as they arrived
-          {live.dropped ? ` (oldest ${live.dropped} dropped from this page, counts kept)` : ''}.
-          {live.error ? ` ${live.error}.` : ''}
-          {live.problems.map((p) => ` ${p.source}: ${p.problem}.`).join('')}
-        </p>
+        <div className="w-full text-xs text-slate-700" data-testid="live-status" aria-live="polite">
+          <p>
+            Live ({live.status}): {live.lines} new log lines, {live.received} failing requests
+            attributed as they arrived
+            {live.dropped
+              ? ` (the table holds the newest; the oldest ${live.dropped} left it, every count and the chart keep them)`
+              : ''}
+            .{live.error ? ` ${live.error}.` : ''}
+          </p>
+          {live.problems.length > 0 && (
+            <ul data-testid="live-problems">
+              {live.problems.map((p) => (
+                <li key={p.source} data-gone={p.gone ? 'true' : undefined}>
+                  {p.gone ? p.problem : `${p.source}: ${p.problem}`}
+                </li>
+              ))}
+            </ul>
+          )}
+        </div>
       )}
       {copied && (
         <p className="w-full break-all font-mono text-xs text-slate-600" data-testid="copied-link">

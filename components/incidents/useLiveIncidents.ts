@@ -23,10 +23,12 @@ const BatchSchema = z.object({
     errors: z.number(),
   }),
   markers: z.array(MarkerSchema),
-  problems: z.array(z.object({ source: z.string(), problem: z.string() })),
+  problems: z.array(z.object({ source: z.string(), problem: z.string(), gone: z.boolean() })),
   clients: z.array(z.string()),
 });
 type Marker = z.infer<typeof MarkerSchema>;
+/** A client whose log could not be followed: `gone` when its pod no longer exists. */
+export type LiveProblem = z.infer<typeof BatchSchema>['problems'][number];
 
 export interface LiveState {
   status: 'off' | 'connecting' | 'live' | 'paused' | 'ended' | 'failed';
@@ -34,7 +36,7 @@ export interface LiveState {
   /** Exact counts over every follow of the session (pauses included). */
   stats: LiveStats;
   markers: Marker[];
-  problems: { source: string; problem: string }[];
+  problems: LiveProblem[];
   clients: string[];
   error: string | null;
 }

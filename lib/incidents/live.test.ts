@@ -90,7 +90,7 @@ describe('the browser buffer of a live session', () => {
 });
 
 describe('the live view', () => {
-  it('adds arrived rows to the snapshot, re-bins over the longer window, keeps counts exact', () => {
+  it('adds arrived rows to the snapshot, re-bins over the longer window, keeps every figure on the same rows', () => {
     const view = {
       totals: {
         records: 10,
@@ -104,7 +104,7 @@ describe('the live view', () => {
         from: '2026-11-01T12:00:00.000Z',
         to: '2026-11-01T12:01:00.000Z',
         bucketMs: 1000,
-        buckets: [],
+        buckets: [{ start: '2026-11-01T12:00:20.000Z', total: 1, byFlag: { UC: 1 } }],
         flags: ['UC'],
         markers: [
           {
@@ -116,6 +116,7 @@ describe('the live view', () => {
         ],
         rollouts: [],
       },
+      pods: [],
       requests: [row(0)],
     } as unknown as IncidentsView;
     let buf = newLiveBuffer(2);
@@ -129,11 +130,52 @@ describe('the live view', () => {
     });
     expect(v.chart.to).toBe('2026-11-01T12:02:00.000Z');
     expect(v.chart.bucketMs).toBe(1000);
-    expect(v.chart.buckets.reduce((n, b) => n + b.total, 0)).toBe(3); // the snapshot row + 2 kept
+    // the snapshot's failing request and all 3 live ones, the one dropped from the table too
+    expect(v.chart.buckets.reduce((n, b) => n + b.total, 0)).toBe(4);
+    expect(v.pods.reduce((n, p) => n + p.count, 0)).toBe(3);
     expect(v.totals.shown).toBe(4);
     expect(v.totals.byState).toEqual({ terminated: 3, terminating: 1 });
     expect(v.totals.records).toBe(38);
     expect(v.chart.markers.map((m) => m.pod)).toEqual(['shop/p-1', 'shop/p-2']);
     expect(v.requests.map((r) => r.line)).toEqual([0, 70, 100]);
+  });
+});
+
+describe('a long live session', () => {
+  it('keeps chart, cards and pods table on every row after the table dropped the oldest', () => {
+    const view = {
+      totals: { records: 0, failing: 0, shown: 0, byState: {}, outsideWindow: 0, inbound: 0 },
+      chart: {
+        from: '2026-11-01T12:00:00.000Z',
+        to: '2026-11-01T12:00:20.000Z',
+        bucketMs: 1000,
+        buckets: [],
+        flags: [],
+        markers: [],
+        rollouts: [],
+      },
+      pods: [],
+      requests: [],
+    } as unknown as IncidentsView;
+    let buf = newLiveBuffer(100);
+    // an hour of failures, one a second: far more than the table keeps or the bins hold at 1 s
+    for (let i = 0; i < 3600; i += 100)
+      buf = pushLive(
+        buf,
+        Array.from({ length: 100 }, (_, j) => row(i + j)),
+      );
+    expect(buf.rows).toHaveLength(100);
+    expect(buf.dropped).toBe(3500);
+    expect(buf.bins.bins.size).toBeLessThanOrEqual(buf.bins.maxBins);
+    expect(buf.bins.stepMs).toBeGreaterThan(1000);
+    const v = mergeLive(view, buf, { stats: emptyStats(), markers: [] });
+    const charted = v.chart.buckets.reduce((n, b) => n + b.total, 0);
+    expect(charted).toBe(3600);
+    expect(v.totals.shown).toBe(3600);
+    expect(v.pods.reduce((n, p) => n + p.count, 0)).toBe(3600);
+    // the newest rows are in the table and in the chart's last bins
+    const last = v.chart.buckets.at(-1);
+    expect(last?.total).toBeGreaterThan(0);
+    expect(Date.parse(v.chart.to)).toBe(Date.parse(row(3599).time ?? ''));
   });
 });

@@ -1,8 +1,8 @@
 /**
  * Live incident mode, pure parts: one attributor per followed log turns each new line into a
  * failing-request row (attributed against the pod-IP history as it is when the line arrives),
- * and the browser keeps what arrives in a bounded buffer whose counts stay exact after old rows
- * are dropped.
+ * and the browser keeps what arrives in a bounded buffer: the table's newest rows, and counts,
+ * chart bins and pods-table rows of every row received.
  */
 import { createLineParser } from '../accesslog/parser';
 import { isFailure } from '../accesslog/failure';
@@ -10,8 +10,10 @@ import { parseClusterName } from '../accesslog/cluster';
 import type { AccessLogRecord } from '../accesslog/types';
 import { attributeRecord } from '../ledger/attribution';
 import type { IpHistory } from '../ledger/ip-history';
-import type { IncidentsView, Marker, RequestRow } from '../api/incidents';
-import { bucketSizeMs, failureBuckets } from './chart';
+import type { IncidentsView, Marker, RequestRow, UpstreamPodRow } from '../api/incidents';
+import { bucketSizeMs } from './chart';
+import { addToPodRow, mergePodRows, podRowKey, sortPodRows, withDeletions } from './live-pods';
+import { addToBins, commonStep, mergeBuckets, newLiveBins, type LiveBins } from './live-bins';
 import { matches, type RequestFilter } from './collect';
 import { requestRows } from './rows';
 
@@ -83,7 +85,11 @@ export function countOutcome(s: LiveStats, o: LineOutcome): void {
   if (o.kind === 'request' || o.kind === 'inbound' || o.kind === 'filtered') s.failing++;
 }
 
-/** What the browser holds of a live session: the newest `cap` rows, exact counts of all. */
+/**
+ * What the browser holds of a live session: the newest `cap` rows for the table, and counts of
+ * every row received (by state, per chart bin, per upstream pod): rows past the cap leave the
+ * table, never the counts, the chart or the pods table.
+ */
 export interface LiveBuffer {
   rows: RequestRow[];
   cap: number;
@@ -91,13 +97,27 @@ export interface LiveBuffer {
   received: number;
   dropped: number;
   byState: Record<string, number>;
+  /** Every row received, per bin (coarser bins for old data when there are many). */
+  bins: LiveBins;
+  /** Every row received, per upstream pod (podIdKey; "" for an IP no pod held). */
+  pods: ReadonlyMap<string, UpstreamPodRow>;
   /** Latest request time seen (ms), null before the first. */
   latestMs: number | null;
   keys: Set<string>;
 }
 
 export function newLiveBuffer(cap = 2000): LiveBuffer {
-  return { rows: [], cap, received: 0, dropped: 0, byState: {}, latestMs: null, keys: new Set() };
+  return {
+    rows: [],
+    cap,
+    received: 0,
+    dropped: 0,
+    byState: {},
+    bins: newLiveBins(),
+    pods: new Map(),
+    latestMs: null,
+    keys: new Set(),
+  };
 }
 
 const rowKey = (r: RequestRow) =>
@@ -105,11 +125,12 @@ const rowKey = (r: RequestRow) =>
 
 /**
  * Adds rows (a resumed follow may repeat the lines of its first second: those are skipped),
- * dropping the oldest past the cap. Returns a new buffer object (React state).
+ * dropping the oldest rows past the cap from the table only. Returns a new buffer (React state).
  */
 export function pushLive(buf: LiveBuffer, rows: readonly RequestRow[]): LiveBuffer {
   const next: LiveBuffer = { ...buf, byState: { ...buf.byState }, keys: new Set(buf.keys) };
   const fresh: RequestRow[] = [];
+  const pods = new Map(buf.pods);
   for (const r of rows) {
     const k = rowKey(r);
     if (next.keys.has(k)) continue;
@@ -117,10 +138,20 @@ export function pushLive(buf: LiveBuffer, rows: readonly RequestRow[]): LiveBuff
     fresh.push(r);
     next.received++;
     next.byState[r.state] = (next.byState[r.state] ?? 0) + 1;
+    const key = podRowKey(r.pod);
+    pods.set(key, addToPodRow(pods.get(key), r));
     const t = r.time ? Date.parse(r.time) : NaN;
     if (Number.isFinite(t)) next.latestMs = Math.max(next.latestMs ?? t, t);
   }
   if (fresh.length === 0) return buf;
+  next.pods = pods;
+  next.bins = addToBins(
+    buf.bins,
+    fresh.map((r) => {
+      const t = r.time ? Date.parse(r.time) : NaN;
+      return { timeMs: Number.isFinite(t) ? t : null, flags: r.flags };
+    }),
+  );
   let all = [...buf.rows, ...fresh];
   if (all.length > next.cap) {
     const cut = all.length - next.cap;
@@ -133,9 +164,9 @@ export function pushLive(buf: LiveBuffer, rows: readonly RequestRow[]): LiveBuff
 }
 
 /**
- * The view as live mode shows it: the snapshot's picture with the rows that arrived since, its
- * chart re-binned over [snapshot start, latest line] from the rows the browser holds, counts
- * exact (they come from the buffer's totals, not from the rows kept).
+ * The view as live mode shows it, every figure over the same records: the snapshot's bins and
+ * the live session's summed on one step over [snapshot start, latest line], the cards' counts
+ * and the pods table from every row received, the table of requests with the newest rows held.
  */
 export function mergeLive(
   view: IncidentsView,
@@ -144,15 +175,14 @@ export function mergeLive(
 ): IncidentsView {
   const fromMs = Date.parse(view.chart.from);
   const toMs = Math.max(Date.parse(view.chart.to), buf.latestMs ?? 0);
-  const step = bucketSizeMs(Math.max(0, toMs - fromMs));
+  const step = commonStep(bucketSizeMs(Math.max(0, toMs - fromMs)), [
+    view.chart.bucketMs,
+    buf.bins.stepMs,
+  ]);
+  const bins = mergeBuckets(fromMs, toMs, step, view.chart.buckets, buf.bins);
   const requests = [...view.requests, ...buf.rows].sort(
     (a, b) => Date.parse(a.time ?? '') - Date.parse(b.time ?? ''),
   );
-  const timed = requests.map((r) => ({
-    timeMs: r.time ? Date.parse(r.time) : null,
-    flags: r.flags,
-  }));
-  const bins = failureBuckets(timed, fromMs, toMs, step);
   const seen = new Set(view.chart.markers.map((m) => `${m.kind}|${m.pod}`));
   const markers = [...view.chart.markers];
   for (const m of live.markers) {
@@ -162,6 +192,11 @@ export function mergeLive(
   }
   const byState = { ...view.totals.byState };
   for (const [k, n] of Object.entries(buf.byState)) byState[k] = (byState[k] ?? 0) + n;
+  const pods = new Map(view.pods.map((p) => [podRowKey(p.pod), p]));
+  for (const [k, p] of buf.pods) {
+    const had = pods.get(k);
+    pods.set(k, had ? mergePodRows(had, p) : p);
+  }
   return {
     ...view,
     totals: {
@@ -179,6 +214,7 @@ export function mergeLive(
       flags: bins.flags,
       markers: markers.sort((a, b) => a.at.localeCompare(b.at)),
     },
+    pods: sortPodRows(withDeletions([...pods.values()], markers)),
     requests,
   };
 }

@@ -40,6 +40,30 @@ export interface FollowOptions {
   count: FollowCount;
 }
 
+/** An API server's refusal of a follow: its HTTP status and the Status object's message. */
+export class FollowError extends Error {
+  constructor(
+    readonly status: number,
+    readonly path: string,
+    readonly reason: string,
+  ) {
+    super(`${status} from ${path}: ${reason}`);
+    this.name = 'FollowError';
+  }
+}
+
+/** The message of a Kubernetes Status body, else the body's start (never raw JSON). */
+export function statusMessage(body: string): string {
+  const text = body.trim();
+  try {
+    const s = JSON.parse(text) as { message?: unknown };
+    if (typeof s.message === 'string' && s.message) return s.message;
+  } catch {
+    // not a Status object: its text, shortened
+  }
+  return text.slice(0, 300);
+}
+
 /** Resolves when the follow ends (server closed it, pod gone, or aborted); rejects on HTTP errors. */
 export async function followLog(
   t: KubeTransport,
@@ -90,9 +114,7 @@ export async function followLog(
           res.on('data', (c: string) => {
             if (body.length < 2000) body += c;
           });
-          res.on('end', () =>
-            finish(new Error(`${status} from ${url.pathname}: ${body.trim().slice(0, 300)}`)),
-          );
+          res.on('end', () => finish(new FollowError(status, url.pathname, statusMessage(body))));
           return;
         }
         let pending = '';

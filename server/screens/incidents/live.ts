@@ -16,7 +16,7 @@ import { terminationMarkers } from '../../../lib/incidents/markers';
 import type { IpHistory } from '../../../lib/ledger/ip-history';
 import { listPods } from '../../kube/resources';
 import type { ClusterRuntime } from '../../runtime/runtime';
-import { followCount, followLog } from './follow';
+import { followCount, FollowError, followLog } from './follow';
 import {
   chooseClients,
   churnByNamespace,
@@ -37,8 +37,8 @@ export interface LiveBatch {
   stats: LiveStats;
   /** Deletions and removals of the pods the failures went to, since the session began. */
   markers: Marker[];
-  /** Clients whose log could not be followed, with why. */
-  problems: { source: string; problem: string }[];
+  /** Clients whose log could not be followed, with why (`gone`: the pod no longer exists). */
+  problems: { source: string; problem: string; gone: boolean }[];
   clients: string[];
 }
 
@@ -141,6 +141,7 @@ export async function followIncidents(
       } catch (e) {
         problems.push({
           source: 'history store',
+          gone: false,
           problem: `recording ${batch.length} failing requests failed: ${e instanceof Error ? e.message : String(e)}`,
         });
       }
@@ -201,7 +202,7 @@ export async function followIncidents(
             },
           });
         } catch (e) {
-          problems.push({ source: c, problem: e instanceof Error ? e.message : String(e) });
+          problems.push(followProblem(c, e));
           dirty = true;
         } finally {
           followed.delete(c);
@@ -218,4 +219,18 @@ export async function followIncidents(
       }
     }
   }
+}
+
+/**
+ * Why a client's log could not be followed, in one line: a 404 for the pod means the client
+ * went away (its log went with it), anything else is said with the API server's message.
+ */
+export function followProblem(client: string, e: unknown): LiveBatch['problems'][number] {
+  if (e instanceof FollowError && e.status === 404)
+    return {
+      source: client,
+      gone: true,
+      problem: `client pod ${client} is gone; its log can no longer be read`,
+    };
+  return { source: client, gone: false, problem: e instanceof Error ? e.message : String(e) };
 }
