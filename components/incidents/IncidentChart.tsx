@@ -148,7 +148,12 @@ export function IncidentChart({
     setDrag(null);
   };
   return (
-    <div data-testid="incident-chart" data-bin-ms={step}>
+    <div
+      data-testid="incident-chart"
+      data-bin-ms={step}
+      data-total={total}
+      data-rollouts={rollouts.map((r) => `${r.workload}@${r.replicaSet ?? '?'}`).join(' ')}
+    >
       <div
         style={{ width: '100%', height: 260 }}
         className="relative select-none"

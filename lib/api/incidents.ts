@@ -94,6 +94,8 @@ export type Marker = z.infer<typeof MarkerSchema>;
 export const RolloutSchema = z.object({
   namespace: z.string(),
   workload: z.string(),
+  /** The new revision's ReplicaSet (null when only an old one's pods were seen going). */
+  replicaSet: z.string().nullable(),
   from: z.string(),
   to: z.string(),
   pods: z.number(),

@@ -4,7 +4,7 @@ import { ev, MIN, T0 } from '../../tests/data/ledger/pods';
 import type { PodInterval } from '../ledger/types';
 import { afterGone, clock, fmtDuration } from './format';
 import { bucketSizeMs, failureBuckets } from './chart';
-import { rollouts, terminationMarkers } from './markers';
+import { ROLLOUT_GAP_MS, rollouts, terminationMarkers } from './markers';
 import { maxConcurrentTerminations, peakHolders } from './rows';
 import type { AttributedRequest } from './collect';
 
@@ -64,6 +64,7 @@ describe('markers and rollouts', () => {
       {
         namespace: 'shop',
         workload: 'payments',
+        replicaSet: 'payments-8d2b1',
         from: new Date(T0 + 52_000).toISOString(),
         to: new Date(T0 + MIN + 9000).toISOString(),
         pods: 2,
@@ -79,6 +80,78 @@ describe('markers and rollouts', () => {
     expect(peakHolders(intervals(), payments, T0, T0 + 5 * MIN)).toBe(3);
     expect(peakHolders(intervals(), payments, T0 + 2 * MIN, T0 + 5 * MIN)).toBe(1);
     expect(peakHolders(intervals(), new Set(['shop/other']), T0, T0 + 5 * MIN)).toBe(0);
+  });
+});
+
+/**
+ * Five `kubectl rollout restart`s six minutes apart: each brings a new ReplicaSet whose two pods
+ * start, then the previous revision's two pods are deleted and gone 20 s later.
+ */
+function fiveRollouts(): PodInterval[] {
+  const hashes = ['6f7c9', '8d2b1', '5c4d7', '7b9f8', '9a6c5', '4e8d6'];
+  const rs = (k: number) => `payments-${hashes[k]}`;
+  const events = [];
+  let ip = 1;
+  const ips = new Map<string, string>();
+  const podIp = (name: string) => {
+    if (!ips.has(name)) ips.set(name, `10.0.1.${ip++}`);
+    return ips.get(name) as string;
+  };
+  for (const n of ['a', 'b']) {
+    const name = `${rs(0)}-${n}`;
+    events.push(ev('ADDED', { name, ip: podIp(name), start: T0 - 60 * MIN }, null));
+  }
+  for (let k = 1; k <= 5; k++) {
+    const t = T0 + k * 6 * MIN;
+    for (const n of ['a', 'b']) {
+      const name = `${rs(k)}-${n}`;
+      events.push(ev('ADDED', { name }, t));
+      events.push(ev('MODIFIED', { name, ip: podIp(name), start: t + 2000 }, t + 2000));
+      const old = `${rs(k - 1)}-${n}`;
+      const start = k === 1 ? T0 - 60 * MIN : t - 6 * MIN + 2000;
+      const deletionAt = t + 10_000;
+      events.push(ev('MODIFIED', { name: old, ip: podIp(old), start, deletionAt }, deletionAt));
+      events.push(
+        ev('DELETED', { name: old, ip: podIp(old), start, deletionAt }, deletionAt + 20_000),
+      );
+    }
+  }
+  return new IpLedger()
+    .addAll(events)
+    .intervals()
+    .map((i) => withOwner(i, i.name.slice(0, i.name.lastIndexOf('-'))));
+}
+
+describe('rollout bands', () => {
+  it('draws one band per rollout, not one over five rollouts of the same workload', () => {
+    const scope = { fromMs: T0, toMs: T0 + 40 * MIN, namespaces: new Set(['shop']) };
+    const r = rollouts(fiveRollouts(), scope);
+    expect(r.map((x) => x.replicaSet)).toEqual([
+      'payments-8d2b1',
+      'payments-5c4d7',
+      'payments-7b9f8',
+      'payments-9a6c5',
+      'payments-4e8d6',
+    ]);
+    for (const [k, x] of r.entries()) {
+      const t = T0 + (k + 1) * 6 * MIN;
+      expect(x.from).toBe(new Date(t + 2000).toISOString());
+      expect(x.to).toBe(new Date(t + 30_000).toISOString());
+      expect(x.pods).toBe(2);
+    }
+  });
+
+  it('ends a rollout after a quiet spell even when no new revision starts', () => {
+    const scope = { fromMs: T0, toMs: T0 + 40 * MIN, namespaces: new Set(['shop']) };
+    // the same starts and deletions, every new revision named alike: only time tells them apart
+    const same = fiveRollouts().map((i) =>
+      withOwner(i, i.owner?.name === 'payments-6f7c9' ? 'payments-6f7c9' : 'payments-5b8c7'),
+    );
+    expect(rollouts(same, scope).length).toBeGreaterThanOrEqual(1);
+    expect(ROLLOUT_GAP_MS).toBeLessThan(6 * MIN - 30_000);
+    const bands = rollouts(same, scope);
+    for (const b of bands)
+      expect(Date.parse(b.to) - Date.parse(b.from)).toBeLessThanOrEqual(6 * MIN);
   });
 });
 

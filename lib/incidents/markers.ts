@@ -38,71 +38,90 @@ export function terminationMarkers(intervals: Iterable<PodInterval>, s: MarkerSc
   return out.slice(0, s.max ?? 400);
 }
 
+/** A quiet spell this long between a workload's pod starts and deletions ends a rollout. */
+export const ROLLOUT_GAP_MS = 2 * 60_000;
+
+interface PodEvent {
+  at: number;
+  kind: 'start' | 'delete' | 'gone';
+  replicaSet: string;
+  pod: string;
+}
+
+/** Events of one rollout as it is being read: the new ReplicaSet(s) and the old ones. */
+interface Segment {
+  events: PodEvent[];
+  fresh: Set<string>;
+  old: Set<string>;
+}
+
+function rolloutOf(namespace: string, workload: string, seg: Segment): Rollout | null {
+  const replaced = [...seg.old].some((o) => [...seg.fresh].some((f) => f !== o));
+  if (!replaced) return null;
+  const times = seg.events.map((e) => e.at);
+  const pods = new Set(seg.events.filter((e) => e.kind === 'delete').map((e) => e.pod));
+  const revision = [...seg.fresh].find((f) => !seg.old.has(f)) ?? null;
+  return {
+    namespace,
+    workload,
+    replicaSet: revision,
+    from: iso(Math.min(...times)),
+    to: iso(Math.max(...times)),
+    pods: pods.size,
+  };
+}
+
 /**
- * Rollouts: a workload whose pods of one ReplicaSet terminated in the window while pods of
- * another ReplicaSet started in it. The span runs from the first of those starts/deletions to
- * the last removal or start.
+ * Rollouts, one band each: a workload's pods of one ReplicaSet terminate in the window while
+ * pods of another (the new revision) start. A workload's starts and deletions are read in time
+ * order and cut into rollouts where a new revision's first pod starts (the next rollout) or the
+ * workload is quiet for ROLLOUT_GAP_MS; a band runs from its first start or deletion to its last
+ * start or removal.
  */
 export function rollouts(intervals: Iterable<PodInterval>, s: MarkerScope): Rollout[] {
-  type Acc = {
-    namespace: string;
-    workload: string;
-    old: Set<string>;
-    fresh: Set<string>;
-    times: number[];
-    pods: Set<string>;
-  };
-  const byWorkload = new Map<
-    string,
-    { namespace: string; workload: string; sets: Map<string, PodInterval[]> }
-  >();
+  const byWorkload = new Map<string, { namespace: string; workload: string; events: PodEvent[] }>();
   for (const i of intervals) {
     if (!inScope(i, s) || i.owner?.kind !== 'ReplicaSet') continue;
     const workload = workloadOfOwner(i.owner, i).name;
     const key = workloadNameKey(i.namespace, workload);
-    const w = byWorkload.get(key) ?? { namespace: i.namespace, workload, sets: new Map() };
-    const list = w.sets.get(i.owner.name) ?? [];
-    list.push(i);
-    w.sets.set(i.owner.name, list);
+    const w = byWorkload.get(key) ?? { namespace: i.namespace, workload, events: [] };
     byWorkload.set(key, w);
+    const pod = podIdKey(i);
+    const replicaSet = i.owner.name;
+    const del = i.deletionStartedAt;
+    if (del !== null && del >= s.fromMs && del <= s.toMs) {
+      w.events.push({ at: del, kind: 'delete', replicaSet, pod });
+      const end = endOf(i);
+      if (end !== null) w.events.push({ at: end, kind: 'gone', replicaSet, pod });
+    }
+    if (i.from >= s.fromMs && i.from <= s.toMs && i.fromSource !== 'creationTimestamp')
+      w.events.push({ at: i.from, kind: 'start', replicaSet, pod });
   }
   const out: Rollout[] = [];
-  for (const { namespace, workload, sets } of byWorkload.values()) {
-    const acc: Acc = {
-      namespace,
-      workload,
-      old: new Set(),
-      fresh: new Set(),
-      times: [],
-      pods: new Set(),
+  for (const { namespace, workload, events } of byWorkload.values()) {
+    events.sort((a, b) => a.at - b.at);
+    let seg: Segment = { events: [], fresh: new Set(), old: new Set() };
+    const close = () => {
+      const r = seg.events.length ? rolloutOf(namespace, workload, seg) : null;
+      if (r) out.push(r);
+      seg = { events: [], fresh: new Set(), old: new Set() };
     };
-    for (const [rsName, list] of sets) {
-      for (const i of list) {
-        const del = i.deletionStartedAt;
-        if (del !== null && del >= s.fromMs && del <= s.toMs) {
-          acc.old.add(rsName);
-          acc.pods.add(i.name);
-          acc.times.push(del);
-          const end = endOf(i);
-          if (end !== null) acc.times.push(end);
-        }
-        if (i.from >= s.fromMs && i.from <= s.toMs && i.fromSource !== 'creationTimestamp') {
-          acc.fresh.add(rsName);
-          acc.times.push(i.from);
-        }
-      }
+    for (const e of events) {
+      const last = seg.events.at(-1);
+      const nextRevision =
+        e.kind === 'start' &&
+        seg.fresh.size > 0 &&
+        !seg.fresh.has(e.replicaSet) &&
+        !seg.old.has(e.replicaSet) &&
+        seg.old.size > 0;
+      if (last && (e.at - last.at > ROLLOUT_GAP_MS || nextRevision)) close();
+      seg.events.push(e);
+      if (e.kind === 'start') seg.fresh.add(e.replicaSet);
+      else seg.old.add(e.replicaSet);
     }
-    const replaced = [...acc.old].some((o) => [...acc.fresh].some((f) => f !== o));
-    if (!replaced || acc.times.length === 0) continue;
-    out.push({
-      namespace: acc.namespace,
-      workload: acc.workload,
-      from: iso(Math.min(...acc.times)),
-      to: iso(Math.max(...acc.times)),
-      pods: acc.pods.size,
-    });
+    close();
   }
-  return out.sort((a, b) => a.from.localeCompare(b.from));
+  return out.sort((a, b) => a.from.localeCompare(b.from) || a.workload.localeCompare(b.workload));
 }
 
 function iso(ms: number): string {
