@@ -183,6 +183,16 @@ export function BloatChart({ view }: { view: BloatView }) {
             no Sidecar scopes them (pick the workload to see it).
           </li>
         )}
+        {view.implausibleSamples.count > 0 && (
+          <li data-testid="bloat-implausible">
+            {view.implausibleSamples.count} samples left out of the lines: no cluster count can be
+            what they read (
+            {view.implausibleSamples.examples
+              .map((x) => `${x.figure} read ${x.raw}: ${x.reason}`)
+              .join('; ')}
+            ).
+          </li>
+        )}
         {view.unattributedPods > 0 && (
           <li>
             {view.unattributedPods} pods with series are not in meshdx&apos;s pod inventory: counted

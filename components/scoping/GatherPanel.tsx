@@ -88,6 +88,15 @@ export function GatherPanel({ view }: { view: ScopingView }) {
                 {i.configSizeMeanBytes !== null && (
                   <>, {num(Math.round(i.configSizeMeanBytes / 1024))} KiB per push</>
                 )}
+                {i.implausible.length > 0 && (
+                  <ul className="text-amber-800" data-testid="push-implausible">
+                    {i.implausible.map((x) => (
+                      <li key={x.figure}>
+                        not believed: {x.figure} read {x.raw} ({x.reason}); shown as unknown
+                      </li>
+                    ))}
+                  </ul>
+                )}
               </>
             ) : (
               <span className="text-red-700">unreachable: {i.error}</span>

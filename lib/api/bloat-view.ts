@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { ImplausibleSchema } from './measured';
 
 /** One step of a cluster-count line: per-proxy average and largest, and how many reported. */
 const PointSchema = z.object({
@@ -58,6 +59,8 @@ export const BloatViewSchema = z.discriminatedUnion('state', [
     unattributedPods: z.number(),
     /** Gateway and waypoint pods of the namespace: not in the namespace line (no Sidecar scopes them). */
     unscopablePods: z.number(),
+    /** Samples no cluster count can be (negative, fractional, beyond bounds): left out of the lines. */
+    implausibleSamples: z.object({ count: z.number(), examples: z.array(ImplausibleSchema) }),
   }),
 ]);
 export type BloatView = z.infer<typeof BloatViewSchema>;

@@ -3,6 +3,7 @@
  * server saw while gathering it (sources reached, proxies unreachable, istiod push health).
  */
 import { z } from 'zod';
+import { ImplausibleSchema } from './measured';
 import { ScopingReportSchema } from './scoping';
 
 export const IstiodPushSchema = z.object({
@@ -26,6 +27,8 @@ export const IstiodPushSchema = z.object({
     .nullable(),
   /** pilot_xds_config_size_bytes mean (bytes per push), when exported. */
   configSizeMeanBytes: z.number().nullable(),
+  /** Figures read that cannot be (shown as unknown above), with what was read. */
+  implausible: z.array(ImplausibleSchema),
 });
 export type IstiodPush = z.infer<typeof IstiodPushSchema>;
 

@@ -79,6 +79,27 @@ describe('foldBloat', () => {
     );
     expect(f.offGrid).toBe(1);
     expect(f.namespace.points.map((p) => p.avg)).toEqual([null, 5, null, null, null]);
+    expect(f.implausible.count).toBe(1);
+  });
+
+  it('leaves counts that cannot be out of every line, counted once with what was read', () => {
+    const f = foldBloat(
+      'shop',
+      [
+        { pod: 'api-1', samples: at.map((t, i) => [t, [40, -5, 1e23, 40.5, 40][i] ?? 0] as const) },
+        { pod: 'api-2', samples: at.map((t) => [t, 42] as const) },
+      ],
+      wl,
+      at,
+    );
+    // a step with one believable proxy averages that one, and says one reported
+    expect(f.namespace.points.map((p) => p.avg)).toEqual([41, 42, 42, 42, 41]);
+    expect(f.namespace.points.map((p) => p.proxies)).toEqual([2, 1, 1, 1, 2]);
+    expect(f.namespace.points[2]?.max).toBe(42);
+    expect(f.workloads.find((w) => w.name === 'api')?.points[1]?.avg).toBe(42);
+    expect(f.implausible.count).toBe(3);
+    expect(f.implausible.examples.map((e) => e.raw)).toEqual(['-5', '1e+23', '40.5']);
+    expect(f.implausible.examples[0]?.figure).toContain('pod="api-1"');
   });
 
   it('leaves gateways out of the namespace line, which a Sidecar scopes, and keeps their own line', () => {

@@ -5,6 +5,8 @@
  * A step where no proxy reported is a gap (null), never 0.
  */
 
+import { check, COUNT, type Implausible } from '../plausible/checks';
+
 /** At most this many points per line. */
 export const MAX_POINTS = 240;
 
@@ -60,6 +62,32 @@ export function steps(fromMs: number, toMs: number, stepS: number): number[] {
   return out;
 }
 
+/** Samples that no cluster count can be: counted, the first few kept with what was read. */
+export interface ImplausibleSamples {
+  count: number;
+  examples: Implausible[];
+}
+const MAX_EXAMPLES = 3;
+
+const CLUSTERS = 'envoy_cluster_manager_active_clusters';
+
+/** Every pod's samples on the grid that no cluster count can be, counted once. */
+function implausibleOf(
+  series: readonly PodSeries[],
+  grid: ReadonlySet<number>,
+): ImplausibleSamples {
+  const bad: ImplausibleSamples = { count: 0, examples: [] };
+  for (const s of series)
+    for (const [t, v] of s.samples) {
+      if (!grid.has(t)) continue;
+      const c = check(`${CLUSTERS}{pod="${s.pod}"}`, v, COUNT);
+      if (c.ok) continue;
+      bad.count++;
+      if (bad.examples.length < MAX_EXAMPLES) bad.examples.push(c.implausible);
+    }
+  return bad;
+}
+
 function lineOf(name: string, series: readonly PodSeries[], at: readonly number[]): BloatLine {
   const sum = new Float64Array(at.length);
   const max = new Float64Array(at.length).fill(-Infinity);
@@ -68,7 +96,10 @@ function lineOf(name: string, series: readonly PodSeries[], at: readonly number[
   for (const s of series) {
     for (const [t, v] of s.samples) {
       const i = index.get(t);
-      if (i === undefined || !Number.isFinite(v)) continue;
+      if (i === undefined) continue;
+      // a count that cannot be is not averaged in (the step counts one proxy fewer); it is
+      // counted by implausibleOf
+      if (!check(CLUSTERS, v, COUNT).ok) continue;
       sum[i] = (sum[i] ?? 0) + v;
       max[i] = Math.max(max[i] ?? -Infinity, v);
       n[i] = (n[i] ?? 0) + 1;
@@ -102,6 +133,8 @@ export interface FoldedBloat {
   unscopablePods: number;
   /** Samples off the step grid (ignored). */
   offGrid: number;
+  /** Samples on the grid whose value no cluster count can be (left out of every line). */
+  implausible: ImplausibleSamples;
 }
 
 /**
@@ -140,5 +173,6 @@ export function foldBloat(
     unattributedPods,
     unscopablePods: series.length - sidecars.length,
     offGrid,
+    implausible: implausibleOf(series, grid),
   };
 }

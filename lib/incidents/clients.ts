@@ -5,6 +5,7 @@
  * upstream_rq_5xx), then traffic to namespaces where pods were deleted in the window, then
  * deletions in their own namespace. Every client not read is listed with the reason.
  */
+import { check, REQUESTS } from '../plausible/checks';
 import { parseClusterName } from '../accesslog/cluster';
 import type { AdminStat } from '../metrics/admin-stats';
 import { clusterCounterTable } from '../metrics/admin-stats';
@@ -49,7 +50,11 @@ export function failuresFromIstioSamples(samples: readonly Sample[]): number | n
     if (s.name !== 'istio_requests_total') continue;
     seen = true;
     if (s.labels.reporter !== 'source') continue;
-    if (isFailing(s.labels.response_code, s.labels.response_flags) && Number.isFinite(s.value))
+    // a negative or non-finite count is not summed in (lib/plausible: a count never is)
+    if (
+      isFailing(s.labels.response_code, s.labels.response_flags) &&
+      check('', s.value, REQUESTS).ok
+    )
       failing += s.value;
   }
   return seen ? failing : null;

@@ -49,6 +49,18 @@ export const COUNTER: Bounds = {
   range: `a whole number from 0 to ${Number.MAX_SAFE_INTEGER}`,
 };
 
+/**
+ * A request count as Prometheus answers it (a counter's value, a sum of them, an `increase`):
+ * never negative, finite, within a counter's range; fractional when `increase` extrapolates.
+ */
+export const REQUESTS: Bounds = {
+  integer: false,
+  min: 0,
+  max: Number.MAX_SAFE_INTEGER,
+  noun: 'a request count',
+  range: `a number from 0 to ${Number.MAX_SAFE_INTEGER}`,
+};
+
 /** Memory of one process: 1 TiB is beyond any node a proxy runs on. */
 export const MEMORY_BYTES: Bounds = {
   integer: true,
@@ -74,6 +86,15 @@ export const SIZE_BYTES: Bounds = {
   max: 16 * 2 ** 30,
   noun: 'a size',
   range: 'from 0 to 16 GiB',
+};
+
+/** A histogram's or summary's `_sum` (of durations, of sizes): never negative, always finite. */
+export const SUM: Bounds = {
+  integer: false,
+  min: 0,
+  max: Number.MAX_VALUE,
+  noun: 'a sum of observations',
+  range: 'a finite number from 0',
 };
 
 /** A number as read, as text: `-5`, `1e+308`, `NaN`, `Infinity`. */

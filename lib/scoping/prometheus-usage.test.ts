@@ -65,4 +65,28 @@ describe('usageFromPrometheus', () => {
     expect(requestsQuery(5)).toContain('[60s]');
     expect(requestsQuery(7200)).toContain('reporter="source"');
   });
+
+  it('a count no counter can hold is left out, counted and shown with what was read', () => {
+    const series = (wl: string, v: string) => ({
+      metric: {
+        source_workload: wl,
+        source_workload_namespace: 'shop',
+        destination_service: 'payments.pay.svc.cluster.local',
+      },
+      value: [1700000000, v],
+    });
+    const u = usageFromPrometheus({
+      status: 'success',
+      data: {
+        resultType: 'vector',
+        result: [series('api', '-5'), series('web', '1e308'), series('cart', '7')],
+      },
+    });
+    expect(u.badSamples).toBe(2);
+    expect(u.observations.map((o) => [o.workload, o.hits])).toEqual([
+      ['cart', [{ host: 'payments.pay.svc.cluster.local', count: 7 }]],
+    ]);
+    expect(u.implausible.map((i) => i.raw)).toEqual(['-5', '1e+308']);
+    expect(u.implausible[0]?.figure).toContain('source_workload="api"');
+  });
 });

@@ -5,6 +5,10 @@
 import type { TrafficObservation } from './types';
 import { parseMatrix, type Series } from '../metrics/prom-matrix';
 import { workloadNameKey } from '../refs/workload-ref';
+import { check, REQUESTS, type Implausible } from '../plausible/checks';
+
+/** At most this many implausible samples are kept as examples (all are counted). */
+const MAX_IMPLAUSIBLE_KEPT = 5;
 
 /**
  * Requests each client workload's proxies counted per destination service, as last seen within
@@ -19,30 +23,44 @@ export function requestsQuery(windowSeconds: number): string {
 
 export interface PrometheusUsage {
   observations: TrafficObservation[];
-  /** Samples without a workload, namespace or destination, or with a non-numeric value. */
+  /**
+   * Samples without a workload, namespace or destination, or with a value a request count cannot
+   * have (not a number, negative, fractional, beyond any counter): left out, counted here.
+   */
   badSamples: number;
+  /** The first few of those whose value could not be, with what was read. */
+  implausible: Implausible[];
   error: string | null;
 }
 
 /** Turns a Prometheus /api/v1/query answer into one observation per client workload. */
 export function usageFromPrometheus(body: unknown): PrometheusUsage {
   const answer = parseMatrix(body);
-  if (answer.error) return { observations: [], badSamples: 0, error: answer.error };
+  if (answer.error)
+    return { observations: [], badSamples: 0, implausible: [], error: answer.error };
   return usageFromSeries(answer.series);
 }
 
 export function usageFromSeries(series: readonly Series[]): PrometheusUsage {
   const byWorkload = new Map<string, TrafficObservation>();
   let badSamples = 0;
+  const implausible: Implausible[] = [];
   for (const s of series) {
     const ns = s.metric.source_workload_namespace;
     const wl = s.metric.source_workload;
     const host = s.metric.destination_service;
-    const count = s.samples[0]?.[1] ?? Number.NaN;
-    if (!ns || !wl || !host || !Number.isFinite(count)) {
+    const read = s.samples[0]?.[1] ?? Number.NaN;
+    const c = check('istio_requests_total', read, REQUESTS);
+    if (!ns || !wl || !host || !c.ok) {
       badSamples++;
+      if (!c.ok && implausible.length < MAX_IMPLAUSIBLE_KEPT)
+        implausible.push({
+          ...c.implausible,
+          figure: `istio_requests_total{source_workload="${wl ?? ''}",destination_service="${host ?? ''}"}`,
+        });
       continue;
     }
+    const count = c.value;
     const key = workloadNameKey(ns, wl);
     const o = byWorkload.get(key) ?? {
       source: 'prometheus' as const,
@@ -54,5 +72,5 @@ export function usageFromSeries(series: readonly Series[]): PrometheusUsage {
     if (count > 0) o.hits.push({ host, count: Math.round(count) });
     byWorkload.set(key, o);
   }
-  return { observations: [...byWorkload.values()], badSamples, error: null };
+  return { observations: [...byWorkload.values()], badSamples, implausible, error: null };
 }

@@ -4,6 +4,7 @@
  * `istio_requests_total` through pods/proxy; and, when no proxy exposes that family, Envoy's
  * per-cluster counters on admin /stats (over port-forward), which also say whom it calls.
  */
+import { check, REQUESTS } from '../../../lib/plausible/checks';
 import type { KubeConfig } from '@kubernetes/client-node';
 import {
   signalFromIstioSamples,
@@ -59,9 +60,11 @@ async function fromPrometheus(
   for (const p of pods) signals.set(p, { failures: 0, calls: [] });
   for (const s of answer.series) {
     const key = podKey(s.metric.namespace ?? '', s.metric.pod ?? '');
-    const v = s.samples[s.samples.length - 1]?.[1] ?? 0;
-    if (wanted.has(key) && Number.isFinite(v))
-      signals.set(key, { failures: Math.round(v), calls: [] });
+    const v = s.samples[s.samples.length - 1]?.[1] ?? Number.NaN;
+    // a count that cannot be (negative, not finite) is unknown, not a ranking fact
+    const c = check('istio_requests_total (failing)', v, REQUESTS);
+    if (wanted.has(key))
+      signals.set(key, { failures: c.ok ? Math.round(c.value) : null, calls: [] });
   }
   return { signals, note: null };
 }

@@ -142,6 +142,7 @@ export async function bloatOf(rt: ClusterRuntime, req: BloatRequest): Promise<Bl
     prediction: scoping,
     unattributedPods: folded.unattributedPods,
     unscopablePods: folded.unscopablePods,
+    implausibleSamples: folded.implausible,
   };
 }
 

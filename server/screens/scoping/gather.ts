@@ -43,6 +43,7 @@ import {
 } from '../../../lib/scoping/prometheus-known';
 import { readEnvoyUsage } from './envoy-usage';
 import { readPrometheusUsage } from './prometheus';
+import { describeImplausible } from '../../../lib/plausible/checks';
 import { readIstiodPush } from './push-health';
 import {
   genericReason,
@@ -290,6 +291,13 @@ export async function gatherScopingInput(deps: GatherDeps): Promise<Gathered> {
       const silent = silentWorkloads(knownFromProm, prom.observations);
       observations.push(...prom.observations, ...silent);
       promAvailable = prom.observations.length + silent.length;
+      // series left out (no workload, or a count that cannot be) are said, never summed as 0
+      if (prom.badSamples > 0)
+        promReasons.push(
+          `${prom.badSamples} istio_requests_total series left out${
+            prom.implausible[0] ? `, e.g. ${describeImplausible(prom.implausible[0])}` : ''
+          }`,
+        );
     }
   }
 

@@ -20,6 +20,7 @@ export async function readPrometheusUsage(
   const answer = await promGet({ baseUrl, timeoutMs, fetchImpl }, 'query', {
     query: requestsQuery(windowSeconds),
   });
-  if (answer.error) return { observations: [], badSamples: 0, error: answer.error };
+  if (answer.error)
+    return { observations: [], badSamples: 0, implausible: [], error: answer.error };
   return usageFromSeries(answer.series);
 }

@@ -42,6 +42,7 @@ export async function readIstiodPush(
       pushes: {},
       convergence: null,
       configSizeMeanBytes: null,
+      implausible: [],
     };
   }
 }
