@@ -48,6 +48,9 @@ export async function startSimProcess(
   const child = spawn(path.join(root, 'node_modules', '.bin', 'tsx'), args, {
     cwd: root,
     stdio: ['ignore', 'ignore', 'inherit'],
+    // its own process group: tsx runs the simulator in a node child of its own, and stop()
+    // ends both (a simulator left running would load the next benchmark's machine)
+    detached: true,
   });
   const until = Date.now() + 120_000;
   // the file appears before its text is in: wait for the server line
@@ -69,7 +72,12 @@ export async function startSimProcess(
       new Promise<void>((resolve) => {
         if (child.exitCode !== null) return resolve();
         child.once('exit', () => resolve());
-        child.kill('SIGTERM');
+        try {
+          if (child.pid) process.kill(-child.pid, 'SIGTERM');
+          else child.kill('SIGTERM');
+        } catch {
+          child.kill('SIGTERM');
+        }
         fs.rmSync(dir, { recursive: true, force: true });
       }),
   };
