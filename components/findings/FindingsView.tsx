@@ -14,6 +14,7 @@ import { useClusterContext } from '../data/useClusterContext';
 import { LateNote } from '../ui/LateNote';
 import type { FindingsReport } from '../../lib/api/findings';
 import { Evidence } from '../ui/Evidence';
+import { PodLink } from '../inventory/PodLink';
 
 type Finding = FindingsReport['findings'][number];
 
@@ -178,8 +179,16 @@ function FindingList({
               <span className="font-mono text-xs">{f.code}</span>
               <span className="font-medium">{titles.get(f.code)?.title}</span>
               <span className="text-slate-600">
-                {f.subject.kind} {f.subject.namespace ? `${f.subject.namespace}/` : ''}
-                {f.subject.name}
+                {f.subject.kind === 'Pod' && f.subject.namespace ? (
+                  <>
+                    Pod <PodLink pod={{ namespace: f.subject.namespace, name: f.subject.name }} />
+                  </>
+                ) : (
+                  <>
+                    {f.subject.kind} {f.subject.namespace ? `${f.subject.namespace}/` : ''}
+                    {f.subject.name}
+                  </>
+                )}
               </span>
             </div>
             <div className="mt-1">

@@ -6,6 +6,7 @@ import { sidecarScopes } from '../../lib/kube/proxy-container';
 import { Badge } from '../ui/Card';
 import { VirtualTable, type Column } from '../ui/VirtualTable';
 import { bytes, count } from './format';
+import { PodLink } from '../inventory/PodLink';
 
 /** Where and when a row's figures were sampled. */
 function sourceTitle(r: ProxyFleetRow): string {
@@ -49,7 +50,9 @@ const COLUMNS: Column<ProxyFleetRow>[] = [
     render: (r) => (
       <span className="flex min-w-0 font-mono text-xs" title={r.key}>
         <span className="min-w-[2ch] shrink-[100] truncate text-slate-500">{r.namespace}/</span>
-        <span className="truncate">{r.name}</span>
+        <span className="truncate">
+          <PodLink pod={{ namespace: r.namespace, name: r.name }}>{r.name}</PodLink>
+        </span>
       </span>
     ),
   },
