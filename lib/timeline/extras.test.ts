@@ -110,7 +110,8 @@ describe('gantt, fleet, findings', () => {
     ]);
     expect(g.rows[1]?.segments.map((s) => [s.kind, s.from, s.to])).toEqual([
       ['waiting', at(0), at(1)],
-      ['terminated', at(1), at(2)],
+      // the first run was running until it exited at 2 s: red only means "terminated then"
+      ['running', at(1), at(2)],
       ['restart', at(2), at(12)],
       ['running', at(12), null],
     ]);

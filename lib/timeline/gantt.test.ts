@@ -48,3 +48,52 @@ describe('gantt markers from what the data has', () => {
     ]);
   });
 });
+
+describe('gantt bars mean the state at that time', () => {
+  it('a deleted pod ran until its containers exited: its bars are not "terminated" for its life', () => {
+    const pod = buildPod({
+      mode: 'classic',
+      apps: [
+        {
+          name: 'app',
+          terminated: { startedAt: 5, finishedAt: 3125, exitCode: 0, reason: 'Completed' },
+        },
+      ],
+      proxy: { terminated: { startedAt: 2, finishedAt: 3130, exitCode: 0, reason: 'Completed' } },
+      deletion: { at: 3120, grace: 30 },
+    });
+    const t = analyzePod(pod, { events: [], transitions: [] });
+    const g = buildGantt(pod, t, [], []);
+    const rows = g.rows.filter((r) => r.container === 'app' || r.container === 'istio-proxy');
+    expect(rows).toHaveLength(2);
+    for (const row of rows) {
+      const red = row.segments.filter((s) => s.kind === 'terminated');
+      expect(red, row.container).toEqual([]);
+      const run = row.segments.find((s) => s.kind === 'running');
+      expect(run?.to, row.container).not.toBeNull();
+      expect(run?.label).toContain('ran, then exit 0 Completed');
+    }
+  });
+
+  it('a container that exited before its pod went is terminated from its exit on', () => {
+    const pod = buildPod({
+      mode: 'classic',
+      apps: [
+        { name: 'app', terminated: { startedAt: 5, finishedAt: 60, exitCode: 1, reason: 'Error' } },
+      ],
+      proxy: { startedAt: 2 },
+      deletion: { at: 120, grace: 30 },
+    });
+    const t = analyzePod(pod, { events: [], transitions: [] });
+    const app = buildGantt(pod, t, [], []).rows.find((r) => r.container === 'app');
+    expect(app?.segments.map((s) => [s.kind, s.from, s.to])).toContainEqual([
+      'running',
+      at(5),
+      at(60),
+    ]);
+    expect(app?.segments.find((s) => s.kind === 'terminated')).toMatchObject({
+      from: at(60),
+      label: 'exit 1 Error',
+    });
+  });
+});

@@ -95,14 +95,8 @@ function segments(
         ),
       );
     }
-    out.push(
-      ...seg(
-        'terminated',
-        last.startedAt,
-        last.finishedAt,
-        `exit ${last.exitCode}${last.reason ? ` ${last.reason}` : ''}`,
-      ),
-    );
+    // the earlier run was running until it exited: the colour is the state at that time
+    out.push(...seg('running', last.startedAt, last.finishedAt, `ran, then ${exitText(last)}`));
     const next = cs.state?.running?.startedAt ?? cs.state?.terminated?.startedAt ?? null;
     out.push(
       ...seg(
@@ -117,16 +111,24 @@ function segments(
   if (run)
     out.push(...seg('running', run.startedAt, null, cs.ready ? 'running, ready' : 'running'));
   const term = cs.state?.terminated;
-  if (term)
-    out.push(
-      ...seg(
-        'terminated',
-        term.startedAt,
-        term.finishedAt,
-        `exit ${term.exitCode}${term.reason ? ` ${term.reason}` : ''}`,
-      ),
-    );
+  if (term) {
+    // running from its start until it exited; terminated only from then on: a container that
+    // exited before its pod's deletion was asked for (a crash, a job done) is red until the
+    // deletion's deadline; one that exited because of the deletion has no red bar at all
+    out.push(...seg('running', term.startedAt, term.finishedAt, `ran, then ${exitText(term)}`));
+    const deadline = pod.metadata.deletionTimestamp;
+    const grace =
+      pod.metadata.deletionGracePeriodSeconds ?? pod.spec.terminationGracePeriodSeconds ?? 30;
+    const finished = toMs(term.finishedAt);
+    const deadlineMs = toMs(deadline);
+    if (finished !== null && deadlineMs !== null && finished < deadlineMs - grace * 1000)
+      out.push(...seg('terminated', term.finishedAt, deadline, exitText(term)));
+  }
   return out;
+}
+
+function exitText(t: { exitCode: number; reason?: string }): string {
+  return `exit ${t.exitCode}${t.reason ? ` ${t.reason}` : ''}`;
 }
 
 const CONDITION_MARKERS: [string, MarkerKind][] = [
