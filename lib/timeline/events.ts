@@ -2,14 +2,28 @@
 import type { KubeEvent, Pod } from '../kube/types';
 import { toMs } from './time';
 
-export function eventsForPod(pod: Pod, events: readonly KubeEvent[]): KubeEvent[] {
+/** How much earlier than the pod's creation an event may be stamped (clock skew) and be its. */
+const CREATION_SKEW_MS = 1000;
+
+/**
+ * Whether an Event is about this pod incarnation: by uid when both have one; else by name, and
+ * not before the pod was created (an event filed by name before it is of an earlier pod of the
+ * same name, and would squeeze this pod's life into the end of its chart).
+ */
+export function isEventOfPod(pod: Pod, e: KubeEvent): boolean {
+  const o = e.involvedObject;
+  if (o.kind !== undefined && o.kind !== 'Pod') return false;
   const uid = pod.metadata.uid;
-  return events.filter((e) => {
-    const o = e.involvedObject;
-    if (o.kind !== undefined && o.kind !== 'Pod') return false;
-    if (uid && o.uid) return o.uid === uid;
-    return o.name === pod.metadata.name && (o.namespace ?? '') === (pod.metadata.namespace ?? '');
-  });
+  if (uid && o.uid) return o.uid === uid;
+  if (o.name !== pod.metadata.name || (o.namespace ?? '') !== (pod.metadata.namespace ?? ''))
+    return false;
+  const created = toMs(pod.metadata.creationTimestamp);
+  const last = eventLastMs(e);
+  return created === null || last === null || last >= created - CREATION_SKEW_MS;
+}
+
+export function eventsForPod(pod: Pod, events: readonly KubeEvent[]): KubeEvent[] {
+  return events.filter((e) => isEventOfPod(pod, e));
 }
 
 /** `spec.containers{name}` / `spec.initContainers{name}` -> name; null for the pod itself. */

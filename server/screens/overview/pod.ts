@@ -3,6 +3,7 @@ import { podRow } from '../../../lib/inventory/build';
 import { deletionOf, otherIncarnations, podIpSpans } from '../../../lib/inventory/pod-past';
 import { requireName } from '../../../lib/kube/names';
 import { podKey } from '../../../lib/refs/pod-ref';
+import { isEventOfPod } from '../../../lib/timeline/events';
 import type { KubeEvent, Pod } from '../../../lib/kube/types';
 import { isKubeError, KubeError } from '../../kube/errors';
 import { collectionPath, CORE, listEvents } from '../../kube/resources';
@@ -40,6 +41,8 @@ export async function getPodDetail(
   }
   const history = rt.podHistory;
   history.sync();
+  // filed by name: only this incarnation's (an earlier pod of the same name had its own uid)
+  events = events.filter((e) => isEventOfPod(obj, e));
   return {
     ...detailOf(obj, events),
     gone: false,
