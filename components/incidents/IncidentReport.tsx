@@ -30,6 +30,7 @@ function Summary({ view }: { view: IncidentsView }) {
         label="Failing (5xx / flagged)"
         value={view.totals.shown}
         tone={view.totals.shown ? 'bad' : 'good'}
+        testId="stat-failing"
       />
       <Stat
         label="To pods already gone"
@@ -42,7 +43,11 @@ function Summary({ view }: { view: IncidentsView }) {
         value={s.terminating ?? 0}
         tone={s.terminating ? 'warn' : 'neutral'}
       />
-      <Stat label="Pods involved (gone)" value={`${view.pods.length} (${gone.length})`} />
+      <Stat
+        label="Pods involved (gone)"
+        value={`${view.pods.length} (${gone.length})`}
+        testId="stat-pods-involved"
+      />
       <div className="col-span-2 md:col-span-5">
         <MemoryNote memory={view.memory} />
       </div>

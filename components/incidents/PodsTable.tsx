@@ -117,7 +117,15 @@ const COLUMNS: Column<UpstreamPodRow>[] = [
     width: '1.4fr',
     render: (p) => (
       <span className="font-mono text-xs">
-        {p.clients.map((c) => tryParsePodRef(c)?.name ?? c).join(', ')}
+        {p.clients.map((c, i) => {
+          const ref = tryParsePodRef(c);
+          return (
+            <span key={c}>
+              {i > 0 && ', '}
+              {ref ? <PodLink pod={ref}>{ref.name}</PodLink> : c}
+            </span>
+          );
+        })}
       </span>
     ),
   },
@@ -125,16 +133,37 @@ const COLUMNS: Column<UpstreamPodRow>[] = [
 
 /** Failing requests grouped by the pod that held the upstream IP when each was sent. */
 export function PodsTable({ pods }: { pods: UpstreamPodRow[] }) {
+  let failed = 0;
+  let toGone = 0;
+  for (const p of pods) {
+    failed += p.count;
+    toGone += p.byState.terminated ?? 0;
+  }
   return (
-    <VirtualTable
-      testId="incident-pods"
-      rows={pods}
-      columns={COLUMNS}
-      rowKey={(p) => (p.pod ? podIdKey(p.pod) : '-')}
-      sort="count"
-      dir="desc"
-      height={Math.min(420, 44 + pods.length * 34)}
-      empty="No failing requests in this window."
-    />
+    <>
+      <VirtualTable
+        testId="incident-pods"
+        rows={pods}
+        columns={COLUMNS}
+        rowKey={(p) => (p.pod ? podIdKey(p.pod) : '-')}
+        sort="count"
+        dir="desc"
+        height={Math.min(420, 44 + pods.length * 34)}
+        empty="No failing requests in this window."
+      />
+      {pods.length > 0 && (
+        <p
+          className="mt-1 text-xs text-slate-600"
+          data-testid="incident-pods-total"
+          data-failed={failed}
+          data-to-gone={toGone}
+          data-rows={pods.length}
+        >
+          In all: {failed.toLocaleString('en')} failing requests to{' '}
+          {pods.length.toLocaleString('en')} {pods.length === 1 ? 'row' : 'rows'} (a pod each, or an
+          IP no pod held), {toGone.toLocaleString('en')} of them to pods already gone.
+        </p>
+      )}
+    </>
   );
 }
