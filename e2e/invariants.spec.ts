@@ -1,0 +1,224 @@
+import { expect, test, type Page } from '@playwright/test';
+import { execFile } from 'node:child_process';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { base, PORTS, simUrlOf, snap } from './support';
+
+/**
+ * Every number on the screen adds up: on each view of a cluster, every card equals the sum it
+ * names in its table, every chart's total equals its card, and the views that show the same
+ * thing agree (Overview's meshed pods, Timelines' live ones, Proxies' proxies; Overview's and
+ * Findings' kinds of finding). Checked as the user sees them (the cards' text and the figures the
+ * tables and charts carry in the DOM), before and after a `kubectl rollout restart`, and on
+ * Incidents with Live on for a simulated minute. The demo scenario holds ambient namespaces
+ * (ztunnels, a waypoint) beside its sidecars; phantom-503 is the rollout with phantom 503s.
+ *
+ * It moves the clusters' clocks, so it runs after the specs that expect them where they left
+ * them (playwright.config.ts: a teardown of the 'clock' project).
+ */
+const demo = base(PORTS.demo);
+const run = promisify(execFile);
+const DATA = path.join(import.meta.dirname, '..', 'data');
+
+/** A stat card's value, as shown ("1,234" reads 1234; "12 (3)" reads 12 and 3). */
+async function statNumbers(page: Page, id: string): Promise<number[]> {
+  const text = (await page.getByTestId(id).locator('> div').nth(1).textContent()) ?? '';
+  const nums = text.match(/-?[\d,]+/g) ?? [];
+  expect(nums.length, `${id} shows a number: "${text}"`).toBeGreaterThan(0);
+  return nums.map((n) => Number(n.replace(/,/g, '')));
+}
+const stat = async (page: Page, id: string) => (await statNumbers(page, id))[0] as number;
+const attr = async (page: Page, id: string, name: string) =>
+  Number(await page.getByTestId(id).getAttribute(name));
+
+async function advance(scenario: string, ms: number): Promise<void> {
+  const sim = simUrlOf(scenario);
+  for (let done = 0; done < ms; done += 5000) {
+    const res = await fetch(`${sim}/_sim/advance?ms=5000`, { method: 'POST' });
+    expect(res.status).toBe(200);
+    // the dashboard's watches see each step
+    await new Promise((r) => setTimeout(r, 150));
+  }
+}
+
+/** The API the pages read, polled until the views that show the same pods agree. */
+async function settled(ctx: string): Promise<void> {
+  const json = async <T>(p: string) =>
+    (await (await fetch(`${demo}${p}${p.includes('?') ? '&' : '?'}context=${ctx}`)).json()) as T;
+  await expect
+    .poll(
+      async () => {
+        const [inv, tl] = await Promise.all([
+          json<{ totals: { meshedPods: number } }>('/api/inventory'),
+          json<{ page: { counts: { pods: number; deleted: number } } }>('/api/timelines'),
+        ]);
+        return tl.page.counts.pods - tl.page.counts.deleted - inv.totals.meshedPods;
+      },
+      { timeout: 30_000, message: 'Timelines live pods and Overview meshed pods to agree' },
+    )
+    .toBe(0);
+}
+
+/** When this run last had the Proxies view scan the cluster. */
+let lastScan = 0;
+
+interface Seen {
+  meshed: number;
+  deleted: number;
+  kinds: number;
+}
+
+/** Every view of one cluster, each checked against itself and the others. */
+async function checkViews(page: Page, ctx: string, shot: string): Promise<Seen> {
+  // Findings, then Overview's card of the same report (a report serves both views for 30 s:
+  // server/screens/findings FINDINGS_CACHE_MS), read one after the other
+  await page.goto(`${demo}/findings?context=${ctx}`);
+  const groups = page.getByTestId('findings-groups-card');
+  await expect(groups).toBeVisible({ timeout: 60_000 });
+  const kinds = Number(/(\d+) kinds of finding/.exec((await groups.textContent()) ?? '')?.[1]);
+  const all = Number(
+    /All (\d+) findings/.exec((await page.getByTestId('findings-card').textContent()) ?? '')?.[1],
+  );
+  expect(kinds).toBeGreaterThan(0);
+  await page.goto(`${demo}/?context=${ctx}`);
+  const meshed = await stat(page, 'stat-meshed');
+  const totals = page.getByTestId('attention-totals');
+  await expect(totals).toBeVisible({ timeout: 60_000 });
+  const [errors, warnings, notes, shownKinds] = ((await totals.textContent()) ?? '')
+    .match(/\d+/g)!
+    .map(Number) as [number, number, number, number];
+  expect(shownKinds, "Overview's kinds of finding vs Findings").toBe(kinds);
+  expect(errors + warnings + notes, "Overview's findings vs Findings").toBe(all);
+
+  // Timelines: the Deleted card is the note's figure; live meshed pods are Overview's
+  await page.goto(`${demo}/timelines?context=${ctx}`);
+  const pods = await stat(page, 'stat-pods');
+  const deleted = await stat(page, 'stat-deleted');
+  const note = 'deleted-note';
+  expect(await attr(page, note, 'data-shown'), 'Deleted card vs note').toBe(deleted);
+  expect(await attr(page, note, 'data-in-fleet'), 'unfiltered: the fleet is the card').toBe(
+    deleted,
+  );
+  expect(await attr(page, note, 'data-kept')).toBeGreaterThanOrEqual(deleted);
+  expect(pods - deleted, 'Timelines live pods vs Overview meshed pods').toBe(meshed);
+  await snap(page, `${shot}-timelines`);
+
+  // Scoping: each namespace's waste is its clusters today minus its minimum
+  await page.goto(`${demo}/scoping?context=${ctx}`);
+  await expect(page.getByTestId('scoping-table')).toBeVisible({ timeout: 60_000 });
+  const wastes = await page
+    .locator('[data-testid="scoping-waste"][data-waste]')
+    .evaluateAll((cells) =>
+      cells.map((c) => ({
+        waste: Number(c.getAttribute('data-waste')),
+        current: Number(c.getAttribute('data-current')),
+        minimum: Number(c.getAttribute('data-minimum')),
+        text: c.textContent ?? '',
+      })),
+    );
+  expect(wastes.length).toBeGreaterThan(0);
+  for (const w of wastes) {
+    expect(w.waste, w.text).toBe(w.current - w.minimum);
+    expect(w.text.replace(/,/g, '')).toContain(String(w.waste));
+  }
+  await snap(page, `${shot}-scoping`);
+
+  // Incidents: cards, chart, pods table and requests table over the same failing requests
+  await page.goto(`${demo}/incidents?context=${ctx}`);
+  await checkIncidents(page);
+  await snap(page, `${shot}-incidents`);
+
+  // Proxies: the cards add up to the proxies, which are Overview's meshed pods. A scan serves
+  // the view for 15 s (server/screens/proxies/fleet.ts FLEET_CACHE_MS): one from before a change
+  // says when it was made; the view is compared once a scan of the cluster as it is now is due.
+  await page.waitForTimeout(Math.max(0, lastScan + 16_000 - Date.now()));
+  await page.goto(`${demo}/proxies?context=${ctx}`);
+  const proxies = await stat(page, 'stat-proxies');
+  let parts = (await stat(page, 'stat-reachable')) + (await stat(page, 'stat-unreachable'));
+  if (await page.getByTestId('stat-not-running').count())
+    parts += await stat(page, 'stat-not-running');
+  if (await page.getByTestId('stat-unknown-late').count())
+    parts += (await statNumbers(page, 'stat-unknown-late')).reduce((a, b) => a + b, 0);
+  expect(parts, 'Proxies cards vs proxies').toBe(proxies);
+  expect(proxies, 'Proxies vs Overview meshed pods').toBe(meshed);
+  lastScan = Date.now();
+
+  return { meshed, deleted, kinds };
+}
+
+async function checkIncidents(page: Page): Promise<number> {
+  await expect(page.getByTestId('stat-failing')).toBeVisible({ timeout: 60_000 });
+  const failing = await stat(page, 'stat-failing');
+  const chart = page.getByTestId('incident-chart');
+  expect(Number(await chart.getAttribute('data-total')), 'chart total vs Failing card').toBe(
+    failing,
+  );
+  await expect(page.getByTestId('incident-requests')).toContainText(`Failing requests (${failing}`);
+  if (failing > 0) {
+    const total = 'incident-pods-total';
+    expect(await attr(page, total, 'data-failed'), 'pods table vs Failing card').toBe(failing);
+    expect(await attr(page, total, 'data-to-gone'), 'pods table vs gone card').toBe(
+      await stat(page, 'stat-gone'),
+    );
+    const [involved] = await statNumbers(page, 'stat-pods-involved');
+    expect(await attr(page, total, 'data-rows')).toBe(involved);
+  }
+  return failing;
+}
+
+test.describe.configure({ mode: 'parallel' });
+
+for (const scenario of ['demo', 'phantom-503'] as const) {
+  test(`${scenario}: every number adds up, after a rollout too`, async ({ page }) => {
+    test.setTimeout(scenario === 'phantom-503' ? 300_000 : 240_000);
+    const ctx = `meshdx-sim-${scenario}`;
+    await settled(ctx);
+    const before = await checkViews(page, ctx, `invariants-${scenario}`);
+
+    // a rollout as an SRE starts one: kubectl against the cluster
+    const kubeconfig = path.join(DATA, `sim-${scenario}.kubeconfig`);
+    await run('kubectl', [
+      '--kubeconfig',
+      kubeconfig,
+      '-n',
+      'shop',
+      'rollout',
+      'restart',
+      'deployment/payments',
+    ]);
+    await advance(scenario, 90_000);
+    await settled(ctx);
+    const after = await checkViews(page, ctx, `invariants-${scenario}-rollout`);
+    // the replaced pods are kept and counted as deleted
+    expect(after.deleted).toBeGreaterThan(before.deleted);
+    if (scenario === 'phantom-503') await liveMinute(page, ctx);
+  });
+}
+
+/** Incidents with Live on for a simulated minute: chart, cards and tables on the same requests. */
+async function liveMinute(page: Page, ctx: string): Promise<void> {
+  await page.goto(`${demo}/incidents?context=${ctx}&namespace=shop`);
+  const before = await checkIncidents(page);
+  await page.getByTestId('live-switch').check();
+  await expect(page.getByTestId('live-status')).toContainText('Live (live)');
+  // a simulated minute: the phantom clients keep failing on the pods that went
+  await advance('phantom-503', 60_000);
+  const received = async () =>
+    Number(
+      /(\d+) failing requests attributed/.exec(
+        (await page.getByTestId('live-status').textContent()) ?? '',
+      )?.[1] ?? '0',
+    );
+  // the clock stands still now: wait until the last lines were attributed and sent
+  let last = -1;
+  for (let i = 0; i < 20; i++) {
+    await page.waitForTimeout(1500);
+    const n = await received();
+    if (n === last) break;
+    last = n;
+  }
+  const failing = await checkIncidents(page);
+  expect(failing).toBe(before + last);
+  await expect(page.getByTestId('live-status')).not.toContainText('{');
+  await snap(page, 'invariants-phantom-503-live');
+}
