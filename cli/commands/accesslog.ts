@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { CliCommand, CliIO } from '../io';
+import { pastedKindHint } from '../../lib/pasted-kind';
 import { checkReadable, EXIT_OK, EXIT_USAGE, guarded, limitsOf, openInput } from '../io';
 import { createLineSplitter } from '../../lib/accesslog/lines';
 import { createLineParser } from '../../lib/accesslog/parser';
@@ -122,10 +123,27 @@ async function runAccesslog(argv: string[], io: CliIO): Promise<number> {
   }
   const why = nothingUsable(summary);
   if (why) {
-    io.stderr(`meshdx accesslog: ${file}: ${why}\n`);
+    const hint = pastedKindHint(headOf(file), 'meshdx accesslog');
+    io.stderr(`meshdx accesslog: ${file}: ${why}\n${hint ? `${hint}\n` : ''}`);
     return EXIT_USAGE;
   }
   return EXIT_OK;
+}
+
+/** The first 256 KiB of a file (what a file of another kind is told from), '' on failure. */
+function headOf(file: string): string {
+  try {
+    const fd = fs.openSync(file, 'r');
+    try {
+      const buf = Buffer.alloc(256 * 1024);
+      const n = fs.readSync(fd, buf, 0, buf.length, 0);
+      return buf.subarray(0, n).toString('utf8');
+    } finally {
+      fs.closeSync(fd);
+    }
+  } catch {
+    return '';
+  }
 }
 
 /** Why no line of a log could be used, or null when some could. */

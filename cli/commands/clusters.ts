@@ -12,7 +12,9 @@ import {
 } from '../io';
 import { parseArgs } from './accesslog';
 import { loadHistory } from './history-input';
-import { analyzeDump, clustersJson } from '../../lib/configdump/report';
+import { analyzeDump, clustersJson, type DumpAnalysis } from '../../lib/configdump/report';
+import { readZtunnelConfigOutput } from '../../lib/ambient/istioctl-output';
+import { pastedKindHint } from '../../lib/pasted-kind';
 import { formatClusterTable } from '../../lib/configdump/table';
 import { formatZtunnelTables, ztunnelJson } from '../../lib/configdump/ztunnel';
 import type { DumpProblem } from '../../lib/configdump/types';
@@ -31,6 +33,7 @@ import {
 export const USAGE =
   'usage: meshdx clusters FILE [--json] [--endpoints] [--history HISTORY [--at TIME]]\n' +
   '  FILE: an Envoy config dump (the cluster table), a ztunnel dump (its workloads and services),\n' +
+  '  `istioctl ztunnel-config workloads|services|policies|certificates` output (table or -o json),\n' +
   '  or a /clusters?format=json answer (the endpoint table: health and outlier ejections)\n' +
   '  --endpoints: the endpoint table of a config dump taken with ?include_eds (health, workload)\n' +
   '  --history: a meshdx store or watch capture: who held each endpoint IP at TIME (RFC 3339;\n' +
@@ -98,29 +101,46 @@ export const run: CliCommand = (argv: string[], io: CliIO): Promise<number> =>
     const result = analyzeDump(read.text, limits.maxDepth, {
       endpoints: args.flags.has('endpoints') || historyArg !== undefined,
     });
+    // `istioctl ztunnel-config workloads|services|policies|certificates`: lists and tables
+    const zc =
+      result.kind === 'error' && result.errors[0]?.reason !== 'too-deep'
+        ? readZtunnelConfigOutput(read.text)
+        : null;
+    if (zc) return printZtunnel(io, file, { kind: 'ztunnel', ztunnel: zc.parse }, json);
     if (result.kind === 'error') {
       const first = result.errors[0];
       const why = first ? problemText(first) : 'unreadable config dump';
-      io.stderr(`meshdx clusters: ${file}: ${why}\n`);
+      const hint = pastedKindHint(read.text, 'meshdx clusters');
+      io.stderr(`meshdx clusters: ${file}: ${why}\n${hint ? `${hint}\n` : ''}`);
       return EXIT_USAGE;
     }
     if (result.kind === 'endpoints') return held(result.endpoints);
-    let errors: DumpProblem[];
-    if (result.kind === 'ztunnel') {
-      errors = result.ztunnel.errors;
-      if (json) io.stdout(`${JSON.stringify(ztunnelJson(result.ztunnel), null, 2)}\n`);
-      else io.stdout(formatZtunnelTables(result.ztunnel.dump));
-    } else {
-      errors = result.report.errors;
-      if (json) io.stdout(`${JSON.stringify(clustersJson(result.report), null, 2)}\n`);
-      else io.stdout(formatClusterTable(result.report.clusters));
-    }
-    if (errors.length === 0) return EXIT_OK;
-    io.stderr(`meshdx clusters: ${file}: ${errors.length} entries could not be read:\n`);
-    for (const e of errors.slice(0, 20)) io.stderr(`  ${problemText(e)}\n`);
-    if (errors.length > 20) io.stderr(`  ... and ${errors.length - 20} more\n`);
-    return EXIT_FAIL;
+    return printZtunnel(io, file, result, json);
   });
+
+/** The tables (or JSON) of a ztunnel dump or an Envoy dump, and what could not be read. */
+function printZtunnel(
+  io: CliIO,
+  file: string,
+  result: Extract<DumpAnalysis, { kind: 'ztunnel' | 'envoy' }>,
+  json: boolean,
+): number {
+  let errors: DumpProblem[];
+  if (result.kind === 'ztunnel') {
+    errors = result.ztunnel.errors;
+    if (json) io.stdout(`${JSON.stringify(ztunnelJson(result.ztunnel), null, 2)}\n`);
+    else io.stdout(formatZtunnelTables(result.ztunnel.dump));
+  } else {
+    errors = result.report.errors;
+    if (json) io.stdout(`${JSON.stringify(clustersJson(result.report), null, 2)}\n`);
+    else io.stdout(formatClusterTable(result.report.clusters));
+  }
+  if (errors.length === 0) return EXIT_OK;
+  io.stderr(`meshdx clusters: ${file}: ${errors.length} entries could not be read:\n`);
+  for (const e of errors.slice(0, 20)) io.stderr(`  ${problemText(e)}\n`);
+  if (errors.length > 20) io.stderr(`  ... and ${errors.length - 20} more\n`);
+  return EXIT_FAIL;
+}
 
 /** Endpoints of gone or terminating pods named under the table (all of them in --json). */
 const PHANTOMS_LISTED = 20;

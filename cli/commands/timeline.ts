@@ -19,6 +19,7 @@ import type { TimelineInputProblem } from '../../lib/timeline/position';
 import { toIso } from '../../lib/timeline/time';
 import type { PodTimeline, VerdictResult } from '../../lib/timeline/types';
 import { podKeyOf } from '../../lib/refs/pod-ref';
+import { pastedKindHint } from '../../lib/pasted-kind';
 
 /** What `meshdx timeline --help` prints, and what a wrong use is told. */
 export const USAGE = 'usage: meshdx timeline FILE [--mesh-config FILE] [--json]\n';
@@ -195,6 +196,8 @@ async function runTimeline(argv: string[], io: CliIO): Promise<number> {
     io.stderr(input.errors.map((e) => `meshdx timeline: ${where(fileArg, e)}\n`).join(''));
   }
   if (input.pods.length === 0) {
+    const hint = pastedKindHint(text, 'meshdx timeline');
+    if (hint) io.stderr(`meshdx timeline: ${fileArg}: ${hint}\n`);
     if (!input.errors.length)
       io.stderr(`meshdx timeline: ${fileArg}: no pods found (nothing to judge)\n`);
     else if (input.unreadable > 0) {
