@@ -43,25 +43,38 @@ export function parseArgs(argv: string[], valued: string[], booleans: string[]):
 
 export { checkReadable } from '../io';
 
+/** How much of a log's start is kept to tell what a file of another kind is. */
+const HEAD_BYTES = 256 * 1024;
+
 /**
  * Streams a file (or a pipe) line by line in constant memory: bytes split on '\n', each line
  * decoded once; a line longer than maxLineBytes is handed over as `null` with its excerpt
- * (never held whole). Returns the number of lines.
+ * (never held whole). Returns the number of lines and the first 256 KiB read (kept as it
+ * streams by: a pipe cannot be opened again, and opening a drained FIFO blocks for ever).
  */
 export async function forEachLine(
   file: string,
   maxLineBytes: number,
   fn: (line: string | null, excerpt: string) => void,
-): Promise<number> {
+): Promise<{ lines: number; head: string }> {
   const decoder = new TextDecoder('utf-8', { ignoreBOM: true });
   const splitter = createLineSplitter((bytes, start, end, cut) => {
     if (cut) fn(null, decoder.decode(bytes.subarray(start, Math.min(end, start + 120))));
     else fn(decoder.decode(bytes.subarray(start, end)), '');
   }, maxLineBytes);
-  const stream = fs.createReadStream(file, { fd: openInput(file), highWaterMark: 256 * 1024 });
-  for await (const chunk of stream) splitter.push(chunk as Buffer);
+  const head: Buffer[] = [];
+  let kept = 0;
+  const stream = fs.createReadStream(file, { fd: openInput(file), highWaterMark: HEAD_BYTES });
+  for await (const chunk of stream) {
+    const buf = chunk as Buffer;
+    if (kept < HEAD_BYTES) {
+      head.push(buf.subarray(0, HEAD_BYTES - kept));
+      kept += Math.min(buf.length, HEAD_BYTES - kept);
+    }
+    splitter.push(buf);
+  }
   splitter.end();
-  return splitter.lines;
+  return { lines: splitter.lines, head: Buffer.concat(head).toString('utf8') };
 }
 
 /** What `meshdx accesslog --help` prints, and what a wrong use is told. */
@@ -92,10 +105,11 @@ async function runAccesslog(argv: string[], io: CliIO): Promise<number> {
   const parser = createLineParser({ format: args.values.get('format') });
   const builder = createSummaryBuilder();
   const { maxLineBytes } = limitsOf(io);
+  let head = '';
   try {
-    await forEachLine(file, maxLineBytes, (line, excerpt) =>
+    ({ head } = await forEachLine(file, maxLineBytes, (line, excerpt) =>
       builder.add(line === null ? parser.tooLong(excerpt, maxLineBytes) : parser.push(line)),
-    );
+    ));
   } catch (e) {
     io.stderr(
       `meshdx accesslog: error while reading ${file}: ${e instanceof Error ? e.message : String(e)}\n`,
@@ -123,27 +137,11 @@ async function runAccesslog(argv: string[], io: CliIO): Promise<number> {
   }
   const why = nothingUsable(summary);
   if (why) {
-    const hint = pastedKindHint(headOf(file), 'meshdx accesslog');
+    const hint = pastedKindHint(head, 'meshdx accesslog');
     io.stderr(`meshdx accesslog: ${file}: ${why}\n${hint ? `${hint}\n` : ''}`);
     return EXIT_USAGE;
   }
   return EXIT_OK;
-}
-
-/** The first 256 KiB of a file (what a file of another kind is told from), '' on failure. */
-function headOf(file: string): string {
-  try {
-    const fd = fs.openSync(file, 'r');
-    try {
-      const buf = Buffer.alloc(256 * 1024);
-      const n = fs.readSync(fd, buf, 0, buf.length, 0);
-      return buf.subarray(0, n).toString('utf8');
-    } finally {
-      fs.closeSync(fd);
-    }
-  } catch {
-    return '';
-  }
 }
 
 /** Why no line of a log could be used, or null when some could. */
