@@ -1,24 +1,32 @@
 /**
  * What a pasted text looks like, for a command given a file of another kind: which kind it is
  * and which meshdx command reads it. Only the kinds meshdx reads from pastes are named here.
+ * Only the start of the text is looked at (a command may hold just that, and the kind shows
+ * there): never a whole parse.
  */
 import { isZtunnelAccessLine } from './accesslog/ztunnel';
-import { readZtunnelConfigOutput } from './ambient/istioctl-output';
+import { sniffZtunnelOutput } from './ambient/istioctl-output';
 
 export interface PastedKind {
   kind: string;
   command: 'meshdx accesslog' | 'meshdx clusters' | 'meshdx timeline';
 }
 
-/** Looks at the first lines (and, for istioctl output, the whole text) of a file. */
+/** Looks at the first 64 KiB (istioctl output) and the first 40 lines of a text. */
 export function pastedKind(text: string): PastedKind | null {
-  const zc = readZtunnelConfigOutput(text);
+  const zc = sniffZtunnelOutput(text);
   if (zc)
     return {
-      kind: `\`istioctl ztunnel-config ${zc.command}\` output (${zc.form})`,
+      kind:
+        zc.command === 'all' && zc.form === 'json'
+          ? 'a ztunnel config dump (`istioctl ztunnel-config all -o json`)'
+          : `\`istioctl ztunnel-config ${zc.command}\` output (${zc.form})`,
       command: 'meshdx clusters',
     };
-  const head = text.split('\n', 40).map((l) => l.replace(/\r$/, ''));
+  const head = text
+    .slice(0, 64 * 1024)
+    .split('\n', 40)
+    .map((l) => l.replace(/\r$/, ''));
   if (head.some((l) => isZtunnelAccessLine(l.trimStart())))
     return { kind: 'a ztunnel access log', command: 'meshdx accesslog' };
   return null;
