@@ -14,10 +14,11 @@
  *
  * `failureOf` (failure-record.ts) parses nothing: it takes the record the access-log parser (or
  * the OTLP decoder) made, attributes its upstream IP with the IpHistory at hand, and returns a
- * FailureInput. `record` writes the whole batch in one transaction; the same raw line from the
- * same source proxy is one record (a content hash per proxy), so reading a log twice adds
- * nothing. A record without an upstream address or a time is stored as `unattributable`, never
- * dropped.
+ * FailureInput. `record` writes the whole batch in one transaction; the same request through
+ * the same client proxy is one record (its identity: failure-identity.ts), so reading a log
+ * twice adds nothing, and a request read from the proxy's log and also sent to the receiver is
+ * kept once. A record without an upstream address or a time is stored as `unattributable`,
+ * never dropped.
  */
 import type { PodIdentity } from '../refs/pod-ref';
 
@@ -115,7 +116,7 @@ export interface StoredFailure extends FailureInput {
 export interface RecordResult {
   /** New records. */
   added: number;
-  /** Lines already recorded from the same proxy. */
+  /** Requests already recorded from the same proxy (by any read). */
   duplicates: number;
   /** Oldest records deleted to stay within the size limit. */
   evicted: number;

@@ -1,3 +1,4 @@
+import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createLineParser } from '../../lib/accesslog/parser';
 import { IpLedger } from '../../lib/ledger/ledger';
@@ -7,6 +8,7 @@ import { logLine } from '../../tests/data/incidents/logs';
 import { MIN, T0 } from '../../tests/data/ledger/pods';
 import { openHistoryStore, type HistoryStore } from './history-store';
 import { DEFAULT_FAILURE_LIMITS, SqliteFailureStore } from './failures';
+import { migrate } from './schema';
 
 const src: FailureSource = { read: 'view', proxy: 'shop/checkout-1', proxyUid: 'uid-c1' };
 
@@ -151,6 +153,51 @@ describe('SqliteFailureStore', () => {
     // the newest is kept, the oldest went
     expect(kept.at(-1)?.fields.time).toBe(T0 + 49 * MIN);
     expect(kept[0]?.fields.time).toBe(T0 + (50 - r.records) * MIN);
+  });
+
+  it('migrating a store of line-keyed records re-keys them by request: a request kept from its log and from the receiver becomes one', () => {
+    const raw = new Database(':memory:');
+    migrate(raw, 6);
+    const insert = raw.prepare(
+      `INSERT INTO failures (proxy, hash, read, reads, recorded_at, at, time, code, flags, method, authority, path, duration_ms, upstream_host, request_id, state, reason, raw, bytes)
+       VALUES (@proxy, @hash, @read, @reads, 0, @time, @time, 503, 'UC', 'POST', 'payments:8080', '/pay', 3, '10.8.0.5:8080', 'rid', 'unknown', '', @raw, 100)`,
+    );
+    const line = failure(T0).raw;
+    insert.run({
+      proxy: 'shop/checkout-1',
+      hash: Buffer.from('a'),
+      read: 'view',
+      reads: 1,
+      time: T0,
+      raw: line,
+    });
+    // the same request as a Collector's fields (another text) from the receiver
+    insert.run({
+      proxy: 'shop/checkout-1',
+      hash: Buffer.from('b'),
+      read: 'otlp',
+      reads: 8,
+      time: T0,
+      raw: '{"response_code":503}',
+    });
+    insert.run({
+      proxy: 'shop/checkout-1',
+      hash: Buffer.from('c'),
+      read: 'view',
+      reads: 1,
+      time: T0 + MIN,
+      raw: line,
+    });
+    expect(migrate(raw)).toBeGreaterThanOrEqual(7);
+    expect(raw.prepare('SELECT read, reads, time FROM failures ORDER BY id').all()).toEqual([
+      { read: 'view', reads: 9, time: T0 },
+      { read: 'view', reads: 1, time: T0 + MIN },
+    ]);
+    // and a new read of the first request adds nothing
+    const f = new SqliteFailureStore(raw);
+    expect(f.record([failure(T0)], T0 + 2 * MIN)).toMatchObject({ added: 0, duplicates: 1 });
+    expect(f.retention().records).toBe(2);
+    raw.close();
   });
 
   it('refuses to record in a read-only store', () => {

@@ -1,20 +1,24 @@
-import { createHash } from 'node:crypto';
 import type { Statement } from 'better-sqlite3';
 import type { Db } from './db';
-import {
-  ATTRIBUTED_STATES,
-  FAILURE_READS,
-  type AttributedState,
-  type FailureInput,
-  type FailureQuery,
-  type FailureRead,
-  type FailureRetention,
-  type FailureStore,
-  type ReadWatermark,
-  type RecordResult,
-  type StoredFailure,
+import type {
+  FailureInput,
+  FailureQuery,
+  FailureRead,
+  FailureRetention,
+  FailureStore,
+  ReadWatermark,
+  RecordResult,
+  StoredFailure,
 } from '../../lib/incidents/failure-store';
 import { DAY_MS } from './retention';
+import {
+  asRead,
+  failureKey,
+  INSERT_COLUMNS,
+  rowValues,
+  toStored,
+  type FailureRow,
+} from './failure-rows';
 
 export interface FailureLimits {
   /** Records whose request (or, untimed, record) time is older than this many days go. */
@@ -29,99 +33,11 @@ export const DEFAULT_FAILURE_LIMITS: FailureLimits = {
   maxBytes: 256 * 1024 * 1024,
 };
 
-/** What a row costs besides its raw line (fields, keys, index entries): an estimate. */
-const ROW_OVERHEAD_BYTES = 240;
-
-interface FailureRow {
-  id: number;
-  proxy: string;
-  proxy_uid: string | null;
-  read: string;
-  recorded_at: number;
-  time: number | null;
-  code: number | null;
-  flags: string;
-  method: string | null;
-  authority: string | null;
-  path: string | null;
-  duration_ms: number | null;
-  upstream_host: string | null;
-  upstream_cluster: string | null;
-  downstream_remote: string | null;
-  request_id: string | null;
-  details: string | null;
-  upstream_ip: string | null;
-  pod_namespace: string | null;
-  pod_name: string | null;
-  pod_uid: string | null;
-  owner_kind: string | null;
-  owner_name: string | null;
-  state: string;
-  deletion_started_at: number | null;
-  gone_at: number | null;
-  after_termination_ms: number | null;
-  reason: string;
-  raw: string;
-}
-
-const READ_BIT: Record<FailureRead, number> = {
-  view: 1,
-  live: 2,
-  upload: 4,
-  otlp: 8,
-  deletion: 16,
-};
-
-function asRead(s: string): FailureRead {
-  return (FAILURE_READS as readonly string[]).includes(s) ? (s as FailureRead) : 'view';
-}
-function asState(s: string): AttributedState {
-  return (ATTRIBUTED_STATES as readonly string[]).includes(s) ? (s as AttributedState) : 'unknown';
-}
-
-/** The content key of a line: the same line from the same proxy is one record. */
-export function lineHash(raw: string): Buffer {
-  return createHash('sha256').update(raw).digest().subarray(0, 16);
-}
-
-function toStored(r: FailureRow): StoredFailure {
-  return {
-    id: r.id,
-    recordedAt: r.recorded_at,
-    raw: r.raw,
-    source: { read: asRead(r.read), proxy: r.proxy, proxyUid: r.proxy_uid },
-    fields: {
-      time: r.time,
-      code: r.code,
-      flags: r.flags === '' ? [] : r.flags.split(','),
-      method: r.method,
-      authority: r.authority,
-      path: r.path,
-      durationMs: r.duration_ms,
-      upstreamHost: r.upstream_host,
-      upstreamCluster: r.upstream_cluster,
-      downstreamRemote: r.downstream_remote,
-      requestId: r.request_id,
-      details: r.details,
-    },
-    attribution: {
-      upstreamIp: r.upstream_ip,
-      pod:
-        r.pod_namespace !== null && r.pod_name !== null
-          ? { namespace: r.pod_namespace, name: r.pod_name, uid: r.pod_uid }
-          : null,
-      owner:
-        r.owner_kind !== null && r.owner_name !== null
-          ? { kind: r.owner_kind, name: r.owner_name }
-          : null,
-      state: asState(r.state),
-      deletionStartedAt: r.deletion_started_at,
-      goneAt: r.gone_at,
-      afterTerminationMs: r.after_termination_ms,
-      reason: r.reason,
-    },
-  };
-}
+/**
+ * The window condition: the time expression of the unique index `failures_key` (its leading
+ * column), so a window is one range of that index; untimed records (0) never fall in one.
+ */
+const IN_WINDOW = 'coalesce(time, 0) BETWEEN @from AND @to AND time IS NOT NULL';
 
 const proxiesClause = (q: FailureQuery) =>
   q.proxies ? ' AND proxy IN (SELECT value FROM json_each(@proxies))' : '';
@@ -132,16 +48,17 @@ const windowParams = (q: FailureQuery) => ({
 });
 
 /**
- * The failing requests of a history store file (table `failures`, migration 3), with their read
- * watermarks (`failure_reads`). Writes commit at once, one transaction per batch; the age and
- * size limits are applied by prune() and, for size, after every batch that crosses the limit.
+ * The failing requests of a history store file (table `failures`, migrations 4 and 7), with
+ * their read watermarks (`failure_reads`). Writes commit at once, one transaction per batch;
+ * the age and size limits are applied by prune() and, for size, after every batch that crosses
+ * the limit.
  */
 export class SqliteFailureStore implements FailureStore {
   private totalBytes: number;
   private totalRecords: number;
   private pruned = 0;
   private lastPruneAt: number | null = null;
-  private statements: { plain: Statement; addRead: Statement } | null = null;
+  private statements: { insert: Statement; addRead: Statement } | null = null;
 
   constructor(
     private readonly db: Db,
@@ -158,33 +75,44 @@ export class SqliteFailureStore implements FailureStore {
   record(batch: readonly FailureInput[], recordedAt: number): RecordResult {
     this.writable();
     if (batch.length === 0) return { added: 0, duplicates: 0, evicted: 0 };
-    const { plain, addRead } = this.writeStatements();
-    const result = this.db.transaction((): RecordResult => {
-      let added = 0;
-      let bytes = 0;
-      for (const f of batch) {
-        const row = this.row(f, recordedAt);
-        if (plain.run(row).changes > 0) {
-          added++;
-          bytes += row.bytes;
-        } else addRead.run(row);
-      }
-      this.totalRecords += added;
-      this.totalBytes += bytes;
-      const evicted =
-        this.totalBytes > this.limits.maxBytes
-          ? this.evictTo(Math.floor(this.limits.maxBytes * 0.9))
-          : 0;
-      return { added, duplicates: batch.length - added, evicted };
+    return this.db.transaction((): RecordResult => {
+      const res = this.insert(batch, recordedAt);
+      return { ...res, evicted: this.evictIfFull() };
     })();
-    return result;
+  }
+
+  /** Inserts a batch (inside a transaction); the same request again only adds its read. */
+  private insert(
+    batch: readonly FailureInput[],
+    recordedAt: number,
+  ): Omit<RecordResult, 'evicted'> {
+    const { insert, addRead } = this.writeStatements();
+    let added = 0;
+    let bytes = 0;
+    for (const f of batch) {
+      const key = failureKey(f);
+      const values = rowValues(f, recordedAt, key);
+      if (insert.run(values).changes > 0) {
+        added++;
+        bytes += values[values.length - 1] as number;
+      } else addRead.run(values[4], f.fields.time ?? 0, key);
+    }
+    this.totalRecords += added;
+    this.totalBytes += bytes;
+    return { added, duplicates: batch.length - added };
+  }
+
+  private evictIfFull(): number {
+    return this.totalBytes > this.limits.maxBytes
+      ? this.evictTo(Math.floor(this.limits.maxBytes * 0.9))
+      : 0;
   }
 
   inWindow(q: FailureQuery): StoredFailure[] {
     const limit = q.limit !== undefined ? ' LIMIT @limit' : '';
     const rows = this.db
       .prepare(
-        `SELECT * FROM failures WHERE time BETWEEN @from AND @to${proxiesClause(q)} ORDER BY time, id${limit}`,
+        `SELECT * FROM failures WHERE ${IN_WINDOW}${proxiesClause(q)} ORDER BY time, id${limit}`,
       )
       .all({
         ...windowParams(q),
@@ -197,7 +125,7 @@ export class SqliteFailureStore implements FailureStore {
     const out: Record<FailureRead, number> = { view: 0, live: 0, upload: 0, otlp: 0, deletion: 0 };
     const rows = this.db
       .prepare(
-        `SELECT read, count(*) AS n FROM failures WHERE time BETWEEN @from AND @to${proxiesClause(q)} GROUP BY read`,
+        `SELECT read, count(*) AS n FROM failures WHERE ${IN_WINDOW}${proxiesClause(q)} GROUP BY read`,
       )
       .all(windowParams(q)) as { read: string; n: number }[];
     for (const r of rows) out[asRead(r.read)] += r.n;
@@ -311,53 +239,16 @@ export class SqliteFailureStore implements FailureStore {
     return gone.length;
   }
 
-  private row(f: FailureInput, recordedAt: number) {
-    const a = f.attribution;
-    const x = f.fields;
-    return {
-      proxy: f.source.proxy,
-      hash: lineHash(f.raw),
-      proxy_uid: f.source.proxyUid,
-      read: f.source.read,
-      reads: READ_BIT[f.source.read],
-      recorded_at: recordedAt,
-      at: x.time ?? recordedAt,
-      time: x.time,
-      code: x.code,
-      flags: x.flags.join(','),
-      method: x.method,
-      authority: x.authority,
-      path: x.path,
-      duration_ms: x.durationMs,
-      upstream_host: x.upstreamHost,
-      upstream_cluster: x.upstreamCluster,
-      downstream_remote: x.downstreamRemote,
-      request_id: x.requestId,
-      details: x.details,
-      upstream_ip: a.upstreamIp,
-      pod_namespace: a.pod?.namespace ?? null,
-      pod_name: a.pod?.name ?? null,
-      pod_uid: a.pod?.uid ?? null,
-      owner_kind: a.owner?.kind ?? null,
-      owner_name: a.owner?.name ?? null,
-      state: a.state,
-      deletion_started_at: a.deletionStartedAt,
-      gone_at: a.goneAt,
-      after_termination_ms: a.afterTerminationMs,
-      reason: a.reason,
-      raw: f.raw,
-      bytes: Buffer.byteLength(f.raw) + ROW_OVERHEAD_BYTES,
-    };
-  }
-
   /** The write statements, prepared once (a receiver records many small batches). */
-  private writeStatements(): { plain: Statement; addRead: Statement } {
+  private writeStatements(): { insert: Statement; addRead: Statement } {
     this.statements ??= {
-      plain: this.db.prepare(
-        'INSERT OR IGNORE INTO failures (proxy, hash, proxy_uid, read, reads, recorded_at, at, time, code, flags, method, authority, path, duration_ms, upstream_host, upstream_cluster, downstream_remote, request_id, details, upstream_ip, pod_namespace, pod_name, pod_uid, owner_kind, owner_name, state, deletion_started_at, gone_at, after_termination_ms, reason, raw, bytes) VALUES (@proxy, @hash, @proxy_uid, @read, @reads, @recorded_at, @at, @time, @code, @flags, @method, @authority, @path, @duration_ms, @upstream_host, @upstream_cluster, @downstream_remote, @request_id, @details, @upstream_ip, @pod_namespace, @pod_name, @pod_uid, @owner_kind, @owner_name, @state, @deletion_started_at, @gone_at, @after_termination_ms, @reason, @raw, @bytes)',
+      insert: this.db.prepare(
+        `INSERT OR IGNORE INTO failures (${INSERT_COLUMNS}) VALUES (${INSERT_COLUMNS.split(',')
+          .map(() => '?')
+          .join(', ')})`,
       ),
       addRead: this.db.prepare(
-        'UPDATE failures SET reads = reads | @reads WHERE proxy = @proxy AND hash = @hash',
+        'UPDATE failures SET reads = reads | ? WHERE coalesce(time, 0) = ? AND hash = ?',
       ),
     };
     return this.statements;

@@ -1,4 +1,5 @@
 import type { Database } from 'better-sqlite3';
+import { failureKeyOfColumns } from './failure-rows';
 
 /**
  * The store's schema as forward migrations: migration N takes a database from version N-1 to N.
@@ -161,6 +162,58 @@ export const MIGRATIONS: readonly string[] = [
   ) WITHOUT ROWID;
   CREATE INDEX view_snapshots_frozen ON view_snapshots (frozen_at);
   `,
+  // 7: a failing request is one row whichever way it came (its log, the receiver): keyed by its
+  // identity (failure-rows.ts failure_key) under a unique index led by its time, so new rows add
+  // to the end of the index; (time, proxy) is no longer needed beside it
+  `
+  CREATE TABLE failures_v7 (
+    id INTEGER PRIMARY KEY,
+    proxy TEXT NOT NULL,
+    hash BLOB NOT NULL,
+    proxy_uid TEXT,
+    read TEXT NOT NULL,
+    reads INTEGER NOT NULL,
+    recorded_at INTEGER NOT NULL,
+    at INTEGER NOT NULL,
+    time INTEGER,
+    code INTEGER,
+    flags TEXT NOT NULL,
+    method TEXT,
+    authority TEXT,
+    path TEXT,
+    duration_ms INTEGER,
+    upstream_host TEXT,
+    upstream_cluster TEXT,
+    downstream_remote TEXT,
+    request_id TEXT,
+    details TEXT,
+    upstream_ip TEXT,
+    pod_namespace TEXT,
+    pod_name TEXT,
+    pod_uid TEXT,
+    owner_kind TEXT,
+    owner_name TEXT,
+    state TEXT NOT NULL,
+    deletion_started_at INTEGER,
+    gone_at INTEGER,
+    after_termination_ms INTEGER,
+    reason TEXT NOT NULL,
+    raw TEXT NOT NULL,
+    bytes INTEGER NOT NULL
+  );
+  CREATE UNIQUE INDEX failures_key ON failures_v7 (coalesce(time, 0), hash);
+  INSERT INTO failures_v7 SELECT id, proxy,
+    failure_key(proxy, time, method, authority, path, code, flags, duration_ms, upstream_host, request_id, raw),
+    proxy_uid, read, reads, recorded_at, at, time, code, flags, method, authority, path, duration_ms,
+    upstream_host, upstream_cluster, downstream_remote, request_id, details, upstream_ip,
+    pod_namespace, pod_name, pod_uid, owner_kind, owner_name, state, deletion_started_at, gone_at,
+    after_termination_ms, reason, raw, bytes
+    FROM failures WHERE true ORDER BY id
+    ON CONFLICT (coalesce(time, 0), hash) DO UPDATE SET reads = reads | excluded.reads;
+  DROP TABLE failures;
+  ALTER TABLE failures_v7 RENAME TO failures;
+  CREATE INDEX failures_at ON failures (at);
+  `,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;
@@ -190,6 +243,8 @@ export function migrate(db: Database, target = SCHEMA_VERSION): number {
       `store schema version ${from} is newer than this meshdx understands (${SCHEMA_VERSION}); upgrade meshdx or use another file`,
     );
   }
+  // what migration 7 re-keys the failing requests written before it with
+  if (from < 7) db.function('failure_key', { deterministic: true }, failureKeyOfColumns);
   for (let v = from + 1; v <= Math.min(target, SCHEMA_VERSION); v++) {
     const sql = MIGRATIONS[v - 1] as string;
     db.transaction(() => {

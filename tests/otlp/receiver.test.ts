@@ -9,6 +9,7 @@ import { decodeStatus, encodeLogsRequest } from '../../server/otlp/schema';
 import type { OtlpReceiver } from '../../server/otlp/receiver';
 import type { HistoryStore } from '../../server/store/history-store';
 import type { OtlpLogsRequest } from '../../lib/otlp/types';
+import { readFailures } from '../../lib/incidents/read-failures';
 import {
   grpcExport,
   httpPost,
@@ -92,6 +93,56 @@ describe('OTLP receiver', () => {
     await grpcExport(r.grpcPort!, encodeLogsRequest(req));
     expect(s.failures.inWindow(window)).toHaveLength(3);
     expect(r.counters).toMatchObject({ received: 6, stored: 3, duplicates: 3 });
+  });
+
+  it("keeps a request read from the client's log and also sent by its proxy (as the line, or as a Collector's fields) once", async () => {
+    const { r, s } = await setup();
+    const a = ucLine(T0 + 5 * MIN);
+    const b = ucLine(T0 + 6 * MIN, undefined, 'b');
+    const fromLog = readFailures(
+      { source: 'shop/checkout-1', clientPod: 'shop/checkout-1', text: `${a}${b}` },
+      'view',
+      'uid-checkout-1',
+      s.loadHistory(),
+    );
+    expect(s.failures.record(fromLog.failures, T0 + 7 * MIN).added).toBe(2);
+    // the line as Envoy sends it
+    expect((await grpcExport(r.grpcPort!, encodeLogsRequest(envoyRequest([a])))).error).toBeNull();
+    // the other one as fields a Collector parsed out of the line (Istio's JSON keys)
+    const parsed = {
+      start_time: new Date(T0 + 6 * MIN).toISOString(),
+      method: 'POST',
+      path: '/pay',
+      protocol: 'HTTP/1.1',
+      response_code: 503,
+      response_flags: 'UC',
+      duration: 7,
+      request_id: 'req-b',
+      authority: 'payments.shop:8080',
+      upstream_host: '10.1.0.7:8080',
+      upstream_cluster: 'outbound|8080||payments.shop.svc.cluster.local',
+    };
+    const kvlist = {
+      values: Object.entries(parsed).map(([key, v]) => ({
+        key,
+        value: typeof v === 'number' ? { intValue: v } : { stringValue: v },
+      })),
+    };
+    const attributes = envoyRequest([a]).resourceLogs![0]!.scopeLogs![0]!.logRecords![0]!
+      .attributes;
+    const collector: OtlpLogsRequest = {
+      resourceLogs: [
+        { scopeLogs: [{ logRecords: [{ body: { kvlistValue: kvlist }, attributes }] }] },
+      ],
+    };
+    expect((await grpcExport(r.grpcPort!, encodeLogsRequest(collector))).error).toBeNull();
+    expect(r.counters).toMatchObject({ received: 2, stored: 0, duplicates: 2 });
+    const stored = s.failures.inWindow(window);
+    expect(stored.map((f) => [f.source.read, f.fields.requestId])).toEqual([
+      ['view', 'req-a'],
+      ['view', 'req-b'],
+    ]);
+    expect(s.failures.countsInWindow(window)).toMatchObject({ view: 2, otlp: 0 });
   });
 
   it('takes OTLP/HTTP protobuf and JSON, and says which records were not access logs', async () => {
