@@ -1,7 +1,9 @@
 /**
  * A cluster runtime as the receiver's target: the live pod behind a peer address (the cluster
  * cache, re-indexed by IP when its pods change), the IpHistory of the runtime's store (loaded
- * at most once a second, as the live tail does), its failure records and its clock.
+ * again only once its pod intervals changed, and then at most once a second, as the live tail
+ * does: a reload of every interval a second cost a receiver under load more in collections than
+ * in the load itself), its failure records and its clock.
  */
 import { hasProxy } from '../../lib/kube/proxy-container';
 import type { Pod } from '../../lib/kube/types';
@@ -15,7 +17,7 @@ const HISTORY_TTL_MS = 1000;
 export function runtimeTarget(rt: ClusterRuntime): IngestTarget {
   let indexed = -1;
   let byIp = new Map<string, Pod>();
-  let history: { at: number; h: IpHistory } | null = null;
+  let history: { at: number; revision: number; h: IpHistory } | null = null;
   return {
     podByIp(ip) {
       if (indexed !== rt.cache.version) {
@@ -41,8 +43,13 @@ export function runtimeTarget(rt: ClusterRuntime): IngestTarget {
     },
     history() {
       const now = Date.now();
-      if (!history || now - history.at > HISTORY_TTL_MS)
-        history = { at: now, h: rt.store.loadHistory() };
+      if (
+        !history ||
+        (history.revision !== rt.store.intervalRevision && now - history.at > HISTORY_TTL_MS)
+      ) {
+        const h = rt.store.loadHistory();
+        history = { at: now, revision: rt.store.intervalRevision, h };
+      }
       return history.h;
     },
     failures: rt.store.failures,

@@ -243,6 +243,25 @@ describe('HistoryStore on a file', () => {
 });
 
 describe('HistoryStore batching and bad input', () => {
+  it('moves its interval revision when pod IP intervals are committed, not for Kubernetes events', () => {
+    const store = openHistoryStore(':memory:');
+    const r0 = store.intervalRevision;
+    store.recordPodEvent(observed('ADDED', makePod({ name: 'a', ip: IP }), T0));
+    store.loadHistory();
+    const r1 = store.intervalRevision;
+    expect(r1).toBeGreaterThan(r0);
+    store.recordKubeEvent(
+      observed('ADDED', makeEvent({ uid: 'e9', pod: 'a', reason: 'Pulled', last: T0 }), T0),
+    );
+    store.flush();
+    expect(store.intervalRevision).toBe(r1);
+    const deleting = makePod({ name: 'a', ip: IP, deletionAt: T0 + MIN });
+    store.recordPodEvent(observed('MODIFIED', deleting, T0 + MIN));
+    store.flush();
+    expect(store.intervalRevision).toBeGreaterThan(r1);
+    store.close();
+  });
+
   it('commits in batches, not per event', () => {
     const commits: (number | null)[] = [];
     const store = openHistoryStore(':memory:', {

@@ -85,6 +85,15 @@ export class HistoryStore implements IpHistory {
     );
   }
 
+  /**
+   * Changes when committed pod IP intervals change (pruning aside): an IpHistory loaded at one
+   * revision answers like the store until the next (pending rows are committed within the flush
+   * interval, or by any read).
+   */
+  get intervalRevision(): number {
+    return this.writer?.intervalCommits ?? 0;
+  }
+
   /** Rows waiting for the next commit. */
   get pending(): number {
     return this.writer?.pending ?? 0;

@@ -60,6 +60,8 @@ export class BatchWriter {
   private readonly countIntervals: () => number;
   commits = 0;
   rowsWritten = 0;
+  /** Commits that wrote pod IP intervals (or closed them): what an IpHistory loaded before misses. */
+  intervalCommits = 0;
 
   constructor(
     db: Db,
@@ -170,6 +172,7 @@ export class BatchWriter {
   flush(): number {
     if (this.pending === 0) return 0;
     const n = this.commit();
+    if (this.intervals.size > 0 || this.closures.length > 0) this.intervalCommits++;
     this.intervals = new Map();
     this.snapshots = new Map();
     this.specs = new Map();
