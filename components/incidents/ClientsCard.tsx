@@ -25,7 +25,7 @@ export function ClientsCard({
 }) {
   return (
     <Card
-      title={`Client proxies: ${clients.chosen.length} logs read${clients.skipped.length ? `, ${clients.skipped.length} skipped` : ''}`}
+      title={`Client proxies: ${clients.read} logs read${clients.fromStore ? `, ${clients.fromStore} already in the store` : ''}${clients.skipped.length ? `, ${clients.skipped.length} skipped` : ''}`}
       testId="incident-clients"
     >
       <p className="text-sm text-slate-700">
@@ -36,7 +36,7 @@ export function ClientsCard({
       </p>
       <details className="mt-2" open={clients.chosen.length <= 8}>
         <summary className="cursor-pointer text-sm font-medium text-slate-700">
-          Read ({clients.chosen.length})
+          Chosen ({clients.chosen.length})
         </summary>
         <ul className="mt-1 grid gap-x-4 text-xs md:grid-cols-2" data-testid="clients-read">
           {clients.chosen.map((c) => (

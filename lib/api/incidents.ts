@@ -148,6 +148,8 @@ export const WindowMemorySchema = z.object({
   goneUnread: z.array(z.string()),
   readNow: z.number(),
   fromStoreOnly: z.number(),
+  /** Namespaces whose recorded requests this user may not see (`*`: records of no namespace). */
+  hiddenNamespaces: z.array(z.string()).default([]),
   /** The one sentence every card shows. */
   text: z.string(),
   /** What the store keeps of raw failing requests, and since when. */
@@ -183,13 +185,20 @@ export const IncidentsViewSchema = z.object({
   /** Client pods that were not read (limit reached). */
   sourcesSkipped: z.number(),
   /** How the client proxies whose logs were read were chosen, and the ones skipped (first 200). */
-  clients: z.object({
-    source: z.string(),
-    note: z.string().nullable(),
-    limit: z.number(),
-    chosen: z.array(ClientChoiceSchema),
-    skipped: z.array(ClientChoiceSchema),
-  }),
+  clients: z
+    .object({
+      source: z.string(),
+      note: z.string().nullable(),
+      limit: z.number(),
+      chosen: z.array(ClientChoiceSchema),
+      skipped: z.array(ClientChoiceSchema),
+      /** Chosen clients whose logs this answer read: the same figure as memory.readNow. */
+      read: z.number().optional(),
+      /** Chosen clients the store already covered (their logs not read again). */
+      fromStore: z.number().optional(),
+    })
+    // a snapshot frozen before these figures read every chosen client's log, as it said then
+    .transform((c) => ({ ...c, read: c.read ?? c.chosen.length, fromStore: c.fromStore ?? 0 })),
   lineErrors: z.array(LineProblemSchema),
   totals: z.object({
     records: z.number(),

@@ -229,6 +229,8 @@ export function buildIncidentsView(input: IncidentsInput): IncidentsView {
       limit: 0,
       chosen: [],
       skipped: [],
+      read: 0,
+      fromStore: 0,
     },
     lineErrors: c.lineErrors,
     totals: {

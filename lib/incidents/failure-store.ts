@@ -172,6 +172,8 @@ export interface FailureStore {
   inWindow(q: FailureQuery): StoredFailure[];
   /** How many recorded failures fall in the window, by read. */
   countsInWindow(q: FailureQuery): Record<FailureRead, number>;
+  /** The source proxies of the recorded failures in the window (each once). */
+  proxiesInWindow(q: FailureWindow): string[];
   /** The read watermark of a proxy (`ns/name`), null when never read. */
   watermark(proxy: string): ReadWatermark | null;
   /**

@@ -15,6 +15,11 @@ export interface WindowMemory {
   readNow: number;
   /** Clients answered from the store alone (their log was read up to the window's end already, or their pod is gone). */
   fromStoreOnly: number;
+  /**
+   * Namespaces whose recorded requests in the window are not shown to this user (they may not
+   * read those proxies' logs); `*` for records of no namespace (uploads, unnamed senders).
+   */
+  hiddenNamespaces: string[];
   text: string;
 }
 
@@ -30,6 +35,7 @@ export function windowMemory(
   byRead: Record<FailureRead, number>,
   goneUnread: readonly string[],
   reads: { readNow: number; fromStoreOnly: number },
+  hiddenNamespaces: readonly string[] = [],
 ): WindowMemory {
   const whileAlive = byRead.view + byRead.live + byRead.deletion;
   const failing = whileAlive + byRead.otlp + byRead.upload;
@@ -41,6 +47,8 @@ export function windowMemory(
   if (parts.length > 0) text += `: ${parts.join(', ')}`;
   if (goneUnread.length > 0)
     text += `; logs of ${plural(goneUnread.length, 'client pod', 'client pods')} were gone before meshdx could read them`;
+  if (hiddenNamespaces.length > 0)
+    text += `; not shown: what was recorded from ${hiddenNamespaces.map((ns) => (ns === '*' ? 'uploads and unnamed senders' : ns)).join(', ')}, whose proxy logs you may not read`;
   return {
     failing,
     byRead: { ...byRead },
@@ -50,6 +58,7 @@ export function windowMemory(
     goneUnread: [...goneUnread].sort(),
     readNow: reads.readNow,
     fromStoreOnly: reads.fromStoreOnly,
+    hiddenNamespaces: [...hiddenNamespaces],
     text,
   };
 }

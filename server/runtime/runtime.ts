@@ -77,8 +77,11 @@ export class ClusterRuntime {
   readonly envoyInit = new EnvoyInitTimes();
   private readonly screens = new Map<string, unknown>();
   private stopped = false;
-  /** Whether the store and recorder are this runtime's own (closed when it stops). */
-  private readonly ownsHistory: boolean;
+  /**
+   * Whether the store and recorder are this runtime's own (closed when it stops): meshdx's own
+   * identity; false for a user's runtime, which reads them.
+   */
+  readonly ownsHistory: boolean;
   lastUsed = Date.now();
 
   /**

@@ -6,6 +6,7 @@ import type {
   FailureRead,
   FailureRetention,
   FailureStore,
+  FailureWindow,
   ReadWatermark,
   RecordResult,
   StoredFailure,
@@ -130,6 +131,13 @@ export class SqliteFailureStore implements FailureStore {
       .all(windowParams(q)) as { read: string; n: number }[];
     for (const r of rows) out[asRead(r.read)] += r.n;
     return out;
+  }
+
+  proxiesInWindow(q: FailureWindow): string[] {
+    return this.db
+      .prepare(`SELECT DISTINCT proxy FROM failures WHERE ${IN_WINDOW}`)
+      .pluck()
+      .all({ from: q.fromMs, to: q.toMs }) as string[];
   }
 
   watermark(proxy: string): ReadWatermark | null {

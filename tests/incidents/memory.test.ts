@@ -90,6 +90,9 @@ describe('incident memory', () => {
     expect(oldClients).toHaveLength(2);
     expect(first.totals.shown).toBeGreaterThan(0);
     expect(first.memory?.readNow).toBeGreaterThan(0);
+    // the Clients card's heading and the memory sentence show one figure
+    expect(first.clients.read).toBe(first.memory?.readNow);
+    expect(first.clients.read + first.clients.fromStore).toBe(first.clients.chosen.length);
     expect(first.memory?.failing).toBe(first.totals.failing);
     expect(new Set(first.requests.map((r) => r.source))).toEqual(new Set(oldClients));
     // attributed to the payments pods that were going (the phantom 503s), with how long each client kept them
@@ -101,6 +104,10 @@ describe('incident memory', () => {
     const again = await open(url);
     expect(rt.store.failures.retention().records).toBe(records);
     expect(again.totals.shown).toBe(first.totals.shown);
+    // nothing read again: the store covered every chosen client, and both figures say so
+    expect(again.memory?.readNow).toBe(0);
+    expect(again.clients.read).toBe(0);
+    expect(again.clients.fromStore).toBe(again.clients.chosen.length);
 
     expect(await kubectl('rollout', 'restart', 'deployment/checkout', '-n', 'shop')).toContain(
       'deployment.apps/checkout restarted',

@@ -33,6 +33,7 @@ import type { FailureStore } from '../../../lib/incidents/failure-store';
 import type { IpHistory } from '../../../lib/ledger/ip-history';
 import { readFailures } from '../../../lib/incidents/read-failures';
 import { answerFromStore, planReads, readAndRecord } from './memory';
+import { logAccess, newLogAccessCache, visibleFailures, type LogAccess } from './failure-access';
 
 const LOG_CONCURRENCY = 8;
 const LOG_LIMIT_BYTES = 16 * 1024 * 1024;
@@ -88,6 +89,12 @@ export interface IncidentsDeps {
    * upload's failing requests are recorded too.
    */
   failures?: FailureStore;
+  /**
+   * Whether the requesting identity may read proxy logs in a namespace: given (a user's
+   * runtime), the store's recorded requests are shown only where it may (failure-access.ts);
+   * absent: meshdx's own identity, which recorded them, sees them all.
+   */
+  failureAccess?: LogAccess;
   /** Each candidate client's own failure numbers (client-signals.ts); absent: churn only. */
   signals?: (
     pods: readonly string[],
@@ -167,9 +174,22 @@ export async function buildIncidents(
       );
   }
   const intervals = ips.intervals();
+  const visible =
+    store && plan && deps.failureAccess
+      ? await visibleFailures(store, window, deps.failureAccess)
+      : null;
   const answer =
     store && plan
-      ? answerFromStore(store, q, window, filterOf(q), reads, plan.covered, intervals)
+      ? answerFromStore(
+          visible?.store ?? store,
+          q,
+          window,
+          filterOf(q),
+          reads,
+          plan.covered,
+          intervals,
+          visible?.hidden,
+        )
       : null;
   return buildIncidentsView({
     ...(answer ? { collected: answer.collected, memory: answer.memory, lags: answer.lags } : {}),
@@ -184,6 +204,9 @@ export async function buildIncidents(
           limit: MAX_CLIENTS,
           chosen: choice.choices,
           skipped: choice.skipped.slice(0, MAX_SKIPPED_LISTED),
+          // one figure for the card's heading and the memory sentence
+          read: answer ? answer.memory.readNow : choice.chosen.length,
+          fromStore: plan ? plan.covered.length : 0,
         },
     history: ips,
     intervals,
@@ -272,6 +295,10 @@ export async function incidentsOf(rt: ClusterRuntime, q: IncidentsQuery): Promis
     t: rt.transport,
     history,
     failures: rt.store.failures,
+    // a user's runtime sees the shared store's records where its own RBAC reads the logs
+    failureAccess: rt.ownsHistory
+      ? undefined
+      : logAccess(rt.transport, rt.screen('incidents-log-access', newLogAccessCache)),
     // the pods the runtime's watch holds: no list of every pod per view
     pods: () => rt.pods.whenListed().then(() => rt.cache.livePods()),
     signals: (pods, window) =>

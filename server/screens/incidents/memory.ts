@@ -188,7 +188,10 @@ export interface StoreAnswer {
   lags: ClientLag[];
 }
 
-/** The window answered from the store, with what this request read. */
+/**
+ * The window answered from the store, with what this request read. `store` is the store as the
+ * requesting identity may see it (failure-access.ts); `hiddenNamespaces` what that leaves out.
+ */
 export function answerFromStore(
   store: FailureStore,
   q: IncidentsQuery,
@@ -197,6 +200,7 @@ export function answerFromStore(
   reads: readonly LogRead[],
   covered: readonly string[],
   intervals: readonly PodInterval[],
+  hiddenNamespaces: readonly string[] = [],
 ): StoreAnswer {
   const keep = proxyFilter(q);
   const all: StoredFailure[] = store.inWindow(window);
@@ -227,7 +231,12 @@ export function answerFromStore(
   }
   const storeOnly = new Set([...proxies].filter((p) => !reads.some((r) => r.source.source === p)))
     .size;
-  const memory = windowMemory(byRead, unread, { readNow: reads.length, fromStoreOnly: storeOnly });
+  const memory = windowMemory(
+    byRead,
+    unread,
+    { readNow: reads.length, fromStoreOnly: storeOnly },
+    hiddenNamespaces,
+  );
   const deletion = deletionIndex(intervals);
   return {
     collected: {

@@ -167,12 +167,12 @@ export function attributesOf(method: string, url: URL, upgrade: boolean): Attrib
 
 const SELF_SUBJECT_REVIEW = '/apis/authentication.k8s.io/v1/selfsubjectreviews';
 
-/** Every authenticated user may do these (system:basic-user): ask who they are. */
+/** Every authenticated user may do these (system:basic-user): ask who they are, and what they may do. */
 function basicUserAllows(a: Attributes): boolean {
   return (
-    a.group === 'authentication.k8s.io' &&
-    a.resource === 'selfsubjectreviews' &&
-    a.verb === 'create'
+    a.verb === 'create' &&
+    ((a.group === 'authentication.k8s.io' && a.resource === 'selfsubjectreviews') ||
+      (a.group === 'authorization.k8s.io' && a.resource === 'selfsubjectaccessreviews'))
   );
 }
 

@@ -2,6 +2,7 @@ import http, { type IncomingMessage, type ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
 import { admit, handleSelfSubjectReview } from './auth';
+import { handleSelfSubjectAccessReview } from './access-review';
 import { sleep, type SimContext } from './context';
 import { handleControl } from './control';
 import { parseApiPath } from './paths';
@@ -61,6 +62,7 @@ export function createApiServer(ctx: SimContext): ApiServer {
     if (rejectThrottled(ctx, req.method ?? 'GET', url, res)) return;
     if (await injectFaults(res)) return;
     if (handleSelfSubjectReview(req, res, url, user)) return;
+    if (await handleSelfSubjectAccessReview(ctx, req, res, url, user)) return;
     return routeApi(ctx, watches, req, res, url);
   }
 
