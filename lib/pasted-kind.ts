@@ -6,13 +6,17 @@
  */
 import { isZtunnelAccessLine } from './accesslog/ztunnel';
 import { sniffZtunnelOutput } from './ambient/istioctl-output';
+import { describedKind } from './timeline/describe';
 
 export interface PastedKind {
   kind: string;
-  command: 'meshdx accesslog' | 'meshdx clusters' | 'meshdx timeline';
+  /** The command that reads it; null when no meshdx command reads this kind. */
+  command: 'meshdx accesslog' | 'meshdx clusters' | 'meshdx timeline' | null;
+  /** What to paste instead, when no command reads it. */
+  instead?: string;
 }
 
-/** Looks at the first 64 KiB (istioctl output) and the first 40 lines of a text. */
+/** Looks at the first 64 KiB (istioctl output, describe) and the first 40 lines of a text. */
 export function pastedKind(text: string): PastedKind | null {
   const zc = sniffZtunnelOutput(text);
   if (zc)
@@ -22,6 +26,16 @@ export function pastedKind(text: string): PastedKind | null {
           ? 'a ztunnel config dump (`istioctl ztunnel-config all -o json`)'
           : `\`istioctl ztunnel-config ${zc.command}\` output (${zc.form})`,
       command: 'meshdx clusters',
+    };
+  const described = describedKind(text);
+  if (described === 'pod')
+    return { kind: '`kubectl describe pod` output', command: 'meshdx timeline' };
+  if (described)
+    return {
+      kind: `\`kubectl describe ${described}\` output`,
+      command: null,
+      instead:
+        'meshdx reads `kubectl describe pod` (meshdx timeline), and manifests as `kubectl get KIND NAME -o yaml` (meshdx findings)',
     };
   const head = text
     .slice(0, 64 * 1024)
@@ -36,5 +50,7 @@ export function pastedKind(text: string): PastedKind | null {
 export function pastedKindHint(text: string, self: PastedKind['command']): string | null {
   const k = pastedKind(text);
   if (!k || k.command === self) return null;
+  if (k.command === null)
+    return `this looks like ${k.kind}: ${k.instead ?? 'no meshdx command reads it'}`;
   return `this looks like ${k.kind}: \`${k.command} FILE\` reads it`;
 }

@@ -77,4 +77,38 @@ describe('pasted istioctl ztunnel-config output and files of another kind', () =
       /looks like a ztunnel config dump \(`istioctl ztunnel-config all -o json`\): `meshdx clusters FILE` reads it/,
     );
   });
+
+  it('meshdx timeline reads `kubectl describe pod` text, and names a describe of another kind', async () => {
+    const t = fakeIO(dir);
+    expect(await timeline([pasted('describe-init-crashloop-istio-16481.txt')], t)).toBe(0);
+    expect(t.out).toMatch(/^myapp-test +myapp-deployment-57564dcfd5-zjmjw +classic +- /m);
+    expect(t.out).toContain('not judged: the paste ends before its Containers section');
+    expect(t.out).toContain(
+      'note: istio-init is waiting (CrashLoopBackOff); its last run ended Error, exit code 1',
+    );
+    const crlf = path.join(dir, 'describe-crlf.txt');
+    fs.writeFileSync(
+      crlf,
+      fs
+        .readFileSync(pasted('describe-init-crashloop-istio-16481.txt'), 'utf8')
+        .replace(/\n/g, '\r\n'),
+    );
+    const w = fakeIO(dir);
+    expect(await timeline([crlf], w)).toBe(0);
+    expect(w.out.replaceAll(crlf, 'F')).toBe(
+      t.out.replaceAll(pasted('describe-init-crashloop-istio-16481.txt'), 'F'),
+    );
+    const d = fakeIO(dir);
+    expect(await timeline([pasted('describe-deployment-k8s-docs.txt')], d)).toBe(2);
+    expect(d.err).toContain(
+      "nginx-deployment: this looks like `kubectl describe deployment` output, not a pod's",
+    );
+    const a = fakeIO(dir);
+    expect(await accesslog([pasted('describe-classic-running-vscode-k8s-tools-994.txt')], a)).toBe(
+      2,
+    );
+    expect(a.err).toContain(
+      'this looks like `kubectl describe pod` output: `meshdx timeline FILE` reads it',
+    );
+  });
 });

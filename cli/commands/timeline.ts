@@ -1,6 +1,7 @@
 /**
  * meshdx timeline FILE [--mesh-config FILE] [--json]
- * Sidecar startup/shutdown verdicts for the pods in FILE (Pod, PodList, List or a watch stream).
+ * Sidecar startup/shutdown verdicts for the pods in FILE (Pod, PodList, List, a watch stream, or
+ * `kubectl describe pod` text, whose coarser times cap the confidence).
  * Exit 0 with a report of what was read: when only part of the input could be read, the report
  * is still printed, each error goes to stderr as FILE:LINE:COL: message, followed by
  * "N part(s) of FILE could not be read". Exit 2 when no pod could be read (empty, binary, no
@@ -20,6 +21,7 @@ import { toIso } from '../../lib/timeline/time';
 import type { PodTimeline, VerdictResult } from '../../lib/timeline/types';
 import { podKeyOf } from '../../lib/refs/pod-ref';
 import { pastedKindHint } from '../../lib/pasted-kind';
+import { limitAllByDescribe } from '../../lib/timeline/describe-limits';
 
 /** What `meshdx timeline --help` prints, and what a wrong use is told. */
 export const USAGE = 'usage: meshdx timeline FILE [--mesh-config FILE] [--json]\n';
@@ -205,11 +207,13 @@ async function runTimeline(argv: string[], io: CliIO): Promise<number> {
     }
     return EXIT_USAGE;
   }
-  const timelines = analyzePods(input.pods, {
+  const analyzed = analyzePods(input.pods, {
     mesh,
     events: input.events,
     transitions: input.transitions,
   });
+  // `kubectl describe pod` text: coarser times, and what describe does not print, said
+  const timelines = input.described ? limitAllByDescribe(analyzed, input.described) : analyzed;
   const hint = needsEvents(timelines, input.events.length, input.transitions.length);
   if (args.flags.has('json')) {
     io.stdout(JSON.stringify({ pods: timelines.map(toRow) }) + '\n');

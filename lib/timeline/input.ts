@@ -16,6 +16,7 @@ import type { Transition } from './types';
 import { diffPod } from './watch';
 import { isJsonObject } from '../json-object';
 import { podIdKeyOfObject } from '../refs/pod-ref';
+import { describeOnlyEvents, looksLikeDescribe, readDescribe, type DescribedPod } from './describe';
 
 export interface TimelineInput {
   pods: Pod[];
@@ -25,6 +26,8 @@ export interface TimelineInput {
   /** Parts of the input (values, lines, documents) that could not be read or used. */
   unreadable: number;
   stats: { values: number; watchEvents: number; deleted: number; ignored: Record<string, number> };
+  /** `kubectl describe pod` text: each pod with what describe could not tell. */
+  described?: DescribedPod[];
 }
 
 const PodShape = z.object({
@@ -202,6 +205,25 @@ export function readTimelineInput(text: string): TimelineInput {
   const first = /\S/.exec(text);
   if (!first) {
     c.fail({ line: 1, column: 1 }, 'empty', 'empty input');
+    return c.result();
+  }
+  if (looksLikeDescribe(text)) {
+    const read = readDescribe(text);
+    c.errors.push(...read.errors);
+    c.unreadable += read.errors.length;
+    for (const d of read.pods) {
+      c.pods.set(podIdKeyOfObject(d.pod), d.pod);
+      c.events.push(...d.events);
+    }
+    return { ...c.result(), described: read.pods };
+  }
+  const eventsAt = describeOnlyEvents(text);
+  if (eventsAt !== null) {
+    c.fail(
+      { line: eventsAt, column: 1 },
+      'not-a-pod',
+      'only the Events table of `kubectl describe pod`: the pod (Name, Containers) is not in the paste; paste the whole describe output',
+    );
     return c.result();
   }
   if (first[0] === '{' || first[0] === '[') {
