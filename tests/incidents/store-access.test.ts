@@ -7,6 +7,8 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { GET as incidentsGet } from '../../app/api/incidents/route';
+import { POST as freezePost } from '../../app/api/snapshots/route';
+import { GET as snapshotGet } from '../../app/api/snapshots/[id]/route';
 import { IncidentsViewSchema } from '../../lib/api/incidents';
 import { createLineParser } from '../../lib/accesslog/parser';
 import { failureOf } from '../../lib/incidents/failure-record';
@@ -86,13 +88,16 @@ function recorded(proxy: string, at: number) {
   return failureOf(line, r.record, { read: 'otlp', proxy, proxyUid: null }, new IpLedger());
 }
 
+const BASE = 'http://127.0.0.1:3000';
+const QUERY = `?from=${new Date(NOW - 30 * 60_000).toISOString()}&to=${new Date(NOW).toISOString()}`;
+const as = (user: string, groups: string) => ({
+  'X-Forwarded-User': user,
+  'X-Forwarded-Groups': groups,
+});
+
 async function viewAs(user: string, groups: string) {
-  const from = new Date(NOW - 30 * 60_000).toISOString();
-  const to = new Date(NOW).toISOString();
   const res = await incidentsGet(
-    new Request(`http://127.0.0.1:3000/api/incidents?from=${from}&to=${to}`, {
-      headers: { 'X-Forwarded-User': user, 'X-Forwarded-Groups': groups },
-    }),
+    new Request(`${BASE}/api/incidents${QUERY}`, { headers: as(user, groups) }),
   );
   expect(res.status, await res.clone().text()).toBe(200);
   return IncidentsViewSchema.parse(await res.json());
@@ -128,5 +133,27 @@ describe('recorded failing requests are shown only where the user may read the l
     );
     expect(shop.memory?.failing).toBeLessThan(all.memory?.failing ?? 0);
     expect(shop.totals.failing).toBe(shop.memory?.failing);
+  }, 60_000);
+
+  it("another user's snapshot of the window opens only for who may read every namespace it shows", async () => {
+    const frozen = await freezePost(
+      new Request(`${BASE}/api/snapshots`, {
+        method: 'POST',
+        headers: { ...as('erin', 'meshdx-viewers'), 'Content-Type': 'application/json' },
+        body: JSON.stringify({ view: 'incidents', query: QUERY }),
+      }),
+    );
+    expect(frozen.status, await frozen.clone().text()).toBe(200);
+    const { id } = (await frozen.json()) as { id: string };
+    const open = (user: string, groups: string) =>
+      snapshotGet(new Request(`${BASE}/api/snapshots/${id}`, { headers: as(user, groups) }), {
+        params: Promise.resolve({ id }),
+      });
+    expect((await open('erin', 'meshdx-viewers')).status).toBe(200);
+    const refused = await open('lena', 'team-shop-oncall');
+    expect(refused.status).toBe(403);
+    const body = (await refused.json()) as { error: { code: string; message: string } };
+    expect(body.error.code).toBe('SNAPSHOT_NOT_READABLE');
+    expect(body.error.message).toContain(OTHER);
   }, 60_000);
 });

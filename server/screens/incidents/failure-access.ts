@@ -76,7 +76,7 @@ export function logAccess(t: KubeTransport, cache: LogAccessCache): LogAccess {
 }
 
 /** The namespace of a recorded request's client proxy (`ns/name`), or null for a label. */
-function proxyNamespace(proxy: string): string | null {
+export function proxyNamespace(proxy: string): string | null {
   return tryParsePodRef(proxy)?.namespace ?? null;
 }
 
@@ -126,4 +126,23 @@ export async function visibleFailures(
       retention: () => store.retention(),
     },
   };
+}
+
+/**
+ * Of the client namespaces a view shows recorded requests of (null: a record of no namespace),
+ * those `access` may not read logs in (sorted; `*` for null); empty when it may read them all.
+ */
+export async function unreadableNamespaces(
+  namespaces: Iterable<string | null>,
+  access: LogAccess,
+): Promise<string[]> {
+  const wanted = [...new Set(namespaces)];
+  if (wanted.length === 0 || (await access(null))) return [];
+  const verdicts = await Promise.all(
+    wanted.map(async (ns) => (ns === null ? false : await access(ns))),
+  );
+  return wanted
+    .filter((_, i) => !verdicts[i])
+    .map((ns) => ns ?? '*')
+    .sort();
 }

@@ -28,6 +28,12 @@ import {
 } from '../../store';
 import { queryParams } from '../../../lib/api/param-kinds';
 import { getIncidents } from '../incidents/incidents';
+import {
+  logAccess,
+  newLogAccessCache,
+  proxyNamespace,
+  unreadableNamespaces,
+} from '../incidents/failure-access';
 import { getTimelinePage } from '../timelines/timelines';
 import { windowOf } from '../window';
 
@@ -148,6 +154,45 @@ export function getSnapshot(scope: RequestScope, id: string): Snapshot {
     throw badParameter('id', `${JSON.stringify(id.slice(0, 40))} is not a snapshot id`);
   const s = snapshotsOf(runtimeFor(scope)).get(id);
   if (!s) throw notFound(id);
+  return s;
+}
+
+/** The client proxies whose recorded requests a frozen Incidents view shows (rows and lags). */
+function clientProxiesOf(body: string): string[] {
+  let view: unknown;
+  try {
+    view = JSON.parse(body);
+  } catch {
+    return [];
+  }
+  const v = view as { requests?: { source?: unknown }[]; lag?: { rows?: { client?: unknown }[] } };
+  const out: string[] = [];
+  for (const r of Array.isArray(v.requests) ? v.requests : [])
+    if (typeof r.source === 'string') out.push(r.source);
+  for (const r of Array.isArray(v.lag?.rows) ? v.lag.rows : [])
+    if (typeof r.client === 'string') out.push(r.client);
+  return out;
+}
+
+/**
+ * A snapshot to show to the scope's user: getSnapshot, and for a user's runtime, an Incidents
+ * snapshot only when the user may read the proxy logs of every client namespace it shows
+ * recorded requests of (the rule of the live view, failure-access.ts); otherwise the 403 names
+ * them. A frozen view is shown whole or not at all: it is kept byte for byte.
+ */
+export async function readableSnapshot(scope: RequestScope, id: string): Promise<Snapshot> {
+  const s = getSnapshot(scope, id);
+  const rt = runtimeFor(scope);
+  if (s.view !== 'incidents' || rt.ownsHistory) return s;
+  const access = logAccess(rt.transport, rt.screen('incidents-log-access', newLogAccessCache));
+  const hidden = await unreadableNamespaces(clientProxiesOf(s.body).map(proxyNamespace), access);
+  if (hidden.length > 0)
+    throw new RequestError(
+      403,
+      'SNAPSHOT_NOT_READABLE',
+      `snapshot ${id} shows failing requests recorded from ${hidden.map((ns) => (ns === '*' ? 'uploads or unnamed senders' : ns)).join(', ')}, whose proxy logs you may not read`,
+      'Ask its maker for a snapshot of the namespaces you can read, or for access to those proxy logs (get pods/log).',
+    );
   return s;
 }
 

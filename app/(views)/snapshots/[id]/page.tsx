@@ -7,7 +7,7 @@ import { IncidentsViewSchema } from '@/lib/api/incidents';
 import { isRequestError } from '@/lib/api/request-error';
 import { TimelinePagedFleetSchema } from '@/lib/api/timelines';
 import { pageScope } from '@/server/auth/page';
-import { getSnapshot, snapshotInfo } from '@/server/screens/snapshots/snapshots';
+import { readableSnapshot, snapshotInfo } from '@/server/screens/snapshots/snapshots';
 
 const TITLES = { incidents: '503 Incidents', timelines: 'Timelines' } as const;
 
@@ -34,7 +34,7 @@ export default async function Page({
   const scope = at.scope;
   let snap;
   try {
-    snap = getSnapshot(scope, id);
+    snap = await readableSnapshot(scope, id);
   } catch (e) {
     if (!isRequestError(e)) throw e;
     return (

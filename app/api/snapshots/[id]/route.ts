@@ -2,7 +2,7 @@ import { scoped } from '@/app/api/_lib/params';
 import { requestScope } from '@/server/auth/request';
 import type { RequestScope } from '@/server/auth/identity';
 import { errorResponse } from '@/server/http';
-import { deleteSnapshot, getSnapshot } from '@/server/screens/snapshots/snapshots';
+import { deleteSnapshot, readableSnapshot } from '@/server/screens/snapshots/snapshots';
 
 export const dynamic = 'force-dynamic';
 
@@ -18,7 +18,7 @@ export async function GET(req: Request, { params }: Params) {
   let scope: RequestScope | undefined;
   try {
     scope = requestScope(req);
-    const s = getSnapshot(scope, (await params).id);
+    const s = await readableSnapshot(scope, (await params).id);
     return new Response(s.body, {
       headers: {
         'Content-Type': 'application/json',
