@@ -214,4 +214,23 @@ describe('kubectl describe pod text', () => {
       'not known from describe: condition times: describe prints no lastTransitionTime',
     );
   });
+
+  it('takes istio-proxy among the Init Containers for a native sidecar, and says so', () => {
+    // DERIVED: no native-sidecar describe was found in public sources; the classic paste with
+    // istio-proxy moved under Init Containers (where Istio injects a native sidecar) instead
+    const lines = readPasted(CLASSIC).split('\n');
+    const c = lines.indexOf('Containers:');
+    const text = [...lines.slice(0, c), ...lines.slice(c + 1)].join('\n');
+    const [d] = readDescribe(text).pods;
+    expect(d?.pod.spec.initContainers?.map((x) => [x.name, x.restartPolicy])).toEqual([
+      ['istio-init', undefined],
+      ['istio-proxy', 'Always'],
+    ]);
+    expect(
+      d?.unknowns.some((u) =>
+        u.startsWith("init containers' restartPolicy: describe does not print it"),
+      ),
+    ).toBe(true);
+    expect(analyzePods(d ? [d.pod] : [])[0]?.mode).toBe('native');
+  });
 });

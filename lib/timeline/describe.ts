@@ -9,8 +9,10 @@
  * - A container is `  NAME:` then `    Key:  value` lines; `State:` / `Last State:` carry
  *   `      Reason:`, `Exit Code:`, `Started:`, `Finished:` below them. Times are RFC 1123 with a
  *   zone (`Thu, 25 Nov 2021 12:31:07 +0800`), to the second, on the kubelet's clock: as good
- *   as the API's. An init container with `restartPolicy: Always` (a native sidecar) shows
- *   `Restart Policy:  Always` (kubectl 1.29+).
+ *   as the API's. A container's restartPolicy is not printed (kubectl's describeContainer*
+ *   functions have no such line): istio-proxy under `Init Containers:` is taken as a native
+ *   sidecar, since Istio's injector puts it there only with `restartPolicy: Always`; a
+ *   `Restart Policy:` line, should a kubectl print one, is read as such.
  * - Conditions are `Type  Status` rows without their lastTransitionTime; lifecycle hooks
  *   (a hold's postStart `pilot-agent wait`) are not printed at all; the pod's uid neither.
  * - Annotations show at the value column; long values are cut with `...` by kubectl.
@@ -151,6 +153,12 @@ function readOne(block: Line[]): DescribedPod | { error: TimelineInputProblem } 
     .filter((m): m is RegExpExecArray => m !== null)
     .map((m) => ({ type: m[1] as string, status: m[2] as string }));
   const proxy = [...init.specs, ...main.specs].find((c) => c.name === 'istio-proxy');
+  if (proxy && init.specs.includes(proxy) && proxy.restartPolicy === undefined) {
+    proxy.restartPolicy = 'Always';
+    unknowns.push(
+      "init containers' restartPolicy: describe does not print it; istio-proxy among the Init Containers is taken as a native sidecar (Istio injects it there only with restartPolicy: Always)",
+    );
+  }
   const hold =
     /hold(?:ApplicationUntilProxyStarts|_application_until_proxy_starts)"?\s*:\s*"?true/i;
   if (proxy && hold.test(annotations['proxy.istio.io/config'] ?? '') && main.specs[0] === proxy) {
