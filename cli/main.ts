@@ -9,7 +9,8 @@ interface CommandModule {
 
 const COMMANDS: Record<string, { summary: string; load: () => Promise<CommandModule> }> = {
   timeline: {
-    summary: 'timeline FILE [--mesh-config FILE] [--json]   sidecar startup/shutdown verdicts',
+    summary:
+      'timeline FILE [--mesh-config FILE] [--json]   sidecar startup/shutdown verdicts (pods, or kubectl describe pod text)',
     load: () => import('./commands/timeline'),
   },
   clusters: {

@@ -103,6 +103,11 @@ describe('pasted istioctl ztunnel-config output and files of another kind', () =
     expect(d.err).toContain(
       "nginx-deployment: this looks like `kubectl describe deployment` output, not a pod's",
     );
+    const c = fakeIO(dir);
+    expect(await clusters([pasted('describe-init-crashloop-istio-16481.txt')], c)).toBe(2);
+    expect(c.err).toContain(
+      'this looks like `kubectl describe pod` output: `meshdx timeline FILE` reads it',
+    );
     const a = fakeIO(dir);
     expect(await accesslog([pasted('describe-classic-running-vscode-k8s-tools-994.txt')], a)).toBe(
       2,
