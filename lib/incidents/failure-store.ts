@@ -167,7 +167,7 @@ export interface FailureRetention {
 /** The failing requests of the context's history store. */
 export interface FailureStore {
   /** Records a batch in one transaction (see the module comment). */
-  record(batch: readonly FailureInput[], recordedAt: number): RecordResult;
+  record(batch: Iterable<FailureInput>, recordedAt: number): RecordResult;
   /** Recorded failures with a request time in [fromMs, toMs], oldest first. */
   inWindow(q: FailureQuery): StoredFailure[];
   /** How many recorded failures fall in the window, by read. */

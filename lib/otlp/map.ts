@@ -140,19 +140,29 @@ function mapOne(
   return { raw, record, pod: podFromAttributes(labels, resource) };
 }
 
+/**
+ * Every log record of the request in order, mapped or named as a problem, one at a time (a
+ * receiver stores each before mapping the next: nothing of a large request is held at once).
+ */
+export function* eachLogRecord(
+  req: OtlpLogsRequest,
+  parser: LineParser,
+): Generator<OtlpAccessEntry | OtlpRecordProblem> {
+  let index = 0;
+  for (const rl of req.resourceLogs ?? []) {
+    const resource = attributesToObject(rl.resource?.attributes);
+    for (const sl of rl.scopeLogs ?? [])
+      for (const lr of sl.logRecords ?? []) yield mapOne(lr, index++, resource, parser);
+  }
+}
+
 /** Every log record of the request, mapped or named as a problem. */
 export function mapLogsRequest(req: OtlpLogsRequest, parser: LineParser): MappedLogs {
   const out: MappedLogs = { received: 0, entries: [], problems: [] };
-  for (const rl of req.resourceLogs ?? []) {
-    const resource = attributesToObject(rl.resource?.attributes);
-    for (const sl of rl.scopeLogs ?? []) {
-      for (const lr of sl.logRecords ?? []) {
-        const index = out.received++;
-        const m = mapOne(lr, index, resource, parser);
-        if ('record' in m) out.entries.push(m);
-        else out.problems.push(m);
-      }
-    }
+  for (const m of eachLogRecord(req, parser)) {
+    out.received++;
+    if ('record' in m) out.entries.push(m);
+    else out.problems.push(m);
   }
   return out;
 }

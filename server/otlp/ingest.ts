@@ -12,7 +12,7 @@ import { failureOf } from '../../lib/incidents/failure-record';
 import type { FailureInput, FailureStore } from '../../lib/incidents/failure-store';
 import type { IpHistory } from '../../lib/ledger/ip-history';
 import { judgeSender, type AllowRule, type PeerPod } from '../../lib/otlp/allow';
-import { countLogRecords, mapLogsRequest } from '../../lib/otlp/map';
+import { countLogRecords, eachLogRecord, type OtlpRecordProblem } from '../../lib/otlp/map';
 import type { OtlpLogsRequest } from '../../lib/otlp/types';
 import { podKey } from '../../lib/refs/pod-ref';
 import type { PartialSuccess } from './schema';
@@ -141,37 +141,49 @@ export class OtlpIngest {
       return { kind: 'exhausted', reason, retryAfterMs };
     }
     this.counters.received += n;
-    const mapped = mapLogsRequest(request, createLineParser());
     const history = target.history();
-    const batch: FailureInput[] = [];
-    for (const e of mapped.entries) {
-      if (!isFailure(e.record)) {
-        this.counters.notFailing++;
-        continue;
+    const problems: OtlpRecordProblem[] = [];
+    // each record is mapped, attributed and stored before the next is read: what a request of
+    // thousands of records makes is short-lived, not held until the whole request is mapped
+    const counters = this.counters;
+    const peerSender = verdict.via === 'pod' ? verdict.pod : null;
+    const peerUid = verdict.via === 'pod' && peerPod ? peerPod.uid : null;
+    function* failures(): Generator<FailureInput> {
+      const parser = createLineParser();
+      for (const m of eachLogRecord(request, parser)) {
+        if (!('record' in m)) {
+          problems.push(m);
+          continue;
+        }
+        if (!isFailure(m.record)) {
+          counters.notFailing++;
+          continue;
+        }
+        const sender = m.pod ?? peerSender;
+        const proxy = sender ? podKey(sender.namespace, sender.name) : `otlp:${peerIp}`;
+        const proxyUid = m.pod ? null : peerUid;
+        yield failureOf(m.raw, m.record, { read: 'otlp', proxy, proxyUid }, history);
       }
-      const sender = e.pod ?? (verdict.via === 'pod' ? verdict.pod : null);
-      const proxy = sender ? podKey(sender.namespace, sender.name) : `otlp:${peerIp}`;
-      const proxyUid = !e.pod && verdict.via === 'pod' && peerPod ? peerPod.uid : null;
-      batch.push(failureOf(e.raw, e.record, { read: 'otlp', proxy, proxyUid }, history));
     }
     try {
-      const res = target.failures.record(batch, target.now());
+      const res = target.failures.record(failures(), target.now());
       this.counters.stored += res.added;
       this.counters.duplicates += res.duplicates;
     } catch (e) {
-      this.counters.failed += batch.length;
-      const reason = `storing ${batch.length} records failed: ${e instanceof Error ? e.message : String(e)}`;
+      const failed = n - problems.length;
+      this.counters.failed += failed;
+      const reason = `storing ${failed} records failed: ${e instanceof Error ? e.message : String(e)}`;
       this.counters.lastError = reason;
       return { kind: 'failed', reason };
     }
-    this.counters.unreadable += mapped.problems.length;
-    if (mapped.problems.length === 0) return { kind: 'ok', partial: null };
-    const first = mapped.problems[0]!;
+    this.counters.unreadable += problems.length;
+    if (problems.length === 0) return { kind: 'ok', partial: null };
+    const first = problems[0]!;
     return {
       kind: 'ok',
       partial: {
-        rejectedLogRecords: mapped.problems.length,
-        errorMessage: `${mapped.problems.length} of ${mapped.received} records are not access logs; record ${first.index}: ${first.reason}`,
+        rejectedLogRecords: problems.length,
+        errorMessage: `${problems.length} of ${n} records are not access logs; record ${first.index}: ${first.reason}`,
       },
     };
   }

@@ -73,9 +73,10 @@ export class SqliteFailureStore implements FailureStore {
     this.totalBytes = t.b;
   }
 
-  record(batch: readonly FailureInput[], recordedAt: number): RecordResult {
+  /** `batch` may be produced lazily (a generator): each record is stored as it comes. */
+  record(batch: Iterable<FailureInput>, recordedAt: number): RecordResult {
     this.writable();
-    if (batch.length === 0) return { added: 0, duplicates: 0, evicted: 0 };
+    if (Array.isArray(batch) && batch.length === 0) return { added: 0, duplicates: 0, evicted: 0 };
     return this.db.transaction((): RecordResult => {
       const res = this.insert(batch, recordedAt);
       return { ...res, evicted: this.evictIfFull() };
@@ -83,14 +84,13 @@ export class SqliteFailureStore implements FailureStore {
   }
 
   /** Inserts a batch (inside a transaction); the same request again only adds its read. */
-  private insert(
-    batch: readonly FailureInput[],
-    recordedAt: number,
-  ): Omit<RecordResult, 'evicted'> {
+  private insert(batch: Iterable<FailureInput>, recordedAt: number): Omit<RecordResult, 'evicted'> {
     const { insert, addRead } = this.writeStatements();
     let added = 0;
     let bytes = 0;
+    let n = 0;
     for (const f of batch) {
+      n++;
       const key = failureKey(f);
       const values = rowValues(f, recordedAt, key);
       if (insert.run(values).changes > 0) {
@@ -100,7 +100,7 @@ export class SqliteFailureStore implements FailureStore {
     }
     this.totalRecords += added;
     this.totalBytes += bytes;
-    return { added, duplicates: batch.length - added };
+    return { added, duplicates: n - added };
   }
 
   private evictIfFull(): number {
