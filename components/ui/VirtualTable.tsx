@@ -1,7 +1,19 @@
 'use client';
 
-import { useVirtualizer } from '@tanstack/react-virtual';
-import { useMemo, useRef, type ReactNode } from 'react';
+import { defaultRangeExtractor, useVirtualizer, type Range } from '@tanstack/react-virtual';
+import {
+  memo,
+  useCallback,
+  useEffect,
+  useLayoutEffect,
+  useMemo,
+  useRef,
+  useState,
+  type KeyboardEvent,
+  type ReactNode,
+} from 'react';
+import { rowMove } from '../../lib/ui/row-keys';
+import { usePrinting } from './usePrinting';
 
 export interface Column<T> {
   key: string;
@@ -25,9 +37,75 @@ interface Props<T> {
   height?: number;
   empty?: ReactNode;
   testId?: string;
+  /** The table's accessible name. */
+  label?: string;
 }
 
 const ROW_HEIGHT = 34;
+
+interface RowProps<T> {
+  row: T;
+  rowKey: string;
+  index: number;
+  columns: Column<T>[];
+  grid: string;
+  start: number;
+  selected: boolean;
+  /** The table's one Tab stop (roving tabindex), when rows can be opened. */
+  tabStop: boolean | null;
+  onSelect?: (row: T) => void;
+  onFocusRow: (index: number) => void;
+}
+
+/** One row: memoised, so moving the focus or scrolling re-renders only the rows that changed. */
+function RowView<T>({
+  row,
+  rowKey,
+  index,
+  columns,
+  grid,
+  start,
+  selected,
+  tabStop,
+  onSelect,
+  onFocusRow,
+}: RowProps<T>) {
+  const ref = useRef<HTMLDivElement>(null);
+  // the row is the table's Tab stop, not each link or button in it (Enter opens the row, whose
+  // detail has the same links)
+  useLayoutEffect(() => {
+    if (tabStop === null) return;
+    for (const el of ref.current?.querySelectorAll<HTMLElement>('a[href], button') ?? [])
+      el.tabIndex = -1;
+  }, [tabStop, row]);
+  return (
+    <div
+      ref={ref}
+      role="row"
+      data-row-key={rowKey}
+      data-row-index={index}
+      aria-rowindex={index + 2}
+      aria-selected={onSelect ? selected : undefined}
+      onClick={onSelect ? () => onSelect(row) : undefined}
+      onFocus={tabStop === null ? undefined : () => onFocusRow(index)}
+      tabIndex={tabStop === null ? undefined : tabStop ? 0 : -1}
+      className={`absolute left-0 right-0 grid items-center border-b border-slate-100 outline-none focus-visible:ring-2 focus-visible:ring-inset focus-visible:ring-sky-700 ${onSelect ? 'cursor-pointer hover:bg-sky-50' : ''} ${selected ? 'bg-sky-100 text-slate-950 shadow-[inset_3px_0_0_var(--color-sky-700)] [&_.text-amber-700]:text-amber-900 [&_.text-amber-800]:text-amber-900 [&_.text-slate-400]:text-slate-600 [&_.text-slate-500]:text-slate-700 [&_.text-sky-700]:text-sky-900' : ''}`}
+      style={{ gridTemplateColumns: grid, height: ROW_HEIGHT, transform: `translateY(${start}px)` }}
+    >
+      {columns.map((c) => (
+        <div
+          key={c.key}
+          role="cell"
+          className={`min-w-0 truncate px-2 ${c.align === 'right' ? 'text-right tabular-nums' : ''}`}
+        >
+          {c.render(row)}
+        </div>
+      ))}
+    </div>
+  );
+}
+
+const Row = memo(RowView) as typeof RowView;
 
 /** A sortable table that renders only the rows in view, so 5,000 pods stay fast. */
 export function VirtualTable<T>({
@@ -42,8 +120,10 @@ export function VirtualTable<T>({
   height = 560,
   empty,
   testId,
+  label,
 }: Props<T>) {
   const parent = useRef<HTMLDivElement>(null);
+  const bodyHeight = Math.min(height, Math.max(ROW_HEIGHT, rows.length * ROW_HEIGHT));
   const sorted = useMemo(() => {
     const col = columns.find((c) => c.key === sort);
     if (!col?.sortValue) return rows;
@@ -58,26 +138,76 @@ export function VirtualTable<T>({
     });
     return copy;
   }, [rows, columns, sort, dir]);
+  // one Tab stop per table: the active row (the selected one at first); the arrow keys move it
+  const selectedIndex = useMemo(
+    () => (selectedKey === undefined ? -1 : sorted.findIndex((r) => rowKey(r) === selectedKey)),
+    [sorted, selectedKey, rowKey],
+  );
+  const [activeRaw, setActive] = useState<number | null>(null);
+  const active = Math.min(
+    Math.max(0, activeRaw ?? (selectedIndex >= 0 ? selectedIndex : 0)),
+    Math.max(0, sorted.length - 1),
+  );
+  const focusWanted = useRef(false);
+  // the active row stays rendered (and so focusable) when it scrolls out of view
+  const rangeExtractor = useCallback(
+    (range: Range) => {
+      const list = defaultRangeExtractor(range);
+      return list.includes(active) || active >= range.count
+        ? list
+        : [...list, active].sort((a, b) => a - b);
+    },
+    [active],
+  );
   const virtual = useVirtualizer({
     count: sorted.length,
     getScrollElement: () => parent.current,
     estimateSize: () => ROW_HEIGHT,
-    overscan: 12,
+    overscan: 8,
+    rangeExtractor,
   });
+  useEffect(() => {
+    if (!focusWanted.current) return;
+    focusWanted.current = false;
+    parent.current?.querySelector<HTMLElement>(`[data-row-index="${active}"]`)?.focus();
+  }, [active]);
+  // on paper every row the table holds is printed, not the ones scrolled into view
+  const printing = usePrinting();
+  const onFocusRow = useCallback((i: number) => setActive(i), []);
+  const onKeyDown = (e: KeyboardEvent<HTMLDivElement>) => {
+    if (!onSelect) return;
+    if ((e.key === 'Enter' || e.key === ' ') && e.target instanceof HTMLElement) {
+      const row = sorted[active];
+      if (row === undefined || e.target.dataset.rowIndex === undefined) return;
+      e.preventDefault();
+      onSelect(row);
+      return;
+    }
+    const page = Math.max(1, Math.floor(bodyHeight / ROW_HEIGHT) - 1);
+    const next = rowMove(e.key, active, sorted.length, page);
+    if (next === null) return;
+    e.preventDefault();
+    focusWanted.current = true;
+    virtual.scrollToIndex(next, { align: 'auto' });
+    if (next === active)
+      parent.current?.querySelector<HTMLElement>(`[data-row-index="${next}"]`)?.focus();
+    else setActive(next);
+  };
   const grid = columns.map((c) => c.width).join(' ');
-  const bodyHeight = Math.min(height, Math.max(ROW_HEIGHT, sorted.length * ROW_HEIGHT));
 
   return (
     <div
       className="overflow-hidden rounded-md border border-slate-200 bg-white text-sm"
       data-testid={testId}
       role="table"
-      aria-rowcount={sorted.length}
+      aria-rowcount={sorted.length + 1}
+      aria-label={label}
     >
       <div
         className="grid border-b border-slate-200 bg-slate-100 font-medium text-slate-600"
         style={{ gridTemplateColumns: grid }}
         role="row"
+        aria-rowindex={1}
       >
         {columns.map((c) => {
           const active = sort === c.key;
@@ -94,7 +224,7 @@ export function VirtualTable<T>({
                     : 'none'
                   : undefined
               }
-              className={`truncate px-2 py-1.5 ${c.align === 'right' ? 'text-right' : ''}`}
+              className={`min-w-0 px-2 py-1.5 leading-tight break-words ${c.align === 'right' ? 'text-right' : ''}`}
             >
               {c.sortValue && onSort ? (
                 <button
@@ -119,50 +249,35 @@ export function VirtualTable<T>({
           ref={parent}
           className="overflow-auto"
           style={{ height: bodyHeight }}
-          tabIndex={0}
+          // rows that open are focusable themselves (one of them at a time); otherwise the
+          // scrolled region takes the focus so the arrow keys scroll it
+          tabIndex={onSelect ? undefined : 0}
           role="rowgroup"
-          aria-label="Table rows, scrollable"
+          data-virtual-body
+          aria-label={onSelect ? undefined : 'Table rows, scrollable'}
+          onKeyDown={onKeyDown}
         >
           <div style={{ height: virtual.getTotalSize(), position: 'relative' }}>
-            {virtual.getVirtualItems().map((vi) => {
+            {(printing
+              ? sorted.map((_, index) => ({ index, start: index * ROW_HEIGHT }))
+              : virtual.getVirtualItems()
+            ).map((vi) => {
               const row = sorted[vi.index] as T;
               const key = rowKey(row);
-              const selected = key === selectedKey;
               return (
-                <div
+                <Row
                   key={key}
-                  role="row"
-                  data-row-key={key}
-                  aria-selected={selected || undefined}
-                  onClick={onSelect ? () => onSelect(row) : undefined}
-                  tabIndex={onSelect ? 0 : undefined}
-                  onKeyDown={
-                    onSelect
-                      ? (e) => {
-                          if (e.key === 'Enter' || e.key === ' ') {
-                            e.preventDefault();
-                            onSelect(row);
-                          }
-                        }
-                      : undefined
-                  }
-                  className={`absolute left-0 right-0 grid items-center border-b border-slate-100 ${onSelect ? 'cursor-pointer hover:bg-sky-50' : ''} ${selected ? 'bg-sky-100' : ''}`}
-                  style={{
-                    gridTemplateColumns: grid,
-                    height: ROW_HEIGHT,
-                    transform: `translateY(${vi.start}px)`,
-                  }}
-                >
-                  {columns.map((c) => (
-                    <div
-                      key={c.key}
-                      role="cell"
-                      className={`truncate px-2 ${c.align === 'right' ? 'text-right tabular-nums' : ''}`}
-                    >
-                      {c.render(row)}
-                    </div>
-                  ))}
-                </div>
+                  row={row}
+                  rowKey={key}
+                  index={vi.index}
+                  columns={columns}
+                  grid={grid}
+                  start={vi.start}
+                  selected={key === selectedKey}
+                  tabStop={onSelect ? vi.index === active : null}
+                  onSelect={onSelect}
+                  onFocusRow={onFocusRow}
+                />
               );
             })}
           </div>
