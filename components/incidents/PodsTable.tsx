@@ -4,6 +4,7 @@ import type { UpstreamPodRow } from '../../lib/api/incidents';
 import { afterGone, clock, fmtDuration } from '../../lib/incidents/format';
 import { Badge } from '../ui/Card';
 import { VirtualTable, type Column } from '../ui/VirtualTable';
+import { ElidedName } from '../ui/ElidedName';
 import { PodLink } from '../inventory/PodLink';
 import { podIdKey, tryParsePodRef } from '../../lib/refs/pod-ref';
 
@@ -115,14 +116,22 @@ const COLUMNS: Column<UpstreamPodRow>[] = [
     key: 'clients',
     header: 'Clients',
     width: '1.4fr',
+    // the names share the cell, each cut in its middle with its generated suffixes kept (the
+    // title lists them whole)
     render: (p) => (
-      <span className="font-mono text-xs">
+      <span className="flex min-w-0 font-mono text-xs" title={p.clients.join(', ')}>
         {p.clients.map((c, i) => {
           const ref = tryParsePodRef(c);
           return (
-            <span key={c}>
+            <span key={c} className="flex min-w-0 whitespace-pre">
               {i > 0 && ', '}
-              {ref ? <PodLink pod={ref}>{ref.name}</PodLink> : c}
+              {ref ? (
+                <PodLink pod={ref}>
+                  <ElidedName name={ref.name} />
+                </PodLink>
+              ) : (
+                c
+              )}
             </span>
           );
         })}
@@ -143,6 +152,7 @@ export function PodsTable({ pods }: { pods: UpstreamPodRow[] }) {
     <>
       <VirtualTable
         testId="incident-pods"
+        label="Upstream pods of the failing requests"
         rows={pods}
         columns={COLUMNS}
         rowKey={(p) => (p.pod ? podIdKey(p.pod) : '-')}

@@ -4,6 +4,7 @@ import { useMemo, type ReactNode } from 'react';
 import type { ProxyFleetRow } from '../../lib/api/proxies';
 import { sidecarScopes } from '../../lib/kube/proxy-container';
 import { Badge } from '../ui/Card';
+import { ElidedName } from '../ui/ElidedName';
 import { VirtualTable, type Column } from '../ui/VirtualTable';
 import { bytes, count } from './format';
 import { PodLink } from '../inventory/PodLink';
@@ -46,12 +47,15 @@ const COLUMNS: Column<ProxyFleetRow>[] = [
     key: 'proxy',
     header: 'Proxy',
     width: '2.4fr',
-    // the namespace gives way first: pod names differ at their end, which must stay visible
+    // the namespace gives way first, then the name's start: pod names differ at their end
+    // (ReplicaSet and pod suffixes), which stays whole
     render: (r) => (
       <span className="flex min-w-0 font-mono text-xs" title={r.key}>
         <span className="min-w-[2ch] shrink-[100] truncate text-slate-500">{r.namespace}/</span>
-        <span className="truncate">
-          <PodLink pod={{ namespace: r.namespace, name: r.name }}>{r.name}</PodLink>
+        <span className="flex min-w-0">
+          <PodLink pod={{ namespace: r.namespace, name: r.name }}>
+            <ElidedName name={r.name} />
+          </PodLink>
         </span>
       </span>
     ),
@@ -197,6 +201,7 @@ export function FleetTable({
       onSelect={onSelect}
       height={420}
       testId="proxies-table"
+      label="Proxies"
       empty="No proxy matches the filters."
     />
   );

@@ -14,6 +14,7 @@ import { FleetChart } from './FleetChart';
 import { FleetStats, NamespaceList, TopWorkloads } from './FleetSummary';
 import { FleetTable } from './FleetTable';
 import { ProxyDetailPanel } from './ProxyDetailPanel';
+import { OpensInView } from '../ui/OpensInView';
 import { fleetQuery } from './queries';
 import { ScanProgress } from './ScanProgress';
 import { ZtunnelCard } from './ZtunnelCard';
@@ -78,7 +79,9 @@ function Loaded({ fleet }: { fleet: Fleet }) {
       />
       {selected && (
         <div className="mt-4">
-          <ProxyDetailPanel namespace={selected.namespace} name={selected.name} />
+          <OpensInView openKey={state.proxy ?? ''}>
+            <ProxyDetailPanel namespace={selected.namespace} name={selected.name} />
+          </OpensInView>
         </div>
       )}
       <ApiFooter api={fleet.api} />

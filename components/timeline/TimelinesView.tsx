@@ -8,6 +8,7 @@ import { useViewState } from '../data/useViewState';
 import { FilterBar, NamespaceWorkloadFilters, SelectFilter, TextFilter } from '../ui/Filters';
 import { VirtualTable } from '../ui/VirtualTable';
 import { LateNote } from '../ui/LateNote';
+import { OpensInView } from '../ui/OpensInView';
 import { Pager } from '../ui/Pager';
 import { FLEET_COLUMNS } from './columns';
 import { VERDICT_ORDER } from './format';
@@ -127,6 +128,7 @@ function Fleet({ f }: { f: TimelinePagedFleet }) {
         selectedKey={state.pod}
         onSelect={(r) => update({ pod: podKeyOf(r) })}
         empty="No meshed pods match these filters."
+        label="Meshed pods"
       />
       <Pager
         offset={offset}
@@ -136,7 +138,11 @@ function Fleet({ f }: { f: TimelinePagedFleet }) {
         onPage={(page) => update({ page: page > 1 ? String(page) : undefined })}
         testId="timelines-pager"
       />
-      {pod && <PodTimelineCard namespace={pod.namespace} name={pod.name} />}
+      {pod && (
+        <OpensInView openKey={state.pod ?? ''}>
+          <PodTimelineCard namespace={pod.namespace} name={pod.name} />
+        </OpensInView>
+      )}
     </div>
   );
 }

@@ -4,6 +4,7 @@ import type { TimelineFleetRow } from '../../lib/api/timelines';
 import { Badge } from '../ui/Card';
 import type { Column } from '../ui/VirtualTable';
 import { PodLink } from '../inventory/PodLink';
+import { ElidedName } from '../ui/ElidedName';
 import { gapText, VERDICT_TONE } from './format';
 
 const MODE_TONE = {
@@ -39,12 +40,14 @@ export const FLEET_COLUMNS: Column<TimelineFleetRow>[] = [
     key: 'name',
     header: 'Pod',
     width: '2.2fr',
-    // a long name gives way to the badge: the name is cut (its title has it whole), never
-    // the word that says the pod is gone
+    // a long name gives way to the badge: the name is cut in its middle (its title has it
+    // whole; its generated suffixes stay), never the word that says the pod is gone
     render: (r) => (
       <span className="flex min-w-0 items-center gap-1">
-        <span className="truncate font-mono text-xs" title={r.name}>
-          <PodLink pod={r}>{r.name}</PodLink>
+        <span className="flex min-w-0 font-mono text-xs">
+          <PodLink pod={r}>
+            <ElidedName name={r.name} />
+          </PodLink>
         </span>
         {r.deleted && (
           <span className="shrink-0">
