@@ -132,7 +132,7 @@ export function IncidentsView() {
               setPaused(false);
             }}
             onPause={setPaused}
-            onZoom={(from, to) => update({ from, to })}
+            onZoom={(from, to) => update({ from, to }, { push: true })}
             onWindow={(from, to) => update({ from, to })}
             onAddClient={(pod) => {
               // read the clients that showed failures, and this one

@@ -13,6 +13,7 @@ import {
   YAxis,
 } from 'recharts';
 import type { PodGanttView } from '../../lib/api/timelines';
+import { labelLevels, labelWidth } from '../../lib/ui/label-levels';
 import { ganttChartData, MARKER_COLOR, SEGMENT_COLOR, type ChartRow } from './gantt-data';
 
 const LINE_KINDS: ReadonlySet<string> = new Set([
@@ -23,6 +24,13 @@ const LINE_KINDS: ReadonlySet<string> = new Set([
   'scheduled',
 ]);
 const ROW_PX = 38;
+const LABEL_PX = 10;
+const LABEL_ROW_PX = 12;
+const MARGIN = { right: 40, bottom: 8, left: 10 };
+const Y_AXIS_PX = 130;
+
+const lineText = (m: { kind: string; confidence?: string }) =>
+  m.kind === 'proxy-ready' ? `proxy ready (${m.confidence})` : m.kind;
 
 function SegmentTooltip({
   active,
@@ -49,7 +57,24 @@ export function GanttChart({ gantt, width = 1100 }: { gantt: PodGanttView; width
   const data = useMemo(() => ganttChartData(gantt), [gantt]);
   // the legend names the marks this pod's chart has, each in its colour
   const present = useMemo(() => new Set(data.markers.map((m) => m.kind)), [data]);
-  const height = data.rows.length * ROW_PX + 70;
+  const domainMax = Math.ceil(data.span * 1.02);
+  const lines = useMemo(
+    () => data.markers.filter((m) => m.row === null || LINE_KINDS.has(m.kind)),
+    [data],
+  );
+  // the line labels stack in rows above the plot so no two overlap ("proxy ready" and "ready"
+  // a second apart): each label's row from its position on the axis and its text's width
+  const placed = useMemo(() => {
+    const plot = width - MARGIN.left - MARGIN.right - Y_AXIS_PX;
+    return labelLevels(
+      lines.map((m) => ({
+        x: MARGIN.left + Y_AXIS_PX + (domainMax > 0 ? (m.x / domainMax) * plot : 0),
+        width: LINE_KINDS.has(m.kind) ? labelWidth(lineText(m), LABEL_PX) : 0,
+      })),
+    );
+  }, [lines, width, domainMax]);
+  const top = 14 + Math.max(1, placed.rows) * LABEL_ROW_PX;
+  const height = data.rows.length * ROW_PX + top + 42;
   const idx = Array.from({ length: data.segments }, (_, i) => i);
   return (
     <div data-testid="gantt-chart">
@@ -58,17 +83,17 @@ export function GanttChart({ gantt, width = 1100 }: { gantt: PodGanttView; width
         height={height}
         data={data.rows}
         layout="vertical"
-        margin={{ top: 28, right: 40, bottom: 8, left: 10 }}
+        margin={{ top, ...MARGIN }}
         barCategoryGap={8}
       >
         <CartesianGrid horizontal={false} strokeDasharray="3 3" />
         <XAxis
           type="number"
-          domain={[0, Math.ceil(data.span * 1.02)]}
+          domain={[0, domainMax]}
           tickFormatter={(s: number) => `+${s}s`}
           fontSize={11}
         />
-        <YAxis type="category" dataKey="label" width={130} fontSize={11} />
+        <YAxis type="category" dataKey="label" width={Y_AXIS_PX} fontSize={11} />
         <Tooltip content={<SegmentTooltip />} isAnimationActive={false} />
         {idx.flatMap((i) => [
           <Bar
@@ -84,27 +109,26 @@ export function GanttChart({ gantt, width = 1100 }: { gantt: PodGanttView; width
             ))}
           </Bar>,
         ])}
-        {data.markers
-          .filter((m) => m.row === null || LINE_KINDS.has(m.kind))
-          .map((m, i) => (
-            <ReferenceLine
-              key={`l${i}`}
-              x={m.x}
-              stroke={MARKER_COLOR[m.kind] ?? '#334155'}
-              strokeDasharray={m.kind === 'proxy-ready' ? undefined : '4 3'}
-              strokeWidth={m.kind === 'proxy-ready' ? 2 : 1}
-              label={
-                LINE_KINDS.has(m.kind)
-                  ? {
-                      value: m.kind === 'proxy-ready' ? `proxy ready (${m.confidence})` : m.kind,
-                      position: i % 2 ? 'insideTopRight' : 'top',
-                      fontSize: 10,
-                      fill: MARKER_COLOR[m.kind] ?? '#334155',
-                    }
-                  : undefined
-              }
-            />
-          ))}
+        {lines.map((m, i) => (
+          <ReferenceLine
+            key={`l${i}`}
+            x={m.x}
+            stroke={MARKER_COLOR[m.kind] ?? '#334155'}
+            strokeDasharray={m.kind === 'proxy-ready' ? undefined : '4 3'}
+            strokeWidth={m.kind === 'proxy-ready' ? 2 : 1}
+            label={
+              LINE_KINDS.has(m.kind)
+                ? {
+                    value: lineText(m),
+                    position: 'top',
+                    offset: 4 + (placed.levels[i] ?? 0) * LABEL_ROW_PX,
+                    fontSize: LABEL_PX,
+                    fill: MARKER_COLOR[m.kind] ?? '#334155',
+                  }
+                : undefined
+            }
+          />
+        ))}
         {data.markers
           .filter((m) => m.row !== null)
           .map((m, i) => (

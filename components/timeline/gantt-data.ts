@@ -7,7 +7,9 @@ import type { GanttMarkerView, PodGanttView } from '../../lib/api/timelines';
 
 export interface ChartRow {
   label: string;
-  role: string;
+  /** The container's role (init, app, proxy); not `role`: Recharts writes a row's fields onto
+   * its bars' SVG paths, where `role` is an ARIA role. */
+  containerRole: string;
   /** g<i>: gap before segment i, s<i>: its length, k<i>: its kind, l<i>: its label (seconds). */
   [key: string]: string | number;
 }
@@ -40,7 +42,7 @@ export function ganttChartData(g: PodGanttView): GanttChartData {
   const labels = new Set(g.rows.map((r) => r.container));
   let segments = 0;
   const rows: ChartRow[] = g.rows.map((r) => {
-    const row: ChartRow = { label: r.container, role: r.role };
+    const row: ChartRow = { label: r.container, containerRole: r.role };
     const segs = r.segments
       .map((s) => ({ s, from: ms(s.from), to: s.to === null ? end : ms(s.to) }))
       .filter((x): x is typeof x & { from: number } => x.from !== null)
