@@ -1,0 +1,188 @@
+import AxeBuilder from '@axe-core/playwright';
+import { expect, test, type Page } from '@playwright/test';
+import { base, PORTS, snap } from './support';
+import { podHref } from '../lib/refs/pod-ref';
+import { withContext } from '../lib/api/context';
+
+const demo = base(PORTS.demo);
+
+/** axe's serious and critical findings on the page as it is now (WCAG 2.1 A and AA). */
+async function violations(page: Page) {
+  const result = await new AxeBuilder({ page })
+    .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'])
+    .analyze();
+  return result.violations
+    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .map((v) => ({
+      id: v.id,
+      impact: v.impact,
+      help: v.help,
+      nodes: v.nodes.slice(0, 3).map((n) => n.target.join(' ')),
+    }));
+}
+
+async function loaded(page: Page) {
+  await expect(page.getByTestId('loading')).toHaveCount(0, { timeout: 30_000 });
+}
+
+async function expectClean(page: Page) {
+  const bad = await violations(page);
+  expect(bad, JSON.stringify(bad, null, 2)).toEqual([]);
+}
+
+const firstRow = (page: Page, table: string) =>
+  page.locator(`[data-testid="${table}"] [role="row"][data-row-key]`).first();
+
+test('proxies: a selected row and its open detail', async ({ page }) => {
+  await page.goto(`${demo}/proxies`);
+  await loaded(page);
+  const row = firstRow(page, 'proxies-table');
+  await row.click();
+  await expect(row).toHaveAttribute('aria-selected', 'true');
+  const detail = page.getByTestId('proxy-detail');
+  await expect(detail.getByTestId('cluster-table')).toBeVisible({ timeout: 30_000 });
+  // the detail opened in view, not below the table
+  const box = await detail.boundingBox();
+  expect(box).not.toBeNull();
+  expect(box!.y).toBeLessThan(900);
+  expect(box!.y + 40).toBeGreaterThan(0);
+  await loaded(page);
+  await expectClean(page);
+  await snap(page, 'a11y-proxies-detail');
+});
+
+test("timelines: a pod's timeline open and filters set", async ({ page }) => {
+  await page.goto(`${demo}/timelines?verdict=race`);
+  await loaded(page);
+  await firstRow(page, 'pods-table').click();
+  await expect(page).toHaveURL(/pod=/);
+  await expect(page.getByTestId('gantt-chart').locator('svg').first()).toBeVisible({
+    timeout: 30_000,
+  });
+  await loaded(page);
+  await expectClean(page);
+  // no two line labels of the chart overlap
+  const boxes = await page
+    .getByTestId('gantt-chart')
+    .locator('.recharts-reference-line .recharts-label')
+    .evaluateAll((els) =>
+      els.map((e) => {
+        const r = e.getBoundingClientRect();
+        return { l: r.left, r: r.right, t: r.top, b: r.bottom, text: e.textContent ?? '' };
+      }),
+    );
+  expect(boxes.length).toBeGreaterThan(0);
+  for (let i = 0; i < boxes.length; i++)
+    for (let j = i + 1; j < boxes.length; j++) {
+      const a = boxes[i]!;
+      const b = boxes[j]!;
+      const overlap = a.l < b.r && b.l < a.r && a.t < b.b && b.t < a.b;
+      expect(overlap, `"${a.text}" overlaps "${b.text}"`).toBe(false);
+    }
+  await snap(page, 'a11y-timelines-pod');
+});
+
+test('incidents: filters set', async ({ page }) => {
+  await page.goto(
+    `${demo}/incidents?namespace=shop&from=2026-11-01T11:59:30.000Z&to=2026-11-01T12:02:00.000Z`,
+  );
+  await loaded(page);
+  await expectClean(page);
+});
+
+test('findings: groups expanded', async ({ page }) => {
+  await page.goto(`${demo}/findings`);
+  await expect(page.getByTestId('loading')).toHaveCount(0, { timeout: 60_000 });
+  const summaries = page.locator('details > summary');
+  const n = await summaries.count();
+  expect(n).toBeGreaterThan(0);
+  for (let i = 0; i < Math.min(n, 6); i++) await summaries.nth(i).click();
+  await expectClean(page);
+});
+
+test('snapshots list', async ({ page }) => {
+  await page.goto(`${demo}/snapshots`);
+  await loaded(page);
+  await expectClean(page);
+});
+
+test('the pod page of a live pod and of a pod that is gone', async ({ page }) => {
+  // the demo's clusters: a live pod of the first, a deleted one (kept in the history store) of
+  // whichever holds one (the phantom scenarios start with pods already gone)
+  const pages: string[] = [];
+  for (const ctx of ['meshdx-sim-demo', 'meshdx-sim-phantom-503', 'meshdx-sim-phantom-cross-ns']) {
+    const fleet = (await (
+      await fetch(`${demo}/api/timelines?limit=500&context=${ctx}`)
+    ).json()) as { rows: { namespace: string; name: string; deleted?: boolean }[] };
+    const live = fleet.rows.find((r) => !r.deleted);
+    const gone = fleet.rows.find((r) => r.deleted);
+    if (pages.length === 0 && live) pages.push(withContext(podHref(live), ctx));
+    if (pages.length === 1 && gone) pages.push(withContext(podHref(gone), ctx));
+  }
+  expect(pages, 'a live pod and a deleted pod kept in the history store').toHaveLength(2);
+  for (const p of pages) {
+    await page.goto(`${demo}${p}`);
+    await loaded(page);
+    await expectClean(page);
+  }
+});
+
+test('a table is one Tab stop; arrows, Home and End move; Enter opens the row', async ({
+  page,
+}) => {
+  await page.goto(`${demo}/timelines`);
+  await loaded(page);
+  const table = page.getByTestId('pods-table');
+  const rows = table.locator('[role="row"][data-row-key]');
+  await expect(rows.first()).toBeVisible();
+  // exactly one element of the table is in the Tab order
+  const stops = await table.evaluate(
+    (t) =>
+      [...t.querySelectorAll<HTMLElement>('a[href], button, [tabindex]')].filter(
+        (e) => e.tabIndex >= 0 && !e.closest('[role="columnheader"]'),
+      ).length,
+  );
+  expect(stops).toBe(1);
+  await rows.first().focus();
+  await expect(rows.first()).toBeFocused();
+  const focusedKey = () =>
+    page.evaluate(() => document.activeElement?.getAttribute('data-row-key') ?? null);
+  const keys = await rows.evaluateAll((els) => els.map((e) => e.getAttribute('data-row-key')));
+  await page.keyboard.press('ArrowDown');
+  expect(await focusedKey()).toBe(keys[1]);
+  await page.keyboard.press('ArrowUp');
+  expect(await focusedKey()).toBe(keys[0]);
+  const total = Number(await table.getAttribute('aria-rowcount')) - 1;
+  await page.keyboard.press('End');
+  await expect
+    .poll(() => page.evaluate(() => document.activeElement?.getAttribute('aria-rowindex')))
+    .toBe(String(total + 1));
+  await page.keyboard.press('Home');
+  await expect.poll(focusedKey).toBe(keys[0]);
+  await page.keyboard.press('ArrowDown');
+  await page.keyboard.press('Enter');
+  await expect(page).toHaveURL(new RegExp(`pod=${encodeURIComponent(keys[1]!)}|pod=${keys[1]}`));
+  await expect(page.getByTestId('pod-detail')).toBeVisible();
+  // Tab leaves the table: the next stop is outside it
+  await rows.nth(1).focus();
+  await page.keyboard.press('Tab');
+  const inside = await table.evaluate((t) => t.contains(document.activeElement));
+  expect(inside).toBe(false);
+});
+
+test('zooming Incidents adds a history entry: Back zooms out', async ({ page }) => {
+  await page.goto(`${demo}/incidents?context=meshdx-sim-phantom-cross-ns`);
+  await loaded(page);
+  const before = page.url();
+  const chart = page.getByTestId('incident-chart');
+  const box = (await chart.locator('.recharts-cartesian-grid').boundingBox())!;
+  await page.mouse.move(box.x + box.width * 0.2, box.y + box.height / 2);
+  await page.mouse.down();
+  await page.mouse.move(box.x + box.width * 0.35, box.y + box.height / 2, { steps: 8 });
+  await page.mouse.move(box.x + box.width * 0.5, box.y + box.height / 2, { steps: 8 });
+  await page.mouse.up();
+  await expect(page).toHaveURL(/[?&]from=2026-11-01T/);
+  await page.goBack();
+  await expect(page).toHaveURL(before);
+  await expect(page.getByTestId('incident-chart')).toBeVisible();
+});
