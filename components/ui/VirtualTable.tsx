@@ -89,7 +89,7 @@ function RowView<T>({
       onClick={onSelect ? () => onSelect(row) : undefined}
       onFocus={tabStop === null ? undefined : () => onFocusRow(index)}
       tabIndex={tabStop === null ? undefined : tabStop ? 0 : -1}
-      className={`absolute left-0 right-0 grid items-center border-b border-slate-100 outline-none focus-visible:ring-2 focus-visible:ring-inset focus-visible:ring-sky-700 ${onSelect ? 'cursor-pointer hover:bg-sky-50' : ''} ${selected ? 'bg-sky-100 text-slate-950 shadow-[inset_3px_0_0_var(--color-sky-700)] [&_.text-amber-700]:text-amber-900 [&_.text-amber-800]:text-amber-900 [&_.text-slate-400]:text-slate-600 [&_.text-slate-500]:text-slate-700 [&_.text-sky-700]:text-sky-900' : ''}`}
+      className={`absolute left-0 right-0 grid items-center border-b border-slate-100 outline-none focus-visible:ring-2 focus-visible:ring-inset focus-visible:ring-sky-700 ${onSelect ? 'cursor-pointer hover:bg-slate-50' : ''} ${selected ? 'bg-sky-100 text-slate-950 shadow-[inset_3px_0_0_var(--color-sky-700)] [&_.text-amber-700]:text-amber-900 [&_.text-amber-800]:text-amber-900 [&_.text-slate-400]:text-slate-600 [&_.text-slate-500]:text-slate-700 [&_.text-sky-700]:text-sky-900' : ''}`}
       style={{ gridTemplateColumns: grid, height: ROW_HEIGHT, transform: `translateY(${start}px)` }}
     >
       {columns.map((c) => (
