@@ -16,7 +16,7 @@ const env = { NEXT_TELEMETRY_DISABLED: '1', PATH: process.env.PATH ?? '' };
 /** The specs that advance the demo's simulated clocks. */
 const CLOCK_SPECS = ['incidents.spec.ts', 'incidents-live.spec.ts'];
 /** Moves the clocks further (rollouts, a live minute): after the specs above, on the state they leave. */
-const LAST_SPECS = ['invariants*.spec.ts'];
+const LAST_SPECS = ['invariants*.spec.ts', 'a11y-gone.spec.ts'];
 
 export default defineConfig({
   testDir: 'e2e',

@@ -2,7 +2,6 @@ import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Page } from '@playwright/test';
 import { base, PORTS, snap } from './support';
 import { podHref } from '../lib/refs/pod-ref';
-import { withContext } from '../lib/api/context';
 
 const demo = base(PORTS.demo);
 
@@ -61,10 +60,10 @@ test("timelines: a pod's timeline open and filters set", async ({ page }) => {
   });
   await loaded(page);
   await expectClean(page);
-  // no two line labels of the chart overlap
+  // no two line labels of the chart overlap (Recharts draws them in a layer of their own)
   const boxes = await page
     .getByTestId('gantt-chart')
-    .locator('.recharts-reference-line .recharts-label')
+    .locator('text.recharts-label')
     .evaluateAll((els) =>
       els.map((e) => {
         const r = e.getBoundingClientRect();
@@ -106,25 +105,15 @@ test('snapshots list', async ({ page }) => {
   await expectClean(page);
 });
 
-test('the pod page of a live pod and of a pod that is gone', async ({ page }) => {
-  // the demo's clusters: a live pod of the first, a deleted one (kept in the history store) of
-  // whichever holds one (the phantom scenarios start with pods already gone)
-  const pages: string[] = [];
-  for (const ctx of ['meshdx-sim-demo', 'meshdx-sim-phantom-503', 'meshdx-sim-phantom-cross-ns']) {
-    const fleet = (await (
-      await fetch(`${demo}/api/timelines?limit=500&context=${ctx}`)
-    ).json()) as { rows: { namespace: string; name: string; deleted?: boolean }[] };
-    const live = fleet.rows.find((r) => !r.deleted);
-    const gone = fleet.rows.find((r) => r.deleted);
-    if (pages.length === 0 && live) pages.push(withContext(podHref(live), ctx));
-    if (pages.length === 1 && gone) pages.push(withContext(podHref(gone), ctx));
-  }
-  expect(pages, 'a live pod and a deleted pod kept in the history store').toHaveLength(2);
-  for (const p of pages) {
-    await page.goto(`${demo}${p}`);
-    await loaded(page);
-    await expectClean(page);
-  }
+test('the pod page of a live pod', async ({ page }) => {
+  const fleet = (await (await fetch(`${demo}/api/timelines?limit=50`)).json()) as {
+    rows: { namespace: string; name: string; deleted?: boolean }[];
+  };
+  const live = fleet.rows.find((r) => !r.deleted);
+  expect(live, 'a live meshed pod').toBeDefined();
+  await page.goto(`${demo}${podHref(live!)}`);
+  await loaded(page);
+  await expectClean(page);
 });
 
 test('a table is one Tab stop; arrows, Home and End move; Enter opens the row', async ({
