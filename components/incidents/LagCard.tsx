@@ -14,6 +14,14 @@ import type { IncidentsView } from '../../lib/api/incidents';
 import { clock, fmtDuration } from '../../lib/incidents/format';
 import { Card } from '../ui/Card';
 import { MemoryNote } from './MemoryNote';
+import { PodLink } from '../inventory/PodLink';
+import { tryParsePodRef } from '../../lib/refs/pod-ref';
+
+/** An `ns/name` as a link to the pod's page (gone pods have one too), else as written. */
+function podText(key: string) {
+  const ref = tryParsePodRef(key);
+  return ref ? <PodLink pod={ref} /> : key;
+}
 
 const MAX_ROWS = 50;
 
@@ -90,8 +98,8 @@ export function LagCard({ view }: { view: IncidentsView }) {
             <tbody>
               {rows.slice(0, MAX_ROWS).map((r) => (
                 <tr key={`${r.client}|${r.podUid ?? r.pod}`} className="border-t border-slate-100">
-                  <td className="py-0.5 font-mono">{r.client}</td>
-                  <td className="font-mono">{r.pod}</td>
+                  <td className="py-0.5 font-mono">{podText(r.client)}</td>
+                  <td className="font-mono">{podText(r.pod)}</td>
                   <td className="font-mono">{clock(r.deletionStartedAt)}</td>
                   <td className="font-mono">{clock(r.lastRequestAt)}</td>
                   <td className="tabular-nums">{fmtDuration(r.lagMs)}</td>

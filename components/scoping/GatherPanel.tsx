@@ -4,6 +4,7 @@ import type { ScopingView } from '../../lib/api/scoping-view';
 import { Badge } from '../ui/Card';
 import { duration, num, seconds, sourceLabel } from './format';
 import { podKey } from '../../lib/refs/pod-ref';
+import { PodLink } from '../inventory/PodLink';
 
 /** Proxies not measured that are named one by one (all are counted). */
 const LISTED = 5;
@@ -56,7 +57,7 @@ export function GatherPanel({ view }: { view: ScopingView }) {
         </div>
         {gather.unreachable.slice(0, LISTED).map((u) => (
           <div key={podKey(u.namespace, u.pod)} className="ml-3 text-xs text-red-700">
-            {u.namespace}/{u.pod}: {u.reason}
+            <PodLink pod={{ namespace: u.namespace, name: u.pod }} />: {u.reason}
           </div>
         ))}
         <div className="text-xs text-slate-500">
