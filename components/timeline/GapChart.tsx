@@ -13,7 +13,7 @@ import {
   YAxis,
 } from 'recharts';
 import type { TimelineFleet } from '../../lib/api/timelines';
-import { gapChartHeight, gapData, gapDomain } from './gap-data';
+import { GAP_FILL, gapChartHeight, gapData, gapDomain } from './gap-data';
 
 type Workload = TimelineFleet['workloads'][number];
 
@@ -77,11 +77,16 @@ export function GapChart({
         />
         <Bar dataKey="range" barSize={12} isAnimationActive={false}>
           {data.map((d) => (
-            <Cell key={d.label} fill={d.range[0] < 0 ? '#f87171' : '#34d399'} />
+            <Cell key={d.label} fill={GAP_FILL[d.tone]} />
           ))}
         </Bar>
         <Scatter dataKey="median" fill="#1e293b" isAnimationActive={false} />
       </ComposedChart>
+      <p className="mt-1 text-xs text-slate-600">
+        Red: the app started before its proxy was ready and pods raced. Blue: held (hold or native
+        sidecar): the app waited for its proxy to start; the gap is the proxy&apos;s readiness
+        probe, not a race. Green: app after proxy ready.
+      </p>
       {measured > data.length && (
         <p className="mt-1 text-xs text-slate-500">
           The {data.length} workloads with the earliest app starts of {measured} measured.

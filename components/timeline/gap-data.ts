@@ -9,7 +9,29 @@ export interface GapDatum {
   median: number;
   pods: number;
   measured: number;
+  /** What the bar's colour says: a race seen, an app held until its proxy started, or no gap. */
+  tone: GapTone;
 }
+
+export type GapTone = 'race' | 'held' | 'ok';
+
+const RACES: ReadonlySet<string> = new Set(['race', 'race-restart']);
+
+/**
+ * A negative gap is a race only where a pod was judged to race: a held app (hold, native) starts
+ * after its proxy did and before the proxy's readiness probe passed, which is not a race.
+ */
+export function gapTone(minMs: number, verdicts: Readonly<Record<string, number>>): GapTone {
+  if (minMs >= 0) return 'ok';
+  return Object.entries(verdicts).some(([v, n]) => RACES.has(v) && n > 0) ? 'race' : 'held';
+}
+
+/** The bar colour of each tone. */
+export const GAP_FILL: Record<GapTone, string> = {
+  race: '#f87171',
+  held: '#93c5fd',
+  ok: '#34d399',
+};
 
 /** Workloads with a measured gap, worst (most negative) first, at most `limit`. */
 export function gapData(workloads: readonly Workload[], limit: number): GapDatum[] {
@@ -21,6 +43,7 @@ export function gapData(workloads: readonly Workload[], limit: number): GapDatum
       median: (w.medianMs ?? 0) / 1000,
       pods: w.pods,
       measured: w.measured,
+      tone: gapTone(w.minMs ?? 0, w.verdicts),
     }))
     .sort((a, b) => a.range[0] - b.range[0] || a.label.localeCompare(b.label))
     .slice(0, limit);
