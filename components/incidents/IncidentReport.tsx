@@ -22,7 +22,11 @@ function Summary({ view }: { view: IncidentsView }) {
     <div className="grid grid-cols-2 gap-3 md:grid-cols-5" data-testid="incident-summary">
       {view.memory ? (
         // answered from the store: what this answer happened to read is in "Logs read"
-        <Stat label="Recorded failing (window)" value={view.memory.failing} />
+        <Stat
+          label="Recorded failing (window)"
+          value={view.memory.failing}
+          testId="stat-recorded"
+        />
       ) : (
         <Stat label="Requests read" value={view.totals.records} />
       )}

@@ -173,6 +173,17 @@ describe('a long live session', () => {
     expect(charted).toBe(3600);
     expect(v.totals.shown).toBe(3600);
     expect(v.pods.reduce((n, p) => n + p.count, 0)).toBe(3600);
+    // a view answered from the store: its recorded count grows with the session
+    const stored = mergeLive(
+      {
+        ...view,
+        memory: { failing: 5, text: '5 failing requests in the store.' },
+      } as unknown as IncidentsView,
+      buf,
+      { stats: emptyStats(), markers: [] },
+    );
+    expect(stored.memory?.failing).toBe(3605);
+    expect(stored.memory?.text).toContain('3,600 more recorded');
     // the newest rows are in the table and in the chart's last bins
     const last = v.chart.buckets.at(-1);
     expect(last?.total).toBeGreaterThan(0);

@@ -215,6 +215,15 @@ export function mergeLive(
       markers: markers.sort((a, b) => a.at.localeCompare(b.at)),
     },
     pods: sortPodRows(withDeletions([...pods.values()], markers)),
+    // the session records what it attributes: the store's count of the window grows with it
+    memory:
+      view.memory && buf.received > 0
+        ? {
+            ...view.memory,
+            failing: view.memory.failing + buf.received,
+            text: `${view.memory.text} Live: ${buf.received.toLocaleString('en')} more recorded as they arrived.`,
+          }
+        : view.memory,
     requests,
   };
 }
