@@ -1,6 +1,8 @@
 import type { PodDetail } from '../../lib/api/inventory';
 import { Badge, Card } from '../ui/Card';
 import { shortTime } from './format';
+import { PodLink } from './PodLink';
+import { tryParsePodRef } from '../../lib/refs/pod-ref';
 
 export function PodDetailView({ detail }: { detail: PodDetail }) {
   const p = detail.pod;
@@ -81,6 +83,7 @@ export function PodDetailView({ detail }: { detail: PodDetail }) {
         )}
       </Card>
       <IpSpans detail={detail} />
+      <Failures detail={detail} />
       <Transitions detail={detail} />
       <OtherIncarnations detail={detail} />
       <Card title="Annotations">
@@ -213,6 +216,55 @@ function OtherIncarnations({ detail }: { detail: PodDetail }) {
           ))}
         </tbody>
       </table>
+    </Card>
+  );
+}
+
+/** The recorded failing requests that reached this pod, by its state when each was sent. */
+function Failures({ detail }: { detail: PodDetail }) {
+  const f = detail.failures;
+  return (
+    <Card title={`Failing requests that reached it (${f === null ? 'unknown' : f.count})`}>
+      <div data-testid="pod-failures" data-count={f?.count}>
+        {f === null ? (
+          <p className="text-sm text-amber-800">
+            The history store could not be read: the failing requests sent to this pod are not
+            known.
+          </p>
+        ) : f.count === 0 ? (
+          <p className="text-sm text-slate-600">
+            None recorded from {shortTime(f.window.from)} to {shortTime(f.window.to)} (the requests
+            meshdx read or received from its clients&apos; proxies).
+          </p>
+        ) : (
+          <div className="space-y-1 text-sm text-slate-700">
+            <p>
+              {f.count.toLocaleString('en')} from {shortTime(f.firstAt)} to {shortTime(f.lastAt)}:{' '}
+              {Object.entries(f.byState)
+                .sort((a, b) => b[1] - a[1])
+                .map(([state, n]) => `${n.toLocaleString('en')} while ${state}`)
+                .join(', ')}
+              .
+            </p>
+            <p className="text-xs">
+              Sent by{' '}
+              {f.clients.map((c, i) => {
+                const ref = tryParsePodRef(c);
+                return (
+                  <span key={c}>
+                    {i > 0 && ', '}
+                    {ref ? <PodLink pod={ref} /> : c}
+                  </span>
+                );
+              })}
+              {f.clientsTotal > f.clients.length
+                ? ` and ${f.clientsTotal - f.clients.length} more`
+                : ''}
+              .
+            </p>
+          </div>
+        )}
+      </div>
     </Card>
   );
 }

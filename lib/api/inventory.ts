@@ -159,6 +159,21 @@ export const PodDeletionSchema = z.object({
   observed: z.boolean(),
 });
 
+/** The recorded failing requests that reached a pod (it held the upstream IP when each was sent). */
+export const PodFailuresSchema = z.object({
+  count: z.number(),
+  /** By the pod's state when each was sent (running, terminating, gone, ...). */
+  byState: z.record(z.string(), z.number()),
+  firstAt: z.string().nullable(),
+  lastAt: z.string().nullable(),
+  /** Client proxies (`ns/name`) that sent them, the first 20; `clientsTotal` counts all. */
+  clients: z.array(z.string()),
+  clientsTotal: z.number(),
+  /** The span the store was asked about: the pod's life and the hour after it. */
+  window: z.object({ from: z.string(), to: z.string() }),
+});
+export type PodFailures = z.infer<typeof PodFailuresSchema>;
+
 export const PodDetailSchema = z.object({
   pod: PodRowSchema,
   annotations: z.record(z.string(), z.string()),
@@ -188,6 +203,8 @@ export const PodDetailSchema = z.object({
       value: z.union([z.string(), z.number(), z.boolean(), z.null()]),
     }),
   ),
+  /** Failing requests the history store recorded against this pod; null when it could not be read. */
+  failures: PodFailuresSchema.nullable(),
   /** Other, deleted pods of the same namespace and name (told apart by uid), latest first. */
   otherIncarnations: z.array(
     z.object({

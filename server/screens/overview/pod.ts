@@ -4,6 +4,7 @@ import { deletionOf, otherIncarnations, podIpSpans } from '../../../lib/inventor
 import { requireName } from '../../../lib/kube/names';
 import { podKey } from '../../../lib/refs/pod-ref';
 import { isEventOfPod } from '../../../lib/timeline/events';
+import { failuresHitting } from '../../../lib/incidents/pod-failures';
 import type { KubeEvent, Pod } from '../../../lib/kube/types';
 import { isKubeError, KubeError } from '../../kube/errors';
 import { collectionPath, CORE, listEvents } from '../../kube/resources';
@@ -49,8 +50,33 @@ export async function getPodDetail(
     deletion: null,
     ips: podIpSpans(obj, rt.store),
     transitions: transitionsOf(rt, obj),
+    failures: failuresOf(rt, obj, null),
     otherIncarnations: otherIncarnations(obj, history.deletedPods()),
   };
+}
+
+/** How long after a pod went its clients may still have sent to its IP (and been recorded). */
+const AFTER_GONE_MS = 60 * 60_000;
+
+/** The recorded failing requests that reached the pod, over its life and the hour after. */
+function failuresOf(rt: ClusterRuntime, pod: Pod, goneAt: number | null): PodDetail['failures'] {
+  const now = rt.now().getTime();
+  const created = Date.parse(pod.metadata.creationTimestamp ?? '');
+  const window = {
+    fromMs: Number.isFinite(created) ? created : now - 24 * 60 * 60_000,
+    toMs: goneAt === null ? now : Math.min(now, goneAt + AFTER_GONE_MS),
+  };
+  try {
+    const ref = {
+      namespace: pod.metadata.namespace ?? 'default',
+      name: pod.metadata.name,
+      uid: pod.metadata.uid ?? null,
+    };
+    return failuresHitting(ref, rt.store.failures.inWindow(window), window);
+  } catch {
+    // the page still shows what it has; the section says the store could not be read
+    return null;
+  }
 }
 
 /** The pod as the history store holds it, once the cluster has none of that name. */
@@ -77,6 +103,7 @@ function storedPodDetail(rt: ClusterRuntime, ns: string, name: string): PodDetai
     deletion: deletionOf(found.deleted),
     ips: podIpSpans(pod, rt.store),
     transitions: transitionsOf(rt, pod),
+    failures: failuresOf(rt, pod, Date.parse(found.deleted.deletedAt)),
     otherIncarnations: otherIncarnations(pod, history.deletedPods()),
   };
 }
