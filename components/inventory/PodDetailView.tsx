@@ -226,6 +226,12 @@ function Failures({ detail }: { detail: PodDetail }) {
   return (
     <Card title={`Failing requests that reached it (${f === null ? 'unknown' : f.count})`}>
       <div data-testid="pod-failures" data-count={f?.count}>
+        {f && f.hiddenNamespaces.length > 0 && (
+          <p className="mb-1 text-xs text-amber-800" data-testid="pod-failures-hidden">
+            Not shown: the requests of clients in {f.hiddenNamespaces.join(', ')}, whose proxy logs
+            you may not read.
+          </p>
+        )}
         {f === null ? (
           <p className="text-sm text-amber-800">
             The history store could not be read: the failing requests sent to this pod are not

@@ -171,6 +171,8 @@ export const PodFailuresSchema = z.object({
   clientsTotal: z.number(),
   /** The span the store was asked about: the pod's life and the hour after it. */
   window: z.object({ from: z.string(), to: z.string() }),
+  /** Client namespaces whose records are not shown (the user may not read their logs); `*`: records of no namespace. */
+  hiddenNamespaces: z.array(z.string()),
 });
 export type PodFailures = z.infer<typeof PodFailuresSchema>;
 

@@ -13,7 +13,7 @@ export function failuresHitting(
   pod: PodIdentity,
   stored: readonly StoredFailure[],
   window: { fromMs: number; toMs: number },
-): PodFailures {
+): Omit<PodFailures, 'hiddenNamespaces'> {
   const byState: Record<string, number> = {};
   const clients = new Set<string>();
   let count = 0;

@@ -5,6 +5,7 @@ import { requireName } from '../../../lib/kube/names';
 import { podKey } from '../../../lib/refs/pod-ref';
 import { isEventOfPod } from '../../../lib/timeline/events';
 import { failuresHitting } from '../../../lib/incidents/pod-failures';
+import { logAccess, newLogAccessCache, visibleFailures } from '../incidents/failure-access';
 import type { KubeEvent, Pod } from '../../../lib/kube/types';
 import { isKubeError, KubeError } from '../../kube/errors';
 import { collectionPath, CORE, listEvents } from '../../kube/resources';
@@ -50,7 +51,7 @@ export async function getPodDetail(
     deletion: null,
     ips: podIpSpans(obj, rt.store),
     transitions: transitionsOf(rt, obj),
-    failures: failuresOf(rt, obj, null),
+    failures: await failuresOf(rt, obj, null),
     otherIncarnations: otherIncarnations(obj, history.deletedPods()),
   };
 }
@@ -58,8 +59,16 @@ export async function getPodDetail(
 /** How long after a pod went its clients may still have sent to its IP (and been recorded). */
 const AFTER_GONE_MS = 60 * 60_000;
 
-/** The recorded failing requests that reached the pod, over its life and the hour after. */
-function failuresOf(rt: ClusterRuntime, pod: Pod, goneAt: number | null): PodDetail['failures'] {
+/**
+ * The recorded failing requests that reached the pod, over its life and the hour after: as the
+ * requesting identity may see them (a user's runtime sees the records of the client proxies whose
+ * logs its RBAC lets it read, as Incidents does).
+ */
+async function failuresOf(
+  rt: ClusterRuntime,
+  pod: Pod,
+  goneAt: number | null,
+): Promise<PodDetail['failures']> {
   const now = rt.now().getTime();
   const created = Date.parse(pod.metadata.creationTimestamp ?? '');
   const window = {
@@ -72,7 +81,16 @@ function failuresOf(rt: ClusterRuntime, pod: Pod, goneAt: number | null): PodDet
       name: pod.metadata.name,
       uid: pod.metadata.uid ?? null,
     };
-    return failuresHitting(ref, rt.store.failures.inWindow(window), window);
+    const access = rt.ownsHistory
+      ? null
+      : logAccess(rt.transport, rt.screen('incidents-log-access', newLogAccessCache));
+    const visible = access
+      ? await visibleFailures(rt.store.failures, window, access)
+      : { store: rt.store.failures, hidden: [] };
+    return {
+      ...failuresHitting(ref, visible.store.inWindow(window), window),
+      hiddenNamespaces: visible.hidden,
+    };
   } catch {
     // the page still shows what it has; the section says the store could not be read
     return null;
@@ -80,7 +98,7 @@ function failuresOf(rt: ClusterRuntime, pod: Pod, goneAt: number | null): PodDet
 }
 
 /** The pod as the history store holds it, once the cluster has none of that name. */
-function storedPodDetail(rt: ClusterRuntime, ns: string, name: string): PodDetail {
+async function storedPodDetail(rt: ClusterRuntime, ns: string, name: string): Promise<PodDetail> {
   const history = rt.podHistory;
   history.sync();
   const found = history.findPod(ns, name);
@@ -103,7 +121,7 @@ function storedPodDetail(rt: ClusterRuntime, ns: string, name: string): PodDetai
     deletion: deletionOf(found.deleted),
     ips: podIpSpans(pod, rt.store),
     transitions: transitionsOf(rt, pod),
-    failures: failuresOf(rt, pod, Date.parse(found.deleted.deletedAt)),
+    failures: await failuresOf(rt, pod, Date.parse(found.deleted.deletedAt)),
     otherIncarnations: otherIncarnations(pod, history.deletedPods()),
   };
 }
