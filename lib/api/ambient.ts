@@ -4,6 +4,7 @@
  */
 import { z } from 'zod';
 import { FindingSchema } from './findings';
+import { LatePartsSchema } from './late';
 
 export const AmbientGainsSchema = z.object({
   /** Workloads whose pods raced their sidecar at start (Timelines): no sidecar, no race. */
@@ -34,6 +35,8 @@ export const AmbientViewSchema = z.object({
   namespaces: z.array(NamespaceReadinessSchema),
   /** Kinds meshdx could not read (not installed, no RBAC), said on the page. */
   notes: z.array(z.string()),
+  /** What was not read by the view's deadline, or was shown from an earlier read. */
+  late: LatePartsSchema,
 });
 
 export type AmbientGains = z.infer<typeof AmbientGainsSchema>;

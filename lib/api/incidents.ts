@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { LatePartsSchema } from './late';
 import { ParseProblemSchema } from './parse-problem';
 import { FindingSchema } from './findings';
 
@@ -179,6 +180,8 @@ export const LagPointSchema = z.object({
 
 export const IncidentsViewSchema = z.object({
   generatedAt: z.string(),
+  /** What was not read by the view's deadline (still being read), or shown from a last read. */
+  late: LatePartsSchema,
   window: z.object({ from: z.string().nullable(), to: z.string().nullable() }),
   history: z.object({ source: z.string(), intervals: z.number(), note: z.string().nullable() }),
   sources: z.array(LogSourceSchema),

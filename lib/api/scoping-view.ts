@@ -4,6 +4,7 @@
  */
 import { z } from 'zod';
 import { ImplausibleSchema } from './measured';
+import { LatePartsSchema } from './late';
 import { ScopingReportSchema } from './scoping';
 
 export const IstiodPushSchema = z.object({
@@ -71,5 +72,7 @@ export const ScopingViewSchema = z.object({
     /** Why there is no push health at all (no istiod found), else null. */
     error: z.string().nullable(),
   }),
+  /** Lists not read by the deadline and shown from their last read. */
+  late: LatePartsSchema,
 });
 export type ScopingView = z.infer<typeof ScopingViewSchema>;

@@ -184,6 +184,18 @@ export async function listIstioConfig(
   t: KubeTransport,
   opts: ListOptions = {},
 ): Promise<ListedIstioConfig> {
+  const listAt = (version: string) =>
+    Promise.all([
+      listResource<Sidecar>(t, istioType('sidecars', version), opts),
+      listResource<DestinationRule>(t, istioType('destinationrules', version), opts),
+      listResource<VirtualService>(t, istioType('virtualservices', version), opts),
+      listResource<ServiceEntry>(t, istioType('serviceentries', version), opts),
+    ]);
+  // the lists at the newest version go out with the discovery request, not after it: on a slow
+  // API server one round trip instead of two; used only when discovery says that version is served
+  const newest = ISTIO_VERSIONS[0] as string;
+  const guessed = listAt(newest);
+  guessed.catch(() => undefined);
   const version = await servedIstioVersion(t);
   if (!version) {
     return {
@@ -194,12 +206,7 @@ export async function listIstioConfig(
       serviceEntries: [],
     };
   }
-  const [sc, dr, vs, se] = await Promise.all([
-    listResource<Sidecar>(t, istioType('sidecars', version), opts),
-    listResource<DestinationRule>(t, istioType('destinationrules', version), opts),
-    listResource<VirtualService>(t, istioType('virtualservices', version), opts),
-    listResource<ServiceEntry>(t, istioType('serviceentries', version), opts),
-  ]);
+  const [sc, dr, vs, se] = await (version === newest ? guessed : listAt(version));
   return {
     version,
     sidecars: sc.items,

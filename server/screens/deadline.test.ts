@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { isRequestError } from '../../lib/api/request-error';
-import { ViewDeadline } from './deadline';
+import { LastReads, ViewDeadline } from './deadline';
 
 const after = <T>(ms: number, v: T) => new Promise<T>((r) => setTimeout(() => r(v), ms));
 
@@ -44,5 +44,45 @@ describe('ViewDeadline', () => {
     const failsLate = new Promise((_, reject) => setTimeout(() => reject(new Error('boom')), 100));
     expect((await d.within('slow', failsLate)).ok).toBe(false);
     await after(150, null);
+  });
+
+  it('a late list is taken from its last read, named with its age; with none it is a 503', async () => {
+    const reads = new LastReads();
+    const first = new ViewDeadline('Overview', 50);
+    const e: unknown = await first
+      .needOrLast('Istio config', reads, 'istio-config', after(120, ['sc-1']))
+      .catch((x: unknown) => x);
+    expect(isRequestError(e) && e.code).toBe('VIEW_LATE');
+    // the first read goes on and is kept for the next view
+    await after(150, null);
+    expect(reads.last('istio-config')?.value).toEqual(['sc-1']);
+    const next = new ViewDeadline('Findings', 50);
+    const v = await next.needOrLast('Istio config', reads, 'istio-config', after(500, ['sc-2']));
+    expect(v).toEqual(['sc-1']);
+    expect(next.late).toHaveLength(1);
+    expect(next.late[0]?.detail).toMatch(
+      /^not read within the 50 ms deadline; shown as read \d+ s before \(a new read is still running\)$/,
+    );
+    // a read in time is the read, and becomes the last
+    const third = new ViewDeadline('Scoping', 200);
+    expect(
+      await third.needOrLast('Istio config', reads, 'istio-config', after(5, ['sc-3'])),
+    ).toEqual(['sc-3']);
+    expect(third.late).toEqual([]);
+  });
+
+  it('waits for a part it does well without only its share of the time left', async () => {
+    const d = new ViewDeadline('Incidents', 200);
+    const t0 = Date.now();
+    const r = await d.withinShare('pod history', after(1_000, 1), 0.25, () => 'Events listing');
+    expect(Date.now() - t0).toBeLessThan(150);
+    expect(r.ok).toBe(false);
+    expect(d.late).toEqual([
+      {
+        part: 'pod history',
+        detail: 'not in after 50 ms (its share of the 200 ms deadline): Events listing',
+      },
+    ]);
+    expect(d.remaining()).toBeGreaterThan(100);
   });
 });

@@ -57,15 +57,87 @@ export class ViewDeadline {
     return { ok: false, late };
   }
 
+  /**
+   * As `within`, waiting at most `share` of the time left: for a part the view does well
+   * without when it is slow (the rest of the view still needs its time).
+   */
+  async withinShare<T>(
+    part: string,
+    work: Promise<T>,
+    share: number,
+    detail?: () => string,
+  ): Promise<Within<T>> {
+    const sub = new ViewDeadline(this.view, Math.round(this.remaining() * share), this.now);
+    const r = await sub.within(part, work, detail);
+    if (r.ok) return r;
+    r.late.detail = `not in after ${sub.deadlineMs} ms (its share of the ${this.deadlineMs} ms deadline)${detail ? `: ${detail()}` : ''}`;
+    this.late.push(r.late);
+    return r;
+  }
+
+  /**
+   * The part's value by the deadline; past it, the value the last read of the same list gave
+   * (any view's, kept in `reads` under `key`), named as late with its age, while this read goes
+   * on and fills `reads` for the next request. With no earlier read: as `need`.
+   */
+  async needOrLast<T>(
+    part: string,
+    reads: LastReads,
+    key: string,
+    work: Promise<T>,
+    detail?: () => string,
+  ): Promise<T> {
+    const tracked = reads.track(key, work);
+    const r = await this.within(part, tracked, detail);
+    if (r.ok) return r.value;
+    const last = reads.last<T>(key);
+    if (!last) return this.fail();
+    const ageS = Math.max(0, Math.round((this.now() - last.at) / 1000));
+    r.late.detail = `${r.late.detail}; shown as read ${ageS} s before (a new read is still running)`;
+    return last.value;
+  }
+
   /** The part's value; past the deadline, a 503 naming the part (the view cannot do without it). */
   async need<T>(part: string, work: Promise<T>, detail?: () => string): Promise<T> {
     const r = await this.within(part, work, detail);
     if (r.ok) return r.value;
+    return this.fail();
+  }
+
+  private async fail(): Promise<never> {
     // the other parts waited on share the deadline and time out in the same moment: let them
     // be noted, so the answer names everything that is missing, not only the first
     await new Promise((resolve) => setTimeout(resolve, 5));
     throw lateError(this.view, this.late, this.deadlineMs);
   }
+}
+
+/**
+ * The last value each shared read gave (namespaces, services, Istio config...), per runtime: a
+ * view whose own read is late answers with it, named as such, instead of a 503.
+ */
+export class LastReads {
+  private readonly values = new Map<string, { at: number; value: unknown }>();
+
+  constructor(private readonly now: () => number = Date.now) {}
+
+  /** `work`, recording its value under `key` when it comes in (whenever that is). */
+  track<T>(key: string, work: Promise<T>): Promise<T> {
+    return work.then((value) => {
+      this.values.set(key, { at: this.now(), value });
+      return value;
+    });
+  }
+
+  last<T>(key: string): { at: number; value: T } | null {
+    const v = this.values.get(key);
+    return v ? { at: v.at, value: v.value as T } : null;
+  }
+}
+
+/** The runtime's last reads (one per cluster runtime, dropped with it). */
+export function lastReads(rt: ClusterRuntime): LastReads {
+  return rt.screen('last-reads', () => new LastReads());
 }
 
 /** 503 with Retry-After: the view could not be made by its deadline, and why. */

@@ -6,7 +6,7 @@ import { resetRegistry } from '../../server/runtime/registry';
 import { startSimulator, type RunningSimulator } from '../../server/sim/index';
 
 /**
- * The edge tests' cluster: the phantom-503 simulator on a fixed clock, meshdx pointed at it with
+ * The edge tests' cluster: a simulator scenario (phantom-503 unless told) on a fixed clock, meshdx pointed at it with
  * no auth and a store folder of its own; the environment is restored afterwards.
  */
 export interface EdgeCluster {
@@ -15,13 +15,16 @@ export interface EdgeCluster {
   dir: string;
 }
 
-export function useEdgeCluster(name: string): EdgeCluster {
+export function useEdgeCluster(
+  name: string,
+  opts: { scenario?: string; env?: Record<string, string> } = {},
+): EdgeCluster {
   const saved = { ...process.env };
   const cluster = {} as EdgeCluster;
   beforeAll(async () => {
     cluster.dir = fs.mkdtempSync(path.join(os.tmpdir(), `meshdx-edges-${name}-`));
     cluster.sim = await startSimulator({
-      scenario: 'phantom-503',
+      scenario: opts.scenario ?? 'phantom-503',
       port: 0,
       clock: { fixed: new Date('2026-11-01T12:00:00Z') },
     });
@@ -32,6 +35,7 @@ export function useEdgeCluster(name: string): EdgeCluster {
       MESHDX_KUBECONFIG: kc,
       MESHDX_DB: path.join(cluster.dir, 'db'),
       MESHDX_AUTH: 'none',
+      ...opts.env,
     };
     delete process.env.MESHDX_CONTEXT;
     resetRegistry();

@@ -26,7 +26,7 @@ import { staleEndpointsFor } from './stale';
 import { refList } from '../../../lib/api/viewstate';
 import { clientSignals, type SignalSource } from './client-signals';
 import { prometheusSettings } from './prometheus-history';
-import { podListDetail, viewDeadline } from '../deadline';
+import { LastReads, lastReads, podListDetail, viewDeadline, type ViewDeadline } from '../deadline';
 import type { RequestScope } from '../../auth/identity';
 import { podKey, podKeyOfObject } from '../../../lib/refs/pod-ref';
 import type { FailureStore } from '../../../lib/incidents/failure-store';
@@ -38,12 +38,19 @@ import { logAccess, newLogAccessCache, visibleFailures, type LogAccess } from '.
 const LOG_CONCURRENCY = 8;
 const LOG_LIMIT_BYTES = 16 * 1024 * 1024;
 const LOG_TAIL_LINES = 20_000;
+const LOG_LATE = "not read by the view's deadline (MESHDX_VIEW_DEADLINE_MS)";
+/** What the view keeps of its deadline to build the answer once the logs are in. */
+const BUILD_MARGIN_MS = 750;
+/** The share of the view's deadline it waits for the pod history's first Events list. */
+const HISTORY_SHARE = 0.6;
 
 /** The istio-proxy log of each client pod in the window; a failed fetch becomes a source problem. */
 export async function fetchClientLogs(
   t: KubeTransport,
   pods: readonly Pod[],
   q: IncidentsQuery,
+  /** Settles when the view must answer: logs not in by then are a named problem. */
+  until?: Promise<unknown>,
 ): Promise<LogInput[]> {
   const read = async (p: Pod): Promise<LogInput> => {
     const ns = p.metadata.namespace ?? 'default';
@@ -64,11 +71,13 @@ export async function fetchClientLogs(
       };
     }
   };
+  const failed = (p: Pod, problem: string): LogInput => {
+    const source = podKeyOfObject(p);
+    return { source, clientPod: source, text: '', problem };
+  };
   return mapBounded(pods, LOG_CONCURRENCY, read, {
-    onThrow: (e, p) => {
-      const source = podKeyOfObject(p);
-      return { source, clientPod: source, text: '', problem: String(e) };
-    },
+    onThrow: (e, p) => failed(p, String(e)),
+    ...(until ? { deadline: until, late: (p: Pod) => failed(p, LOG_LATE) } : {}),
   });
 }
 
@@ -100,6 +109,12 @@ export interface IncidentsDeps {
     pods: readonly string[],
     window: { fromMs: number; toMs: number },
   ) => Promise<{ signals: Map<string, ClientSignal>; source: SignalSource }>;
+  /**
+   * The view's deadline: lists late by then are taken from their last read (`reads`), logs not
+   * read by then are named as such, and the view answers with what it has.
+   */
+  deadline?: ViewDeadline;
+  reads?: LastReads;
 }
 
 /** Skipped clients listed on the page (the rest are counted). */
@@ -111,12 +126,25 @@ export async function buildIncidents(
   deps: IncidentsDeps,
 ): Promise<IncidentsView> {
   if (q.namespace) requireName('namespace', q.namespace);
-  const { t, history } = deps;
+  const { t, history, deadline } = deps;
+  const lastRead = deps.reads ?? new LastReads();
   const [podItems, istio, slices] = await Promise.all([
     deps.pods ? deps.pods() : listPods(t).then((l) => l.items),
-    listIstioConfig(t),
-    listEndpointSlices(t),
-    history.ready.catch(() => undefined),
+    deadline
+      ? deadline.needOrLast('Istio config', lastRead, 'istio-config', listIstioConfig(t))
+      : listIstioConfig(t),
+    deadline
+      ? deadline.needOrLast('EndpointSlices', lastRead, 'endpointslices', listEndpointSlices(t))
+      : listEndpointSlices(t),
+    deadline
+      ? deadline.withinShare(
+          'pod history',
+          history.ready.catch(() => undefined),
+          HISTORY_SHARE,
+          () =>
+            'the first Events list is still running: pod deletions it would date may be missing from the attribution',
+        )
+      : history.ready.catch(() => undefined),
   ]);
   const nowMs = deps.now?.() ?? t.clusterNow().getTime();
   const window = {
@@ -155,16 +183,33 @@ export async function buildIncidents(
   let loaded: IpHistory | null = null;
   const loadOnce = () => (loaded ??= history.load());
   const plan = store && !deps.logs ? planReads(chosen, store, q, window) : null;
+  const until = deadline
+    ? new Promise<void>((r) =>
+        setTimeout(r, Math.max(0, deadline.remaining() - BUILD_MARGIN_MS)).unref(),
+      )
+    : undefined;
   const logsP = deps.logs
     ? Promise.resolve(deps.logs)
     : plan
       ? Promise.resolve([])
-      : fetchClientLogs(t, chosen, q);
+      : fetchClientLogs(t, chosen, q, until);
   const readsP =
     store && plan
-      ? readAndRecord(t, plan.reads, store, loadOnce, nowMs, deps.format, window)
+      ? readAndRecord(t, plan.reads, store, loadOnce, nowMs, deps.format, window, until)
       : Promise.resolve([]);
-  const [logs, stale, reads] = await Promise.all([logsP, staleP, readsP]);
+  const [logs, stale, logReads] = await Promise.all([logsP, staleP, readsP]);
+  if (deadline) {
+    const asked = logs.length + logReads.length;
+    const late =
+      logs.filter((l) => l.problem === LOG_LATE).length +
+      logReads.filter((r) => r.source.problem?.startsWith("not read by the view's deadline"))
+        .length;
+    if (late > 0)
+      deadline.late.push({
+        part: 'proxy logs',
+        detail: `${asked - late} of ${asked} client proxies' logs read by the ${deadline.deadlineMs} ms deadline; the rest are still being read and counted in the next answer`,
+      });
+  }
   const ips = loadOnce();
   if (store && deps.logs) {
     for (const input of deps.logs)
@@ -185,13 +230,13 @@ export async function buildIncidents(
           q,
           window,
           filterOf(q),
-          reads,
+          logReads,
           plan.covered,
           intervals,
           visible?.hidden,
         )
       : null;
-  return buildIncidentsView({
+  const view = buildIncidentsView({
     ...(answer ? { collected: answer.collected, memory: answer.memory, lags: answer.lags } : {}),
     now: nowMs,
     filter: { ...filterOf(q), format: deps.format },
@@ -217,6 +262,7 @@ export async function buildIncidents(
     graceSeconds: graceMap(podItems),
     stale,
   });
+  return deadline && deadline.late.length > 0 ? { ...view, late: [...deadline.late] } : view;
 }
 
 type Signals = Awaited<ReturnType<typeof clientSignals>>;
@@ -283,7 +329,11 @@ async function signalsInTime(
 }
 
 /** The view for the URL's state on a runtime's cluster. */
-export async function incidentsOf(rt: ClusterRuntime, q: IncidentsQuery): Promise<IncidentsView> {
+export async function incidentsOf(
+  rt: ClusterRuntime,
+  q: IncidentsQuery,
+  deadline: ViewDeadline = viewDeadline(rt, 'Incidents'),
+): Promise<IncidentsView> {
   const history = await historyWithPrometheus(
     runtimeIpHistory(rt),
     rt.settings,
@@ -300,7 +350,12 @@ export async function incidentsOf(rt: ClusterRuntime, q: IncidentsQuery): Promis
       ? undefined
       : logAccess(rt.transport, rt.screen('incidents-log-access', newLogAccessCache)),
     // the pods the runtime's watch holds: no list of every pod per view
-    pods: () => rt.pods.whenListed().then(() => rt.cache.livePods()),
+    pods: () =>
+      deadline
+        .need('pods', rt.pods.whenListed(), () => podListDetail(rt))
+        .then(() => rt.cache.livePods()),
+    deadline,
+    reads: lastReads(rt),
     signals: (pods, window) =>
       signalsInTime(
         recentSignals(rt, pods, window, () =>
@@ -313,7 +368,7 @@ export async function incidentsOf(rt: ClusterRuntime, q: IncidentsQuery): Promis
           }),
         ),
         pods.length,
-        Math.round(rt.settings.MESHDX_VIEW_DEADLINE_MS * SIGNALS_SHARE),
+        Math.round(deadline.remaining() * SIGNALS_SHARE),
       ),
     clustersJson: async (ns, pod) => {
       const res = await envoyAdminGet(rt.kc, ns, pod, '/clusters?format=json', {
@@ -328,10 +383,12 @@ export async function incidentsOf(rt: ClusterRuntime, q: IncidentsQuery): Promis
 /** GET /api/incidents: the view for the URL's state, on the context's cluster. */
 export function getIncidents(scope: RequestScope, q: IncidentsQuery): Promise<IncidentsView> {
   const rt = runtimeFor(scope);
-  // by the view's deadline, or a 503 naming what is still read (never an empty incident)
+  // by the view's deadline with what was read (the logs still out named), or a 503 naming what
+  // the view cannot do without (the pod list); never an empty incident
+  const deadline = viewDeadline(rt, 'Incidents');
   return viewDeadline(rt, 'Incidents').need(
-    'pods, Istio config, EndpointSlices and proxy logs',
-    incidentsOf(rt, q),
+    'the incident analysis',
+    incidentsOf(rt, q, deadline),
     () => podListDetail(rt),
   );
 }

@@ -83,47 +83,82 @@ export async function readAndRecord(
   nowMs: number,
   format: string | undefined,
   window?: Window,
+  /** Settles when the view must answer: logs not in by then are named late, and still kept. */
+  until?: Promise<unknown>,
 ): Promise<LogRead[]> {
-  const texts = await mapBounded(
+  const failed = (p: ReadPlan, problem: string): LogRead =>
+    readFailures(
+      { source: p.proxy, clientPod: p.proxy, text: '', problem },
+      'view',
+      p.uid,
+      history(),
+      { format, window },
+    );
+  return mapBounded(
     plans,
     LOG_CONCURRENCY,
-    async (p): Promise<LogInput> => {
+    async (p): Promise<LogRead> => {
       const ns = p.pod.metadata.namespace ?? 'default';
+      let input: LogInput;
       try {
         const text = await podLogs(t, ns, p.pod.metadata.name, 'istio-proxy', {
           sinceTime: p.sinceTime,
           tailLines: p.tailLines,
           limitBytes: LOG_LIMIT_BYTES,
         });
-        return { source: p.proxy, clientPod: p.proxy, text };
+        input = { source: p.proxy, clientPod: p.proxy, text };
       } catch (e) {
-        const problem = e instanceof Error ? e.message : String(e);
-        return { source: p.proxy, clientPod: p.proxy, text: '', problem };
+        input = {
+          source: p.proxy,
+          clientPod: p.proxy,
+          text: '',
+          problem: e instanceof Error ? e.message : String(e),
+        };
       }
+      // recorded as it comes in: a log read past the view's deadline serves the next answer
+      return recordRead(p, input, store, history(), nowMs, format, window);
     },
     {
-      onThrow: (e, p) => ({ source: p.proxy, clientPod: p.proxy, text: '', problem: String(e) }),
+      onThrow: (e, p) => failed(p, String(e)),
+      ...(until
+        ? {
+            deadline: until,
+            late: (p: ReadPlan) =>
+              failed(
+                p,
+                "not read by the view's deadline (the read goes on; the next answer takes it from the store)",
+              ),
+          }
+        : {}),
     },
   );
-  const ips = history();
-  return plans.map((p, i) => {
-    const input = texts[i] as LogInput;
-    const r = readFailures(input, 'view', p.uid, ips, { format, window });
-    if (input.problem) return r;
-    store.record(r.failures, nowMs);
-    const cut = Buffer.byteLength(input.text) >= LOG_LIMIT_BYTES;
-    // a tail of as many lines as asked may not reach the log's start: it covers from its oldest
-    const tailCut = p.tailLines !== undefined && r.source.lines >= p.tailLines;
-    store.markRead({
-      proxy: p.proxy,
-      proxyUid: p.uid,
-      readTo: cut ? (r.newest ?? nowMs) : nowMs,
-      readFrom: tailCut ? (r.oldest ?? nowMs) : p.readFrom,
-      readAt: nowMs,
-      read: 'view',
-    });
-    return r;
+}
+
+/** One log read: its failing requests recorded and the span it covers marked read in the store. */
+function recordRead(
+  p: ReadPlan,
+  input: LogInput,
+  store: FailureStore,
+  ips: IpHistory,
+  nowMs: number,
+  format: string | undefined,
+  window: Window | undefined,
+): LogRead {
+  const r = readFailures(input, 'view', p.uid, ips, { format, window });
+  if (input.problem) return r;
+  store.record(r.failures, nowMs);
+  const cut = Buffer.byteLength(input.text) >= LOG_LIMIT_BYTES;
+  // a tail of as many lines as asked may not reach the log's start: it covers from its oldest
+  const tailCut = p.tailLines !== undefined && r.source.lines >= p.tailLines;
+  store.markRead({
+    proxy: p.proxy,
+    proxyUid: p.uid,
+    readTo: cut ? (r.newest ?? nowMs) : nowMs,
+    readFrom: tailCut ? (r.oldest ?? nowMs) : p.readFrom,
+    readAt: nowMs,
+    read: 'view',
   });
+  return r;
 }
 
 /** The window's proxies the query asks about: the Client filter, else a namespace, else all. */

@@ -14,7 +14,7 @@ import {
   listOptional,
   listServices,
 } from '../../kube/resources';
-import { podListDetail, viewDeadline } from '../deadline';
+import { lastReads, podListDetail, viewDeadline } from '../deadline';
 import { runtimeFor } from '../../runtime/registry';
 import type { ClusterRuntime } from '../../runtime/runtime';
 import { cachedFleet } from '../proxies/fleet';
@@ -30,16 +30,19 @@ const FLEET_MAX_AGE_MS = 10 * 60_000;
 export async function ambientOf(rt: ClusterRuntime): Promise<AmbientView> {
   const t = rt.transport;
   const d = viewDeadline(rt, 'Ambient readiness');
+  const reads = lastReads(rt);
   rt.start();
   const [namespaces, , services, istio, gateways, authz, peer, filters, timelines] =
     await Promise.all([
-      d.need('namespaces', listNamespaces(t)),
+      d.needOrLast('namespaces', reads, 'namespaces', listNamespaces(t)),
       d.need('pods', rt.pods.whenListed(), () => podListDetail(rt)),
-      d.need('services', listServices(t)),
-      d.need('Istio config', listIstioConfig(t)),
-      d.need('gateways', listGateways(t)),
-      d.need(
+      d.needOrLast('services', reads, 'services', listServices(t)),
+      d.needOrLast('Istio config', reads, 'istio-config', listIstioConfig(t)),
+      d.needOrLast('gateways', reads, 'gateways', listGateways(t)),
+      d.needOrLast(
         'AuthorizationPolicies',
+        reads,
+        'authorizationpolicies',
         listOptional<AuthorizationPolicy>(
           t,
           SECURITY_GROUP,
@@ -47,8 +50,10 @@ export async function ambientOf(rt: ClusterRuntime): Promise<AmbientView> {
           'authorizationpolicies',
         ),
       ),
-      d.need(
+      d.needOrLast(
         'PeerAuthentications',
+        reads,
+        'peerauthentications',
         listOptional<PeerAuthentication>(
           t,
           SECURITY_GROUP,
@@ -56,8 +61,10 @@ export async function ambientOf(rt: ClusterRuntime): Promise<AmbientView> {
           'peerauthentications',
         ),
       ),
-      d.need(
+      d.needOrLast(
         'EnvoyFilters',
+        reads,
+        'envoyfilters',
         listOptional<EnvoyFilter>(t, ISTIO_GROUP, ['v1alpha3'], 'envoyfilters'),
       ),
       timelineFleetOf(rt, d),
@@ -69,7 +76,7 @@ export async function ambientOf(rt: ClusterRuntime): Promise<AmbientView> {
   );
   if (!fleet)
     notes.push('no recent Proxies scan: open Proxies to measure the clusters sidecars carry');
-  return buildAmbientView({
+  const view = buildAmbientView({
     namespaces: namespaces.items,
     pods: pods.items,
     services: services.items,
@@ -92,6 +99,7 @@ export async function ambientOf(rt: ClusterRuntime): Promise<AmbientView> {
     notes,
     now: t.clusterNow(),
   });
+  return d.late.length > 0 ? { ...view, late: [...d.late] } : view;
 }
 
 export function getAmbient(scope: RequestScope): Promise<AmbientView> {

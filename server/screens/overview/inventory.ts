@@ -5,7 +5,7 @@ import { requireName } from '../../../lib/kube/names';
 import { listGateways, listIstioConfig, listNamespaces, listServices } from '../../kube/resources';
 import { runtimeFor } from '../../runtime/registry';
 import type { ClusterRuntime } from '../../runtime/runtime';
-import { podsSoFar, viewDeadline } from '../deadline';
+import { lastReads, podsSoFar, viewDeadline } from '../deadline';
 import type { RequestScope } from '../../auth/identity';
 
 /**
@@ -20,14 +20,15 @@ export async function inventoryOf(
   if (namespace) requireName('namespace', namespace);
   const t = rt.transport;
   const deadline = viewDeadline(rt, 'Overview');
+  const reads = lastReads(rt);
   rt.start();
-  const [namespaces, podsLate, services, istio, gateways, rootNamespace] = await Promise.all([
-    deadline.need('namespaces', listNamespaces(t)),
+  const [namespaces, , services, istio, gateways, rootNamespace] = await Promise.all([
+    deadline.needOrLast('namespaces', reads, 'namespaces', listNamespaces(t)),
     podsSoFar(rt, deadline),
-    deadline.need('services', listServices(t)),
-    deadline.need('Istio config', listIstioConfig(t)),
-    deadline.need('gateways', listGateways(t)),
-    deadline.need('mesh config', rt.rootNamespace()),
+    deadline.needOrLast('services', reads, 'services', listServices(t)),
+    deadline.needOrLast('Istio config', reads, 'istio-config', listIstioConfig(t)),
+    deadline.needOrLast('gateways', reads, 'gateways', listGateways(t)),
+    deadline.needOrLast('mesh config', reads, 'root-namespace', rt.rootNamespace()),
   ]);
   // the rows of every pod stay here: the screen asks GET /api/pods for the pods it shows
   const { pods: _rows, ...inventory } = buildInventory({
@@ -44,19 +45,19 @@ export async function inventoryOf(
     rootNamespace,
     now: t.clusterNow(),
   });
-  return podsLate ? { ...inventory, late: [podsLate] } : inventory;
+  return deadline.late.length > 0 ? { ...inventory, late: [...deadline.late] } : inventory;
 }
 
 /** The pods a screen asked for, filtered and capped on the server (`GET /api/pods`). */
 export async function podListOf(rt: ClusterRuntime, query: PodListQuery): Promise<PodList> {
   const deadline = viewDeadline(rt, 'Pods');
   rt.start();
-  const [namespaces, podsLate] = await Promise.all([
-    deadline.need('namespaces', listNamespaces(rt.transport)),
+  const [namespaces] = await Promise.all([
+    deadline.needOrLast('namespaces', lastReads(rt), 'namespaces', listNamespaces(rt.transport)),
     podsSoFar(rt, deadline),
   ]);
   const list = listPods(rt.cache.livePods(), namespaces.items, query, rt.transport.clusterNow());
-  return podsLate ? { ...list, late: [podsLate] } : list;
+  return deadline.late.length > 0 ? { ...list, late: [...deadline.late] } : list;
 }
 
 export function getPodList(scope: RequestScope, query: PodListQuery): Promise<PodList> {

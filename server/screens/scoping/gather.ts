@@ -32,7 +32,8 @@ import { listIstioConfig, listNamespaces, listPods, listServices } from '../../k
 import type { KubeTransport } from '../../kube/transport';
 import { promOutcome, readPromFleet } from '../../prometheus/fleet';
 import { promFleetProblem, type PromFleet } from '../../../lib/proxies/prom-fleet';
-import { ViewDeadline } from '../deadline';
+import { LastReads, ViewDeadline } from '../deadline';
+import type { LatePart } from '../../../lib/api/late';
 import { readAccessLogUsage } from './access-logs';
 import {
   shareSampledSplit,
@@ -75,6 +76,8 @@ export interface GatherDeps {
   pods?: () => Promise<Pod[]>;
   /** How far that source has got, for the answer of a view that could not wait for it. */
   podsDetail?: () => string;
+  /** The runtime's last reads: a list late by the deadline is taken from its last read. */
+  lastReads?: LastReads;
   /** Skip sources (benchmarks, tests). */
   skip?: { accessLogs?: boolean; envoyStats?: boolean };
 }
@@ -83,6 +86,8 @@ export interface Gathered {
   input: ScopingInput;
   gather: GatherSummary;
   push: { istiods: IstiodPush[]; error: string | null };
+  /** Lists late by the deadline and taken from their last read, named. */
+  late?: LatePart[];
 }
 
 const MAX_UNREACHABLE_LISTED = 50;
@@ -110,16 +115,19 @@ export async function gatherScopingInput(deps: GatherDeps): Promise<Gathered> {
   // the analysis cannot be made without these: past the deadline the view answers 503 naming
   // which are still being read (the reads go on; the runtime's pod watch fills in meanwhile)
   const view = new ViewDeadline('Scoping', deadlineMs);
+  const reads = deps.lastReads ?? new LastReads();
   const [namespaces, pods, services, istio, rootNamespace] = await Promise.all([
-    view.need('namespaces', listNamespaces(t)),
+    view.needOrLast('namespaces', reads, 'namespaces', listNamespaces(t)),
     view.need(
       'pods',
       deps.pods ? deps.pods().then((items) => ({ items })) : listPods(t),
       deps.podsDetail,
     ),
-    view.need('services', listServices(t)),
-    view.need('Istio configuration', listIstioConfig(t)),
-    deps.rootNamespace ? view.need('mesh config', deps.rootNamespace()) : deps.istioNamespace,
+    view.needOrLast('services', reads, 'services', listServices(t)),
+    view.needOrLast('Istio configuration', reads, 'istio-config', listIstioConfig(t)),
+    deps.rootNamespace
+      ? view.needOrLast('mesh config', reads, 'root-namespace', deps.rootNamespace())
+      : deps.istioNamespace,
   ]);
   // windows measured against pod start times are on the cluster's clock
   const now = t.clusterNow();
@@ -366,5 +374,6 @@ export async function gatherScopingInput(deps: GatherDeps): Promise<Gathered> {
           ? `no running istiod pod (label app=istiod) in ${deps.istioNamespace}: push health unavailable`
           : null,
     },
+    ...(view.late.length > 0 ? { late: [...view.late] } : {}),
   };
 }

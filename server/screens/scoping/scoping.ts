@@ -8,7 +8,7 @@ import { buildScopingReport } from '../../../lib/scoping/report';
 import { Memo } from '../../runtime/memo';
 import { runtimeFor } from '../../runtime/registry';
 import type { ClusterRuntime } from '../../runtime/runtime';
-import { podListDetail } from '../deadline';
+import { lastReads, podListDetail } from '../deadline';
 import { gatherScopingInput, type GatherDeps } from './gather';
 import type { RequestScope } from '../../auth/identity';
 
@@ -32,13 +32,19 @@ export function scopingDeps(rt: ClusterRuntime): GatherDeps {
       return rt.cache.livePods();
     },
     podsDetail: () => podListDetail(rt),
+    lastReads: lastReads(rt),
   };
 }
 
 /** Gathers and analyses, uncached. */
 export async function computeScoping(deps: GatherDeps): Promise<ScopingView> {
   const g = await gatherScopingInput(deps);
-  return { report: buildScopingReport(g.input), gather: g.gather, push: g.push };
+  return {
+    report: buildScopingReport(g.input),
+    gather: g.gather,
+    push: g.push,
+    ...(g.late ? { late: g.late } : {}),
+  };
 }
 
 /** The Scoping view of a runtime: cached when fresh (unless `refresh`), else a (joined) gather. */

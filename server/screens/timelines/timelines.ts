@@ -237,8 +237,15 @@ export async function timelineFleetOf(
 ): Promise<TimelineFleet> {
   // the pods read so far while a big cluster's first list runs; the events it can do without
   const podsLate = await podsSoFar(rt, deadline);
-  if (!podsLate) await deadline.need('events', rt.events.whenListed());
-  else {
+  if (!podsLate) {
+    // verdicts without the Events (probe failures, kills) are still verdicts; the answer says so
+    await deadline.within(
+      'Kubernetes Events',
+      rt.events.whenListed(),
+      () =>
+        'their list is still running: verdicts read from probe failures and kill events may be missing until it is in',
+    );
+  } else {
     // a first answer from part of the pods does not wait for the whole Events list either
     const soon = Math.min(rt.settings.MESHDX_FIRST_ANSWER_MS, deadline.remaining());
     const events = await new ViewDeadline(deadline.view, soon).within(
