@@ -47,4 +47,6 @@ export const findingsQuery = (context: string | null) =>
     queryFn: () =>
       fetchJson(withContext('/api/findings', context), (d) => FindingsReportSchema.parse(d)),
     staleTime: 5_000,
+    // a first answer names the analyses still running: asked again until the report is whole
+    refetchInterval: (q) => (q.state.data?.late && q.state.data.late.length > 0 ? 2_000 : false),
   });

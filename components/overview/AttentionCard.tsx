@@ -33,12 +33,30 @@ export function AttentionCard() {
                 count: g.count,
               }))
             : countByCode(report.findings, report.catalog);
+          const pending = report.late ?? [];
+          const partial =
+            pending.length > 0 ? (
+              <p className="text-xs text-amber-800" role="status" data-testid="attention-partial">
+                Findings so far; still being read: {pending.map((l) => l.part).join(', ')}. This
+                card fills in as they finish.
+              </p>
+            ) : null;
           if (codes.length === 0)
-            return <p className="text-sm text-slate-500">No findings: nothing to fix.</p>;
+            return (
+              <div className="space-y-2">
+                {partial}
+                <p className="text-sm text-slate-500">
+                  {pending.length > 0
+                    ? 'No findings in what is read so far.'
+                    : 'No findings: nothing to fix.'}
+                </p>
+              </div>
+            );
           const bySeverity = { error: 0, warning: 0, info: 0 };
           for (const f of report.findings) bySeverity[f.severity]++;
           return (
             <div className="space-y-2">
+              {partial}
               <p className="text-xs text-slate-600" data-testid="attention-totals">
                 {bySeverity.error} errors, {bySeverity.warning} warnings, {bySeverity.info} notes in{' '}
                 {codes.length} kinds of finding.

@@ -7,7 +7,7 @@ import { FindingsReportSchema, type FindingsReport } from '../../lib/api/finding
 import { findingKey } from '../../lib/findings/types';
 import { codeOf } from '../../lib/timeline/codes';
 import { startSimulator, type RunningSimulator } from '../../server/sim/index';
-import { getFindings } from '../../server/screens/findings/findings';
+import { getWholeFindings } from '../../server/screens/findings/findings';
 import { resetRegistry } from '../../server/runtime/registry';
 
 let sim: RunningSimulator;
@@ -25,7 +25,7 @@ beforeAll(async () => {
   process.env.MESHDX_KUBECONFIG = path.join(dir, 'kubeconfig');
   process.env.MESHDX_DB = ':memory:';
   resetRegistry();
-  report = await getFindings(asMeshdx(null));
+  report = await getWholeFindings(asMeshdx(null));
 }, 60_000);
 
 afterAll(async () => {

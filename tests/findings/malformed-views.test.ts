@@ -68,7 +68,7 @@ describe('a Pod without spec', () => {
   });
 
   it('Findings names it as MDX0004 and still carries every analysis', async () => {
-    const { getFindings } = await import('../../server/screens/findings/findings');
+    const { getWholeFindings } = await import('../../server/screens/findings/findings');
     const { resetRegistry } = await import('../../server/runtime/registry');
     const fs = await import('node:fs');
     const os = await import('node:os');
@@ -80,7 +80,7 @@ describe('a Pod without spec', () => {
       process.env.MESHDX_KUBECONFIG = path.join(dir, 'kubeconfig');
       process.env.MESHDX_DB = ':memory:';
       resetRegistry();
-      const report = FindingsReportSchema.parse(await getFindings(asMeshdx(null)));
+      const report = FindingsReportSchema.parse(await getWholeFindings(asMeshdx(null)));
       // no spec but labels: kept for selectors, with a note saying what it is left out of
       const noted = report.findings.filter((f) => f.code === 'MDX0004');
       expect(noted.map((f) => f.subject.name)).toContain('no-spec');

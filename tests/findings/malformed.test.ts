@@ -13,7 +13,7 @@ import type { Pod } from '../../lib/kube/types';
 import { FindingsReportSchema, type FindingsReport } from '../../lib/api/findings';
 import { startSimulator, type RunningSimulator } from '../../server/sim/index';
 import { resetRegistry } from '../../server/runtime/registry';
-import { getFindings } from '../../server/screens/findings/findings';
+import { getWholeFindings } from '../../server/screens/findings/findings';
 
 let sim: RunningSimulator;
 let dir: string;
@@ -64,7 +64,7 @@ beforeAll(async () => {
   process.env.MESHDX_KUBECONFIG = path.join(dir, 'kubeconfig');
   process.env.MESHDX_DB = ':memory:';
   resetRegistry();
-  report = await getFindings(asMeshdx(null));
+  report = await getWholeFindings(asMeshdx(null));
 }, 60_000);
 
 afterAll(async () => {

@@ -12,7 +12,7 @@ import { asMeshdx } from '../../server/auth/identity';
 import { FindingsReportSchema, type FindingsReport } from '../../lib/api/findings';
 import { startSimulator, type RunningSimulator } from '../../server/sim/index';
 import { resetRegistry } from '../../server/runtime/registry';
-import { getFindings } from '../../server/screens/findings/findings';
+import { getWholeFindings } from '../../server/screens/findings/findings';
 
 let sim: RunningSimulator;
 let dir: string;
@@ -53,7 +53,7 @@ beforeAll(async () => {
   process.env.MESHDX_KUBECONFIG = path.join(dir, 'kubeconfig');
   process.env.MESHDX_DB = ':memory:';
   resetRegistry();
-  report = FindingsReportSchema.parse(await getFindings(asMeshdx(null)));
+  report = FindingsReportSchema.parse(await getWholeFindings(asMeshdx(null)));
 }, 60_000);
 
 afterAll(async () => {

@@ -8,7 +8,7 @@ import { FindingsReportSchema } from '../../lib/api/findings';
 import type { Service } from '../../lib/kube/types';
 import { PROTOCOL_CATALOG } from '../../lib/protocol/codes';
 import { startSimulator, type RunningSimulator } from '../../server/sim/index';
-import { getFindings } from '../../server/screens/findings/findings';
+import { getFindings, getWholeFindings } from '../../server/screens/findings/findings';
 import { resetRegistry } from '../../server/runtime/registry';
 
 let sim: RunningSimulator;
@@ -67,7 +67,7 @@ beforeAll(async () => {
   fs.writeFileSync(kc, sim.kubeconfigYaml);
   process.env.MESHDX_KUBECONFIG = kc;
   resetRegistry();
-  report = await getFindings(asMeshdx(null));
+  report = await getWholeFindings(asMeshdx(null));
 }, 30_000);
 
 afterAll(async () => {

@@ -10,7 +10,7 @@ import { asMeshdx } from '../../server/auth/identity';
 import type { Sidecar } from '../../lib/kube/types';
 import type { FindingsReport } from '../../lib/api/findings';
 import type { ScopingView } from '../../lib/api/scoping-view';
-import { getFindings } from '../../server/screens/findings/findings';
+import { getWholeFindings } from '../../server/screens/findings/findings';
 import { computeScoping, scopingDeps } from '../../server/screens/scoping/scoping';
 import { baseRuntimeFor } from '../../server/runtime/registry';
 import { wiredUnscopedMesh } from './harness';
@@ -21,7 +21,7 @@ let report: FindingsReport;
 
 beforeAll(async () => {
   view = await computeScoping(scopingDeps(baseRuntimeFor()));
-  report = await getFindings(asMeshdx(null));
+  report = await getWholeFindings(asMeshdx(null));
 }, 60_000);
 
 describe('MDX0301 in the Findings view', () => {

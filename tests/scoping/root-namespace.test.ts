@@ -12,7 +12,7 @@ import { inventoryOf } from '../../server/screens/overview/inventory';
 import { scanFleet } from '../../server/screens/proxies/scan';
 import { scanDeps } from '../../server/screens/proxies/fleet';
 import { computeScoping, scopingDeps } from '../../server/screens/scoping/scoping';
-import { getFindings } from '../../server/screens/findings/findings';
+import { getWholeFindings } from '../../server/screens/findings/findings';
 import { baseRuntimeFor } from '../../server/runtime/registry';
 import { podProxy, sidecarScopes } from '../../lib/kube/proxy-container';
 import { rawMeshOf, wiredUnscopedMesh } from './harness';
@@ -99,7 +99,7 @@ describe('the root namespace comes from the mesh config', () => {
   });
 
   it('Findings asks no namespace the root Sidecar covers for a default Sidecar (MDX0301)', async () => {
-    const report = await getFindings(asMeshdx(null));
+    const report = await getWholeFindings(asMeshdx(null));
     const covered = new Set(coveredByRoot().map((p) => p.metadata.namespace));
     expect(covered.size).toBeGreaterThan(0);
     const asked = report.findings.filter(

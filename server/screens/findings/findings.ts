@@ -24,8 +24,10 @@ import { scopingOf } from '../scoping/scoping';
 import { incidentsOf } from '../incidents/incidents';
 import { ambientOf } from '../overview/ambient';
 import { timelineFleetOf } from '../timelines/timelines';
-import { podListDetail, viewDeadline } from '../deadline';
+import { lastReads, podListDetail, viewDeadline } from '../deadline';
 import type { RequestScope } from '../../auth/identity';
+import type { ClusterRuntime } from '../../runtime/runtime';
+import type { LatePart } from '../../../lib/api/late';
 import { podKey } from '../../../lib/refs/pod-ref';
 
 export interface FindingsOptions {
@@ -38,12 +40,20 @@ export interface FindingsOptions {
 
 type Source = NonNullable<FindingsReport['sources']>[number];
 
+/** How far the report's log reads have got (one pod per workload). */
+interface LogProgress {
+  read: number;
+  /** Logs to read; null until the workloads are picked. */
+  of: number | null;
+}
+
 /** Access logs of one running pod per meshed workload (up to max), each a source in the report. */
 async function readAccessLogs(
   t: KubeTransport,
   pods: readonly Pod[],
   services: readonly Service[],
   o: Required<FindingsOptions>,
+  progress: LogProgress = { read: 0, of: null },
 ): Promise<{ logs: ClientRecords[]; sources: Source[] }> {
   const running = pods.filter((p) => p.status?.phase === 'Running' && hasProxy(p));
   const groups = groupWorkloads(running);
@@ -56,6 +66,7 @@ async function readAccessLogs(
       detail: `read ${picked.length} of ${groups.length} meshed workloads (limit ${o.maxLogPods})`,
     });
   }
+  progress.of = picked.length;
   type Read = { entry: ClientRecords | null; source: Source };
   const results = await mapBounded<(typeof picked)[number], Read>(
     picked,
@@ -83,6 +94,9 @@ async function readAccessLogs(
       }
     },
     {
+      onDone: () => {
+        progress.read += 1;
+      },
       onThrow: (e, g) => ({
         entry: null,
         source: {
@@ -101,7 +115,6 @@ async function readAccessLogs(
   return { logs, sources };
 }
 
-/** Every finding meshdx can make from what it reads, with the catalog that explains the codes. */
 /** A finished report is served this long: Overview and Findings both ask for it. */
 export const FINDINGS_CACHE_MS = 30_000;
 
@@ -109,86 +122,211 @@ export const FINDINGS_CACHE_MS = 30_000;
  * The report of a context's cluster: one computation at a time, served from memory for a short
  * while (Overview's attention card and the Findings view ask for the same report). Options that
  * change what is read skip the cache.
+ *
+ * The first answer does not wait for the whole report: once MESHDX_FIRST_ANSWER_MS has passed,
+ * the report of what is in (the config findings of the watched objects first, then each analysis
+ * as it finishes) is the answer, its missing parts named as late with how far they got; the
+ * computation goes on and the screens ask again until the report is whole.
  */
-export function getFindings(
+export async function getFindings(
   scope: RequestScope,
   opts: FindingsOptions = {},
 ): Promise<FindingsReport> {
   const rt = runtimeFor(scope);
-  if (Object.keys(opts).length > 0) return computeFindings(scope, opts);
-  const memo = rt.screen('findings', () => new Memo<FindingsReport>(FINDINGS_CACHE_MS));
-  return memo
-    .get(() => computeFindings(scope, opts))
-    .then((r) => {
-      // a report that misses late analyses is not kept: the next view asks again
-      if (r.late && r.late.length > 0 && memo.fresh() === r) memo.clear();
-      return r;
-    });
+  if (Object.keys(opts).length > 0) return startFindingsRun(rt, opts).report;
+  const { job, run } = findingsJob(rt);
+  const first = await firstWithin(job, rt.settings.MESHDX_FIRST_ANSWER_MS);
+  if (first !== null) return first;
+  // the lists not in yet either: the whole report by its deadline (or the 503 naming them)
+  return run()?.soFar() ?? job;
 }
 
-async function computeFindings(
-  scope: RequestScope,
-  opts: FindingsOptions,
-): Promise<FindingsReport> {
+/** The whole report (every analysis in, or late by the view's deadline), not a first answer. */
+export function getWholeFindings(scope: RequestScope): Promise<FindingsReport> {
+  return findingsJob(runtimeFor(scope)).job;
+}
+
+/** The runtime's fresh report, or the computation running (joined) or started. */
+function findingsJob(rt: ClusterRuntime): {
+  job: Promise<FindingsReport>;
+  run: () => FindingsRun | null;
+} {
+  const memo = rt.screen('findings', () => new Memo<FindingsReport>(FINDINGS_CACHE_MS));
+  const fresh = memo.fresh();
+  if (fresh !== null) return { job: Promise.resolve(fresh), run: () => null };
+  const state = rt.screen('findings-run', () => ({ run: null as FindingsRun | null }));
+  const job = memo.start(() => {
+    const run = startFindingsRun(rt, {});
+    state.run = run;
+    return run.report;
+  });
+  // a report that misses late analyses is not kept: the next view asks again
+  job.then(
+    (r) => {
+      if (r.late && r.late.length > 0 && memo.fresh() === r) memo.clear();
+    },
+    () => undefined,
+  );
+  return { job, run: () => state.run };
+}
+
+/** `work`'s value if it is in within `ms`, else null (its failure within `ms` is thrown). */
+async function firstWithin<T>(work: Promise<T>, ms: number): Promise<T | null> {
+  let timer: NodeJS.Timeout | undefined;
+  const out = new Promise<null>((resolve) => {
+    timer = setTimeout(() => resolve(null), ms);
+    timer.unref?.();
+  });
+  try {
+    return await Promise.race([work, out]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/** A report being made: the whole of it, and the report of what is in so far. */
+interface FindingsRun {
+  report: Promise<FindingsReport>;
+  /** The report of the parts in now, the rest named late; null until the lists are in. */
+  soFar(): FindingsReport | null;
+}
+
+function startFindingsRun(rt: ClusterRuntime, opts: FindingsOptions): FindingsRun {
   const o: Required<FindingsOptions> = {
     maxLogPods: opts.maxLogPods ?? 20,
     logTailLines: opts.logTailLines ?? 2000,
     logTimeoutMs: opts.logTimeoutMs ?? 5000,
     logConcurrency: opts.logConcurrency ?? 4,
   };
-  const rt = runtimeFor(scope);
   const t = rt.transport;
   // the lists every finding is made from are needed; each analysis is taken if done by then
   const d = viewDeadline(rt, 'Findings');
-  // pods come from the runtime's pod watch (trimmed to what the checks read), with the objects
-  // its list could not read, so a malformed pod is still named (MDX0002)
-  const [namespaces, , serviceList, istio, rootNamespace] = await Promise.all([
-    d.need('namespaces', listNamespaces(t)),
-    d.need('pods', rt.pods.whenListed(), () => podListDetail(rt)),
-    d.need('services', listServices(t)),
-    d.need('Istio config', listIstioConfig(t)),
-    d.need('mesh config', rt.rootNamespace()),
-  ]);
-  // One malformed object is a finding (MDX0002), never a failed report: screen before use.
-  const screened = screenLists({
-    Namespace: [...namespaces.items, ...namespaces.rejected],
-    Pod: [...rt.pods.snapshot(), ...rt.pods.rejectedObjects()],
-    Service: [...serviceList.items, ...serviceList.rejected],
-    Sidecar: istio.sidecars,
-    DestinationRule: istio.destinationRules,
-    VirtualService: istio.virtualServices,
-    ServiceEntry: istio.serviceEntries,
-  });
-  const pods = { items: screened.pods };
-  const services = { items: screened.services };
-  const inv = buildInventory({
-    namespaces: screened.namespaces,
-    pods: screened.pods,
-    services: screened.services,
-    sidecars: screened.sidecars,
-    destinationRules: screened.destinationRules.length,
-    virtualServices: screened.virtualServices.length,
-    serviceEntries: screened.serviceEntries.length,
-    rootNamespace,
-    now: t.clusterNow(),
-  });
-  const root = inv.rootNamespace;
-  type Outcome<T> = { ok: true; value: T } | { ok: false; error: string };
-  const settle = async <T>(part: string, work: Promise<T>): Promise<Outcome<T>> => {
-    try {
-      const r = await d.within(part, work);
-      return r.ok ? r : { ok: false, error: `late: ${r.late.detail}` };
-    } catch (e) {
-      return { ok: false, error: e instanceof Error ? e.message : String(e) };
-    }
+  const reads = lastReads(rt);
+  const parts: Parts = {};
+  const progress: LogProgress = { read: 0, of: null };
+  let base: Base | null = null;
+  const report = (async () => {
+    // pods come from the runtime's pod watch (trimmed to what the checks read), with the objects
+    // its list could not read, so a malformed pod is still named (MDX0002)
+    const [namespaces, , serviceList, istio, rootNamespace] = await Promise.all([
+      d.needOrLast('namespaces', reads, 'namespaces', listNamespaces(t)),
+      d.need('pods', rt.pods.whenListed(), () => podListDetail(rt)),
+      d.needOrLast('services', reads, 'services', listServices(t)),
+      d.needOrLast('Istio config', reads, 'istio-config', listIstioConfig(t)),
+      d.needOrLast('mesh config', reads, 'root-namespace', rt.rootNamespace()),
+    ]);
+    // One malformed object is a finding (MDX0002), never a failed report: screen before use.
+    const screened = screenLists({
+      Namespace: [...namespaces.items, ...namespaces.rejected],
+      Pod: [...rt.pods.snapshot(), ...rt.pods.rejectedObjects()],
+      Service: [...serviceList.items, ...serviceList.rejected],
+      Sidecar: istio.sidecars,
+      DestinationRule: istio.destinationRules,
+      VirtualService: istio.virtualServices,
+      ServiceEntry: istio.serviceEntries,
+    });
+    const pods = { items: screened.pods };
+    const services = { items: screened.services };
+    const inv = buildInventory({
+      namespaces: screened.namespaces,
+      pods: screened.pods,
+      services: screened.services,
+      sidecars: screened.sidecars,
+      destinationRules: screened.destinationRules.length,
+      virtualServices: screened.virtualServices.length,
+      serviceEntries: screened.serviceEntries.length,
+      rootNamespace,
+      now: t.clusterNow(),
+    });
+    const root = inv.rootNamespace;
+    base = { screened, services: serviceList.items.length, inv, root };
+    const settle = async <T>(part: string, work: Promise<T>): Promise<Outcome<T>> => {
+      try {
+        const r = await d.within(part, work);
+        return r.ok ? r : { ok: false, error: `late: ${r.late.detail}` };
+      } catch (e) {
+        return { ok: false, error: e instanceof Error ? e.message : String(e) };
+      }
+    };
+    await Promise.all([
+      settle(PART.logs, readAccessLogs(t, pods.items, services.items, o, progress)).then((r) => {
+        parts.logs = r;
+      }),
+      settle(PART.timelines, timelineFleetOf(rt, d)).then((r) => {
+        parts.timelines = r;
+      }),
+      settle(PART.scoping, scopingOf(rt)).then((r) => {
+        parts.scoping = r;
+      }),
+      settle(PART.incidents, incidentsOf(rt, {})).then((r) => {
+        parts.incidents = r;
+      }),
+      settle(PART.ambient, ambientOf(rt)).then((r) => {
+        parts.ambient = r;
+      }),
+    ]);
+    return assemble(rt, base, parts, d.late);
+  })();
+  return {
+    report,
+    soFar: () => {
+      if (!base) return null;
+      const pending = (Object.keys(PART) as (keyof Parts)[])
+        .filter((k) => parts[k] === undefined)
+        .map((k) => ({
+          part: PART[k],
+          detail:
+            k === 'logs' && progress.of !== null
+              ? `still being read: ${progress.read} of ${progress.of} workloads' istio-proxy logs read so far`
+              : 'still running: the report fills in as it finishes',
+        }));
+      return assemble(rt, base, parts, [...d.late, ...pending]);
+    },
   };
-  const [logsR, timelinesR, scopingR, incidentsR, ambientR] = await Promise.all([
-    settle('istio-proxy logs', readAccessLogs(t, pods.items, services.items, o)),
-    settle('timelines analysis', timelineFleetOf(rt, d)),
-    settle('scoping analysis', scopingOf(rt)),
-    settle('incidents analysis', incidentsOf(rt, {})),
-    settle('ambient readiness', ambientOf(rt)),
-  ]);
+}
+
+type Outcome<T> = { ok: true; value: T } | { ok: false; error: string };
+
+/** The analyses a report is made of, as each finishes (absent: still running). */
+interface Parts {
+  logs?: Outcome<{ logs: ClientRecords[]; sources: Source[] }>;
+  timelines?: Outcome<Awaited<ReturnType<typeof timelineFleetOf>>>;
+  scoping?: Outcome<Awaited<ReturnType<typeof scopingOf>>>;
+  incidents?: Outcome<Awaited<ReturnType<typeof incidentsOf>>>;
+  ambient?: Outcome<Awaited<ReturnType<typeof ambientOf>>>;
+}
+
+/** Each part as the report's sources and late parts name it. */
+const PART: Record<keyof Parts, string> = {
+  logs: 'istio-proxy logs',
+  timelines: 'timelines analysis',
+  scoping: 'scoping analysis',
+  incidents: 'incidents analysis',
+  ambient: 'ambient readiness',
+};
+
+/** What every report has: the screened objects and the inventory made of them. */
+interface Base {
+  screened: ReturnType<typeof screenLists>;
+  services: number;
+  inv: ReturnType<typeof buildInventory>;
+  root: string;
+}
+
+const RUNNING: Outcome<never> = { ok: false, error: 'still running' };
+
+/** The report of the parts in: config findings always, each analysis once it is in. */
+function assemble(
+  rt: ClusterRuntime,
+  { screened, services, inv, root }: Base,
+  parts: Parts,
+  late: readonly LatePart[],
+): FindingsReport {
+  const logsR = parts.logs ?? RUNNING;
+  const timelinesR = parts.timelines ?? RUNNING;
+  const scopingR = parts.scoping ?? RUNNING;
+  const incidentsR = parts.incidents ?? RUNNING;
+  const ambientR = parts.ambient ?? RUNNING;
   const { logs, sources } = logsR.ok
     ? logsR.value
     : {
@@ -240,7 +378,7 @@ async function computeFindings(
     }),
     sources: [
       { name: 'pods', ok: true, detail: `${screened.pods.length} pods` },
-      { name: 'services', ok: true, detail: `${serviceList.items.length} services` },
+      { name: 'services', ok: true, detail: `${services} services` },
       timelines.ok
         ? { name: 'timelines analysis', ok: true, detail: `${timelines.findings.length} findings` }
         : { name: 'timelines analysis', ok: false, detail: timelines.error },
@@ -255,7 +393,7 @@ async function computeFindings(
         : { name: 'ambient readiness', ok: false, detail: ambient.error },
       ...sources,
     ],
-    ...(d.late.length > 0 ? { late: [...d.late] } : {}),
+    ...(late.length > 0 ? { late: [...late] } : {}),
     ...(silenced.suppressed > 0
       ? { suppressed: { count: silenced.suppressed, by: silenced.counts } }
       : {}),
