@@ -13,9 +13,11 @@ import { url, useEdgeCluster } from './support';
  * through the real routes, all at once on one server (as several users open them): each answers
  * its view (200) by its deadline, naming what it could not read in time; none is a 503.
  */
-const DEADLINE_MS = 10_000;
+// 5 s per request, as the bench has it; the deadline leaves a loaded machine room for the lists
+// (one round trip each) while the per-proxy reads (logs, stats) still cannot all be in by then
+const DEADLINE_MS = 15_000;
 // the views' own timers decide; this is room for a loaded machine's late timers
-const SLACK_MS = 3_000;
+const SLACK_MS = 5_000;
 const cluster = useEdgeCluster('deadlines', {
   scenario: 'demo',
   env: { MESHDX_VIEW_DEADLINE_MS: String(DEADLINE_MS), MESHDX_CLOCK: 'objects' },
@@ -49,7 +51,7 @@ describe.concurrent('every view with the API server 5 s slow', () => {
         expect(res.status, body.error?.message).toBe(200);
         for (const l of body.late ?? []) {
           expect(l.part, name).not.toBe('');
-          expect(l.detail, name).toMatch(/deadline|read .* before/);
+          expect(l.detail, name).toMatch(/deadline|read .* before|still (running|being read)/);
         }
       }
     }, 60_000);

@@ -137,8 +137,12 @@ export async function getFindings(
   const { job, run } = findingsJob(rt);
   const first = await firstWithin(job, rt.settings.MESHDX_FIRST_ANSWER_MS);
   if (first !== null) return first;
-  // the lists not in yet either: the whole report by its deadline (or the 503 naming them)
-  return run()?.soFar() ?? job;
+  // the report of what is in as soon as the lists are (the whole one if it comes first; by the
+  // deadline, or the 503 naming the lists still read)
+  const current = run();
+  if (!current) return job;
+  await Promise.race([job, current.listed]);
+  return current.soFar() ?? job;
 }
 
 /** The whole report (every analysis in, or late by the view's deadline), not a first answer. */
@@ -187,6 +191,8 @@ async function firstWithin<T>(work: Promise<T>, ms: number): Promise<T | null> {
 /** A report being made: the whole of it, and the report of what is in so far. */
 interface FindingsRun {
   report: Promise<FindingsReport>;
+  /** Settles once the lists every finding is made from are in. */
+  listed: Promise<void>;
   /** The report of the parts in now, the rest named late; null until the lists are in. */
   soFar(): FindingsReport | null;
 }
@@ -205,6 +211,10 @@ function startFindingsRun(rt: ClusterRuntime, opts: FindingsOptions): FindingsRu
   const parts: Parts = {};
   const progress: LogProgress = { read: 0, of: null };
   let base: Base | null = null;
+  let markListed: () => void = () => undefined;
+  const listed = new Promise<void>((resolve) => {
+    markListed = resolve;
+  });
   const report = (async () => {
     // pods come from the runtime's pod watch (trimmed to what the checks read), with the objects
     // its list could not read, so a malformed pod is still named (MDX0002)
@@ -240,6 +250,7 @@ function startFindingsRun(rt: ClusterRuntime, opts: FindingsOptions): FindingsRu
     });
     const root = inv.rootNamespace;
     base = { screened, services: serviceList.items.length, inv, root };
+    markListed();
     const settle = async <T>(part: string, work: Promise<T>): Promise<Outcome<T>> => {
       try {
         const r = await d.within(part, work);
@@ -269,6 +280,7 @@ function startFindingsRun(rt: ClusterRuntime, opts: FindingsOptions): FindingsRu
   })();
   return {
     report,
+    listed,
     soFar: () => {
       if (!base) return null;
       const pending = (Object.keys(PART) as (keyof Parts)[])
