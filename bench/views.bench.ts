@@ -6,8 +6,8 @@ import { ms, startSimProcess, type BenchResult } from './support';
  * latency fault: lists, gets, pods/proxy and port-forwards alike; the watch streams' events are
  * not delayed), with MESHDX_VIEW_DEADLINE_MS=10000. A fresh meshdx server, the views opened one
  * after the other (page and API together, as the browser asks them). A view answers when it
- * sends its view (200) or, by its deadline, a 503 VIEW_LATE naming what it is still reading;
- * anything else, or no answer, fails the benchmark. The fleet is asked for a new scan
+ * sends its view (200) by its deadline, naming what it could not read in time; a 503, anything
+ * else, or no answer, fails the benchmark. The fleet is asked for a new scan
  * (`refresh=1`), and its answer must hold no 0 standing for an unknown: a total nothing was
  * measured for is null, and no proxy is called unreachable (only the API server is slow).
  */
@@ -98,7 +98,7 @@ export async function run(): Promise<BenchResult[]> {
         const took = ms(t0);
         slowest = Math.max(slowest, took);
         for (const a of answers) {
-          const ok = a.status === 200 || (a.status === 503 && a.code === 'VIEW_LATE');
+          const ok = a.status === 200;
           if (!ok) failures.push(`${a.url} ${a.status} ${a.code ?? ''}`);
           if (a.unknownAsZero) failures.push(`${a.url}: ${a.unknownAsZero}`);
         }
@@ -114,6 +114,7 @@ export async function run(): Promise<BenchResult[]> {
       if (failures.length > 0)
         throw new Error(`views that did not answer: ${failures.join('; ')} | ${notes.join('; ')}`);
       return [
+        await findingsFirstAnswer(),
         {
           name: 'views.deadline-under-5s-api-latency',
           value: Math.round(slowest),
@@ -122,6 +123,34 @@ export async function run(): Promise<BenchResult[]> {
           note: `every view answered; API latency ${LATENCY_MS} ms, deadline ${DEADLINE_MS} ms: ${notes.join('; ')}`,
         },
       ];
+    } finally {
+      await server.stop();
+    }
+  } finally {
+    await sim.stop();
+  }
+}
+
+/**
+ * The first Findings answer on the demo (240 pods), on a fresh server as Overview's
+ * "Needs attention" card asks for it: what is known at once, the rest filled in later.
+ */
+async function findingsFirstAnswer(): Promise<BenchResult> {
+  const sim = await startSimProcess('demo');
+  try {
+    const server = await startNextServer(sim.kubeconfig);
+    try {
+      // the page first, as the browser opens Overview (it starts the runtime's watches)
+      await fetch(`${server.url}/`, { signal: AbortSignal.timeout(60_000) }).then((r) => r.text());
+      const a = await ask(server.url, '/api/findings');
+      if (a.status !== 200) throw new Error(`/api/findings answered ${a.status} ${a.code ?? ''}`);
+      return {
+        name: 'views.findings-first-answer-demo',
+        value: Math.round(a.ms),
+        unit: 'ms',
+        target: 3_000,
+        note: `first /api/findings on the demo: ${a.late} part(s) still being read in that answer`,
+      };
     } finally {
       await server.stop();
     }
