@@ -14,7 +14,7 @@ const demo = base(PORTS.demo);
 function getWithHost(
   path: string,
   host: string,
-): Promise<{ status: number; type: string; body: string }> {
+): Promise<{ status: number; type: string; body: string; headers: http.IncomingHttpHeaders }> {
   return new Promise((resolve, reject) => {
     const req = http.request(
       { host: '127.0.0.1', port: PORTS.demo, path, method: 'GET', headers: { Host: host } },
@@ -27,6 +27,7 @@ function getWithHost(
             status: res.statusCode ?? 0,
             type: String(res.headers['content-type'] ?? ''),
             body,
+            headers: res.headers,
           }),
         );
       },
@@ -53,6 +54,35 @@ test('a foreign Host is refused with a reason naming the setting; loopback names
     (h) => `${h}:${PORTS.demo}`,
   ))
     expect((await getWithHost('/api/cluster', host)).status, host).toBe(200);
+});
+
+test('a path that would redirect is a 421 for a foreign Host; redirects and errors carry the headers', async () => {
+  const headersOf = (r: { headers: http.IncomingHttpHeaders }, what: string) => {
+    expect(r.headers['x-frame-options'], what).toBe('DENY');
+    expect(r.headers['x-content-type-options'], what).toBe('nosniff');
+    expect(String(r.headers['content-security-policy'] ?? ''), what).toContain(
+      "frame-ancestors 'none'",
+    );
+  };
+  const odd = ['/timelines/', '/proxies/?namespace=shop', '/api/pods/shop/%2e%2e', '/api/nope'];
+  for (const p of odd) {
+    const r = await getWithHost(p, 'evil.example');
+    expect(r.status, p).toBe(421);
+    expect(r.headers.location, p).toBeUndefined();
+    headersOf(r, `${p} (foreign Host)`);
+  }
+  const own = `localhost:${PORTS.demo}`;
+  const slash = await getWithHost('/timelines/', own);
+  expect(slash.status).toBe(308);
+  expect(slash.headers.location).toMatch(/\/timelines$/);
+  headersOf(slash, 'trailing-slash redirect');
+  for (const p of ['/api/pods/shop/%2e%2e', '/api/nope']) {
+    const r = await getWithHost(p, own);
+    expect([400, 404], p).toContain(r.status);
+    expect(r.type, p).toContain('application/json');
+    expect(r.headers.location, p).toBeUndefined();
+    headersOf(r, p);
+  }
 });
 
 const SECURITY_HEADERS = {
