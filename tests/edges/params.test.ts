@@ -4,6 +4,7 @@ import { GET as liveGet } from '../../app/api/incidents/live/route';
 import { GET as timelinesGet } from '../../app/api/timelines/route';
 import { GET as podsGet } from '../../app/api/pods/route';
 import { GET as healthGet } from '../../app/api/health/route';
+import { GET as inventoryGet } from '../../app/api/inventory/route';
 import { GET as ztunnelGet } from '../../app/api/ztunnels/[namespace]/[name]/route';
 import { expectError, url, useEdgeCluster, type ErrorBody } from './support';
 import { podPath } from '../../lib/refs/pod-ref';
@@ -77,6 +78,14 @@ describe('query parameters', () => {
     await expectError(res, 404, 'NAMESPACE_NOT_FOUND', 'namespace');
     const live = await liveGet(new Request(url('/api/incidents/live?namespace=does-not-exist')));
     await expectError(live, 404, 'NAMESPACE_NOT_FOUND', 'namespace');
+    for (const [get, path] of [
+      [timelinesGet, '/api/timelines'],
+      [podsGet, '/api/pods'],
+      [inventoryGet, '/api/inventory'],
+    ] as const) {
+      const res2 = await get(new Request(url(`${path}?namespace=does-not-exist`)));
+      await expectError(res2, 404, 'NAMESPACE_NOT_FOUND', 'namespace');
+    }
   });
 
   it('good values still answer the view', async () => {

@@ -1,4 +1,5 @@
-import { scoped } from '@/app/api/_lib/params';
+import { filterParams, scoped } from '@/app/api/_lib/params';
+import { VIEW_PARAM_KINDS } from '@/lib/api/param-kinds';
 import { parseTimelineQuery } from '@/lib/timeline/fleet-page';
 import { getTimelinePage } from '@/server/screens/timelines/timelines';
 import { windowOf } from '@/server/screens/window';
@@ -11,9 +12,11 @@ export const dynamic = 'force-dynamic';
  * the counts of all of them. A parameter that cannot be used is a 400 naming it.
  */
 export function GET(req: Request) {
-  return scoped(req, (scope) => {
+  return scoped(req, async (scope) => {
     // a link with a wrong window is named, never dropped; epoch ms and now-15m made absolute
     const { params } = windowOf(scope, new URL(req.url).searchParams);
+    // a namespace the cluster does not have is a 404 naming it, not an empty fleet
+    await filterParams(scope, params, VIEW_PARAM_KINDS.namespaced);
     return getTimelinePage(scope, parseTimelineQuery(params));
   });
 }
