@@ -29,18 +29,25 @@ export default defineConfig({
   fullyParallel: false,
   workers: 3,
   retries: 0,
-  // the run ends with its slowest tests (test-support/playwright-slowest.ts)
-  reporter: [['list'], ['./test-support/playwright-slowest.ts']],
+  // the run ends with its slowest tests (test-support/playwright-slowest.ts), and fails when a
+  // selected test never ran (test-support/playwright-all-ran.ts)
+  reporter: [
+    ['list'],
+    ['./test-support/playwright-slowest.ts'],
+    ['./test-support/playwright-all-ran.ts'],
+  ],
   projects: [
     // These compare what the dashboard shows with what the simulators hold at the same instant:
     // they read the clusters and never change them, so they run side by side.
-    { name: 'views', testIgnore: [...CLOCK_SPECS, ...LAST_SPECS], teardown: 'clock' },
+    { name: 'views', testIgnore: [...CLOCK_SPECS, ...LAST_SPECS] },
     // These move the simulated clocks (rollouts, deleted pods) of the demo's clusters, which the
-    // specs above read: they start once those are done, whether those passed or not (as a
-    // teardown project; a dependent project would be skipped after a failure). Each moves
-    // clusters of its own (the demo's; phantom-503 and phantom-cross-ns): the two run side by side.
-    { name: 'clock', testMatch: CLOCK_SPECS, teardown: 'last' },
-    { name: 'last', testMatch: LAST_SPECS },
+    // specs above read: they start once those are done. Each moves clusters of its own (the
+    // demo's; phantom-503 and phantom-cross-ns): the two run side by side. A chain of
+    // dependencies, not of teardowns: Playwright never starts a teardown's own teardown, and
+    // counted both as "did not run" with exit 0 (test-support/playwright-all-ran.ts now fails
+    // such a run). A failure above skips them, as a failed run.
+    { name: 'clock', testMatch: CLOCK_SPECS, dependencies: ['views'] },
+    { name: 'last', testMatch: LAST_SPECS, dependencies: ['clock'] },
   ],
   use: {
     browserName: 'chromium',
