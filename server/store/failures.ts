@@ -34,11 +34,8 @@ export const DEFAULT_FAILURE_LIMITS: FailureLimits = {
   maxBytes: 256 * 1024 * 1024,
 };
 
-/**
- * The window condition: the time expression of the unique index `failures_key` (its leading
- * column), so a window is one range of that index; untimed records (0) never fall in one.
- */
-const IN_WINDOW = 'coalesce(time, 0) BETWEEN @from AND @to AND time IS NOT NULL';
+/** The window condition: one range of the index `failures_time` (untimed records never fall in one). */
+const IN_WINDOW = 'time BETWEEN @from AND @to';
 
 const proxiesClause = (q: FailureQuery) =>
   q.proxies ? ' AND proxy IN (SELECT value FROM json_each(@proxies))' : '';
