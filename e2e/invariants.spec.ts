@@ -206,7 +206,9 @@ for (const scenario of ['demo', 'phantom-503'] as const) {
  * requests, the snapshot's and those that arrived.
  */
 async function liveMinute(page: Page, scenario: string): Promise<void> {
-  // past the scenario's first deletion (a no-op when the specs before moved it there already)
+  // the dashboard watches the cluster first (its pod history sees the deletion), then the
+  // cluster moves past its first deletion (a no-op when the specs before moved it there already)
+  expect((await fetch(`${demo}/api/incidents?context=meshdx-sim-${scenario}`)).status).toBe(200);
   const sim = simUrlOf(scenario);
   const now = async () =>
     Date.parse(
@@ -215,6 +217,16 @@ async function liveMinute(page: Page, scenario: string): Promise<void> {
   const start = await now();
   const target = Date.parse('2026-11-01T12:01:10Z');
   if (start < target) await advance(scenario, target - start);
+  // the view has found the clients failing on the gone pod (its pod watch caught up)
+  await expect
+    .poll(
+      async () => {
+        const res = await fetch(`${demo}/api/incidents?context=meshdx-sim-${scenario}`);
+        return res.ok ? ((await res.json()) as { totals: { shown: number } }).totals.shown : 0;
+      },
+      { timeout: 60_000, message: `${scenario}: failing requests in the view before Live` },
+    )
+    .toBeGreaterThan(0);
   await page.goto(`${demo}/incidents?context=meshdx-sim-${scenario}`);
   const before = await checkIncidents(page);
   await page.getByTestId('live-switch').check();
