@@ -53,3 +53,24 @@ test('a long list lays out its first 100 findings and the rest on demand', async
   const warnings = report.findings.filter((f) => f.severity === 'warning').length;
   await expect(items).toHaveCount(Math.min(100, warnings));
 });
+
+test("Overview's findings are visible within 3 s of its load, filled in as the report completes", async ({
+  page,
+}) => {
+  const t0 = Date.now();
+  await page.goto(`${demo}/`);
+  const card = page.getByTestId('attention-card');
+  // the first answer: codes from what is known, or the card saying what is still being read
+  await expect(
+    card.locator('[data-attention-code], [data-testid="attention-partial"]').first(),
+  ).toBeVisible({
+    timeout: 15_000,
+  });
+  const took = Date.now() - t0;
+  test.info().annotations.push({ type: 'findings-visible-ms', description: String(took) });
+  expect(took, `findings visible after ${took} ms`).toBeLessThan(3_000);
+  await expect(card).not.toContainText('Loading findings');
+  // the card fills in until the report is whole (it asks again while parts are still read)
+  await expect(card.getByTestId('attention-partial')).toHaveCount(0, { timeout: 60_000 });
+  await expect(card.locator('[data-attention-code]').first()).toBeVisible();
+});
