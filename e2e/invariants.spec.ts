@@ -76,6 +76,8 @@ async function checkViews(page: Page, ctx: string, shot: string): Promise<Seen> 
   await page.goto(`${demo}/findings?context=${ctx}`);
   const groups = page.getByTestId('findings-groups-card');
   await expect(groups).toBeVisible({ timeout: 60_000 });
+  // a first answer says what it has not read yet; the figures compared are the whole report's
+  await expect(page.getByTestId('late-note')).toHaveCount(0, { timeout: 90_000 });
   const kinds = Number(/(\d+) kinds of finding/.exec((await groups.textContent()) ?? '')?.[1]);
   const all = Number(
     /All (\d+) findings/.exec((await page.getByTestId('findings-card').textContent()) ?? '')?.[1],
@@ -85,6 +87,7 @@ async function checkViews(page: Page, ctx: string, shot: string): Promise<Seen> 
   const meshed = await stat(page, 'stat-meshed');
   const totals = page.getByTestId('attention-totals');
   await expect(totals).toBeVisible({ timeout: 60_000 });
+  await expect(page.getByTestId('attention-partial')).toHaveCount(0, { timeout: 90_000 });
   const [errors, warnings, notes, shownKinds] = ((await totals.textContent()) ?? '')
     .match(/\d+/g)!
     .map(Number) as [number, number, number, number];
