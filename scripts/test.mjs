@@ -5,12 +5,9 @@
 // start, so the CPU-bound work that does not depend on them runs beside them at a lower CPU
 // priority: the static checks (tsc, ESLint, Prettier, side by side), then `next build`. The tests
 // keep the cores whenever they want them (their timing assertions see an idle machine), and the
-// rest fills the gaps. Playwright starts on that build as soon as it is made, still beside the
-// unit tests: its specs mostly wait (on the demo's clocks, on Prometheus' scrapes, on pages), so
-// run after Vitest they left the cores idle for minutes; Vitest itself uses about one core of two
-// on average. Once Vitest is done, Playwright gets its normal priority back. Any failure fails the run;
-// the output of what ran beside the tests is printed after theirs, one block per command, then
-// the time of each phase.
+// rest fills the gaps. Playwright runs last, on that build. Any failure fails the run; the output
+// of what ran beside the tests is printed after theirs, one block per command, then the time of
+// each phase.
 import { spawn, spawnSync } from 'node:child_process';
 import path from 'node:path';
 
@@ -94,10 +91,7 @@ function run(name, command, args, { capture = false, beside = false } = {}) {
   });
 }
 
-/**
- * The static checks side by side, then the production build if they pass, then Playwright on it
- * (all beside the unit tests, which may still be running).
- */
+/** The static checks side by side, then the production build if they pass. */
 async function checkThenBuild() {
   const checks = await Promise.all([
     run('tsc --noEmit', bin('tsc'), ['--noEmit'], { capture: true, beside: true }),
@@ -112,12 +106,7 @@ async function checkThenBuild() {
     capture: true,
     beside: true,
   });
-  if (build.code !== 0) return [...checks, build];
-  const e2e = await run('playwright test', bin('playwright'), ['test'], {
-    capture: true,
-    beside: true,
-  });
-  return [...checks, build, e2e];
+  return [...checks, build];
 }
 
 const phases = [];
@@ -134,19 +123,23 @@ phases.push(vitest, ...beside);
 for (const r of beside) {
   const status = r.code === 0 ? 'passed' : `FAILED (exit ${r.code})`;
   console.log(`\n── ${r.name}: ${status} in ${secs(r.ms)} ${'─'.repeat(20)}`);
-  // a passing check says little (Prettier lists nothing, tsc nothing): the build's routes, the
-  // end-to-end run and every failure are worth reading
-  if (r.code !== 0 || r.name === 'next build' || r.name === 'playwright test')
-    process.stdout.write(r.output.trimEnd() + '\n');
+  // a passing check says little (Prettier lists nothing, tsc nothing): the build's routes and
+  // every failure are worth reading
+  if (r.code !== 0 || r.name === 'next build') process.stdout.write(r.output.trimEnd() + '\n');
 }
-if (!beside.some((r) => r.name === 'playwright test'))
-  console.log('\nmeshdx test: playwright test did not run: the checks or the build failed');
+
+const failedBefore = phases.filter((p) => p.code !== 0);
+const built = beside.some((r) => r.name === 'next build' && r.code === 0);
+if (failedBefore.length === 0 && built) {
+  console.log('');
+  phases.push(await run('playwright test', bin('playwright'), ['test']));
+}
 
 const besideTests = new Set(beside);
 console.log('\nmeshdx test: wall time of each command');
 for (const p of phases) {
   const status = p.code === 0 ? 'ok    ' : 'FAILED';
-  const note = besideTests.has(p) ? '  (beside vitest, from its start; lower priority)' : '';
+  const note = besideTests.has(p) ? '  (beside vitest, lower priority)' : '';
   console.log(`  ${secs(p.ms).padStart(8)}  ${status}  ${p.name}${note}`);
 }
 console.log(`  ${secs(Date.now() - startedAll).padStart(8)}  total`);

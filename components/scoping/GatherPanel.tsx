@@ -100,7 +100,7 @@ export function GatherPanel({ view }: { view: ScopingView }) {
                 )}
               </>
             ) : (
-              <span className="text-red-700">unreachable: {i.error}</span>
+              <span className="text-red-700">not read: {i.error}</span>
             )}
           </div>
         ))}

@@ -20,7 +20,7 @@ describe('Incidents on a slow API server', () => {
       const view = await incidentsOf(rt, {});
       expect(view.clients.source).toBe('pod churn only');
       expect(view.clients.note).toMatch(
-        /asking \d+ client proxies for their own failure counts took longer than 3000 ms/,
+        /asking \d+ client proxies for their own failure counts took longer than \d+ ms \(half of what was left of the view's deadline\)/,
       );
       expect(view.clients.chosen.length).toBeGreaterThan(0);
     } finally {

@@ -50,7 +50,7 @@ describe('ganttChartData', () => {
       s1: 6,
       k1: 'running',
     });
-    expect(d.rows[1]).toEqual({ label: 'istio-proxy', role: 'proxy' });
+    expect(d.rows[1]).toEqual({ label: 'istio-proxy', containerRole: 'proxy' });
   });
 
   it('places markers on the axis and on their container row; unreadable times are left out', () => {

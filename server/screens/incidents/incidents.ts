@@ -323,7 +323,7 @@ async function signalsInTime(
     signals: new Map(),
     source: {
       source: 'pod churn only',
-      note: `asking ${asked} client proxies for their own failure counts took longer than ${withinMs} ms (half the view's deadline): clients were chosen by pod churn alone; the answers still coming in serve the next view`,
+      note: `asking ${asked} client proxies for their own failure counts took longer than ${withinMs} ms (half of what was left of the view's deadline): clients were chosen by pod churn alone; the answers still coming in serve the next view`,
     },
   };
 }

@@ -133,7 +133,27 @@ export async function gatherScopingInput(deps: GatherDeps): Promise<Gathered> {
   const now = t.clusterNow();
   const targets = scopingTargets(pods.items);
   const istiods = istiodPods(pods.items, deps.istioNamespace);
-  const pushPromise = Promise.all(istiods.map((p) => readIstiodPush(t, p, deps.timeoutMs)));
+  // istiod's push health is read by the view's deadline too: past it, each replica not read is
+  // said to be late (not unreachable) and the read is not waited for
+  const pushLate = (p: Pod): IstiodPush => ({
+    pod: p.metadata.name,
+    reachable: false,
+    error: `late: not read within the view's ${deadlineMs} ms deadline`,
+    connectedProxies: null,
+    services: null,
+    pushes: {},
+    convergence: null,
+    configSizeMeanBytes: null,
+    implausible: [],
+  });
+  const pushDue = new Promise<void>((r) =>
+    setTimeout(r, Math.max(0, started + deadlineMs - Date.now())).unref(),
+  );
+  const pushPromise = Promise.all(
+    istiods.map((p) =>
+      Promise.race([readIstiodPush(t, p, deps.timeoutMs), pushDue.then(() => pushLate(p))]),
+    ),
+  );
   // the window the proxies have been counting for, as the per-proxy reads would find it
   const window1 = observationWindow(
     targets.flatMap((tg) =>
