@@ -45,7 +45,7 @@ import {
 import { readEnvoyUsage } from './envoy-usage';
 import { readPrometheusUsage } from './prometheus';
 import { describeImplausible } from '../../../lib/plausible/checks';
-import { readIstiodPush } from './push-health';
+import { pushNotRead, readIstiodPush } from './push-health';
 import {
   genericReason,
   observationWindow,
@@ -135,17 +135,8 @@ export async function gatherScopingInput(deps: GatherDeps): Promise<Gathered> {
   const istiods = istiodPods(pods.items, deps.istioNamespace);
   // istiod's push health is read by the view's deadline too: past it, each replica not read is
   // said to be late (not unreachable) and the read is not waited for
-  const pushLate = (p: Pod): IstiodPush => ({
-    pod: p.metadata.name,
-    reachable: false,
-    error: `late: not read within the view's ${deadlineMs} ms deadline`,
-    connectedProxies: null,
-    services: null,
-    pushes: {},
-    convergence: null,
-    configSizeMeanBytes: null,
-    implausible: [],
-  });
+  const pushLate = (p: Pod): IstiodPush =>
+    pushNotRead(p.metadata.name, `late: not read within the view's ${deadlineMs} ms deadline`);
   const pushDue = new Promise<void>((r) =>
     setTimeout(r, Math.max(0, started + deadlineMs - Date.now())).unref(),
   );

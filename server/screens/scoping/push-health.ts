@@ -33,16 +33,21 @@ export async function readIstiodPush(
     );
     return pushFromMetrics(name, res.body);
   } catch (e) {
-    return {
-      pod: name,
-      reachable: false,
-      error: failureReason(e),
-      connectedProxies: null,
-      services: null,
-      pushes: {},
-      convergence: null,
-      configSizeMeanBytes: null,
-      implausible: [],
-    };
+    return pushNotRead(name, failureReason(e));
   }
+}
+
+/** One istiod whose push health was not read (unreachable, late): every figure unknown, and why. */
+export function pushNotRead(pod: string, error: string): IstiodPush {
+  return {
+    pod,
+    reachable: false,
+    error,
+    connectedProxies: null,
+    services: null,
+    pushes: {},
+    convergence: null,
+    configSizeMeanBytes: null,
+    implausible: [],
+  };
 }
