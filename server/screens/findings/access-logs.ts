@@ -1,0 +1,100 @@
+/**
+ * The findings report's access-log reads: one running pod per meshed workload (up to a limit),
+ * each log a source of the report, with how far the reads have got.
+ */
+import type { FindingsReport } from '../../../lib/api/findings';
+import { parseAccessLog } from '../../../lib/accesslog/parser';
+import type { AccessLogRecord } from '../../../lib/accesslog/types';
+import type { Pod, Service } from '../../../lib/kube/types';
+import type { ClientRecords } from '../../../lib/protocol/external';
+import { hasProxy } from '../../../lib/kube/proxy-container';
+import { groupWorkloads, pickLogWorkloads } from '../../../lib/protocol/select';
+import { mapBounded } from '../../../lib/proxies/pool';
+import { podLogs } from '../../kube/logs';
+import type { KubeTransport } from '../../kube/transport';
+import { podKey } from '../../../lib/refs/pod-ref';
+
+export interface FindingsOptions {
+  /** Most istio-proxy logs read for the external-host check (one pod per workload). */
+  maxLogPods?: number;
+  logTailLines?: number;
+  logTimeoutMs?: number;
+  logConcurrency?: number;
+}
+
+export type Source = NonNullable<FindingsReport['sources']>[number];
+
+/** How far the report's log reads have got (one pod per workload). */
+export interface LogProgress {
+  read: number;
+  /** Logs to read; null until the workloads are picked. */
+  of: number | null;
+}
+
+/** Access logs of one running pod per meshed workload (up to max), each a source in the report. */
+export async function readAccessLogs(
+  t: KubeTransport,
+  pods: readonly Pod[],
+  services: readonly Service[],
+  o: Required<FindingsOptions>,
+  progress: LogProgress = { read: 0, of: null },
+): Promise<{ logs: ClientRecords[]; sources: Source[] }> {
+  const running = pods.filter((p) => p.status?.phase === 'Running' && hasProxy(p));
+  const groups = groupWorkloads(running);
+  const picked = pickLogWorkloads(groups, services, o.maxLogPods);
+  const sources: Source[] = [];
+  if (groups.length > picked.length) {
+    sources.push({
+      name: 'istio-proxy logs',
+      ok: true,
+      detail: `read ${picked.length} of ${groups.length} meshed workloads (limit ${o.maxLogPods})`,
+    });
+  }
+  progress.of = picked.length;
+  type Read = { entry: ClientRecords | null; source: Source };
+  const results = await mapBounded<(typeof picked)[number], Read>(
+    picked,
+    o.logConcurrency,
+    async (g) => {
+      const ns = g.namespace;
+      const name = `logs ${podKey(ns, g.pod.metadata.name)}`;
+      try {
+        const text = await podLogs(t, ns, g.pod.metadata.name, 'istio-proxy', {
+          tailLines: o.logTailLines,
+          timeoutMs: o.logTimeoutMs,
+        });
+        const lines = parseAccessLog(text);
+        const records: AccessLogRecord[] = [];
+        let errors = 0;
+        for (const l of lines) {
+          if (l.kind === 'record') records.push(l.record);
+          else if (l.kind === 'error') errors += 1;
+        }
+        const client = { kind: g.kind, namespace: ns, name: g.name };
+        const detail = `${records.length} access-log records, ${errors} unreadable lines, ${lines.length - records.length - errors} proxy lines`;
+        return { entry: { client, records }, source: { name, ok: true, detail } };
+      } catch (e) {
+        return { entry: null, source: { name, ok: false, detail: (e as Error).message } };
+      }
+    },
+    {
+      onDone: () => {
+        progress.read += 1;
+      },
+      onThrow: (e, g) => ({
+        entry: null,
+        source: {
+          name: `logs ${podKey(g.namespace, g.pod.metadata.name)}`,
+          ok: false,
+          detail: String(e),
+        },
+      }),
+    },
+  );
+  const logs: ClientRecords[] = [];
+  for (const r of results) {
+    sources.push(r.source);
+    if (r.entry !== null) logs.push(r.entry);
+  }
+  return { logs, sources };
+}
