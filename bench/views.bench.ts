@@ -1,4 +1,4 @@
-import { startNextServer } from './next-server';
+import { cpuMs, startNextServer } from './next-server';
 import { ms, startSimProcess, type BenchResult } from './support';
 
 /**
@@ -72,6 +72,12 @@ async function ask(base: string, url: string): Promise<Answer> {
 }
 
 export async function run(): Promise<BenchResult[]> {
+  // MESHDX_VIEWS_ONLY=findings-first runs the first-answer measurement alone
+  if (process.env.MESHDX_VIEWS_ONLY === 'findings-first') return [await findingsFirstAnswer()];
+  if (process.env.MESHDX_VIEWS_ONLY)
+    throw new Error(
+      `MESHDX_VIEWS_ONLY=${process.env.MESHDX_VIEWS_ONLY}: the only part run alone is findings-first`,
+    );
   const sim = await startSimProcess('demo', {}, ['--fault', `latency=${LATENCY_MS}`]);
   try {
     const server = await startNextServer(sim.kubeconfig, {
@@ -131,25 +137,71 @@ export async function run(): Promise<BenchResult[]> {
   }
 }
 
+interface FindingsAnswer {
+  ms: number;
+  findings: number;
+  late: { part: string; detail: string }[];
+}
+
+async function askFindings(base: string): Promise<FindingsAnswer> {
+  const t0 = process.hrtime.bigint();
+  const r = await fetch(`${base}/api/findings`, { signal: AbortSignal.timeout(60_000) });
+  const text = await r.text();
+  const took = ms(t0);
+  if (r.status !== 200)
+    throw new Error(`/api/findings answered ${r.status}: ${text.slice(0, 300)}`);
+  const j = JSON.parse(text) as {
+    findings?: unknown[];
+    late?: { part: string; detail: string }[];
+  };
+  const late = j.late ?? [];
+  // a part still being read is named with what it waits for, never left out or shown as none
+  const unnamed = late.filter((l) => !l.detail);
+  if (unnamed.length > 0)
+    throw new Error(
+      `/api/findings: late parts without a reason: ${unnamed.map((l) => l.part).join(', ')}`,
+    );
+  return { ms: took, findings: j.findings?.length ?? 0, late };
+}
+
 /**
- * The first Findings answer on the demo (240 pods), on a fresh server as Overview's
- * "Needs attention" card asks for it: what is known at once, the rest filled in later.
+ * The first Findings answer on the demo (240 pods), from a cold server start: the server answers
+ * (`next start` is up), the browser opens Overview, and its "Needs attention" card asks for the
+ * findings. The figure is the time from the server being up to that first answer (the page's
+ * own load included); what it still reads is named in it, and the card asks again (every 2 s)
+ * until the report is whole. The server's CPU time is in the note: on a shared machine the wall
+ * time alone says little.
  */
 async function findingsFirstAnswer(): Promise<BenchResult> {
   const sim = await startSimProcess('demo');
   try {
-    const server = await startNextServer(sim.kubeconfig);
+    const server = await startNextServer(sim.kubeconfig, {}, 50);
     try {
-      // the page first, as the browser opens Overview (it starts the runtime's watches)
-      await fetch(`${server.url}/`, { signal: AbortSignal.timeout(60_000) }).then((r) => r.text());
-      const a = await ask(server.url, '/api/findings');
-      if (a.status !== 200) throw new Error(`/api/findings answered ${a.status} ${a.code ?? ''}`);
+      const up = process.hrtime.bigint();
+      const cpu0 = cpuMs(server.pid);
+      // the page first, as the browser opens Overview (it reads the inventory)
+      const page = await fetch(`${server.url}/`, { signal: AbortSignal.timeout(60_000) });
+      await page.text();
+      if (page.status !== 200) throw new Error(`/ answered ${page.status}`);
+      const pageMs = ms(up);
+      const first = await askFindings(server.url);
+      const firstMs = ms(up);
+      const cpuFirst = cpuMs(server.pid) - cpu0;
+      let last = first;
+      while (last.late.length > 0 && ms(up) < 120_000) {
+        await new Promise((r) => setTimeout(r, 2_000));
+        last = await askFindings(server.url);
+      }
+      const wholeMs = ms(up);
+      const cpuWhole = cpuMs(server.pid) - cpu0;
+      const parts = (a: FindingsAnswer) =>
+        a.late.length === 0 ? 'whole' : `still reading ${a.late.map((l) => l.part).join(', ')}`;
       return {
         name: 'views.findings-first-answer-demo',
-        value: Math.round(a.ms),
+        value: Math.round(firstMs),
         unit: 'ms',
         target: 3_000,
-        note: `first /api/findings on the demo: ${a.late} part(s) still being read in that answer`,
+        note: `from the server up: Overview page ${Math.round(pageMs)} ms, then /api/findings ${Math.round(first.ms)} ms with ${first.findings} findings (${parts(first)}); server CPU ${Math.round(cpuFirst)} ms to that answer; ${last.late.length === 0 ? `whole at ${Math.round(wholeMs)} ms with ${last.findings} findings` : `not whole after ${Math.round(wholeMs)} ms (${parts(last)})`}, server CPU ${Math.round(cpuWhole)} ms`,
       };
     } finally {
       await server.stop();

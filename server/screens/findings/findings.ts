@@ -32,10 +32,12 @@ export const FINDINGS_CACHE_MS = 30_000;
  * while (Overview's attention card and the Findings view ask for the same report). Options that
  * change what is read skip the cache.
  *
- * The first answer does not wait for the whole report: once MESHDX_FIRST_ANSWER_MS has passed,
- * the report of what is in (the config findings of the watched objects first, then each analysis
- * as it finishes) is the answer, its missing parts named as late with how far they got; the
- * computation goes on and the screens ask again until the report is whole.
+ * The first answer does not wait for the analyses: as soon as the lists every finding is made
+ * from are in, the report of what is in (the config findings of the listed objects, and each
+ * analysis already finished) is the answer, the analyses still running named as late with how
+ * far they got; the computation goes on and the screens ask again until the report is whole.
+ * Only the lists are waited for (by the view's deadline, else the 503 naming them): on a fresh
+ * server they are the pod watch's first list and a few small lists.
  */
 export async function getFindings(
   scope: RequestScope,
@@ -44,12 +46,9 @@ export async function getFindings(
   const rt = runtimeFor(scope);
   if (Object.keys(opts).length > 0) return startFindingsRun(rt, opts).report;
   const { job, run } = findingsJob(rt);
-  const first = await firstWithin(job, rt.settings.MESHDX_FIRST_ANSWER_MS);
-  if (first !== null) return first;
-  // the report of what is in as soon as the lists are (the whole one if it comes first; by the
-  // deadline, or the 503 naming the lists still read)
   const current = run();
   if (!current) return job;
+  // the whole report if it is in first, else what is in once the lists are
   await Promise.race([job, current.listed]);
   return current.soFar() ?? job;
 }
@@ -81,20 +80,6 @@ function findingsJob(rt: ClusterRuntime): {
     () => undefined,
   );
   return { job, run: () => state.run };
-}
-
-/** `work`'s value if it is in within `ms`, else null (its failure within `ms` is thrown). */
-async function firstWithin<T>(work: Promise<T>, ms: number): Promise<T | null> {
-  let timer: NodeJS.Timeout | undefined;
-  const out = new Promise<null>((resolve) => {
-    timer = setTimeout(() => resolve(null), ms);
-    timer.unref?.();
-  });
-  try {
-    return await Promise.race([work, out]);
-  } finally {
-    clearTimeout(timer);
-  }
 }
 
 /** A report being made: the whole of it, and the report of what is in so far. */

@@ -1,0 +1,59 @@
+import { describe, expect, it } from 'vitest';
+import { GET as findingsGet } from '../../app/api/findings/route';
+import { FindingsReportSchema, type FindingsReport } from '../../lib/api/findings';
+import type { Pod } from '../../lib/kube/types';
+import { faultKey } from '../../server/sim/store/faults';
+import { url, useEdgeCluster } from '../edges/support';
+
+/**
+ * The first Findings answer waits for the lists, not for the analyses: on a fresh server whose
+ * proxies answer only after 20 s (every pod's pods/proxy and port-forward slowed), the first
+ * answer comes long before them, with the config findings of the listed objects, and names each
+ * analysis still running (in `late` and as a source not read), never as none found. The wait a
+ * view gives a big cluster's first pod list (MESHDX_FIRST_ANSWER_MS, set long here) does not
+ * hold the findings back either: only the lists do.
+ */
+const SLOW_MS = 20_000;
+const cluster = useEdgeCluster('findings-first-answer', {
+  scenario: 'demo',
+  env: { MESHDX_FIRST_ANSWER_MS: String(SLOW_MS) },
+});
+
+describe('the first Findings answer on a fresh server', () => {
+  it('comes once the lists are in, naming the analyses still running', async () => {
+    for (const p of cluster.sim.store.list('pods') as Pod[])
+      cluster.sim.faults.slowPods.set(faultKey(p), SLOW_MS);
+    const t0 = Date.now();
+    const res = await findingsGet(new Request(url('/api/findings')));
+    const took = Date.now() - t0;
+    expect(res.status).toBe(200);
+    const first: FindingsReport = FindingsReportSchema.parse(await res.json());
+    // it did not wait for a proxy: those answer after SLOW_MS
+    expect(took).toBeLessThan(SLOW_MS / 2);
+    const sources = new Map((first.sources ?? []).map((s) => [s.name, s]));
+    expect(sources.get('pods')?.ok).toBe(true);
+    expect(sources.get('pods')?.detail).toMatch(/^[1-9]\d* pods$/);
+    // the config findings of what is listed are there at once
+    expect(first.findings.length).toBeGreaterThan(0);
+    // Scoping reads every proxy's config: still running, and said so in both places
+    const late = new Map((first.late ?? []).map((l) => [l.part, l.detail]));
+    expect(late.get('scoping analysis')).toMatch(/still running/);
+    expect(sources.get('scoping analysis')?.ok).toBe(false);
+    expect(sources.get('scoping analysis')?.detail).toBe('still running');
+    for (const [part, detail] of late) {
+      expect(detail, part).toMatch(/still (running|being read)|deadline/);
+      const s = sources.get(part);
+      if (s) expect(s.ok, part).toBe(false);
+    }
+
+    // the next answer is the same run's report so far (no new computation, nothing lost)
+    const again = FindingsReportSchema.parse(
+      await (await findingsGet(new Request(url('/api/findings')))).json(),
+    );
+    const key = (f: FindingsReport['findings'][number]) =>
+      JSON.stringify([f.code, f.subject.kind, f.subject.namespace ?? null, f.subject.name]);
+    const shown = new Set(again.findings.map(key));
+    for (const f of first.findings) expect(shown.has(key(f)), key(f)).toBe(true);
+    cluster.sim.faults.slowPods.clear();
+  }, 60_000);
+});
