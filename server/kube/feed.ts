@@ -69,7 +69,7 @@ export class WatchFeed<T extends KubeObject> {
     lastConsumerError: null,
     rejected: 0,
     attempts: 0,
-    progress: { pages: 0, objects: 0, remaining: null },
+    progress: { pages: 0, objects: 0, remaining: null, startedAt: null },
   };
   private started = false;
   private stopped = false;

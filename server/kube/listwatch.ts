@@ -61,6 +61,8 @@ export interface ListProgress {
   objects: number;
   /** Server's count of what remains, when it says (remainingItemCount). */
   remaining: number | null;
+  /** When the list under way (or the last one) was started (ms since the epoch), null before. */
+  startedAt: number | null;
 }
 
 /**
@@ -104,11 +106,12 @@ export async function listPaged<T extends KubeObject>(
   } = {},
 ): Promise<Listed<T>> {
   const path = collectionPath(rt, opts.namespace);
-  const progress = opts.progress ?? { pages: 0, objects: 0, remaining: null };
+  const progress = opts.progress ?? { pages: 0, objects: 0, remaining: null, startedAt: null };
   const reset = () => {
     progress.pages = 0;
     progress.objects = 0;
     progress.remaining = null;
+    progress.startedAt = Date.now();
   };
   reset();
   const items: T[] = [];
@@ -200,7 +203,7 @@ export class ListWatcher<T extends KubeObject> {
   /** Those objects themselves (few: the Findings report names each one). */
   rejectedObjects: unknown[] = [];
   /** How far the list under way (or the last one) got. */
-  readonly progress: ListProgress = { pages: 0, objects: 0, remaining: null };
+  readonly progress: ListProgress = { pages: 0, objects: 0, remaining: null, startedAt: null };
 
   constructor(
     private readonly t: KubeTransport,

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { isRequestError } from '../../lib/api/request-error';
-import { LastReads, ViewDeadline } from './deadline';
+import { LastReads, ViewDeadline, firstListWithin } from './deadline';
 
 const after = <T>(ms: number, v: T) => new Promise<T>((r) => setTimeout(() => r(v), ms));
 
@@ -84,5 +84,60 @@ describe('ViewDeadline', () => {
       },
     ]);
     expect(d.remaining()).toBeGreaterThan(100);
+  });
+});
+
+/** A feed whose first list reads `pages` pages of 500 objects, one every `everyMs`. */
+function pagedFeed(
+  pages: number,
+  everyMs: number,
+  opts: { remaining?: boolean; fail?: boolean } = {},
+) {
+  const status = {
+    listed: false,
+    progress: { objects: 0, remaining: null as number | null, startedAt: Date.now() },
+  };
+  let read = 0;
+  const listed = new Promise<void>((resolve, reject) => {
+    const timer = setInterval(() => {
+      read++;
+      status.progress.objects = read * 500;
+      status.progress.remaining = opts.remaining === false ? null : (pages - read) * 500;
+      if (read < pages) return;
+      clearInterval(timer);
+      if (opts.fail) return reject(new Error('pods: 403 Forbidden'));
+      status.listed = true;
+      resolve();
+    }, everyMs);
+  });
+  return { currentStatus: status, whenListed: () => listed };
+}
+
+describe('firstListWithin', () => {
+  it('waits for a list that ends within the wait', async () => {
+    expect(await firstListWithin(pagedFeed(3, 20), 2_000)).toBe(true);
+  });
+
+  it('does not wait out the wait for a list whose pace says it cannot end by then', async () => {
+    const t0 = Date.now();
+    // 100 pages of 50 ms: about 5 s, against a 2 s wait
+    expect(await firstListWithin(pagedFeed(100, 50), 2_000)).toBe(false);
+    expect(Date.now() - t0).toBeLessThan(1_000);
+  });
+
+  it('waits the whole wait when the server does not say how much remains', async () => {
+    const t0 = Date.now();
+    expect(await firstListWithin(pagedFeed(100, 50, { remaining: false }), 300)).toBe(false);
+    expect(Date.now() - t0).toBeGreaterThanOrEqual(290);
+  });
+
+  it('a list that fails within the wait fails; one that fails after it is no crash', async () => {
+    await expect(firstListWithin(pagedFeed(2, 20, { fail: true }), 2_000)).rejects.toThrow(
+      /403 Forbidden/,
+    );
+    expect(await firstListWithin(pagedFeed(4, 50, { fail: true, remaining: false }), 60)).toBe(
+      false,
+    );
+    await after(250, null);
   });
 });

@@ -10,6 +10,7 @@
 import { RequestError } from '../../lib/api/request-error';
 import type { LatePart } from '../../lib/api/late';
 import type { ClusterRuntime } from '../runtime/runtime';
+import { listEndsAfter, type ListPace } from '../../lib/kube/list-eta';
 
 export type Within<T> = { ok: true; value: T } | { ok: false; late: LatePart };
 
@@ -166,7 +167,8 @@ export function podListDetail(rt: ClusterRuntime): string {
 
 /**
  * The runtime's pods for a view: once listed, or, while the first list of a big cluster is
- * still running (a restart), after MESHDX_FIRST_ANSWER_MS, the pods read so far, with a late
+ * still running (a restart), after MESHDX_FIRST_ANSWER_MS (or as soon as the list's pace says it
+ * cannot end by then), the pods read so far, with a late
  * part that says how far the list got (the view then says it shows part of the cluster, and
  * asks again). With no page read by then, the list is needed as before: by the deadline, or a
  * 503 naming how far it got.
@@ -179,9 +181,7 @@ export async function podsSoFar(
   const listed = rt.pods.whenListed();
   if (rt.pods.currentStatus.listed) return null;
   const wait = Math.min(rt.settings.MESHDX_FIRST_ANSWER_MS, deadline.remaining());
-  const early = new ViewDeadline(deadline.view, wait);
-  const r = await early.within('pods', listed);
-  if (r.ok) return null;
+  if (await firstListWithin(rt.pods, wait)) return null;
   if (rt.pods.currentStatus.progress.objects > 0 && !rt.pods.currentStatus.listed) {
     const part: LatePart = {
       part: 'pods',
@@ -192,6 +192,47 @@ export async function podsSoFar(
   }
   await deadline.need('pods', listed, () => podListDetail(rt));
   return null;
+}
+
+/** A feed's first list, as far as a view waits for it. */
+export interface FirstList {
+  currentStatus: { listed: boolean; progress: ListPace };
+  whenListed(): Promise<void>;
+}
+
+/**
+ * Waits for a feed's first list for at most `waitMs`, and no longer once the list, at the pace
+ * of its pages so far, cannot end by then (a restart at 50,000 pods: its first page says some
+ * 40 s are left, so the view answers from that page instead of waiting out `waitMs` for
+ * nothing). true once listed; false when the view goes on without it. A failing list fails here.
+ */
+export async function firstListWithin(
+  feed: FirstList,
+  waitMs: number,
+  pollMs = 50,
+): Promise<boolean> {
+  if (feed.currentStatus.listed) return true;
+  const until = Date.now() + waitMs;
+  let timer: NodeJS.Timeout | undefined;
+  const notBy = new Promise<false>((resolve) => {
+    const check = () => {
+      const now = Date.now();
+      if (now >= until || listEndsAfter(feed.currentStatus.progress, now, until))
+        return resolve(false);
+      timer = setTimeout(check, Math.min(pollMs, until - now));
+      timer.unref?.();
+    };
+    check();
+  });
+  const listed = feed.whenListed().then(() => true as const);
+  try {
+    const r = await Promise.race([listed, notBy]);
+    // the list goes on; its failure later must not be an unhandled rejection
+    if (!r) listed.catch(() => undefined);
+    return r;
+  } finally {
+    if (timer) clearTimeout(timer);
+  }
 }
 
 /** The deadline of a view on a runtime (MESHDX_VIEW_DEADLINE_MS). */

@@ -42,7 +42,12 @@ const pod = (name: string, rv: string): Pod =>
 describe('the first list, page by page', () => {
   it('hands each page over as it is read, the progress counting up', async () => {
     const pages: { names: string[]; objects: number; pages: number }[] = [];
-    const progress = { pages: 0, objects: 0, remaining: null as number | null };
+    const progress = {
+      pages: 0,
+      objects: 0,
+      remaining: null as number | null,
+      startedAt: null as number | null,
+    };
     const listed = await listPaged<Pod>(t, CORE.pods, {
       pageSize: 7,
       progress,

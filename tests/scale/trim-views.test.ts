@@ -119,7 +119,7 @@ describe('lists in pages', () => {
 
   it('reads every page of limit/continue and gives what one unpaged list gives', async () => {
     const before = await listsOfPods();
-    const progress = { pages: 0, objects: 0, remaining: null };
+    const progress = { pages: 0, objects: 0, remaining: null, startedAt: null };
     const paged = await listPaged<Pod>(t, CORE.pods, { pageSize: 7, progress });
     const pages = (await listsOfPods()) - before;
     const whole = await listPaged<Pod>(t, CORE.pods, { pageSize: 100_000 });

@@ -29,7 +29,7 @@ import { runtimeFor } from '../../runtime/registry';
 import type { ClusterRuntime } from '../../runtime/runtime';
 import type { HistoryStore } from '../../store/history-store';
 import { StorePodHistory, type StorePodHistoryOptions } from '../../store/pod-history';
-import { ViewDeadline, podListDetail, podsSoFar, viewDeadline } from '../deadline';
+import { ViewDeadline, firstListWithin, podListDetail, podsSoFar, viewDeadline } from '../deadline';
 import { injectionInput, type NodesMemo } from './injection';
 import type { RequestScope } from '../../auth/identity';
 import { podKey } from '../../../lib/refs/pod-ref';
@@ -248,11 +248,7 @@ export async function timelineFleetOf(
   } else {
     // a first answer from part of the pods does not wait for the whole Events list either
     const soon = Math.min(rt.settings.MESHDX_FIRST_ANSWER_MS, deadline.remaining());
-    const events = await new ViewDeadline(deadline.view, soon).within(
-      'events',
-      rt.events.whenListed(),
-    );
-    if (!events.ok)
+    if (!(await firstListWithin(rt.events, soon)))
       deadline.late.push({
         part: 'Kubernetes Events',
         detail:
