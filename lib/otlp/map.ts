@@ -12,7 +12,7 @@ import type { LineParser } from '../accesslog/parser';
 import type { AccessLogRecord, RecordField } from '../accesslog/types';
 import type { PodRef } from '../refs/pod-ref';
 import { podFromAttributes } from './source';
-import type { OtlpLogRecord, OtlpLogsRequest } from './types';
+import type { OtlpLogRecord, OtlpLogsRequest, OtlpLogsSource } from './types';
 import { anyValueToJson, attributesToObject, unixNanoToMs } from './values';
 
 export interface OtlpAccessEntry {
@@ -145,7 +145,7 @@ function mapOne(
  * receiver stores each before mapping the next: nothing of a large request is held at once).
  */
 export function* eachLogRecord(
-  req: OtlpLogsRequest,
+  req: OtlpLogsSource,
   parser: LineParser,
 ): Generator<OtlpAccessEntry | OtlpRecordProblem> {
   let index = 0;

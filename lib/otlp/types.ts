@@ -47,3 +47,16 @@ export interface OtlpResourceLogs {
 export interface OtlpLogsRequest {
   resourceLogs?: OtlpResourceLogs[];
 }
+
+/**
+ * A request as the mapping reads it (OtlpLogsRequest is one): its log records may be produced
+ * only as they are read, as the receiver decodes each protobuf log record when it reaches it.
+ */
+export interface OtlpLogsSource {
+  resourceLogs?: Iterable<OtlpResourceLogsSource>;
+}
+
+export interface OtlpResourceLogsSource {
+  resource?: { attributes?: OtlpKeyValue[] };
+  scopeLogs?: Iterable<{ logRecords?: Iterable<OtlpLogRecord> }>;
+}

@@ -48,6 +48,9 @@ function answer(outcome: ExportOutcome, cb: grpc.sendUnaryData<Uint8Array>): voi
     case 'exhausted':
       cb(refusal(grpc.status.RESOURCE_EXHAUSTED, outcome.reason, outcome.retryAfterMs));
       return;
+    case 'invalid':
+      cb(refusal(grpc.status.INVALID_ARGUMENT, outcome.reason));
+      return;
     case 'failed':
       cb(refusal(grpc.status.UNAVAILABLE, outcome.reason, 5000));
   }

@@ -72,6 +72,9 @@ function answer(res: http.ServerResponse, enc: Encoding, outcome: ExportOutcome)
         retryAfterMs: outcome.retryAfterMs,
       });
       return;
+    case 'invalid':
+      sendStatus(res, 400, enc, { code: CODE.INVALID_ARGUMENT, message: outcome.reason });
+      return;
     case 'failed':
       sendStatus(res, 503, enc, {
         code: CODE.UNAVAILABLE,

@@ -12,10 +12,9 @@ import { failureOf } from '../../lib/incidents/failure-record';
 import type { FailureInput, FailureStore } from '../../lib/incidents/failure-store';
 import type { IpHistory } from '../../lib/ledger/ip-history';
 import { judgeSender, type AllowRule, type PeerPod } from '../../lib/otlp/allow';
-import { countLogRecords, eachLogRecord, type OtlpRecordProblem } from '../../lib/otlp/map';
-import type { OtlpLogsRequest } from '../../lib/otlp/types';
+import { eachLogRecord, type OtlpRecordProblem } from '../../lib/otlp/map';
 import { podKey } from '../../lib/refs/pod-ref';
-import type { PartialSuccess } from './schema';
+import { OtlpDecodeError, type DecodedLogs, type PartialSuccess } from './schema';
 
 /** What the receiver reaches of the cluster's runtime. */
 export interface IngestTarget {
@@ -62,6 +61,8 @@ export type ExportOutcome =
   | { kind: 'ok'; partial: PartialSuccess | null }
   | { kind: 'denied'; reason: string }
   | { kind: 'exhausted'; reason: string; retryAfterMs: number }
+  /** A log record could not be decoded: the request is refused whole, nothing of it stored. */
+  | { kind: 'invalid'; reason: string }
   | { kind: 'failed'; reason: string };
 
 export function emptyCounters(): OtlpCounters {
@@ -116,8 +117,8 @@ export class OtlpIngest {
     return null;
   }
 
-  export(peerIp: string | null, request: OtlpLogsRequest): ExportOutcome {
-    const n = countLogRecords(request);
+  export(peerIp: string | null, decoded: DecodedLogs): ExportOutcome {
+    const { records: n, request } = decoded;
     const target = this.target();
     if (!target) {
       this.counters.failed += n;
@@ -140,12 +141,12 @@ export class OtlpIngest {
       this.counters.lastRefusal = reason;
       return { kind: 'exhausted', reason, retryAfterMs };
     }
-    this.counters.received += n;
     const history = target.history();
     const problems: OtlpRecordProblem[] = [];
-    // each record is mapped, attributed and stored before the next is read: what a request of
-    // thousands of records makes is short-lived, not held until the whole request is mapped
-    const counters = this.counters;
+    let notFailing = 0;
+    // each record is decoded, mapped, attributed and stored before the next is read: what a
+    // request of thousands of records makes is short-lived, not held until the whole request is
+    // mapped
     const peerSender = verdict.via === 'pod' ? verdict.pod : null;
     const peerUid = verdict.via === 'pod' && peerPod ? peerPod.uid : null;
     function* failures(): Generator<FailureInput> {
@@ -156,7 +157,7 @@ export class OtlpIngest {
           continue;
         }
         if (!isFailure(m.record)) {
-          counters.notFailing++;
+          notFailing++;
           continue;
         }
         const sender = m.pod ?? peerSender;
@@ -166,16 +167,25 @@ export class OtlpIngest {
       }
     }
     try {
+      // a record that cannot be decoded throws inside the store's transaction: nothing is kept
       const res = target.failures.record(failures(), target.now());
       this.counters.stored += res.added;
       this.counters.duplicates += res.duplicates;
     } catch (e) {
+      if (e instanceof OtlpDecodeError) {
+        this.tokens = Math.min(this.limits.burst, this.tokens + n);
+        this.invalid(e.message);
+        return { kind: 'invalid', reason: e.message };
+      }
       const failed = n - problems.length;
+      this.counters.received += n;
       this.counters.failed += failed;
       const reason = `storing ${failed} records failed: ${e instanceof Error ? e.message : String(e)}`;
       this.counters.lastError = reason;
       return { kind: 'failed', reason };
     }
+    this.counters.received += n;
+    this.counters.notFailing += notFailing;
     this.counters.unreadable += problems.length;
     if (problems.length === 0) return { kind: 'ok', partial: null };
     const first = problems[0]!;

@@ -5,7 +5,13 @@
  */
 import protobuf from 'protobufjs';
 import protojson from 'protobufjs/ext/protojson.js';
-import type { OtlpLogsRequest } from '../../lib/otlp/types';
+import { countLogRecords } from '../../lib/otlp/map';
+import type {
+  OtlpLogRecord,
+  OtlpLogsRequest,
+  OtlpLogsSource,
+  OtlpResourceLogsSource,
+} from '../../lib/otlp/types';
 import { GOOGLE_RPC_PROTO } from './proto/google-rpc';
 import {
   COMMON_PROTO,
@@ -61,17 +67,105 @@ const CONVERSION: protobuf.IConversionOptions = {
   oneofs: false,
 };
 
-/** An ExportLogsServiceRequest in protobuf, as plain values; throws OtlpDecodeError. */
-export function decodeLogsRequest(bytes: Uint8Array): OtlpLogsRequest {
-  let message: protobuf.Message;
-  try {
-    message = RequestType.decode(bytes);
-  } catch (e) {
-    throw new OtlpDecodeError(
-      `not an OTLP ExportLogsServiceRequest (protobuf): ${e instanceof Error ? e.message : String(e)}`,
+/**
+ * The request's containers as protobufjs types derived from the official ones: the same fields,
+ * except that the repeated message field `lazy` is kept as its encoded bytes (an embedded
+ * message and `bytes` share wire type 2). Decoding the envelope does not decode the log records:
+ * each is decoded when it is read, so a request's records are not all alive at once.
+ */
+function envelopeOf(official: protobuf.Type, lazy: string): protobuf.Type {
+  const envelope = new protobuf.Type(`${official.name}Envelope`);
+  for (const f of official.fieldsArray) {
+    if (f.name === lazy && !(f.repeated && f.resolvedType instanceof protobuf.Type))
+      throw new Error(`${official.fullName}.${lazy} is not a repeated message field`);
+    envelope.add(
+      new protobuf.Field(
+        f.name,
+        f.id,
+        f.name === lazy ? 'bytes' : f.type,
+        f.repeated ? 'repeated' : undefined,
+      ),
     );
   }
-  return RequestType.toObject(message, CONVERSION) as OtlpLogsRequest;
+  if (!official.parent) throw new Error(`${official.fullName} has no namespace`);
+  official.parent.add(envelope);
+  return envelope;
+}
+
+const LOGS = 'opentelemetry.proto.logs.v1';
+const RequestEnvelope = envelopeOf(RequestType, 'resourceLogs');
+const ResourceLogsEnvelope = envelopeOf(root.lookupType(`${LOGS}.ResourceLogs`), 'scopeLogs');
+const ScopeLogsEnvelope = envelopeOf(root.lookupType(`${LOGS}.ScopeLogs`), 'logRecords');
+const LogRecordType = root.lookupType(`${LOGS}.LogRecord`);
+const ResourceType = root.lookupType('opentelemetry.proto.resource.v1.Resource');
+root.resolveAll();
+
+function decodeError(what: string, e: unknown): OtlpDecodeError {
+  return new OtlpDecodeError(
+    `not an OTLP ExportLogsServiceRequest (protobuf): ${what}${e instanceof Error ? e.message : String(e)}`,
+  );
+}
+
+/** A decoded request: how many log records it holds, and the records to read once. */
+export interface DecodedLogs {
+  records: number;
+  /**
+   * The request's resources and scopes; each log record is decoded as it is iterated, and one
+   * that cannot be throws OtlpDecodeError (the reader then refuses the whole request).
+   */
+  request: OtlpLogsSource;
+}
+
+interface Decoded {
+  [field: string]: unknown;
+}
+
+/** The log records of one ScopeLogs, each decoded (to plain values) when it is reached. */
+function* logRecords(encoded: readonly Uint8Array[], first: number): Generator<OtlpLogRecord> {
+  let index = first;
+  for (const bytes of encoded) {
+    let message: protobuf.Message;
+    try {
+      message = LogRecordType.decode(bytes);
+    } catch (e) {
+      throw decodeError(`log record ${index}: `, e);
+    }
+    index++;
+    yield LogRecordType.toObject(message, CONVERSION) as OtlpLogRecord;
+  }
+}
+
+/**
+ * An ExportLogsServiceRequest in protobuf: its resources and scopes are decoded now (a body
+ * that is not one throws OtlpDecodeError), its log records as they are read.
+ */
+export function decodeLogsRequest(bytes: Uint8Array): DecodedLogs {
+  let records = 0;
+  const resourceLogs: OtlpResourceLogsSource[] = [];
+  try {
+    const req = RequestEnvelope.decode(bytes) as unknown as Decoded;
+    for (const rlBytes of (req.resourceLogs as Uint8Array[] | undefined) ?? []) {
+      const rl = ResourceLogsEnvelope.decode(rlBytes) as unknown as Decoded;
+      const scopeLogs: { logRecords: Iterable<OtlpLogRecord> }[] = [];
+      for (const slBytes of (rl.scopeLogs as Uint8Array[] | undefined) ?? []) {
+        const sl = ScopeLogsEnvelope.decode(slBytes) as unknown as Decoded;
+        const encoded = (sl.logRecords as Uint8Array[] | undefined) ?? [];
+        const first = records;
+        records += encoded.length;
+        scopeLogs.push({ logRecords: { [Symbol.iterator]: () => logRecords(encoded, first) } });
+      }
+      const resource = rl.resource
+        ? (ResourceType.toObject(
+            rl.resource as protobuf.Message,
+            CONVERSION,
+          ) as OtlpResourceLogsSource['resource'])
+        : undefined;
+      resourceLogs.push({ resource, scopeLogs });
+    }
+  } catch (e) {
+    throw decodeError('', e);
+  }
+  return { records, request: { resourceLogs } };
 }
 
 /** OTLP/JSON ids are hex, where ProtoJSON bytes are base64. */
@@ -90,7 +184,7 @@ function hexIdsToBase64(value: unknown): unknown {
 }
 
 /** An ExportLogsServiceRequest in OTLP/JSON text; throws OtlpDecodeError. */
-export function decodeLogsRequestJson(text: string): OtlpLogsRequest {
+export function decodeLogsRequestJson(text: string): DecodedLogs {
   let parsed: unknown;
   try {
     parsed = JSON.parse(text);
@@ -109,7 +203,8 @@ export function decodeLogsRequestJson(text: string): OtlpLogsRequest {
       `not an OTLP ExportLogsServiceRequest (JSON): ${e instanceof Error ? e.message : String(e)}`,
     );
   }
-  return RequestType.toObject(message, CONVERSION) as OtlpLogsRequest;
+  const request = RequestType.toObject(message, CONVERSION) as OtlpLogsRequest;
+  return { records: countLogRecords(request), request };
 }
 
 export interface PartialSuccess {

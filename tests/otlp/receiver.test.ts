@@ -216,6 +216,39 @@ describe('OTLP receiver', () => {
     expect(r.counters).toMatchObject({ invalid: 3, received: 0, stored: 0 });
   });
 
+  it('refuses a request with one undecodable log record among good ones whole, storing none of them', async () => {
+    const { r, s } = await setup();
+    // the envelope is sound; its second resource holds a log record whose fixed64
+    // time_unix_nano (field 1) is cut short: records are decoded as they are stored, and the
+    // first one, already written, is taken back
+    const bad = Buffer.from([0x0a, 0x06, 0x12, 0x04, 0x12, 0x02, 0x09, 0x01]);
+    const body = Buffer.concat([
+      encodeLogsRequest(envoyRequest([ucLine(T0 + 5 * MIN)])),
+      bad,
+      encodeLogsRequest(envoyRequest([ucLine(T0 + 6 * MIN, undefined, 'c')])),
+    ]);
+    const g = await grpcExport(r.grpcPort!, body);
+    expect(g.error?.code).toBe(grpc.status.INVALID_ARGUMENT);
+    expect(g.error?.details).toMatch(
+      /^not an OTLP ExportLogsServiceRequest \(protobuf\): log record 1: /,
+    );
+    const h = await httpPost(r.httpPort!, body, 'application/x-protobuf');
+    expect(h.status).toBe(400);
+    expect(decodeStatus(h.body)).toMatchObject({
+      code: 3,
+      message: expect.stringMatching(/log record 1: /),
+    });
+    expect(s.failures.retention().records).toBe(0);
+    expect(r.counters).toMatchObject({ invalid: 2, received: 0, stored: 0, notFailing: 0 });
+    // the records refused were not taken from the rate bound: the same good records pass
+    const good = await grpcExport(
+      r.grpcPort!,
+      encodeLogsRequest(envoyRequest([ucLine(T0 + 5 * MIN)])),
+    );
+    expect(good.error).toBeNull();
+    expect(s.failures.retention().records).toBe(1);
+  });
+
   it('refuses a sender outside the allowed namespaces and CIDRs with PERMISSION_DENIED / 403', async () => {
     const { r, s } = await setup({ namespaces: 'shop', cidrs: '127.0.0.1/32' });
     const body = encodeLogsRequest(envoyRequest([ucLine(T0 + MIN)]));
