@@ -4,6 +4,8 @@ import { inventoryQuery } from '@/components/data/queries';
 import { OverviewView } from '@/components/overview/OverviewView';
 import { PageTitle } from '@/components/ui/Card';
 import { ErrorPanel } from '@/components/ui/ErrorPanel';
+import { ParamProblem } from '@/components/ui/ParamProblem';
+import { pageQuery } from '@/server/screens/page-params';
 import { prefetch } from '@/server/prefetch';
 import { pageScope } from '@/server/auth/page';
 import { getInventory } from '@/server/screens/overview/inventory';
@@ -13,7 +15,8 @@ export default async function OverviewPage({
 }: {
   searchParams: Promise<Record<string, string | string[] | undefined>>;
 }) {
-  const at = await pageScope(await searchParams);
+  const params = await searchParams;
+  const at = await pageScope(params);
   if (at.scope === null)
     return (
       <>
@@ -23,6 +26,15 @@ export default async function OverviewPage({
     );
   const scope = at.scope;
   const ctx = scope.context;
+  // a namespace in the link is checked as every route checks it (404 when it is not there)
+  const q = await pageQuery(scope, '/', params);
+  if (q.problem)
+    return (
+      <>
+        <PageTitle title="Overview" />
+        <ParamProblem problem={q.problem} />
+      </>
+    );
   const state = await prefetch([{ ...inventoryQuery(ctx), queryFn: () => getInventory(scope) }]);
   return (
     <>

@@ -50,15 +50,15 @@ test('an invalid pod name is a 400 and a clear page error, never an API request'
     expect(res.status()).toBe(400);
     expect(res.headers()['keep-alive']).toBe(`timeout=${KEEP_ALIVE_MS / 1000}`);
     const body = (await res.json()) as { error: { code: string; message: string } };
-    expect(body.error.code).toBe('INVALID_NAME');
-    expect(body.error.message).toMatch(/invalid pod name/);
+    expect(body.error.code).toBe('INVALID_PARAMETER');
+    expect(body.error.message).toMatch(/^name: .* is not a pod name/);
   }
   const ns = await request.get(`${url}/api/pods/Not-A-Namespace/x`);
   expect(((await ns.json()) as { error: { message: string } }).error.message).toMatch(
-    /invalid namespace name/,
+    /^namespace: "Not-A-Namespace" is not a namespace name/,
   );
   await page.goto(`${url}/pods/default/Bad_Name`);
-  await expect(page.getByTestId('error-panel')).toContainText('INVALID_NAME');
+  await expect(page.getByTestId('error-panel')).toContainText('INVALID_PARAMETER');
   await snap(page, 'error-invalid-pod-name');
   expect((await request.get(`${url}/api/cluster`)).ok()).toBe(true);
 });

@@ -1,6 +1,8 @@
 import { PageTitle } from '@/components/ui/Card';
 import { LOGIN_REASONS } from '@/lib/api/session';
 import { authSettings } from '@/server/auth/request';
+import { ParamProblem } from '@/components/ui/ParamProblem';
+import { pageQuery } from '@/server/screens/page-params';
 
 export const dynamic = 'force-dynamic';
 
@@ -14,9 +16,9 @@ export default async function LoginPage({
 }: {
   searchParams: Promise<Record<string, string | string[] | undefined>>;
 }) {
-  const sp = await searchParams;
-  const reason = typeof sp.reason === 'string' ? sp.reason : null;
-  const context = typeof sp.context === 'string' ? sp.context : '';
+  const q = await pageQuery(null, '/login', await searchParams);
+  const reason = q.values?.reason ?? null;
+  const context = q.values?.context ?? '';
   const said = reason !== null ? (LOGIN_REASONS[reason] ?? null) : null;
   const mode = authSettings().MESHDX_AUTH;
   const problem = reason !== null && reason !== 'NO_SESSION' && reason !== 'SIGNED_OUT';
@@ -26,6 +28,7 @@ export default async function LoginPage({
         title="Sign in"
         subtitle="meshdx shows the cluster as your own Kubernetes user: what your RBAC lets you read, nothing more."
       />
+      {q.problem && <ParamProblem problem={q.problem} />}
       {said && (
         <p
           role={problem ? 'alert' : 'status'}

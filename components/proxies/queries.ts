@@ -7,6 +7,7 @@ import {
   type FleetView,
 } from '../../lib/api/proxies';
 import { withContext } from '../../lib/api/context';
+import { ApiErrorSchema } from '../../lib/api/errors';
 import { fleetQueryString, type FleetQuery } from '../../lib/proxies/page';
 import { ApiRequestError, fetchJson } from '../data/fetchJson';
 import { podPath } from '../../lib/refs/pod-ref';
@@ -35,8 +36,15 @@ export async function streamFleet(
   } catch (e) {
     throw new ApiRequestError(0, 'NETWORK', `meshdx server not reachable: ${(e as Error).message}`);
   }
-  if (!res.ok || !res.body)
+  if (!res.ok || !res.body) {
+    // a refused query (a bad parameter, a namespace not there) is a JSON error naming it
+    const err = ApiErrorSchema.safeParse(await res.json().catch(() => null));
+    if (err.success) {
+      const { code, message, hint } = err.data.error;
+      throw new ApiRequestError(res.status, code, message, hint);
+    }
     throw new ApiRequestError(res.status, 'HTTP', `fleet scan answered ${res.status}`);
+  }
   const reader = res.body.pipeThrough(new TextDecoderStream()).getReader();
   let buf = '';
   for (;;) {

@@ -2,7 +2,7 @@
  * The cluster context a page or API call is about travels in the URL as `?context=NAME`
  * (absent: meshdx's default context), so deep links and screenshot reports keep the cluster.
  */
-import { badParameter } from './request-error';
+import { checkParam } from './param-kinds';
 
 export const CONTEXT_PARAM = 'context';
 
@@ -36,12 +36,5 @@ export function urlContext(params: SearchParams): string | null {
 export function contextFrom(params: SearchParams): string | null {
   const v = urlContext(params);
   if (v === null) return null;
-  if (v.length > 253 || !/^[\x21-\x7e]+$/.test(v)) {
-    throw badParameter(
-      CONTEXT_PARAM,
-      `${JSON.stringify(v.slice(0, 60))} is not a context name`,
-      'GET /api/contexts lists the contexts.',
-    );
-  }
-  return v;
+  return checkParam('context', CONTEXT_PARAM, v);
 }

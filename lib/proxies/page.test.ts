@@ -75,13 +75,30 @@ describe('pageFleet', () => {
   it('caps the page size', () => {
     expect(pageFleet(view, { limit: 100_000 }).page.limit).toBe(500);
   });
-  it('round-trips through the URL, dropping what it does not know', () => {
+  it('round-trips through the URL, leaving out parameters it does not read', () => {
     const q = parseFleetQuery(
       new URLSearchParams('namespace=a&sort=memory&dir=desc&offset=50&limit=50&sort2=x'),
     );
     expect(q).toEqual({ namespace: 'a', sort: 'memory', dir: 'desc', offset: 50, limit: 50 });
     expect(parseFleetQuery(new URLSearchParams(fleetQueryString(q)))).toEqual(q);
-    expect(parseFleetQuery(new URLSearchParams('sort=__proto__&offset=-1')).sort).toBeUndefined();
+  });
+  it('a value it cannot use is the 400 naming it, never dropped', () => {
+    for (const [qs, name] of [
+      ['sort=__proto__', 'sort'],
+      ['sort=bogus', 'sort'],
+      ['offset=-1', 'offset'],
+      ['limit=0', 'limit'],
+      ['limit=501', 'limit'],
+      ['dir=up', 'dir'],
+      ['namespace=UPPER', 'namespace'],
+      ['workload=Bad_Name', 'workload'],
+    ] as const)
+      expect(() => parseFleetQuery(new URLSearchParams(qs)), qs).toThrow(
+        expect.objectContaining({
+          status: 400,
+          message: expect.stringMatching(new RegExp(`^${name}: `)),
+        }),
+      );
   });
 });
 

@@ -2,6 +2,8 @@ import type { ProxyFleetRow, FleetView } from '../api/proxies';
 import { compareFleetRows } from './fleet';
 import { distinctValues, filterFleetRows } from './filter';
 import { objectKey } from '../refs/object-ref';
+import { queryParams } from '../api/param-kinds';
+import { badParameter } from '../api/request-error';
 
 /** What a screen asks of the fleet: filters, sort and one page of rows. */
 export interface FleetQuery {
@@ -81,25 +83,31 @@ export function pageFleet(view: FleetView, q: FleetQuery): FleetView {
   };
 }
 
-const str = (v: string | null) => (v && v.trim() !== '' ? v.trim().slice(0, 253) : undefined);
-const int = (v: string | null) => {
-  const n = Number(v);
-  return v !== null && v !== '' && Number.isInteger(n) && n >= 0 ? n : undefined;
-};
-
-/** The fleet query of a URL (the screen's state: ?namespace=&workload=&q=&sort=&dir=&offset=&limit=). */
+/**
+ * The fleet query of a URL (the screen's state: ?namespace=&workload=&q=&sort=&dir=&offset=&limit=),
+ * each parameter by its kind (lib/api/param-kinds.ts): a value that cannot be used, a sort key
+ * the table does not have or a page larger than MAX_PAGE_SIZE is the 400 naming it.
+ */
 export function parseFleetQuery(sp: URLSearchParams): FleetQuery {
-  const dir = sp.get('dir');
-  const sort = str(sp.get('sort'));
-  return {
-    namespace: str(sp.get('namespace')),
-    workload: str(sp.get('workload')),
-    q: str(sp.get('q')),
-    sort: sort && (FLEET_SORT_KEYS as readonly string[]).includes(sort) ? sort : undefined,
-    dir: dir === 'desc' ? 'desc' : dir === 'asc' ? 'asc' : undefined,
-    offset: int(sp.get('offset')),
-    limit: int(sp.get('limit')),
-  };
+  const v = queryParams(sp, {
+    namespace: 'namespace',
+    workload: 'workload',
+    q: 'text',
+    sort: 'token',
+    dir: 'dir',
+    offset: 'count',
+    limit: 'limit',
+  });
+  if (v.sort !== undefined && !(FLEET_SORT_KEYS as readonly string[]).includes(v.sort))
+    throw badParameter(
+      'sort',
+      `cannot sort by ${JSON.stringify(v.sort)}`,
+      `one of ${FLEET_SORT_KEYS.join(', ')}`,
+    );
+  if (v.limit !== undefined && v.limit > MAX_PAGE_SIZE)
+    throw badParameter('limit', `${v.limit} is more than ${MAX_PAGE_SIZE}`);
+  const { namespace, workload, q, sort, dir, offset, limit } = v;
+  return { namespace, workload, q, sort, dir, offset, limit };
 }
 
 /** The URL query of a fleet query (empty values left out), the inverse of parseFleetQuery. */

@@ -25,21 +25,21 @@ const call = (h: Handler, namespace: string, name: string) =>
 
 describe('pod routes validate their params at the edge, as JSON errors', () => {
   it.each(routes)(
-    '%s: a name with a literal %% is 400 INVALID_NAME, not "URI malformed"',
+    '%s: a name with a literal %% is 400 naming the name, not "URI malformed"',
     async (_r, h) => {
       const res = await call(h, 'default', 'a%zz');
       expect(res.status).toBe(400);
       const body = (await res.json()) as { error: { code: string; message: string } };
-      expect(body.error.code).toBe('INVALID_NAME');
-      expect(body.error.message).toContain('invalid pod name "a%zz"');
+      expect(body.error.code).toBe('INVALID_PARAMETER');
+      expect(body.error.message).toContain('name: "a%zz" is not a pod name');
     },
   );
 
-  it.each(routes)('%s: a bad namespace is 400 INVALID_NAME', async (_r, h) => {
+  it.each(routes)('%s: a bad namespace is a 400 naming the namespace', async (_r, h) => {
     const res = await call(h, '../kube-system', 'web-1');
     expect(res.status).toBe(400);
     const body = (await res.json()) as { error: { code: string; message: string } };
-    expect(body.error.code).toBe('INVALID_NAME');
-    expect(body.error.message).toContain('invalid namespace name');
+    expect(body.error.code).toBe('INVALID_PARAMETER');
+    expect(body.error.message).toContain('namespace: "../kube-system" is not a namespace name');
   });
 });

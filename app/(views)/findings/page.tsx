@@ -4,6 +4,8 @@ import { findingsQuery } from '@/components/data/queries';
 import { FindingsView } from '@/components/findings/FindingsView';
 import { PageTitle } from '@/components/ui/Card';
 import { ErrorPanel } from '@/components/ui/ErrorPanel';
+import { ParamProblem } from '@/components/ui/ParamProblem';
+import { pageQuery } from '@/server/screens/page-params';
 import { prefetch } from '@/server/prefetch';
 import { pageScope } from '@/server/auth/page';
 import { getFindings } from '@/server/screens/findings/findings';
@@ -13,7 +15,8 @@ export default async function Page({
 }: {
   searchParams: Promise<Record<string, string | string[] | undefined>>;
 }) {
-  const at = await pageScope(await searchParams);
+  const params = await searchParams;
+  const at = await pageScope(params);
   if (at.scope === null)
     return (
       <>
@@ -23,6 +26,14 @@ export default async function Page({
     );
   const scope = at.scope;
   const ctx = scope.context;
+  const q = await pageQuery(scope, '/findings', params);
+  if (q.problem)
+    return (
+      <>
+        <PageTitle title="Findings" />
+        <ParamProblem problem={q.problem} />
+      </>
+    );
   const state = await prefetch([{ ...findingsQuery(ctx), queryFn: () => getFindings(scope) }]);
   return (
     <>

@@ -9,6 +9,8 @@ import { ErrorPanel } from '@/components/ui/ErrorPanel';
 import { redirect } from 'next/navigation';
 import { parseViewState } from '@/lib/api/viewstate';
 import { windowAt } from '@/server/screens/window';
+import { ParamProblem } from '@/components/ui/ParamProblem';
+import { pageQuery } from '@/server/screens/page-params';
 import { prefetch } from '@/server/prefetch';
 import { withContext } from '@/lib/api/context';
 import { pageScope } from '@/server/auth/page';
@@ -41,10 +43,16 @@ export default async function Page({
   const problem = win.problem;
   if (problem) {
     // a link with a wrong window says so, naming the parameter, instead of showing another window
-    const { from: _from, to: _to, ...rest } = parseViewState('incidents', params);
-    const q = new URLSearchParams(
-      Object.entries(rest).filter((e): e is [string, string] => typeof e[1] === 'string'),
-    ).toString();
+    // the link without its window, its other parameters checked as ever
+    const rest = await pageQuery(scope, '/incidents', params, ['from', 'to']);
+    if (rest.problem)
+      return (
+        <>
+          <PageTitle title={TITLE} subtitle={SUBTITLE} />
+          <ParamProblem problem={rest.problem} />
+        </>
+      );
+    const q = rest.params.toString();
     return (
       <>
         <PageTitle title={TITLE} subtitle={SUBTITLE} />
@@ -55,7 +63,16 @@ export default async function Page({
       </>
     );
   }
-  const state = parseViewState('incidents', params);
+  // every filter by its kind, a namespace against the cluster: a bad one is named on the page
+  const q = await pageQuery(scope, '/incidents', win.params);
+  if (q.problem)
+    return (
+      <>
+        <PageTitle title={TITLE} subtitle={SUBTITLE} />
+        <ParamProblem problem={q.problem} />
+      </>
+    );
+  const state = parseViewState('incidents', q.params);
   const dehydrated = await prefetch([
     { ...inventoryQuery(ctx), queryFn: () => getInventory(scope) },
     {

@@ -8,7 +8,10 @@ import { prefetch } from '@/server/prefetch';
 import { pageScope } from '@/server/auth/page';
 import { runtimeFor } from '@/server/runtime/registry';
 import { cachedFleet, withApi } from '@/server/screens/proxies/fleet';
-import { fleetQueryOfView, pageFleet } from '@/lib/proxies/page';
+import { FLEET_SORT_KEYS, fleetQueryOfView, pageFleet } from '@/lib/proxies/page';
+import { badParameter } from '@/lib/api/request-error';
+import { ParamProblem } from '@/components/ui/ParamProblem';
+import { pageProblem, pageQuery, type PageProblem } from '@/server/screens/page-params';
 import { parseViewState } from '@/lib/api/viewstate';
 
 export const dynamic = 'force-dynamic';
@@ -29,9 +32,26 @@ export default async function Page({
     );
   const scope = at.scope;
   const ctx = scope.context;
-  const sp = new URLSearchParams();
-  for (const [k, v] of Object.entries(params)) if (typeof v === 'string') sp.set(k, v);
-  const query = fleetQueryOfView(parseViewState('proxies', sp));
+  const refused = (problem: PageProblem) => (
+    <>
+      <PageTitle title="Proxies" />
+      <ParamProblem problem={problem} />
+    </>
+  );
+  const q = await pageQuery(scope, '/proxies', params);
+  if (q.problem) return refused(q.problem);
+  const sort = q.values.sort;
+  if (sort !== undefined && !(FLEET_SORT_KEYS as readonly string[]).includes(sort))
+    return refused(
+      pageProblem(
+        badParameter(
+          'sort',
+          `cannot sort by ${JSON.stringify(sort)}`,
+          `one of ${FLEET_SORT_KEYS.join(', ')}`,
+        ),
+      ),
+    );
+  const query = fleetQueryOfView(parseViewState('proxies', q.params));
   // a fresh fleet is served at once (the page the URL asks for); otherwise the page streams it
   let fresh = null;
   try {

@@ -4,6 +4,8 @@ import { scopingQuery } from '@/components/scoping/queries';
 import { ScopingView } from '@/components/scoping/ScopingView';
 import { PageTitle } from '@/components/ui/Card';
 import { ErrorPanel } from '@/components/ui/ErrorPanel';
+import { ParamProblem } from '@/components/ui/ParamProblem';
+import { pageQuery } from '@/server/screens/page-params';
 import { prefetch } from '@/server/prefetch';
 import { pageScope } from '@/server/auth/page';
 import { getScoping } from '@/server/screens/scoping/scoping';
@@ -15,7 +17,8 @@ export default async function Page({
 }: {
   searchParams: Promise<Record<string, string | string[] | undefined>>;
 }) {
-  const at = await pageScope(await searchParams);
+  const params = await searchParams;
+  const at = await pageScope(params);
   if (at.scope === null)
     return (
       <>
@@ -25,6 +28,14 @@ export default async function Page({
     );
   const scope = at.scope;
   const ctx = scope.context;
+  const q = await pageQuery(scope, '/scoping', params);
+  if (q.problem)
+    return (
+      <>
+        <PageTitle title="Scoping" />
+        <ParamProblem problem={q.problem} />
+      </>
+    );
   const state = await prefetch([{ ...scopingQuery(ctx), queryFn: () => getScoping(scope) }]);
   return (
     <>

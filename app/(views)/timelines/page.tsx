@@ -1,7 +1,14 @@
 import { HydrationBoundary } from '@tanstack/react-query';
 import { Suspense } from 'react';
 import { preload } from 'react-dom';
-import { timelineQueryOfView, timelineQueryString } from '@/lib/timeline/fleet-page';
+import {
+  TIMELINE_SORT_KEYS,
+  timelineQueryOfView,
+  timelineQueryString,
+} from '@/lib/timeline/fleet-page';
+import { badParameter } from '@/lib/api/request-error';
+import { ParamProblem } from '@/components/ui/ParamProblem';
+import { pageProblem, pageQuery, type PageProblem } from '@/server/screens/page-params';
 import { podTimelineQuery } from '@/components/timeline/queries';
 import { TimelinesView } from '@/components/timeline/TimelinesView';
 import { PageTitle } from '@/components/ui/Card';
@@ -37,10 +44,16 @@ export default async function Page({
   if (win.rewritten) redirect(`/timelines?${win.params.toString()}`);
   const problem = win.problem;
   if (problem) {
-    const { from: _from, to: _to, ...rest } = parseViewState('timelines', params);
-    const q = new URLSearchParams(
-      Object.entries(rest).filter((e): e is [string, string] => typeof e[1] === 'string'),
-    ).toString();
+    // the link without its window, its other parameters checked as ever
+    const rest = await pageQuery(scope, '/timelines', params, ['from', 'to']);
+    if (rest.problem)
+      return (
+        <>
+          <PageTitle title="Timelines" />
+          <ParamProblem problem={rest.problem} />
+        </>
+      );
+    const q = rest.params.toString();
     return (
       <>
         <PageTitle title="Timelines" />
@@ -51,7 +64,27 @@ export default async function Page({
       </>
     );
   }
-  const state = parseViewState('timelines', params);
+  // every filter by its kind, a namespace against the cluster: a bad one is named on the page
+  const refused = (p: PageProblem) => (
+    <>
+      <PageTitle title="Timelines" />
+      <ParamProblem problem={p} />
+    </>
+  );
+  const q = await pageQuery(scope, '/timelines', win.params);
+  if (q.problem) return refused(q.problem);
+  const sort = q.values.sort;
+  if (sort !== undefined && !TIMELINE_SORT_KEYS.includes(sort))
+    return refused(
+      pageProblem(
+        badParameter(
+          'sort',
+          `cannot sort by ${JSON.stringify(sort)}`,
+          `one of ${TIMELINE_SORT_KEYS.join(', ')}`,
+        ),
+      ),
+    );
+  const state = parseViewState('timelines', q.params);
   // the browser asks for the fleet's first page while it loads the scripts, not after them
   const qs = timelineQueryString(timelineQueryOfView(state));
   preload(withContext(`/api/timelines${qs ? `?${qs}` : ''}`, ctx), {

@@ -1,27 +1,81 @@
-import { queryParams, type ParamKind } from '@/lib/api/param-kinds';
-import { requireName } from '@/lib/kube/names';
+import { checkParam, queryParams, type ParamKind, type ParamValues } from '@/lib/api/param-kinds';
+import { ROUTE_PARAMS, type ApiRoute, type RouteParamSpec } from '@/lib/api/route-params';
 import { requireNamespace } from '@/server/kube/namespaces';
 import { runtimeFor } from '@/server/runtime/registry';
 import type { RequestScope } from '@/server/auth/identity';
 import { requestScope } from '@/server/auth/request';
 import { scopedJsonResponse } from '@/server/http';
 
-export interface PodRouteParams {
-  namespace: string;
-  name: string;
+type QuerySpec<R extends ApiRoute> = (typeof ROUTE_PARAMS)[R]['query'];
+type PathSpec<R extends ApiRoute> = (typeof ROUTE_PARAMS)[R] extends {
+  path: infer P extends Record<string, ParamKind>;
+}
+  ? P
+  : Record<never, ParamKind>;
+
+/** A route's checked query: the values by kind, and the URL parameters it declares (only those). */
+export interface RouteQuery<S extends Record<string, ParamKind>> {
+  values: ParamValues<S>;
+  /** The declared parameters as given (non-empty): what a route hands to a lib parser. */
+  params: URLSearchParams;
+}
+
+/** The declared parameters of `given`, as given (empty values left out). */
+function declaredOnly(given: URLSearchParams, spec: Readonly<Record<string, ParamKind>>) {
+  const out = new URLSearchParams();
+  for (const [k, v] of given) if (Object.hasOwn(spec, k) && v !== '') out.append(k, v);
+  return out;
 }
 
 /**
- * The NAMESPACE/NAME of a pod route, validated. Next has already percent-decoded route params
- * once: decoding again would turn `a%25zz` into `a%zz` and then fail with "URI malformed", so
- * the params are used as given and checked against Kubernetes' name rules (InvalidNameError,
- * answered as 400 INVALID_NAME). Await it inside the handler's try so the error is JSON.
+ * The query of `route`, each parameter checked by the kind ROUTE_PARAMS gives it (a bad value is
+ * the 400 naming it; lib/api/param-kinds.ts), and a namespace among them checked against the
+ * cluster (the 404 naming it when it does not exist). The one door every route's query goes
+ * through: what it returns in `params` holds only the parameters the route declares.
  */
-export async function podParams(
-  params: Promise<PodRouteParams> | PodRouteParams,
-): Promise<PodRouteParams> {
-  const { namespace, name } = await params;
-  return { namespace: requireName('namespace', namespace), name: requireName('pod', name) };
+export async function routeQuery<R extends ApiRoute>(
+  scope: RequestScope | null,
+  route: R,
+  given: URLSearchParams,
+): Promise<RouteQuery<QuerySpec<R>>> {
+  const spec: QuerySpec<R> = ROUTE_PARAMS[route].query;
+  const values = queryParams(given, spec);
+  const ns = (values as Record<string, unknown>).namespace;
+  if (scope !== null && typeof ns === 'string')
+    await requireNamespace(runtimeFor(scope).transport, ns);
+  return { values, params: declaredOnly(given, spec) };
+}
+
+/**
+ * The path segments of `route` ([namespace], [name], [id]), each checked by its kind. Next has
+ * already percent-decoded route params once: decoding again would turn `a%25zz` into `a%zz` and
+ * then fail with "URI malformed", so they are checked as given. For a route on a live object
+ * (ROUTE_PARAMS' liveNamespace), the namespace must exist: asked while `work` runs, and its
+ * 404 wins over whatever `work` says of a pod in a namespace that is not there.
+ */
+export async function routePath<R extends ApiRoute, T>(
+  scope: RequestScope,
+  route: R,
+  segments: Promise<Record<string, string>> | Record<string, string>,
+  work: (path: { [K in keyof PathSpec<R>]: string }) => Promise<T> | T,
+): Promise<T> {
+  const entry: RouteParamSpec = ROUTE_PARAMS[route];
+  const spec = entry.path ?? {};
+  const given = await segments;
+  const path: Record<string, string> = {};
+  for (const [name, kind] of Object.entries(spec)) {
+    path[name] = String(checkParam(kind, name, given[name] ?? ''));
+  }
+  const typed = path as { [K in keyof PathSpec<R>]: string };
+  const ns = path.namespace;
+  if (!entry.liveNamespace || ns === undefined) return work(typed);
+  const [exists, done] = await Promise.allSettled([
+    requireNamespace(runtimeFor(scope).transport, ns),
+    Promise.resolve().then(() => work(typed)),
+  ]);
+  if (exists.status === 'rejected') throw exists.reason;
+  if (done.status === 'rejected') throw done.reason;
+  return done.value;
 }
 
 /**
@@ -35,21 +89,4 @@ export function scoped<T>(
   run: (scope: RequestScope) => Promise<T> | T,
 ): Promise<Response> {
   return scopedJsonResponse(() => requestScope(req), run);
-}
-
-/**
- * The filters of a request, each checked by its kind (lib/api/param-kinds.ts: a bad value is the
- * 400 naming it), and a namespace among them checked against the cluster (404 naming it when it
- * does not exist). The one door every route's query parameters go through.
- */
-export async function filterParams<S extends Record<string, ParamKind>>(
-  scope: RequestScope,
-  params: URLSearchParams,
-  spec: S,
-): Promise<{ [K in keyof S]?: string }> {
-  const values = queryParams(params, spec);
-  const ns = (values as Record<string, string | undefined>).namespace;
-  if ('namespace' in spec && ns !== undefined)
-    await requireNamespace(runtimeFor(scope).transport, ns);
-  return values;
 }

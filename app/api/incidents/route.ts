@@ -1,5 +1,4 @@
-import { filterParams, scoped } from '@/app/api/_lib/params';
-import { VIEW_PARAM_KINDS } from '@/lib/api/param-kinds';
+import { routeQuery, scoped } from '@/app/api/_lib/params';
 import { parseViewState } from '@/lib/api/viewstate';
 import { getIncidents } from '@/server/screens/incidents/incidents';
 import { windowOf } from '@/server/screens/window';
@@ -10,9 +9,8 @@ export const dynamic = 'force-dynamic';
 export function GET(req: Request) {
   return scoped(req, async (scope) => {
     // from/to as RFC 3339, epoch ms or now-15m (a Grafana data link), made absolute here
-    const { params } = windowOf(scope, new URL(req.url).searchParams);
-    await filterParams(scope, params, VIEW_PARAM_KINDS.incidents);
-    const state = parseViewState('incidents', params);
-    return getIncidents(scope, state);
+    const win = windowOf(scope, new URL(req.url).searchParams);
+    const { params } = await routeQuery(scope, '/api/incidents', win.params);
+    return getIncidents(scope, parseViewState('incidents', params));
   });
 }

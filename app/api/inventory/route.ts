@@ -1,16 +1,11 @@
-import { filterParams, scoped } from '@/app/api/_lib/params';
-import { VIEW_PARAM_KINDS } from '@/lib/api/param-kinds';
+import { routeQuery, scoped } from '@/app/api/_lib/params';
 import { getInventory } from '@/server/screens/overview/inventory';
 
 export const dynamic = 'force-dynamic';
 
 export function GET(req: Request) {
   return scoped(req, async (scope) => {
-    const { namespace } = await filterParams(
-      scope,
-      new URL(req.url).searchParams,
-      VIEW_PARAM_KINDS.namespaced,
-    );
-    return getInventory(scope, namespace ?? null);
+    const { values } = await routeQuery(scope, '/api/inventory', new URL(req.url).searchParams);
+    return getInventory(scope, values.namespace ?? null);
   });
 }

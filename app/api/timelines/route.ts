@@ -1,5 +1,4 @@
-import { filterParams, scoped } from '@/app/api/_lib/params';
-import { VIEW_PARAM_KINDS } from '@/lib/api/param-kinds';
+import { routeQuery, scoped } from '@/app/api/_lib/params';
 import { parseTimelineQuery } from '@/lib/timeline/fleet-page';
 import { getTimelinePage } from '@/server/screens/timelines/timelines';
 import { windowOf } from '@/server/screens/window';
@@ -14,9 +13,9 @@ export const dynamic = 'force-dynamic';
 export function GET(req: Request) {
   return scoped(req, async (scope) => {
     // a link with a wrong window is named, never dropped; epoch ms and now-15m made absolute
-    const { params } = windowOf(scope, new URL(req.url).searchParams);
+    const win = windowOf(scope, new URL(req.url).searchParams);
     // a namespace the cluster does not have is a 404 naming it, not an empty fleet
-    await filterParams(scope, params, VIEW_PARAM_KINDS.namespaced);
+    const { params } = await routeQuery(scope, '/api/timelines', win.params);
     return getTimelinePage(scope, parseTimelineQuery(params));
   });
 }

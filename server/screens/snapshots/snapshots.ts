@@ -4,7 +4,7 @@
  * are gone. The view is computed here through the same use case and the same parameter checks
  * as its API route, and kept exactly as that route serves it (Response.json is JSON.stringify).
  */
-import { VIEW_PARAM_KINDS } from '../../../lib/api/param-kinds';
+import { PAGE_PARAMS, ROUTE_PARAMS } from '../../../lib/api/route-params';
 import { RequestError, badParameter } from '../../../lib/api/request-error';
 import {
   SNAPSHOT_ID,
@@ -78,7 +78,7 @@ async function viewJson(
   given.delete('context');
   const { params } = windowOf(scope, given);
   if (req.view === 'incidents') {
-    const values = queryParams(params, VIEW_PARAM_KINDS.incidents);
+    const values = queryParams(params, ROUTE_PARAMS['/api/incidents'].query);
     if (values.namespace !== undefined)
       await requireNamespace(runtimeFor(scope).transport, values.namespace);
     const state = parseViewState('incidents', params);
@@ -89,6 +89,10 @@ async function viewJson(
     if (view.window.to === null && view.chart.to) q.set('to', view.chart.to);
     return { body: JSON.stringify(view), query: q.toString() };
   }
+  // a frozen Timelines link is the page's: its parameters by the page's kinds
+  const values = queryParams(params, PAGE_PARAMS['/timelines'].query);
+  if (values.namespace !== undefined)
+    await requireNamespace(runtimeFor(scope).transport, values.namespace);
   const state = parseViewState('timelines', params);
   const page = await getTimelinePage(scope, timelineQueryOfView(state));
   return { body: JSON.stringify(page), query: params.toString() };

@@ -7,6 +7,8 @@ import { IncidentsViewSchema } from '@/lib/api/incidents';
 import { isRequestError } from '@/lib/api/request-error';
 import { TimelinePagedFleetSchema } from '@/lib/api/timelines';
 import { pageScope } from '@/server/auth/page';
+import { ParamProblem } from '@/components/ui/ParamProblem';
+import { pagePath } from '@/server/screens/page-params';
 import { readableSnapshot, snapshotInfo } from '@/server/screens/snapshots/snapshots';
 
 const TITLES = { incidents: '503 Incidents', timelines: 'Timelines' } as const;
@@ -22,7 +24,7 @@ export default async function Page({
   params: Promise<{ id: string }>;
   searchParams: Promise<Record<string, string | string[] | undefined>>;
 }) {
-  const { id } = await params;
+  const segments = await params;
   const at = await pageScope(await searchParams);
   if (at.scope === null)
     return (
@@ -32,9 +34,17 @@ export default async function Page({
       </>
     );
   const scope = at.scope;
+  const named = pagePath('/snapshots/[id]', segments);
+  if (named.problem)
+    return (
+      <>
+        <PageTitle title="Snapshot" />
+        <ParamProblem problem={named.problem} />
+      </>
+    );
   let snap;
   try {
-    snap = await readableSnapshot(scope, id);
+    snap = await readableSnapshot(scope, named.path.id);
   } catch (e) {
     if (!isRequestError(e)) throw e;
     return (

@@ -1,5 +1,4 @@
-import { filterParams } from '@/app/api/_lib/params';
-import { VIEW_PARAM_KINDS } from '@/lib/api/param-kinds';
+import { routeQuery } from '@/app/api/_lib/params';
 import { badParameter } from '@/lib/api/request-error';
 import { parseViewState } from '@/lib/api/viewstate';
 import { parseTimeParam, TIME_FORMS_HINT } from '@/lib/api/time-param';
@@ -21,16 +20,15 @@ export async function GET(req: Request) {
   let scope: RequestScope | undefined;
   try {
     scope = requestScope(req);
-    const { params } = windowOf(scope, new URL(req.url).searchParams);
+    const win = windowOf(scope, new URL(req.url).searchParams);
+    const { values, params } = await routeQuery(scope, '/api/incidents/live', win.params);
     const rt = runtimeFor(scope);
-    const sinceParam = params.get('since') ?? undefined;
     let since: string | undefined;
-    if (sinceParam !== undefined) {
-      const t = parseTimeParam(sinceParam, () => rt.now().getTime());
+    if (values.since !== undefined) {
+      const t = parseTimeParam(values.since, () => rt.now().getTime());
       if (!t.ok) throw badParameter('since', t.problem, TIME_FORMS_HINT);
       since = t.iso;
     }
-    await filterParams(scope, params, VIEW_PARAM_KINDS.incidents);
     const state = parseViewState('incidents', params);
     const abort = new AbortController();
     req.signal.addEventListener('abort', () => abort.abort(), { once: true });

@@ -1,8 +1,7 @@
 import { apiError } from '@/lib/api/errors';
-import { queryParams, VIEW_PARAM_KINDS } from '@/lib/api/param-kinds';
 import { parseViewState, resolveWindow } from '@/lib/api/viewstate';
 import { errorResponse } from '@/server/http';
-import { filterParams, scoped } from '@/app/api/_lib/params';
+import { routeQuery, scoped } from '@/app/api/_lib/params';
 import { isUploadMediaType, mediaType, UPLOAD_MEDIA_TYPES } from '@/server/security/media-type';
 import {
   analyzeUploadedLog,
@@ -37,9 +36,12 @@ export async function POST(req: Request) {
   let format: string | undefined;
   let params: URLSearchParams;
   try {
-    // an uploaded log is read against this server's clock for now-15m (no cluster is asked)
-    params = resolveWindow(url.searchParams, Date.now()).params;
-    format = queryParams(params, VIEW_PARAM_KINDS.upload).format;
+    // an uploaded log is read against this server's clock for now-15m (no cluster is asked);
+    // the namespace is checked against the cluster once the request's scope is known, below
+    const win = resolveWindow(url.searchParams, Date.now());
+    const query = await routeQuery(null, '/api/incidents/upload', win.params);
+    params = query.params;
+    format = query.values.format;
   } catch (e) {
     return errorResponse(e);
   }
@@ -62,7 +64,7 @@ export async function POST(req: Request) {
       headers: { 'Cache-Control': 'no-store' },
     });
   return scoped(req, async (scope) => {
-    await filterParams(scope, params, VIEW_PARAM_KINDS.upload);
+    await routeQuery(scope, '/api/incidents/upload', params);
     return analyzeUploadedLog(scope, state, body.text, format);
   });
 }

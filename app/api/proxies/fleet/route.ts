@@ -1,12 +1,12 @@
 import type { FleetProgress, FleetStreamLine } from '@/lib/api/proxies';
-import { scoped } from '@/app/api/_lib/params';
+import { routeQuery, scoped } from '@/app/api/_lib/params';
 import type { RequestScope } from '@/server/auth/identity';
 import { requestScope } from '@/server/auth/request';
-import { toErrorResult } from '@/server/http';
+import { errorResponse, toErrorResult } from '@/server/http';
 import { runtimeFor } from '@/server/runtime/registry';
 import type { ClusterRuntime } from '@/server/runtime/runtime';
 import { cachedFleet, fleetScan, getFleet, withApi } from '@/server/screens/proxies/fleet';
-import { pageFleet, parseFleetQuery } from '@/lib/proxies/page';
+import { pageFleet, parseFleetQuery, type FleetQuery } from '@/lib/proxies/page';
 
 export const dynamic = 'force-dynamic';
 
@@ -20,11 +20,22 @@ const PROGRESS_EVERY_MS = 100;
  * short server cache. `namespace`, `workload`, `q`, `sort`, `dir`, `offset` and `limit` (default
  * 50, at most 500) pick the rows sent: a screen of 50 rows never ships the whole fleet.
  */
-export function GET(req: Request) {
-  const sp = new URL(req.url).searchParams;
-  const refresh = sp.get('refresh') === '1';
-  const query = parseFleetQuery(sp);
-  if (sp.get('stream') !== '1') return scoped(req, (scope) => getFleet(scope, { refresh, query }));
+export async function GET(req: Request) {
+  let asked: RequestScope | undefined;
+  let refresh: boolean;
+  let streamed: boolean;
+  let query: FleetQuery;
+  try {
+    // the parameters are checked before any scan starts: a bad one is the 400 naming it
+    asked = requestScope(req);
+    const q = await routeQuery(asked, '/api/proxies/fleet', new URL(req.url).searchParams);
+    refresh = q.values.refresh === true;
+    streamed = q.values.stream === true;
+    query = parseFleetQuery(q.params);
+  } catch (e) {
+    return errorResponse(e, asked?.identity);
+  }
+  if (!streamed) return scoped(req, (scope) => getFleet(scope, { refresh, query }));
   const enc = new TextEncoder();
   let closed = false;
   const stream = new ReadableStream<Uint8Array>({

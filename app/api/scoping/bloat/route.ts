@@ -1,6 +1,5 @@
-import { scoped } from '@/app/api/_lib/params';
+import { routeQuery, scoped } from '@/app/api/_lib/params';
 import { badParameter } from '@/lib/api/request-error';
-import { requireName } from '@/lib/kube/names';
 import { getBloat } from '@/server/screens/scoping/bloat';
 import { windowOf } from '@/server/screens/window';
 
@@ -12,29 +11,29 @@ export const dynamic = 'force-dynamic';
  * Prometheus, with the Sidecar resources applied in it and Scoping's figures.
  */
 export function GET(req: Request) {
-  return scoped(req, (scope) => {
-    const { params: sp } = windowOf(scope, new URL(req.url).searchParams);
-    const ns = sp.get('namespace');
-    if (!ns)
+  return scoped(req, async (scope) => {
+    const win = windowOf(scope, new URL(req.url).searchParams);
+    const { values } = await routeQuery(scope, '/api/scoping/bloat', win.params);
+    const { namespace, workload, from, to } = values;
+    if (namespace === undefined)
       throw badParameter(
         'namespace',
         'is required',
         'name the namespace to chart, e.g. ?namespace=shop',
       );
-    const namespace = requireName('namespace', ns);
-    const workload = sp.get('workload') || null;
-    const from = sp.get('from');
-    const to = sp.get('to');
-    if ((from === null) !== (to === null))
+    if ((from === undefined) !== (to === undefined))
       throw badParameter(
-        from === null ? 'from' : 'to',
+        from === undefined ? 'from' : 'to',
         'is missing',
         'give both from and to, or neither (the last hour)',
       );
     return getBloat(scope, {
       namespace,
-      workload,
-      ...(from !== null && to !== null ? { fromMs: Date.parse(from), toMs: Date.parse(to) } : {}),
+      workload: workload ?? null,
+      // windowOf made both absolute (RFC 3339)
+      ...(from !== undefined && to !== undefined
+        ? { fromMs: Date.parse(from), toMs: Date.parse(to) }
+        : {}),
     });
   });
 }

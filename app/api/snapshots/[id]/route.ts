@@ -1,4 +1,4 @@
-import { scoped } from '@/app/api/_lib/params';
+import { routePath, scoped } from '@/app/api/_lib/params';
 import { requestScope } from '@/server/auth/request';
 import type { RequestScope } from '@/server/auth/identity';
 import { errorResponse } from '@/server/http';
@@ -18,7 +18,10 @@ export async function GET(req: Request, { params }: Params) {
   let scope: RequestScope | undefined;
   try {
     scope = requestScope(req);
-    const s = await readableSnapshot(scope, (await params).id);
+    const at = scope;
+    const s = await routePath(at, '/api/snapshots/[id]', params, ({ id }) =>
+      readableSnapshot(at, id),
+    );
     return new Response(s.body, {
       headers: {
         'Content-Type': 'application/json',
@@ -35,6 +38,7 @@ export async function GET(req: Request, { params }: Params) {
 
 /** DELETE /api/snapshots/ID?context= : removes it (its maker only, when it has one). */
 export async function DELETE(req: Request, { params }: Params) {
-  const { id } = await params;
-  return scoped(req, (scope) => deleteSnapshot(scope, id));
+  return scoped(req, (scope) =>
+    routePath(scope, '/api/snapshots/[id]', params, ({ id }) => deleteSnapshot(scope, id)),
+  );
 }

@@ -5,6 +5,8 @@ import { toErrorResult } from '@/server/http';
 import { pageScope } from '@/server/auth/page';
 import { getPodDetail } from '@/server/screens/overview/pod';
 import { podKey } from '@/lib/refs/pod-ref';
+import { ParamProblem } from '@/components/ui/ParamProblem';
+import { pagePath } from '@/server/screens/page-params';
 
 export default async function PodPage({
   params,
@@ -13,7 +15,7 @@ export default async function PodPage({
   params: Promise<{ namespace: string; name: string }>;
   searchParams: Promise<Record<string, string | string[] | undefined>>;
 }) {
-  const { namespace, name } = await params;
+  const segments = await params;
   const at = await pageScope(await searchParams);
   if (at.scope === null)
     return (
@@ -23,10 +25,16 @@ export default async function PodPage({
       </>
     );
   const scope = at.scope;
-  // page params arrive percent-encoded; a malformed escape is shown as it came, and then
-  // rejected by the name check like any other invalid name
-  const ns = safeDecode(namespace);
-  const pod = safeDecode(name);
+  // checked by their kinds as every route checks them (page-params decodes them once)
+  const at2 = pagePath('/pods/[namespace]/[name]', segments);
+  if (at2.problem)
+    return (
+      <>
+        <PageTitle title="Pod" />
+        <ParamProblem problem={at2.problem} />
+      </>
+    );
+  const { namespace: ns, name: pod } = at2.path;
   try {
     const detail = await getPodDetail(scope, ns, pod);
     return (
@@ -50,13 +58,5 @@ export default async function PodPage({
         <ErrorPanel title={`Could not show pod ${podKey(ns, pod)}`} {...r.body.error} />
       </>
     );
-  }
-}
-
-function safeDecode(s: string): string {
-  try {
-    return decodeURIComponent(s);
-  } catch {
-    return s;
   }
 }

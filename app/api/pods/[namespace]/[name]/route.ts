@@ -1,11 +1,12 @@
-import { scoped, podParams, type PodRouteParams } from '@/app/api/_lib/params';
+import { routePath, scoped } from '@/app/api/_lib/params';
 import { getPodDetail } from '@/server/screens/overview/pod';
 
 export const dynamic = 'force-dynamic';
 
-export function GET(req: Request, ctx: { params: Promise<PodRouteParams> }) {
-  return scoped(req, async (scope) => {
-    const { namespace, name } = await podParams(ctx.params);
-    return getPodDetail(scope, namespace, name);
-  });
+export function GET(req: Request, ctx: { params: Promise<{ namespace: string; name: string }> }) {
+  return scoped(req, (scope) =>
+    routePath(scope, '/api/pods/[namespace]/[name]', ctx.params, ({ namespace, name }) =>
+      getPodDetail(scope, namespace, name),
+    ),
+  );
 }

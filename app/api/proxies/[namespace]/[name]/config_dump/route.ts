@@ -1,4 +1,4 @@
-import { podParams, type PodRouteParams } from '@/app/api/_lib/params';
+import { routePath } from '@/app/api/_lib/params';
 import type { RequestScope } from '@/server/auth/identity';
 import { requestScope } from '@/server/auth/request';
 import { errorResponse } from '@/server/http';
@@ -10,12 +10,24 @@ export const dynamic = 'force-dynamic';
  * GET /api/proxies/NS/NAME/config_dump: the proxy's raw cluster sections (dynamic active and
  * static) as a JSON download. Secrets are never requested.
  */
-export async function GET(req: Request, ctx: { params: Promise<PodRouteParams> }) {
+export async function GET(
+  req: Request,
+  ctx: { params: Promise<{ namespace: string; name: string }> },
+) {
   let scope: RequestScope | undefined;
   try {
     scope = requestScope(req);
-    const { namespace: ns, name: pod } = await podParams(ctx.params);
-    const body = await getProxyRawClusters(scope, ns, pod);
+    const s = scope;
+    const { ns, pod, body } = await routePath(
+      s,
+      '/api/proxies/[namespace]/[name]/config_dump',
+      ctx.params,
+      async (p) => ({
+        ns: p.namespace,
+        pod: p.name,
+        body: await getProxyRawClusters(s, p.namespace, p.name),
+      }),
+    );
     return new Response(body, {
       headers: {
         'Content-Type': 'application/json',

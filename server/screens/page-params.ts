@@ -1,0 +1,110 @@
+/**
+ * A page's URL through the same rule as an API route's (lib/api/route-params.ts PAGE_PARAMS,
+ * each parameter by its kind): a value that does not fit is the problem the page shows, naming
+ * the parameter (a 400's error); a namespace the cluster does not have is the 404's error naming
+ * it. Never a blank page, never a 500, never a view of something else.
+ */
+import type { ApiError } from '../../lib/api/errors';
+import {
+  checkParam,
+  queryParams,
+  type ParamKind,
+  type ParamValues,
+} from '../../lib/api/param-kinds';
+import { PAGE_PARAMS, type PageRoute, type RouteParamSpec } from '../../lib/api/route-params';
+import { isRequestError } from '../../lib/api/request-error';
+import type { RequestScope } from '../auth/identity';
+import { requireNamespace } from '../kube/namespaces';
+import { runtimeFor } from '../runtime/registry';
+
+type Given = URLSearchParams | Record<string, string | string[] | undefined>;
+type QuerySpec<P extends PageRoute> = (typeof PAGE_PARAMS)[P]['query'];
+type PathSpec<P extends PageRoute> = (typeof PAGE_PARAMS)[P] extends {
+  path: infer S extends Record<string, ParamKind>;
+}
+  ? S
+  : Record<never, ParamKind>;
+
+/** What a page shows instead of its view: the error of the request it stands for. */
+export type PageProblem = ApiError['error'] & { status: number };
+
+export type PageQuery<P extends PageRoute> =
+  | { values: ParamValues<QuerySpec<P>>; params: URLSearchParams; problem: null }
+  | { values: null; params: null; problem: PageProblem };
+
+function toParams(given: Given): URLSearchParams {
+  if (given instanceof URLSearchParams) return new URLSearchParams(given);
+  const out = new URLSearchParams();
+  for (const [k, v] of Object.entries(given))
+    for (const one of v === undefined ? [] : Array.isArray(v) ? v : [v]) out.append(k, one);
+  return out;
+}
+
+function decodeOnce(s: string): string {
+  try {
+    return decodeURIComponent(s);
+  } catch {
+    return s;
+  }
+}
+
+/** A thrown RequestError as the problem a page shows; anything else is rethrown. */
+export function pageProblem(e: unknown): PageProblem {
+  if (!isRequestError(e)) throw e;
+  return {
+    status: e.status,
+    code: e.code,
+    message: e.message,
+    ...(e.hint ? { hint: e.hint } : {}),
+  };
+}
+
+/**
+ * The query of `page` checked by PAGE_PARAMS (and a namespace among them against the scope's
+ * cluster, when a scope is given): its values and the declared parameters as given, or the
+ * problem naming the first bad one. Parameters named in `without` are left out (the link of the
+ * view without its window).
+ */
+export async function pageQuery<P extends PageRoute>(
+  scope: RequestScope | null,
+  page: P,
+  given: Given,
+  without: readonly string[] = [],
+): Promise<PageQuery<P>> {
+  const spec: QuerySpec<P> = PAGE_PARAMS[page].query;
+  try {
+    const all = toParams(given);
+    for (const name of without) all.delete(name);
+    const values = queryParams(all, spec);
+    const ns = (values as Record<string, unknown>).namespace;
+    if (scope !== null && typeof ns === 'string')
+      await requireNamespace(runtimeFor(scope).transport, ns);
+    const params = new URLSearchParams();
+    for (const [k, v] of all) if (Object.hasOwn(spec, k) && v !== '') params.append(k, v);
+    return { values, params, problem: null };
+  } catch (e) {
+    return { values: null, params: null, problem: pageProblem(e) };
+  }
+}
+
+/**
+ * The path segments of `page` ([namespace], [name], [id]) checked by their kinds, or the problem
+ * naming the first bad one. A page's segments arrive percent-encoded: each is decoded once (a
+ * malformed escape is checked as it came, and refused like any other bad name).
+ */
+export function pagePath<P extends PageRoute>(
+  page: P,
+  segments: Record<string, string>,
+):
+  | { path: { [K in keyof PathSpec<P>]: string }; problem: null }
+  | { path: null; problem: PageProblem } {
+  const entry: RouteParamSpec = PAGE_PARAMS[page];
+  try {
+    const path: Record<string, string> = {};
+    for (const [name, kind] of Object.entries(entry.path ?? {}))
+      path[name] = String(checkParam(kind, name, decodeOnce(segments[name] ?? '')));
+    return { path: path as { [K in keyof PathSpec<P>]: string }, problem: null };
+  } catch (e) {
+    return { path: null, problem: pageProblem(e) };
+  }
+}
