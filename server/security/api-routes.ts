@@ -1,36 +1,15 @@
 /**
- * The API's paths, as app/api holds them (tests/edges/paths.test.ts keeps the two in step), so
- * the proxy can answer a path no route serves with a JSON 404 before Next's HTML page, and a
- * trailing slash or a dot segment with a JSON error instead of Next's redirect.
+ * The API's paths, as app/api holds them (tests/edges/paths.test.ts and route-walk.test.ts keep
+ * the registry and the files in step), so the proxy can answer a path no route serves with a
+ * JSON 404 before Next's HTML page, and a trailing slash or a dot segment with a JSON error
+ * instead of Next's redirect.
  */
+import { ROUTE_PARAMS } from '../../lib/api/route-params';
 import type { Refusal } from './guard';
 
 const SEG = '[^/]+';
-export const API_ROUTES: readonly string[] = [
-  '/api/ambient',
-  '/api/cluster',
-  '/api/contexts',
-  '/api/findings',
-  '/api/health',
-  '/api/incidents',
-  '/api/incidents/live',
-  '/api/incidents/upload',
-  '/api/inventory',
-  '/api/pods',
-  '/api/pods/[namespace]/[name]',
-  '/api/proxies/[namespace]/[name]',
-  '/api/proxies/[namespace]/[name]/config_dump',
-  '/api/proxies/fleet',
-  '/api/scoping',
-  '/api/scoping/bloat',
-  '/api/session',
-  '/api/session/logout',
-  '/api/snapshots',
-  '/api/snapshots/[id]',
-  '/api/timelines',
-  '/api/timelines/[namespace]/[name]',
-  '/api/ztunnels/[namespace]/[name]',
-];
+/** Every route app/api holds: the keys of the parameter registry (lib/api/route-params.ts). */
+export const API_ROUTES: readonly string[] = Object.keys(ROUTE_PARAMS);
 
 const PATTERNS = API_ROUTES.map(
   (r) => new RegExp(`^${r.replace(/\[[a-z]+\]/g, SEG).replace(/\//g, '\\/')}$`),
