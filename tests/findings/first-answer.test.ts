@@ -3,6 +3,10 @@ import { GET as findingsGet } from '../../app/api/findings/route';
 import { FindingsReportSchema, type FindingsReport } from '../../lib/api/findings';
 import type { Pod } from '../../lib/kube/types';
 import { faultKey } from '../../server/sim/store/faults';
+import { asMeshdx } from '../../server/auth/identity';
+import { runtimeFor } from '../../server/runtime/registry';
+import type { Memo } from '../../server/runtime/memo';
+import { getWholeFindings } from '../../server/screens/findings/findings';
 import { url, useEdgeCluster } from '../edges/support';
 
 /**
@@ -13,7 +17,25 @@ import { url, useEdgeCluster } from '../edges/support';
  * view gives a big cluster's first pod list (MESHDX_FIRST_ANSWER_MS, set long here) does not
  * hold the findings back either: only the lists do.
  */
-const SLOW_MS = 20_000;
+const SLOW_MS = 12_000;
+const key = (f: FindingsReport['findings'][number]) =>
+  JSON.stringify([f.code, f.subject.kind, f.subject.namespace ?? null, f.subject.name]);
+
+async function firstAnswer(): Promise<{ took: number; report: FindingsReport }> {
+  const t0 = Date.now();
+  const res = await findingsGet(new Request(url('/api/findings')));
+  const took = Date.now() - t0;
+  expect(res.status).toBe(200);
+  return { took, report: FindingsReportSchema.parse(await res.json()) };
+}
+
+function slowProxies(on: boolean) {
+  cluster.sim.faults.slowPods.clear();
+  if (on)
+    for (const p of cluster.sim.store.list('pods') as Pod[])
+      cluster.sim.faults.slowPods.set(faultKey(p), SLOW_MS);
+}
+
 const cluster = useEdgeCluster('findings-first-answer', {
   scenario: 'demo',
   env: { MESHDX_FIRST_ANSWER_MS: String(SLOW_MS) },
@@ -21,13 +43,8 @@ const cluster = useEdgeCluster('findings-first-answer', {
 
 describe('the first Findings answer on a fresh server', () => {
   it('comes once the lists are in, naming the analyses still running', async () => {
-    for (const p of cluster.sim.store.list('pods') as Pod[])
-      cluster.sim.faults.slowPods.set(faultKey(p), SLOW_MS);
-    const t0 = Date.now();
-    const res = await findingsGet(new Request(url('/api/findings')));
-    const took = Date.now() - t0;
-    expect(res.status).toBe(200);
-    const first: FindingsReport = FindingsReportSchema.parse(await res.json());
+    slowProxies(true);
+    const { took, report: first } = await firstAnswer();
     // it did not wait for a proxy: those answer after SLOW_MS
     expect(took).toBeLessThan(SLOW_MS / 2);
     const sources = new Map((first.sources ?? []).map((s) => [s.name, s]));
@@ -50,10 +67,29 @@ describe('the first Findings answer on a fresh server', () => {
     const again = FindingsReportSchema.parse(
       await (await findingsGet(new Request(url('/api/findings')))).json(),
     );
-    const key = (f: FindingsReport['findings'][number]) =>
-      JSON.stringify([f.code, f.subject.kind, f.subject.namespace ?? null, f.subject.name]);
     const shown = new Set(again.findings.map(key));
     for (const f of first.findings) expect(shown.has(key(f)), key(f)).toBe(true);
-    cluster.sim.faults.slowPods.clear();
+    slowProxies(false);
+  }, 60_000);
+
+  it('asked again once its cache is gone, keeps what the last report found until it is re-read', async () => {
+    // the run above, whole (its proxy reads answer after SLOW_MS)
+    const whole = await getWholeFindings(asMeshdx(null));
+    const scoping = (whole.sources ?? []).find((s) => s.name === 'scoping analysis');
+    expect(scoping?.ok, scoping?.detail).toBe(true);
+    // the cached report expires (FINDINGS_CACHE_MS); the proxies are slow again
+    runtimeFor(asMeshdx(null))
+      .screen<Memo<FindingsReport>>('findings', () => {
+        throw new Error('no findings cache');
+      })
+      .clear();
+    slowProxies(true);
+    const { took, report } = await firstAnswer();
+    expect(took).toBeLessThan(SLOW_MS / 2);
+    const late = new Map((report.late ?? []).map((l) => [l.part, l.detail]));
+    expect(late.get('scoping analysis')).toMatch(/^still running: shown as found \d+ s ago/);
+    const shown = new Set(report.findings.map(key));
+    for (const f of whole.findings) expect(shown.has(key(f)), key(f)).toBe(true);
+    slowProxies(false);
   }, 60_000);
 });

@@ -68,7 +68,10 @@ function findingsJob(rt: ClusterRuntime): {
   if (fresh !== null) return { job: Promise.resolve(fresh), run: () => null };
   const state = rt.screen('findings-run', () => ({ run: null as FindingsRun | null }));
   const job = memo.start(() => {
-    const run = startFindingsRun(rt, {});
+    // what the last run found stands in for its analyses until this run's are in
+    const last = state.run;
+    // its analyses only (a run that kept the run before it would keep every run before)
+    const run = startFindingsRun(rt, {}, last && { parts: last.parts, partsAt: last.partsAt });
     state.run = run;
     return run.report;
   });
@@ -89,9 +92,21 @@ interface FindingsRun {
   listed: Promise<void>;
   /** The report of the parts in now, the rest named late; null until the lists are in. */
   soFar(): FindingsReport | null;
+  /** The analyses in so far, each with when it came in (Date.now()). */
+  readonly parts: Parts;
+  readonly partsAt: Partial<Record<keyof Parts, number>>;
 }
 
-function startFindingsRun(rt: ClusterRuntime, opts: FindingsOptions): FindingsRun {
+/**
+ * `earlier`: the run before this one, whose analyses that succeeded stand in for this run's
+ * until they are in (named late with their age): a report asked again after its cache expired
+ * does not lose the findings it showed.
+ */
+function startFindingsRun(
+  rt: ClusterRuntime,
+  opts: FindingsOptions,
+  earlier: Pick<FindingsRun, 'parts' | 'partsAt'> | null = null,
+): FindingsRun {
   const o: Required<FindingsOptions> = {
     maxLogPods: opts.maxLogPods ?? 20,
     logTailLines: opts.logTailLines ?? 2000,
@@ -103,6 +118,7 @@ function startFindingsRun(rt: ClusterRuntime, opts: FindingsOptions): FindingsRu
   const d = viewDeadline(rt, 'Findings');
   const reads = lastReads(rt);
   const parts: Parts = {};
+  const partsAt: Partial<Record<keyof Parts, number>> = {};
   const progress: LogProgress = { read: 0, of: null };
   let base: Base | null = null;
   let markListed: () => void = () => undefined;
@@ -156,18 +172,23 @@ function startFindingsRun(rt: ClusterRuntime, opts: FindingsOptions): FindingsRu
     await Promise.all([
       settle(PART.logs, readAccessLogs(t, pods.items, services.items, o, progress)).then((r) => {
         parts.logs = r;
+        partsAt.logs = Date.now();
       }),
       settle(PART.timelines, timelineFleetOf(rt, d)).then((r) => {
         parts.timelines = r;
+        partsAt.timelines = Date.now();
       }),
       settle(PART.scoping, scopingOf(rt)).then((r) => {
         parts.scoping = r;
+        partsAt.scoping = Date.now();
       }),
       settle(PART.incidents, incidentsOf(rt, {})).then((r) => {
         parts.incidents = r;
+        partsAt.incidents = Date.now();
       }),
       settle(PART.ambient, ambientOf(rt)).then((r) => {
         parts.ambient = r;
+        partsAt.ambient = Date.now();
       }),
     ]);
     return assemble(rt, base, parts, d.late);
@@ -175,18 +196,32 @@ function startFindingsRun(rt: ClusterRuntime, opts: FindingsOptions): FindingsRu
   return {
     report,
     listed,
+    parts,
+    partsAt,
     soFar: () => {
       if (!base) return null;
+      const shown: Parts = { ...parts };
       const pending = (Object.keys(PART) as (keyof Parts)[])
         .filter((k) => parts[k] === undefined)
-        .map((k) => ({
-          part: PART[k],
-          detail:
+        .map((k) => {
+          const running =
             k === 'logs' && progress.of !== null
               ? `still being read: ${progress.read} of ${progress.of} workloads' istio-proxy logs read so far`
-              : 'still running: the report fills in as it finishes',
-        }));
-      return assemble(rt, base, parts, [...d.late, ...pending]);
+              : 'still running';
+          const before = earlier?.parts[k];
+          const at = earlier?.partsAt[k];
+          if (before?.ok && at !== undefined) {
+            // Parts is keyed by analysis: the earlier run's outcome of k has k's type
+            Object.assign(shown, { [k]: before });
+            const ageS = Math.max(0, Math.round((Date.now() - at) / 1000));
+            return {
+              part: PART[k],
+              detail: `${running}: shown as found ${ageS} s ago until it finishes`,
+            };
+          }
+          return { part: PART[k], detail: `${running}: the report fills in as it finishes` };
+        });
+      return assemble(rt, base, shown, [...d.late, ...pending]);
     },
   };
 }
