@@ -178,7 +178,6 @@ export async function podsSoFar(
   deadline: ViewDeadline,
 ): Promise<LatePart | null> {
   rt.start();
-  const listed = rt.pods.whenListed();
   if (rt.pods.currentStatus.listed) return null;
   const wait = Math.min(rt.settings.MESHDX_FIRST_ANSWER_MS, deadline.remaining());
   if (await firstListWithin(rt.pods, wait)) return null;
@@ -190,7 +189,7 @@ export async function podsSoFar(
     deadline.late.push(part);
     return part;
   }
-  await deadline.need('pods', listed, () => podListDetail(rt));
+  await deadline.need('pods', rt.pods.whenListed(), () => podListDetail(rt));
   return null;
 }
 
