@@ -1,6 +1,7 @@
 'use client';
 
 import { useQuery } from '@tanstack/react-query';
+import dynamic from 'next/dynamic';
 import type { TimelinePagedFleet } from '../../lib/api/timelines';
 import { timelineQueryOfView } from '../../lib/timeline/fleet-page';
 import { QueryBoundary } from '../data/QueryBoundary';
@@ -13,13 +14,19 @@ import { Pager } from '../ui/Pager';
 import { FLEET_COLUMNS } from './columns';
 import { VERDICT_ORDER } from './format';
 import { ModesCard } from './ModesCard';
-import { PodTimelineCard } from './PodTimelineCard';
 import { TimelineGroups } from './TimelineGroups';
 import { FleetStats, GapAndFixes } from './FleetCards';
 import { timelineFleetQuery } from './queries';
 import { useClusterContext } from '../data/useClusterContext';
 import { podKeyOf, tryParsePodRef } from '../../lib/refs/pod-ref';
 import { ShareButton } from '../snapshots/ShareButton';
+
+/**
+ * One pod's timeline, with its Gantt chart (the chart library is the largest script of the
+ * view): loaded when a pod is opened, not before the fleet's table can be used. A link that opens
+ * a pod has it rendered on the server as before.
+ */
+const PodTimelineCard = dynamic(() => import('./PodTimelineCard').then((m) => m.PodTimelineCard));
 
 /**
  * The kept deleted pods in words, with the same figure as the Deleted card: the store keeps every

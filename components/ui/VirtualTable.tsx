@@ -163,6 +163,9 @@ export function VirtualTable<T>({
     count: sorted.length,
     getScrollElement: () => parent.current,
     estimateSize: () => ROW_HEIGHT,
+    // the body's height before it is measured: the server renders the rows in view, so a table
+    // whose data came with the page is on screen before its scripts run
+    initialRect: { width: 0, height: bodyHeight },
     overscan: 8,
     rangeExtractor,
   });

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { asMeshdx } from '../../server/auth/identity';
 import { getInventory, getPodList } from '../../server/screens/overview/inventory';
-import { getTimelinePage } from '../../server/screens/timelines/timelines';
+import { getTimelinePage, timelinesPageNow } from '../../server/screens/timelines/timelines';
 import { runtimeOnSimulator, type SimRuntime } from '../../test-support/sim-runtime';
 
 /**
@@ -27,6 +27,8 @@ afterAll(() => on?.close());
 describe('the first answer while the first pod list runs', () => {
   it('answers from the pods read so far, says how far the list got, then fills in', async () => {
     const scope = asMeshdx(null);
+    // a server-rendered Timelines page leaves the fleet to the browser while the list runs
+    expect(timelinesPageNow(scope, {})).toBeNull();
     const first = await getInventory(scope);
     expect(first.late).toEqual([
       expect.objectContaining({
@@ -53,6 +55,10 @@ describe('the first answer while the first pod list runs', () => {
     expect(pods.total).toBe(inventory.totals.pods);
     expect(pods.late).toBeUndefined();
     const whole = await getTimelinePage(scope, {});
+    // once listed, the page renders the fleet's first page itself: the same page the API gives
+    const now = await timelinesPageNow(scope, {});
+    expect(now?.rows.map((r) => r.uid)).toEqual(whole.rows.map((r) => r.uid));
+    expect(now?.page).toEqual(whole.page);
     expect(whole.late?.map((l) => l.part) ?? []).not.toContain('pods');
     expect(whole.page.matched).toBeGreaterThanOrEqual(timelines.page.matched);
   });

@@ -9,7 +9,7 @@ import {
 import { badParameter } from '@/lib/api/request-error';
 import { ParamProblem } from '@/components/ui/ParamProblem';
 import { pageProblem, pageQuery, type PageProblem } from '@/server/screens/page-params';
-import { podTimelineQuery } from '@/components/timeline/queries';
+import { podTimelineQuery, timelineFleetQuery } from '@/components/timeline/queries';
 import { TimelinesView } from '@/components/timeline/TimelinesView';
 import { PageTitle } from '@/components/ui/Card';
 import { ErrorPanel } from '@/components/ui/ErrorPanel';
@@ -21,7 +21,12 @@ import { prefetch, type Prefetch } from '@/server/prefetch';
 import { withContext } from '@/lib/api/context';
 import { tryParsePodRef } from '@/lib/refs/pod-ref';
 import { pageScope } from '@/server/auth/page';
-import { getPodTimeline, warmTimelines } from '@/server/screens/timelines/timelines';
+import {
+  getPodTimeline,
+  timelinesPageNow,
+  warmTimelines,
+} from '@/server/screens/timelines/timelines';
+import type { TimelinePagedFleet } from '@/lib/api/timelines';
 
 export default async function Page({
   searchParams,
@@ -85,21 +90,35 @@ export default async function Page({
       ),
     );
   const state = parseViewState('timelines', q.params);
-  // the browser asks for the fleet's first page while it loads the scripts, not after them
-  const qs = timelineQueryString(timelineQueryOfView(state));
-  preload(withContext(`/api/timelines${qs ? `?${qs}` : ''}`, ctx), {
-    as: 'fetch',
-    crossOrigin: 'anonymous',
-  });
-  // The fleet (thousands of rows) is fetched by the browser: embedding it in the HTML doubles
-  // its parse cost. Here the server's watch-fed cache is started (and warmed, once listed).
-  // A failure (even a synchronous one: an unknown context) is the browser's request's to show.
+  const query = timelineQueryOfView(state);
+  const queries: Prefetch[] = [];
+  // With the cluster's pods and Events listed, the fleet's first page is rendered on the server
+  // (streamed after the page's head): its table is on screen with the HTML, before any script
+  // runs, and the browser does not ask for it again. While a first list still runs, the browser
+  // asks for it while it loads the scripts (the answer then says how far the list got). A
+  // failure (even a synchronous one: an unknown context) is the browser's request's to show.
+  let first: Promise<TimelinePagedFleet> | null = null;
   try {
-    warmTimelines(scope);
+    first = timelinesPageNow(scope, query);
   } catch {
     // the browser's request shows it
   }
-  const queries: Prefetch[] = [];
+  if (first) {
+    const page = first;
+    queries.push({ ...timelineFleetQuery(ctx, query), queryFn: () => page });
+  } else {
+    const qs = timelineQueryString(query);
+    preload(withContext(`/api/timelines${qs ? `?${qs}` : ''}`, ctx), {
+      as: 'fetch',
+      crossOrigin: 'anonymous',
+    });
+    // the server's watch-fed cache is started (and its analysis warmed, once the pods are listed)
+    try {
+      warmTimelines(scope);
+    } catch {
+      // the browser's request shows it
+    }
+  }
   const pod = state.pod ? tryParsePodRef(state.pod) : null;
   if (pod) {
     const { namespace: ns, name } = pod;
@@ -108,18 +127,25 @@ export default async function Page({
       queryFn: () => getPodTimeline(scope, ns, name),
     });
   }
-  const dehydrated = await prefetch(queries);
   return (
     <>
       <PageTitle
         title="Timelines"
         subtitle="Every meshed pod's start against its proxy: which workloads race their sidecar, which drain too short, and the fix to copy. Pick a pod for its timeline."
       />
-      <HydrationBoundary state={dehydrated}>
-        <Suspense>
-          <TimelinesView />
-        </Suspense>
-      </HydrationBoundary>
+      <Suspense>
+        <Prefetched queries={queries} />
+      </Suspense>
     </>
+  );
+}
+
+/** The view with what the server read for it (its own boundary: the page's head is sent first). */
+async function Prefetched({ queries }: { queries: Prefetch[] }) {
+  const dehydrated = await prefetch(queries);
+  return (
+    <HydrationBoundary state={dehydrated}>
+      <TimelinesView />
+    </HydrationBoundary>
   );
 }

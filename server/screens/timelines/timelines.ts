@@ -280,6 +280,22 @@ export function warmTimelines(scope: RequestScope): void {
   if (rt.pods.currentStatus.listed) void timelineFleetOf(rt).catch(() => undefined);
 }
 
+/**
+ * The fleet's page for a server-rendered Timelines page, when it can be had without waiting for
+ * a list: the runtime's pods and Events are listed (the answer is then the cached analysis, or
+ * the analysis of what changed). Null while a first list still runs (the runtime is started and
+ * the browser asks for the page itself, as the answer then says how far the list got).
+ */
+export function timelinesPageNow(
+  scope: RequestScope,
+  query: TimelineQuery,
+): Promise<TimelinePagedFleet> | null {
+  const rt = runtimeFor(scope);
+  rt.start();
+  if (!rt.pods.currentStatus.listed || !rt.events.currentStatus.listed) return null;
+  return getTimelinePage(scope, query);
+}
+
 export function getTimelineFleet(scope: RequestScope): Promise<TimelineFleet> {
   return timelineFleetOf(runtimeFor(scope));
 }
