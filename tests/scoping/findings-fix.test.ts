@@ -11,7 +11,7 @@ import type { Sidecar } from '../../lib/kube/types';
 import type { FindingsReport } from '../../lib/api/findings';
 import type { ScopingView } from '../../lib/api/scoping-view';
 import { getWholeFindings } from '../../server/screens/findings/findings';
-import { computeScoping, scopingDeps } from '../../server/screens/scoping/scoping';
+import { scopingOf } from '../../server/screens/scoping/scoping';
 import { baseRuntimeFor } from '../../server/runtime/registry';
 import { wiredUnscopedMesh } from './harness';
 
@@ -20,7 +20,10 @@ let view: ScopingView;
 let report: FindingsReport;
 
 beforeAll(async () => {
-  view = await computeScoping(scopingDeps(baseRuntimeFor()));
+  // the runtime's Scoping view, which Findings then reuses (one analysis for both screens, as
+  // a user opening Scoping then Findings gets): computed apart, the two raced each other for
+  // the proxies and Findings' copy could miss its deadline on a busy machine
+  view = await scopingOf(baseRuntimeFor());
   report = await getWholeFindings(asMeshdx(null));
 }, 60_000);
 
