@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// `npm run demo [-- --port P] [-- --scenario NAME] [-- --clock ISO]`: starts the simulated
+// `npm run demo [-- --port P] [-- --scenario NAME] [-- --clock ISO] [-- --data-dir DIR]`: starts the simulated
 // meshed cluster and the meshdx dashboard on it, through the same kubeconfig path a real
 // cluster uses. Builds the dashboard first when the build is missing or older than the sources.
 import { spawn, spawnSync } from 'node:child_process';
@@ -19,6 +19,9 @@ const { values } = parseArgs({
     clock: { type: 'string' },
     rebuild: { type: 'boolean', default: false },
     'fresh-history': { type: 'boolean', default: false },
+    // where the simulators' kubeconfigs (and, without MESHDX_DB, the history) are written: two
+    // demos side by side each need their own
+    'data-dir': { type: 'string', default: path.join(root, 'data') },
   },
 });
 const port = Number(values.port);
@@ -79,13 +82,40 @@ if (!(await portFree(port, values.host))) {
 }
 
 const env = { ...process.env, NEXT_TELEMETRY_DISABLED: '1' };
-if (needsBuild()) {
-  console.log('meshdx demo: building the dashboard (next build)…');
-  const r = spawnSync(bin('next'), ['build'], { cwd: root, stdio: 'inherit', env });
-  if (r.status !== 0) shutdown(r.status ?? 1);
+/** Whether a process with this id still runs (a build lock's owner). */
+function alive(pid) {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (e) {
+    return e.code === 'EPERM';
+  }
 }
 
-const dataDir = path.join(root, 'data');
+// Two demos started at once (the e2e run starts two) build once: the first takes the lock and
+// builds, the other waits for it and then finds the build current. A lock whose owner is gone
+// (killed mid-build) is taken over.
+const buildLock = path.join(root, '.next-build.lock');
+while (needsBuild()) {
+  let fd;
+  try {
+    fd = fs.openSync(buildLock, 'wx');
+  } catch {
+    const owner = Number(fs.readFileSync(buildLock, 'utf8').trim());
+    if (!alive(owner)) fs.rmSync(buildLock, { force: true });
+    else await new Promise((r) => setTimeout(r, 500));
+    continue;
+  }
+  fs.writeSync(fd, String(process.pid));
+  fs.closeSync(fd);
+  console.log('meshdx demo: building the dashboard (next build)…');
+  const r = spawnSync(bin('next'), ['build'], { cwd: root, stdio: 'inherit', env });
+  fs.rmSync(buildLock, { force: true });
+  if (r.status !== 0) shutdown(r.status ?? 1);
+  break;
+}
+
+const dataDir = path.resolve(values['data-dir']);
 fs.mkdirSync(dataDir, { recursive: true });
 // `--scenario demo,phantom-503`: one simulated cluster per scenario, one kubeconfig context each
 const scenarios = [
