@@ -1,14 +1,15 @@
 import { defineConfig } from '@playwright/test';
 import path from 'node:path';
 import { CHROMIUM_ARGS } from './cli/report/chromium';
-import { PORTS, PROMETHEUS_DEMO_KUBECONFIG } from './e2e/support';
+import { DEMO_DATA, PORTS, PROMETHEUS_DEMO_KUBECONFIG } from './e2e/support';
 import { PROMETHEUS_BIN } from './test-support/prometheus';
 import { nextStartArgs } from './test-support/next-start';
 
 /**
- * e2e against the production build in Debian's Chromium (no browser download): one dashboard on
- * the simulated cluster (fixed clock, so screenshots are stable), and two dashboards whose
- * configuration is broken on purpose, to prove errors reach the page and the server survives.
+ * e2e against the production build in Debian's Chromium (no browser download): two dashboards on
+ * the simulated clusters (fixed clock, so screenshots are stable: one read, one whose clocks the
+ * specs move), and two dashboards whose configuration is broken on purpose, to prove errors
+ * reach the page and the server survives.
  */
 const root = import.meta.dirname;
 const next = path.join(root, 'node_modules', '.bin', 'next');
@@ -24,10 +25,10 @@ export default defineConfig({
   timeout: 60_000,
   expect: { timeout: 15_000 },
   // A spec file runs its tests in order on one worker. The specs mostly wait (on the demo's
-  // clocks, Prometheus' scrapes, pages settling), so three workers on two cores keep them busy
-  // (CPU time of a whole run is under half its wall time).
+  // clocks, Prometheus' scrapes, pages settling): the CPU time of a whole run was under half its
+  // wall time on three workers, so four on two cores keep them busy.
   fullyParallel: false,
-  workers: 3,
+  workers: 4,
   retries: 0,
   // the run ends with its slowest tests (test-support/playwright-slowest.ts), and fails when a
   // selected test never ran (test-support/playwright-all-ran.ts)
@@ -40,13 +41,14 @@ export default defineConfig({
     // These compare what the dashboard shows with what the simulators hold at the same instant:
     // they read the clusters and never change them, so they run side by side.
     { name: 'views', testIgnore: [...CLOCK_SPECS, ...LAST_SPECS] },
-    // These move the simulated clocks (rollouts, deleted pods) of the demo's clusters, which the
-    // specs above read: they start once those are done. Each moves clusters of its own (the
-    // demo's; phantom-503 and phantom-cross-ns): the two run side by side. A chain of
+    // These move the simulated clocks (rollouts, deleted pods): they run on a demo of their own
+    // (PORTS.clockDemo), beside the specs above. Each moves clusters of its own (the demo's;
+    // phantom-503 and phantom-cross-ns): the two run side by side.
+    { name: 'clock', testMatch: CLOCK_SPECS },
+    // These move the same demo's clocks further, on the state the specs above leave. A chain of
     // dependencies, not of teardowns: Playwright never starts a teardown's own teardown, and
     // counted both as "did not run" with exit 0 (test-support/playwright-all-ran.ts now fails
     // such a run). A failure above skips them, as a failed run.
-    { name: 'clock', testMatch: CLOCK_SPECS, dependencies: ['views'] },
     { name: 'last', testMatch: LAST_SPECS, dependencies: ['clock'] },
   ],
   use: {
@@ -65,6 +67,15 @@ export default defineConfig({
       timeout: 240_000,
       reuseExistingServer: false,
       env: { ...env, MESHDX_DB: path.join(root, 'test-results', 'e2e-history') },
+      stdout: 'pipe',
+    },
+    {
+      // the same demo again, for the specs that move its clocks ('clock' and 'last' above)
+      command: `node bin/demo.mjs --port ${PORTS.clockDemo} --scenario demo,phantom-503,phantom-cross-ns --clock 2026-11-01T12:00:00Z --fresh-history --data-dir ${DEMO_DATA.clockDemo}`,
+      url: `http://127.0.0.1:${PORTS.clockDemo}/api/cluster`,
+      timeout: 240_000,
+      reuseExistingServer: false,
+      env: { ...env, MESHDX_DB: path.join(root, 'test-results', 'e2e-history-clock') },
       stdout: 'pipe',
     },
     {

@@ -4,7 +4,8 @@ import { base, PORTS } from './support';
 import { podHref } from '../lib/refs/pod-ref';
 import { withContext } from '../lib/api/context';
 
-const demo = base(PORTS.demo);
+// a deleted pod is kept by the demo whose clocks the specs moved (playwright.config.ts)
+const demo = base(PORTS.clockDemo);
 const CONTEXTS = ['meshdx-sim-demo', 'meshdx-sim-phantom-503', 'meshdx-sim-phantom-cross-ns'];
 
 /** A deleted pod kept in the history store, on whichever of the demo's clusters has one. */

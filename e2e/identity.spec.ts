@@ -204,6 +204,8 @@ async function everyPageAnswers(page: Page, app: string, mode: 'token' | 'header
 
 test.describe('every page for a signed-in user', () => {
   test.setTimeout(240_000);
+  // two dashboards, two users: the modes walk their pages side by side, on two workers
+  test.describe.configure({ mode: 'parallel' });
 
   test('token mode', async ({ page }) => {
     const { users } = fixture('token');

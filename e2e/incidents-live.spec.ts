@@ -1,8 +1,9 @@
 import { expect, test, type Page } from '@playwright/test';
-import { base, PORTS, simUrlOf, snap } from './support';
+import { base, DEMO_DATA, PORTS, simUrlOf, snap } from './support';
 import { podKey } from '../lib/refs/pod-ref';
 
-const demo = base(PORTS.demo);
+// on the demo whose clocks the specs move (playwright.config.ts: the 'clock' project)
+const demo = base(PORTS.clockDemo);
 const CROSS = 'meshdx-sim-phantom-cross-ns';
 const PHANTOM = 'meshdx-sim-phantom-503';
 
@@ -131,7 +132,7 @@ test('the default view of the cross-namespace scenario shows its story, bars aft
   page,
 }) => {
   test.setTimeout(180_000);
-  const sim = simUrlOf('phantom-cross-ns');
+  const sim = simUrlOf('phantom-cross-ns', DEMO_DATA.clockDemo);
   expect((await fetch(`${demo}/api/incidents?context=${CROSS}`)).status).toBe(200);
   await advanceTo(sim, '2026-11-01T12:01:10Z');
   await expect
@@ -155,7 +156,7 @@ test('the default view of the cross-namespace scenario shows its story, bars aft
 
   // the same on the phantom-503 cluster itself (asked first, so that its pod watch runs)
   expect((await fetch(`${demo}/api/incidents?context=${PHANTOM}&namespace=shop`)).status).toBe(200);
-  await advanceTo(simUrlOf('phantom-503'), '2026-11-01T12:01:10Z');
+  await advanceTo(simUrlOf('phantom-503', DEMO_DATA.clockDemo), '2026-11-01T12:01:10Z');
   await expect
     .poll(
       async () => (await view(`?context=${PHANTOM}&namespace=shop`)).totals.byState.terminated ?? 0,
@@ -174,7 +175,7 @@ test('live mode shows lines the clients write while the page is open, attributed
   page,
 }) => {
   test.setTimeout(120_000);
-  const sim = simUrlOf('phantom-cross-ns');
+  const sim = simUrlOf('phantom-cross-ns', DEMO_DATA.clockDemo);
   await page.goto(`${demo}/incidents?context=${CROSS}`);
   const before = (await view(`?context=${CROSS}`)).totals.shown;
   await page.getByTestId('live-switch').check();

@@ -1,7 +1,8 @@
 import { expect, test } from '@playwright/test';
-import { base, PORTS, simUrl, snap } from './support';
+import { base, DEMO_DATA, PORTS, simUrl, snap } from './support';
 
-const demo = base(PORTS.demo);
+// on the demo whose clocks the specs move (playwright.config.ts: the 'clock' project)
+const demo = base(PORTS.clockDemo);
 // The demo runs on a fixed clock at 2026-11-01T12:00:00Z; payments rolls out at +20 s.
 const FROM = '2026-11-01T11:59:30.000Z';
 const TO = '2026-11-01T12:02:00.000Z';
@@ -11,7 +12,9 @@ interface SimPod {
 }
 
 async function simNow(): Promise<number> {
-  const info = (await (await fetch(`${simUrl()}/_sim/info`)).json()) as { clock: { now: string } };
+  const info = (await (await fetch(`${simUrl(DEMO_DATA.clockDemo)}/_sim/info`)).json()) as {
+    clock: { now: string };
+  };
   return Date.parse(info.clock.now);
 }
 
@@ -27,7 +30,7 @@ test.describe.configure({ mode: 'serial' });
 test('the incident view opened from a deep link shows the phantom-503 story', async ({ page }) => {
   test.setTimeout(180_000);
   const pods = (
-    (await (await fetch(`${simUrl()}/api/v1/namespaces/shop/pods`)).json()) as {
+    (await (await fetch(`${simUrl(DEMO_DATA.clockDemo)}/api/v1/namespaces/shop/pods`)).json()) as {
       items: SimPod[];
     }
   ).items;
@@ -44,7 +47,9 @@ test('the incident view opened from a deep link shows the phantom-503 story', as
   expect((await fetch(api)).status).toBe(200);
   const target = Date.parse(TO);
   while ((await simNow()) < target) {
-    const res = await fetch(`${simUrl()}/_sim/advance?ms=10000`, { method: 'POST' });
+    const res = await fetch(`${simUrl(DEMO_DATA.clockDemo)}/_sim/advance?ms=10000`, {
+      method: 'POST',
+    });
     expect(res.status).toBe(200);
     await new Promise((r) => setTimeout(r, 200));
   }
@@ -136,11 +141,15 @@ test('a pasted log is analysed with line numbers for what cannot be read', async
   const first = page.getByTestId('incident-requests').locator('tbody tr').first();
   await expect(first).toBeVisible();
   const logs = await (
-    await fetch(`${simUrl()}/api/v1/namespaces/shop/pods?labelSelector=app%3Dcheckout`)
+    await fetch(
+      `${simUrl(DEMO_DATA.clockDemo)}/api/v1/namespaces/shop/pods?labelSelector=app%3Dcheckout`,
+    )
   ).json();
   const name = (logs as { items: SimPod[] }).items[0]?.metadata.name ?? '';
   const text = await (
-    await fetch(`${simUrl()}/api/v1/namespaces/shop/pods/${name}/log?container=istio-proxy`)
+    await fetch(
+      `${simUrl(DEMO_DATA.clockDemo)}/api/v1/namespaces/shop/pods/${name}/log?container=istio-proxy`,
+    )
   ).text();
   const failing = text.split('\n').filter((l) => / 503 (UC|UF|URX) |"response_code":503/.test(l));
   expect(failing.length).toBeGreaterThan(0);

@@ -2,7 +2,7 @@ import { expect, test, type Page } from '@playwright/test';
 import { execFile } from 'node:child_process';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import { base, PORTS, simUrlOf, snap } from './support';
+import { base, DEMO_DATA, PORTS, simUrlOf, snap } from './support';
 
 /**
  * Every number on the screen adds up: on each view of a cluster, every card equals the sum it
@@ -14,12 +14,11 @@ import { base, PORTS, simUrlOf, snap } from './support';
  * failing). The demo scenario holds ambient namespaces (ztunnels, a waypoint) beside its
  * sidecars; phantom-503 is the rollout with phantom 503s.
  *
- * It moves the clusters' clocks, so it runs after the specs that expect them where they left
- * them (playwright.config.ts: a teardown of the 'clock' project).
+ * It moves the clusters' clocks, so it runs on the second demo (PORTS.clockDemo), after the
+ * specs that expect its clocks where they left them (playwright.config.ts: the 'last' project).
  */
-const demo = base(PORTS.demo);
+const demo = base(PORTS.clockDemo);
 const run = promisify(execFile);
-const DATA = path.join(import.meta.dirname, '..', 'data');
 
 /** A stat card's value, as shown ("1,234" reads 1234; "12 (3)" reads 12 and 3). */
 async function statNumbers(page: Page, id: string): Promise<number[]> {
@@ -33,7 +32,7 @@ const attr = async (page: Page, id: string, name: string) =>
   Number(await page.getByTestId(id).getAttribute(name));
 
 async function advance(scenario: string, ms: number): Promise<void> {
-  const sim = simUrlOf(scenario);
+  const sim = simUrlOf(scenario, DEMO_DATA.clockDemo);
   for (let done = 0; done < ms; done += 5000) {
     const res = await fetch(`${sim}/_sim/advance?ms=5000`, { method: 'POST' });
     expect(res.status).toBe(200);
@@ -183,7 +182,7 @@ for (const scenario of ['demo', 'phantom-503'] as const) {
     const before = await checkViews(page, ctx, `invariants-${scenario}`);
 
     // a rollout as an SRE starts one: kubectl against the cluster
-    const kubeconfig = path.join(DATA, `sim-${scenario}.kubeconfig`);
+    const kubeconfig = path.join(DEMO_DATA.clockDemo, `sim-${scenario}.kubeconfig`);
     await run('kubectl', [
       '--kubeconfig',
       kubeconfig,
@@ -212,7 +211,7 @@ async function liveMinute(page: Page, scenario: string): Promise<void> {
   // the dashboard watches the cluster first (its pod history sees the deletion), then the
   // cluster moves past its first deletion (a no-op when the specs before moved it there already)
   expect((await fetch(`${demo}/api/incidents?context=meshdx-sim-${scenario}`)).status).toBe(200);
-  const sim = simUrlOf(scenario);
+  const sim = simUrlOf(scenario, DEMO_DATA.clockDemo);
   const now = async () =>
     Date.parse(
       ((await (await fetch(`${sim}/_sim/info`)).json()) as { clock: { now: string } }).clock.now,

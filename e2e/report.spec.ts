@@ -12,6 +12,9 @@ const demo = base(PORTS.demo);
 const VIEWS = ['overview', 'timelines', 'proxies', 'scoping', 'incidents', 'findings'];
 const PNG_SIGNATURE = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
 
+// each test writes its own report (--out) from a dashboard of its own: they run side by side
+test.describe.configure({ mode: 'parallel' });
+
 const ReportSchema = z.object({
   cluster: z.string().min(1),
   createdAt: z.iso.datetime(),

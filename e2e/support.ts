@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { waitForData } from '../cli/report/capture';
 
-/** Ports from MESHDX_E2E_PORT (default 3107) up to +5, so two checkouts can run their e2e at once. */
+/** Ports from MESHDX_E2E_PORT (default 3107) up to +6, so two checkouts can run their e2e at once. */
 const first = Number(process.env.MESHDX_E2E_PORT ?? 3107);
 export const PORTS = {
   demo: first,
@@ -14,6 +14,16 @@ export const PORTS = {
   identityHeader: first + 4,
   /** The demo with a real Prometheus scraping it (test-support/prometheus-demo.ts). */
   prometheus: first + 5,
+  /**
+   * A second demo of the same scenarios for the specs that move the simulated clocks (rollouts,
+   * deleted pods, a live minute): they run beside the specs that read the first one unchanged.
+   */
+  clockDemo: first + 6,
+};
+/** Where each demo's simulators write their kubeconfigs (`npm run demo -- --data-dir`). */
+export const DEMO_DATA = {
+  demo: path.join(import.meta.dirname, '..', 'data'),
+  clockDemo: path.join(import.meta.dirname, '..', 'test-results', 'clock-demo'),
 };
 /** The kubeconfig of the Prometheus demo's simulator, for kubectl in the specs. */
 export const PROMETHEUS_DEMO_KUBECONFIG = path.join(
@@ -38,24 +48,15 @@ export async function snap(page: Page, name: string): Promise<string> {
   return file;
 }
 
-/** The simulator behind the demo dashboard (its kubeconfig names its URL). */
-export function simUrl(): string {
-  const kc = fs.readFileSync(
-    path.join(import.meta.dirname, '..', 'data', 'sim-demo.kubeconfig'),
-    'utf8',
-  );
-  const m = /server:\s*(\S+)/.exec(kc);
-  if (!m?.[1]) throw new Error('no server in the simulator kubeconfig');
-  return m[1];
-}
-
-/** The simulator of another scenario the demo serves (`--scenario demo,phantom-503`). */
-export function simUrlOf(scenario: string): string {
-  const kc = fs.readFileSync(
-    path.join(import.meta.dirname, '..', 'data', `sim-${scenario}.kubeconfig`),
-    'utf8',
-  );
+/** The simulator of a scenario a demo serves (`--scenario demo,phantom-503`), by its kubeconfig. */
+export function simUrlOf(scenario: string, dataDir: string = DEMO_DATA.demo): string {
+  const kc = fs.readFileSync(path.join(dataDir, `sim-${scenario}.kubeconfig`), 'utf8');
   const m = /server:\s*(\S+)/.exec(kc);
   if (!m?.[1]) throw new Error(`no server in the ${scenario} simulator kubeconfig`);
   return m[1];
+}
+
+/** The simulator behind the demo dashboard's first scenario. */
+export function simUrl(dataDir: string = DEMO_DATA.demo): string {
+  return simUrlOf('demo', dataDir);
 }
