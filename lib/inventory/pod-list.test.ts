@@ -99,8 +99,8 @@ describe('parsePodListQuery', () => {
     expect(problem('ip=10.1.2')).toBe('400 ip: "10.1.2" is not an IPv4 or IPv6 address');
     expect(problem('ip=300.1.1.1')).toMatch(/^400 ip:/);
     expect(problem('namespace=Shop_1')).toMatch(/^400 namespace: "Shop_1" is not a namespace name/);
-    expect(problem('meshed=yes')).toBe('400 meshed: must be 1, true, 0 or false');
-    expect(problem('limit=0')).toBe('400 limit: must be at least 1');
+    expect(problem('meshed=yes')).toBe('400 meshed: "yes" is not 1, true, 0 or false');
+    expect(problem('limit=0')).toBe('400 limit: "0" must be at least 1');
     expect(problem('limit=5001')).toBe('400 limit: 5001 is more than 5000');
     expect(problem('limit=-3')).toBe('400 limit: "-3" is not a whole number');
   });

@@ -1,6 +1,6 @@
 import type { PodList } from '../api/inventory';
 import { badParameter } from '../api/request-error';
-import { limitParam, namespaceParam, textParam } from '../api/url-params';
+import { queryParams } from '../api/param-kinds';
 import type { Namespace, Pod } from '../kube/types';
 import { podRow } from './build';
 import { proxyOf } from './proxy';
@@ -69,30 +69,32 @@ const IPV6 = /^[0-9a-fA-F:.]{2,45}$/;
 export const isIpAddress = (v: string): boolean =>
   IPV4.test(v) || (v.includes(':') && IPV6.test(v));
 
+/** The parameters of a /api/pods URL, by kind (lib/api/param-kinds.ts). */
+export const POD_LIST_QUERY_KINDS = {
+  namespace: 'namespace',
+  ip: 'ip',
+  meshed: 'flag',
+  q: 'text',
+  limit: 'limit',
+} as const;
+
 /**
  * The query of a /api/pods URL (?namespace=&ip=&meshed=1&q=&limit=). A value that cannot be used
  * is a 400 naming the parameter.
  */
 export function parsePodListQuery(sp: URLSearchParams): PodListQuery {
+  const v = queryParams(sp, POD_LIST_QUERY_KINDS);
   const out: PodListQuery = {};
-  const ns = namespaceParam(sp.get('namespace'));
-  if (ns !== undefined) out.namespace = ns;
-  const ip = textParam(sp.get('ip'));
-  if (ip !== undefined) {
-    if (!isIpAddress(ip))
-      throw badParameter('ip', `${JSON.stringify(ip.slice(0, 50))} is not an IPv4 or IPv6 address`);
-    out.ip = ip;
+  if (v.namespace !== undefined) out.namespace = v.namespace;
+  if (v.ip !== undefined) out.ip = v.ip;
+  if (v.meshed !== undefined) out.meshed = v.meshed;
+  const q = v.q?.trim();
+  if (q) out.q = q;
+  if (v.limit !== undefined) {
+    if (v.limit > POD_LIST_MAX)
+      throw badParameter('limit', `${v.limit} is more than ${POD_LIST_MAX}`);
+    out.limit = v.limit;
   }
-  const meshed = textParam(sp.get('meshed'));
-  if (meshed !== undefined) {
-    if (meshed !== '1' && meshed !== 'true' && meshed !== '0' && meshed !== 'false')
-      throw badParameter('meshed', 'must be 1, true, 0 or false');
-    out.meshed = meshed === '1' || meshed === 'true';
-  }
-  const q = textParam(sp.get('q'));
-  if (q !== undefined) out.q = q.slice(0, 253);
-  const limit = limitParam(sp.get('limit'), POD_LIST_MAX);
-  if (limit !== undefined) out.limit = limit;
   return out;
 }
 

@@ -83,21 +83,24 @@ export function pageFleet(view: FleetView, q: FleetQuery): FleetView {
   };
 }
 
+/** The fleet parameters of a /api/proxies/fleet URL, by kind (lib/api/param-kinds.ts). */
+export const FLEET_QUERY_KINDS = {
+  namespace: 'namespace',
+  workload: 'workload',
+  q: 'text',
+  sort: 'token',
+  dir: 'dir',
+  offset: 'count',
+  limit: 'limit',
+} as const;
+
 /**
  * The fleet query of a URL (the screen's state: ?namespace=&workload=&q=&sort=&dir=&offset=&limit=),
  * each parameter by its kind (lib/api/param-kinds.ts): a value that cannot be used, a sort key
  * the table does not have or a page larger than MAX_PAGE_SIZE is the 400 naming it.
  */
 export function parseFleetQuery(sp: URLSearchParams): FleetQuery {
-  const v = queryParams(sp, {
-    namespace: 'namespace',
-    workload: 'workload',
-    q: 'text',
-    sort: 'token',
-    dir: 'dir',
-    offset: 'count',
-    limit: 'limit',
-  });
+  const v = queryParams(sp, FLEET_QUERY_KINDS);
   if (v.sort !== undefined && !(FLEET_SORT_KEYS as readonly string[]).includes(v.sort))
     throw badParameter(
       'sort',

@@ -5,7 +5,7 @@
  */
 import type { TimelineFleetRow, TimelineFleet, TimelinePage } from '../api/timelines';
 import { badParameter } from '../api/request-error';
-import { countParam, limitParam, namespaceParam, textParam } from '../api/url-params';
+import { queryParams } from '../api/param-kinds';
 import { rfc3339Problem } from '../api/viewstate';
 import { VERDICT_NAMES } from './verdicts';
 import { aliveDuring } from './window';
@@ -144,56 +144,57 @@ export function pageTimelineFleet(
   };
 }
 
-const str = textParam;
+/** The parameters of a /api/timelines URL, by kind (lib/api/param-kinds.ts). */
+export const TIMELINE_QUERY_KINDS = {
+  namespace: 'namespace',
+  workload: 'workload',
+  verdict: 'verdict',
+  q: 'text',
+  from: 'time',
+  to: 'time',
+  sort: 'token',
+  dir: 'dir',
+  offset: 'count',
+  limit: 'limit',
+} as const;
 
 /**
  * The query of a /api/timelines URL (?namespace=&workload=&verdict=&q=&from=&to=&sort=&dir=
- * &offset=&limit=). A value that cannot be used is a 400 naming the parameter, never ignored.
+ * &offset=&limit=), each parameter by its kind. A value that cannot be used is a 400 naming the
+ * parameter, never ignored: a sort key the table does not have, a page over the largest, a
+ * window bound not yet made absolute (RFC 3339) included.
  */
 export function parseTimelineQuery(sp: URLSearchParams): TimelineQuery {
+  const v = queryParams(sp, TIMELINE_QUERY_KINDS);
   const q: TimelineQuery = {};
-  const ns = namespaceParam(sp.get('namespace'));
-  if (ns !== undefined) q.namespace = ns;
-  const workload = str(sp.get('workload'));
-  if (workload !== undefined) q.workload = workload.slice(0, 253);
-  const verdict = str(sp.get('verdict'));
-  if (verdict !== undefined) {
-    if (!(VERDICT_NAMES as readonly string[]).includes(verdict))
-      throw badParameter(
-        'verdict',
-        `unknown verdict ${JSON.stringify(verdict.slice(0, 40))}`,
-        `one of ${VERDICT_NAMES.join(', ')}`,
-      );
-    q.verdict = verdict;
-  }
-  const needle = str(sp.get('q'));
-  if (needle !== undefined) q.q = needle.slice(0, 200);
+  if (v.namespace !== undefined) q.namespace = v.namespace;
+  if (v.workload !== undefined) q.workload = v.workload;
+  if (v.verdict !== undefined) q.verdict = v.verdict;
+  const needle = v.q?.trim();
+  if (needle) q.q = needle;
   for (const k of ['from', 'to'] as const) {
-    const v = str(sp.get(k));
-    if (v === undefined) continue;
-    const problem = rfc3339Problem(v);
+    const t = v[k];
+    if (t === undefined) continue;
+    const problem = rfc3339Problem(t);
     if (problem) throw badParameter(k, problem);
-    q[k] = new Date(v).toISOString();
+    q[k] = new Date(t).toISOString();
   }
-  const sort = str(sp.get('sort'));
-  if (sort !== undefined) {
-    if (!TIMELINE_SORT_KEYS.includes(sort))
+  if (v.sort !== undefined) {
+    if (!TIMELINE_SORT_KEYS.includes(v.sort))
       throw badParameter(
         'sort',
-        `cannot sort by ${JSON.stringify(sort.slice(0, 40))}`,
+        `cannot sort by ${JSON.stringify(v.sort)}`,
         `one of ${TIMELINE_SORT_KEYS.join(', ')}`,
       );
-    q.sort = sort;
+    q.sort = v.sort;
   }
-  const dir = str(sp.get('dir'));
-  if (dir !== undefined) {
-    if (dir !== 'asc' && dir !== 'desc') throw badParameter('dir', 'must be asc or desc');
-    q.dir = dir;
+  if (v.dir !== undefined) q.dir = v.dir;
+  if (v.offset !== undefined) q.offset = v.offset;
+  if (v.limit !== undefined) {
+    if (v.limit > MAX_TIMELINE_PAGE_SIZE)
+      throw badParameter('limit', `${v.limit} is more than ${MAX_TIMELINE_PAGE_SIZE}`);
+    q.limit = v.limit;
   }
-  const offset = countParam('offset', sp.get('offset'), 100_000_000);
-  if (offset !== undefined) q.offset = offset;
-  const limit = limitParam(sp.get('limit'), MAX_TIMELINE_PAGE_SIZE);
-  if (limit !== undefined) q.limit = limit;
   return q;
 }
 

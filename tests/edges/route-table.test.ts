@@ -5,6 +5,9 @@ import { describe, expect, it, vi } from 'vitest';
 import { ParamSchemas, type ParamKind } from '../../lib/api/param-kinds';
 import { PAGE_PARAMS, ROUTE_PARAMS, type RouteParamSpec } from '../../lib/api/route-params';
 import { ErrorPanel } from '../../components/ui/ErrorPanel';
+import { POD_LIST_QUERY_KINDS } from '../../lib/inventory/pod-list';
+import { FLEET_QUERY_KINDS } from '../../lib/proxies/page';
+import { TIMELINE_QUERY_KINDS } from '../../lib/timeline/fleet-page';
 import { ParamProblem } from '../../components/ui/ParamProblem';
 import { WindowProblem } from '../../components/ui/WindowProblem';
 import { url, useEdgeCluster, type ErrorBody } from './support';
@@ -104,6 +107,15 @@ const goodSegments = (spec: RouteParamSpec) =>
 async function errorOf(res: Response): Promise<ErrorBody['error'] & { hint?: string }> {
   return ((await res.json()) as { error: ErrorBody['error'] & { hint?: string } }).error;
 }
+
+describe('the registry and the parsers the routes hand their parameters to', () => {
+  it('declares every parameter a parser reads, with the same kind', () => {
+    // a parser gets only what its route declares: an undeclared one would never reach it
+    expect(ROUTE_PARAMS['/api/timelines'].query).toMatchObject(TIMELINE_QUERY_KINDS);
+    expect(ROUTE_PARAMS['/api/pods'].query).toMatchObject(POD_LIST_QUERY_KINDS);
+    expect(ROUTE_PARAMS['/api/proxies/fleet'].query).toMatchObject(FLEET_QUERY_KINDS);
+  });
+});
 
 describe('the table of bad values', () => {
   it('holds a refused value for every kind', () => {
