@@ -1,18 +1,9 @@
 'use client';
 
 import { defaultRangeExtractor, useVirtualizer, type Range } from '@tanstack/react-virtual';
-import {
-  memo,
-  useCallback,
-  useEffect,
-  useLayoutEffect,
-  useMemo,
-  useRef,
-  useState,
-  type KeyboardEvent,
-  type ReactNode,
-} from 'react';
-import { rowMove } from '../../lib/ui/row-keys';
+import { memo, useCallback, useLayoutEffect, useMemo, useRef, type ReactNode } from 'react';
+import { ariaSort, SortButton } from './SortHeader';
+import { untabRowControls, useRowFocus } from './useRowFocus';
 import { usePrinting } from './usePrinting';
 
 export interface Column<T> {
@@ -74,9 +65,7 @@ function RowView<T>({
   // the row is the table's Tab stop, not each link or button in it (Enter opens the row, whose
   // detail has the same links)
   useLayoutEffect(() => {
-    if (tabStop === null) return;
-    for (const el of ref.current?.querySelectorAll<HTMLElement>('a[href], button') ?? [])
-      el.tabIndex = -1;
+    if (tabStop !== null) untabRowControls(ref.current);
   }, [tabStop, row]);
   return (
     <div
@@ -143,12 +132,21 @@ export function VirtualTable<T>({
     () => (selectedKey === undefined ? -1 : sorted.findIndex((r) => rowKey(r) === selectedKey)),
     [sorted, selectedKey, rowKey],
   );
-  const [activeRaw, setActive] = useState<number | null>(null);
-  const active = Math.min(
-    Math.max(0, activeRaw ?? (selectedIndex >= 0 ? selectedIndex : 0)),
-    Math.max(0, sorted.length - 1),
-  );
-  const focusWanted = useRef(false);
+  const page = Math.max(1, Math.floor(bodyHeight / ROW_HEIGHT) - 1);
+  const { active, onKeyDown, onFocusRow } = useRowFocus({
+    count: sorted.length,
+    selectedIndex,
+    page,
+    container: parent,
+    onOpen: onSelect
+      ? (i) => {
+          const row = sorted[i];
+          if (row !== undefined) onSelect(row);
+        }
+      : undefined,
+    // called on a key press, after `virtual` below is made
+    onMove: (i) => virtual.scrollToIndex(i, { align: 'auto' }),
+  });
   // the active row stays rendered (and so focusable) when it scrolls out of view
   const rangeExtractor = useCallback(
     (range: Range) => {
@@ -169,33 +167,8 @@ export function VirtualTable<T>({
     overscan: 8,
     rangeExtractor,
   });
-  useEffect(() => {
-    if (!focusWanted.current) return;
-    focusWanted.current = false;
-    parent.current?.querySelector<HTMLElement>(`[data-row-index="${active}"]`)?.focus();
-  }, [active]);
   // on paper every row the table holds is printed, not the ones scrolled into view
   const printing = usePrinting();
-  const onFocusRow = useCallback((i: number) => setActive(i), []);
-  const onKeyDown = (e: KeyboardEvent<HTMLDivElement>) => {
-    if (!onSelect) return;
-    if ((e.key === 'Enter' || e.key === ' ') && e.target instanceof HTMLElement) {
-      const row = sorted[active];
-      if (row === undefined || e.target.dataset.rowIndex === undefined) return;
-      e.preventDefault();
-      onSelect(row);
-      return;
-    }
-    const page = Math.max(1, Math.floor(bodyHeight / ROW_HEIGHT) - 1);
-    const next = rowMove(e.key, active, sorted.length, page);
-    if (next === null) return;
-    e.preventDefault();
-    focusWanted.current = true;
-    virtual.scrollToIndex(next, { align: 'auto' });
-    if (next === active)
-      parent.current?.querySelector<HTMLElement>(`[data-row-index="${next}"]`)?.focus();
-    else setActive(next);
-  };
   const grid = columns.map((c) => c.width).join(' ');
 
   return (
@@ -218,26 +191,16 @@ export function VirtualTable<T>({
             <div
               key={c.key}
               role="columnheader"
-              aria-sort={
-                c.sortValue && onSort
-                  ? active
-                    ? dir === 'asc'
-                      ? 'ascending'
-                      : 'descending'
-                    : 'none'
-                  : undefined
-              }
+              aria-sort={c.sortValue && onSort ? ariaSort(active, dir) : undefined}
               className={`min-w-0 px-2 py-1.5 leading-tight break-words ${c.align === 'right' ? 'text-right' : ''}`}
             >
               {c.sortValue && onSort ? (
-                <button
-                  type="button"
-                  className="hover:text-slate-900"
-                  onClick={() => onSort(c.key, active && dir === 'asc' ? 'desc' : 'asc')}
-                >
-                  {c.header}
-                  {active ? (dir === 'asc' ? ' ▲' : ' ▼') : ''}
-                </button>
+                <SortButton
+                  header={c.header}
+                  active={active}
+                  dir={dir}
+                  onSort={(d) => onSort(c.key, d)}
+                />
               ) : (
                 c.header
               )}
@@ -258,7 +221,8 @@ export function VirtualTable<T>({
           role="rowgroup"
           data-virtual-body
           aria-label={onSelect ? undefined : 'Table rows, scrollable'}
-          onKeyDown={onKeyDown}
+          // without rows to open, the arrow keys scroll the region as the browser does
+          onKeyDown={onSelect ? onKeyDown : undefined}
         >
           <div style={{ height: virtual.getTotalSize(), position: 'relative' }}>
             {(printing
