@@ -1,7 +1,11 @@
 'use client';
 
+import { useMemo, useRef, useState } from 'react';
 import type { ScopingNamespaceRow } from '../../lib/api/scoping';
 import { Badge } from '../ui/Card';
+import { ariaSort, SortButton } from '../ui/SortHeader';
+import { ROW_FOCUS_CLASS, useRowFocus } from '../ui/useRowFocus';
+import { sortRows } from '../../lib/ui/sort-rows';
 import { num, pct } from './format';
 
 function SidecarCell({ row }: { row: ScopingNamespaceRow }) {
@@ -16,7 +20,35 @@ function SidecarCell({ row }: { row: ScopingNamespaceRow }) {
   return <Badge tone="warn">none</Badge>;
 }
 
-/** Namespaces ranked by waste: clusters today minus the minimum they need. */
+type Dir = 'asc' | 'desc';
+
+/** The columns the ranking sorts by; the rank (by waste, worst first) is the default. */
+const SORTS: {
+  key: string;
+  header: string;
+  right?: boolean;
+  value?: (r: ScopingNamespaceRow) => number | string | null;
+}[] = [
+  { key: 'rank', header: '#', value: (r) => r.rank },
+  { key: 'name', header: 'Namespace', value: (r) => r.name },
+  { key: 'sidecar', header: 'Default Sidecar' },
+  { key: 'own', header: 'Own Sidecars' },
+  { key: 'proxies', header: 'Proxies', right: true, value: (r) => r.proxies },
+  { key: 'current', header: 'Clusters today', right: true, value: (r) => r.clusters.current },
+  { key: 'minimum', header: 'Minimum', right: true, value: (r) => r.clusters.minimum },
+  {
+    key: 'predicted',
+    header: 'After proposal',
+    right: true,
+    value: (r) => r.clusters.predicted,
+  },
+  { key: 'waste', header: 'Waste', right: true, value: (r) => r.waste },
+];
+
+/**
+ * Namespaces ranked by waste: clusters today minus the minimum they need. Sortable by each
+ * figure; one Tab stop, the arrow keys move between namespaces and Enter selects one.
+ */
 export function NamespaceRanking({
   rows,
   selected,
@@ -26,29 +58,65 @@ export function NamespaceRanking({
   selected: string | undefined;
   onSelect: (ns: string) => void;
 }) {
+  const [sort, setSort] = useState<{ key: string; dir: Dir }>({ key: 'rank', dir: 'asc' });
+  const sorted = useMemo(() => {
+    const value = SORTS.find((c) => c.key === sort.key)?.value;
+    return value ? sortRows(rows, value, sort.dir) : rows;
+  }, [rows, sort]);
+  const body = useRef<HTMLTableSectionElement>(null);
+  const focus = useRowFocus({
+    count: sorted.length,
+    selectedIndex: sorted.findIndex((r) => r.name === selected),
+    page: 10,
+    container: body,
+    onOpen: (i) => {
+      const r = sorted[i];
+      if (r) onSelect(r.name);
+    },
+  });
   return (
     // hundreds of namespaces scroll inside the card, the header kept in view
     <div className="max-h-[48rem] overflow-auto">
-      <table className="w-full text-left text-sm" data-testid="scoping-table">
+      <table
+        className="w-full text-left text-sm"
+        data-testid="scoping-table"
+        aria-label="Namespaces ranked by waste"
+        aria-rowcount={sorted.length + 1}
+      >
         <thead className="sticky top-0 bg-white text-xs uppercase tracking-wide text-slate-500">
-          <tr>
-            <th className="py-1 pr-3">#</th>
-            <th className="py-1 pr-3">Namespace</th>
-            <th className="py-1 pr-3">Default Sidecar</th>
-            <th className="py-1 pr-3">Own Sidecars</th>
-            <th className="py-1 pr-3 text-right">Proxies</th>
-            <th className="py-1 pr-3 text-right">Clusters today</th>
-            <th className="py-1 pr-3 text-right">Minimum</th>
-            <th className="py-1 pr-3 text-right">After proposal</th>
-            <th className="py-1 pr-3 text-right">Waste</th>
+          <tr aria-rowindex={1}>
+            {SORTS.map((c) => {
+              const active = sort.key === c.key;
+              return (
+                <th
+                  key={c.key}
+                  className={`py-1 pr-3 ${c.right ? 'text-right' : ''}`}
+                  aria-sort={c.value ? ariaSort(active, sort.dir) : undefined}
+                >
+                  {c.value ? (
+                    <SortButton
+                      header={c.header}
+                      active={active}
+                      dir={sort.dir}
+                      onSort={(dir) => setSort({ key: c.key, dir })}
+                    />
+                  ) : (
+                    c.header
+                  )}
+                </th>
+              );
+            })}
           </tr>
         </thead>
-        <tbody>
-          {rows.map((r) => (
+        <tbody ref={body} onKeyDown={focus.onKeyDown}>
+          {sorted.map((r, i) => (
             <tr
               key={r.name}
+              {...focus.rowProps(i)}
+              data-row-key={r.name}
               data-testid={`scoping-ns-${r.name}`}
-              className={`cursor-pointer border-t border-slate-100 hover:bg-slate-50 ${
+              aria-selected={selected === r.name}
+              className={`cursor-pointer border-t border-slate-100 hover:bg-slate-50 ${ROW_FOCUS_CLASS} ${
                 selected === r.name ? 'bg-sky-50' : ''
               }`}
               onClick={() => onSelect(r.name)}

@@ -137,7 +137,12 @@ export function ScopingView() {
             )}
             {ns && (
               <Card title={`Workloads in ${ns}: what they call`}>
-                <WorkloadTable rows={workloads} />
+                <WorkloadTable
+                  rows={workloads}
+                  selected={state.workload}
+                  // the picked workload again: every workload of the namespace again
+                  onSelect={(w) => update({ workload: state.workload === w ? undefined : w })}
+                />
               </Card>
             )}
             <Card title="How this was measured">

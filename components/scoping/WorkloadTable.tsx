@@ -1,6 +1,8 @@
 'use client';
 
+import { useRef } from 'react';
 import type { WorkloadRow } from '../../lib/api/scoping';
+import { ROW_FOCUS_CLASS, useRowFocus } from '../ui/useRowFocus';
 import { Badge } from '../ui/Card';
 import { num, sourceLabel } from './format';
 import { workloadNameKey } from '../../lib/refs/workload-ref';
@@ -23,13 +25,41 @@ function Sources({ w }: { w: WorkloadRow }) {
   );
 }
 
-/** Per workload: destinations actually called (best source first), clusters now and after. */
-export function WorkloadTable({ rows }: { rows: WorkloadRow[] }) {
+/**
+ * Per workload: destinations actually called (best source first), clusters now and after. One
+ * Tab stop; the arrow keys move between workloads, Enter picks one (the clusters chart then
+ * shows it alone) or, on the picked one, shows them all again.
+ */
+export function WorkloadTable({
+  rows,
+  selected,
+  onSelect,
+}: {
+  rows: WorkloadRow[];
+  selected: string | undefined;
+  onSelect: (workload: string) => void;
+}) {
+  const body = useRef<HTMLTableSectionElement>(null);
+  const focus = useRowFocus({
+    count: rows.length,
+    selectedIndex: rows.findIndex((w) => w.name === selected),
+    page: 5,
+    container: body,
+    onOpen: (i) => {
+      const w = rows[i];
+      if (w) onSelect(w.name);
+    },
+  });
   return (
     <div className="overflow-x-auto">
-      <table className="w-full text-left text-sm" data-testid="scoping-workloads">
+      <table
+        className="w-full text-left text-sm"
+        data-testid="scoping-workloads"
+        aria-label="Workloads: what they call"
+        aria-rowcount={rows.length + 1}
+      >
         <thead className="text-xs uppercase tracking-wide text-slate-500">
-          <tr>
+          <tr aria-rowindex={1}>
             <th className="py-1 pr-3">Workload</th>
             <th className="py-1 pr-3">Sidecar</th>
             <th className="py-1 pr-3">Sources</th>
@@ -39,13 +69,17 @@ export function WorkloadTable({ rows }: { rows: WorkloadRow[] }) {
             <th className="py-1 pr-3 text-right">Predicted</th>
           </tr>
         </thead>
-        <tbody>
-          {rows.map((w) => {
+        <tbody ref={body} onKeyDown={focus.onKeyDown}>
+          {rows.map((w, i) => {
             const unmeasured = w.proxies.filter((p) => p.measuredActive === null).length;
             return (
               <tr
                 key={workloadNameKey(w.namespace, w.name)}
-                className="border-t border-slate-100 align-top"
+                {...focus.rowProps(i)}
+                data-row-key={workloadNameKey(w.namespace, w.name)}
+                aria-selected={w.name === selected}
+                onClick={() => onSelect(w.name)}
+                className={`cursor-pointer border-t border-slate-100 align-top hover:bg-slate-50 ${ROW_FOCUS_CLASS} ${w.name === selected ? 'bg-sky-50' : ''}`}
               >
                 <td className="py-1 pr-3">
                   <div className="font-medium text-slate-900">{w.name}</div>
