@@ -116,48 +116,122 @@ test('the pod page of a live pod', async ({ page }) => {
   await expectClean(page);
 });
 
-test('a table is one Tab stop; arrows, Home and End move; Enter opens the row', async ({
-  page,
-}) => {
-  await page.goto(`${demo}/timelines`);
-  await loaded(page);
-  const table = page.getByTestId('pods-table');
-  const rows = table.locator('[role="row"][data-row-key]');
-  await expect(rows.first()).toBeVisible();
-  // exactly one element of the table is in the Tab order
-  const stops = await table.evaluate(
-    (t) =>
-      [...t.querySelectorAll<HTMLElement>('a[href], button, [tabindex]')].filter(
-        (e) => e.tabIndex >= 0 && !e.closest('[role="columnheader"]'),
-      ).length,
-  );
-  expect(stops).toBe(1);
-  await rows.first().focus();
-  await expect(rows.first()).toBeFocused();
-  const focusedKey = () =>
-    page.evaluate(() => document.activeElement?.getAttribute('data-row-key') ?? null);
-  const keys = await rows.evaluateAll((els) => els.map((e) => e.getAttribute('data-row-key')));
-  await page.keyboard.press('ArrowDown');
-  expect(await focusedKey()).toBe(keys[1]);
-  await page.keyboard.press('ArrowUp');
-  expect(await focusedKey()).toBe(keys[0]);
-  const total = Number(await table.getAttribute('aria-rowcount')) - 1;
-  await page.keyboard.press('End');
-  await expect
-    .poll(() => page.evaluate(() => document.activeElement?.getAttribute('aria-rowindex')))
-    .toBe(String(total + 1));
-  await page.keyboard.press('Home');
-  await expect.poll(focusedKey).toBe(keys[0]);
-  await page.keyboard.press('ArrowDown');
-  await page.keyboard.press('Enter');
-  await expect(page).toHaveURL(new RegExp(`pod=${encodeURIComponent(keys[1]!)}|pod=${keys[1]}`));
-  await expect(page.getByTestId('pod-detail')).toBeVisible();
-  // Tab leaves the table: the next stop is outside it
-  await rows.nth(1).focus();
-  await page.keyboard.press('Tab');
-  const inside = await table.evaluate((t) => t.contains(document.activeElement));
-  expect(inside).toBe(false);
-});
+/**
+ * Every table of rows: where it is, and what Enter on its second row opens (`key` is that
+ * row's data-row-key).
+ */
+const TABLES: {
+  name: string;
+  url: string;
+  table: string;
+  /** The header the rows come sorted by, for a table sorted by its headers. */
+  sortedBy?: string;
+  opened: (page: Page, key: string) => Promise<void>;
+}[] = [
+  {
+    name: 'Timelines pods',
+    url: '/timelines',
+    table: 'pods-table',
+    opened: async (page, key) => {
+      await expect(page).toHaveURL(new RegExp(`pod=${encodeURIComponent(key)}|pod=${key}`));
+      await expect(page.getByTestId('pod-detail')).toBeVisible();
+    },
+  },
+  {
+    name: 'Scoping namespaces',
+    url: '/scoping',
+    table: 'scoping-table',
+    sortedBy: '#',
+    opened: async (page, key) => {
+      await expect(page).toHaveURL(new RegExp(`namespace=${key}(&|$)`));
+      await expect(
+        page.getByTestId('scoping-table').locator(`[data-row-key="${key}"]`),
+      ).toHaveAttribute('aria-selected', 'true');
+      await expect(page.getByTestId('scoping-proposal')).toContainText(
+        `Proposed Sidecar for ${key}`,
+      );
+    },
+  },
+  {
+    name: 'Scoping workloads',
+    url: '/scoping?namespace=shop',
+    table: 'scoping-workloads',
+    opened: async (page, key) => {
+      const name = key.split('/').pop()!;
+      await expect(page).toHaveURL(new RegExp(`workload=${name}(&|$)`));
+      const row = page.getByTestId('scoping-workloads').locator(`[data-row-key="${key}"]`);
+      await expect(row).toHaveAttribute('aria-selected', 'true');
+      // Enter on the picked workload shows every workload again
+      await row.focus();
+      await page.keyboard.press('Enter');
+      await expect(page).not.toHaveURL(/workload=/);
+    },
+  },
+  {
+    name: 'Findings',
+    url: '/findings',
+    table: 'findings-list',
+    sortedBy: 'Severity',
+    opened: async (page, key) => {
+      const row = page.getByTestId('findings-list').locator(`[data-row-key="${key}"]`);
+      await expect(row).toHaveAttribute('data-open', 'true');
+      await page.keyboard.press('Enter');
+      await expect(row).toHaveAttribute('data-open', 'false');
+    },
+  },
+];
+
+for (const t of TABLES)
+  test(`${t.name}: a table is one Tab stop; arrows, Home and End move; Enter opens the row`, async ({
+    page,
+  }) => {
+    await page.goto(`${demo}${t.url}`);
+    await expect(page.getByTestId('loading')).toHaveCount(0, { timeout: 60_000 });
+    const table = page.getByTestId(t.table);
+    const rows = table.locator('[data-row-key]');
+    await expect(rows.nth(1)).toBeVisible({ timeout: 30_000 });
+    // exactly one element of the table is in the Tab order (its sort buttons aside)
+    const stops = await table.evaluate(
+      (el) =>
+        [...el.querySelectorAll<HTMLElement>('a[href], button, summary, [tabindex]')].filter(
+          (e) => e.tabIndex >= 0 && !e.closest('[role="columnheader"], th'),
+        ).length,
+    );
+    expect(stops).toBe(1);
+    // the header the rows are sorted by says so (aria-sort), the other sortable ones say none
+    if (t.sortedBy) {
+      const sorted = table.locator('[aria-sort="ascending"], [aria-sort="descending"]');
+      await expect(sorted).toHaveCount(1);
+      await expect(sorted).toHaveText(new RegExp(`^${t.sortedBy}`, 'i'));
+      expect(await table.locator('[aria-sort="none"]').count()).toBeGreaterThan(0);
+    }
+    await rows.first().focus();
+    await expect(rows.first()).toBeFocused();
+    const focusedKey = () =>
+      page.evaluate(() => document.activeElement?.getAttribute('data-row-key') ?? null);
+    const keys = await rows.evaluateAll((els) => els.map((e) => e.getAttribute('data-row-key')));
+    await page.keyboard.press('ArrowDown');
+    expect(await focusedKey()).toBe(keys[1]);
+    await page.keyboard.press('ArrowUp');
+    expect(await focusedKey()).toBe(keys[0]);
+    const total = Number(await table.getAttribute('aria-rowcount')) - 1;
+    await page.keyboard.press('End');
+    await expect
+      .poll(() => page.evaluate(() => document.activeElement?.getAttribute('aria-rowindex')))
+      .toBe(String(total + 1));
+    await page.keyboard.press('Home');
+    await expect.poll(focusedKey).toBe(keys[0]);
+    await page.keyboard.press('ArrowDown');
+    await page.keyboard.press('Enter');
+    await t.opened(page, keys[1]!);
+    // what Enter opened (and the keyboard's focus ring) passes axe
+    await expectClean(page);
+    // Tab leaves the table: the next stop is outside it
+    await table.locator(`[data-row-key="${keys[0]}"]`).focus();
+    await page.keyboard.press('Tab');
+    const inside = await table.evaluate((el) => el.contains(document.activeElement));
+    expect(inside).toBe(false);
+  });
 
 test('zooming Incidents adds a history entry: Back zooms out', async ({ page }) => {
   await page.goto(`${demo}/incidents?context=meshdx-sim-phantom-cross-ns`);

@@ -13,10 +13,10 @@ const EXPECTED = ['IST0118', 'MDX0503', 'MDX0504', 'IST0137', 'MDX0505', 'MDX050
 test('findings show every protocol finding of namespace ports', async ({ page }) => {
   for (const code of EXPECTED) {
     await page.goto(`${demo}/findings?namespace=ports&code=${code}`);
-    const items = page.locator(`[data-testid="findings-list"] li[data-code="${code}"]`);
+    const items = page.locator(`[data-testid="findings-list"] tr[data-code="${code}"]`);
     await expect(items.first(), code).toBeVisible();
     await expect(
-      page.locator('[data-testid="findings-list"] li:not([data-code="' + code + '"])'),
+      page.locator('[data-testid="findings-list"] tr[data-code]:not([data-code="' + code + '"])'),
     ).toHaveCount(0);
   }
   await page.goto(`${demo}/findings?namespace=ports&code=MDX0507`);
@@ -25,7 +25,7 @@ test('findings show every protocol finding of namespace ports', async ({ page })
   await page.goto(`${demo}/findings?namespace=ports`);
   await expect(page.getByTestId('findings-card')).toBeVisible();
   for (const code of EXPECTED) {
-    await expect(page.locator(`li[data-code="${code}"]`).first()).toBeVisible();
+    await expect(page.locator(`tr[data-code="${code}"]`).first()).toBeVisible();
   }
   await snap(page, 'findings-protocol');
 });
@@ -37,7 +37,7 @@ test('a long list lays out its first 100 findings and the rest on demand', async
   const n = report.findings.length;
   // the demo's cluster has more than one screenful: the case this is about
   expect(n).toBeGreaterThan(100);
-  const items = page.getByTestId('findings-list').locator('> li');
+  const items = page.getByTestId('findings-list').locator('tbody > tr');
   const more = page.getByTestId('findings-more');
   await page.goto(`${demo}/findings`);
   await expect(items).toHaveCount(100);

@@ -180,7 +180,7 @@ test('findings lists coded findings, counted per code, worst first', async ({ pa
   const worst = ['error', 'warning', 'info'].find((s) =>
     report.findings.some((f) => f.severity === s),
   );
-  await expect(page.getByTestId('findings-list').locator('li').first()).toContainText(worst!);
+  await expect(page.getByTestId('findings-list').locator('tbody tr').first()).toContainText(worst!);
   await snap(page, 'findings');
 });
 

@@ -1,6 +1,5 @@
 'use client';
 
-import { useState } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import { findingsQuery } from '../data/queries';
 import { QueryBoundary } from '../data/QueryBoundary';
@@ -12,11 +11,7 @@ import { GroupList } from './GroupList';
 import { countByCode, sortFindings } from './summary';
 import { useClusterContext } from '../data/useClusterContext';
 import { LateNote } from '../ui/LateNote';
-import type { FindingsReport } from '../../lib/api/findings';
-import { Evidence } from '../ui/Evidence';
-import { PodLink } from '../inventory/PodLink';
-
-type Finding = FindingsReport['findings'][number];
+import { FindingTable } from './FindingTable';
 
 const tone = { error: 'bad', warning: 'warn', info: 'info' } as const;
 
@@ -138,7 +133,7 @@ export function FindingsView() {
               />
             </FilterBar>
             <Card title={`All ${rows.length} findings, one per object`} testId="findings-card">
-              <FindingList
+              <FindingTable
                 // a new filter starts the list from its top again
                 key={`${state.namespace ?? ''}|${state.code ?? ''}|${state.severity ?? ''}`}
                 rows={rows}
@@ -149,86 +144,5 @@ export function FindingsView() {
         );
       }}
     </QueryBoundary>
-  );
-}
-
-/** Findings shown at first and added per click: a fleet's hundreds are not laid out at once. */
-const PAGE = 100;
-
-function FindingList({
-  rows,
-  titles,
-}: {
-  rows: Finding[];
-  titles: Map<string, { title: string }>;
-}) {
-  const [shown, setShown] = useState(PAGE);
-  if (rows.length === 0) return <p className="text-sm text-slate-600">No findings match.</p>;
-  const left = rows.length - shown;
-  return (
-    <>
-      <ul className="divide-y divide-slate-100" data-testid="findings-list">
-        {rows.slice(0, shown).map((f, i) => (
-          <li
-            key={`${f.code}-${f.subject.namespace}-${f.subject.name}-${i}`}
-            className="py-2 text-sm"
-            data-code={f.code}
-          >
-            <div className="flex items-center gap-2">
-              <Badge tone={tone[f.severity]}>{f.severity}</Badge>
-              <span className="font-mono text-xs">{f.code}</span>
-              <span className="font-medium">{titles.get(f.code)?.title}</span>
-              <span className="text-slate-600">
-                {f.subject.kind === 'Pod' && f.subject.namespace ? (
-                  <>
-                    Pod <PodLink pod={{ namespace: f.subject.namespace, name: f.subject.name }} />
-                  </>
-                ) : (
-                  <>
-                    {f.subject.kind} {f.subject.namespace ? `${f.subject.namespace}/` : ''}
-                    {f.subject.name}
-                  </>
-                )}
-              </span>
-            </div>
-            <div className="mt-1">
-              <Evidence evidence={f.evidence} />
-            </div>
-            {f.fix && (
-              <details className="mt-1">
-                <summary className="cursor-pointer text-xs text-sky-700">Fix: {f.fix.why}</summary>
-                {f.fix.yaml && (
-                  <pre className="mt-1 overflow-x-auto rounded bg-slate-900 p-2 text-xs text-slate-100">
-                    {f.fix.yaml}
-                  </pre>
-                )}
-              </details>
-            )}
-          </li>
-        ))}
-      </ul>
-      {left > 0 && (
-        <p
-          className="mt-2 flex items-center gap-2 text-xs text-slate-600"
-          data-testid="findings-more"
-        >
-          Showing {shown} of {rows.length}.
-          <button
-            type="button"
-            className="rounded border border-slate-300 px-2 py-0.5 hover:bg-slate-50"
-            onClick={() => setShown(shown + PAGE)}
-          >
-            Show {Math.min(PAGE, left)} more
-          </button>
-          <button
-            type="button"
-            className="rounded border border-slate-300 px-2 py-0.5 hover:bg-slate-50"
-            onClick={() => setShown(rows.length)}
-          >
-            Show all
-          </button>
-        </p>
-      )}
-    </>
   );
 }
