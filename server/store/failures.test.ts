@@ -8,6 +8,7 @@ import { logLine } from '../../tests/data/incidents/logs';
 import { MIN, T0 } from '../../tests/data/ledger/pods';
 import { openHistoryStore, type HistoryStore } from './history-store';
 import { DEFAULT_FAILURE_LIMITS, SqliteFailureStore } from './failures';
+import { failureKey, failureKeyOfColumns, writeFailureKey } from './failure-rows';
 import { migrate } from './schema';
 
 const src: FailureSource = { read: 'view', proxy: 'shop/checkout-1', proxyUid: 'uid-c1' };
@@ -198,6 +199,30 @@ describe('SqliteFailureStore', () => {
     expect(f.record([failure(T0)], T0 + 2 * MIN)).toMatchObject({ added: 0, duplicates: 1 });
     expect(f.retention().records).toBe(2);
     raw.close();
+  });
+
+  it('keys a request into one shared buffer as migration 7 keys its columns: the first 16 bytes of the SHA-256 of its identity', () => {
+    const shared = Buffer.alloc(16);
+    for (const f of [failure(T0), failure(T0 + MIN, '-'), failure(T0 + 2 * MIN, '10.8.0.9:8080')]) {
+      const x = f.fields;
+      const fromColumns = failureKeyOfColumns(
+        f.source.proxy,
+        x.time,
+        x.method,
+        x.authority,
+        x.path,
+        x.code,
+        x.flags.join(','),
+        x.durationMs,
+        x.upstreamHost,
+        x.requestId,
+        f.raw,
+      );
+      expect(writeFailureKey(f, shared)).toBe(shared);
+      expect(shared.equals(fromColumns)).toBe(true);
+      expect(failureKey(f).equals(fromColumns)).toBe(true);
+    }
+    expect(failureKey(failure(T0)).equals(failureKey(failure(T0 + 1)))).toBe(false);
   });
 
   it('refuses to record in a read-only store', () => {

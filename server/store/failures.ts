@@ -14,10 +14,10 @@ import type {
 import { DAY_MS } from './retention';
 import {
   asRead,
-  failureKey,
   INSERT_COLUMNS,
   rowValues,
   toStored,
+  writeFailureKey,
   type FailureRow,
 } from './failure-rows';
 
@@ -86,9 +86,11 @@ export class SqliteFailureStore implements FailureStore {
     let added = 0;
     let bytes = 0;
     let n = 0;
+    // one key buffer for the batch: each statement has bound it when run returns
+    const key = Buffer.alloc(16);
     for (const f of batch) {
       n++;
-      const key = failureKey(f);
+      writeFailureKey(f, key);
       const values = rowValues(f, recordedAt, key);
       if (insert.run(values).changes > 0) {
         added++;
