@@ -162,12 +162,14 @@ function Sources({ view }: { view: IncidentsView }) {
   return (
     <Card title="Logs read" testId="incident-sources">
       <p className="text-sm text-slate-700">
-        {view.sources.length} log{view.sources.length === 1 ? '' : 's'} (
-        {view.sources
-          .map((s) => s.source)
-          .slice(0, 8)
-          .join(', ')}
-        {view.sources.length > 8 ? ', …' : ''});{' '}
+        {view.sources.length} log{view.sources.length === 1 ? '' : 's'}
+        {view.sources.length > 0
+          ? ` (${view.sources
+              .map((s) => s.source)
+              .slice(0, 8)
+              .join(', ')}${view.sources.length > 8 ? ', …' : ''})`
+          : ''}
+        ;{' '}
         <span data-testid="requests-read" data-value={view.totals.records}>
           {view.totals.records.toLocaleString('en')}{' '}
           {view.memory
