@@ -71,7 +71,7 @@ export default defineConfig({
     },
     {
       // the same demo again, for the specs that move its clocks ('clock' and 'last' above)
-      command: `node bin/demo.mjs --port ${PORTS.clockDemo} --scenario demo,phantom-503,phantom-cross-ns --clock 2026-11-01T12:00:00Z --fresh-history --data-dir ${DEMO_DATA.clockDemo}`,
+      command: `node bin/demo.mjs --port ${PORTS.clockDemo} --scenario demo,phantom-503,phantom-cross-ns,ambient --clock 2026-11-01T12:00:00Z --fresh-history --data-dir ${DEMO_DATA.clockDemo}`,
       url: `http://127.0.0.1:${PORTS.clockDemo}/api/cluster`,
       timeout: 240_000,
       reuseExistingServer: false,

@@ -12,7 +12,8 @@ import { base, DEMO_DATA, PORTS, simUrlOf, snap } from './support';
  * tables and charts carry in the DOM), before and after a `kubectl rollout restart`, and on
  * Incidents with Live on for a simulated minute (on phantom-cross-ns, whose clients keep
  * failing). The demo scenario holds ambient namespaces (ztunnels, a waypoint) beside its
- * sidecars; phantom-503 is the rollout with phantom 503s.
+ * sidecars; phantom-503 is the rollout with phantom 503s; ambient is a cluster of ztunnels, a
+ * waypoint and a namespace mid-migration, with a rollout one ztunnel did not follow.
  *
  * It moves the clusters' clocks, so it runs on the second demo (PORTS.clockDemo), after the
  * specs that expect its clocks where they left them (playwright.config.ts: the 'last' project).
@@ -174,9 +175,21 @@ async function checkIncidents(page: Page): Promise<number> {
 
 test.describe.configure({ mode: 'parallel' });
 
-for (const scenario of ['demo', 'phantom-503'] as const) {
+/**
+ * The Deployment each scenario rolls: payments in the sidecar scenarios; in ambient, reviews of
+ * the namespace mid-migration, whose sidecar pods are replaced (the ambient namespace's own pods
+ * have no proxy of their own, so Timelines and Proxies never list them).
+ */
+const ROLLOUT = {
+  demo: ['shop', 'payments'],
+  'phantom-503': ['shop', 'payments'],
+  ambient: ['mesh-migrating', 'reviews'],
+} as const;
+
+for (const scenario of ['demo', 'phantom-503', 'ambient'] as const) {
   test(`${scenario}: every number adds up, after a rollout too`, async ({ page }) => {
     test.setTimeout(scenario === 'phantom-503' ? 300_000 : 240_000);
+    const [namespace, deployment] = ROLLOUT[scenario];
     const ctx = `meshdx-sim-${scenario}`;
     await settled(ctx);
     const before = await checkViews(page, ctx, `invariants-${scenario}`);
@@ -187,10 +200,10 @@ for (const scenario of ['demo', 'phantom-503'] as const) {
       '--kubeconfig',
       kubeconfig,
       '-n',
-      'shop',
+      namespace,
       'rollout',
       'restart',
-      'deployment/payments',
+      `deployment/${deployment}`,
     ]);
     await advance(scenario, 90_000);
     await settled(ctx);
