@@ -163,6 +163,22 @@ describe('API routes: a bad value per parameter is the 400 naming it', () => {
   }
 });
 
+describe('API routes: a parameter the route does not take is the 400 naming it', () => {
+  for (const [key, spec] of Object.entries(ROUTE_PARAMS) as [string, RouteParamSpec][]) {
+    it(key, async () => {
+      for (const [method, h] of await handlersOf(key)) {
+        // a misspelt filter, which would otherwise leave the view unfiltered
+        const res = await call(key, method, h, '?namspace=shop&context=', goodSegments(spec));
+        const what = `${method} ${key}?namspace=shop`;
+        expect(res.status, what).toBe(400);
+        const e = await errorOf(res);
+        expect(e.code, what).toBe('INVALID_PARAMETER');
+        expect(e.message, what).toBe(`namspace: is not a parameter of ${key}`);
+      }
+    });
+  }
+});
+
 describe('API routes: a namespace the cluster does not have is the 404 naming it', () => {
   for (const [key, spec] of Object.entries(ROUTE_PARAMS) as [string, RouteParamSpec][]) {
     const inQuery = spec.query.namespace === 'namespace';

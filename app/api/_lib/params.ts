@@ -1,4 +1,6 @@
 import { checkParam, queryParams, type ParamKind, type ParamValues } from '@/lib/api/param-kinds';
+import { CONTEXT_PARAM } from '@/lib/api/context';
+import { badParameter } from '@/lib/api/request-error';
 import { ROUTE_PARAMS, type ApiRoute, type RouteParamSpec } from '@/lib/api/route-params';
 import { requireNamespace } from '@/server/kube/namespaces';
 import { runtimeFor } from '@/server/runtime/registry';
@@ -29,9 +31,10 @@ function declaredOnly(given: URLSearchParams, spec: Readonly<Record<string, Para
 
 /**
  * The query of `route`, each parameter checked by the kind ROUTE_PARAMS gives it (a bad value is
- * the 400 naming it; lib/api/param-kinds.ts), and a namespace among them checked against the
- * cluster (the 404 naming it when it does not exist). The one door every route's query goes
- * through: what it returns in `params` holds only the parameters the route declares.
+ * the 400 naming it; lib/api/param-kinds.ts), a parameter it does not take the 400 naming that,
+ * and a namespace among them checked against the cluster (the 404 naming it when it does not
+ * exist). The one door every route's query goes through: what it returns in `params` holds only
+ * the parameters the route declares. `context` is read by the request's scope.
  */
 export async function routeQuery<R extends ApiRoute>(
   scope: RequestScope | null,
@@ -39,6 +42,18 @@ export async function routeQuery<R extends ApiRoute>(
   given: URLSearchParams,
 ): Promise<RouteQuery<QuerySpec<R>>> {
   const spec: QuerySpec<R> = ROUTE_PARAMS[route].query;
+  // a parameter the route does not take (a misspelt filter) is named, never ignored
+  for (const name of new Set(given.keys()))
+    if (!Object.hasOwn(spec, name) && name !== CONTEXT_PARAM) {
+      const takes = Object.keys(spec);
+      throw badParameter(
+        name,
+        `is not a parameter of ${route}`,
+        takes.length > 0
+          ? `It takes ${takes.join(', ')} (and context).`
+          : 'It takes no parameters but context.',
+      );
+    }
   const values = queryParams(given, spec);
   const ns = (values as Record<string, unknown>).namespace;
   if (scope !== null && typeof ns === 'string')

@@ -1,3 +1,4 @@
+import { routeQuery } from '@/app/api/_lib/params';
 import { contextFrom } from '@/lib/api/context';
 import { asMeshdx } from '@/server/auth/identity';
 import { jsonResponse } from '@/server/http';
@@ -13,8 +14,11 @@ export const dynamic = 'force-dynamic';
  * has no user, and what it reports is meshdx's own state.
  */
 export function GET(req: Request) {
-  return jsonResponse(async () => ({
-    ...(await getHealth(asMeshdx(contextFrom(new URL(req.url).searchParams)))),
-    otlp: otlpReceiverStatus(),
-  }));
+  return jsonResponse(async () => {
+    await routeQuery(null, '/api/health', new URL(req.url).searchParams);
+    return {
+      ...(await getHealth(asMeshdx(contextFrom(new URL(req.url).searchParams)))),
+      otlp: otlpReceiverStatus(),
+    };
+  });
 }

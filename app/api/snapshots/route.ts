@@ -1,4 +1,4 @@
-import { scoped } from '@/app/api/_lib/params';
+import { routeQuery, scoped } from '@/app/api/_lib/params';
 import { RequestError } from '@/lib/api/request-error';
 import { FreezeRequestSchema } from '@/lib/api/snapshots';
 import { readLimitedText } from '@/server/screens/incidents/upload';
@@ -10,7 +10,10 @@ const MAX_BODY_BYTES = 16 * 1024;
 
 /** GET /api/snapshots?context= : the context's snapshots, newest first, with who made each. */
 export function GET(req: Request) {
-  return scoped(req, (scope) => listSnapshots(scope));
+  return scoped(req, async (scope) => {
+    await routeQuery(scope, '/api/snapshots', new URL(req.url).searchParams);
+    return listSnapshots(scope);
+  });
 }
 
 /**
@@ -19,6 +22,7 @@ export function GET(req: Request) {
  */
 export function POST(req: Request) {
   return scoped(req, async (scope) => {
+    await routeQuery(scope, '/api/snapshots', new URL(req.url).searchParams);
     const type = req.headers.get('content-type')?.split(';')[0]?.trim().toLowerCase();
     if (type !== 'application/json')
       throw new RequestError(

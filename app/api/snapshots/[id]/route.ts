@@ -1,4 +1,4 @@
-import { routePath, scoped } from '@/app/api/_lib/params';
+import { routePath, routeQuery, scoped } from '@/app/api/_lib/params';
 import { requestScope } from '@/server/auth/request';
 import type { RequestScope } from '@/server/auth/identity';
 import { errorResponse } from '@/server/http';
@@ -19,6 +19,7 @@ export async function GET(req: Request, { params }: Params) {
   try {
     scope = requestScope(req);
     const at = scope;
+    await routeQuery(at, '/api/snapshots/[id]', new URL(req.url).searchParams);
     const s = await routePath(at, '/api/snapshots/[id]', params, ({ id }) =>
       readableSnapshot(at, id),
     );
@@ -38,7 +39,8 @@ export async function GET(req: Request, { params }: Params) {
 
 /** DELETE /api/snapshots/ID?context= : removes it (its maker only, when it has one). */
 export async function DELETE(req: Request, { params }: Params) {
-  return scoped(req, (scope) =>
-    routePath(scope, '/api/snapshots/[id]', params, ({ id }) => deleteSnapshot(scope, id)),
-  );
+  return scoped(req, async (scope) => {
+    await routeQuery(scope, '/api/snapshots/[id]', new URL(req.url).searchParams);
+    return routePath(scope, '/api/snapshots/[id]', params, ({ id }) => deleteSnapshot(scope, id));
+  });
 }

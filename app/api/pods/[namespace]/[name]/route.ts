@@ -1,12 +1,13 @@
-import { routePath, scoped } from '@/app/api/_lib/params';
+import { routePath, routeQuery, scoped } from '@/app/api/_lib/params';
 import { getPodDetail } from '@/server/screens/overview/pod';
 
 export const dynamic = 'force-dynamic';
 
 export function GET(req: Request, ctx: { params: Promise<{ namespace: string; name: string }> }) {
-  return scoped(req, (scope) =>
-    routePath(scope, '/api/pods/[namespace]/[name]', ctx.params, ({ namespace, name }) =>
+  return scoped(req, async (scope) => {
+    await routeQuery(scope, '/api/pods/[namespace]/[name]', new URL(req.url).searchParams);
+    return routePath(scope, '/api/pods/[namespace]/[name]', ctx.params, ({ namespace, name }) =>
       getPodDetail(scope, namespace, name),
-    ),
-  );
+    );
+  });
 }

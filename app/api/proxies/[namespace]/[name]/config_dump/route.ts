@@ -1,4 +1,4 @@
-import { routePath } from '@/app/api/_lib/params';
+import { routePath, routeQuery } from '@/app/api/_lib/params';
 import type { RequestScope } from '@/server/auth/identity';
 import { requestScope } from '@/server/auth/request';
 import { errorResponse } from '@/server/http';
@@ -18,6 +18,11 @@ export async function GET(
   try {
     scope = requestScope(req);
     const s = scope;
+    await routeQuery(
+      s,
+      '/api/proxies/[namespace]/[name]/config_dump',
+      new URL(req.url).searchParams,
+    );
     const { ns, pod, body } = await routePath(
       s,
       '/api/proxies/[namespace]/[name]/config_dump',
