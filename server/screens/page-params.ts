@@ -48,6 +48,19 @@ function decodeOnce(s: string): string {
   }
 }
 
+/**
+ * requireNamespace for a page: its 404 is the page's problem; a cluster that cannot be asked
+ * (unreachable, no kubeconfig, late) is not, since the view's own requests show that failure with
+ * its fix, as they do without a namespace.
+ */
+async function namespaceExists(scope: RequestScope, ns: string): Promise<void> {
+  try {
+    await requireNamespace(runtimeFor(scope).transport, ns);
+  } catch (e) {
+    if (isRequestError(e)) throw e;
+  }
+}
+
 /** A thrown RequestError as the problem a page shows; anything else is rethrown. */
 export function pageProblem(e: unknown): PageProblem {
   if (!isRequestError(e)) throw e;
@@ -77,8 +90,7 @@ export async function pageQuery<P extends PageRoute>(
     for (const name of without) all.delete(name);
     const values = queryParams(all, spec);
     const ns = (values as Record<string, unknown>).namespace;
-    if (scope !== null && typeof ns === 'string')
-      await requireNamespace(runtimeFor(scope).transport, ns);
+    if (scope !== null && typeof ns === 'string') await namespaceExists(scope, ns);
     const params = new URLSearchParams();
     for (const [k, v] of all) if (Object.hasOwn(spec, k) && v !== '') params.append(k, v);
     return { values, params, problem: null };

@@ -10,6 +10,7 @@ import { FLEET_QUERY_KINDS } from '../../lib/proxies/page';
 import { TIMELINE_QUERY_KINDS } from '../../lib/timeline/fleet-page';
 import { ParamProblem } from '../../components/ui/ParamProblem';
 import { WindowProblem } from '../../components/ui/WindowProblem';
+import { resetRegistry } from '../../server/runtime/registry';
 import { url, useEdgeCluster, type ErrorBody } from './support';
 
 /**
@@ -284,4 +285,23 @@ describe('pages: a namespace the cluster does not have is the 404 naming it, in 
       ]);
     });
   }
+});
+
+describe('pages: a cluster that cannot be asked is not a namespace problem', () => {
+  it('a page with a namespace renders, its view left to show the cluster failure', async () => {
+    const kubeconfig = process.env.MESHDX_KUBECONFIG;
+    process.env.MESHDX_KUBECONFIG = '/nonexistent/meshdx/kubeconfig';
+    resetRegistry();
+    try {
+      const mod = (await import(pageFile('/findings'))) as { default: PageFn };
+      const tree = await mod.default({
+        searchParams: Promise.resolve({ namespace: 'shop' }),
+        params: Promise.resolve({}),
+      });
+      expect(elements(tree).some((e) => e.type === ParamProblem)).toBe(false);
+    } finally {
+      process.env.MESHDX_KUBECONFIG = kubeconfig;
+      resetRegistry();
+    }
+  });
 });
