@@ -111,13 +111,18 @@ export function estimateProxyReady(
   const cs = containerStatus(pod, proxy.container.name);
   const run = firstRun(cs, input.transitions, pod.metadata.uid ?? null, proxy.container.name);
   const start = run.upperBound ? null : run.startedAt;
-  return withProbeBound(estimate(pod, proxy, input), start, proxy.container);
+  return withProbeBound(estimate(pod, proxy, input, cs, run), start, proxy.container);
 }
 
-function estimate(pod: Pod, proxy: ProxyLocation, input: ProxyReadyInput): ProxyReadyEstimate {
+/** The estimate from the proxy's status and first run (read once by the caller). */
+function estimate(
+  pod: Pod,
+  proxy: ProxyLocation,
+  input: ProxyReadyInput,
+  cs: ReturnType<typeof containerStatus>,
+  run: ReturnType<typeof firstRun>,
+): ProxyReadyEstimate {
   const uid = pod.metadata.uid ?? null;
-  const cs = containerStatus(pod, proxy.container.name);
-  const run = firstRun(cs, input.transitions, uid, proxy.container.name);
   const start = run.upperBound ? null : run.startedAt;
   const notes: string[] = [];
   if (run.restarts > 0) notes.push(`istio-proxy restarted ${run.restarts}x`);
