@@ -62,3 +62,39 @@ test('an invalid pod name is a 400 and a clear page error, never an API request'
   await snap(page, 'error-invalid-pod-name');
   expect((await request.get(`${url}/api/cluster`)).ok()).toBe(true);
 });
+
+test('a link with a parameter meshdx cannot use, or a namespace the cluster does not have, is named in the page and the API', async ({
+  page,
+  request,
+}) => {
+  const url = base(PORTS.demo);
+  for (const [path, code, text] of [
+    [
+      '/findings?severity=fatal',
+      'INVALID_PARAMETER',
+      'severity: "fatal" is not error, warning or info',
+    ],
+    ['/proxies?sort=bogus', 'INVALID_PARAMETER', 'sort: cannot sort by "bogus"'],
+    [
+      '/scoping?namespace=does-not-exist',
+      'NAMESPACE_NOT_FOUND',
+      'namespace: "does-not-exist" does not exist',
+    ],
+  ] as const) {
+    await page.goto(`${url}${path}`);
+    const panel = page.getByTestId('error-panel');
+    await expect(panel, path).toContainText(code);
+    await expect(panel, path).toContainText(text);
+  }
+  await snap(page, 'error-unknown-namespace');
+  for (const [path, status, code] of [
+    ['/api/findings?namspace=shop', 400, 'INVALID_PARAMETER'],
+    ['/api/proxies/fleet?stream=1&namespace=does-not-exist', 404, 'NAMESPACE_NOT_FOUND'],
+    ['/api/ztunnels/does-not-exist/ztunnel-0', 404, 'NAMESPACE_NOT_FOUND'],
+    ['/api/scoping?refresh=yes', 400, 'INVALID_PARAMETER'],
+  ] as const) {
+    const res = await request.get(`${url}${path}`);
+    expect(res.status(), path).toBe(status);
+    expect(((await res.json()) as { error: { code: string } }).error.code, path).toBe(code);
+  }
+});
