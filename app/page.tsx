@@ -1,6 +1,6 @@
 import { HydrationBoundary } from '@tanstack/react-query';
 import { Suspense } from 'react';
-import { inventoryQuery } from '@/components/data/queries';
+import { findingsQuery, inventoryQuery } from '@/components/data/queries';
 import { OverviewView } from '@/components/overview/OverviewView';
 import { PageTitle } from '@/components/ui/Card';
 import { ErrorPanel } from '@/components/ui/ErrorPanel';
@@ -9,6 +9,7 @@ import { pageQuery } from '@/server/screens/page-params';
 import { prefetch } from '@/server/prefetch';
 import { pageScope } from '@/server/auth/page';
 import { getInventory } from '@/server/screens/overview/inventory';
+import { findingsAlongside } from '@/server/screens/findings/findings';
 
 export default async function OverviewPage({
   searchParams,
@@ -35,7 +36,12 @@ export default async function OverviewPage({
         <ParamProblem problem={q.problem} />
       </>
     );
-  const state = await prefetch([{ ...inventoryQuery(ctx), queryFn: () => getInventory(scope) }]);
+  // the findings' first answer comes with the page when it is in with the inventory
+  const inventory = getInventory(scope);
+  const state = await prefetch([
+    { ...inventoryQuery(ctx), queryFn: () => inventory },
+    { ...findingsQuery(ctx), queryFn: () => findingsAlongside(scope, inventory) },
+  ]);
   return (
     <>
       <PageTitle

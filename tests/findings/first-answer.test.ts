@@ -6,7 +6,7 @@ import { faultKey } from '../../server/sim/store/faults';
 import { asMeshdx } from '../../server/auth/identity';
 import { runtimeFor } from '../../server/runtime/registry';
 import type { Memo } from '../../server/runtime/memo';
-import { getWholeFindings } from '../../server/screens/findings/findings';
+import { findingsAlongside, getWholeFindings } from '../../server/screens/findings/findings';
 import { url, useEdgeCluster } from '../edges/support';
 
 /**
@@ -91,5 +91,25 @@ describe('the first Findings answer on a fresh server', () => {
     const shown = new Set(report.findings.map(key));
     for (const f of whole.findings) expect(shown.has(key(f)), key(f)).toBe(true);
     slowProxies(false);
+  }, 60_000);
+
+  it('come with a page whose own view is in with them, and never hold it back', async () => {
+    const scope = asMeshdx(null);
+    runtimeFor(scope)
+      .screen<Memo<FindingsReport>>('findings', () => {
+        throw new Error('no findings cache');
+      })
+      .clear();
+    // every API answer takes 3 s: the page's view is in at once, the findings' lists are not
+    cluster.sim.faults.latencyMs = 3_000;
+    const t0 = Date.now();
+    await expect(findingsAlongside(scope, Promise.resolve())).rejects.toThrow(
+      /not in with the page/,
+    );
+    expect(Date.now() - t0).toBeLessThan(2_000);
+    cluster.sim.faults.latencyMs = 0;
+    // a view that takes longer: the findings come with it
+    const report = await findingsAlongside(scope, new Promise(() => undefined));
+    expect(report.findings.length).toBeGreaterThan(0);
   }, 60_000);
 });
