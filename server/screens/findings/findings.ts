@@ -161,42 +161,41 @@ function startFindingsRun(
   const listed = new Promise<void>((resolve) => {
     markListed = resolve;
   });
+  let lists: Lists | null = null;
+  // while a big cluster's first pod list runs, a first answer made of the pods read so far
+  let early = false;
+  let earlyTimer: NodeJS.Timeout | undefined;
   const report = (async () => {
-    // pods come from the runtime's pod watch (trimmed to what the checks read), with the objects
-    // its list could not read, so a malformed pod is still named (MDX0002)
-    const [namespaces, , serviceList, istio, rootNamespace] = await Promise.all([
+    const small = Promise.all([
       d.needOrLast('namespaces', reads, 'namespaces', listNamespaces(t)),
-      d.need('pods', rt.pods.whenListed(), () => podListDetail(rt)),
       d.needOrLast('services', reads, 'services', listServices(t)),
       d.needOrLast('Istio config', reads, 'istio-config', listIstioConfig(t)),
       d.needOrLast('mesh config', reads, 'root-namespace', rt.rootNamespace()),
-    ]);
-    // One malformed object is a finding (MDX0002), never a failed report: screen before use.
-    const screened = screenLists({
-      Namespace: [...namespaces.items, ...namespaces.rejected],
-      Pod: [...rt.pods.snapshot(), ...rt.pods.rejectedObjects()],
-      Service: [...serviceList.items, ...serviceList.rejected],
-      Sidecar: istio.sidecars,
-      DestinationRule: istio.destinationRules,
-      VirtualService: istio.virtualServices,
-      ServiceEntry: istio.serviceEntries,
-    });
-    const pods = { items: screened.pods };
-    const services = { items: screened.services };
-    const inv = buildInventory({
-      namespaces: screened.namespaces,
-      pods: screened.pods,
-      services: screened.services,
-      sidecars: screened.sidecars,
-      destinationRules: screened.destinationRules.length,
-      virtualServices: screened.virtualServices.length,
-      serviceEntries: screened.serviceEntries.length,
-      rootNamespace,
-      now: t.clusterNow(),
-    });
-    const root = inv.rootNamespace;
-    base = { screened, services: serviceList.items.length, inv, root };
+    ]).then((l) => (lists = l));
+    // the whole report needs every pod; a first answer, after MESHDX_FIRST_ANSWER_MS, the pods
+    // read so far (as every view answers while the list runs), named as such
+    earlyTimer = setTimeout(() => {
+      small.then(
+        () => {
+          if (base || rt.pods.currentStatus.listed) return;
+          if (rt.pods.currentStatus.progress.objects === 0) return;
+          early = true;
+          markListed();
+        },
+        () => undefined,
+      );
+    }, rt.settings.MESHDX_FIRST_ANSWER_MS);
+    earlyTimer.unref?.();
+    const [l] = await Promise.all([
+      small,
+      d.need('pods', rt.pods.whenListed(), () => podListDetail(rt)),
+    ]).finally(() => clearTimeout(earlyTimer));
+    // pods come from the runtime's pod watch (trimmed to what the checks read), with the objects
+    // its list could not read, so a malformed pod is still named (MDX0002)
+    base = makeBase(rt, l, [...rt.pods.snapshot(), ...rt.pods.rejectedObjects()], null);
     markListed();
+    const pods = { items: base.screened.pods };
+    const services = { items: base.screened.services };
     const settle = async <T>(part: string, work: Promise<T>): Promise<Outcome<T>> => {
       try {
         const r = await d.within(part, work);
@@ -235,7 +234,22 @@ function startFindingsRun(
     parts,
     partsAt,
     soFar: () => {
-      if (!base) return null;
+      let now = base;
+      const late = [...d.late];
+      if (!now) {
+        if (!early || !lists) return null;
+        const detail = podListDetail(rt);
+        now = makeBase(
+          rt,
+          lists,
+          [...rt.cache.livePods(), ...rt.pods.rejectedObjects()],
+          `${rt.cache.livePods().length.toLocaleString('en-US')} pods read so far: ${detail}`,
+        );
+        late.push({
+          part: 'pods',
+          detail: `${detail}: shown are the findings of the pods read so far; the report fills in as the list goes on`,
+        });
+      }
       const shown: Parts = { ...parts };
       const pending = (Object.keys(PART) as (keyof Parts)[])
         .filter((k) => parts[k] === undefined)
@@ -257,7 +271,7 @@ function startFindingsRun(
           }
           return { part: PART[k], detail: `${running}: the report fills in as it finishes` };
         });
-      return assemble(rt, base, shown, [...d.late, ...pending]);
+      return assemble(rt, now, shown, [...late, ...pending]);
     },
   };
 }
@@ -282,8 +296,55 @@ const PART: Record<keyof Parts, string> = {
   ambient: 'ambient readiness',
 };
 
+/** The small lists every report is made of, besides the pods. */
+type Lists = [
+  Awaited<ReturnType<typeof listNamespaces>>,
+  Awaited<ReturnType<typeof listServices>>,
+  Awaited<ReturnType<typeof listIstioConfig>>,
+  string,
+];
+
+/** The screened objects and the inventory made of them, from the lists and the pods. */
+function makeBase(
+  rt: ClusterRuntime,
+  [namespaces, serviceList, istio, rootNamespace]: Lists,
+  pods: unknown[],
+  podsPartial: string | null,
+): Base {
+  // One malformed object is a finding (MDX0002), never a failed report: screen before use.
+  const screened = screenLists({
+    Namespace: [...namespaces.items, ...namespaces.rejected],
+    Pod: pods,
+    Service: [...serviceList.items, ...serviceList.rejected],
+    Sidecar: istio.sidecars,
+    DestinationRule: istio.destinationRules,
+    VirtualService: istio.virtualServices,
+    ServiceEntry: istio.serviceEntries,
+  });
+  const inv = buildInventory({
+    namespaces: screened.namespaces,
+    pods: screened.pods,
+    services: screened.services,
+    sidecars: screened.sidecars,
+    destinationRules: screened.destinationRules.length,
+    virtualServices: screened.virtualServices.length,
+    serviceEntries: screened.serviceEntries.length,
+    rootNamespace,
+    now: rt.transport.clusterNow(),
+  });
+  return {
+    podsPartial,
+    screened,
+    services: serviceList.items.length,
+    inv,
+    root: inv.rootNamespace,
+  };
+}
+
 /** What every report has: the screened objects and the inventory made of them. */
 interface Base {
+  /** While the first pod list runs: how far it got (the pods are those read so far). */
+  podsPartial: string | null;
   screened: ReturnType<typeof screenLists>;
   services: number;
   inv: ReturnType<typeof buildInventory>;
@@ -295,7 +356,7 @@ const RUNNING: Outcome<never> = { ok: false, error: 'still running' };
 /** The report of the parts in: config findings always, each analysis once it is in. */
 function assemble(
   rt: ClusterRuntime,
-  { screened, services, inv, root }: Base,
+  { podsPartial, screened, services, inv, root }: Base,
   parts: Parts,
   late: readonly LatePart[],
 ): FindingsReport {
@@ -354,7 +415,9 @@ function assemble(
       ...(timelines.ok ? timelines.hold : {}),
     }),
     sources: [
-      { name: 'pods', ok: true, detail: `${screened.pods.length} pods` },
+      podsPartial
+        ? { name: 'pods', ok: false, detail: podsPartial }
+        : { name: 'pods', ok: true, detail: `${screened.pods.length} pods` },
       { name: 'services', ok: true, detail: `${services} services` },
       timelines.ok
         ? { name: 'timelines analysis', ok: true, detail: `${timelines.findings.length} findings` }
