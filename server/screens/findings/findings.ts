@@ -1,14 +1,4 @@
 import type { FindingsReport } from '../../../lib/api/findings';
-import { inventoryFindings } from '../../../lib/findings/inventory';
-import { checkScreened } from '../../../lib/findings/manifest';
-import { ALL_CATALOG } from '../../../lib/findings/registry';
-import { screenLists, suppressibleObjects } from '../../../lib/findings/screen';
-import { annotationIndex, applySuppressions } from '../../../lib/findings/suppress';
-import { groupFindings } from '../../../lib/findings/group';
-import { holdCounts, workloadTimelineFindings } from '../../../lib/timeline/workload-findings';
-import { dedupeFindings } from '../../../lib/findings/types';
-import { buildInventory } from '../../../lib/inventory/build';
-import type { ClientRecords } from '../../../lib/protocol/external';
 import { listIstioConfig, listNamespaces, listServices } from '../../kube/resources';
 import { runtimeFor } from '../../runtime/registry';
 import { Memo } from '../../runtime/memo';
@@ -19,8 +9,16 @@ import { timelineFleetOf } from '../timelines/timelines';
 import { lastReads, podListDetail, viewDeadline } from '../deadline';
 import type { RequestScope } from '../../auth/identity';
 import type { ClusterRuntime } from '../../runtime/runtime';
-import type { LatePart } from '../../../lib/api/late';
-import { readAccessLogs, type FindingsOptions, type LogProgress, type Source } from './access-logs';
+import { readAccessLogs, type FindingsOptions, type LogProgress } from './access-logs';
+import {
+  assemble,
+  makeBase,
+  PART,
+  type Base,
+  type Lists,
+  type Outcome,
+  type Parts,
+} from './assemble';
 
 export type { FindingsOptions };
 
@@ -273,169 +271,5 @@ function startFindingsRun(
         });
       return assemble(rt, now, shown, [...late, ...pending]);
     },
-  };
-}
-
-type Outcome<T> = { ok: true; value: T } | { ok: false; error: string };
-
-/** The analyses a report is made of, as each finishes (absent: still running). */
-interface Parts {
-  logs?: Outcome<{ logs: ClientRecords[]; sources: Source[] }>;
-  timelines?: Outcome<Awaited<ReturnType<typeof timelineFleetOf>>>;
-  scoping?: Outcome<Awaited<ReturnType<typeof scopingOf>>>;
-  incidents?: Outcome<Awaited<ReturnType<typeof incidentsOf>>>;
-  ambient?: Outcome<Awaited<ReturnType<typeof ambientOf>>>;
-}
-
-/** Each part as the report's sources and late parts name it. */
-const PART: Record<keyof Parts, string> = {
-  logs: 'istio-proxy logs',
-  timelines: 'timelines analysis',
-  scoping: 'scoping analysis',
-  incidents: 'incidents analysis',
-  ambient: 'ambient readiness',
-};
-
-/** The small lists every report is made of, besides the pods. */
-type Lists = [
-  Awaited<ReturnType<typeof listNamespaces>>,
-  Awaited<ReturnType<typeof listServices>>,
-  Awaited<ReturnType<typeof listIstioConfig>>,
-  string,
-];
-
-/** The screened objects and the inventory made of them, from the lists and the pods. */
-function makeBase(
-  rt: ClusterRuntime,
-  [namespaces, serviceList, istio, rootNamespace]: Lists,
-  pods: unknown[],
-  podsPartial: string | null,
-): Base {
-  // One malformed object is a finding (MDX0002), never a failed report: screen before use.
-  const screened = screenLists({
-    Namespace: [...namespaces.items, ...namespaces.rejected],
-    Pod: pods,
-    Service: [...serviceList.items, ...serviceList.rejected],
-    Sidecar: istio.sidecars,
-    DestinationRule: istio.destinationRules,
-    VirtualService: istio.virtualServices,
-    ServiceEntry: istio.serviceEntries,
-  });
-  const inv = buildInventory({
-    namespaces: screened.namespaces,
-    pods: screened.pods,
-    services: screened.services,
-    sidecars: screened.sidecars,
-    destinationRules: screened.destinationRules.length,
-    virtualServices: screened.virtualServices.length,
-    serviceEntries: screened.serviceEntries.length,
-    rootNamespace,
-    now: rt.transport.clusterNow(),
-  });
-  return {
-    podsPartial,
-    screened,
-    services: serviceList.items.length,
-    inv,
-    root: inv.rootNamespace,
-  };
-}
-
-/** What every report has: the screened objects and the inventory made of them. */
-interface Base {
-  /** While the first pod list runs: how far it got (the pods are those read so far). */
-  podsPartial: string | null;
-  screened: ReturnType<typeof screenLists>;
-  services: number;
-  inv: ReturnType<typeof buildInventory>;
-  root: string;
-}
-
-const RUNNING: Outcome<never> = { ok: false, error: 'still running' };
-
-/** The report of the parts in: config findings always, each analysis once it is in. */
-function assemble(
-  rt: ClusterRuntime,
-  { podsPartial, screened, services, inv, root }: Base,
-  parts: Parts,
-  late: readonly LatePart[],
-): FindingsReport {
-  const logsR = parts.logs ?? RUNNING;
-  const timelinesR = parts.timelines ?? RUNNING;
-  const scopingR = parts.scoping ?? RUNNING;
-  const incidentsR = parts.incidents ?? RUNNING;
-  const ambientR = parts.ambient ?? RUNNING;
-  const { logs, sources } = logsR.ok
-    ? logsR.value
-    : {
-        logs: [],
-        sources: [{ name: 'istio-proxy logs', ok: false, detail: logsR.error } as Source],
-      };
-  const timelines = timelinesR.ok
-    ? {
-        ok: true as const,
-        findings: workloadTimelineFindings(timelinesR.value),
-        hold: holdCounts(timelinesR.value),
-      }
-    : { ok: false as const, error: timelinesR.error };
-  const scoping = scopingR.ok
-    ? {
-        ok: true as const,
-        findings: scopingR.value.report.findings,
-        catalog: scopingR.value.report.catalog,
-      }
-    : { ok: false as const, error: scopingR.error };
-  const incidents = incidentsR.ok
-    ? { ok: true as const, findings: incidentsR.value.findings }
-    : { ok: false as const, error: incidentsR.error };
-  const ambient = ambientR.ok
-    ? { ok: true as const, findings: ambientR.value.namespaces.flatMap((n) => n.findings) }
-    : { ok: false as const, error: ambientR.error };
-  // where two analyses make the same finding the first is kept: Scoping's MDX0301 carries a
-  // Sidecar whose egress holds the namespaces the workloads were seen calling, the
-  // inventory's (kept when Scoping is late) only the namespace and the control plane
-  const all = dedupeFindings([
-    ...(scoping.ok ? scoping.findings : []),
-    ...inventoryFindings(inv, root, rt.settings.MESHDX_ISTIO_NAMESPACE),
-    ...checkScreened(screened, root, logs),
-    ...(timelines.ok ? timelines.findings : []),
-    ...(incidents.ok ? incidents.findings : []),
-    ...(ambient.ok ? ambient.findings : []),
-  ]);
-  // the galley.istio.io/analyze-suppress annotation silences a finding here as in the CLI
-  const silenced = applySuppressions(all, [], annotationIndex(suppressibleObjects(screened)));
-  const findings = silenced.kept;
-  return {
-    generatedAt: new Date().toISOString(),
-    catalog: [...ALL_CATALOG],
-    findings,
-    groups: groupFindings(findings, {
-      rootNamespace: root,
-      istioNamespace: rt.settings.MESHDX_ISTIO_NAMESPACE,
-      ...(timelines.ok ? timelines.hold : {}),
-    }),
-    sources: [
-      podsPartial
-        ? { name: 'pods', ok: false, detail: podsPartial }
-        : { name: 'pods', ok: true, detail: `${screened.pods.length} pods` },
-      { name: 'services', ok: true, detail: `${services} services` },
-      timelines.ok
-        ? { name: 'timelines analysis', ok: true, detail: `${timelines.findings.length} findings` }
-        : { name: 'timelines analysis', ok: false, detail: timelines.error },
-      scoping.ok
-        ? { name: 'scoping analysis', ok: true, detail: `${scoping.findings.length} findings` }
-        : { name: 'scoping analysis', ok: false, detail: scoping.error },
-      incidents.ok
-        ? { name: 'incidents analysis', ok: true, detail: `${incidents.findings.length} findings` }
-        : { name: 'incidents analysis', ok: false, detail: incidents.error },
-      ambient.ok
-        ? { name: 'ambient readiness', ok: true, detail: `${ambient.findings.length} findings` }
-        : { name: 'ambient readiness', ok: false, detail: ambient.error },
-      ...sources,
-    ],
-    ...(late.length > 0 ? { late: [...late] } : {}),
-    ...(silenced.suppressed > 0
-      ? { suppressed: { count: silenced.suppressed, by: silenced.counts } }
-      : {}),
   };
 }
