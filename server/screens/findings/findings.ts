@@ -192,6 +192,9 @@ function startFindingsRun(
     // its list could not read, so a malformed pod is still named (MDX0002)
     base = makeBase(rt, l, [...rt.pods.snapshot(), ...rt.pods.rejectedObjects()], null);
     markListed();
+    // the answers waiting for the lists are made and sent first: each analysis starts with a
+    // stretch of synchronous work that would otherwise hold them back
+    await new Promise((resolve) => setImmediate(resolve));
     const pods = { items: base.screened.pods };
     const services = { items: base.screened.services };
     const settle = async <T>(part: string, work: Promise<T>): Promise<Outcome<T>> => {
