@@ -7,10 +7,10 @@ import { runtimeOnSimulator, type SimRuntime } from '../../test-support/sim-runt
  * Right after a restart, while the first pod list still runs, the first Findings answer is made
  * of the pods read so far (after MESHDX_FIRST_ANSWER_MS), with the config findings of the other
  * lists, and says so: the pods are late (how far the list got) and not a whole source. The
- * simulated API server answers every request 800 ms late, so 2,000 pods (four pages) take
- * three seconds or more to list.
+ * simulated API server answers every request 800 ms late, so 4,000 pods (eight pages) take
+ * six seconds or more to list.
  */
-const PODS = 2_000;
+const PODS = 4_000;
 let on: SimRuntime;
 
 beforeAll(async () => {
