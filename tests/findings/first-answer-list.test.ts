@@ -27,9 +27,13 @@ afterAll(() => on?.close());
 describe('the first Findings answer while the first pod list runs', () => {
   it('is made of the pods read so far, says so, and the report fills in', async () => {
     const scope = asMeshdx(null);
+    const t0 = Date.now();
     const first = await getFindings(scope);
     const late = new Map((first.late ?? []).map((l) => [l.part, l.detail]));
-    expect(late.get('pods')).toMatch(
+    expect(
+      late.get('pods'),
+      `${Date.now() - t0} ms ${JSON.stringify([first.late, first.sources?.[0]])}`,
+    ).toMatch(
       /^the pod list is still running \([\d,]+ pods read in \d+ page\(s\)(, about [\d,]+ to go)?\): shown are the findings of the pods read so far/,
     );
     const pods = (first.sources ?? []).find((s) => s.name === 'pods');
