@@ -92,11 +92,11 @@ export default async function Page({
   const state = parseViewState('timelines', q.params);
   const query = timelineQueryOfView(state);
   const queries: Prefetch[] = [];
-  // With the cluster's pods and Events listed, the fleet's first page is rendered on the server
-  // (streamed after the page's head): its table is on screen with the HTML, before any script
-  // runs, and the browser does not ask for it again. While a first list still runs, the browser
-  // asks for it while it loads the scripts (the answer then says how far the list got). A
-  // failure (even a synchronous one: an unknown context) is the browser's request's to show.
+  // With the cluster's pods and Events listed, the fleet's first page is rendered on the server:
+  // its table is on screen with the HTML, before any script runs, and the browser does not ask
+  // for it again. While a first list still runs, the browser asks for it while it loads the
+  // scripts (the answer then says how far the list got). A failure (even a synchronous one: an
+  // unknown context) is the browser's request's to show.
   let first: Promise<TimelinePagedFleet> | null = null;
   try {
     first = timelinesPageNow(scope, query);
@@ -127,25 +127,20 @@ export default async function Page({
       queryFn: () => getPodTimeline(scope, ns, name),
     });
   }
+  // awaited here, not streamed into a boundary of its own: React reveals a streamed boundary in
+  // batches (some 300 ms after its HTML came), and a warm fleet's page takes tens of ms
+  const dehydrated = await prefetch(queries);
   return (
     <>
       <PageTitle
         title="Timelines"
         subtitle="Every meshed pod's start against its proxy: which workloads race their sidecar, which drain too short, and the fix to copy. Pick a pod for its timeline."
       />
-      <Suspense>
-        <Prefetched queries={queries} />
-      </Suspense>
+      <HydrationBoundary state={dehydrated}>
+        <Suspense>
+          <TimelinesView />
+        </Suspense>
+      </HydrationBoundary>
     </>
-  );
-}
-
-/** The view with what the server read for it (its own boundary: the page's head is sent first). */
-async function Prefetched({ queries }: { queries: Prefetch[] }) {
-  const dehydrated = await prefetch(queries);
-  return (
-    <HydrationBoundary state={dehydrated}>
-      <TimelinesView />
-    </HydrationBoundary>
   );
 }
