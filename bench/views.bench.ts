@@ -168,7 +168,8 @@ async function askFindings(base: string): Promise<FindingsAnswer> {
  * The first Findings answer on the demo (240 pods), from a cold server start: the server answers
  * (`next start` is up), the browser opens Overview, and its "Needs attention" card asks for the
  * findings. The figure is the time from the server being up to that first answer (the page's
- * own load included); what it still reads is named in it, and the card asks again (every 2 s)
+ * own load included; the page itself when it came with them); what it still reads is named in
+ * it, and the card asks again (every 2 s)
  * until the report is whole. The server's CPU time is in the note: on a shared machine the wall
  * time alone says little.
  */
@@ -181,12 +182,16 @@ async function findingsFirstAnswer(): Promise<BenchResult> {
       const cpu0 = cpuMs(server.pid);
       // the page first, as the browser opens Overview (it reads the inventory)
       const page = await fetch(`${server.url}/`, { signal: AbortSignal.timeout(60_000) });
-      await page.text();
+      const html = await page.text();
       if (page.status !== 200) throw new Error(`/ answered ${page.status}`);
       const pageMs = ms(up);
+      const cpuPage = cpuMs(server.pid) - cpu0;
+      // the card as the e2e test waits for it: a finding's code, or what is still being read
+      const withPage = /data-attention-code=|data-testid="attention-partial"/.test(html);
       const first = await askFindings(server.url);
-      const firstMs = ms(up);
-      const cpuFirst = cpuMs(server.pid) - cpu0;
+      // findings that came with the page were visible with it; else the card asked for them
+      const firstMs = withPage ? pageMs : ms(up);
+      const cpuFirst = withPage ? cpuPage : cpuMs(server.pid) - cpu0;
       let last = first;
       while (last.late.length > 0 && ms(up) < 120_000) {
         await new Promise((r) => setTimeout(r, 2_000));
@@ -201,7 +206,7 @@ async function findingsFirstAnswer(): Promise<BenchResult> {
         value: Math.round(firstMs),
         unit: 'ms',
         target: 3_000,
-        note: `from the server up: Overview page ${Math.round(pageMs)} ms, then /api/findings ${Math.round(first.ms)} ms with ${first.findings} findings (${parts(first)}); server CPU ${Math.round(cpuFirst)} ms to that answer; ${last.late.length === 0 ? `whole at ${Math.round(wholeMs)} ms with ${last.findings} findings` : `not whole after ${Math.round(wholeMs)} ms (${parts(last)})`}, server CPU ${Math.round(cpuWhole)} ms`,
+        note: `from the server up: Overview page ${Math.round(pageMs)} ms ${withPage ? 'with the findings in it' : 'without the findings'}; then /api/findings ${Math.round(first.ms)} ms with ${first.findings} findings (${parts(first)}); server CPU ${Math.round(cpuFirst)} ms to that answer; ${last.late.length === 0 ? `whole at ${Math.round(wholeMs)} ms with ${last.findings} findings` : `not whole after ${Math.round(wholeMs)} ms (${parts(last)})`}, server CPU ${Math.round(cpuWhole)} ms`,
       };
     } finally {
       await server.stop();
