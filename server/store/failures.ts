@@ -57,6 +57,13 @@ export class SqliteFailureStore implements FailureStore {
   private pruned = 0;
   private lastPruneAt: number | null = null;
   private statements: { insert: Statement; addRead: Statement } | null = null;
+  /**
+   * The batch's transaction, made once: better-sqlite3 builds a transaction function with four
+   * wrappers and their properties each time one is asked for, and a receiver records a batch
+   * per request.
+   */
+  private recordTx: ((batch: Iterable<FailureInput>, recordedAt: number) => RecordResult) | null =
+    null;
 
   constructor(
     private readonly db: Db,
@@ -74,10 +81,11 @@ export class SqliteFailureStore implements FailureStore {
   record(batch: Iterable<FailureInput>, recordedAt: number): RecordResult {
     this.writable();
     if (Array.isArray(batch) && batch.length === 0) return { added: 0, duplicates: 0, evicted: 0 };
-    return this.db.transaction((): RecordResult => {
-      const res = this.insert(batch, recordedAt);
+    this.recordTx ??= this.db.transaction((b: Iterable<FailureInput>, at: number): RecordResult => {
+      const res = this.insert(b, at);
       return { ...res, evicted: this.evictIfFull() };
-    })();
+    });
+    return this.recordTx(batch, recordedAt);
   }
 
   /** Inserts a batch (inside a transaction); the same request again only adds its read. */
