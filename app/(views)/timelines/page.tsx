@@ -1,5 +1,4 @@
 import { HydrationBoundary } from '@tanstack/react-query';
-import { Suspense } from 'react';
 import { preload } from 'react-dom';
 import {
   TIMELINE_SORT_KEYS,
@@ -127,8 +126,10 @@ export default async function Page({
       queryFn: () => getPodTimeline(scope, ns, name),
     });
   }
-  // awaited here, not streamed into a boundary of its own: React reveals a streamed boundary in
-  // batches (some 300 ms after its HTML came), and a warm fleet's page takes tens of ms
+  // Awaited here and rendered without a Suspense boundary of its own (the page is dynamic, so
+  // the view's search params need none): React sends a boundary's content that large (the cards
+  // and the table, some 100 KB of HTML) apart from the page and reveals it in batches, some
+  // 300 ms after its HTML came; a warm fleet's page takes tens of ms
   const dehydrated = await prefetch(queries);
   return (
     <>
@@ -137,9 +138,7 @@ export default async function Page({
         subtitle="Every meshed pod's start against its proxy: which workloads race their sidecar, which drain too short, and the fix to copy. Pick a pod for its timeline."
       />
       <HydrationBoundary state={dehydrated}>
-        <Suspense>
-          <TimelinesView />
-        </Suspense>
+        <TimelinesView />
       </HydrationBoundary>
     </>
   );
