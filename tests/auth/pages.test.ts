@@ -103,17 +103,27 @@ async function render(
 const NO_PARAMS = () => ({ namespace: '', name: '' });
 const NO_SEARCH = () => ({});
 
-/** route, module, search params, route params, how many queries the page prefetches. */
-const PAGES: [string, string, () => Params, () => { namespace: string; name: string }, number][] = [
-  ['/', '../../app/page', NO_SEARCH, NO_PARAMS, 1],
-  // the fleet is the browser's to fetch: the page only warms the server's cache
-  ['/timelines', '../../app/(views)/timelines/page', NO_SEARCH, NO_PARAMS, 0],
+/**
+ * route, module, search params, route params, how many queries the page prefetches (a range
+ * where one of them comes only when it is in by then).
+ */
+const PAGES: [
+  string,
+  string,
+  () => Params,
+  () => { namespace: string; name: string },
+  number | [number, number],
+][] = [
+  // the inventory, and the findings' first answer when it is in with it (else the browser asks)
+  ['/', '../../app/page', NO_SEARCH, NO_PARAMS, [1, 2]],
+  // the fleet's first page once the pods and Events are listed (else the browser asks for it)
+  ['/timelines', '../../app/(views)/timelines/page', NO_SEARCH, NO_PARAMS, [0, 1]],
   [
     '/timelines?pod=NS/NAME',
     '../../app/(views)/timelines/page',
     () => ({ pod: podKey(meshedPod.namespace, meshedPod.name) }),
     NO_PARAMS,
-    1,
+    [1, 2],
   ],
   // a fleet already scanned (below) is served with the page
   ['/proxies', '../../app/(views)/proxies/page', NO_SEARCH, NO_PARAMS, 1],
@@ -139,10 +149,13 @@ async function expectEveryPageAnswers(scope: RequestScope): Promise<void> {
   for (const [route, page, search, params, prefetched] of PAGES) {
     const r = await render(page, search(), params());
     expect(r.errors, `${route} shows an error`).toEqual([]);
+    const [least, most] = typeof prefetched === 'number' ? [prefetched, prefetched] : prefetched;
+    expect(r.queries.length, route).toBeGreaterThanOrEqual(least);
+    expect(r.queries.length, route).toBeLessThanOrEqual(most);
     expect(
       r.queries.map((q) => q.status),
       route,
-    ).toEqual(Array(prefetched).fill('success'));
+    ).toEqual(Array(r.queries.length).fill('success'));
   }
 }
 
