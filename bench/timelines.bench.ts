@@ -74,9 +74,20 @@ async function throughNext(kubeconfig: string): Promise<BenchResult[]> {
       if (Date.now() > until) throw new Error('next start did not answer within 60 s');
       await new Promise((r) => setTimeout(r, 250));
     }
+    // cold: until the whole fleet's answer; while the first list runs, the API answers from the
+    // pods read so far (named late) and the screen asks again, so those answers are not warm ones
     const t0 = process.hrtime.bigint();
-    const first = await fetch(`${url}/api/timelines`);
-    const bytes = (await first.text()).length;
+    let firstMs: number | null = null;
+    let bytes = 0;
+    for (;;) {
+      const body = await (await fetch(`${url}/api/timelines`)).text();
+      firstMs ??= ms(t0);
+      bytes = body.length;
+      const late = (JSON.parse(body) as { late?: { part: string }[] }).late ?? [];
+      if (!late.some((l) => l.part === 'pods' || l.part === 'Kubernetes Events')) break;
+      if (ms(t0) > 120_000) throw new Error('no whole Timelines answer within 120 s');
+      await new Promise((r) => setTimeout(r, 100));
+    }
     const cold = ms(t0);
     const warm = await timed(CALLS, async () => (await fetch(`${url}/api/timelines`)).text());
     const browser = await chromium.launch({
@@ -116,7 +127,7 @@ async function throughNext(kubeconfig: string): Promise<BenchResult[]> {
         name: 'timelines.http-cold',
         value: Math.round(cold),
         unit: 'ms',
-        note: `${Math.round(bytes / 1024)} KB JSON`,
+        note: `${Math.round(bytes / 1024)} KB JSON; until the whole fleet's answer (the first, from the pods read so far, after ${Math.round(firstMs ?? 0)} ms)`,
       },
       { name: 'timelines.http-warm-p50', value: pct(warm, 50), unit: 'ms', target: 300 },
       { name: 'timelines.http-warm-p95', value: pct(warm, 95), unit: 'ms', target: 300 },
