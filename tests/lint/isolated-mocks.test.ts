@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { ISOLATED_TEST_FILES } from '../../test-support/vitest-isolated';
+import { ISOLATED_TEST_FILES } from '../../vitest.config';
 
 const root = path.resolve(import.meta.dirname, '..', '..');
 
