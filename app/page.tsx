@@ -36,8 +36,10 @@ export default async function OverviewPage({
         <ParamProblem problem={q.problem} />
       </>
     );
-  // the findings' first answer comes with the page when it is in with the inventory
-  const inventory = getInventory(scope);
+  // the findings' first answer comes with the page when it is in with the inventory. Asked
+  // inside a promise: a cluster that cannot be reached at all (no kubeconfig) throws as the
+  // inventory is asked for, and that is the view's error to show, not the page's 500
+  const inventory = (async () => getInventory(scope))();
   const state = await prefetch([
     { ...inventoryQuery(ctx), queryFn: () => inventory },
     { ...findingsQuery(ctx), queryFn: () => findingsAlongside(scope, inventory) },
