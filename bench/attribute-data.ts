@@ -8,6 +8,7 @@ import os from 'node:os';
 import path from 'node:path';
 import type { Pod } from '../lib/kube/types';
 import { openHistoryStore } from '../server/store/history-store';
+import { SCHEMA_VERSION } from '../server/store/schema';
 import { ms } from './support';
 import { mulberry32 } from '../server/sim/world/build/ids';
 
@@ -18,7 +19,12 @@ const SEED = 20261101;
 const T0 = Date.parse('2026-11-01T00:00:00Z');
 const SPAN = 24 * 3600_000;
 const VERSION = 1;
-const dataDir = path.join(os.tmpdir(), `meshdx-bench-attribute-v${VERSION}-${SEED}-${LINES}`);
+// the store's schema version is in the name: data made by an older meshdx is made anew, since
+// `meshdx attribute` opens the store read-only and will not migrate it
+const dataDir = path.join(
+  os.tmpdir(),
+  `meshdx-bench-attribute-v${VERSION}-s${SCHEMA_VERSION}-${SEED}-${LINES}`,
+);
 export const files = {
   log: path.join(dataDir, 'access.log'),
   capture: path.join(dataDir, 'pods.watch.json'),
