@@ -6,7 +6,7 @@ import { sortRows } from '../../lib/ui/sort-rows';
 import { PodLink } from '../inventory/PodLink';
 import { Badge } from '../ui/Card';
 import { Evidence } from '../ui/Evidence';
-import { ariaSort, SortButton } from '../ui/SortHeader';
+import { SortHeaderCell } from '../ui/SortHeader';
 import { ROW_FOCUS_CLASS, useRowFocus } from '../ui/useRowFocus';
 import { SEVERITY_ORDER } from './summary';
 
@@ -87,27 +87,17 @@ export function FindingTable({
         >
           <thead className="text-xs text-slate-600">
             <tr aria-rowindex={1}>
-              {COLUMNS.map((c) => {
-                const active = sort.key === c.key;
-                return (
-                  <th
-                    key={c.key}
-                    className="py-1 pr-3 font-medium"
-                    aria-sort={c.value ? ariaSort(active, sort.dir) : undefined}
-                  >
-                    {c.value ? (
-                      <SortButton
-                        header={c.header}
-                        active={active}
-                        dir={sort.dir}
-                        onSort={(dir) => setSort({ key: c.key, dir })}
-                      />
-                    ) : (
-                      c.header
-                    )}
-                  </th>
-                );
-              })}
+              {COLUMNS.map((c) => (
+                <SortHeaderCell
+                  key={c.key}
+                  className="py-1 pr-3 font-medium"
+                  header={c.header}
+                  sortable={Boolean(c.value)}
+                  active={sort.key === c.key}
+                  dir={sort.dir}
+                  onSort={(dir) => setSort({ key: c.key, dir })}
+                />
+              ))}
             </tr>
           </thead>
           <tbody ref={body} onKeyDown={focus.onKeyDown}>

@@ -3,7 +3,7 @@
 import { useMemo, useRef, useState } from 'react';
 import type { ScopingNamespaceRow } from '../../lib/api/scoping';
 import { Badge } from '../ui/Card';
-import { ariaSort, SortButton } from '../ui/SortHeader';
+import { SortHeaderCell } from '../ui/SortHeader';
 import { ROW_FOCUS_CLASS, useRowFocus } from '../ui/useRowFocus';
 import { sortRows } from '../../lib/ui/sort-rows';
 import { num, pct } from './format';
@@ -85,27 +85,17 @@ export function NamespaceRanking({
       >
         <thead className="sticky top-0 bg-white text-xs uppercase tracking-wide text-slate-500">
           <tr aria-rowindex={1}>
-            {SORTS.map((c) => {
-              const active = sort.key === c.key;
-              return (
-                <th
-                  key={c.key}
-                  className={`py-1 pr-3 ${c.right ? 'text-right' : ''}`}
-                  aria-sort={c.value ? ariaSort(active, sort.dir) : undefined}
-                >
-                  {c.value ? (
-                    <SortButton
-                      header={c.header}
-                      active={active}
-                      dir={sort.dir}
-                      onSort={(dir) => setSort({ key: c.key, dir })}
-                    />
-                  ) : (
-                    c.header
-                  )}
-                </th>
-              );
-            })}
+            {SORTS.map((c) => (
+              <SortHeaderCell
+                key={c.key}
+                className={`py-1 pr-3 ${c.right ? 'text-right' : ''}`}
+                header={c.header}
+                sortable={Boolean(c.value)}
+                active={sort.key === c.key}
+                dir={sort.dir}
+                onSort={(dir) => setSort({ key: c.key, dir })}
+              />
+            ))}
           </tr>
         </thead>
         <tbody ref={body} onKeyDown={focus.onKeyDown}>

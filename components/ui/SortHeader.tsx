@@ -9,6 +9,31 @@ export function ariaSort(
 }
 
 /**
+ * A table's header cell: when the column sorts, its button and `aria-sort`; else its name.
+ */
+export function SortHeaderCell({
+  header,
+  sortable,
+  active,
+  dir,
+  onSort,
+  className,
+}: {
+  header: string;
+  sortable: boolean;
+  active: boolean;
+  dir: 'asc' | 'desc';
+  onSort: (dir: 'asc' | 'desc') => void;
+  className?: string;
+}) {
+  return (
+    <th className={className} aria-sort={sortable ? ariaSort(active, dir) : undefined}>
+      {sortable ? <SortButton header={header} active={active} dir={dir} onSort={onSort} /> : header}
+    </th>
+  );
+}
+
+/**
  * A sortable column's header: a button that sorts by it (ascending first, then the other way),
  * its arrow saying the way. The header cell around it carries `ariaSort`.
  */
