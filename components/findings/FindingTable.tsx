@@ -141,7 +141,10 @@ export function FindingTable({
                     {f.subject.kind === 'Pod' && f.subject.namespace ? (
                       <>
                         Pod{' '}
-                        <PodLink pod={{ namespace: f.subject.namespace, name: f.subject.name }} />
+                        <PodLink
+                          pod={{ namespace: f.subject.namespace, name: f.subject.name }}
+                          inRow
+                        />
                       </>
                     ) : (
                       subjectText(f)

@@ -9,9 +9,18 @@ import { useClusterContext } from '../data/useClusterContext';
 /**
  * A pod named on a view, as a link to its page (live or gone), on the page's cluster context.
  * Its text is the pod's `ns/name` unless given; a click opens the page and does not also select
- * the row it sits in.
+ * the row it sits in. `inRow`: in a table that is one Tab stop, out of the Tab order from the
+ * server's HTML on (not only once the page's scripts ran), since the row is the stop.
  */
-export function PodLink({ pod, children }: { pod: PodRef; children?: ReactNode }) {
+export function PodLink({
+  pod,
+  children,
+  inRow = false,
+}: {
+  pod: PodRef;
+  children?: ReactNode;
+  inRow?: boolean;
+}) {
   const ctx = useClusterContext();
   return (
     <Link
@@ -19,6 +28,7 @@ export function PodLink({ pod, children }: { pod: PodRef; children?: ReactNode }
       className="text-sky-700 hover:underline"
       title={podKeyOf(pod)}
       data-testid="pod-link"
+      tabIndex={inRow ? -1 : undefined}
       onClick={(e) => e.stopPropagation()}
     >
       {children ?? podKeyOf(pod)}
