@@ -9,6 +9,7 @@
  * the request's scope (lib/api/context.ts contextFrom).
  */
 import type { ParamKind } from './param-kinds';
+import { FLEET_QUERY_KINDS } from '../proxies/page';
 
 export interface RouteParamSpec {
   /** The query parameters the route reads, by kind. */
@@ -60,13 +61,8 @@ export const ROUTE_PARAMS = {
     query: {
       refresh: 'flag',
       stream: 'flag',
-      namespace: 'namespace',
-      workload: 'workload',
-      q: 'text',
-      sort: 'token',
-      dir: 'dir',
-      offset: 'count',
-      limit: 'limit',
+      // the fleet table's own parameters, as its parser declares them
+      ...FLEET_QUERY_KINDS,
     },
   },
   '/api/scoping': { query: { refresh: 'flag' } },
