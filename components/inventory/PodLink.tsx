@@ -1,16 +1,18 @@
 'use client';
 
 import Link from 'next/link';
-import type { ReactNode } from 'react';
+import { useContext, type ReactNode } from 'react';
 import { withContext } from '../../lib/api/context';
 import { podHref, podKeyOf, type PodRef } from '../../lib/refs/pod-ref';
 import { useClusterContext } from '../data/useClusterContext';
+import { RowIsTabStop } from '../ui/row-tab-stop';
 
 /**
  * A pod named on a view, as a link to its page (live or gone), on the page's cluster context.
  * Its text is the pod's `ns/name` unless given; a click opens the page and does not also select
- * the row it sits in. `inRow`: in a table that is one Tab stop, out of the Tab order from the
- * server's HTML on (not only once the page's scripts ran), since the row is the stop.
+ * the row it sits in. In a row that is its table's one Tab stop (`inRow`, or a VirtualTable row
+ * that is, RowIsTabStop), out of the Tab order from the server's HTML on, not only once the
+ * page's scripts ran: the row is the stop.
  */
 export function PodLink({
   pod,
@@ -22,13 +24,14 @@ export function PodLink({
   inRow?: boolean;
 }) {
   const ctx = useClusterContext();
+  const rowIsStop = useContext(RowIsTabStop);
   return (
     <Link
       href={withContext(podHref(pod), ctx)}
       className="text-sky-700 hover:underline"
       title={podKeyOf(pod)}
       data-testid="pod-link"
-      tabIndex={inRow ? -1 : undefined}
+      tabIndex={inRow || rowIsStop ? -1 : undefined}
       onClick={(e) => e.stopPropagation()}
     >
       {children ?? podKeyOf(pod)}

@@ -4,6 +4,7 @@ import { defaultRangeExtractor, useVirtualizer, type Range } from '@tanstack/rea
 import { memo, useCallback, useLayoutEffect, useMemo, useRef, type ReactNode } from 'react';
 import { ariaSort, SortButton } from './SortHeader';
 import { untabRowControls, useRowFocus } from './useRowFocus';
+import { RowIsTabStop } from './row-tab-stop';
 import { usePrinting } from './usePrinting';
 
 export interface Column<T> {
@@ -81,15 +82,17 @@ function RowView<T>({
       className={`absolute left-0 right-0 grid items-center border-b border-slate-100 outline-none focus-visible:ring-2 focus-visible:ring-inset focus-visible:ring-sky-700 ${onSelect ? 'cursor-pointer hover:bg-slate-50' : ''} ${selected ? 'bg-sky-100 text-slate-950 shadow-[inset_3px_0_0_var(--color-sky-700)] [&_.text-amber-700]:text-amber-900 [&_.text-amber-800]:text-amber-900 [&_.text-slate-400]:text-slate-600 [&_.text-slate-500]:text-slate-700 [&_.text-sky-700]:text-sky-900' : ''}`}
       style={{ gridTemplateColumns: grid, height: ROW_HEIGHT, transform: `translateY(${start}px)` }}
     >
-      {columns.map((c) => (
-        <div
-          key={c.key}
-          role="cell"
-          className={`min-w-0 truncate px-2 ${c.align === 'right' ? 'text-right tabular-nums' : ''}`}
-        >
-          {c.render(row)}
-        </div>
-      ))}
+      <RowIsTabStop.Provider value={tabStop !== null}>
+        {columns.map((c) => (
+          <div
+            key={c.key}
+            role="cell"
+            className={`min-w-0 truncate px-2 ${c.align === 'right' ? 'text-right tabular-nums' : ''}`}
+          >
+            {c.render(row)}
+          </div>
+        ))}
+      </RowIsTabStop.Provider>
     </div>
   );
 }
