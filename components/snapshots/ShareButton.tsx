@@ -1,6 +1,6 @@
 'use client';
 
-import { useState } from 'react';
+import { useState, useSyncExternalStore } from 'react';
 import { withContext } from '../../lib/api/context';
 import type { SnapshotInfo, SnapshotView } from '../../lib/api/snapshots';
 import { useClusterContext } from '../data/useClusterContext';
@@ -19,6 +19,8 @@ function viewQuery(): string {
   return q ? `?${q}` : '';
 }
 
+const noSubscription = () => () => {};
+
 /**
  * Share: freezes what the view shows now (its API JSON, computed by the server for this page's
  * filters and window) and gives the /snapshots/ID link that reopens exactly that, read-only.
@@ -26,6 +28,13 @@ function viewQuery(): string {
 export function ShareButton({ view }: { view: SnapshotView }) {
   const ctx = useClusterContext();
   const [state, setState] = useState<State>({ kind: 'idle' });
+  // false in the server's HTML and until React has hydrated the page: a click before that would
+  // be lost (the button has no handler yet), so the button says it is not ready instead
+  const hydrated = useSyncExternalStore(
+    noSubscription,
+    () => true,
+    () => false,
+  );
   const share = async () => {
     setState({ kind: 'freezing' });
     try {
@@ -59,7 +68,7 @@ export function ShareButton({ view }: { view: SnapshotView }) {
       <button
         type="button"
         className="rounded border border-slate-300 bg-white px-2 py-1 text-slate-800 hover:bg-slate-50 disabled:opacity-60"
-        disabled={state.kind === 'freezing'}
+        disabled={!hydrated || state.kind === 'freezing'}
         onClick={() => void share()}
         data-testid="share-button"
         title="Freeze what this view shows into a link that reopens it after the pods and logs are gone"
