@@ -6,18 +6,27 @@ import { PROMETHEUS_BIN } from './test-support/prometheus';
 import { nextStartArgs } from './test-support/next-start';
 
 /**
- * e2e against the production build in Debian's Chromium (no browser download): two dashboards on
- * the simulated clusters (fixed clock, so screenshots are stable: one read, one whose clocks the
- * specs move), and two dashboards whose configuration is broken on purpose, to prove errors
- * reach the page and the server survives.
+ * e2e against the production build in Debian's Chromium (no browser download): three dashboards
+ * on simulated clusters (fixed clock, so screenshots are stable: one read, one whose clocks the
+ * specs move, one whose Deployments they roll), and two dashboards whose configuration is broken
+ * on purpose, to prove errors reach the page and the server survives.
  */
 const root = import.meta.dirname;
 const next = path.join(root, 'node_modules', '.bin', 'next');
 const env = { NEXT_TELEMETRY_DISABLED: '1', PATH: process.env.PATH ?? '' };
-/** The specs that advance the demo's simulated clocks. */
+/** The specs that advance the second demo's simulated clocks. */
 const CLOCK_SPECS = ['incidents.spec.ts', 'incidents-live.spec.ts'];
-/** Moves the clocks further (rollouts, a live minute): after the specs above, on the state they leave. */
-const LAST_SPECS = ['invariants*.spec.ts', 'a11y-gone.spec.ts'];
+/** Roll Deployments and move clocks further (a live minute) on a third demo, and read what is left. */
+const ROLLOUT_SPECS = ['invariants*.spec.ts', 'a11y-gone.spec.ts'];
+/** A demo's command: the scenarios on a fixed clock, its own history store and kubeconfigs. */
+const demoServer = (port: number, scenarios: string, db: string, dataDir?: string) => ({
+  command: `node bin/demo.mjs --port ${port} --scenario ${scenarios} --clock 2026-11-01T12:00:00Z --fresh-history${dataDir ? ` --data-dir ${dataDir}` : ''}`,
+  url: `http://127.0.0.1:${port}/api/cluster`,
+  timeout: 240_000,
+  reuseExistingServer: false,
+  env: { ...env, MESHDX_DB: path.join(root, 'test-results', db) },
+  stdout: 'pipe' as const,
+});
 
 export default defineConfig({
   testDir: 'e2e',
@@ -37,19 +46,20 @@ export default defineConfig({
     ['./test-support/playwright-slowest.ts'],
     ['./test-support/playwright-all-ran.ts'],
   ],
+  // One phase: no project depends on another. A dependency made its project wait for every test
+  // of the phase before (Playwright runs phases one after the other), and the run ended on three
+  // rollouts side by side with a core idle. Groups start in the order of this list: the longest
+  // first.
   projects: [
+    // These roll Deployments with kubectl and move clocks (PORTS.rolloutDemo).
+    { name: 'rollouts', testMatch: ROLLOUT_SPECS },
+    // These move the simulated clocks (deleted pods, a live minute) on a demo of their own
+    // (PORTS.clockDemo). Each moves clusters of its own (the demo's and phantom-503;
+    // phantom-cross-ns): the two run side by side.
+    { name: 'clock', testMatch: CLOCK_SPECS },
     // These compare what the dashboard shows with what the simulators hold at the same instant:
     // they read the clusters and never change them, so they run side by side.
-    { name: 'views', testIgnore: [...CLOCK_SPECS, ...LAST_SPECS] },
-    // These move the simulated clocks (rollouts, deleted pods): they run on a demo of their own
-    // (PORTS.clockDemo), beside the specs above. Each moves clusters of its own (the demo's;
-    // phantom-503 and phantom-cross-ns): the two run side by side.
-    { name: 'clock', testMatch: CLOCK_SPECS },
-    // These move the same demo's clocks further, on the state the specs above leave. A chain of
-    // dependencies, not of teardowns: Playwright never starts a teardown's own teardown, and
-    // counted both as "did not run" with exit 0 (test-support/playwright-all-ran.ts now fails
-    // such a run). A failure above skips them, as a failed run.
-    { name: 'last', testMatch: LAST_SPECS, dependencies: ['clock'] },
+    { name: 'views', testIgnore: [...CLOCK_SPECS, ...ROLLOUT_SPECS] },
   ],
   use: {
     browserName: 'chromium',
@@ -60,24 +70,23 @@ export default defineConfig({
     },
   },
   webServer: [
-    {
-      // builds when needed, then starts the simulator and the dashboard on it
-      command: `node bin/demo.mjs --port ${PORTS.demo} --scenario demo,phantom-503,phantom-cross-ns --clock 2026-11-01T12:00:00Z --fresh-history`,
-      url: `http://127.0.0.1:${PORTS.demo}/api/cluster`,
-      timeout: 240_000,
-      reuseExistingServer: false,
-      env: { ...env, MESHDX_DB: path.join(root, 'test-results', 'e2e-history') },
-      stdout: 'pipe',
-    },
-    {
-      // the same demo again, for the specs that move its clocks ('clock' and 'last' above)
-      command: `node bin/demo.mjs --port ${PORTS.clockDemo} --scenario demo,phantom-503,phantom-cross-ns,ambient --clock 2026-11-01T12:00:00Z --fresh-history --data-dir ${DEMO_DATA.clockDemo}`,
-      url: `http://127.0.0.1:${PORTS.clockDemo}/api/cluster`,
-      timeout: 240_000,
-      reuseExistingServer: false,
-      env: { ...env, MESHDX_DB: path.join(root, 'test-results', 'e2e-history-clock') },
-      stdout: 'pipe',
-    },
+    // builds when needed, then starts the simulators and the dashboard on them; the other two
+    // wait for that build (bin/demo.mjs's lock)
+    demoServer(PORTS.demo, 'demo,phantom-503,phantom-cross-ns', 'e2e-history'),
+    // the same demo again, for the specs that move its clocks ('clock' above)
+    demoServer(
+      PORTS.clockDemo,
+      'demo,phantom-503,phantom-cross-ns',
+      'e2e-history-clock',
+      DEMO_DATA.clockDemo,
+    ),
+    // and a third for the rollouts ('rollouts' above), with the ambient scenario
+    demoServer(
+      PORTS.rolloutDemo,
+      'demo,phantom-503,phantom-cross-ns,ambient',
+      'e2e-history-rollout',
+      DEMO_DATA.rolloutDemo,
+    ),
     {
       command: [next, ...nextStartArgs(PORTS.badKubeconfig)].join(' '),
       url: `http://127.0.0.1:${PORTS.badKubeconfig}/api/cluster`,

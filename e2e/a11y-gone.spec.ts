@@ -4,9 +4,14 @@ import { base, PORTS } from './support';
 import { podHref } from '../lib/refs/pod-ref';
 import { withContext } from '../lib/api/context';
 
-// a deleted pod is kept by the demo whose clocks the specs moved (playwright.config.ts)
-const demo = base(PORTS.clockDemo);
-const CONTEXTS = ['meshdx-sim-demo', 'meshdx-sim-phantom-503', 'meshdx-sim-phantom-cross-ns'];
+// a deleted pod is kept by the demo whose Deployments invariants.spec.ts rolls (playwright.config.ts)
+const demo = base(PORTS.rolloutDemo);
+const CONTEXTS = [
+  'meshdx-sim-demo',
+  'meshdx-sim-phantom-503',
+  'meshdx-sim-ambient',
+  'meshdx-sim-phantom-cross-ns',
+];
 
 /** A deleted pod kept in the history store, on whichever of the demo's clusters has one. */
 async function gonePodPage(): Promise<string | null> {
@@ -22,7 +27,7 @@ async function gonePodPage(): Promise<string | null> {
   return null;
 }
 
-// runs after the specs that move the clocks (rollouts and deletions leave pods that are gone)
+// runs beside the rollouts of invariants.spec.ts, and waits for the first pod they leave gone
 test('the page of a pod that is gone: no serious or critical accessibility violations', async ({
   page,
 }) => {

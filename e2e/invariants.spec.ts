@@ -15,10 +15,10 @@ import { base, DEMO_DATA, PORTS, simUrlOf, snap } from './support';
  * sidecars; phantom-503 is the rollout with phantom 503s; ambient is a cluster of ztunnels, a
  * waypoint and a namespace mid-migration, with a rollout one ztunnel did not follow.
  *
- * It moves the clusters' clocks, so it runs on the second demo (PORTS.clockDemo), after the
- * specs that expect its clocks where they left them (playwright.config.ts: the 'last' project).
+ * It moves the clusters' clocks and rolls their Deployments, so it runs on a demo of its own
+ * (PORTS.rolloutDemo), beside the specs that read the first demo and those that move the second.
  */
-const demo = base(PORTS.clockDemo);
+const demo = base(PORTS.rolloutDemo);
 const run = promisify(execFile);
 
 /** A stat card's value, as shown ("1,234" reads 1234; "12 (3)" reads 12 and 3). */
@@ -33,7 +33,7 @@ const attr = async (page: Page, id: string, name: string) =>
   Number(await page.getByTestId(id).getAttribute(name));
 
 async function advance(scenario: string, ms: number): Promise<void> {
-  const sim = simUrlOf(scenario, DEMO_DATA.clockDemo);
+  const sim = simUrlOf(scenario, DEMO_DATA.rolloutDemo);
   for (let done = 0; done < ms; done += 5000) {
     const res = await fetch(`${sim}/_sim/advance?ms=5000`, { method: 'POST' });
     expect(res.status).toBe(200);
@@ -195,7 +195,7 @@ for (const scenario of ['demo', 'phantom-503', 'ambient'] as const) {
     const before = await checkViews(page, ctx, `invariants-${scenario}`);
 
     // a rollout as an SRE starts one: kubectl against the cluster
-    const kubeconfig = path.join(DEMO_DATA.clockDemo, `sim-${scenario}.kubeconfig`);
+    const kubeconfig = path.join(DEMO_DATA.rolloutDemo, `sim-${scenario}.kubeconfig`);
     await run('kubectl', [
       '--kubeconfig',
       kubeconfig,
@@ -224,7 +224,7 @@ async function liveMinute(page: Page, scenario: string): Promise<void> {
   // the dashboard watches the cluster first (its pod history sees the deletion), then the
   // cluster moves past its first deletion (a no-op when the specs before moved it there already)
   expect((await fetch(`${demo}/api/incidents?context=meshdx-sim-${scenario}`)).status).toBe(200);
-  const sim = simUrlOf(scenario, DEMO_DATA.clockDemo);
+  const sim = simUrlOf(scenario, DEMO_DATA.rolloutDemo);
   const now = async () =>
     Date.parse(
       ((await (await fetch(`${sim}/_sim/info`)).json()) as { clock: { now: string } }).clock.now,

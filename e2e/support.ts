@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { waitForData } from '../cli/report/capture';
 
-/** Ports from MESHDX_E2E_PORT (default 3107) up to +6, so two checkouts can run their e2e at once. */
+/** Ports from MESHDX_E2E_PORT (default 3107) up to +7, so two checkouts can run their e2e at once. */
 const first = Number(process.env.MESHDX_E2E_PORT ?? 3107);
 export const PORTS = {
   demo: first,
@@ -19,11 +19,18 @@ export const PORTS = {
    * deleted pods, a live minute): they run beside the specs that read the first one unchanged.
    */
   clockDemo: first + 6,
+  /**
+   * A third demo for the specs that roll Deployments and check every number after
+   * (invariants.spec.ts) and for the page of a pod those rollouts leave gone: they start with
+   * the others instead of after the clock specs, whose clusters they would move.
+   */
+  rolloutDemo: first + 7,
 };
 /** Where each demo's simulators write their kubeconfigs (`npm run demo -- --data-dir`). */
 export const DEMO_DATA = {
   demo: path.join(import.meta.dirname, '..', 'data'),
   clockDemo: path.join(import.meta.dirname, '..', 'test-results', 'clock-demo'),
+  rolloutDemo: path.join(import.meta.dirname, '..', 'test-results', 'rollout-demo'),
 };
 /** The kubeconfig of the Prometheus demo's simulator, for kubectl in the specs. */
 export const PROMETHEUS_DEMO_KUBECONFIG = path.join(
