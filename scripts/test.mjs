@@ -4,10 +4,8 @@
 // The tests spend much of their time waiting on the servers they start, so the CPU-bound work
 // that does not depend on them runs beside them at a lower CPU priority: `next build` beside the
 // unit and integration tests (Vitest), since Playwright needs it next, then the static checks
-// (tsc, ESLint, Prettier, side by side) beside whatever tests run then, Vitest's last files or
-// Playwright, whose browser tests leave more than half the CPU idle. The tests keep the cores
-// whenever they want them (their timing assertions see an idle machine), and the rest fills the
-// gaps. Any failure fails the run; the output of what ran beside the tests is printed after
+// (tsc, ESLint, Prettier, side by side) beside whatever tests run then. The tests keep the cores
+// whenever they want them, and the rest fills the gaps. Any failure fails the run; the output of what ran beside the tests is printed after
 // theirs, one block per command, then the time of each phase.
 import { spawn, spawnSync } from 'node:child_process';
 import path from 'node:path';
