@@ -25,10 +25,12 @@ export default defineConfig({
     hookTimeout: 60_000,
     // Most files spend their time waiting on the servers they start (the simulator, Prometheus,
     // kubectl, Chromium), some by design (an API server 5 s slow): one file per core left the
-    // cores idle half the run (Vitest alone: 171 s wall for 163 s of CPU on two cores). Three
-    // files per core, the waiting ones first (test-support/vitest-sequencer.ts), keep them busy:
-    // 115 s for the same tests. A project inherits this: Vitest's --maxWorkers does not reach it.
-    maxWorkers: Math.min(3 * os.availableParallelism(), 12),
+    // cores idle half the run (Vitest alone: 171 s wall for 163 s of CPU on two cores). Two
+    // files per core, the waiting ones first (test-support/vitest-sequencer.ts), with next build
+    // and the static checks filling the waits: 126 s alone (six workers: 115 s, but the timing
+    // tests then ran on a machine three times over-subscribed). A project inherits this; Vitest's
+    // --maxWorkers does not reach it.
+    maxWorkers: Math.min(2 * os.availableParallelism(), 8),
     sequence: { sequencer: WaitingFirst },
     // the run ends with the tests and files that took longest (test-support/vitest-slowest.ts)
     reporters: ['default', './test-support/vitest-slowest.ts'],
