@@ -8,6 +8,7 @@ import { Badge } from '../ui/Card';
 import { Evidence } from '../ui/Evidence';
 import { SortHeaderCell } from '../ui/SortHeader';
 import { ROW_FOCUS_CLASS, useRowFocus } from '../ui/useRowFocus';
+import { RowIsTabStop } from '../ui/row-tab-stop';
 import { SEVERITY_ORDER } from './summary';
 
 type Finding = FindingsReport['findings'][number];
@@ -101,61 +102,61 @@ export function FindingTable({
             </tr>
           </thead>
           <tbody ref={body} onKeyDown={focus.onKeyDown}>
-            {visible.map(({ f, i }, at) => {
-              const isOpen = open.has(i);
-              const key = `${f.code}|${subjectText(f)}|${i}`;
-              return (
-                <tr
-                  key={key}
-                  {...focus.rowProps(at)}
-                  data-row-key={key}
-                  data-code={f.code}
-                  // (aria-expanded belongs to a treegrid's rows, not a table's)
-                  data-open={isOpen}
-                  onClick={() => toggle(i)}
-                  className={`cursor-pointer border-t border-slate-100 align-top hover:bg-slate-50 ${ROW_FOCUS_CLASS}`}
-                >
-                  <td className="py-2 pr-3">
-                    <Badge tone={tone[f.severity]}>{f.severity}</Badge>
-                  </td>
-                  <td className="py-2 pr-3 font-mono text-xs">{f.code}</td>
-                  <td className="py-2 pr-3">
-                    <span className="font-medium">{titles.get(f.code)?.title}</span>
-                    {f.fix && (
-                      <div className="mt-1 text-xs text-sky-800">
-                        {isOpen ? '▾' : '▸'} Fix: {f.fix.why}
-                      </div>
-                    )}
-                    {isOpen && f.fix?.yaml && (
-                      <pre
-                        className="mt-1 cursor-text overflow-x-auto rounded bg-slate-900 p-2 text-xs text-slate-100"
-                        data-testid="finding-fix-yaml"
-                        // selecting the YAML to copy it does not close the row
-                        onClick={(e) => e.stopPropagation()}
-                      >
-                        {f.fix.yaml}
-                      </pre>
-                    )}
-                  </td>
-                  <td className="py-2 pr-3 break-words text-slate-700">
-                    {f.subject.kind === 'Pod' && f.subject.namespace ? (
-                      <>
-                        Pod{' '}
-                        <PodLink
-                          pod={{ namespace: f.subject.namespace, name: f.subject.name }}
-                          inRow
-                        />
-                      </>
-                    ) : (
-                      subjectText(f)
-                    )}
-                  </td>
-                  <td className="py-2 pr-3">
-                    <Evidence evidence={f.evidence} />
-                  </td>
-                </tr>
-              );
-            })}
+            {/* each row is the table's Tab stop: the links in it are not */}
+            <RowIsTabStop.Provider value>
+              {visible.map(({ f, i }, at) => {
+                const isOpen = open.has(i);
+                const key = `${f.code}|${subjectText(f)}|${i}`;
+                return (
+                  <tr
+                    key={key}
+                    {...focus.rowProps(at)}
+                    data-row-key={key}
+                    data-code={f.code}
+                    // (aria-expanded belongs to a treegrid's rows, not a table's)
+                    data-open={isOpen}
+                    onClick={() => toggle(i)}
+                    className={`cursor-pointer border-t border-slate-100 align-top hover:bg-slate-50 ${ROW_FOCUS_CLASS}`}
+                  >
+                    <td className="py-2 pr-3">
+                      <Badge tone={tone[f.severity]}>{f.severity}</Badge>
+                    </td>
+                    <td className="py-2 pr-3 font-mono text-xs">{f.code}</td>
+                    <td className="py-2 pr-3">
+                      <span className="font-medium">{titles.get(f.code)?.title}</span>
+                      {f.fix && (
+                        <div className="mt-1 text-xs text-sky-800">
+                          {isOpen ? '▾' : '▸'} Fix: {f.fix.why}
+                        </div>
+                      )}
+                      {isOpen && f.fix?.yaml && (
+                        <pre
+                          className="mt-1 cursor-text overflow-x-auto rounded bg-slate-900 p-2 text-xs text-slate-100"
+                          data-testid="finding-fix-yaml"
+                          // selecting the YAML to copy it does not close the row
+                          onClick={(e) => e.stopPropagation()}
+                        >
+                          {f.fix.yaml}
+                        </pre>
+                      )}
+                    </td>
+                    <td className="py-2 pr-3 break-words text-slate-700">
+                      {f.subject.kind === 'Pod' && f.subject.namespace ? (
+                        <>
+                          Pod{' '}
+                          <PodLink pod={{ namespace: f.subject.namespace, name: f.subject.name }} />
+                        </>
+                      ) : (
+                        subjectText(f)
+                      )}
+                    </td>
+                    <td className="py-2 pr-3">
+                      <Evidence evidence={f.evidence} />
+                    </td>
+                  </tr>
+                );
+              })}
+            </RowIsTabStop.Provider>
           </tbody>
         </table>
       </div>

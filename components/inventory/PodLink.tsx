@@ -10,19 +10,10 @@ import { RowIsTabStop } from '../ui/row-tab-stop';
 /**
  * A pod named on a view, as a link to its page (live or gone), on the page's cluster context.
  * Its text is the pod's `ns/name` unless given; a click opens the page and does not also select
- * the row it sits in. In a row that is its table's one Tab stop (`inRow`, or a VirtualTable row
- * that is, RowIsTabStop), out of the Tab order from the server's HTML on, not only once the
- * page's scripts ran: the row is the stop.
+ * the row it sits in. In a row that is its table's one Tab stop (RowIsTabStop), out of the Tab
+ * order from the server's HTML on, not only once the page's scripts ran: the row is the stop.
  */
-export function PodLink({
-  pod,
-  children,
-  inRow = false,
-}: {
-  pod: PodRef;
-  children?: ReactNode;
-  inRow?: boolean;
-}) {
+export function PodLink({ pod, children }: { pod: PodRef; children?: ReactNode }) {
   const ctx = useClusterContext();
   const rowIsStop = useContext(RowIsTabStop);
   return (
@@ -31,7 +22,7 @@ export function PodLink({
       className="text-sky-700 hover:underline"
       title={podKeyOf(pod)}
       data-testid="pod-link"
-      tabIndex={inRow || rowIsStop ? -1 : undefined}
+      tabIndex={rowIsStop ? -1 : undefined}
       onClick={(e) => e.stopPropagation()}
     >
       {children ?? podKeyOf(pod)}
