@@ -1,6 +1,6 @@
 import { defineConfig } from '@playwright/test';
 import path from 'node:path';
-import { CHROMIUM_ARGS } from './cli/report/chromium';
+import { CHROMIUM_ARGS, chromiumPath } from './cli/report/chromium';
 import { DEMO_DATA, PORTS, PROMETHEUS_DEMO_KUBECONFIG } from './e2e/support';
 import { PROMETHEUS_BIN } from './test-support/prometheus';
 import { nextStartArgs } from './test-support/next-start';
@@ -65,7 +65,7 @@ export default defineConfig({
     browserName: 'chromium',
     viewport: { width: 1440, height: 900 },
     launchOptions: {
-      executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+      executablePath: chromiumPath(process.env),
       args: CHROMIUM_ARGS,
     },
   },

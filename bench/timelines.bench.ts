@@ -5,6 +5,7 @@ import { KubeTransport } from '../server/kube/transport';
 import { newTimelinesState, timelineFleetFrom } from '../server/screens/timelines/timelines';
 import { startNextServer, waitForWatches } from './next-server';
 import { ms, startSimProcess, type BenchResult } from './support';
+import { chromiumPath } from '../cli/report/chromium';
 
 /**
  * The Timelines fleet API on the `scale` scenario (5,000 pods), warm, in
@@ -91,7 +92,7 @@ async function throughNext(kubeconfig: string): Promise<BenchResult[]> {
     const cold = ms(t0);
     const warm = await timed(CALLS, async () => (await fetch(`${url}/api/timelines`)).text());
     const browser = await chromium.launch({
-      executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+      executablePath: chromiumPath(process.env),
       args: ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage', '--no-first-run'],
     });
     const renders: number[] = [];

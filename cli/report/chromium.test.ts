@@ -5,9 +5,18 @@ import { describe, it, expect } from 'vitest';
 import { checkChromium, chromiumPath } from './chromium';
 
 describe('chromiumPath / checkChromium', () => {
-  it('CHROMIUM_PATH wins, else Debian’s /usr/bin/chromium', () => {
-    expect(chromiumPath({ CHROMIUM_PATH: '/opt/chrome/chrome' })).toBe('/opt/chrome/chrome');
-    expect(chromiumPath({})).toBe('/usr/bin/chromium');
+  it('CHROMIUM_PATH wins, else the headless shell, else Debian’s /usr/bin/chromium', () => {
+    const on =
+      (...files: string[]) =>
+      (f: string) =>
+        files.includes(f);
+    expect(chromiumPath({ CHROMIUM_PATH: '/opt/chrome/chrome' }, on())).toBe('/opt/chrome/chrome');
+    const both = on('/usr/bin/chromium', '/usr/bin/chromium-headless-shell');
+    expect(chromiumPath({}, both)).toBe('/usr/bin/chromium-headless-shell');
+    expect(chromiumPath({}, on('/usr/bin/chromium'))).toBe('/usr/bin/chromium');
+    // neither: the full browser's path, which the error then names
+    expect(chromiumPath({}, on())).toBe('/usr/bin/chromium');
+    expect(chromiumPath({ CHROMIUM_PATH: '' }, on('/usr/bin/chromium'))).toBe('/usr/bin/chromium');
   });
 
   it('names the path, CHROMIUM_PATH and the apt-get command when missing or not executable', () => {
