@@ -5,6 +5,7 @@ import { OverviewView } from '@/components/overview/OverviewView';
 import { PageTitle } from '@/components/ui/Card';
 import { ErrorPanel } from '@/components/ui/ErrorPanel';
 import { ParamProblem } from '@/components/ui/ParamProblem';
+import { IgnoredParams } from '@/components/ui/IgnoredParams';
 import { pageQuery } from '@/server/screens/page-params';
 import { prefetch } from '@/server/prefetch';
 import { pageScope } from '@/server/auth/page';
@@ -50,6 +51,7 @@ export default async function OverviewPage({
         title="Overview"
         subtitle="What needs attention first, and what the cluster has: namespaces, pods with and without an Istio proxy, Sidecar scoping at a glance."
       />
+      <IgnoredParams ignored={q.ignored} page="Overview" path="/" params={q.params} context={ctx} />
       <HydrationBoundary state={state}>
         <Suspense>
           <OverviewView />

@@ -134,6 +134,25 @@ test('a deep link reopens the same selection and filters', async ({ page }) => {
   await snap(page, 'timelines-deep-link');
 });
 
+test('a link with a misspelt filter opens the view and names what it ignored', async ({ page }) => {
+  const ns = (await simPods()).filter(hasProxy)[0]!.metadata.namespace!;
+  // "namespce" is no parameter of Timelines: the view opens unfiltered and says so
+  await page.goto(`${demo}/timelines?namespce=${ns}&verdict=race&utm_source=chat`);
+  const note = page.getByTestId('ignored-params');
+  await expect(note).toContainText('2 parameters Timelines does not read');
+  await expect(note).toContainText(`namespce=${ns}`);
+  await expect(note).toContainText('did you mean namespace?');
+  await expect(note).toContainText('utm_source=chat');
+  // what it does read still applies
+  await expect(page.getByTestId('filter-verdict')).toHaveValue('race');
+  await expect(page.getByTestId('filter-namespace')).toHaveValue('');
+  await snap(page, 'timelines-ignored-params');
+  await note.getByRole('link', { name: 'Open this view without them' }).click();
+  await expect(page).toHaveURL(/\/timelines\?verdict=race$/);
+  await expect(page.getByTestId('ignored-params')).toHaveCount(0);
+  await expect(page.getByTestId('filter-verdict')).toHaveValue('race');
+});
+
 test('choosing a namespace writes it to the URL', async ({ page }) => {
   const ns = (await simPods()).filter(hasProxy)[0]!.metadata.namespace!;
   await page.goto(`${demo}/proxies`);

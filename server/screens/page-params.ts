@@ -13,6 +13,8 @@ import {
 } from '../../lib/api/param-kinds';
 import { PAGE_PARAMS, type PageRoute, type RouteParamSpec } from '../../lib/api/route-params';
 import { isRequestError } from '../../lib/api/request-error';
+import { ignoredParams, type IgnoredParam } from '../../lib/api/ignored-params';
+import { CONTEXT_PARAM } from '../../lib/api/context';
 import type { RequestScope } from '../auth/identity';
 import { requireNamespace } from '../kube/namespaces';
 import { runtimeFor } from '../runtime/registry';
@@ -29,8 +31,14 @@ type PathSpec<P extends PageRoute> = (typeof PAGE_PARAMS)[P] extends {
 export type PageProblem = ApiError['error'] & { status: number };
 
 export type PageQuery<P extends PageRoute> =
-  | { values: ParamValues<QuerySpec<P>>; params: URLSearchParams; problem: null }
-  | { values: null; params: null; problem: PageProblem };
+  | {
+      values: ParamValues<QuerySpec<P>>;
+      params: URLSearchParams;
+      /** Parameters of the link the page does not read: the page names them (IgnoredParams). */
+      ignored: IgnoredParam[];
+      problem: null;
+    }
+  | { values: null; params: null; ignored: null; problem: PageProblem };
 
 function toParams(given: Given): URLSearchParams {
   if (given instanceof URLSearchParams) return new URLSearchParams(given);
@@ -75,8 +83,9 @@ export function pageProblem(e: unknown): PageProblem {
 /**
  * The query of `page` checked by PAGE_PARAMS (and a namespace among them against the scope's
  * cluster, when a scope is given): its values and the declared parameters as given, or the
- * problem naming the first bad one. Parameters named in `without` are left out (the link of the
- * view without its window).
+ * problem naming the first bad one, and the parameters it does not read (`context` is read by the
+ * request's scope). Parameters named in `without` are left out (the link of the view without its
+ * window).
  */
 export async function pageQuery<P extends PageRoute>(
   scope: RequestScope | null,
@@ -93,9 +102,11 @@ export async function pageQuery<P extends PageRoute>(
     if (scope !== null && typeof ns === 'string') await namespaceExists(scope, ns);
     const params = new URLSearchParams();
     for (const [k, v] of all) if (Object.hasOwn(spec, k) && v !== '') params.append(k, v);
-    return { values, params, problem: null };
+    // the window's parameters left out here are read by the page (resolveWindow)
+    const ignored = ignoredParams(all, Object.keys(spec), [CONTEXT_PARAM, ...without]);
+    return { values, params, ignored, problem: null };
   } catch (e) {
-    return { values: null, params: null, problem: pageProblem(e) };
+    return { values: null, params: null, ignored: null, problem: pageProblem(e) };
   }
 }
 

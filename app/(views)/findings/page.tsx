@@ -5,6 +5,7 @@ import { FindingsView } from '@/components/findings/FindingsView';
 import { PageTitle } from '@/components/ui/Card';
 import { ErrorPanel } from '@/components/ui/ErrorPanel';
 import { ParamProblem } from '@/components/ui/ParamProblem';
+import { IgnoredParams } from '@/components/ui/IgnoredParams';
 import { pageQuery } from '@/server/screens/page-params';
 import { prefetch } from '@/server/prefetch';
 import { pageScope } from '@/server/auth/page';
@@ -40,6 +41,13 @@ export default async function Page({
       <PageTitle
         title="Findings"
         subtitle="What meshdx found, with stable codes and the fix for each."
+      />
+      <IgnoredParams
+        ignored={q.ignored}
+        page="Findings"
+        path="/findings"
+        params={q.params}
+        context={ctx}
       />
       <HydrationBoundary state={state}>
         <Suspense>

@@ -5,6 +5,7 @@ import { IncidentsView } from '@/components/incidents/IncidentsView';
 import { clientPickerQuery, incidentsQuery } from '@/components/incidents/query';
 import { WindowProblem } from '@/components/ui/WindowProblem';
 import { PageTitle } from '@/components/ui/Card';
+import { IgnoredParams } from '@/components/ui/IgnoredParams';
 import { ErrorPanel } from '@/components/ui/ErrorPanel';
 import { redirect } from 'next/navigation';
 import { parseViewState } from '@/lib/api/viewstate';
@@ -84,6 +85,13 @@ export default async function Page({
   return (
     <>
       <PageTitle title={TITLE} subtitle={SUBTITLE} />
+      <IgnoredParams
+        ignored={q.ignored}
+        page="503 Incidents"
+        path="/incidents"
+        params={q.params}
+        context={ctx}
+      />
       <HydrationBoundary state={dehydrated}>
         <Suspense>
           <IncidentsView />

@@ -11,6 +11,7 @@ import { cachedFleet, withApi } from '@/server/screens/proxies/fleet';
 import { FLEET_SORT_KEYS, fleetQueryOfView, pageFleet } from '@/lib/proxies/page';
 import { badParameter } from '@/lib/api/request-error';
 import { ParamProblem } from '@/components/ui/ParamProblem';
+import { IgnoredParams } from '@/components/ui/IgnoredParams';
 import { pageProblem, pageQuery, type PageProblem } from '@/server/screens/page-params';
 import { parseViewState } from '@/lib/api/viewstate';
 
@@ -70,6 +71,13 @@ export default async function Page({
       <PageTitle
         title="Proxies"
         subtitle="Every Istio proxy's config size: clusters, listeners and memory, the Sidecar that scopes it, and its sync state. Unscoped proxies carry the whole mesh."
+      />
+      <IgnoredParams
+        ignored={q.ignored}
+        page="Proxies"
+        path="/proxies"
+        params={q.params}
+        context={ctx}
       />
       <HydrationBoundary state={state}>
         <Suspense>

@@ -5,6 +5,7 @@ import { ScopingView } from '@/components/scoping/ScopingView';
 import { PageTitle } from '@/components/ui/Card';
 import { ErrorPanel } from '@/components/ui/ErrorPanel';
 import { ParamProblem } from '@/components/ui/ParamProblem';
+import { IgnoredParams } from '@/components/ui/IgnoredParams';
 import { pageQuery } from '@/server/screens/page-params';
 import { prefetch } from '@/server/prefetch';
 import { pageScope } from '@/server/auth/page';
@@ -42,6 +43,13 @@ export default async function Page({
       <PageTitle
         title="Scoping"
         subtitle="Which proxies carry the whole mesh, what their workloads really call, and the Sidecar resources that cut the pushed config."
+      />
+      <IgnoredParams
+        ignored={q.ignored}
+        page="Scoping"
+        path="/scoping"
+        params={q.params}
+        context={ctx}
       />
       <HydrationBoundary state={state}>
         <Suspense>

@@ -11,6 +11,7 @@ import { pageProblem, pageQuery, type PageProblem } from '@/server/screens/page-
 import { podTimelineQuery, timelineFleetQuery } from '@/components/timeline/queries';
 import { TimelinesView } from '@/components/timeline/TimelinesView';
 import { PageTitle } from '@/components/ui/Card';
+import { IgnoredParams } from '@/components/ui/IgnoredParams';
 import { ErrorPanel } from '@/components/ui/ErrorPanel';
 import { redirect } from 'next/navigation';
 import { parseViewState } from '@/lib/api/viewstate';
@@ -136,6 +137,13 @@ export default async function Page({
       <PageTitle
         title="Timelines"
         subtitle="Every meshed pod's start against its proxy: which workloads race their sidecar, which drain too short, and the fix to copy. Pick a pod for its timeline."
+      />
+      <IgnoredParams
+        ignored={q.ignored}
+        page="Timelines"
+        path="/timelines"
+        params={q.params}
+        context={ctx}
       />
       <HydrationBoundary state={dehydrated}>
         <TimelinesView />

@@ -4,9 +4,10 @@ import { PageTitle } from '@/components/ui/Card';
 import { toErrorResult } from '@/server/http';
 import { pageScope } from '@/server/auth/page';
 import { getPodDetail } from '@/server/screens/overview/pod';
-import { podKey } from '@/lib/refs/pod-ref';
+import { podHref, podKey } from '@/lib/refs/pod-ref';
 import { ParamProblem } from '@/components/ui/ParamProblem';
-import { pagePath } from '@/server/screens/page-params';
+import { pagePath, pageQuery } from '@/server/screens/page-params';
+import { IgnoredParams } from '@/components/ui/IgnoredParams';
 
 export default async function PodPage({
   params,
@@ -16,7 +17,8 @@ export default async function PodPage({
   searchParams: Promise<Record<string, string | string[] | undefined>>;
 }) {
   const segments = await params;
-  const at = await pageScope(await searchParams);
+  const search = await searchParams;
+  const at = await pageScope(search);
   if (at.scope === null)
     return (
       <>
@@ -35,6 +37,8 @@ export default async function PodPage({
       </>
     );
   const { namespace: ns, name: pod } = at2.path;
+  // it reads no query but the context: anything else in the link is named, not dropped quietly
+  const q = await pageQuery(null, '/pods/[namespace]/[name]', search);
   try {
     const detail = await getPodDetail(scope, ns, pod);
     return (
@@ -47,6 +51,15 @@ export default async function PodPage({
               : 'Containers, proxy, IPs, recorded changes, annotations and the events the cluster still keeps.'
           }
         />
+        {q.problem ? null : (
+          <IgnoredParams
+            ignored={q.ignored}
+            page="the pod page"
+            path={podHref({ namespace: ns, name: pod })}
+            params={q.params}
+            context={scope.context}
+          />
+        )}
         <PodDetailView detail={detail} />
       </>
     );
