@@ -57,13 +57,26 @@ function portFree(p, host) {
   });
 }
 
-async function waitFor(check, what, timeoutMs) {
-  const until = Date.now() + timeoutMs;
-  while (Date.now() < until) {
+/**
+ * Waits for `check` while `running()` says the process it waits on still runs: a first start
+ * on a busy machine (just after npm install, say) may take minutes, which is said every 30 s
+ * rather than given up on. Past `maxMs`, or when the process is gone, it throws.
+ */
+async function waitFor(check, what, running, maxMs = 300_000) {
+  const since = Date.now();
+  let noted = since;
+  while (Date.now() - since < maxMs) {
     if (await check()) return;
+    if (!running()) throw new Error(`stopped before ${what}`);
+    if (Date.now() - noted >= 30_000) {
+      noted = Date.now();
+      console.log(
+        `meshdx demo: still waiting for ${what} (${Math.round((noted - since) / 1000)} s)…`,
+      );
+    }
     await new Promise((r) => setTimeout(r, 200));
   }
-  throw new Error(`timed out waiting for ${what}`);
+  throw new Error(`gave up waiting for ${what} after ${Math.round(maxMs / 1000)} s`);
 }
 
 const children = [];
@@ -156,11 +169,23 @@ function startSim(scenario) {
 }
 
 const kubeconfigs = scenarios.map(startSim);
+// a wait that fails stops every process this demo started: none is left running without the rest
+// (a dashboard on simulators that are gone would show them as unreachable)
+async function orStop(waiting) {
+  try {
+    await waiting;
+  } catch (e) {
+    console.error(`meshdx demo: ${e instanceof Error ? e.message : String(e)}; stopping.`);
+    shutdown(1);
+  }
+}
 for (const [i, file] of kubeconfigs.entries()) {
-  await waitFor(
-    () => fs.existsSync(file),
-    `the ${scenarios[i]} simulator to write its kubeconfig`,
-    60_000,
+  await orStop(
+    waitFor(
+      () => fs.existsSync(file),
+      `the ${scenarios[i]} simulator to write its kubeconfig`,
+      () => children[i]?.exitCode === null,
+    ),
   );
 }
 // the dashboard reads them as kubectl would read KUBECONFIG=a:b (the first one is current)
@@ -199,14 +224,16 @@ children.push(next);
 next.stdout.on('data', (d) => process.stdout.write(`[web] ${d}`));
 next.on('exit', (code) => shutdown(code ?? 1));
 const shownHost = values.host === '0.0.0.0' ? 'localhost' : values.host;
-await waitFor(
-  () =>
-    fetch(`http://${shownHost}:${port}/api/cluster`).then(
-      (r) => r.ok,
-      () => false,
-    ),
-  'the dashboard to answer',
-  60_000,
+await orStop(
+  waitFor(
+    () =>
+      fetch(`http://${shownHost}:${port}/api/cluster`).then(
+        (r) => r.ok,
+        () => false,
+      ),
+    'the dashboard to answer',
+    () => next.exitCode === null,
+  ),
 );
 const names = scenarios.map((s) => `"${contextOf(s)}"`).join(', ');
 console.log(
