@@ -7,7 +7,7 @@ import { inTimelinesFleet } from '../lib/timeline/fleet-view';
 import { parseMeshConfig } from '../lib/timeline/meshconfig';
 import { aliveDuring } from '../lib/timeline/window';
 import { base, PORTS, simUrl, snap } from './support';
-import { podHref, podKey, podPath } from '../lib/refs/pod-ref';
+import { podKey, podPageHref, podPath } from '../lib/refs/pod-ref';
 
 const demo = base(PORTS.demo);
 
@@ -208,11 +208,11 @@ test("a row's pod link opens the pod's page, a deleted pod's too, marked gone", 
   page,
 }) => {
   const fleet = (await (await fetch(`${demo}/api/timelines?limit=500`)).json()) as {
-    rows: { namespace: string; name: string; deleted: boolean }[];
+    rows: { namespace: string; name: string; uid: string | null; deleted: boolean }[];
   };
   const row = fleet.rows.find((r) => r.deleted) ?? fleet.rows[0];
   expect(row, 'the demo has a pod on Timelines').toBeDefined();
-  const { namespace, name, deleted } = row!;
+  const { namespace, name, uid, deleted } = row!;
   await page.goto(`${demo}/timelines?namespace=${namespace}&q=${name}`);
   const link = page
     .getByTestId('pods-table')
@@ -220,8 +220,9 @@ test("a row's pod link opens the pod's page, a deleted pod's too, marked gone", 
     .filter({ hasText: name })
     .getByTestId('pod-link')
     .first();
-  await expect(link).toHaveAttribute('href', podHref({ namespace, name }));
-  const res = await page.goto(`${demo}/pods/${podPath({ namespace, name })}`);
+  // with its uid: the page of this pod, not of a later pod of the same name
+  await expect(link).toHaveAttribute('href', podPageHref({ namespace, name, uid }));
+  const res = await page.goto(`${demo}${podPageHref({ namespace, name, uid })}`);
   expect(res?.status()).toBe(200);
   await expect(page.getByTestId('pod-page')).toHaveAttribute('data-gone', String(deleted));
   if (deleted) await expect(page.getByTestId('pod-gone')).toContainText('no longer exists');

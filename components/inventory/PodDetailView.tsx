@@ -191,12 +191,17 @@ function Transitions({ detail }: { detail: PodDetail }) {
 }
 
 function OtherIncarnations({ detail }: { detail: PodDetail }) {
-  if (detail.otherIncarnations.length === 0) return null;
+  const others = detail.otherIncarnations;
+  if (others.length === 0) return null;
+  const { namespace, name, uid } = detail.pod;
+  const liveOther = others.some((o) => o.deletion === null);
   return (
-    <Card title={`Earlier pods of this name (${detail.otherIncarnations.length})`}>
+    <Card title={`Other pods of this name (${others.length})`}>
       <p className="mb-2 text-sm text-slate-600">
-        Other pods, now deleted, bore the same namespace and name; this page shows the{' '}
-        {detail.gone ? 'most recently deleted' : 'live'} one.
+        Other pods bore the same namespace and name
+        {liveOther ? ', one of them now' : ', now deleted'}; this page shows the{' '}
+        {detail.gone ? 'deleted' : 'live'} one{uid ? ` with uid ${uid}` : ''}. A uid opens that
+        pod&apos;s own page.
       </p>
       <table className="w-full text-sm" data-testid="pod-incarnations">
         <thead className="text-left text-xs text-slate-500">
@@ -207,11 +212,19 @@ function OtherIncarnations({ detail }: { detail: PodDetail }) {
           </tr>
         </thead>
         <tbody>
-          {detail.otherIncarnations.map((o, i) => (
+          {others.map((o, i) => (
             <tr key={o.uid ?? i} className="border-t border-slate-100">
-              <td className="py-1 font-mono text-xs">{o.uid ?? '(no uid recorded)'}</td>
+              <td className="py-1 font-mono text-xs">
+                {o.uid ? (
+                  <PodLink pod={{ namespace, name, uid: o.uid }}>{o.uid}</PodLink>
+                ) : (
+                  '(no uid recorded)'
+                )}
+              </td>
               <td className="font-mono text-xs">{shortTime(o.createdAt)}</td>
-              <td className="text-xs">{deletionText(o.deletion)}</td>
+              <td className="text-xs">
+                {o.deletion ? deletionText(o.deletion) : <Badge tone="good">live now</Badge>}
+              </td>
             </tr>
           ))}
         </tbody>

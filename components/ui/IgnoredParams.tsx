@@ -10,19 +10,19 @@ export function IgnoredParams({
   ignored,
   page,
   path,
-  params,
+  kept,
   context,
 }: {
   ignored: readonly IgnoredParam[];
   /** The page's name as the navigation shows it. */
   page: string;
-  /** The page's path, and the parameters it read (pageQuery's `params`). */
+  /** The page's path, and the parameters it read (pageQuery's `params`), which the link keeps. */
   path: string;
-  params: URLSearchParams;
+  kept: URLSearchParams;
   context: string | null;
 }) {
   if (ignored.length === 0) return null;
-  const query = params.toString();
+  const query = kept.toString();
   const withoutThem = withContext(`${path}${query ? `?${query}` : ''}`, context);
   const listed = ignored.slice(0, MAX_IGNORED_LISTED);
   const more = ignored.length - listed.length;

@@ -207,12 +207,12 @@ export const PodDetailSchema = z.object({
   ),
   /** Failing requests the history store recorded against this pod; null when it could not be read. */
   failures: PodFailuresSchema.nullable(),
-  /** Other, deleted pods of the same namespace and name (told apart by uid), latest first. */
+  /** The other pods of this namespace and name: the live one (deletion null), then deleted ones. */
   otherIncarnations: z.array(
     z.object({
       uid: z.string().nullable(),
       createdAt: z.string().nullable(),
-      deletion: PodDeletionSchema,
+      deletion: PodDeletionSchema.nullable(),
     }),
   ),
 });

@@ -130,6 +130,16 @@ const time = z.string().superRefine((v, ctx) => {
   const t = parseTimeParam(v, SHAPE_NOW);
   if (!t.ok) ctx.addIssue({ code: 'custom', message: t.problem });
 });
+/**
+ * A Kubernetes object's uid (metadata.uid): the API server writes a UUID; other writers (a
+ * simulator, an import) any short name of letters, digits, "-", "_" and ".".
+ */
+const uid = z
+  .string()
+  .regex(
+    /^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$/,
+    'is not an object uid (letters, digits, "-", "_", ".")',
+  );
 /** A kubeconfig context name: printable ASCII, at most 253 characters. */
 const context = z.string().regex(/^[\x21-\x7e]{1,253}$/, 'is not a context name');
 
@@ -153,6 +163,7 @@ export const ParamSchemas = {
   verdict,
   time,
   context,
+  uid,
 } as const;
 export type ParamKind = keyof typeof ParamSchemas;
 /** What a parameter of a kind is once checked (a flag a boolean, a count a number). */
@@ -178,6 +189,7 @@ const HINTS: Record<ParamKind, string> = {
   verdict: `Give one of ${VERDICT_NAMES.join(', ')}.`,
   time: TIME_FORMS_HINT,
   context: 'GET /api/contexts lists the contexts.',
+  uid: "Give the pod's metadata.uid as a link from meshdx wrote it, or leave uid out.",
 };
 
 const shown = (v: string) => JSON.stringify(v.length > 80 ? `${v.slice(0, 80)}…` : v);

@@ -50,7 +50,8 @@ export const ROUTE_PARAMS = {
   '/api/pods': {
     query: { namespace: 'namespace', ip: 'ip', meshed: 'flag', q: 'text', limit: 'limit' },
   },
-  '/api/pods/[namespace]/[name]': { query: {}, path: POD_PATH },
+  // uid: that pod of the name (an earlier one, gone), not whichever holds the name now
+  '/api/pods/[namespace]/[name]': { query: { uid: 'uid' }, path: POD_PATH },
   '/api/proxies/[namespace]/[name]': { query: {}, path: POD_PATH, liveNamespace: true },
   '/api/proxies/[namespace]/[name]/config_dump': {
     query: {},
@@ -97,7 +98,7 @@ export const PAGE_PARAMS = {
   '/login': { query: { reason: 'token', context: 'context' } },
   '/findings': { query: { namespace: 'namespace', code: 'token', severity: 'severity' } },
   '/incidents': { query: INCIDENT_FILTERS },
-  '/pods/[namespace]/[name]': { query: {}, path: POD_PATH },
+  '/pods/[namespace]/[name]': { query: { uid: 'uid' }, path: POD_PATH },
   '/proxies': {
     query: {
       namespace: 'namespace',

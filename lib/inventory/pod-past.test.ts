@@ -67,6 +67,17 @@ describe("a pod's past on its page", () => {
       { pod: elsewhere, deletedAt: '2018-12-02T13:00:00Z', uncertain: false },
       { pod, deletedAt: '2018-12-03T12:00:00Z', uncertain: false },
     ];
+    // shown from an earlier pod's page: the live namesake comes first, marked live (no deletion)
+    const live = withUid(pod, 'uid-live', '2018-12-04T00:00:00Z');
+    expect(
+      otherIncarnations(a, deleted, live).map((o) => [o.uid, o.deletion?.at ?? 'live']),
+    ).toEqual([
+      ['uid-live', 'live'],
+      [pod.metadata.uid ?? null, '2018-12-03T12:00:00Z'],
+      ['uid-b', '2018-12-02T12:00:00Z'],
+    ]);
+    // the live pod itself shown: not listed again
+    expect(otherIncarnations(live, [], live)).toEqual([]);
     expect(otherIncarnations(pod, deleted)).toEqual([
       {
         uid: 'uid-b',

@@ -30,11 +30,11 @@ export interface PodDeletion {
   observed: boolean;
 }
 
-/** Another pod of the same namespace and name, deleted. */
+/** Another pod of the same namespace and name: deleted, or (deletion null) the live one. */
 export interface PodIncarnation {
   uid: string | null;
   createdAt: string | null;
-  deletion: PodDeletion;
+  deletion: PodDeletion | null;
 }
 
 const iso = (ms: number | null): string | null => (ms === null ? null : new Date(ms).toISOString());
@@ -81,27 +81,35 @@ export function deletionOf(rec: DeletedPodRecord): PodDeletion {
 }
 
 /**
- * The deleted pods of `shown`'s namespace and name other than `shown` itself, the most recently
- * deleted first.
+ * The pods of `shown`'s namespace and name other than `shown` itself: the live one first (when
+ * `shown` is an earlier pod of the name), then the deleted ones, the most recently deleted first.
  */
 export function otherIncarnations(
   shown: Pod,
   deleted: readonly DeletedPodRecord[],
+  live: Pod | null = null,
 ): PodIncarnation[] {
   const ns = shown.metadata.namespace ?? 'default';
   const name = shown.metadata.name;
   const uid = shown.metadata.uid ?? null;
-  return deleted
-    .filter(
-      (d) =>
-        (d.pod.metadata.namespace ?? 'default') === ns &&
-        d.pod.metadata.name === name &&
-        (d.pod.metadata.uid ?? null) !== uid,
-    )
-    .sort((a, b) => b.deletedAt.localeCompare(a.deletedAt))
-    .map((d) => ({
-      uid: d.pod.metadata.uid ?? null,
-      createdAt: d.pod.metadata.creationTimestamp ?? null,
-      deletion: deletionOf(d),
-    }));
+  const liveUid = live?.metadata.uid ?? null;
+  const now: PodIncarnation[] =
+    live && liveUid !== uid
+      ? [{ uid: liveUid, createdAt: live.metadata.creationTimestamp ?? null, deletion: null }]
+      : [];
+  return now.concat(
+    deleted
+      .filter(
+        (d) =>
+          (d.pod.metadata.namespace ?? 'default') === ns &&
+          d.pod.metadata.name === name &&
+          (d.pod.metadata.uid ?? null) !== uid,
+      )
+      .sort((a, b) => b.deletedAt.localeCompare(a.deletedAt))
+      .map((d) => ({
+        uid: d.pod.metadata.uid ?? null,
+        createdAt: d.pod.metadata.creationTimestamp ?? null,
+        deletion: deletionOf(d),
+      })),
+  );
 }

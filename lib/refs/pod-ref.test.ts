@@ -7,6 +7,7 @@ import {
   parsePodRef,
   podDotted,
   podHref,
+  podPageHref,
   podIdKey,
   podIdKeyOfObject,
   podKey,
@@ -115,5 +116,16 @@ describe('pod references', () => {
   it('escapes what a link cannot carry', () => {
     expect(podHref({ namespace: 'a b', name: 'x/y' })).toBe('/pods/a%20b/x%2Fy');
     expect(podPath({ namespace: 'shop', name: 'web-1' })).toBe('shop/web-1');
+  });
+
+  it('links one pod of a name by its uid, where the uid is known', () => {
+    const web0 = { namespace: 'shop', name: 'web-0' };
+    expect(podPageHref({ ...web0, uid: '2b1c0d3e-aaaa-4bbb-8ccc-0123456789ab' })).toBe(
+      '/pods/shop/web-0?uid=2b1c0d3e-aaaa-4bbb-8ccc-0123456789ab',
+    );
+    expect(podPageHref({ ...web0, uid: 'a b&c' })).toBe('/pods/shop/web-0?uid=a%20b%26c');
+    expect(podPageHref({ ...web0, uid: null })).toBe('/pods/shop/web-0');
+    expect(podPageHref({ ...web0, uid: '' })).toBe('/pods/shop/web-0');
+    expect(podPageHref(web0)).toBe('/pods/shop/web-0');
   });
 });

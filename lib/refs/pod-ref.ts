@@ -11,7 +11,8 @@
  *   name has dots.
  * - `Kubernetes//Pod/ns/name`: how ztunnel and istiod name a pod workload (podWorkloadUid).
  * - `Pod ns/name`: Istio's `Kind ns/name` form (istioctl, analyzer messages).
- * - `/pods/ns/name`: the page of a pod (podHref).
+ * - `/pods/ns/name`: the page of a pod (podHref); `?uid=` names one pod of that name
+ *   (podPageHref).
  *
  * Keys are plain strings made by one format function, so hot loops over 50,000 pods allocate no
  * objects per lookup.
@@ -93,6 +94,14 @@ export function podPath(ref: PodRef): string {
 /** `/pods/ns/name`: the pod's page. */
 export function podHref(ref: PodRef): string {
   return '/pods/' + podPath(ref);
+}
+
+/**
+ * The page of this very pod: `/pods/ns/name?uid=UID` when its uid is known (a pod deleted and
+ * replaced by a namesake, as a StatefulSet's are, keeps its own page), else podHref.
+ */
+export function podPageHref(p: PodIdentity): string {
+  return p.uid ? podHref(p) + '?uid=' + encodeURIComponent(p.uid) : podHref(p);
 }
 
 function checked(input: string, namespace: string, name: string): PodRef {

@@ -156,6 +156,25 @@ export class StorePodHistory implements PodHistory {
     return live ? { pod: live, deleted: null } : null;
   }
 
+  /**
+   * The pod of this namespace and name with this uid, live or as the store kept it (an earlier
+   * pod of the name, replaced by a namesake); null when neither has it.
+   */
+  findIncarnation(
+    namespace: string,
+    name: string,
+    uid: string,
+  ): { pod: Pod; deleted: DeletedPodRecord | null } | null {
+    const live = this.live.findLive(namespace, name);
+    if (live && live.metadata.uid === uid && !this.deleted.has(keyOf(live)))
+      return { pod: live, deleted: null };
+    const snap = this.store.podSnapshotByUid(uid);
+    if (!snap?.object || snap.namespace !== namespace || snap.name !== name) return null;
+    const rec = snapshotToDeleted(snap);
+    // kept but not (yet) recorded as deleted, and not the live one: not known to be either
+    return rec ? { pod: rec.pod, deleted: rec } : null;
+  }
+
   transitions(pod: Pod): Transition[] {
     return this.read(pod).transitions;
   }

@@ -52,6 +52,7 @@ const BAD: Record<ParamKind, string> = {
   verdict: 'bogus',
   time: 'yesterday',
   context: 'a b',
+  uid: '../etc',
 };
 /** A value each kind of path segment takes, for the segments not under test. */
 const GOOD_SEGMENT: Partial<Record<ParamKind, string>> = {

@@ -11,15 +11,18 @@ import { runningRuntimes } from '../../server/runtime/registry';
 import { SIM_TOKEN } from '../../server/sim/api/kubeconfig';
 import type { RunningSimulator } from '../../server/sim/index';
 import { runtimeOnSimulator, type SimRuntime } from '../../test-support/sim-runtime';
-import { podPath } from '../../lib/refs/pod-ref';
+import { podPageHref } from '../../lib/refs/pod-ref';
 
 let on: SimRuntime;
 let sim: RunningSimulator;
 
-const getPod = (ns: string, name: string) =>
-  podGet(new Request(`http://meshdx.test/api/pods/${podPath({ namespace: ns, name })}`), {
-    params: Promise.resolve({ namespace: ns, name }),
-  });
+const getPod = (ns: string, name: string, uid?: string) =>
+  podGet(
+    new Request(
+      `http://meshdx.test${podPageHref({ namespace: ns, name, uid }).replace(/^\/pods/, '/api/pods')}`,
+    ),
+    { params: Promise.resolve({ namespace: ns, name }) },
+  );
 
 async function until<T>(what: string, f: () => T | null | Promise<T | null>): Promise<T> {
   const end = Date.now() + 15_000;
@@ -81,6 +84,47 @@ describe("a deleted pod's page", () => {
     expect(span?.goneAt).not.toBeNull();
     expect(body.transitions.length).toBeGreaterThan(0);
     expect(body.otherIncarnations).toEqual([]);
+
+    // a namesake takes the name (as a StatefulSet's next pod does): the name's page is the new
+    // pod's, the old pod's link (with its uid) keeps its own page
+    const oldUid = victim.metadata.uid as string;
+    const created = await fetch(`${sim.url}/api/v1/namespaces/shop/pods`, {
+      method: 'POST',
+      headers: { Authorization: `Bearer ${SIM_TOKEN}`, 'Content-Type': 'application/json' },
+      body: JSON.stringify({
+        apiVersion: 'v1',
+        kind: 'Pod',
+        metadata: { name, namespace: 'shop', labels: victim.metadata.labels },
+        spec: victim.spec,
+      }),
+    });
+    expect(created.status).toBe(201);
+    const newUid = ((await created.json()) as Pod).metadata.uid as string;
+    expect(newUid).toBeTruthy();
+    expect(newUid).not.toBe(oldUid);
+    const byName = PodDetailSchema.parse(await (await getPod('shop', name)).json());
+    expect(byName).toMatchObject({ gone: false, pod: { uid: newUid } });
+    expect(byName.otherIncarnations).toEqual([
+      expect.objectContaining({
+        uid: oldUid,
+        deletion: expect.objectContaining({ observed: true }),
+      }),
+    ]);
+    const old = PodDetailSchema.parse(await (await getPod('shop', name, oldUid)).json());
+    expect(old).toMatchObject({ gone: true, pod: { uid: oldUid }, deletion: body.deletion });
+    expect(old.ips.map((s) => s.ip)).toContain(victim.status?.podIP);
+    expect(old.otherIncarnations).toEqual([
+      expect.objectContaining({ uid: newUid, deletion: null }),
+    ]);
+    const current = PodDetailSchema.parse(await (await getPod('shop', name, newUid)).json());
+    expect(current).toMatchObject({ gone: false, pod: { uid: newUid } });
+    const unknownUid = await getPod('shop', name, 'no-such-uid');
+    expect(unknownUid.status).toBe(404);
+    const unknownErr = (await unknownUid.json()) as { error: { message: string } };
+    expect(unknownErr.error.message).toContain('with uid no-such-uid');
+    expect(unknownErr.error.message).toContain(`the pod of that name now has uid ${newUid}`);
+    const badUid = await getPod('shop', name, '../etc');
+    expect(badUid.status).toBe(400);
 
     const never = await getPod('shop', 'payments-never-was');
     expect(never.status).toBe(404);

@@ -46,7 +46,7 @@ export default async function Page({
         ignored={q.ignored}
         page="Findings"
         path="/findings"
-        params={q.params}
+        kept={q.params}
         context={ctx}
       />
       <HydrationBoundary state={state}>

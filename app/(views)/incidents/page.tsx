@@ -89,7 +89,7 @@ export default async function Page({
         ignored={q.ignored}
         page="503 Incidents"
         path="/incidents"
-        params={q.params}
+        kept={q.params}
         context={ctx}
       />
       <HydrationBoundary state={dehydrated}>

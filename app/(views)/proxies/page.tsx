@@ -76,7 +76,7 @@ export default async function Page({
         ignored={q.ignored}
         page="Proxies"
         path="/proxies"
-        params={q.params}
+        kept={q.params}
         context={ctx}
       />
       <HydrationBoundary state={state}>

@@ -48,7 +48,7 @@ export default async function Page({
         ignored={q.ignored}
         page="Scoping"
         path="/scoping"
-        params={q.params}
+        kept={q.params}
         context={ctx}
       />
       <HydrationBoundary state={state}>

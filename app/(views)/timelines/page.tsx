@@ -142,7 +142,7 @@ export default async function Page({
         ignored={q.ignored}
         page="Timelines"
         path="/timelines"
-        params={q.params}
+        kept={q.params}
         context={ctx}
       />
       <HydrationBoundary state={dehydrated}>

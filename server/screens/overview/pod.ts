@@ -7,6 +7,7 @@ import { isEventOfPod } from '../../../lib/timeline/events';
 import { failuresHitting } from '../../../lib/incidents/pod-failures';
 import { logAccess, newLogAccessCache, visibleFailures } from '../incidents/failure-access';
 import type { KubeEvent, Pod } from '../../../lib/kube/types';
+import type { DeletedPodRecord } from '../../../lib/timeline/pod-history';
 import { isKubeError, KubeError } from '../../kube/errors';
 import { collectionPath, CORE, listEvents } from '../../kube/resources';
 import { runtimeFor } from '../../runtime/registry';
@@ -22,6 +23,7 @@ export async function getPodDetail(
   scope: RequestScope,
   namespace: string,
   name: string,
+  uid: string | null = null,
 ): Promise<PodDetail> {
   const ns = requireName('namespace', namespace);
   const pod = requireName('pod', name);
@@ -38,9 +40,12 @@ export async function getPodDetail(
       ),
     ]);
   } catch (e) {
-    if (isKubeError(e) && e.status === 404) return storedPodDetail(rt, ns, pod);
+    if (isKubeError(e) && e.status === 404)
+      return uid ? incarnationDetail(rt, ns, pod, uid, null) : storedPodDetail(rt, ns, pod);
     throw e;
   }
+  // a link to an earlier pod of the name: that pod, not the one that holds the name now
+  if (uid && obj.metadata.uid !== uid) return incarnationDetail(rt, ns, pod, uid, obj);
   const history = rt.podHistory;
   history.sync();
   // filed by name: only this incarnation's (an earlier pod of the same name had its own uid)
@@ -53,6 +58,51 @@ export async function getPodDetail(
     transitions: transitionsOf(rt, obj),
     failures: await failuresOf(rt, obj, null),
     otherIncarnations: otherIncarnations(obj, history.deletedPods()),
+  };
+}
+
+/**
+ * The pod of the name with this uid, as the history store kept it (it is not the live one:
+ * `live` holds the name now, or nothing does). A 404 naming the uid, and the pod of the name
+ * now, when the store has no such pod.
+ */
+async function incarnationDetail(
+  rt: ClusterRuntime,
+  ns: string,
+  name: string,
+  uid: string,
+  live: Pod | null,
+): Promise<PodDetail> {
+  const history = rt.podHistory;
+  history.sync();
+  const found = history.findIncarnation(ns, name, uid);
+  if (!found?.deleted) {
+    const now = live?.metadata.uid ? `; the pod of that name now has uid ${live.metadata.uid}` : '';
+    throw new KubeError(
+      'http',
+      `pod ${podKey(ns, name)} with uid ${uid}: meshdx's history has no deleted pod of that name with this uid${now}`,
+      { status: 404, reason: 'NotFound' },
+    );
+  }
+  return goneDetail(rt, found.pod, found.deleted, live);
+}
+
+/** A gone pod's page, from what the history store kept, with the live namesake when there is one. */
+async function goneDetail(
+  rt: ClusterRuntime,
+  pod: Pod,
+  deleted: DeletedPodRecord,
+  live: Pod | null,
+): Promise<PodDetail> {
+  const history = rt.podHistory;
+  return {
+    ...detailOf(pod, history.eventsFor(pod)),
+    gone: true,
+    deletion: deletionOf(deleted),
+    ips: podIpSpans(pod, rt.store),
+    transitions: transitionsOf(rt, pod),
+    failures: await failuresOf(rt, pod, Date.parse(deleted.deletedAt)),
+    otherIncarnations: otherIncarnations(pod, history.deletedPods(), live),
   };
 }
 
@@ -114,16 +164,7 @@ async function storedPodDetail(rt: ClusterRuntime, ns: string, name: string): Pr
       `pod ${podKey(ns, name)} does not exist; meshdx saw it but has not recorded its deletion yet`,
       { status: 404, reason: 'NotFound' },
     );
-  const pod = found.pod;
-  return {
-    ...detailOf(pod, history.eventsFor(pod)),
-    gone: true,
-    deletion: deletionOf(found.deleted),
-    ips: podIpSpans(pod, rt.store),
-    transitions: transitionsOf(rt, pod),
-    failures: await failuresOf(rt, pod, Date.parse(found.deleted.deletedAt)),
-    otherIncarnations: otherIncarnations(pod, history.deletedPods()),
-  };
+  return goneDetail(rt, found.pod, found.deleted, null);
 }
 
 function transitionsOf(rt: ClusterRuntime, pod: Pod): PodDetail['transitions'] {

@@ -6,6 +6,7 @@ import { pageScope } from '@/server/auth/page';
 import { getPodDetail } from '@/server/screens/overview/pod';
 import { podHref, podKey } from '@/lib/refs/pod-ref';
 import { ParamProblem } from '@/components/ui/ParamProblem';
+import { withContext } from '@/lib/api/context';
 import { pagePath, pageQuery } from '@/server/screens/page-params';
 import { IgnoredParams } from '@/components/ui/IgnoredParams';
 
@@ -37,10 +38,18 @@ export default async function PodPage({
       </>
     );
   const { namespace: ns, name: pod } = at2.path;
-  // it reads no query but the context: anything else in the link is named, not dropped quietly
+  // `uid`: one pod of the name (a link from an incident to a pod since replaced by a namesake);
+  // anything else in the link is named, not dropped quietly
   const q = await pageQuery(null, '/pods/[namespace]/[name]', search);
+  if (q.problem)
+    return (
+      <>
+        <PageTitle title="Pod" />
+        <ParamProblem problem={q.problem} />
+      </>
+    );
   try {
-    const detail = await getPodDetail(scope, ns, pod);
+    const detail = await getPodDetail(scope, ns, pod, q.values.uid ?? null);
     return (
       <>
         <PageTitle
@@ -51,15 +60,13 @@ export default async function PodPage({
               : 'Containers, proxy, IPs, recorded changes, annotations and the events the cluster still keeps.'
           }
         />
-        {q.problem ? null : (
-          <IgnoredParams
-            ignored={q.ignored}
-            page="the pod page"
-            path={podHref({ namespace: ns, name: pod })}
-            params={q.params}
-            context={scope.context}
-          />
-        )}
+        <IgnoredParams
+          ignored={q.ignored}
+          page="the pod page"
+          path={podHref({ namespace: ns, name: pod })}
+          kept={q.params}
+          context={scope.context}
+        />
         <PodDetailView detail={detail} />
       </>
     );
@@ -69,6 +76,16 @@ export default async function PodPage({
       <>
         <PageTitle title="Pod" />
         <ErrorPanel title={`Could not show pod ${podKey(ns, pod)}`} {...r.body.error} />
+        {q.values.uid && r.status === 404 ? (
+          <p className="mt-3 text-sm">
+            <a
+              className="text-blue-700 underline"
+              href={withContext(podHref({ namespace: ns, name: pod }), scope.context)}
+            >
+              Open the page of the pod of this name, whichever it is
+            </a>
+          </p>
+        ) : null}
       </>
     );
   }

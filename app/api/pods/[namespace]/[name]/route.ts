@@ -5,9 +5,13 @@ export const dynamic = 'force-dynamic';
 
 export function GET(req: Request, ctx: { params: Promise<{ namespace: string; name: string }> }) {
   return scoped(req, async (scope) => {
-    await routeQuery(scope, '/api/pods/[namespace]/[name]', new URL(req.url).searchParams);
+    const q = await routeQuery(
+      scope,
+      '/api/pods/[namespace]/[name]',
+      new URL(req.url).searchParams,
+    );
     return routePath(scope, '/api/pods/[namespace]/[name]', ctx.params, ({ namespace, name }) =>
-      getPodDetail(scope, namespace, name),
+      getPodDetail(scope, namespace, name, q.values.uid ?? null),
     );
   });
 }
