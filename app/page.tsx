@@ -51,7 +51,7 @@ export default async function OverviewPage({
         title="Overview"
         subtitle="What needs attention first, and what the cluster has: namespaces, pods with and without an Istio proxy, Sidecar scoping at a glance."
       />
-      <IgnoredParams ignored={q.ignored} page="Overview" path="/" kept={q.params} context={ctx} />
+      <IgnoredParams query={q} page="Overview" path="/" context={ctx} />
       <HydrationBoundary state={state}>
         <Suspense>
           <OverviewView />

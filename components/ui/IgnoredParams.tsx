@@ -7,18 +7,16 @@ import { withContext } from '../../lib/api/context';
  * without them: never an unfiltered view that looks filtered.
  */
 export function IgnoredParams({
-  ignored,
+  query: { ignored, params: kept },
   page,
   path,
-  kept,
   context,
 }: {
-  ignored: readonly IgnoredParam[];
-  /** The page's name as the navigation shows it. */
+  /** pageQuery's answer: what it ignored, and the parameters it read (which the link keeps). */
+  query: { ignored: readonly IgnoredParam[]; params: URLSearchParams };
+  /** The page's name as the navigation shows it, and its path. */
   page: string;
-  /** The page's path, and the parameters it read (pageQuery's `params`), which the link keeps. */
   path: string;
-  kept: URLSearchParams;
   context: string | null;
 }) {
   if (ignored.length === 0) return null;

@@ -42,13 +42,7 @@ export default async function Page({
         title="Findings"
         subtitle="What meshdx found, with stable codes and the fix for each."
       />
-      <IgnoredParams
-        ignored={q.ignored}
-        page="Findings"
-        path="/findings"
-        kept={q.params}
-        context={ctx}
-      />
+      <IgnoredParams query={q} page="Findings" path="/findings" context={ctx} />
       <HydrationBoundary state={state}>
         <Suspense>
           <FindingsView />

@@ -85,13 +85,7 @@ export default async function Page({
   return (
     <>
       <PageTitle title={TITLE} subtitle={SUBTITLE} />
-      <IgnoredParams
-        ignored={q.ignored}
-        page="503 Incidents"
-        path="/incidents"
-        kept={q.params}
-        context={ctx}
-      />
+      <IgnoredParams query={q} page="503 Incidents" path="/incidents" context={ctx} />
       <HydrationBoundary state={dehydrated}>
         <Suspense>
           <IncidentsView />

@@ -72,13 +72,7 @@ export default async function Page({
         title="Proxies"
         subtitle="Every Istio proxy's config size: clusters, listeners and memory, the Sidecar that scopes it, and its sync state. Unscoped proxies carry the whole mesh."
       />
-      <IgnoredParams
-        ignored={q.ignored}
-        page="Proxies"
-        path="/proxies"
-        kept={q.params}
-        context={ctx}
-      />
+      <IgnoredParams query={q} page="Proxies" path="/proxies" context={ctx} />
       <HydrationBoundary state={state}>
         <Suspense>
           <FleetView />

@@ -44,13 +44,7 @@ export default async function Page({
         title="Scoping"
         subtitle="Which proxies carry the whole mesh, what their workloads really call, and the Sidecar resources that cut the pushed config."
       />
-      <IgnoredParams
-        ignored={q.ignored}
-        page="Scoping"
-        path="/scoping"
-        kept={q.params}
-        context={ctx}
-      />
+      <IgnoredParams query={q} page="Scoping" path="/scoping" context={ctx} />
       <HydrationBoundary state={state}>
         <Suspense>
           <ScopingView />

@@ -138,13 +138,7 @@ export default async function Page({
         title="Timelines"
         subtitle="Every meshed pod's start against its proxy: which workloads race their sidecar, which drain too short, and the fix to copy. Pick a pod for its timeline."
       />
-      <IgnoredParams
-        ignored={q.ignored}
-        page="Timelines"
-        path="/timelines"
-        kept={q.params}
-        context={ctx}
-      />
+      <IgnoredParams query={q} page="Timelines" path="/timelines" context={ctx} />
       <HydrationBoundary state={dehydrated}>
         <TimelinesView />
       </HydrationBoundary>

@@ -61,10 +61,9 @@ export default async function PodPage({
           }
         />
         <IgnoredParams
-          ignored={q.ignored}
+          query={q}
           page="the pod page"
           path={podHref({ namespace: ns, name: pod })}
-          kept={q.params}
           context={scope.context}
         />
         <PodDetailView detail={detail} />
