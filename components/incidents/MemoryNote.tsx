@@ -28,7 +28,9 @@ export function MemoryDetail({ memory }: { memory: NonNullable<IncidentsView['me
           pod&apos;s deletion started, before the container went.
         </p>
       ) : null}
-      <p data-testid="memory-retention">Store: {memory.retention}.</p>
+      <p data-testid="memory-retention">
+        The whole store (every namespace and time, not only this window): {memory.retention}.
+      </p>
       {memory.goneUnread.length > 0 && (
         <p className="text-amber-800" data-testid="memory-gone-unread">
           Gone before meshdx read their logs: {memory.goneUnread.slice(0, 20).join(', ')}

@@ -33,7 +33,9 @@ export const FLEET_COLUMNS: Column<TimelineFleetRow>[] = [
     key: 'namespace',
     header: 'Namespace',
     width: '1fr',
-    render: (r) => r.namespace,
+    // cut in its middle when it does not fit (its title has it whole): namespaces told apart by
+    // their ends (shop-eu-1, shop-eu-2) stay told apart
+    render: (r) => <ElidedName name={r.namespace} />,
     sortValue: (r) => r.namespace,
   },
   {
