@@ -1,3 +1,4 @@
+import AxeBuilder from '@axe-core/playwright';
 import { expect, test } from '@playwright/test';
 import type { FindingsReport } from '../lib/api/findings';
 import { countByCode } from '../components/findings/summary';
@@ -147,6 +148,11 @@ test('a link with a misspelt filter opens the view and names what it ignored', a
   await expect(page.getByTestId('filter-verdict')).toHaveValue('race');
   await expect(page.getByTestId('filter-namespace')).toHaveValue('');
   await snap(page, 'timelines-ignored-params');
+  const axe = await new AxeBuilder({ page })
+    .include('[data-testid="ignored-params"]')
+    .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'])
+    .analyze();
+  expect(axe.violations.map((v) => v.id)).toEqual([]);
   await note.getByRole('link', { name: 'Open this view without them' }).click();
   await expect(page).toHaveURL(/\/timelines\?verdict=race$/);
   await expect(page.getByTestId('ignored-params')).toHaveCount(0);
