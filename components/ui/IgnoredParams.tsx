@@ -1,4 +1,4 @@
-import { MAX_IGNORED_LISTED, shownValue, type IgnoredParam } from '../../lib/api/ignored-params';
+import { ignoredText, MAX_IGNORED_LISTED, type IgnoredParam } from '../../lib/api/ignored-params';
 import { withContext } from '../../lib/api/context';
 
 /**
@@ -38,9 +38,7 @@ export function IgnoredParams({
       <ul className="ml-4 list-disc">
         {listed.map((p) => (
           <li key={p.name}>
-            <code className="break-all">
-              {p.values.map((v) => `${p.name}=${shownValue(v)}`).join('&')}
-            </code>
+            <code className="break-all">{ignoredText(p)}</code>
             {p.meant ? (
               <>
                 {' '}

@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { closestName, editDistance, ignoredParams, shownValue } from './ignored-params';
+import {
+  closestName,
+  editDistance,
+  ignoredParams,
+  ignoredText,
+  shownValue,
+} from './ignored-params';
 
 const TIMELINES = [
   'namespace',
@@ -73,6 +79,22 @@ describe('editDistance', () => {
     expect(editDistance('abcdef', 'uvwxyz', 2)).toBe(3);
     expect(editDistance('a', 'abcdefg', 2)).toBe(3);
     expect(editDistance('same', 'same', 0)).toBe(0);
+  });
+});
+
+describe('ignoredText', () => {
+  it('names a parameter with its values, cut where a link is long or repeats it', () => {
+    expect(ignoredText({ name: 'namespce', values: ['shop', 'ads'], meant: 'namespace' })).toBe(
+      'namespce=shop&namespce=ads',
+    );
+    const many = {
+      name: 'x',
+      values: Array.from({ length: 500 }, (_, i) => String(i)),
+      meant: null,
+    };
+    expect(ignoredText(many)).toBe('x=0&x=1&x=2 (and 497 more values)');
+    const long = ignoredText({ name: 'n'.repeat(5000), values: ['v'.repeat(5000)], meant: null });
+    expect(long).toBe(`${'n'.repeat(80)}…=${'v'.repeat(80)}…`);
   });
 });
 

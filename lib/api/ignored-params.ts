@@ -92,6 +92,23 @@ export function editDistance(a: string, b: string, limit: number): number {
   return d > limit ? limit + 1 : d;
 }
 
+/** Values of one parameter shown (a link may repeat one hundreds of times). */
+export const MAX_IGNORED_VALUES_SHOWN = 3;
+
+/**
+ * An ignored parameter as the page names it: `name=value&name=value`, its name and values cut
+ * (shownValue), at most MAX_IGNORED_VALUES_SHOWN values, and how many more there were.
+ */
+export function ignoredText(p: IgnoredParam): string {
+  const name = shownValue(p.name);
+  const text = p.values
+    .slice(0, MAX_IGNORED_VALUES_SHOWN)
+    .map((v) => `${name}=${shownValue(v)}`)
+    .join('&');
+  const more = p.values.length - MAX_IGNORED_VALUES_SHOWN;
+  return more > 0 ? `${text} (and ${more} more values)` : text;
+}
+
 /** A value as shown: cut to MAX_IGNORED_VALUE_CHARS characters, with an ellipsis when cut. */
 export function shownValue(v: string): string {
   const chars = [...v];
