@@ -30,13 +30,7 @@ export default async function OverviewPage({
   const ctx = scope.context;
   // a namespace in the link is checked as every route checks it (404 when it is not there)
   const q = await pageQuery(scope, '/', params);
-  if (q.problem)
-    return (
-      <>
-        <PageTitle title="Overview" />
-        <ParamProblem problem={q.problem} />
-      </>
-    );
+  if (q.problem) return <ParamProblem title="Overview" problem={q.problem} />;
   // the findings' first answer comes with the page when it is in with the inventory. Asked
   // inside a promise: a cluster that cannot be reached at all (no kubeconfig) throws as the
   // inventory is asked for, and that is the view's error to show, not the page's 500

@@ -28,13 +28,7 @@ export default async function Page({
   const scope = at.scope;
   const ctx = scope.context;
   const q = await pageQuery(scope, '/findings', params);
-  if (q.problem)
-    return (
-      <>
-        <PageTitle title="Findings" />
-        <ParamProblem problem={q.problem} />
-      </>
-    );
+  if (q.problem) return <ParamProblem title="Findings" problem={q.problem} />;
   const state = await prefetch([{ ...findingsQuery(ctx), queryFn: () => getFindings(scope) }]);
   return (
     <>

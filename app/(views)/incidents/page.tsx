@@ -47,12 +47,7 @@ export default async function Page({
     // the link without its window, its other parameters checked as ever
     const rest = await pageQuery(scope, '/incidents', params, ['from', 'to']);
     if (rest.problem)
-      return (
-        <>
-          <PageTitle title={TITLE} subtitle={SUBTITLE} />
-          <ParamProblem problem={rest.problem} />
-        </>
-      );
+      return <ParamProblem title={TITLE} subtitle={SUBTITLE} problem={rest.problem} />;
     const q = rest.params.toString();
     return (
       <>
@@ -66,13 +61,7 @@ export default async function Page({
   }
   // every filter by its kind, a namespace against the cluster: a bad one is named on the page
   const q = await pageQuery(scope, '/incidents', win.params);
-  if (q.problem)
-    return (
-      <>
-        <PageTitle title={TITLE} subtitle={SUBTITLE} />
-        <ParamProblem problem={q.problem} />
-      </>
-    );
+  if (q.problem) return <ParamProblem title={TITLE} subtitle={SUBTITLE} problem={q.problem} />;
   const state = parseViewState('incidents', q.params);
   const dehydrated = await prefetch([
     { ...inventoryQuery(ctx), queryFn: () => getInventory(scope) },

@@ -33,12 +33,7 @@ export default async function Page({
     );
   const scope = at.scope;
   const ctx = scope.context;
-  const refused = (problem: PageProblem) => (
-    <>
-      <PageTitle title="Proxies" />
-      <ParamProblem problem={problem} />
-    </>
-  );
+  const refused = (problem: PageProblem) => <ParamProblem title="Proxies" problem={problem} />;
   const q = await pageQuery(scope, '/proxies', params);
   if (q.problem) return refused(q.problem);
   const sort = q.values.sort;

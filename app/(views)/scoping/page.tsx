@@ -30,13 +30,7 @@ export default async function Page({
   const scope = at.scope;
   const ctx = scope.context;
   const q = await pageQuery(scope, '/scoping', params);
-  if (q.problem)
-    return (
-      <>
-        <PageTitle title="Scoping" />
-        <ParamProblem problem={q.problem} />
-      </>
-    );
+  if (q.problem) return <ParamProblem title="Scoping" problem={q.problem} />;
   const state = await prefetch([{ ...scopingQuery(ctx), queryFn: () => getScoping(scope) }]);
   return (
     <>

@@ -51,13 +51,7 @@ export default async function Page({
   if (problem) {
     // the link without its window, its other parameters checked as ever
     const rest = await pageQuery(scope, '/timelines', params, ['from', 'to']);
-    if (rest.problem)
-      return (
-        <>
-          <PageTitle title="Timelines" />
-          <ParamProblem problem={rest.problem} />
-        </>
-      );
+    if (rest.problem) return <ParamProblem title="Timelines" problem={rest.problem} />;
     const q = rest.params.toString();
     return (
       <>
@@ -70,12 +64,7 @@ export default async function Page({
     );
   }
   // every filter by its kind, a namespace against the cluster: a bad one is named on the page
-  const refused = (p: PageProblem) => (
-    <>
-      <PageTitle title="Timelines" />
-      <ParamProblem problem={p} />
-    </>
-  );
+  const refused = (p: PageProblem) => <ParamProblem title="Timelines" problem={p} />;
   const q = await pageQuery(scope, '/timelines', win.params);
   if (q.problem) return refused(q.problem);
   const sort = q.values.sort;

@@ -35,13 +35,7 @@ export default async function Page({
     );
   const scope = at.scope;
   const named = pagePath('/snapshots/[id]', segments);
-  if (named.problem)
-    return (
-      <>
-        <PageTitle title="Snapshot" />
-        <ParamProblem problem={named.problem} />
-      </>
-    );
+  if (named.problem) return <ParamProblem title="Snapshot" problem={named.problem} />;
   let snap;
   try {
     snap = await readableSnapshot(scope, named.path.id);

@@ -30,24 +30,12 @@ export default async function PodPage({
   const scope = at.scope;
   // checked by their kinds as every route checks them (page-params decodes them once)
   const at2 = pagePath('/pods/[namespace]/[name]', segments);
-  if (at2.problem)
-    return (
-      <>
-        <PageTitle title="Pod" />
-        <ParamProblem problem={at2.problem} />
-      </>
-    );
+  if (at2.problem) return <ParamProblem title="Pod" problem={at2.problem} />;
   const { namespace: ns, name: pod } = at2.path;
   // `uid`: one pod of the name (a link from an incident to a pod since replaced by a namesake);
   // anything else in the link is named, not dropped quietly
   const q = await pageQuery(null, '/pods/[namespace]/[name]', search);
-  if (q.problem)
-    return (
-      <>
-        <PageTitle title="Pod" />
-        <ParamProblem problem={q.problem} />
-      </>
-    );
+  if (q.problem) return <ParamProblem title="Pod" problem={q.problem} />;
   try {
     const detail = await getPodDetail(scope, ns, pod, q.values.uid ?? null);
     return (
