@@ -3,7 +3,7 @@ import { ClusterInfoSchema } from '../../lib/api/cluster';
 import { FindingsReportSchema } from '../../lib/api/findings';
 import { InventorySchema, PodListSchema } from '../../lib/api/inventory';
 import { podListQueryString, type PodListQuery } from '../../lib/inventory/pod-list';
-import { withContext } from '../../lib/api/context';
+import { linkTo, withContext } from '../../lib/api/context';
 import { refetchWhileLate } from '../../lib/api/late';
 import { fetchJson } from './fetchJson';
 
@@ -33,10 +33,7 @@ export const podListQuery = (context: string | null, q: PodListQuery) => {
   const qs = podListQueryString(q);
   return queryOptions({
     queryKey: ['pods', context ?? '', qs] as const,
-    queryFn: () =>
-      fetchJson(withContext(`/api/pods${qs ? `?${qs}` : ''}`, context), (d) =>
-        PodListSchema.parse(d),
-      ),
+    queryFn: () => fetchJson(linkTo('/api/pods', qs, context), (d) => PodListSchema.parse(d)),
     staleTime: 5_000,
   });
 };

@@ -5,7 +5,7 @@ import {
   timelineKeys,
 } from '../../lib/api/timelines';
 import { timelineQueryString, type TimelineQuery } from '../../lib/timeline/fleet-page';
-import { withContext } from '../../lib/api/context';
+import { linkTo, withContext } from '../../lib/api/context';
 import { refetchWhileLate } from '../../lib/api/late';
 import { fetchJson } from '../data/fetchJson';
 import { podPath } from '../../lib/refs/pod-ref';
@@ -17,9 +17,7 @@ export const timelineFleetQuery = (context: string | null, query: TimelineQuery)
   return queryOptions({
     queryKey: [...timelineKeys.fleet(), context ?? '', qs] as const,
     queryFn: () =>
-      fetchJson(withContext(`/api/timelines${qs ? `?${qs}` : ''}`, context), (d) =>
-        TimelinePagedFleetSchema.parse(d),
-      ),
+      fetchJson(linkTo('/api/timelines', qs, context), (d) => TimelinePagedFleetSchema.parse(d)),
     staleTime: 5_000,
     refetchInterval: (q) => refetchWhileLate(q.state.data, 15_000),
     // the page being replaced stays on screen while the next one loads

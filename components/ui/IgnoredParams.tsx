@@ -1,5 +1,5 @@
 import { ignoredText, MAX_IGNORED_LISTED, type IgnoredParam } from '../../lib/api/ignored-params';
-import { withContext } from '../../lib/api/context';
+import { linkTo } from '../../lib/api/context';
 
 /**
  * A link with parameters this page does not read (a misspelt filter) opens the view, and says
@@ -20,8 +20,7 @@ export function IgnoredParams({
   context: string | null;
 }) {
   if (ignored.length === 0) return null;
-  const query = kept.toString();
-  const withoutThem = withContext(`${path}${query ? `?${query}` : ''}`, context);
+  const withoutThem = linkTo(path, kept, context);
   const listed = ignored.slice(0, MAX_IGNORED_LISTED);
   const more = ignored.length - listed.length;
   return (

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { isRequestError } from './request-error';
-import { contextFrom, urlContext, withContext } from './context';
+import { contextFrom, linkTo, urlContext, withContext } from './context';
 
 const problemOf = (f: () => unknown) => {
   try {
@@ -14,6 +14,13 @@ const problemOf = (f: () => unknown) => {
 
 describe('the context in links', () => {
   it('adds the context to a path with or without a query and keeps a fragment', () => {
+    expect(linkTo('/api/pods', 'namespace=shop', 'prod')).toBe(
+      '/api/pods?namespace=shop&context=prod',
+    );
+    expect(linkTo('/incidents', new URLSearchParams(), null)).toBe('/incidents');
+    expect(linkTo('/timelines', new URLSearchParams({ verdict: 'race' }), 'a b')).toBe(
+      '/timelines?verdict=race&context=a%20b',
+    );
     expect(withContext('/timelines', 'prod-eu')).toBe('/timelines?context=prod-eu');
     expect(withContext('/findings?code=IST0118', 'a b')).toBe(
       '/findings?code=IST0118&context=a%20b',

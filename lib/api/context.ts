@@ -19,6 +19,19 @@ export function withContext(path: string, context: string | null | undefined): s
 }
 
 /**
+ * `path` with a query (its text without the '?', or its parameters; nothing when empty) and the
+ * context: the link to a view or an API route with what it was asked.
+ */
+export function linkTo(
+  path: string,
+  query: string | URLSearchParams,
+  context: string | null | undefined,
+): string {
+  const q = query.toString();
+  return withContext(q ? `${path}?${q}` : path, context);
+}
+
+/**
  * The `?context=` as the URL has it (first value; absent or empty: null), unchecked. For the
  * browser, which passes it on to the API: the server reads it with contextFrom.
  */

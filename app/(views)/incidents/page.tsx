@@ -13,7 +13,7 @@ import { windowAt } from '@/server/screens/window';
 import { ParamProblem } from '@/components/ui/ParamProblem';
 import { pageQuery } from '@/server/screens/page-params';
 import { prefetch } from '@/server/prefetch';
-import { withContext } from '@/lib/api/context';
+import { linkTo } from '@/lib/api/context';
 import { pageScope } from '@/server/auth/page';
 import { getIncidents } from '@/server/screens/incidents/incidents';
 import { getInventory, getPodList } from '@/server/screens/overview/inventory';
@@ -48,14 +48,10 @@ export default async function Page({
     const rest = await pageQuery(scope, '/incidents', params, ['from', 'to']);
     if (rest.problem)
       return <ParamProblem title={TITLE} subtitle={SUBTITLE} problem={rest.problem} />;
-    const q = rest.params.toString();
     return (
       <>
         <PageTitle title={TITLE} subtitle={SUBTITLE} />
-        <WindowProblem
-          problem={problem}
-          withoutWindow={withContext(`/incidents${q ? `?${q}` : ''}`, ctx)}
-        />
+        <WindowProblem problem={problem} withoutWindow={linkTo('/incidents', rest.params, ctx)} />
       </>
     );
   }

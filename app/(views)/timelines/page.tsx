@@ -18,7 +18,7 @@ import { parseViewState } from '@/lib/api/viewstate';
 import { windowAt } from '@/server/screens/window';
 import { WindowProblem } from '@/components/ui/WindowProblem';
 import { prefetch, type Prefetch } from '@/server/prefetch';
-import { withContext } from '@/lib/api/context';
+import { linkTo } from '@/lib/api/context';
 import { tryParsePodRef } from '@/lib/refs/pod-ref';
 import { pageScope } from '@/server/auth/page';
 import {
@@ -52,14 +52,10 @@ export default async function Page({
     // the link without its window, its other parameters checked as ever
     const rest = await pageQuery(scope, '/timelines', params, ['from', 'to']);
     if (rest.problem) return <ParamProblem title="Timelines" problem={rest.problem} />;
-    const q = rest.params.toString();
     return (
       <>
         <PageTitle title="Timelines" />
-        <WindowProblem
-          problem={problem}
-          withoutWindow={withContext(`/timelines${q ? `?${q}` : ''}`, ctx)}
-        />
+        <WindowProblem problem={problem} withoutWindow={linkTo('/timelines', rest.params, ctx)} />
       </>
     );
   }
@@ -97,7 +93,7 @@ export default async function Page({
     queries.push({ ...timelineFleetQuery(ctx, query), queryFn: () => page });
   } else {
     const qs = timelineQueryString(query);
-    preload(withContext(`/api/timelines${qs ? `?${qs}` : ''}`, ctx), {
+    preload(linkTo('/api/timelines', qs, ctx), {
       as: 'fetch',
       crossOrigin: 'anonymous',
     });
