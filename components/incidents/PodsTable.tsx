@@ -116,14 +116,14 @@ const COLUMNS: Column<UpstreamPodRow>[] = [
     key: 'clients',
     header: 'Clients',
     width: '1.4fr',
-    // the names share the cell, each cut in its middle with its generated suffixes kept (the
-    // title lists them whole)
+    // the names share the cell, each cut in its middle with its generated suffixes kept, and
+    // clipped at its share of the cell rather than drawn over the next (the title lists them whole)
     render: (p) => (
       <span className="flex min-w-0 font-mono text-xs" title={p.clients.join(', ')}>
         {p.clients.map((c, i) => {
           const ref = tryParsePodRef(c);
           return (
-            <span key={c} className="flex min-w-0 whitespace-pre">
+            <span key={c} className="flex min-w-0 overflow-hidden whitespace-pre">
               {i > 0 && ', '}
               {ref ? (
                 <PodLink pod={ref}>

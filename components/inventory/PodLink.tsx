@@ -13,6 +13,8 @@ import { RowIsTabStop } from '../ui/row-tab-stop';
  * Its text is the pod's `ns/name` unless given; a click opens the page and does not also select
  * the row it sits in. In a row that is its table's one Tab stop (RowIsTabStop), out of the Tab
  * order from the server's HTML on, not only once the page's scripts ran: the row is the stop.
+ * Where it sits in a flex row (several pods in one cell) it may shrink, so that a name cut in its
+ * middle (ElidedName) is cut rather than drawn over its neighbour.
  */
 export function PodLink({ pod, children }: { pod: PodIdentity; children?: ReactNode }) {
   const ctx = useClusterContext();
@@ -20,7 +22,7 @@ export function PodLink({ pod, children }: { pod: PodIdentity; children?: ReactN
   return (
     <Link
       href={withContext(podPageHref(pod), ctx)}
-      className="text-sky-700 hover:underline"
+      className="min-w-0 text-sky-700 hover:underline"
       title={podKeyOf(pod)}
       data-testid="pod-link"
       tabIndex={rowIsStop ? -1 : undefined}
