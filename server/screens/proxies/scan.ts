@@ -11,7 +11,8 @@ import { readSyncStatus, istiodPods } from '../../envoy/istiod';
 import { failedRead } from '../../envoy/reason';
 import type { EnvoyInitTimes } from '../../envoy/init-times';
 import { scrapeProxyStats } from '../../envoy/scrape';
-import { listIstioConfig, listPods } from '../../kube/resources';
+import { CORE, listIstioConfig } from '../../kube/resources';
+import { listPaged } from '../../kube/listwatch';
 import type { KubeTransport } from '../../kube/transport';
 import { scanZtunnels } from './ztunnel';
 import { ViewDeadline } from '../deadline';
@@ -41,7 +42,7 @@ export interface ScanDeps {
   envoyInit?: EnvoyInitTimes;
   /** The fleet's figures from Prometheus instead of one pods/proxy request per proxy. */
   prometheus?: PrometheusSource;
-  /** The pods, from the runtime's watch-fed cache; absent: listed from the API server. */
+  /** The pods, from the runtime's watch-fed cache; absent: listed from the API server in pages. */
   pods?: () => Promise<Pod[]>;
   /** How far that source has got, for the answer of a view that could not wait for it. */
   podsDetail?: () => string;
@@ -153,7 +154,7 @@ export async function scanFleet(
       : Promise.resolve({ ok: true as const, value: deps.istioNamespace });
     const pods = await view.need(
       'pods',
-      deps.pods ? deps.pods() : listPods(deps.transport).then((l) => l.items),
+      deps.pods ? deps.pods() : listPaged<Pod>(deps.transport, CORE.pods).then((l) => l.items),
       deps.podsDetail,
     );
     // who to ask does not depend on the Sidecars: the scrapes start now
