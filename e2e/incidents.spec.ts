@@ -1,5 +1,11 @@
 import { expect, test } from '@playwright/test';
+import { execFile } from 'node:child_process';
+import path from 'node:path';
+import { promisify } from 'node:util';
 import { base, DEMO_DATA, PORTS, simUrl, snap } from './support';
+import { podKey } from '../lib/refs/pod-ref';
+
+const run = promisify(execFile);
 
 // on the demo whose clocks the specs move (playwright.config.ts: the 'clock' project)
 const demo = base(PORTS.clockDemo);
@@ -160,4 +166,94 @@ test('a pasted log is analysed with line numbers for what cannot be read', async
     `upload line ${failing.length + 1}`,
   );
   await expect(upload.getByTestId('incident-pods')).toContainText('payments-');
+});
+
+// last: it adds a pod to the demo's cluster (and takes it away again)
+test('a deleted pod whose name a new pod took opens its own timeline, by its uid', async ({
+  page,
+}) => {
+  interface Row {
+    namespace: string;
+    name: string;
+    uid: string | null;
+    deleted: boolean;
+  }
+  const rowsNamed = async (name: string) =>
+    (
+      (await (await fetch(`${demo}/api/timelines?namespace=shop&q=${name}&limit=500`)).json()) as {
+        rows: Row[];
+      }
+    ).rows.filter((r) => r.name === name);
+  // a payments pod the first test's rollout left deleted
+  const fleet = (await (await fetch(`${demo}/api/timelines?namespace=shop&limit=500`)).json()) as {
+    rows: Row[];
+  };
+  const gone = fleet.rows.find((r) => r.deleted && r.name.startsWith('payments-') && r.uid);
+  expect(gone, 'a deleted payments pod kept in the history').toBeDefined();
+  const { name } = gone!;
+  const oldUid = gone!.uid!;
+  // a pod of the same name as an SRE (or a StatefulSet) would make it: from a live payments
+  // pod's spec, labelled apart so that the ReplicaSet does not adopt it
+  const live = (
+    (await (
+      await fetch(
+        `${simUrl(DEMO_DATA.clockDemo)}/api/v1/namespaces/shop/pods?labelSelector=app%3Dpayments`,
+      )
+    ).json()) as { items: { spec: unknown }[] }
+  ).items[0];
+  expect(live).toBeDefined();
+  const kubeconfig = path.join(DEMO_DATA.clockDemo, 'sim-demo.kubeconfig');
+  const manifest = JSON.stringify({
+    apiVersion: 'v1',
+    kind: 'Pod',
+    metadata: { name, namespace: 'shop', labels: { app: 'payments-namesake' } },
+    spec: live!.spec,
+  });
+  const kubectl = (...args: string[]) => run('kubectl', ['--kubeconfig', kubeconfig, ...args]);
+  const create = kubectl('create', '-f', '-');
+  create.child.stdin?.end(manifest);
+  await create;
+  try {
+    await expect
+      .poll(async () => (await rowsNamed(name)).length, { timeout: 30_000, intervals: [500] })
+      .toBe(2);
+    const newUid = (await rowsNamed(name)).find((r) => !r.deleted)?.uid;
+    expect(newUid).toBeTruthy();
+    expect(newUid).not.toBe(oldUid);
+
+    await page.goto(`${demo}/timelines?namespace=shop&q=${name}`);
+    const rows = page.getByTestId('pods-table').getByRole('row').filter({ hasText: name });
+    await expect(rows).toHaveCount(2);
+    const title = page.getByTestId('pod-detail-title');
+    const titleLink = title.getByTestId('pod-link');
+    // a row is opened by a click beside its links (its startup-mode cell)
+    const open = (row: typeof rows) => row.getByRole('cell').nth(3).click();
+    // the deleted one: its own timeline, marked deleted, its uid in the link
+    await open(rows.filter({ hasText: 'deleted' }));
+    await expect(page).toHaveURL(new RegExp(`uid=${oldUid}`));
+    await expect(titleLink).toHaveText(podKey('shop', name));
+    await expect(title).toHaveAttribute('data-deleted', 'true');
+    await expect(titleLink).toHaveAttribute('href', new RegExp(`uid=${oldUid}`));
+    await expect(rows.filter({ hasText: 'deleted' })).toHaveAttribute('aria-selected', 'true');
+    await expect(rows.filter({ hasNotText: 'deleted' })).toHaveAttribute('aria-selected', 'false');
+    await snap(page, 'timelines-namesake-deleted');
+    // the live one: the new pod's, not marked
+    await open(rows.filter({ hasNotText: 'deleted' }));
+    await expect(page).toHaveURL(new RegExp(`uid=${newUid}`));
+    await expect(titleLink).toHaveAttribute('href', new RegExp(`uid=${newUid}`));
+    await expect(title).toHaveAttribute('data-deleted', 'false');
+    // a link without the uid opens the pod that holds the name now, its row selected
+    await page.goto(`${demo}/timelines?namespace=shop&q=${name}&pod=${podKey('shop', name)}`);
+    await expect(titleLink).toHaveAttribute('href', new RegExp(`uid=${newUid}`));
+    await expect(title).toHaveAttribute('data-deleted', 'false');
+    await expect(rows.filter({ hasNotText: 'deleted' })).toHaveAttribute('aria-selected', 'true');
+    // and one with a uid no pod of the name had says so
+    const res = await fetch(`${demo}/api/timelines/shop/${name}?uid=no-such-uid`);
+    expect(res.status).toBe(404);
+    expect(((await res.json()) as { error: { message: string } }).error.message).toContain(
+      `now has uid ${newUid}`,
+    );
+  } finally {
+    await kubectl('-n', 'shop', 'delete', 'pod', name, '--wait=false');
+  }
 });

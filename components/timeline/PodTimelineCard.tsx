@@ -120,14 +120,23 @@ function Markers({ v }: { v: PodTimelineView }) {
 }
 
 /** The selected pod: facts, verdicts with their fixes, and the Gantt of its containers. */
-export function PodTimelineCard({ namespace, name }: { namespace: string; name: string }) {
+export function PodTimelineCard({
+  namespace,
+  name,
+  uid,
+}: {
+  namespace: string;
+  name: string;
+  /** That pod of the name (a deleted one whose namesake now runs); null: the name's pod. */
+  uid: string | null;
+}) {
   const ctx = useClusterContext();
-  const query = useQuery(podTimelineQuery(ctx, namespace, name));
+  const query = useQuery(podTimelineQuery(ctx, namespace, name, uid));
   return (
     <Card
       title={
-        <span>
-          <PodLink pod={{ namespace, name }} />{' '}
+        <span data-testid="pod-detail-title" data-deleted={query.data?.deleted ?? undefined}>
+          <PodLink pod={{ namespace, name, uid: query.data?.uid ?? uid }} />{' '}
           {query.data?.deleted && (
             <Badge tone="warn">
               deleted {shortTime(query.data.deletedAt)}

@@ -18,7 +18,7 @@ import { TimelineGroups } from './TimelineGroups';
 import { FleetStats, GapAndFixes } from './FleetCards';
 import { timelineFleetQuery } from './queries';
 import { useClusterContext } from '../data/useClusterContext';
-import { podKeyOf, tryParsePodRef } from '../../lib/refs/pod-ref';
+import { podIdKey, podKeyOf, tryParsePodRef } from '../../lib/refs/pod-ref';
 import { ShareButton } from '../snapshots/ShareButton';
 
 /**
@@ -64,6 +64,23 @@ function MeshNote({ f }: { f: TimelinePagedFleet }) {
       {f.cache.evictedPods ? `, ${f.cache.evictedPods} older ones forgotten` : ''}.
     </p>
   );
+}
+
+/**
+ * The row of the selected pod: by its uid when the link has one (a name may be held by a deleted
+ * pod and its live namesake, two rows); else the row of the name the card shows, the live pod
+ * before a deleted one.
+ */
+function selectedRowKey(
+  rows: readonly TimelinePagedFleet['rows'][number][],
+  pod: string | undefined,
+  uid: string | undefined,
+): string | undefined {
+  if (pod === undefined) return undefined;
+  if (uid !== undefined) return uid;
+  const named = rows.filter((r) => podKeyOf(r) === pod);
+  const row = named.find((r) => !r.deleted) ?? named[0];
+  return row ? podIdKey(row) : pod;
 }
 
 function Fleet({ f }: { f: TimelinePagedFleet }) {
@@ -128,12 +145,12 @@ function Fleet({ f }: { f: TimelinePagedFleet }) {
         testId="pods-table"
         rows={f.rows}
         columns={FLEET_COLUMNS}
-        rowKey={(r) => podKeyOf(r)}
+        rowKey={podIdKey}
         sort={state.sort ?? 'verdict'}
         dir={state.dir ?? 'asc'}
         onSort={(sort, dir) => update({ sort, dir, page: undefined })}
-        selectedKey={state.pod}
-        onSelect={(r) => update({ pod: podKeyOf(r) })}
+        selectedKey={selectedRowKey(f.rows, state.pod, state.uid)}
+        onSelect={(r) => update({ pod: podKeyOf(r), uid: r.uid ?? undefined })}
         empty="No meshed pods match these filters."
         label="Meshed pods"
       />
@@ -146,8 +163,8 @@ function Fleet({ f }: { f: TimelinePagedFleet }) {
         testId="timelines-pager"
       />
       {pod && (
-        <OpensInView openKey={state.pod ?? ''}>
-          <PodTimelineCard namespace={pod.namespace} name={pod.name} />
+        <OpensInView openKey={`${state.pod ?? ''} ${state.uid ?? ''}`}>
+          <PodTimelineCard namespace={pod.namespace} name={pod.name} uid={state.uid ?? null} />
         </OpensInView>
       )}
     </div>

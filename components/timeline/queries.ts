@@ -5,7 +5,7 @@ import {
   timelineKeys,
 } from '../../lib/api/timelines';
 import { timelineQueryString, type TimelineQuery } from '../../lib/timeline/fleet-page';
-import { linkTo, withContext } from '../../lib/api/context';
+import { linkTo } from '../../lib/api/context';
 import { refetchWhileLate } from '../../lib/api/late';
 import { fetchJson } from '../data/fetchJson';
 import { podPath } from '../../lib/refs/pod-ref';
@@ -25,12 +25,23 @@ export const timelineFleetQuery = (context: string | null, query: TimelineQuery)
   });
 };
 
-export const podTimelineQuery = (context: string | null, namespace: string, name: string) =>
+/** One pod's timeline: with a uid, that pod of the name (a deleted one whose namesake runs). */
+export const podTimelineQuery = (
+  context: string | null,
+  namespace: string,
+  name: string,
+  uid: string | null,
+) =>
   queryOptions({
-    queryKey: [...timelineKeys.pod(namespace, name), context ?? ''] as const,
+    queryKey: [...timelineKeys.pod(namespace, name, uid), context ?? ''] as const,
     queryFn: () =>
-      fetchJson(withContext(`/api/timelines/${podPath({ namespace, name })}`, context), (d) =>
-        PodTimelineViewSchema.parse(d),
+      fetchJson(
+        linkTo(
+          `/api/timelines/${podPath({ namespace, name })}`,
+          new URLSearchParams(uid ? { uid } : {}),
+          context,
+        ),
+        (d) => PodTimelineViewSchema.parse(d),
       ),
     staleTime: 5_000,
   });

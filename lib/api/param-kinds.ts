@@ -7,7 +7,7 @@
 import { z } from 'zod';
 import { compileFormat } from '../accesslog/format';
 import { badParameter } from './request-error';
-import { parsePodKey } from '../refs/pod-ref';
+import { OBJECT_UID, parsePodKey } from '../refs/pod-ref';
 import { RefError } from '../refs/ref-error';
 import { VERDICT_NAMES } from '../timeline/verdicts';
 import { SNAPSHOT_ID } from './snapshots';
@@ -130,16 +130,8 @@ const time = z.string().superRefine((v, ctx) => {
   const t = parseTimeParam(v, SHAPE_NOW);
   if (!t.ok) ctx.addIssue({ code: 'custom', message: t.problem });
 });
-/**
- * A Kubernetes object's uid (metadata.uid): the API server writes a UUID; other writers (a
- * simulator, an import) any short name of letters, digits, "-", "_" and ".".
- */
-const uid = z
-  .string()
-  .regex(
-    /^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$/,
-    'is not an object uid (letters, digits, "-", "_", ".")',
-  );
+/** A Kubernetes object's uid (metadata.uid), see OBJECT_UID. */
+const uid = z.string().regex(OBJECT_UID, 'is not an object uid (letters, digits, "-", "_", ".")');
 /** A kubeconfig context name: printable ASCII, at most 253 characters. */
 const context = z.string().regex(/^[\x21-\x7e]{1,253}$/, 'is not a context name');
 

@@ -85,7 +85,7 @@ export const ROUTE_PARAMS = {
       ...WINDOW,
     },
   },
-  '/api/timelines/[namespace]/[name]': { query: {}, path: POD_PATH },
+  '/api/timelines/[namespace]/[name]': { query: { uid: 'uid' }, path: POD_PATH },
   '/api/ztunnels/[namespace]/[name]': { query: {}, path: POD_PATH, liveNamespace: true },
 } as const satisfies Record<string, RouteParamSpec>;
 
@@ -123,6 +123,7 @@ export const PAGE_PARAMS = {
       sort: 'token',
       dir: 'dir',
       pod: 'ref',
+      uid: 'uid',
       page: 'page',
       ...WINDOW,
     },

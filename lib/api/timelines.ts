@@ -272,7 +272,8 @@ export type CacheInfo = z.infer<typeof CacheInfoSchema>;
 /** Query keys of the Timelines screen (server prefetch and client use the same). */
 export const timelineKeys = {
   fleet: () => ['timelines'] as const,
-  pod: (namespace: string, name: string) => ['timelines', namespace, name] as const,
+  pod: (namespace: string, name: string, uid: string | null) =>
+    ['timelines', namespace, name, uid ?? ''] as const,
 };
 
 export type InjectionInfo = z.infer<typeof InjectionInfoSchema>;

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { OBJECT_UID } from '../refs/pod-ref';
 import { badParameter, isRequestError, type RequestError } from './request-error';
 import { parseTimeParam, rfc3339Problem, TIME_FORMS_HINT } from './time-param';
 
@@ -49,6 +50,8 @@ export const ViewStateSchemas = {
     sort: text,
     dir: sortDir,
     pod: objectRef,
+    /** The selected pod's uid: that pod of the name (a deleted one whose namesake now runs). */
+    uid: z.string().regex(OBJECT_UID).optional().catch(undefined),
     /** Pods alive at some moment of [from, to]: started before `to`, not gone before `from`. */
     from: isoTime,
     to: isoTime,

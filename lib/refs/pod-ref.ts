@@ -29,6 +29,12 @@ export interface PodIdentity extends PodRef {
   readonly uid?: string | null;
 }
 
+/**
+ * A Kubernetes object's uid (metadata.uid) as a link may carry it: the API server writes a UUID;
+ * other writers (a simulator, an import) a short name of letters, digits, "-", "_" and ".".
+ */
+export const OBJECT_UID = /^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$/;
+
 const EXPECTED = 'pod reference';
 const KUBERNETES_POD = 'Kubernetes//Pod/';
 

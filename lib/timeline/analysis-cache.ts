@@ -12,8 +12,11 @@ import type { DeletedPodRecord, PodHistory } from './pod-history';
 import type { PodTimeline } from './types';
 import { podIdKeyOfObject } from '../refs/pod-ref';
 
-/** Envoy's init time scraped from the pod's current proxy run, if known (ms). */
-export type InitTimeOf = (pod: Pod) => number | undefined;
+/**
+ * Envoy's init time scraped from the pod's current proxy run, if known (ms). `goneAt`: when a
+ * deleted pod was seen gone (ms), null for a live one: a scrape after that was of a namesake.
+ */
+export type InitTimeOf = (pod: Pod, goneAt: number | null) => number | undefined;
 
 export interface Analyzed {
   pod: Pod;
@@ -79,7 +82,8 @@ export class AnalysisCache {
   ): Analyzed {
     const key = podIdKeyOfObject(pod);
     seen?.add(key);
-    const initMs = this.initTimeOf(pod);
+    const goneAt = deleted ? Date.parse(deleted.deletedAt) : null;
+    const initMs = this.initTimeOf(pod, goneAt !== null && Number.isFinite(goneAt) ? goneAt : null);
     const stamp = `${pod.metadata.resourceVersion ?? ''}|${h.revision(pod)}|${mesh.version}|${deleted ? 'd' : 'l'}|${initMs ?? ''}`;
     const hit = this.entries.get(key);
     if (hit && hit.stamp === stamp && hit.pod === pod) {

@@ -3,8 +3,8 @@ import { readFixture } from '../../test-support/fixtures';
 import { yamlObjects } from '../../tests/data/protocol/objects';
 import type { KubeEvent, Pod } from '../kube/types';
 import { AnalysisCache } from './analysis-cache';
-import { analyzeHistory } from './fleet-view';
-import type { PodHistory } from './pod-history';
+import { analyzeHistory, buildPodView } from './fleet-view';
+import type { DeletedPodRecord, PodHistory } from './pod-history';
 import type { Transition } from './types';
 
 const pod = (file: string): Pod => yamlObjects(readFixture('pods', file))[0] as unknown as Pod;
@@ -18,6 +18,7 @@ function historyOf(pods: Pod[]): PodHistory & { read: string[] } {
     livePods: () => pods,
     deletedPods: () => [],
     findPod: () => null,
+    findIncarnation: () => null,
     transitions: (p: Pod): Transition[] => (note(p), []),
     eventsFor: (p: Pod): KubeEvent[] => (note(p), []),
     revision: (p: Pod) => (note(p), 1),
@@ -70,5 +71,65 @@ describe('the fleet analysis of a history', () => {
     const items = await analyzeHistory(failing, MESH, cache);
     expect(items.map((a) => a.pod.metadata.name)).toEqual([injected.metadata.name]);
     expect(cache.unreadable).toBe(1);
+  });
+});
+
+describe('one pod of a name that was held by two pods', () => {
+  const fixture = pod('injected_pod.yaml');
+  const live: Pod = { ...fixture, metadata: { ...fixture.metadata, uid: 'uid-of-the-live-pod' } };
+  const { namespace = 'default', name } = live.metadata;
+  const earlier: Pod = {
+    ...live,
+    metadata: { ...live.metadata, uid: 'uid-of-the-earlier-pod', resourceVersion: '1' },
+  };
+  const gone: DeletedPodRecord = {
+    pod: earlier,
+    deletedAt: '2026-11-01T10:00:00Z',
+    uncertain: false,
+  };
+  /** The name's live pod, and its deleted predecessor (a StatefulSet's pod recreated). */
+  const h: PodHistory = {
+    livePods: () => [live],
+    deletedPods: () => [gone],
+    findPod: (ns, n) => (ns === namespace && n === name ? { pod: live, deleted: null } : null),
+    findIncarnation: (ns, n, uid) =>
+      ns !== namespace || n !== name
+        ? null
+        : uid === 'uid-of-the-live-pod'
+          ? { pod: live, deleted: null }
+          : uid === earlier.metadata.uid
+            ? { pod: earlier, deleted: gone }
+            : null,
+    transitions: () => [],
+    eventsFor: () => [],
+    revision: () => 1,
+  };
+
+  it('is the live pod by name, and the deleted one by its uid', () => {
+    const cache = new AnalysisCache();
+    const byName = buildPodView(h, namespace, name, MESH, cache);
+    expect(byName).toMatchObject({ uid: 'uid-of-the-live-pod', deleted: false });
+    const byUid = buildPodView(h, namespace, name, MESH, cache, 'uid-of-the-earlier-pod');
+    expect(byUid).toMatchObject({
+      uid: 'uid-of-the-earlier-pod',
+      deleted: true,
+      deletedAt: '2026-11-01T10:00:00Z',
+    });
+    expect(buildPodView(h, namespace, name, MESH, cache, 'uid-of-the-live-pod')).toMatchObject({
+      uid: 'uid-of-the-live-pod',
+      deleted: false,
+    });
+  });
+
+  it('is nothing for a uid no pod of the name had', () => {
+    expect(buildPodView(h, namespace, name, MESH, new AnalysisCache(), 'no-such-uid')).toBeNull();
+  });
+
+  it("gives the deleted pod no init time scraped after it was gone (the namesake's)", () => {
+    const asked: (number | null)[] = [];
+    const cache = new AnalysisCache((_pod, goneAt) => (asked.push(goneAt), undefined));
+    buildPodView(h, namespace, name, MESH, cache, 'uid-of-the-earlier-pod');
+    buildPodView(h, namespace, name, MESH, cache);
+    expect(asked).toEqual([Date.parse('2026-11-01T10:00:00Z'), null]);
   });
 });

@@ -181,15 +181,20 @@ function proxyReadyView(t: PodTimeline): PodTimelineView['proxyReady'] {
   };
 }
 
-/** One pod's timeline and Gantt; null when the history has never seen the pod. */
+/**
+ * One pod's timeline and Gantt; null when the history has never seen the pod. With a uid, that
+ * pod of the name (a deleted one whose namesake now runs); without, the live pod of the name,
+ * else the last deleted one.
+ */
 export function buildPodView(
   h: PodHistory,
   namespace: string,
   name: string,
   mesh: MeshInput,
   cache: AnalysisCache,
+  uid: string | null = null,
 ): PodTimelineView | null {
-  const found = h.findPod(namespace, name);
+  const found = uid === null ? h.findPod(namespace, name) : h.findIncarnation(namespace, name, uid);
   if (!found) return null;
   const { pod, deleted } = found;
   const { timeline: t } = cache.analyze(h, pod, mesh, deleted);

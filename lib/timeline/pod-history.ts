@@ -23,6 +23,15 @@ export interface PodHistory {
   deletedPods(): DeletedPodRecord[];
   /** The live pod of that name, else the most recently deleted one; null if never seen. */
   findPod(namespace: string, name: string): { pod: Pod; deleted: DeletedPodRecord | null } | null;
+  /**
+   * The pod of that name with this uid: the live one, or an earlier pod of the name (replaced by
+   * a namesake, a StatefulSet's pod say) as the history kept it; null when neither has it.
+   */
+  findIncarnation(
+    namespace: string,
+    name: string,
+    uid: string,
+  ): { pod: Pod; deleted: DeletedPodRecord | null } | null;
   transitions(pod: Pod): Transition[];
   eventsFor(pod: Pod): KubeEvent[];
   /** Changes whenever the pod, its transitions or its events change (analysis cache key). */

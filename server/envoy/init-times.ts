@@ -3,7 +3,8 @@
  * CDS/LDS) of each proxy, learned from every :15090 scrape meshdx makes (the Proxies scan,
  * Scoping, a pod's timeline). Timelines use it as a proxy-ready source: the proxy's start plus
  * this. A figure belongs to the proxy run that was up when it was scraped, so it is offered
- * only for a pod whose istio-proxy started before that moment.
+ * only for a pod whose istio-proxy started before that moment, and not for a deleted pod seen
+ * gone before it (the name's proxy was then a namesake's: a StatefulSet's pod recreated).
  */
 import { proxyStartedAt } from '../../lib/kube/proxy-container';
 import type { Pod } from '../../lib/kube/types';
@@ -37,10 +38,14 @@ export class EnvoyInitTimes {
     this.byPod.set(key, { ms: h.sum, at: Math.max(at, old?.at ?? at) });
   }
 
-  /** The init time scraped from this pod's current proxy run, if any. */
-  for(pod: Pod): number | undefined {
+  /**
+   * The init time scraped from this pod's current proxy run, if any. `goneAt`: when a deleted
+   * pod was seen gone (ms since the epoch), null for a live pod.
+   */
+  for(pod: Pod, goneAt: number | null = null): number | undefined {
     const s = this.byPod.get(podKey(pod.metadata.namespace ?? 'default', pod.metadata.name));
     if (!s) return undefined;
+    if (goneAt !== null && s.at > goneAt) return undefined;
     const started = proxyStartedAt(pod);
     return started !== null && started <= s.at ? s.ms : undefined;
   }

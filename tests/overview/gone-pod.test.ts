@@ -1,17 +1,21 @@
 /**
  * A deleted pod's page answers from the history store: the simulator, meshdx's route handler and
  * its registry as the server makes them; a payments pod is deleted through the API, and
- * GET /api/pods/shop/<it> answers 200, gone, with its deletion, IPs and transitions.
+ * GET /api/pods/shop/<it> answers 200, gone, with its deletion, IPs and transitions. Once a
+ * namesake holds the name, its page and its timeline are the old pod's by uid, the new one's
+ * by name.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { GET as podGet } from '../../app/api/pods/[namespace]/[name]/route';
+import { GET as timelineGet } from '../../app/api/timelines/[namespace]/[name]/route';
+import { PodTimelineViewSchema } from '../../lib/api/timelines';
 import { PodDetailSchema, type PodDetail } from '../../lib/api/inventory';
 import type { Pod } from '../../lib/kube/types';
 import { runningRuntimes } from '../../server/runtime/registry';
 import { SIM_TOKEN } from '../../server/sim/api/kubeconfig';
 import type { RunningSimulator } from '../../server/sim/index';
 import { runtimeOnSimulator, type SimRuntime } from '../../test-support/sim-runtime';
-import { podPageHref } from '../../lib/refs/pod-ref';
+import { podPageHref, podPath } from '../../lib/refs/pod-ref';
 
 let on: SimRuntime;
 let sim: RunningSimulator;
@@ -20,6 +24,15 @@ const getPod = (ns: string, name: string, uid?: string) =>
   podGet(
     new Request(
       `http://meshdx.test${podPageHref({ namespace: ns, name, uid }).replace(/^\/pods/, '/api/pods')}`,
+    ),
+    { params: Promise.resolve({ namespace: ns, name }) },
+  );
+
+/** GET /api/timelines/NS/NAME, with ?uid= when given. */
+const getTimeline = (ns: string, name: string, uid?: string) =>
+  timelineGet(
+    new Request(
+      `http://meshdx.test/api/timelines/${podPath({ namespace: ns, name })}${uid ? `?uid=${encodeURIComponent(uid)}` : ''}`,
     ),
     { params: Promise.resolve({ namespace: ns, name }) },
   );
@@ -125,6 +138,24 @@ describe("a deleted pod's page", () => {
     expect(unknownErr.error.message).toContain(`the pod of that name now has uid ${newUid}`);
     const badUid = await getPod('shop', name, '../etc');
     expect(badUid.status).toBe(400);
+
+    // the timeline of each pod of the name: by name the live one, by uid the one asked for
+    const timelineOf = async (uid?: string) => {
+      const res = await getTimeline('shop', name, uid);
+      expect(res.status).toBe(200);
+      return PodTimelineViewSchema.parse(await res.json());
+    };
+    expect(await timelineOf()).toMatchObject({ uid: newUid, deleted: false });
+    expect(await timelineOf(newUid)).toMatchObject({ uid: newUid, deleted: false });
+    const oldTimeline = await timelineOf(oldUid);
+    expect(oldTimeline).toMatchObject({ uid: oldUid, deleted: true });
+    expect(Date.parse(oldTimeline.deletedAt ?? '')).not.toBeNaN();
+    const noTimeline = await getTimeline('shop', name, 'no-such-uid');
+    expect(noTimeline.status).toBe(404);
+    const noTimelineErr = (await noTimeline.json()) as { error: { message: string } };
+    expect(noTimelineErr.error.message).toContain('with uid no-such-uid');
+    expect(noTimelineErr.error.message).toContain(`the pod of that name now has uid ${newUid}`);
+    expect((await getTimeline('shop', name, '../etc')).status).toBe(400);
 
     const never = await getPod('shop', 'payments-never-was');
     expect(never.status).toBe(404);

@@ -107,9 +107,10 @@ export default async function Page({
   const pod = state.pod ? tryParsePodRef(state.pod) : null;
   if (pod) {
     const { namespace: ns, name } = pod;
+    const uid = state.uid ?? null;
     queries.push({
-      ...podTimelineQuery(ctx, ns, name),
-      queryFn: () => getPodTimeline(scope, ns, name),
+      ...podTimelineQuery(ctx, ns, name, uid),
+      queryFn: () => getPodTimeline(scope, ns, name, uid),
     });
   }
   // Awaited here and rendered without a Suspense boundary of its own (the page is dynamic, so

@@ -91,7 +91,7 @@ function stateOf(cache: ClusterCache, src: TimelineSource): CacheState {
   let s = holder.of?.cache === cache ? holder.of.state : undefined;
   const initTimes = src.initTimes ?? s?.initTimes ?? new EnvoyInitTimes();
   if (!s || s.initTimes !== initTimes) {
-    s = { initTimes, analysis: new AnalysisCache((pod) => initTimes.for(pod)) };
+    s = { initTimes, analysis: new AnalysisCache((pod, goneAt) => initTimes.for(pod, goneAt)) };
     holder.of = { cache, state: s };
   }
   return s;
@@ -112,7 +112,7 @@ function resolve(cache: ClusterCache, src: TimelineSource, s: CacheState): Resol
         src.podHistory ??
         new StorePodHistory(cache, src.store, { now: () => cache.now(), ...src.storeOptions }),
     };
-    s.analysis = new AnalysisCache((pod) => s.initTimes.for(pod));
+    s.analysis = new AnalysisCache((pod, goneAt) => s.initTimes.for(pod, goneAt));
     s.memo = undefined;
   }
   s.store.history.sync();
@@ -180,12 +180,17 @@ export async function timelineFleetFrom(
   return fleet;
 }
 
-/** One pod's timeline from a (ready) cache and the store; a pod meshdx never saw is a 404. */
+/**
+ * One pod's timeline from a (ready) cache and the store: with a uid, that pod of the name (see
+ * buildPodView). A pod meshdx never saw is a 404; so is a uid it never saw, naming the uid of
+ * the pod that has the name now.
+ */
 export async function podTimelineFrom(
   cache: ClusterCache,
   src: TimelineSource,
   namespace: string,
   name: string,
+  uid: string | null = null,
 ): Promise<PodTimelineView> {
   requireName('namespace', namespace);
   requireName('pod', name);
@@ -193,15 +198,27 @@ export async function podTimelineFrom(
   const mesh = await meshOf(cache);
   const s = stateOf(cache, src);
   const r = resolve(cache, src, s);
-  const view = buildPodView(r.history, namespace, name, mesh, s.analysis);
-  if (!view) {
+  const view = buildPodView(r.history, namespace, name, mesh, s.analysis, uid);
+  if (view) return view;
+  const key = podKey(namespace, name);
+  if (uid === null)
     throw new KubeError(
       'http',
-      `pod ${podKey(namespace, name)} is not in the cluster and meshdx has no history of it`,
-      { status: 404, reason: 'NotFound' },
+      `pod ${key} is not in the cluster and meshdx has no history of it`,
+      {
+        status: 404,
+        reason: 'NotFound',
+      },
     );
-  }
-  return view;
+  const named = r.history.findPod(namespace, name);
+  const other = named?.pod.metadata.uid
+    ? `; the pod of that name ${named.deleted ? 'meshdx saw last' : 'now'} has uid ${named.pod.metadata.uid}`
+    : '';
+  throw new KubeError(
+    'http',
+    `pod ${key} with uid ${uid}: neither the cluster nor meshdx's history has a pod of that name with this uid${other}`,
+    { status: 404, reason: 'NotFound' },
+  );
 }
 
 /** The runtime's history store as the timelines' source. */
@@ -312,6 +329,7 @@ export async function getPodTimeline(
   scope: RequestScope,
   namespace: string,
   name: string,
+  uid: string | null = null,
 ): Promise<PodTimelineView> {
   const rt = runtimeFor(scope);
   requireName('namespace', namespace);
@@ -322,5 +340,5 @@ export async function getPodTimeline(
   if (!rt.envoyInit.has(namespace, name))
     await scrapeProxyStats(rt.transport, namespace, name, POD_SCRAPE_TIMEOUT_MS, rt.envoyInit);
   await deadline.need('pods and events', rt.cache.ready(), () => podListDetail(rt));
-  return podTimelineFrom(rt.cache, runtimeSource(rt), namespace, name);
+  return podTimelineFrom(rt.cache, runtimeSource(rt), namespace, name, uid);
 }
