@@ -3,7 +3,8 @@
  * mode, impersonated against a simulated API server that applies RBAC like kube-apiserver),
  * both allowed to list pods cluster-wide; one may read proxy logs everywhere, the other only in
  * `shop`. The store holds failing requests recorded from a `shop` client and from another
- * namespace's client; each user sees exactly what they could read live.
+ * namespace's client; each user sees exactly what they could read live. A frozen view opens
+ * under the same rule as the live one.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { GET as incidentsGet } from '../../app/api/incidents/route';
@@ -155,5 +156,31 @@ describe('recorded failing requests are shown only where the user may read the l
     const body = (await refused.json()) as { error: { code: string; message: string } };
     expect(body.error.code).toBe('SNAPSHOT_NOT_READABLE');
     expect(body.error.message).toContain(OTHER);
+  }, 60_000);
+
+  it('a Timelines snapshot (pods and their history) opens only for who may list pods cluster-wide', async () => {
+    const frozen = await freezePost(
+      new Request(`${BASE}/api/snapshots`, {
+        method: 'POST',
+        headers: { ...as('erin', 'meshdx-viewers'), 'Content-Type': 'application/json' },
+        body: JSON.stringify({ view: 'timelines', query: '' }),
+      }),
+    );
+    expect(frozen.status, await frozen.clone().text()).toBe(200);
+    const { id } = (await frozen.json()) as { id: string };
+    const open = (user: string, groups: string) =>
+      snapshotGet(new Request(`${BASE}/api/snapshots/${id}`, { headers: as(user, groups) }), {
+        params: Promise.resolve({ id }),
+      });
+    expect((await open('erin', 'meshdx-viewers')).status).toBe(200);
+    // lena lists every namespace's pods (and reads shop's logs only): the live view is hers too
+    expect((await open('lena', 'team-shop-oncall')).status).toBe(200);
+    // a user bound to nothing: the API server refuses their pod list
+    const refused = await open('mallory', 'no-such-team');
+    expect(refused.status).toBe(403);
+    const body = (await refused.json()) as { error: { code: string; message: string } };
+    expect(body.error.code).toBe('SNAPSHOT_NOT_READABLE');
+    expect(body.error.message).toContain('list pods cluster-wide');
+    expect(body.error.message).toMatch(/forbidden/i);
   }, 60_000);
 });

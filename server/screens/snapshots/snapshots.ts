@@ -36,6 +36,8 @@ import {
 } from '../incidents/failure-access';
 import { getTimelinePage } from '../timelines/timelines';
 import { windowOf } from '../window';
+import { podListDetail, viewDeadline } from '../deadline';
+import { isKubeError } from '../../kube/errors';
 
 /** Who may delete which snapshot (said by the list and in docs/operating.md). */
 export const DELETE_RULE =
@@ -179,15 +181,21 @@ function clientProxiesOf(body: string): string[] {
 }
 
 /**
- * A snapshot to show to the scope's user: getSnapshot, and for a user's runtime, an Incidents
- * snapshot only when the user may read the proxy logs of every client namespace it shows
- * recorded requests of (the rule of the live view, failure-access.ts); otherwise the 403 names
- * them. A frozen view is shown whole or not at all: it is kept byte for byte.
+ * A snapshot to show to the scope's user: getSnapshot, and for a user's runtime the rule of the
+ * live view it froze. An Incidents snapshot opens only when the user may read the proxy logs of
+ * every client namespace it shows recorded requests of (failure-access.ts); a Timelines
+ * snapshot (pods and their history, deleted ones too) only when the user's own credentials
+ * list pods cluster-wide, as the store is shown (history-gate.ts). Otherwise the 403 says why.
+ * A frozen view is shown whole or not at all: it is kept byte for byte.
  */
 export async function readableSnapshot(scope: RequestScope, id: string): Promise<Snapshot> {
   const s = getSnapshot(scope, id);
   const rt = runtimeFor(scope);
-  if (s.view !== 'incidents' || rt.ownsHistory) return s;
+  if (rt.ownsHistory) return s;
+  if (s.view === 'timelines') {
+    await podsListedByUser(rt, id);
+    return s;
+  }
   const access = logAccess(rt.transport, rt.screen('incidents-log-access', newLogAccessCache));
   const hidden = await unreadableNamespaces(clientProxiesOf(s.body).map(proxyNamespace), access);
   if (hidden.length > 0)
@@ -198,6 +206,27 @@ export async function readableSnapshot(scope: RequestScope, id: string): Promise
       'Ask its maker for a snapshot of the namespaces you can read, or for access to those proxy logs (get pods/log).',
     );
   return s;
+}
+
+/**
+ * Waits (within the view deadline) for the user's own pod list; a 403 when the API server
+ * refused it, naming its answer. A list that fails otherwise, or is still running at the
+ * deadline, is the error a live view gives (not a refusal: it does not tell what the user may read).
+ */
+async function podsListedByUser(rt: ClusterRuntime, id: string): Promise<void> {
+  rt.start();
+  const deadline = viewDeadline(rt, `Snapshot ${id}`);
+  try {
+    await deadline.need('your pod list', rt.pods.whenListed(), () => podListDetail(rt));
+  } catch (e) {
+    if (!isKubeError(e) || e.status !== 403) throw e;
+    throw new RequestError(
+      403,
+      'SNAPSHOT_NOT_READABLE',
+      `snapshot ${id} shows pods and their history, which meshdx shows to a user whose own credentials can list pods cluster-wide; the API server said: ${e.message}`,
+      'Ask its maker to show you the live Timelines of the namespaces you can read, or for list and watch on pods cluster-wide.',
+    );
+  }
 }
 
 /** Deletes a snapshot under DELETE_RULE: 403 naming its maker when the scope's user is not. */
