@@ -20,6 +20,7 @@ interface ViewJson {
     markers: { kind: string; pod: string; at: string }[];
   };
   requests: Row[];
+  pods: { clients: string[] }[];
   clients: { chosen: { pod: string; reason: string }[]; skipped: { pod: string }[] };
   totals: { shown: number; byState: Record<string, number> };
 }
@@ -152,6 +153,12 @@ test('the default view of the cross-namespace scenario shows its story, bars aft
   await expect(page.getByTestId('incident-window')).toContainText('Window 2026-11-01');
   const checked = await expectBarsAfterDeletions(page, v);
   expect(checked).toBeGreaterThan(5);
+  // a pod row's clients: the first named, the others counted (the title names them all)
+  const many = v.pods.filter((p) => p.clients.length > 1);
+  expect(many.length, 'a pod failed by two clients or more').toBeGreaterThan(0);
+  await expect
+    .poll(async () => (await page.getByTestId('more-clients').allTextContents()).sort())
+    .toEqual(many.map((p) => `+${p.clients.length - 1}`).sort());
   await snap(page, 'incidents-cross-ns-default');
 
   // the same on the phantom-503 cluster itself (asked first, so that its pod watch runs)

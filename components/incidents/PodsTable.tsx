@@ -116,27 +116,36 @@ const COLUMNS: Column<UpstreamPodRow>[] = [
     key: 'clients',
     header: 'Clients',
     width: '1.4fr',
-    // the names share the cell, each cut in its middle with its generated suffixes kept, and
-    // clipped at its share of the cell rather than drawn over the next (the title lists them whole)
-    render: (p) => (
-      <span className="flex min-w-0 font-mono text-xs" title={p.clients.join(', ')}>
-        {p.clients.map((c, i) => {
-          const ref = tryParsePodRef(c);
-          return (
-            <span key={c} className="flex min-w-0 overflow-hidden whitespace-pre">
-              {i > 0 && ', '}
-              {ref ? (
-                <PodLink pod={ref}>
-                  <ElidedName name={ref.name} />
-                </PodLink>
-              ) : (
-                c
-              )}
+    // a row is one line high: the first client (cut in its middle, its generated suffixes kept)
+    // and a count for the others; the cell's title names them all, the Clients card links each
+    render: (p) => {
+      const [first, ...others] = p.clients;
+      if (first === undefined) return '–';
+      const ref = tryParsePodRef(first);
+      return (
+        <span
+          className="flex min-w-0 items-center gap-1 font-mono text-xs"
+          title={p.clients.join(', ')}
+        >
+          <span className="flex min-w-0 overflow-hidden whitespace-pre">
+            {ref ? (
+              <PodLink pod={ref}>
+                <ElidedName name={ref.name} />
+              </PodLink>
+            ) : (
+              first
+            )}
+          </span>
+          {others.length > 0 && (
+            <span className="shrink-0">
+              <Badge>
+                <span data-testid="more-clients">+{others.length}</span>
+              </Badge>
             </span>
-          );
-        })}
-      </span>
-    ),
+          )}
+        </span>
+      );
+    },
   },
 ];
 
