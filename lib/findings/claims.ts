@@ -38,6 +38,7 @@ export const ISTIOCTL_CLAIMS: readonly IstioctlClaim[] = [
     kinds: ['VirtualService'],
     reftypes: ['gateway'],
   },
+  { code: 'IST0132', analyzer: 'virtualservice.GatewayAnalyzer', kinds: ['VirtualService'] },
   {
     code: 'IST0101',
     analyzer: 'sidecar.SelectorAnalyzer',

@@ -44,6 +44,13 @@ export const CONFIG = defineCatalog('config', {
     description:
       'A resource being referenced does not exist: a VirtualService route to a host or a DestinationRule subset that does not exist (503 NR/UH), a Sidecar workloadSelector that matches no pod.',
   },
+  hostNotInGateway: {
+    code: 'IST0132',
+    severity: 'warning',
+    title: 'VirtualServiceHostNotFoundInGateway',
+    description:
+      'A VirtualService is bound to a Gateway (spec.gateways) none of whose servers or listeners serves any of its hosts: istiod binds its routes to nothing on that gateway, and requests for those hosts at the gateway get 404 NR.',
+  },
   destinationPortRequired: {
     code: 'IST0112',
     severity: 'error',

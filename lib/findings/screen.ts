@@ -28,6 +28,7 @@ import {
   type Obj,
 } from './object-shape';
 import { objectKey } from '../refs/object-ref';
+import { screenGateway, type ScreenedGateway } from './gateway-hosts';
 
 export { objectProblems };
 
@@ -63,8 +64,10 @@ export interface Screened extends Pick<
   pods: Pod[];
   /** Pods whose spec cannot be read but whose labels can: used where only labels matter. */
   labelledPods: LabelledPod[];
-  /** `namespace/name` of every Gateway (Istio's and Gateway API's), for references to them. */
-  gateways: string[];
+  /** Every Gateway (Istio's and Gateway API's) with the hosts it serves, for references to them. */
+  gateways: ScreenedGateway[];
+  /** Why the Gateways could not all be read (the cluster's lists): no gateway is then missing. */
+  gatewaysUnknown: string | null;
   /** Pod templates of Deployments, StatefulSets... as pods owned by their workload. */
   templates: Pod[];
   nodes: NodeInfo[];
@@ -79,6 +82,8 @@ export interface ScreenOptions {
   defaultNamespace?: string;
   /** Where each object came from (file:line), by index, for the evidence. */
   origins?: readonly (string | undefined)[];
+  /** The Gateways could not all be read (why): the gateway references are not checked. */
+  gatewaysUnknown?: string | null;
 }
 
 /** Problems of a string map (labels, annotations, selectors) at `path`. */
@@ -127,6 +132,7 @@ export function screenObjects(objects: readonly unknown[], opts: ScreenOptions =
     pods: [],
     labelledPods: [],
     gateways: [],
+    gatewaysUnknown: opts.gatewaysUnknown ?? null,
     templates: [],
     services,
     sidecars,
@@ -146,7 +152,7 @@ export function screenObjects(objects: readonly unknown[], opts: ScreenOptions =
     if (raw.kind === 'Gateway' && metadataProblems(raw).length === 0) {
       const meta = raw.metadata as Obj;
       const ns = (meta.namespace as string | undefined) ?? opts.defaultNamespace ?? 'default';
-      s.gateways.push(objectKey(ns, meta.name as string));
+      s.gateways.push(screenGateway(raw, objectKey(ns, meta.name as string), ns));
       return;
     }
     if (!CHECKED_KINDS.has(raw.kind)) {

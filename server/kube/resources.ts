@@ -50,7 +50,8 @@ export const CORE = {
   },
 } satisfies Record<string, ResourceType>;
 
-export type IstioKind = 'sidecars' | 'destinationrules' | 'virtualservices' | 'serviceentries';
+export type IstioKind =
+  'sidecars' | 'destinationrules' | 'virtualservices' | 'serviceentries' | 'gateways';
 export const ISTIO_GROUP = 'networking.istio.io';
 const ISTIO_VERSIONS = ['v1', 'v1beta1', 'v1alpha3'];
 
@@ -252,3 +253,39 @@ export const GATEWAY_API_VERSIONS = ['v1', 'v1beta1'] as const;
 /** Gateways (waypoints are those of class istio-waypoint), best-effort. */
 export const listGateways = (t: KubeTransport, o?: ListOptions) =>
   listOptional<Gateway>(t, GATEWAY_API_GROUP, GATEWAY_API_VERSIONS, 'gateways', o);
+
+/**
+ * Every Gateway a VirtualService may name (spec.gateways): Istio's (networking.istio.io, at the
+ * served version) and Gateway API's, each with its apiVersion, so that a check tells them apart.
+ * A kind that is not installed has none; `unknown` says why the Gateways could not all be read
+ * (RBAC, a failing API server): then no one can say a gateway is missing.
+ */
+export async function listGatewaysForRoutes(
+  t: KubeTransport,
+): Promise<{ items: unknown[]; unknown: string | null }> {
+  const failed = (e: unknown) => (e instanceof Error ? e.message : String(e));
+  const [istio, api] = await Promise.all([
+    servedIstioVersion(t)
+      .then(
+        async (version) => {
+          if (version === null) return { items: [] as unknown[], unknown: null };
+          const l = await listResource<KubeObject>(t, istioType('gateways', version));
+          const apiVersion = `${ISTIO_GROUP}/${version}`;
+          return { items: l.items.map((g) => ({ apiVersion, ...g })), unknown: null };
+        },
+        (e: unknown) => ({ items: [] as unknown[], unknown: `Istio Gateways: ${failed(e)}` }),
+      )
+      .catch((e: unknown) => ({ items: [] as unknown[], unknown: `Istio Gateways: ${failed(e)}` })),
+    listGateways(t).then((l) => {
+      const notInstalled = l.note?.endsWith('not served (not installed)') ?? false;
+      return {
+        items: l.items.map((g) => ({ apiVersion: `${GATEWAY_API_GROUP}/v1`, ...g })) as unknown[],
+        unknown: l.note !== null && !notInstalled ? l.note : null,
+      };
+    }),
+  ]);
+  return {
+    items: [...istio.items, ...api.items],
+    unknown: [istio.unknown, api.unknown].filter((x) => x !== null).join('; ') || null,
+  };
+}

@@ -14,7 +14,12 @@ import { dedupeFindings } from '../../../lib/findings/types';
 import { buildInventory } from '../../../lib/inventory/build';
 import type { ClientRecords } from '../../../lib/protocol/external';
 import { holdCounts, workloadTimelineFindings } from '../../../lib/timeline/workload-findings';
-import type { listIstioConfig, listNamespaces, listServices } from '../../kube/resources';
+import type {
+  listGatewaysForRoutes,
+  listIstioConfig,
+  listNamespaces,
+  listServices,
+} from '../../kube/resources';
 import type { ClusterRuntime } from '../../runtime/runtime';
 import type { incidentsOf } from '../incidents/incidents';
 import type { ambientOf } from '../overview/ambient';
@@ -48,25 +53,30 @@ export type Lists = [
   Awaited<ReturnType<typeof listServices>>,
   Awaited<ReturnType<typeof listIstioConfig>>,
   string,
+  Awaited<ReturnType<typeof listGatewaysForRoutes>>,
 ];
 
 /** The screened objects and the inventory made of them, from the lists and the pods. */
 export function makeBase(
   rt: ClusterRuntime,
-  [namespaces, serviceList, istio, rootNamespace]: Lists,
+  [namespaces, serviceList, istio, rootNamespace, gateways]: Lists,
   pods: unknown[],
   podsPartial: string | null,
 ): Base {
   // One malformed object is a finding (MDX0002), never a failed report: screen before use.
-  const screened = screenLists({
-    Namespace: [...namespaces.items, ...namespaces.rejected],
-    Pod: pods,
-    Service: [...serviceList.items, ...serviceList.rejected],
-    Sidecar: istio.sidecars,
-    DestinationRule: istio.destinationRules,
-    VirtualService: istio.virtualServices,
-    ServiceEntry: istio.serviceEntries,
-  });
+  const screened = screenLists(
+    {
+      Namespace: [...namespaces.items, ...namespaces.rejected],
+      Pod: pods,
+      Service: [...serviceList.items, ...serviceList.rejected],
+      Sidecar: istio.sidecars,
+      DestinationRule: istio.destinationRules,
+      VirtualService: istio.virtualServices,
+      ServiceEntry: istio.serviceEntries,
+      Gateway: gateways.items,
+    },
+    { gatewaysUnknown: gateways.unknown },
+  );
   const inv = buildInventory({
     namespaces: screened.namespaces,
     pods: screened.pods,
@@ -165,6 +175,13 @@ export function assemble(
         ? { name: 'pods', ok: false, detail: podsPartial }
         : { name: 'pods', ok: true, detail: `${screened.pods.length} pods` },
       { name: 'services', ok: true, detail: `${services} services` },
+      screened.gatewaysUnknown === null
+        ? { name: 'gateways', ok: true, detail: `${screened.gateways.length} Gateways` }
+        : {
+            name: 'gateways',
+            ok: false,
+            detail: `${screened.gatewaysUnknown}: the gateways VirtualServices name are not checked (IST0101, IST0132)`,
+          },
       timelines.ok
         ? { name: 'timelines analysis', ok: true, detail: `${timelines.findings.length} findings` }
         : { name: 'timelines analysis', ok: false, detail: timelines.error },

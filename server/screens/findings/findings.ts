@@ -1,5 +1,10 @@
 import type { FindingsReport } from '../../../lib/api/findings';
-import { listIstioConfig, listNamespaces, listServices } from '../../kube/resources';
+import {
+  listGatewaysForRoutes,
+  listIstioConfig,
+  listNamespaces,
+  listServices,
+} from '../../kube/resources';
 import { runtimeFor } from '../../runtime/registry';
 import { Memo } from '../../runtime/memo';
 import { scopingOf } from '../scoping/scoping';
@@ -169,6 +174,12 @@ function startFindingsRun(
       d.needOrLast('services', reads, 'services', listServices(t)),
       d.needOrLast('Istio config', reads, 'istio-config', listIstioConfig(t)),
       d.needOrLast('mesh config', reads, 'root-namespace', rt.rootNamespace()),
+      // the Gateways VirtualServices name: when not read in time, those references are not checked
+      d
+        .within('Gateways', listGatewaysForRoutes(t))
+        .then((r) =>
+          r.ok ? r.value : { items: [], unknown: `not read in time: ${r.late.detail}` },
+        ),
     ]).then((l) => (lists = l));
     // the whole report needs every pod; a first answer, after MESHDX_FIRST_ANSWER_MS, the pods
     // read so far (as every view answers while the list runs), named as such

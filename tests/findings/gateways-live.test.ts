@@ -1,0 +1,104 @@
+/**
+ * The gateways VirtualServices name, on a live cluster: the Findings report reads the cluster's
+ * Istio Gateways (applied with kubectl to the simulator, as an SRE applies them) and checks each
+ * VirtualService's gateways as istioctl analyze does: a Gateway that exists and serves a host of
+ * the VirtualService is no finding; one that serves none is IST0132; one that does not exist is
+ * IST0101 and IST0132.
+ */
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { FindingsReportSchema, type FindingsReport } from '../../lib/api/findings';
+import { asMeshdx } from '../../server/auth/identity';
+import { getWholeFindings } from '../../server/screens/findings/findings';
+import { runtimeOnSimulator, type SimRuntime } from '../../test-support/sim-runtime';
+import { KUBECTL, requireKubectl } from '../sim/kubectl-harness';
+
+requireKubectl('the live gateway findings test (it applies the objects with kubectl)');
+
+const exec = promisify(execFile);
+let on: SimRuntime;
+let report: FindingsReport;
+
+const vs = (name: string, hosts: string[], gateways: string[]) => ({
+  apiVersion: 'networking.istio.io/v1',
+  kind: 'VirtualService',
+  metadata: { name, namespace: 'shop' },
+  spec: {
+    hosts,
+    gateways,
+    http: [{ route: [{ destination: { host: 'checkout.shop.svc.cluster.local' } }] }],
+  },
+});
+
+const OBJECTS = {
+  apiVersion: 'v1',
+  kind: 'List',
+  items: [
+    {
+      apiVersion: 'networking.istio.io/v1',
+      kind: 'Gateway',
+      metadata: { name: 'web-gateway', namespace: 'shop' },
+      spec: {
+        selector: { istio: 'ingressgateway' },
+        servers: [
+          { port: { number: 80, name: 'http', protocol: 'HTTP' }, hosts: ['shop.example.com'] },
+          // bound only by VirtualServices of another namespace: not this one's
+          {
+            port: { number: 8080, name: 'http-x', protocol: 'HTTP' },
+            hosts: ['ops/admin.example.com'],
+          },
+        ],
+      },
+    },
+    vs('served', ['shop.example.com'], ['web-gateway']),
+    vs('served-and-mesh', ['shop.example.com', 'checkout'], ['mesh', 'shop/web-gateway']),
+    vs('not-served', ['www.example.com'], ['web-gateway']),
+    vs('other-namespace-host', ['admin.example.com'], ['web-gateway']),
+    vs('no-such-gateway', ['shop.example.com'], ['gone-gateway']),
+  ],
+};
+
+beforeAll(async () => {
+  on = await runtimeOnSimulator({ scenario: 'demo' });
+  const child = exec(KUBECTL, ['--kubeconfig', on.kubeconfig, 'apply', '-f', '-']);
+  child.child.stdin?.end(JSON.stringify(OBJECTS));
+  await child;
+  report = FindingsReportSchema.parse(await getWholeFindings(asMeshdx(null)));
+}, 90_000);
+
+afterAll(() => on?.close());
+
+const of = (name: string) =>
+  report.findings
+    .filter((f) => f.subject.kind === 'VirtualService' && f.subject.name === name)
+    .map((f) => f.code)
+    .sort();
+
+describe("the gateways VirtualServices name, on a live cluster's Findings", () => {
+  it('reads the Gateways and says so', () => {
+    const source = report.sources?.find((s) => s.name === 'gateways');
+    expect(source).toMatchObject({ ok: true });
+    expect(source?.detail).toMatch(/^[1-9]\d* Gateways$/);
+  });
+
+  it('finds nothing on a VirtualService whose host the Gateway serves', () => {
+    expect(of('served')).toEqual([]);
+    expect(of('served-and-mesh')).toEqual([]);
+  });
+
+  it('is IST0132 for a host the Gateway does not serve to that namespace', () => {
+    expect(of('not-served')).toEqual(['IST0132']);
+    expect(of('other-namespace-host')).toEqual(['IST0132']);
+    const f = report.findings.find((x) => x.code === 'IST0132' && x.subject.name === 'not-served');
+    expect(f?.evidence).toMatchObject({
+      gateway: 'shop/web-gateway',
+      hosts: 'www.example.com',
+      gatewayHosts: 'shop.example.com, ops/admin.example.com',
+    });
+  });
+
+  it('is IST0101 and IST0132 for a Gateway that does not exist', () => {
+    expect(of('no-such-gateway')).toEqual(['IST0101', 'IST0132']);
+  });
+});
