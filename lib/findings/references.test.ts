@@ -70,3 +70,41 @@ describe('VirtualService references on pilot test configs', () => {
     ]);
   });
 });
+
+describe('DestinationRule subsets by node labels', () => {
+  const pod = (name: string, node: string) => ({
+    kind: 'Pod',
+    metadata: { name, namespace: 'default', labels: { app: 'reviews' } },
+    spec: { nodeName: node, containers: [{ name: 'app', image: 'reviews' }] },
+  });
+  const node = (name: string, zone: string) => ({
+    kind: 'Node',
+    metadata: { name, labels: { 'topology.kubernetes.io/zone': zone } },
+  });
+  const dr = {
+    kind: 'DestinationRule',
+    metadata: { name: 'reviews', namespace: 'default' },
+    spec: {
+      host: 'reviews',
+      subsets: [
+        { name: 'zone-a', labels: { 'topology.kubernetes.io/zone': 'a' } },
+        { name: 'zone-z', labels: { 'topology.kubernetes.io/zone': 'z' } },
+        { name: 'v9', labels: { version: 'v9' } },
+      ],
+    },
+  };
+  const objects = [svc('reviews', 'default'), pod('r1', 'n1'), node('n1', 'a'), dr];
+  const subsetsFound = (o: Parameters<typeof manifestFindings>[1] = {}) =>
+    manifestFindings(objects, o)
+      .findings.filter((f) => f.code === 'IST0173')
+      .map((f) => f.part?.name)
+      .sort();
+
+  it('match the labels endpoints take from their node', () => {
+    expect(subsetsFound()).toEqual(['v9', 'zone-z']);
+  });
+
+  it('are not judged when the Nodes could not be read; the others still are', () => {
+    expect(subsetsFound({ nodesUnknown: 'nodes is forbidden' })).toEqual(['v9']);
+  });
+});

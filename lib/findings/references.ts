@@ -210,16 +210,24 @@ function endpointLabels(pod: SelectablePod, nodes: ReadonlyMap<string, Record<st
   return labels;
 }
 
+/** Labels an endpoint takes from its node: a subset selecting by them needs the Nodes. */
+const NODE_LABELS: ReadonlySet<string> = new Set([...TOPOLOGY, 'kubernetes.io/hostname']);
+
 function subsetMatches(sel: Record<string, string>, labels: Record<string, string>): boolean {
   return Object.entries(sel).every(([k, v]) => k in labels && labels[k] === v);
 }
 
-/** IST0174 DestinationRule host unknown, IST0173 subset that selects no pod. */
+/**
+ * IST0174 DestinationRule host unknown, IST0173 subset that selects no pod. `nodesUnknown`: the
+ * Nodes could not be read, so a subset selecting by a label endpoints take from their node
+ * (topology, hostname) is not judged.
+ */
 export function destinationRuleFindings(
   destinationRules: readonly DestinationRule[],
   registry: readonly RegistryHost[],
   pods: readonly SelectablePod[],
   nodes: ReadonlyMap<string, Record<string, string>>,
+  nodesUnknown: string | null = null,
 ): Finding[] {
   return perObject('destinationrule-references', destinationRules, (dr) => {
     const ns = dr.metadata.namespace ?? 'default';
@@ -244,6 +252,7 @@ export function destinationRuleFindings(
     const out: Finding[] = [];
     for (const s of dr.spec.subsets ?? []) {
       const sel = s.labels ?? {};
+      if (nodesUnknown !== null && Object.keys(sel).some((k) => NODE_LABELS.has(k))) continue;
       const n = backing.filter((p) => subsetMatches(sel, endpointLabels(p, nodes))).length;
       if (n > 0) continue;
       out.push({
@@ -343,6 +352,12 @@ export function referenceFindings(s: Screened): Finding[] {
   return [
     ...virtualServiceReferenceFindings(s.virtualServices, s.destinationRules, registry),
     ...virtualServiceGatewayFindings(s.virtualServices, s.gateways, s.gatewaysUnknown),
-    ...destinationRuleFindings(s.destinationRules, registry, selectablePods(s), nodes),
+    ...destinationRuleFindings(
+      s.destinationRules,
+      registry,
+      selectablePods(s),
+      nodes,
+      s.nodesUnknown,
+    ),
   ];
 }

@@ -71,6 +71,8 @@ export interface Screened extends Pick<
   /** Pod templates of Deployments, StatefulSets... as pods owned by their workload. */
   templates: Pod[];
   nodes: NodeInfo[];
+  /** Why the Nodes could not be read (the cluster's list): subsets by node labels unchecked. */
+  nodesUnknown: string | null;
   /** Objects of kinds no check reads. */
   others: number;
   /** MDX0002, one per malformed object; MDX0004, one per object used only in part. */
@@ -84,6 +86,8 @@ export interface ScreenOptions {
   origins?: readonly (string | undefined)[];
   /** The Gateways could not all be read (why): the gateway references are not checked. */
   gatewaysUnknown?: string | null;
+  /** The Nodes could not be read (why): subsets that select by node labels are not checked. */
+  nodesUnknown?: string | null;
 }
 
 /** Problems of a string map (labels, annotations, selectors) at `path`. */
@@ -140,6 +144,7 @@ export function screenObjects(objects: readonly unknown[], opts: ScreenOptions =
     virtualServices,
     serviceEntries,
     nodes: [],
+    nodesUnknown: opts.nodesUnknown ?? null,
     others: 0,
     findings: [],
   };

@@ -54,12 +54,14 @@ export type Lists = [
   Awaited<ReturnType<typeof listIstioConfig>>,
   string,
   Awaited<ReturnType<typeof listGatewaysForRoutes>>,
+  /** The Nodes (unknown: why they could not be read). */
+  { items: unknown[]; unknown: string | null },
 ];
 
 /** The screened objects and the inventory made of them, from the lists and the pods. */
 export function makeBase(
   rt: ClusterRuntime,
-  [namespaces, serviceList, istio, rootNamespace, gateways]: Lists,
+  [namespaces, serviceList, istio, rootNamespace, gateways, nodes]: Lists,
   pods: unknown[],
   podsPartial: string | null,
 ): Base {
@@ -74,8 +76,9 @@ export function makeBase(
       VirtualService: istio.virtualServices,
       ServiceEntry: istio.serviceEntries,
       Gateway: gateways.items,
+      Node: nodes.items,
     },
-    { gatewaysUnknown: gateways.unknown },
+    { gatewaysUnknown: gateways.unknown, nodesUnknown: nodes.unknown },
   );
   const inv = buildInventory({
     namespaces: screened.namespaces,
@@ -175,6 +178,13 @@ export function assemble(
         ? { name: 'pods', ok: false, detail: podsPartial }
         : { name: 'pods', ok: true, detail: `${screened.pods.length} pods` },
       { name: 'services', ok: true, detail: `${services} services` },
+      screened.nodesUnknown === null
+        ? { name: 'nodes', ok: true, detail: `${screened.nodes.length} nodes` }
+        : {
+            name: 'nodes',
+            ok: false,
+            detail: `${screened.nodesUnknown}: DestinationRule subsets that select by node labels (zone, region, hostname) are not checked`,
+          },
       screened.gatewaysUnknown === null
         ? { name: 'gateways', ok: true, detail: `${screened.gateways.length} Gateways` }
         : {

@@ -3,6 +3,7 @@ import {
   listGatewaysForRoutes,
   listIstioConfig,
   listNamespaces,
+  listNodes,
   listServices,
 } from '../../kube/resources';
 import { runtimeFor } from '../../runtime/registry';
@@ -177,6 +178,21 @@ function startFindingsRun(
       // the Gateways VirtualServices name: when not read in time, those references are not checked
       d
         .within('Gateways', listGatewaysForRoutes(t))
+        .then((r) =>
+          r.ok ? r.value : { items: [], unknown: `not read in time: ${r.late.detail}` },
+        ),
+      // the Nodes, for the labels endpoints take from theirs (subsets by zone or hostname)
+      d
+        .within(
+          'Nodes',
+          listNodes(t, { timeoutMs: 10_000 }).then(
+            (l) => ({ items: l.items as unknown[], unknown: null }),
+            (e: unknown) => ({
+              items: [] as unknown[],
+              unknown: e instanceof Error ? e.message : String(e),
+            }),
+          ),
+        )
         .then((r) =>
           r.ok ? r.value : { items: [], unknown: `not read in time: ${r.late.detail}` },
         ),
