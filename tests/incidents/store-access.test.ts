@@ -104,6 +104,23 @@ async function viewAs(user: string, groups: string) {
   return IncidentsViewSchema.parse(await res.json());
 }
 
+/** Erin (who reads everything) freezes a view; the answer of opening it as another user. */
+async function frozenByErin(view: 'incidents' | 'timelines', query: string) {
+  const frozen = await freezePost(
+    new Request(`${BASE}/api/snapshots`, {
+      method: 'POST',
+      headers: { ...as('erin', 'meshdx-viewers'), 'Content-Type': 'application/json' },
+      body: JSON.stringify({ view, query }),
+    }),
+  );
+  expect(frozen.status, await frozen.clone().text()).toBe(200);
+  const { id } = (await frozen.json()) as { id: string };
+  return (user: string, groups: string) =>
+    snapshotGet(new Request(`${BASE}/api/snapshots/${id}`, { headers: as(user, groups) }), {
+      params: Promise.resolve({ id }),
+    });
+}
+
 describe('recorded failing requests are shown only where the user may read the logs', () => {
   it('a user who reads every log sees both; one who reads shop only sees shop and is told what is not shown', async () => {
     const store = baseRuntimeFor(null).store;
@@ -137,19 +154,7 @@ describe('recorded failing requests are shown only where the user may read the l
   }, 60_000);
 
   it("another user's snapshot of the window opens only for who may read every namespace it shows", async () => {
-    const frozen = await freezePost(
-      new Request(`${BASE}/api/snapshots`, {
-        method: 'POST',
-        headers: { ...as('erin', 'meshdx-viewers'), 'Content-Type': 'application/json' },
-        body: JSON.stringify({ view: 'incidents', query: QUERY }),
-      }),
-    );
-    expect(frozen.status, await frozen.clone().text()).toBe(200);
-    const { id } = (await frozen.json()) as { id: string };
-    const open = (user: string, groups: string) =>
-      snapshotGet(new Request(`${BASE}/api/snapshots/${id}`, { headers: as(user, groups) }), {
-        params: Promise.resolve({ id }),
-      });
+    const open = await frozenByErin('incidents', QUERY);
     expect((await open('erin', 'meshdx-viewers')).status).toBe(200);
     const refused = await open('lena', 'team-shop-oncall');
     expect(refused.status).toBe(403);
@@ -159,19 +164,7 @@ describe('recorded failing requests are shown only where the user may read the l
   }, 60_000);
 
   it('a Timelines snapshot (pods and their history) opens only for who may list pods cluster-wide', async () => {
-    const frozen = await freezePost(
-      new Request(`${BASE}/api/snapshots`, {
-        method: 'POST',
-        headers: { ...as('erin', 'meshdx-viewers'), 'Content-Type': 'application/json' },
-        body: JSON.stringify({ view: 'timelines', query: '' }),
-      }),
-    );
-    expect(frozen.status, await frozen.clone().text()).toBe(200);
-    const { id } = (await frozen.json()) as { id: string };
-    const open = (user: string, groups: string) =>
-      snapshotGet(new Request(`${BASE}/api/snapshots/${id}`, { headers: as(user, groups) }), {
-        params: Promise.resolve({ id }),
-      });
+    const open = await frozenByErin('timelines', '');
     expect((await open('erin', 'meshdx-viewers')).status).toBe(200);
     // lena lists every namespace's pods (and reads shop's logs only): the live view is hers too
     expect((await open('lena', 'team-shop-oncall')).status).toBe(200);
