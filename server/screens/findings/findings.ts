@@ -186,7 +186,13 @@ function startFindingsRun(
         .within(
           'Nodes',
           listNodes(t, { timeoutMs: 10_000 }).then(
-            (l) => ({ items: l.items as unknown[], unknown: null }),
+            // their names and labels only: a Node's status (images, conditions) is kilobytes
+            (l) => ({
+              items: l.items.map((n) => ({
+                metadata: { name: n.metadata.name, labels: n.metadata.labels },
+              })) as unknown[],
+              unknown: null,
+            }),
             (e: unknown) => ({
               items: [] as unknown[],
               unknown: e instanceof Error ? e.message : String(e),
