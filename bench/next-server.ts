@@ -26,10 +26,10 @@ export function listenerPid(port: number): number | null {
 }
 
 /**
- * The allocator settings the image runs the server with (the runtime stage's `ENV MALLOC_...`
- * of the Dockerfile): the server measured here runs as it ships.
+ * The memory settings the image runs the server with (the runtime stage's `ENV MALLOC_...` and
+ * `ENV NODE_OPTIONS=...` of the Dockerfile): the server measured here runs as it ships.
  */
-export function imageMallocEnv(): Record<string, string> {
+export function imageMemoryEnv(): Record<string, string> {
   const dockerfile = fs.readFileSync(path.join(root, 'Dockerfile'), 'utf8');
   const runtime = dockerfile.slice(dockerfile.lastIndexOf('\nFROM '));
   const env: Record<string, string> = {};
@@ -40,6 +40,9 @@ export function imageMallocEnv(): Record<string, string> {
     }
   if (Object.keys(env).length === 0)
     throw new Error('Dockerfile: no ENV MALLOC_... line in the runtime stage');
+  const node = /^ENV NODE_OPTIONS=(\S+)$/m.exec(runtime)?.[1];
+  if (!node) throw new Error('Dockerfile: no ENV NODE_OPTIONS=... line in the runtime stage');
+  env.NODE_OPTIONS = node;
   return env;
 }
 
@@ -60,7 +63,7 @@ export async function startNextServer(
       MESHDX_KUBECONFIG: kubeconfig,
       MESHDX_DB: db,
       NEXT_TELEMETRY_DISABLED: '1',
-      ...imageMallocEnv(),
+      ...imageMemoryEnv(),
       ...env,
     },
     stdio: ['ignore', 'ignore', 'inherit'],
