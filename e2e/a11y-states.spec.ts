@@ -132,8 +132,11 @@ const TABLES: {
     name: 'Timelines pods',
     url: '/timelines',
     table: 'pods-table',
+    // a row's key is its pod's uid (ns/name for a pod without one), which the link carries
     opened: async (page, key) => {
-      await expect(page).toHaveURL(new RegExp(`pod=${encodeURIComponent(key)}|pod=${key}`));
+      await expect(page).toHaveURL(
+        new RegExp(`uid=${encodeURIComponent(key)}(&|$)|pod=${encodeURIComponent(key)}|pod=${key}`),
+      );
       await expect(page.getByTestId('pod-detail')).toBeVisible();
     },
   },
