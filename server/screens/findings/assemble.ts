@@ -112,6 +112,9 @@ export interface Base {
 
 const RUNNING: Outcome<never> = { ok: false, error: 'still running' };
 
+/** `1 node`, `3 nodes`. */
+const counted = (n: number, noun: string) => `${n} ${noun}${n === 1 ? '' : 's'}`;
+
 /** The report of the parts in: config findings always, each analysis once it is in. */
 export function assemble(
   rt: ClusterRuntime,
@@ -179,14 +182,14 @@ export function assemble(
         : { name: 'pods', ok: true, detail: `${screened.pods.length} pods` },
       { name: 'services', ok: true, detail: `${services} services` },
       screened.nodesUnknown === null
-        ? { name: 'nodes', ok: true, detail: `${screened.nodes.length} nodes` }
+        ? { name: 'nodes', ok: true, detail: counted(screened.nodes.length, 'node') }
         : {
             name: 'nodes',
             ok: false,
             detail: `${screened.nodesUnknown}: DestinationRule subsets that select by node labels (zone, region, hostname) are not checked`,
           },
       screened.gatewaysUnknown === null
-        ? { name: 'gateways', ok: true, detail: `${screened.gateways.length} Gateways` }
+        ? { name: 'gateways', ok: true, detail: counted(screened.gateways.length, 'Gateway') }
         : {
             name: 'gateways',
             ok: false,
