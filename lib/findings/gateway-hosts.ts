@@ -13,11 +13,10 @@ export interface ScreenedGateway {
   namespace: string;
   /** Istio's networking Gateway, or a Gateway API Gateway. */
   api: 'istio' | 'gateway-api';
-  /**
-   * Istio: each server's hosts as written. Gateway API: the listeners' hostnames, null for a
-   * listener with none (every host).
-   */
-  hosts: (string | null)[][];
+  /** Istio: each server's hosts as written. Gateway API: the listeners' hostnames. */
+  hosts: string[][];
+  /** A Gateway API listener without hostname: it takes every host. */
+  anyHost: boolean;
   /** Why its hosts could not be read (servers or listeners of another shape), else null. */
   unreadable: string | null;
 }
@@ -37,21 +36,19 @@ export function screenGateway(raw: Obj, key: string, namespace: string): Screene
   if (gatewayApi) {
     const listeners = spec.listeners ?? [];
     if (!Array.isArray(listeners))
-      return { ...base, hosts: [], unreadable: 'spec.listeners is not a list' };
-    const hosts = listeners.map((l) => {
-      const h = isObj(l) ? l.hostname : undefined;
-      return typeof h === 'string' && h !== '' ? h : null;
-    });
-    return { ...base, hosts: [hosts], unreadable: null };
+      return { ...base, hosts: [], anyHost: false, unreadable: 'spec.listeners is not a list' };
+    const names = listeners.map((l) => (isObj(l) ? l.hostname : undefined));
+    const hosts = names.filter((h): h is string => typeof h === 'string' && h !== '');
+    return { ...base, hosts: [hosts], anyHost: hosts.length < names.length, unreadable: null };
   }
   const servers = spec.servers ?? [];
   if (!Array.isArray(servers))
-    return { ...base, hosts: [], unreadable: 'spec.servers is not a list' };
+    return { ...base, hosts: [], anyHost: false, unreadable: 'spec.servers is not a list' };
   const hosts = servers.map((s) => {
     const list = isObj(s) && Array.isArray(s.hosts) ? s.hosts : [];
     return list.filter((h): h is string => typeof h === 'string');
   });
-  return { ...base, hosts, unreadable: null };
+  return { ...base, hosts, anyHost: false, unreadable: null };
 }
 
 /** Istio's host.Name.Matches: equal, or either side a `*` suffix wildcard covering the other. */
@@ -109,12 +106,12 @@ export function vsHostInGateways(
 ): boolean {
   const istio = gateways.filter((g) => g.api === 'istio');
   if (istio.length === 0 && gateways.length > 0) {
+    if (gateways.some((g) => g.anyHost)) return true;
     const listed = gateways.flatMap((g) => g.hosts.flat());
-    if (listed.some((h) => h === null)) return true;
-    return listed.some((gh) => vsHosts.some((vh) => hostsOverlap(gh as string, vh)));
+    return listed.some((gh) => vsHosts.some((vh) => hostsOverlap(gh, vh)));
   }
   const names = namesForNamespace(
-    istio.flatMap((g) => g.hosts.flatMap((server) => serverHosts(server as string[], g.namespace))),
+    istio.flatMap((g) => g.hosts.flatMap((server) => serverHosts(server, g.namespace))),
     vsNamespace,
   );
   return names.some((gh) => vsHosts.some((vh) => hostsOverlap(gh, vh)));

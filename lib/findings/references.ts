@@ -321,7 +321,7 @@ export function virtualServiceGatewayFindings(
       // a Gateway whose hosts cannot be read says nothing of them
       if (named.some((g) => g.unreadable !== null)) return;
       if (vsHostInGateways(named, hosts, ns)) return;
-      const served = named.flatMap((g) => g.hosts.flat()).filter((h) => h !== null);
+      const served = named.flatMap((g) => g.hosts.flat());
       out.push({
         code: CONFIG.code.hostNotInGateway,
         severity: CONFIG.byKey.hostNotInGateway.severity,

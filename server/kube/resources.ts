@@ -258,23 +258,23 @@ export const listGateways = (t: KubeTransport, o?: ListOptions) =>
  * Every Gateway a VirtualService may name (spec.gateways): Istio's (networking.istio.io, at the
  * served version) and Gateway API's, each with its apiVersion, so that a check tells them apart.
  * A kind that is not installed has none; `unknown` says why the Gateways could not all be read
- * (RBAC, a failing API server): then no one can say a gateway is missing.
+ * (RBAC, a failing API server): then no one can say a gateway is missing. `istioVersion`: the
+ * served networking.istio.io version as listIstioConfig found it (null: not installed), so that
+ * the API server is asked once.
  */
 export async function listGatewaysForRoutes(
   t: KubeTransport,
+  istioVersion: Promise<string | null>,
 ): Promise<{ items: unknown[]; unknown: string | null }> {
   const failed = (e: unknown) => (e instanceof Error ? e.message : String(e));
   const [istio, api] = await Promise.all([
-    servedIstioVersion(t)
-      .then(
-        async (version) => {
-          if (version === null) return { items: [] as unknown[], unknown: null };
-          const l = await listResource<KubeObject>(t, istioType('gateways', version));
-          const apiVersion = `${ISTIO_GROUP}/${version}`;
-          return { items: l.items.map((g) => ({ apiVersion, ...g })), unknown: null };
-        },
-        (e: unknown) => ({ items: [] as unknown[], unknown: `Istio Gateways: ${failed(e)}` }),
-      )
+    istioVersion
+      .then(async (version) => {
+        if (version === null) return { items: [] as unknown[], unknown: null };
+        const l = await listResource<KubeObject>(t, istioType('gateways', version));
+        const apiVersion = `${ISTIO_GROUP}/${version}`;
+        return { items: l.items.map((g) => ({ apiVersion, ...g })), unknown: null };
+      })
       .catch((e: unknown) => ({ items: [] as unknown[], unknown: `Istio Gateways: ${failed(e)}` })),
     listGateways(t).then((l) => {
       const notInstalled = l.note?.endsWith('not served (not installed)') ?? false;

@@ -170,14 +170,23 @@ function startFindingsRun(
   let early = false;
   let earlyTimer: NodeJS.Timeout | undefined;
   const report = (async () => {
+    // the served Istio version the config is listed at is the one its Gateways are listed at
+    const istioConfig = listIstioConfig(t);
+    istioConfig.catch(() => undefined);
     const small = Promise.all([
       d.needOrLast('namespaces', reads, 'namespaces', listNamespaces(t)),
       d.needOrLast('services', reads, 'services', listServices(t)),
-      d.needOrLast('Istio config', reads, 'istio-config', listIstioConfig(t)),
+      d.needOrLast('Istio config', reads, 'istio-config', istioConfig),
       d.needOrLast('mesh config', reads, 'root-namespace', rt.rootNamespace()),
       // the Gateways VirtualServices name: when not read in time, those references are not checked
       d
-        .within('Gateways', listGatewaysForRoutes(t))
+        .within(
+          'Gateways',
+          listGatewaysForRoutes(
+            t,
+            istioConfig.then((c) => c.version),
+          ),
+        )
         .then((r) =>
           r.ok ? r.value : { items: [], unknown: `not read in time: ${r.late.detail}` },
         ),
