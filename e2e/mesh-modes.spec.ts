@@ -1,7 +1,7 @@
 import { expect, test } from '@playwright/test';
 import type { Namespace, Node, Pod } from '../lib/kube/types';
-import { podDataplane } from '../lib/kube/dataplane';
-import { nodeVersions } from '../lib/kube/native-sidecar';
+import { podDataplane } from '../lib/dataplane/mode';
+import { nodeVersions } from '../lib/dataplane/native-sidecar';
 import { base, PORTS, simUrl, snap } from './support';
 
 const demo = base(PORTS.demo);

@@ -2,7 +2,7 @@
 
 import { useMemo, type ReactNode } from 'react';
 import type { ProxyFleetRow } from '../../lib/api/proxies';
-import { sidecarScopes } from '../../lib/kube/proxy-container';
+import { sidecarScopes } from '../../lib/dataplane/proxy-container';
 import { Badge } from '../ui/Card';
 import { ElidedName } from '../ui/ElidedName';
 import { VirtualTable, type Column } from '../ui/VirtualTable';

@@ -10,10 +10,10 @@ import {
   USE_WAYPOINT_LABEL,
   waypointOf,
   WAYPOINT_CLASS,
-} from '../kube/dataplane';
+} from '../dataplane/mode';
 import type { Pod } from '../kube/types';
 import type { IstioConfig } from '../kube/istio-config';
-import { podProxy } from '../kube/proxy-container';
+import { podProxy } from '../dataplane/proxy-container';
 import { namespaceReadiness } from './readiness';
 import { kindName } from '../refs/workload-ref';
 

@@ -5,7 +5,7 @@
  * opts out (`sidecar.istio.io/inject: "false"` as annotation or label, the label winning) or
  * runs on the host network is not expected to have a proxy.
  */
-import { hasProxy } from '../kube/proxy-container';
+import { hasProxy } from '../dataplane/proxy-container';
 import { kindName, kubectlRef, workloadOf } from '../refs/workload-ref';
 import type { Namespace, Pod } from '../kube/types';
 import { SYSTEM_NAMESPACES } from '../protocol/select';

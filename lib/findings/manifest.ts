@@ -9,7 +9,7 @@ import { protocolFindings } from '../protocol/analyze';
 import type { ClientRecords } from '../protocol/external';
 import { sidecarSelectionFindings } from '../scoping/checks';
 import { guarded } from './guard';
-import { hasProxy } from '../kube/proxy-container';
+import { hasProxy } from '../dataplane/proxy-container';
 import { injectionFindings, namespaceInjection, podInjectionOverride } from './injection';
 import { referenceFindings } from './references';
 import {

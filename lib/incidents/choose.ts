@@ -5,8 +5,8 @@
  */
 import type { ViewState } from '../api/viewstate';
 import { refList } from '../api/viewstate';
-import { isZtunnelPod } from '../kube/dataplane';
-import { hasProxy } from '../kube/proxy-container';
+import { isZtunnelPod } from '../dataplane/mode';
+import { hasProxy } from '../dataplane/proxy-container';
 import type { Pod } from '../kube/types';
 import type { PodInterval } from '../ledger/types';
 import { rankClients, type ClientChoice, type ClientSignal } from './clients';

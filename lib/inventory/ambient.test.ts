@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { podProxy } from '../kube/proxy-container';
+import { podProxy } from '../dataplane/proxy-container';
 import type { Gateway, Namespace, Pod } from '../kube/types';
 import { buildInventory } from './build';
 

@@ -1,9 +1,9 @@
 /**
  * The ambient part of the inventory: ztunnel pods per node and waypoints with the pods that use
- * them. Which pod is ambient and which waypoint it names is lib/kube/dataplane.ts's rule.
+ * them. Which pod is ambient and which waypoint it names is lib/dataplane/mode.ts's rule.
  */
 import type { Inventory, PodRow } from '../api/inventory';
-import { isWaypointPod, isZtunnelPod, waypointRefOf, WAYPOINT_CLASS } from '../kube/dataplane';
+import { isWaypointPod, isZtunnelPod, waypointRefOf, WAYPOINT_CLASS } from '../dataplane/mode';
 import type { Gateway, Pod } from '../kube/types';
 import { objectKey, type ObjectRef } from '../refs/object-ref';
 

@@ -4,12 +4,12 @@ import {
   podDataplane,
   USE_WAYPOINT_LABEL,
   waypointOf,
-} from '../kube/dataplane';
+} from '../dataplane/mode';
 import type { Container, ContainerStatus, Namespace, Pod } from '../kube/types';
 import type { IstioConfig } from '../kube/istio-config';
 import { ambientSummary } from './ambient';
 import { DEFAULT_ROOT_NAMESPACE } from '../scoping/visibility';
-import { listOf, sidecarScopes } from '../kube/proxy-container';
+import { listOf, sidecarScopes } from '../dataplane/proxy-container';
 import { proxyOf } from './proxy';
 import { workloadOf } from '../refs/workload-ref';
 

@@ -1,4 +1,4 @@
-import { PROXY_CONTAINER, podProxy } from '../kube/proxy-container';
+import { PROXY_CONTAINER, podProxy } from '../dataplane/proxy-container';
 import type { Container, ContainerStatus, Pod } from '../kube/types';
 
 export { PROXY_CONTAINER };
@@ -11,7 +11,7 @@ export interface ProxyInfo {
   status?: ContainerStatus;
 }
 
-/** Finds the pod's Istio proxy and where the injector put it (lib/kube/proxy-container.ts). */
+/** Finds the pod's Istio proxy and where the injector put it (lib/dataplane/proxy-container.ts). */
 export function proxyOf(pod: Pod): ProxyInfo {
   const p = podProxy(pod);
   if (!p) return { placement: 'none' };

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { parseAllDocuments } from 'yaml';
 import { readFixture } from '../../test-support/fixtures';
-import { podProxy } from './proxy-container';
+import { podProxy } from '../dataplane/proxy-container';
 import { jsonEqual, SharedParts } from './shared-parts';
 import { trimFor, trimPod } from './trim';
 import type { Pod } from './types';

@@ -4,8 +4,8 @@ import { listFixtures, readFixture } from '../../test-support/fixtures';
 import { objectProblems } from '../findings/object-shape';
 import { probeFindings } from '../protocol/probes';
 import { detectMode } from '../timeline/mode';
-import { hasProxy, podProxy } from './proxy-container';
-import { podDataplane } from './dataplane';
+import { hasProxy, podProxy } from '../dataplane/proxy-container';
+import { podDataplane } from '../dataplane/mode';
 import { trimFor, trimObject, trimPod } from './trim';
 import type { Pod } from './types';
 

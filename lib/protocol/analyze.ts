@@ -5,7 +5,7 @@ import { externalHostFindings, type ClientRecords } from './external';
 import { multiplexFindings } from './multiplex';
 import { servicePortFindings } from './ports';
 import { probeFindings } from './probes';
-import { hasProxy } from '../kube/proxy-container';
+import { hasProxy } from '../dataplane/proxy-container';
 
 export interface ProtocolInput {
   /** Screened objects (lib/findings/screen.ts): each has the shape its kind requires. */

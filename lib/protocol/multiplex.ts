@@ -3,7 +3,7 @@ import type { Pod, Service } from '../kube/types';
 import { CODES } from './codes';
 import { portPatchYaml } from './ports';
 import { protocolLabel, resolvePortProtocol } from './resolve';
-import { hasProxy } from '../kube/proxy-container';
+import { hasProxy } from '../dataplane/proxy-container';
 import { groupWorkloads, portChecksApplyTo, resolveTargetPort, selects } from './select';
 
 interface PortUse {

@@ -1,7 +1,7 @@
 import type { Finding } from '../findings/types';
 import type { Container, Pod, Probe } from '../kube/types';
 import { CODES } from './codes';
-import { hasProxy, proxyContainer } from '../kube/proxy-container';
+import { hasProxy, proxyContainer } from '../dataplane/proxy-container';
 import { groupWorkloads, PROXY_NAME } from './select';
 
 export const REWRITE_ANNOTATION = 'sidecar.istio.io/rewriteAppHTTPProbers';

@@ -1,5 +1,5 @@
 import type { Container, Pod, Service, ServicePort } from '../kube/types';
-import { PROXY_CONTAINER } from '../kube/proxy-container';
+import { PROXY_CONTAINER } from '../dataplane/proxy-container';
 import { workloadKey, workloadOf } from '../refs/workload-ref';
 
 /** Namespaces istioctl analyze leaves out of port checks. */

@@ -1,6 +1,6 @@
 import type { ProxyFleetRow, FleetTotals, NamespaceSummary, WorkloadSummary } from '../api/proxies';
 import { sumMeasured } from '../api/measured';
-import { sidecarScopes } from '../kube/proxy-container';
+import { sidecarScopes } from '../dataplane/proxy-container';
 import { workloadKey } from '../refs/workload-ref';
 
 /**

@@ -1,5 +1,5 @@
 import { proxyOf } from '../inventory/proxy';
-import { sidecarScopes } from '../kube/proxy-container';
+import { sidecarScopes } from '../dataplane/proxy-container';
 import { workloadOf } from '../refs/workload-ref';
 import type { Pod, Sidecar } from '../kube/types';
 import { DEFAULT_ROOT_NAMESPACE, selectSidecar } from '../scoping/visibility';

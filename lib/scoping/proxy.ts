@@ -3,7 +3,7 @@
  * `pilot-agent proxy router`, ignores Sidecars) or sidecar, and its Istio version (cluster naming
  * changed in 1.10 and 1.21). Used by the Scoping analysis.
  */
-import { PROXY_CONTAINER, podProxy } from '../kube/proxy-container';
+import { PROXY_CONTAINER, podProxy } from '../dataplane/proxy-container';
 import type { Pod } from '../kube/types';
 
 export { PROXY_CONTAINER };

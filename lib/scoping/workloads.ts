@@ -4,7 +4,7 @@
  */
 import { workloadNameKey, workloadOf } from '../refs/workload-ref';
 import type { Pod } from '../kube/types';
-import { podProxy, sidecarScopes } from '../kube/proxy-container';
+import { podProxy, sidecarScopes } from '../dataplane/proxy-container';
 import { labelsMatch } from './visibility';
 
 export interface SidecarWorkload {

@@ -1,12 +1,12 @@
 /** Which container is the proxy, which are apps, and what their commands say. */
-import { PROXY_CONTAINER, podProxy, type PodProxy } from '../kube/proxy-container';
+import { PROXY_CONTAINER, podProxy, type PodProxy } from '../dataplane/proxy-container';
 import type { Container, Pod } from '../kube/types';
 
 export const PROXY_NAME = PROXY_CONTAINER;
 
 export type ProxyLocation = PodProxy;
 
-/** The pod's proxy (lib/kube/proxy-container.ts). */
+/** The pod's proxy (lib/dataplane/proxy-container.ts). */
 export function findProxy(pod: Pod): ProxyLocation | null {
   return podProxy(pod);
 }

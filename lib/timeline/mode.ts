@@ -1,7 +1,7 @@
 /** Detects the startup mode of a pod from its spec, annotations and the mesh config. */
-import { sidecarScopes } from '../kube/proxy-container';
+import { sidecarScopes } from '../dataplane/proxy-container';
 import type { Namespace, Pod } from '../kube/types';
-import { AMBIENT_REDIRECTION_ANNOTATION, podDataplane } from '../kube/dataplane';
+import { AMBIENT_REDIRECTION_ANNOTATION, podDataplane } from '../dataplane/mode';
 import {
   appContainers,
   appsBeforeProxy,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { nodeVersions } from '../kube/native-sidecar';
+import { nodeVersions } from '../dataplane/native-sidecar';
 import type { Node, Pod } from '../kube/types';
 import { injectionInfo, workloadModes, type InjectionInput } from './next-mode';
 import { buildPod } from '../../tests/data/timeline/builders';

@@ -1,7 +1,7 @@
 /**
  * The sidecar mode each workload runs now and the one its next pod will get.
  *
- * The injector decides native or classic once per pod, at creation (lib/kube/native-sidecar.ts):
+ * The injector decides native or classic once per pod, at creation (lib/dataplane/native-sidecar.ts):
  * a running pod keeps its placement, its replacement is decided anew from istiod's
  * ENABLE_NATIVE_SIDECARS, the template's `sidecar.istio.io/nativeSidecar` annotation and, in auto
  * mode, every node's kubelet. A workload "flips" when its live pods run one mode and a pod created
@@ -14,8 +14,8 @@ import {
   NATIVE_SIDECAR_ANNOTATION,
   type InjectorSetting,
   type NodeVersion,
-} from '../kube/native-sidecar';
-import { podProxy } from '../kube/proxy-container';
+} from '../dataplane/native-sidecar';
+import { podProxy } from '../dataplane/proxy-container';
 import type { Pod } from '../kube/types';
 import { workloadKey, workloadOf } from '../refs/workload-ref';
 import { TIMELINE } from './codes';

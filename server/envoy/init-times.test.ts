@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { readFixture } from '../../test-support/fixtures';
 import { yamlObjects } from '../../tests/data/protocol/objects';
-import { proxyStartedAt } from '../../lib/kube/proxy-container';
+import { proxyStartedAt } from '../../lib/dataplane/proxy-container';
 import type { Pod } from '../../lib/kube/types';
 import { EnvoyInitTimes } from './init-times';
 

@@ -6,7 +6,7 @@
  * only for a pod whose istio-proxy started before that moment, and not for a deleted pod seen
  * gone before it (the name's proxy was then a namesake's: a StatefulSet's pod recreated).
  */
-import { proxyStartedAt } from '../../lib/kube/proxy-container';
+import { proxyStartedAt } from '../../lib/dataplane/proxy-container';
 import type { Pod } from '../../lib/kube/types';
 import type { EnvoyProxyStats } from '../../lib/metrics/envoy-stats';
 import { podKey } from '../../lib/refs/pod-ref';

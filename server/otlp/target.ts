@@ -5,7 +5,7 @@
  * does: a reload of every interval a second cost a receiver under load more in collections than
  * in the load itself), its failure records and its clock.
  */
-import { hasProxy } from '../../lib/kube/proxy-container';
+import { hasProxy } from '../../lib/dataplane/proxy-container';
 import type { Pod } from '../../lib/kube/types';
 import type { IpHistory } from '../../lib/ledger/ip-history';
 import { normalizeIp } from '../../lib/accesslog/address';

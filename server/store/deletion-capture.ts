@@ -1,5 +1,5 @@
 import type { Pod } from '../../lib/kube/types';
-import { proxyContainer } from '../../lib/kube/proxy-container';
+import { proxyContainer } from '../../lib/dataplane/proxy-container';
 import { readFailures } from '../../lib/incidents/read-failures';
 import { podKeyOfObject } from '../../lib/refs/pod-ref';
 import type { ObservedEvent } from '../kube/listwatch';

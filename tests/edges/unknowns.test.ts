@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { FleetViewSchema, type FleetView } from '../../lib/api/proxies';
 import { isRequestError } from '../../lib/api/request-error';
-import { sidecarScopes } from '../../lib/kube/proxy-container';
+import { sidecarScopes } from '../../lib/dataplane/proxy-container';
 import { scanDeps } from '../../server/screens/proxies/fleet';
 import { scanFleet } from '../../server/screens/proxies/scan';
 import { runtimeOn, simOnly } from '../../test-support/simulator';

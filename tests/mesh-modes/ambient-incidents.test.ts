@@ -6,7 +6,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { IncidentsViewSchema } from '../../lib/api/incidents';
-import { isZtunnelPod } from '../../lib/kube/dataplane';
+import { isZtunnelPod } from '../../lib/dataplane/mode';
 import { incidentsOf } from '../../server/screens/incidents/incidents';
 import { simClient } from '../../test-support/simulator';
 

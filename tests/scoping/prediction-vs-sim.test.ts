@@ -6,7 +6,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { DestinationRule, Pod, Service } from '../../lib/kube/types';
-import { podProxy } from '../../lib/kube/proxy-container';
+import { podProxy } from '../../lib/dataplane/proxy-container';
 import { inboundClusterKeys } from '../../lib/scoping/inbound';
 import { proxyVersionOf } from '../../lib/scoping/proxy';
 import { buildMeshModel, createScopeResolver } from '../../lib/scoping/scopes';

@@ -14,7 +14,7 @@ import { scanDeps } from '../../server/screens/proxies/fleet';
 import { computeScoping, scopingDeps } from '../../server/screens/scoping/scoping';
 import { getWholeFindings } from '../../server/screens/findings/findings';
 import { baseRuntimeFor } from '../../server/runtime/registry';
-import { podProxy, sidecarScopes } from '../../lib/kube/proxy-container';
+import { podProxy, sidecarScopes } from '../../lib/dataplane/proxy-container';
 import { rawMeshOf, wiredUnscopedMesh } from './harness';
 import { expectedActive } from './istio-rules';
 import { podKeyOfObject } from '../../lib/refs/pod-ref';

@@ -7,7 +7,7 @@ import { parseAccessLog } from '../../../lib/accesslog/parser';
 import type { AccessLogRecord } from '../../../lib/accesslog/types';
 import type { Pod, Service } from '../../../lib/kube/types';
 import type { ClientRecords } from '../../../lib/protocol/external';
-import { hasProxy } from '../../../lib/kube/proxy-container';
+import { hasProxy } from '../../../lib/dataplane/proxy-container';
 import { groupWorkloads, pickLogWorkloads } from '../../../lib/protocol/select';
 import { mapBounded } from '../../../lib/proxies/pool';
 import { podLogs } from '../../kube/logs';

@@ -5,7 +5,7 @@
  */
 import type { KubeConfig } from '@kubernetes/client-node';
 import type { ZtunnelDetail, ZtunnelRow } from '../../../lib/api/proxies';
-import { isZtunnelPod } from '../../../lib/kube/dataplane';
+import { isZtunnelPod } from '../../../lib/dataplane/mode';
 import { RequestError } from '../../../lib/api/request-error';
 import { requireName } from '../../../lib/kube/names';
 import type { Pod } from '../../../lib/kube/types';

@@ -9,7 +9,7 @@ import type { BloatView } from '../../../lib/api/bloat-view';
 import { markersFor } from '../../../lib/bloat/markers';
 import { foldBloat, namespaceClustersQuery, rangeStep, steps } from '../../../lib/bloat/range';
 import { workloadOf } from '../../../lib/refs/workload-ref';
-import { podProxy, sidecarScopes } from '../../../lib/kube/proxy-container';
+import { podProxy, sidecarScopes } from '../../../lib/dataplane/proxy-container';
 import type { ScopingReport } from '../../../lib/api/scoping';
 import { listIstioConfig } from '../../kube/resources';
 import { promGet } from '../../prometheus/query';

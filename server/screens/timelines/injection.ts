@@ -4,7 +4,7 @@
  * node pools change in minutes, not seconds). A failed nodes list (no RBAC on nodes, an API
  * error) is said in the view, never a failure of it.
  */
-import { injectorSetting, nodeVersions } from '../../../lib/kube/native-sidecar';
+import { injectorSetting, nodeVersions } from '../../../lib/dataplane/native-sidecar';
 import type { Pod } from '../../../lib/kube/types';
 import type { InjectionInput } from '../../../lib/timeline/next-mode';
 import { listNodes } from '../../kube/resources';

@@ -18,7 +18,7 @@ import type {
   VirtualService,
 } from '../../../lib/kube/types';
 import type { IstioConfig } from '../../../lib/kube/istio-config';
-import { PROXY_CONTAINER, podProxy } from '../../../lib/kube/proxy-container';
+import { PROXY_CONTAINER, podProxy } from '../../../lib/dataplane/proxy-container';
 import type { MeshWorld } from './types';
 
 /** The Istio version of a proxy whose image carries no version tag. */

@@ -10,7 +10,7 @@
  * `{name, namespace, ip, node}`: workloads this ztunnel still holds after their pods are gone
  * (a ztunnel whose xDS stream lags: the stale-EDS story of ambient).
  */
-import { isZtunnelPod, podDataplane, USE_WAYPOINT_LABEL } from '../../../lib/kube/dataplane';
+import { isZtunnelPod, podDataplane, USE_WAYPOINT_LABEL } from '../../../lib/dataplane/mode';
 import type { Namespace, Pod, Service } from '../../../lib/kube/types';
 import type { MeshWorld, PodHttpResponse } from './types';
 import { objectKey, scopedHost } from '../../../lib/refs/object-ref';

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { injectorSetting, nodeVersions, decideNative } from '../../../lib/kube/native-sidecar';
-import { podProxy } from '../../../lib/kube/proxy-container';
-import { isZtunnelPod } from '../../../lib/kube/dataplane';
+import { injectorSetting, nodeVersions, decideNative } from '../../../lib/dataplane/native-sidecar';
+import { podProxy } from '../../../lib/dataplane/proxy-container';
+import { isZtunnelPod } from '../../../lib/dataplane/mode';
 import type { Namespace, Node, Pod, Service } from '../../../lib/kube/types';
 import { servicePortFindings } from '../../../lib/protocol/ports';
 import { analyzePod } from '../../../lib/timeline/analyze';

@@ -17,7 +17,7 @@
  * Envoy admin, no clusters) and serves the pods of its node, so podProxy() says null for it.
  * A malformed pod (no spec, containers not a list) simply has no proxy: never a crash.
  */
-import type { Container, ContainerStatus, Pod } from './types';
+import type { Container, ContainerStatus, Pod } from '../kube/types';
 
 export const PROXY_CONTAINER = 'istio-proxy';
 

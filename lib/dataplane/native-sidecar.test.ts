@@ -9,7 +9,7 @@ import {
   nodeVersions,
 } from './native-sidecar';
 import { podProxy } from './proxy-container';
-import type { Node, Pod } from './types';
+import type { Node, Pod } from '../kube/types';
 
 function fixturePod(file: string): Pod {
   const docs = parseAllDocuments(readFixture('pods', file)).map((d) => d.toJS() as Pod | null);

@@ -19,7 +19,7 @@
  *   `pilot-agent proxy waypoint`, labelled `gateway.networking.k8s.io/gateway-name`.
  */
 import { podProxy } from './proxy-container';
-import type { Namespace, Pod } from './types';
+import type { Namespace, Pod } from '../kube/types';
 import { objectKey, type ObjectRef } from '../refs/object-ref';
 
 export const DATAPLANE_MODE_LABEL = 'istio.io/dataplane-mode';
@@ -124,7 +124,7 @@ export function isZtunnelPod(pod: Pod, systemNamespace = 'istio-system'): boolea
   return pod.metadata?.namespace === systemNamespace && labels(pod)['app'] === 'ztunnel';
 }
 
-/** A waypoint's pods: their proxy runs `proxy waypoint` (lib/kube/proxy-container.ts). */
+/** A waypoint's pods: their proxy runs `proxy waypoint` (lib/dataplane/proxy-container.ts). */
 export function isWaypointPod(pod: Pod): boolean {
   return podProxy(pod)?.placement === 'waypoint';
 }

@@ -20,7 +20,7 @@
  *   injected with; only its replacement (rollout, eviction, scale-up) is decided anew.
  */
 import { firstAndMore } from '../text-list';
-import type { Container, Node, Pod } from './types';
+import type { Container, Node, Pod } from '../kube/types';
 import { podKey } from '../refs/pod-ref';
 
 export const NATIVE_SIDECAR_ANNOTATION = 'sidecar.istio.io/nativeSidecar';

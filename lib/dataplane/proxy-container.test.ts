@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { parseAllDocuments } from 'yaml';
 import { readFixture } from '../../test-support/fixtures';
 import { hasProxy, proxyContainer } from './proxy-container';
-import type { Pod } from './types';
+import type { Pod } from '../kube/types';
 
 // the injector's output files end with a '---' separator: take the first document
 const pod = (file: string) =>

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { parseAllDocuments } from 'yaml';
 import { readFixture } from '../../test-support/fixtures';
-import { isWaypointPod, isZtunnelPod, namespaceDataplane, podDataplane } from './dataplane';
-import type { Namespace, Pod } from './types';
+import { isWaypointPod, isZtunnelPod, namespaceDataplane, podDataplane } from './mode';
+import type { Namespace, Pod } from '../kube/types';
 
 function fixturePod(file: string): Pod {
   const docs = parseAllDocuments(readFixture('pods', file)).map((d) => d.toJS() as Pod | null);
