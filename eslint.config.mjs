@@ -140,6 +140,26 @@ export default tseslint.config(
     },
   },
   {
+    // docs/DESIGN.md: a view's requests are its components/<view>/api.ts (the GETs through
+    // components/data/fetchJson.ts): no component asks the server on its own
+    files: ['components/**/*.ts', 'components/**/*.tsx'],
+    ignores: [
+      'components/*/api.ts',
+      'components/data/fetchJson.ts',
+      '**/*.test.ts',
+      '**/*.test.tsx',
+    ],
+    rules: {
+      'no-restricted-globals': [
+        'error',
+        ...['fetch', 'EventSource', 'XMLHttpRequest', 'WebSocket'].map((name) => ({
+          name,
+          message: "a view's requests are in its api.ts (components/<view>/api.ts).",
+        })),
+      ],
+    },
+  },
+  {
     // docs/DESIGN.md: the command line is thin over lib/; it reaches no server/ module (its
     // tests may build a history store with server/store to read, as the dashboard writes it)
     files: ['cli/**/*.ts', 'cli/**/*.tsx', 'cli/**/*.mjs'],

@@ -94,14 +94,20 @@ export async function uploadIncidentsLog(
 }
 
 /**
- * The live follow's event stream from `since` (RFC 3339) on; `filters`: the view's client,
+ * Opens the live follow's event stream from `since` (RFC 3339) on; `filters`: the view's client,
  * service, ip and namespace as viewStateQuery writes them (`?client=...`, or '').
  */
-export function liveIncidentsUrl(context: string | null, filters: string, since: string): string {
+export function openLiveIncidents(
+  context: string | null,
+  filters: string,
+  since: string,
+): EventSource {
   const q = filters;
-  return withContext(
-    `/api/incidents/live${q}${q ? '&' : '?'}since=${encodeURIComponent(since)}`,
-    context,
+  return new EventSource(
+    withContext(
+      `/api/incidents/live${q}${q ? '&' : '?'}since=${encodeURIComponent(since)}`,
+      context,
+    ),
   );
 }
 

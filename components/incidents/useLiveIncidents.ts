@@ -9,7 +9,13 @@ import {
   type LiveBuffer,
   type LiveStats,
 } from '../../lib/incidents/live';
-import { liveBatchOf, liveFailureOf, liveIncidentsUrl, type LiveProblem, type Marker } from './api';
+import {
+  liveBatchOf,
+  liveFailureOf,
+  openLiveIncidents,
+  type LiveProblem,
+  type Marker,
+} from './api';
 
 export interface LiveState {
   status: 'off' | 'connecting' | 'live' | 'paused' | 'ended' | 'failed';
@@ -73,7 +79,7 @@ export function useLiveIncidents(
       return;
     }
     const from = resumeFrom.current ?? since;
-    const es = new EventSource(liveIncidentsUrl(context, q, from));
+    const es = openLiveIncidents(context, q, from);
     setState((s) => ({ ...s, status: 'connecting', error: null }));
     es.addEventListener('open', () => setState((s) => ({ ...s, status: 'live' })));
     es.addEventListener('batch', (ev) => {
@@ -107,7 +113,7 @@ export function useLiveIncidents(
       setState((s) => ({ ...s, status: s.status === 'failed' ? 'failed' : 'ended' }));
     });
     es.addEventListener('error', () => {
-      if (es.readyState === EventSource.CLOSED)
+      if (es.readyState === es.CLOSED)
         setState((s) => ({ ...s, status: 'failed', error: 'the live stream closed' }));
     });
     return () => {

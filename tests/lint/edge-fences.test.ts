@@ -4,7 +4,11 @@ import { ESLint } from 'eslint';
 
 const root = path.resolve(import.meta.dirname, '../..');
 // only the fences: other rules (import graphs) read the probe's path from disk, where it is not
-const FENCES = new Set(['no-restricted-imports', '@typescript-eslint/no-restricted-imports']);
+const FENCES = new Set([
+  'no-restricted-imports',
+  '@typescript-eslint/no-restricted-imports',
+  'no-restricted-globals',
+]);
 const eslint = new ESLint({ cwd: root, ruleFilter: ({ ruleId }) => FENCES.has(ruleId) });
 
 /** The imports a fence refuses in `code` as if it were `file`, each with the rule's message. */
@@ -76,5 +80,25 @@ describe('server/ is fenced from app/ and components/ (eslint.config.mjs)', () =
       'export const all = [withContext, runtimeFor];',
     ].join('\n');
     expect(await refused('server/screens/probe.ts', code)).toEqual([]);
+  });
+});
+
+describe("components/ ask the server only through their view's api.ts (eslint.config.mjs)", () => {
+  const asks = [
+    "export const a = () => fetch('/api/findings');",
+    "export const b = () => new EventSource('/api/incidents/live');",
+    'export const c = () => new XMLHttpRequest();',
+    "export const d = () => new WebSocket('ws://x');",
+  ].join('\n');
+
+  it('refuses fetch, EventSource, XMLHttpRequest and WebSocket in a component', async () => {
+    const said = await refused('components/findings/Probe.tsx', asks);
+    expect(said).toHaveLength(4);
+    for (const m of said) expect(m).toMatch(/a view's requests are in its api\.ts/);
+  });
+
+  it("lets a view's api.ts and the shared fetchJson ask", async () => {
+    expect(await refused('components/findings/api.ts', asks)).toEqual([]);
+    expect(await refused('components/data/fetchJson.ts', asks)).toEqual([]);
   });
 });
