@@ -1,4 +1,4 @@
-import { viewPage, type SearchParams } from '@/app/_lib/page';
+import { viewPage, type SearchParams } from '@/app/_lib/page-opening';
 import { findingsQuery } from '@/components/findings/api';
 import { inventoryQuery } from '@/components/inventory/api';
 import { OverviewView } from '@/components/overview/OverviewView';

@@ -50,7 +50,7 @@ describe('server/ is fenced from app/ and components/ (eslint.config.mjs)', () =
     const code = [
       "import { routeQuery } from '../../app/api/_lib/params';",
       "import { fleetQuery } from '@/components/proxies/api';",
-      "import type { Prefetch } from '../../app/_lib/page';",
+      "import type { Prefetch } from '../../app/_lib/page-opening';",
       "import { ErrorPanel } from '../../components/ui/ErrorPanel';",
       'export const all = [routeQuery, fleetQuery, ErrorPanel] as unknown as Prefetch[];',
     ].join('\n');

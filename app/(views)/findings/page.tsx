@@ -1,4 +1,4 @@
-import { viewPage, type SearchParams } from '@/app/_lib/page';
+import { viewPage, type SearchParams } from '@/app/_lib/page-opening';
 import { findingsQuery } from '@/components/findings/api';
 import { FindingsView } from '@/components/findings/FindingsView';
 import { getFindings } from '@/server/screens/findings/findings';

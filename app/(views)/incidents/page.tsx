@@ -1,4 +1,4 @@
-import { viewPage, type SearchParams } from '@/app/_lib/page';
+import { viewPage, type SearchParams } from '@/app/_lib/page-opening';
 import { inventoryQuery, podListQuery } from '@/components/inventory/api';
 import { IncidentsView } from '@/components/incidents/IncidentsView';
 import { clientPickerQuery, incidentsQuery } from '@/components/incidents/api';

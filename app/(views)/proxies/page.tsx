@@ -1,4 +1,4 @@
-import { viewPage, type SearchParams } from '@/app/_lib/page';
+import { viewPage, type SearchParams } from '@/app/_lib/page-opening';
 import { FleetView } from '@/components/proxies/FleetView';
 import { fleetQuery } from '@/components/proxies/api';
 import { runtimeFor } from '@/server/runtime/registry';

@@ -1,4 +1,4 @@
-import { viewPage, type SearchParams } from '@/app/_lib/page';
+import { viewPage, type SearchParams } from '@/app/_lib/page-opening';
 import { scopingQuery } from '@/components/scoping/api';
 import { ScopingView } from '@/components/scoping/ScopingView';
 import { getScoping } from '@/server/screens/scoping/scoping';

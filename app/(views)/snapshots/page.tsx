@@ -1,4 +1,4 @@
-import { openPage, type SearchParams } from '@/app/_lib/page';
+import { openPage, type SearchParams } from '@/app/_lib/page-opening';
 import { PageTitle } from '@/components/ui/Card';
 import { SnapshotTable } from '@/components/snapshots/SnapshotTable';
 import { listSnapshots } from '@/server/screens/snapshots/snapshots';

@@ -1,5 +1,5 @@
 import { preload } from 'react-dom';
-import { viewPage, type SearchParams } from '@/app/_lib/page';
+import { viewPage, type SearchParams } from '@/app/_lib/page-opening';
 import {
   TIMELINE_SORT_KEYS,
   timelineQueryOfView,

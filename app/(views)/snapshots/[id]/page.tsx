@@ -1,4 +1,4 @@
-import { openPage, type SearchParams } from '@/app/_lib/page';
+import { openPage, type SearchParams } from '@/app/_lib/page-opening';
 import { IncidentReport } from '@/components/incidents/IncidentReport';
 import { FrozenTimelines } from '@/components/snapshots/FrozenTimelines';
 import { SnapshotBanner } from '@/components/snapshots/SnapshotBanner';

@@ -1,4 +1,4 @@
-import { openPage, type SearchParams } from '@/app/_lib/page';
+import { openPage, type SearchParams } from '@/app/_lib/page-opening';
 import { PodDetailView } from '@/components/inventory/PodDetailView';
 import { ErrorPanel } from '@/components/ui/ErrorPanel';
 import { PageTitle } from '@/components/ui/Card';
