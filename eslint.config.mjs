@@ -7,7 +7,7 @@ import layers from './scripts/eslint/layers.mjs';
 import meshdxRefs from './scripts/eslint/no-inline-ref.mjs';
 
 // Import fences from docs/DESIGN.md: lib/ is pure (no server/, app/, components/, no I/O modules);
-// components/ never reaches into server/.
+// components/ and cli/ never reach into server/; server/ never reaches into app/ or components/.
 const serverImports = ['@/server/*', '@/server/**', '**/server/*', '**/server/**'];
 const appImports = ['@/app/*', '@/app/**', '**/app/*', '**/app/**'];
 const componentImports = [
@@ -135,6 +135,66 @@ export default tseslint.config(
             { name: '@kubernetes/client-node', message: 'components/ render view models only.' },
           ],
           patterns: [{ group: serverImports, message: 'components/ must not import server/.' }],
+        },
+      ],
+    },
+  },
+  {
+    // docs/DESIGN.md: a view's requests are its components/<view>/api.ts (the GETs through
+    // components/data/fetchJson.ts): no component asks the server on its own
+    files: ['components/**/*.ts', 'components/**/*.tsx'],
+    ignores: [
+      'components/*/api.ts',
+      'components/data/fetchJson.ts',
+      '**/*.test.ts',
+      '**/*.test.tsx',
+    ],
+    rules: {
+      'no-restricted-globals': [
+        'error',
+        ...['fetch', 'EventSource', 'XMLHttpRequest', 'WebSocket'].map((name) => ({
+          name,
+          message: "a view's requests are in its api.ts (components/<view>/api.ts).",
+        })),
+      ],
+    },
+  },
+  {
+    // docs/DESIGN.md: the command line is thin over lib/; it reaches no server/ module (its
+    // tests may build a history store with server/store to read, as the dashboard writes it)
+    files: ['cli/**/*.ts', 'cli/**/*.tsx', 'cli/**/*.mjs'],
+    ignores: ['cli/**/*.test.ts', 'cli/**/*.test.tsx'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              group: serverImports,
+              message: 'cli/ must not import server/: it runs the lib/ analyses on files.',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    // docs/DESIGN.md: server/ is below the edge: it never imports app/ (pages, routes) or
+    // components/ (React). typescript-eslint's copy of the rule, so that the simulator's own
+    // no-restricted-imports block below still applies to server/sim and this one too; type-only
+    // imports are refused as well
+    files: ['server/**/*.ts', 'server/**/*.tsx'],
+    ignores: ['server/**/*.test.ts', 'server/**/*.test.tsx'],
+    rules: {
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              group: [...appImports, ...componentImports],
+              message: 'server/ must not import app/ or components/.',
+            },
+          ],
         },
       ],
     },

@@ -1,7 +1,7 @@
 'use client';
 
 import { useMemo, useRef, useState } from 'react';
-import type { FindingsReport } from '../../lib/api/findings';
+import type { FindingsReport } from './api';
 import { sortRows } from '../../lib/ui/sort-rows';
 import { PodLink } from '../inventory/PodLink';
 import { Badge } from '../ui/Card';

@@ -1,7 +1,7 @@
 'use client';
 
 import { useQuery } from '@tanstack/react-query';
-import { findingsQuery } from '../data/queries';
+import { findingsQuery } from './api';
 import { QueryBoundary } from '../data/QueryBoundary';
 import { useViewState } from '../data/useViewState';
 import { Badge, Card } from '../ui/Card';

@@ -1,6 +1,6 @@
 'use client';
 
-import type { FindingGroup } from '../../lib/api/findings';
+import type { FindingGroup } from './api';
 import { Badge } from '../ui/Card';
 
 const tone = { error: 'bad', warning: 'warn', info: 'info' } as const;

@@ -1,4 +1,4 @@
-import type { FindingsReport } from '../../lib/api/findings';
+import type { FindingsReport } from './api';
 
 type Finding = FindingsReport['findings'][number];
 type Severity = Finding['severity'];

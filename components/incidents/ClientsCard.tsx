@@ -1,6 +1,6 @@
 'use client';
 
-import type { IncidentsView } from '../../lib/api/incidents';
+import type { IncidentsView } from './api';
 import { tryParsePodRef } from '../../lib/refs/pod-ref';
 import { PodLink } from '../inventory/PodLink';
 import { Card } from '../ui/Card';

@@ -13,7 +13,7 @@ import {
   XAxis,
   YAxis,
 } from 'recharts';
-import type { IncidentsView } from '../../lib/api/incidents';
+import type { IncidentsView } from './api';
 import { chartDomain } from '../../lib/incidents/chart';
 import { clock, fmtDuration } from '../../lib/incidents/format';
 import { workloadNameKey } from '../../lib/refs/workload-ref';

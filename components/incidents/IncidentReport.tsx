@@ -1,6 +1,6 @@
 'use client';
 
-import type { IncidentsView } from '../../lib/api/incidents';
+import type { IncidentsView } from './api';
 import { clock, fmtDuration } from '../../lib/incidents/format';
 import { problemText } from '../../lib/parse-problem';
 import { Card, Stat } from '../ui/Card';

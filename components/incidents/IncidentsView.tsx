@@ -2,17 +2,15 @@
 
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
-import type { IncidentsView as View } from '../../lib/api/incidents';
 import { refList } from '../../lib/api/viewstate';
 import { mergeLive } from '../../lib/incidents/live';
-import { inventoryQuery, podListQuery } from '../data/queries';
-import { clientPickerQuery } from './query';
+import { inventoryQuery, podListQuery } from '../inventory/api';
+import { clientPickerQuery, incidentsQuery, type IncidentsView as View } from './api';
 import { QueryBoundary } from '../data/QueryBoundary';
 import { useViewState } from '../data/useViewState';
 import { FilterBar, SelectFilter, TextFilter } from '../ui/Filters';
 import { IncidentReport } from './IncidentReport';
 import { IpHolders } from './IpHolders';
-import { incidentsQuery } from './query';
 import { UploadPanel } from './UploadPanel';
 import { useClusterContext } from '../data/useClusterContext';
 import { WindowBar } from './WindowBar';

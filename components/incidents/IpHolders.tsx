@@ -1,9 +1,9 @@
 'use client';
 
 import { useQuery } from '@tanstack/react-query';
-import type { PodRow } from '../../lib/api/inventory';
+import type { PodRow } from './api';
 import { isIpAddress } from '../../lib/inventory/pod-list';
-import { podListQuery } from '../data/queries';
+import { podListQuery } from '../inventory/api';
 import { QueryBoundary } from '../data/QueryBoundary';
 import { Card } from '../ui/Card';
 import { PodLink } from '../inventory/PodLink';

@@ -10,7 +10,7 @@ import {
   XAxis,
   YAxis,
 } from 'recharts';
-import type { IncidentsView } from '../../lib/api/incidents';
+import type { IncidentsView } from './api';
 import { clock, fmtDuration } from '../../lib/incidents/format';
 import { Card } from '../ui/Card';
 import { MemoryNote } from './MemoryNote';

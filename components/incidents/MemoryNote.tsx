@@ -1,4 +1,4 @@
-import type { IncidentsView } from '../../lib/api/incidents';
+import type { IncidentsView } from './api';
 
 /**
  * The one sentence that says what the window holds and from where (computed once on the

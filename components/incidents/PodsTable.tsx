@@ -1,6 +1,6 @@
 'use client';
 
-import type { UpstreamPodRow } from '../../lib/api/incidents';
+import type { UpstreamPodRow } from './api';
 import { afterGone, clock, fmtDuration } from '../../lib/incidents/format';
 import { Badge } from '../ui/Card';
 import { VirtualTable, type Column } from '../ui/VirtualTable';

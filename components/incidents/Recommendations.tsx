@@ -1,7 +1,7 @@
 'use client';
 
 import { useState } from 'react';
-import type { IncidentsView } from '../../lib/api/incidents';
+import type { IncidentsView } from './api';
 import type { Finding } from '../../lib/findings/types';
 import { INCIDENT_CATALOG } from '../../lib/incidents/codes';
 import { Badge, Card } from '../ui/Card';

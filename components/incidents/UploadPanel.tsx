@@ -1,50 +1,25 @@
 'use client';
 
 import { useState } from 'react';
-import { IncidentsViewSchema, type IncidentsView } from '../../lib/api/incidents';
-import { ApiErrorSchema } from '../../lib/api/errors';
-import { viewStateQuery, type ViewState } from '../../lib/api/viewstate';
+import type { ViewState } from '../../lib/api/viewstate';
 import { ErrorPanel } from '../ui/ErrorPanel';
 import { Card } from '../ui/Card';
 import { IncidentReport } from './IncidentReport';
-import { withContext } from '../../lib/api/context';
+import { uploadIncidentsLog, type UploadAnswer } from './api';
 import { useClusterContext } from '../data/useClusterContext';
-
-type Result =
-  { kind: 'view'; view: IncidentsView } | { kind: 'error'; message: string; hint?: string };
 
 /** Paste or upload an access log (e.g. from `kubectl logs`), analysed against the same pod IP history. */
 export function UploadPanel({ state }: { state: ViewState<'incidents'> }) {
   const [text, setText] = useState('');
   const [format, setFormat] = useState('');
   const [busy, setBusy] = useState(false);
-  const [result, setResult] = useState<Result | null>(null);
+  const [result, setResult] = useState<UploadAnswer | null>(null);
   const ctx = useClusterContext();
 
   async function analyze(body: string) {
     setBusy(true);
     try {
-      const q = viewStateQuery({
-        from: state.from,
-        to: state.to,
-        service: state.service,
-        ip: state.ip,
-        format: format || undefined,
-      });
-      const res = await fetch(withContext(`/api/incidents/upload${q}`, ctx), {
-        method: 'POST',
-        headers: { 'Content-Type': 'text/plain; charset=utf-8' },
-        body,
-      });
-      const data: unknown = await res.json().catch(() => null);
-      if (!res.ok) {
-        const err = ApiErrorSchema.safeParse(data);
-        setResult({
-          kind: 'error',
-          message: err.success ? err.data.error.message : `upload answered ${res.status}`,
-          hint: err.success ? err.data.error.hint : undefined,
-        });
-      } else setResult({ kind: 'view', view: IncidentsViewSchema.parse(data) });
+      setResult(await uploadIncidentsLog(ctx, state, format || undefined, body));
     } catch (e) {
       setResult({ kind: 'error', message: e instanceof Error ? e.message : String(e) });
     } finally {

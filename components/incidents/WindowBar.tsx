@@ -1,9 +1,8 @@
 'use client';
 
 import { useState } from 'react';
-import type { IncidentsView } from '../../lib/api/incidents';
+import type { IncidentsView, LiveProblem } from './api';
 import { fmtDuration } from '../../lib/incidents/format';
-import type { LiveProblem } from './useLiveIncidents';
 
 const utc = (iso: string) => iso.replace('T', ' ').replace(/\.\d+Z$|Z$/, ' UTC');
 

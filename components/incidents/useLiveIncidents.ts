@@ -1,9 +1,6 @@
 'use client';
 
 import { useEffect, useRef, useState } from 'react';
-import { z } from 'zod';
-import { MarkerSchema, RequestRowSchema } from '../../lib/api/incidents';
-import { withContext } from '../../lib/api/context';
 import { viewStateQuery } from '../../lib/api/viewstate';
 import {
   emptyStats,
@@ -12,23 +9,13 @@ import {
   type LiveBuffer,
   type LiveStats,
 } from '../../lib/incidents/live';
-
-const BatchSchema = z.object({
-  rows: z.array(RequestRowSchema),
-  stats: z.object({
-    lines: z.number(),
-    records: z.number(),
-    failing: z.number(),
-    skipped: z.number(),
-    errors: z.number(),
-  }),
-  markers: z.array(MarkerSchema),
-  problems: z.array(z.object({ source: z.string(), problem: z.string(), gone: z.boolean() })),
-  clients: z.array(z.string()),
-});
-type Marker = z.infer<typeof MarkerSchema>;
-/** A client whose log could not be followed: `gone` when its pod no longer exists. */
-export type LiveProblem = z.infer<typeof BatchSchema>['problems'][number];
+import {
+  liveBatchOf,
+  liveFailureOf,
+  openLiveIncidents,
+  type LiveProblem,
+  type Marker,
+} from './api';
 
 export interface LiveState {
   status: 'off' | 'connecting' | 'live' | 'paused' | 'ended' | 'failed';
@@ -92,17 +79,12 @@ export function useLiveIncidents(
       return;
     }
     const from = resumeFrom.current ?? since;
-    const url = withContext(
-      `/api/incidents/live${q}${q ? '&' : '?'}since=${encodeURIComponent(from)}`,
-      context,
-    );
-    const es = new EventSource(url);
+    const es = openLiveIncidents(context, q, from);
     setState((s) => ({ ...s, status: 'connecting', error: null }));
     es.addEventListener('open', () => setState((s) => ({ ...s, status: 'live' })));
     es.addEventListener('batch', (ev) => {
-      const parsed = BatchSchema.safeParse(JSON.parse((ev as MessageEvent<string>).data));
-      if (!parsed.success) return;
-      const b = parsed.data;
+      const b = liveBatchOf((ev as MessageEvent<string>).data);
+      if (!b) return;
       const stats = addStats(base.current, b.stats);
       latestStats.current = stats;
       for (const r of b.rows)
@@ -123,17 +105,15 @@ export function useLiveIncidents(
       });
     });
     es.addEventListener('failure', (ev) => {
-      const m = z
-        .object({ message: z.string() })
-        .safeParse(JSON.parse((ev as MessageEvent<string>).data));
-      setState((s) => ({ ...s, status: 'failed', error: m.success ? m.data.message : 'failed' }));
+      const message = liveFailureOf((ev as MessageEvent<string>).data);
+      setState((s) => ({ ...s, status: 'failed', error: message ?? 'failed' }));
     });
     es.addEventListener('end', () => {
       es.close();
       setState((s) => ({ ...s, status: s.status === 'failed' ? 'failed' : 'ended' }));
     });
     es.addEventListener('error', () => {
-      if (es.readyState === EventSource.CLOSED)
+      if (es.readyState === es.CLOSED)
         setState((s) => ({ ...s, status: 'failed', error: 'the live stream closed' }));
     });
     return () => {

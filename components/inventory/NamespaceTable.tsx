@@ -1,7 +1,7 @@
 'use client';
 
 import Link from 'next/link';
-import type { NamespaceRow } from '../../lib/api/inventory';
+import type { NamespaceRow } from './api';
 import { Badge } from '../ui/Card';
 import { withContext } from '../../lib/api/context';
 import { useClusterContext } from '../data/useClusterContext';

@@ -1,4 +1,4 @@
-import type { PodDetail } from '../../lib/api/inventory';
+import type { PodDetail } from './api';
 import { Badge, Card } from '../ui/Card';
 import { shortTime } from './format';
 import { PodLink } from './PodLink';

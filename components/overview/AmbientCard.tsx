@@ -1,6 +1,6 @@
 'use client';
 
-import type { Inventory } from '../../lib/api/inventory';
+import type { Inventory } from './api';
 import { Badge, Card } from '../ui/Card';
 import { objectKey } from '../../lib/refs/object-ref';
 

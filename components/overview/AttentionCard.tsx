@@ -2,7 +2,7 @@
 
 import { useQuery } from '@tanstack/react-query';
 import Link from 'next/link';
-import { findingsQuery } from '../data/queries';
+import { findingsQuery } from '../findings/api';
 import { QueryBoundary } from '../data/QueryBoundary';
 import { countByCode } from '../findings/summary';
 import { Badge, Card } from '../ui/Card';

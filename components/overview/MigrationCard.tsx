@@ -1,13 +1,12 @@
 'use client';
 
 import { useQuery } from '@tanstack/react-query';
-import type { NamespaceReadiness } from '../../lib/api/ambient';
 import { firstAndMore } from '../../lib/text-list';
 import { QueryBoundary } from '../data/QueryBoundary';
 import { useClusterContext } from '../data/useClusterContext';
 import { CopyButton } from '../timeline/CopyButton';
 import { Badge, Card } from '../ui/Card';
-import { ambientQuery } from './queries';
+import { ambientQuery, type NamespaceReadiness } from './api';
 
 const STATUS_TONE = {
   migrated: 'good',

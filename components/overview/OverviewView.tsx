@@ -1,7 +1,7 @@
 'use client';
 
 import { useQuery } from '@tanstack/react-query';
-import { inventoryQuery } from '../data/queries';
+import { inventoryQuery } from '../inventory/api';
 import { QueryBoundary } from '../data/QueryBoundary';
 import { useViewState } from '../data/useViewState';
 import { NamespaceTable } from '../inventory/NamespaceTable';

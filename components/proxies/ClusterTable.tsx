@@ -1,7 +1,7 @@
 'use client';
 
 import { useMemo, useState } from 'react';
-import type { ClusterRowView } from '../../lib/api/proxies';
+import type { ClusterRowView } from './api';
 import { distinctValues, filterClusterRows, type ClusterFilter } from '../../lib/proxies/filter';
 import { Badge } from '../ui/Card';
 import { FilterBar, SelectFilter, TextFilter } from '../ui/Filters';

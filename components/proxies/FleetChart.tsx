@@ -10,7 +10,7 @@ import {
   XAxis,
   YAxis,
 } from 'recharts';
-import type { DistributionBin } from '../../lib/api/proxies';
+import type { DistributionBin } from './api';
 import { compactCount, count } from './format';
 
 /**

@@ -1,5 +1,4 @@
-import type { MeasuredSum } from '../../lib/api/measured';
-import type { FleetView } from '../../lib/api/proxies';
+import type { FleetView, MeasuredSum } from './api';
 import { Badge, Card, Stat } from '../ui/Card';
 import { bytes, count } from './format';
 import { workloadNameKey } from '../../lib/refs/workload-ref';

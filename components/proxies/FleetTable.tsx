@@ -1,7 +1,7 @@
 'use client';
 
 import { useMemo, type ReactNode } from 'react';
-import type { ProxyFleetRow } from '../../lib/api/proxies';
+import type { ProxyFleetRow } from './api';
 import { sidecarScopes } from '../../lib/dataplane/proxy-container';
 import { Badge } from '../ui/Card';
 import { ElidedName } from '../ui/ElidedName';

@@ -2,7 +2,6 @@
 
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
-import type { FleetProgress, FleetView as Fleet } from '../../lib/api/proxies';
 import { fleetQueryOfView } from '../../lib/proxies/page';
 import { useViewState } from '../data/useViewState';
 import { Card } from '../ui/Card';
@@ -15,7 +14,7 @@ import { FleetStats, NamespaceList, TopWorkloads } from './FleetSummary';
 import { FleetTable } from './FleetTable';
 import { ProxyDetailPanel } from './ProxyDetailPanel';
 import { OpensInView } from '../ui/OpensInView';
-import { fleetQuery } from './queries';
+import { fleetQuery, type FleetProgress, type FleetView as Fleet } from './api';
 import { ScanProgress } from './ScanProgress';
 import { ZtunnelCard } from './ZtunnelCard';
 import { useClusterContext } from '../data/useClusterContext';

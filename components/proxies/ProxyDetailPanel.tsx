@@ -1,16 +1,14 @@
 'use client';
 
 import { useQuery } from '@tanstack/react-query';
-import type { ProxyDetail } from '../../lib/api/proxies';
 import { QueryBoundary } from '../data/QueryBoundary';
 import { Card } from '../ui/Card';
 import { ErrorPanel } from '../ui/ErrorPanel';
 import { ClusterTable } from './ClusterTable';
 import { count } from './format';
-import { proxyDetailQuery } from './queries';
+import { configDumpHref, proxyDetailQuery, type ProxyDetail } from './api';
 import { useClusterContext } from '../data/useClusterContext';
-import { withContext } from '../../lib/api/context';
-import { podKey, podPath } from '../../lib/refs/pod-ref';
+import { podKey } from '../../lib/refs/pod-ref';
 
 /** Clusters could not be read at all: the counts are unknown, not zero. */
 export function clustersUnknown(d: Pick<ProxyDetail, 'errors' | 'clusters'>): boolean {
@@ -65,7 +63,7 @@ function Counts({ d }: { d: ProxyDetail }) {
 export function ProxyDetailPanel({ namespace, name }: { namespace: string; name: string }) {
   const ctx = useClusterContext();
   const q = useQuery(proxyDetailQuery(ctx, namespace, name));
-  const raw = withContext(`/api/proxies/${podPath({ namespace, name })}/config_dump`, ctx);
+  const raw = configDumpHref(ctx, namespace, name);
   return (
     <Card
       title={`Proxy ${podKey(namespace, name)}`}

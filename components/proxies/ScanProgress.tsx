@@ -1,4 +1,4 @@
-import type { FleetProgress } from '../../lib/api/proxies';
+import type { FleetProgress } from './api';
 import { count } from './format';
 
 /** "412 of 1,200 proxies" while the scan runs. */

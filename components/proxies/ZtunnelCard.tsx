@@ -1,12 +1,11 @@
 'use client';
 
 import { useQuery } from '@tanstack/react-query';
-import type { ZtunnelDetail, ZtunnelRow } from '../../lib/api/proxies';
 import { QueryBoundary } from '../data/QueryBoundary';
 import { useClusterContext } from '../data/useClusterContext';
 import { Badge, Card } from '../ui/Card';
 import { bytes, count } from './format';
-import { ztunnelDetailQuery } from './queries';
+import { ztunnelDetailQuery, type ZtunnelDetail, type ZtunnelRow } from './api';
 import { podKey, tryParsePodRef } from '../../lib/refs/pod-ref';
 import { problemText } from '../../lib/parse-problem';
 

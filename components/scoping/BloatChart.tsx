@@ -12,12 +12,11 @@ import {
   XAxis,
   YAxis,
 } from 'recharts';
-import type { BloatView } from '../../lib/api/bloat-view';
 import { markerEffects } from '../../lib/bloat/effects';
 import { chartExtent } from '../../lib/bloat/extent';
 import { QueryBoundary } from '../data/QueryBoundary';
 import { useClusterContext } from '../data/useClusterContext';
-import { bloatQuery } from './queries';
+import { bloatQuery, type BloatView } from './api';
 import { workloadNameKey } from '../../lib/refs/workload-ref';
 import { objectKey, objectText } from '../../lib/refs/object-ref';
 

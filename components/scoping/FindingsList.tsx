@@ -1,6 +1,6 @@
 'use client';
 
-import type { ScopingReport } from '../../lib/api/scoping';
+import type { ScopingReport } from './api';
 import { Badge } from '../ui/Card';
 import { Evidence } from '../ui/Evidence';
 

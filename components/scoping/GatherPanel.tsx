@@ -1,6 +1,6 @@
 'use client';
 
-import type { ScopingView } from '../../lib/api/scoping-view';
+import type { ScopingView } from './api';
 import { Badge } from '../ui/Card';
 import { duration, num, seconds, sourceLabel } from './format';
 import { podKey } from '../../lib/refs/pod-ref';

@@ -1,6 +1,6 @@
 'use client';
 
-import type { GeneratedSidecar } from '../../lib/api/scoping';
+import type { GeneratedSidecar } from './api';
 import { num, pct } from './format';
 import { SidecarProposal } from './SidecarProposal';
 import { YamlActions } from './YamlActions';

@@ -1,7 +1,7 @@
 'use client';
 
 import { useMemo, useRef, useState } from 'react';
-import type { ScopingNamespaceRow } from '../../lib/api/scoping';
+import type { ScopingNamespaceRow } from './api';
 import { Badge } from '../ui/Card';
 import { SortHeaderCell } from '../ui/SortHeader';
 import { ROW_FOCUS_CLASS, useRowFocus } from '../ui/useRowFocus';

@@ -10,7 +10,7 @@ import { FindingsList } from './FindingsList';
 import { GatherPanel } from './GatherPanel';
 import { NamespaceRanking } from './NamespaceRanking';
 import { num, pct } from './format';
-import { scopingQuery } from './queries';
+import { scopingQuery } from './api';
 import { NamespaceProposals } from './NamespaceProposals';
 import { WorkloadTable } from './WorkloadTable';
 import { YamlActions } from './YamlActions';

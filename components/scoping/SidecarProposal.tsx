@@ -1,7 +1,7 @@
 'use client';
 
 import { useState } from 'react';
-import type { GeneratedSidecar } from '../../lib/api/scoping';
+import type { GeneratedSidecar } from './api';
 import { Badge } from '../ui/Card';
 import { num, pct } from './format';
 import { YamlActions } from './YamlActions';

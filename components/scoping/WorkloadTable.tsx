@@ -1,7 +1,7 @@
 'use client';
 
 import { useRef } from 'react';
-import type { WorkloadRow } from '../../lib/api/scoping';
+import type { WorkloadRow } from './api';
 import { ROW_FOCUS_CLASS, useRowFocus } from '../ui/useRowFocus';
 import { Badge } from '../ui/Card';
 import { num, sourceLabel } from './format';

@@ -1,6 +1,6 @@
 'use client';
 
-import type { TimelinePagedFleet } from '../../lib/api/timelines';
+import type { TimelinePagedFleet } from './api';
 import { podKeyOf } from '../../lib/refs/pod-ref';
 import { LateNote } from '../ui/LateNote';
 import { VirtualTable } from '../ui/VirtualTable';

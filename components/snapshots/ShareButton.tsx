@@ -1,8 +1,7 @@
 'use client';
 
 import { useState, useSyncExternalStore } from 'react';
-import { withContext } from '../../lib/api/context';
-import type { SnapshotInfo, SnapshotView } from '../../lib/api/snapshots';
+import { freezeView, type SnapshotInfo, type SnapshotView } from './api';
 import { useClusterContext } from '../data/useClusterContext';
 
 type State =
@@ -38,21 +37,12 @@ export function ShareButton({ view }: { view: SnapshotView }) {
   const share = async () => {
     setState({ kind: 'freezing' });
     try {
-      const res = await fetch(withContext('/api/snapshots', ctx), {
-        method: 'POST',
-        headers: { 'Content-Type': 'application/json', Accept: 'application/json' },
-        body: JSON.stringify({ view, query: viewQuery() }),
-      });
-      const data = (await res.json().catch(() => null)) as
-        SnapshotInfo | { error?: { message?: string; hint?: string } } | null;
-      if (!res.ok || data === null || !('id' in data)) {
-        const err = data && 'error' in data ? data.error : undefined;
-        setState({
-          kind: 'failed',
-          message: `${err?.message ?? `the server answered ${res.status}`}${err?.hint ? ` ${err.hint}` : ''}`,
-        });
+      const answer = await freezeView(ctx, view, viewQuery());
+      if (!answer.ok) {
+        setState({ kind: 'failed', message: answer.message });
         return;
       }
+      const data = answer.info;
       const link = `${window.location.origin}${data.link}`;
       const copied = await navigator.clipboard.writeText(link).then(
         () => true,

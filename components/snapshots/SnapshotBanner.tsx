@@ -1,4 +1,4 @@
-import type { SnapshotInfo } from '../../lib/api/snapshots';
+import type { SnapshotInfo } from './api';
 
 /** What a snapshot page shows first: frozen when, by whom, from which URL; nothing here is live. */
 export function SnapshotBanner({ info }: { info: SnapshotInfo }) {

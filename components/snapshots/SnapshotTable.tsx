@@ -1,4 +1,4 @@
-import type { SnapshotList } from '../../lib/api/snapshots';
+import type { SnapshotList } from './api';
 import { Card } from '../ui/Card';
 
 const MIB = 1024 * 1024;

@@ -1,7 +1,7 @@
 'use client';
 
 import type { z } from 'zod';
-import type { FixSchema } from '../../lib/api/timelines';
+import type { FixSchema } from './api';
 import { CopyButton } from './CopyButton';
 
 type Fix = z.infer<typeof FixSchema>;

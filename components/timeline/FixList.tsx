@@ -1,7 +1,7 @@
 'use client';
 
 import { useState } from 'react';
-import type { WorkloadFix } from '../../lib/api/timelines';
+import type { WorkloadFix } from './api';
 import { Badge } from '../ui/Card';
 import { FixBlock } from './FixBlock';
 import { VERDICT_HELP, VERDICT_TONE } from './format';

@@ -1,7 +1,7 @@
 'use client';
 
 import dynamic from 'next/dynamic';
-import type { TimelineFleet, TimelinePagedFleet } from '../../lib/api/timelines';
+import type { TimelineFleet, TimelinePagedFleet } from './api';
 import { Card, Stat } from '../ui/Card';
 import { FixList } from './FixList';
 import { statTone, VERDICT_ORDER } from './format';

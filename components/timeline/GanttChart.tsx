@@ -12,7 +12,7 @@ import {
   XAxis,
   YAxis,
 } from 'recharts';
-import type { PodGanttView } from '../../lib/api/timelines';
+import type { PodGanttView } from './api';
 import { labelLevels, labelWidth } from '../../lib/ui/label-levels';
 import { ganttChartData, MARKER_COLOR, SEGMENT_COLOR, type ChartRow } from './gantt-data';
 

@@ -12,7 +12,7 @@ import {
   XAxis,
   YAxis,
 } from 'recharts';
-import type { TimelineFleet } from '../../lib/api/timelines';
+import type { TimelineFleet } from './api';
 import { GAP_FILL, gapChartHeight, gapData, gapDomain } from './gap-data';
 
 type Workload = TimelineFleet['workloads'][number];

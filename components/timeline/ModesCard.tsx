@@ -1,6 +1,6 @@
 'use client';
 
-import type { InjectionInfo, WorkloadMode } from '../../lib/api/timelines';
+import type { InjectionInfo, WorkloadMode } from './api';
 import { Badge, Card } from '../ui/Card';
 import { CopyButton } from './CopyButton';
 import { workloadKey, workloadNameKey } from '../../lib/refs/workload-ref';

@@ -1,7 +1,6 @@
 'use client';
 
 import { useQuery } from '@tanstack/react-query';
-import type { PodTimelineView } from '../../lib/api/timelines';
 import { QueryBoundary } from '../data/QueryBoundary';
 import { shortTime } from '../inventory/format';
 import { Badge, Card } from '../ui/Card';
@@ -9,7 +8,7 @@ import { PodLink } from '../inventory/PodLink';
 import { FixBlock } from './FixBlock';
 import { GanttChart } from './GanttChart';
 import { gapText, VERDICT_HELP, VERDICT_TONE } from './format';
-import { podTimelineQuery } from './queries';
+import { podTimelineQuery, type PodTimelineView } from './api';
 import { useClusterContext } from '../data/useClusterContext';
 import { Evidence } from '../ui/Evidence';
 

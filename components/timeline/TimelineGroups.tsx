@@ -1,6 +1,6 @@
 'use client';
 
-import type { FindingGroup } from '../../lib/api/findings';
+import type { FindingGroup } from './api';
 import { GroupList } from '../findings/GroupList';
 import { Card } from '../ui/Card';
 

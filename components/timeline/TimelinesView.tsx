@@ -2,7 +2,6 @@
 
 import { useQuery } from '@tanstack/react-query';
 import dynamic from 'next/dynamic';
-import type { TimelinePagedFleet } from '../../lib/api/timelines';
 import { timelineQueryOfView } from '../../lib/timeline/fleet-page';
 import { QueryBoundary } from '../data/QueryBoundary';
 import { useViewState } from '../data/useViewState';
@@ -16,7 +15,7 @@ import { VERDICT_ORDER } from './format';
 import { ModesCard } from './ModesCard';
 import { TimelineGroups } from './TimelineGroups';
 import { FleetStats, GapAndFixes } from './FleetCards';
-import { timelineFleetQuery } from './queries';
+import { timelineFleetQuery, type TimelinePagedFleet } from './api';
 import { useClusterContext } from '../data/useClusterContext';
 import { podIdKey, podKeyOf, tryParsePodRef } from '../../lib/refs/pod-ref';
 import { ShareButton } from '../snapshots/ShareButton';

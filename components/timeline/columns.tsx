@@ -1,6 +1,6 @@
 'use client';
 
-import type { TimelineFleetRow } from '../../lib/api/timelines';
+import type { TimelineFleetRow } from './api';
 import { Badge } from '../ui/Card';
 import type { Column } from '../ui/VirtualTable';
 import { PodLink } from '../inventory/PodLink';

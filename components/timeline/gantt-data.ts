@@ -3,7 +3,7 @@
  * of (transparent gap, coloured segment) pairs on a seconds axis from the chart's start, and
  * markers placed on that axis. Pure: no React.
  */
-import type { GanttMarkerView, PodGanttView } from '../../lib/api/timelines';
+import type { GanttMarkerView, PodGanttView } from './api';
 
 export interface ChartRow {
   label: string;

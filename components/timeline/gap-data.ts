@@ -1,4 +1,4 @@
-import type { TimelineFleet } from '../../lib/api/timelines';
+import type { TimelineFleet } from './api';
 import { workloadNameKey } from '../../lib/refs/workload-ref';
 
 type Workload = TimelineFleet['workloads'][number];

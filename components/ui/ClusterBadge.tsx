@@ -1,4 +1,4 @@
-import type { ClusterInfo } from '../../lib/api/cluster';
+import type { ClusterInfo } from './api';
 import { platformOf } from '../../lib/kube/platform';
 
 /** Always says which cluster is shown, and whether it answers. */

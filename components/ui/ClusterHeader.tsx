@@ -1,7 +1,7 @@
 'use client';
 
 import { useQuery } from '@tanstack/react-query';
-import { clusterQuery } from '../data/queries';
+import { clusterQuery } from './api';
 import { useClusterContext } from '../data/useClusterContext';
 import { ClusterBadge } from './ClusterBadge';
 import { ContextPicker } from './ContextPicker';

@@ -2,9 +2,8 @@
 
 import { useQuery } from '@tanstack/react-query';
 import { usePathname, useRouter, useSearchParams } from 'next/navigation';
-import { ContextsSchema } from '../../lib/api/cluster';
 import { CONTEXT_PARAM } from '../../lib/api/context';
-import { fetchJson } from '../data/fetchJson';
+import { contextsQuery } from './api';
 
 /**
  * The cluster picker: the kubeconfig's contexts (one for in-cluster). Choosing one keeps the
@@ -15,11 +14,7 @@ export function ContextPicker({ current }: { current: string | null }) {
   const router = useRouter();
   const path = usePathname();
   const params = useSearchParams();
-  const q = useQuery({
-    queryKey: ['contexts'],
-    queryFn: () => fetchJson('/api/contexts', (d) => ContextsSchema.parse(d)),
-    staleTime: 30_000,
-  });
+  const q = useQuery(contextsQuery());
   const list = q.data?.contexts ?? [];
   if (list.length < 2) return null;
   const selected = current ?? q.data?.default ?? '';

@@ -1,16 +1,8 @@
 'use client';
 
-import { queryOptions, useQuery } from '@tanstack/react-query';
-import { describeSession, SessionInfoSchema } from '../../lib/api/session';
-import { fetchJson } from '../data/fetchJson';
-
-export const sessionQuery = () =>
-  queryOptions({
-    queryKey: ['session'] as const,
-    queryFn: () => fetchJson('/api/session', (d) => SessionInfoSchema.parse(d)),
-    staleTime: 30_000,
-    refetchInterval: 60_000,
-  });
+import { useQuery } from '@tanstack/react-query';
+import { describeSession } from '../../lib/api/session';
+import { sessionQuery } from './api';
 
 /** The header's "who you are": the auth mode and user, and sign-out in token mode. */
 export function WhoAmI() {

@@ -17,8 +17,14 @@ interface AuthState {
   revocations: SessionRevocations;
 }
 
+declare module '../runtime/process-state' {
+  interface ProcessSlots {
+    auth: AuthState;
+  }
+}
+
 function state(): AuthState {
-  let st = getSlot<AuthState>('auth');
+  let st = getSlot('auth');
   if (!st) {
     const env = loadEnv();
     st = {

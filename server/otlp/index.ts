@@ -15,8 +15,14 @@ interface ReceiverSlot {
   error: string | null;
 }
 
+declare module '../runtime/process-state' {
+  interface ProcessSlots {
+    otlp: ReceiverSlot;
+  }
+}
+
 function slot(): ReceiverSlot {
-  let s = getSlot<ReceiverSlot>('otlp');
+  let s = getSlot('otlp');
   if (!s) {
     s = { receiver: null, error: null };
     setSlot('otlp', s);

@@ -49,8 +49,14 @@ const RETRY_CONFIG_MS = 5_000;
 export const RECHECK_KUBECONFIG_MS = 3_000;
 const SWEEP_EVERY_MS = 60_000;
 
+declare module './process-state' {
+  interface ProcessSlots {
+    registry: Registry;
+  }
+}
+
 function registry(): Registry {
-  let r = getSlot<Registry>('registry');
+  let r = getSlot('registry');
   if (!r) {
     r = {
       env: loadEnv(),
@@ -180,7 +186,7 @@ export function userRuntimeFor(
 
 /** Stops every runtime of a user (logout); returns how many were running. */
 export function stopUserRuntimes(id: UserIdentity): number {
-  return getSlot<Registry>('registry')?.users.stopIdentity(id) ?? 0;
+  return getSlot('registry')?.users.stopIdentity(id) ?? 0;
 }
 
 /**
@@ -236,7 +242,7 @@ export function runningUserRuntimes(): ClusterRuntime[] {
 
 /** Stops every runtime and forgets the configuration (tests, and a server that shuts down). */
 export function resetRegistry(): void {
-  const r = getSlot<Registry>('registry');
+  const r = getSlot('registry');
   if (!r) return;
   stopAllOf(r);
   if (r.sweeper) clearInterval(r.sweeper);

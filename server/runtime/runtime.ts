@@ -63,6 +63,20 @@ export interface SharedHistory {
   recorder: Recorder;
 }
 
+/**
+ * A screen's slot in every runtime: its name (one key per name) and how its state is made. The
+ * key carries the state's type, so `rt.screen(key)` needs no cast where it is called.
+ */
+export interface ScreenKey<T> {
+  readonly name: string;
+  readonly make: (rt: ClusterRuntime) => T;
+}
+
+/** A screen's key, defined once beside the screen's code and imported wherever it is used. */
+export function defineScreen<T>(name: string, make: (rt: ClusterRuntime) => T): ScreenKey<T> {
+  return Object.freeze({ name, make });
+}
+
 export class ClusterRuntime {
   readonly kc: KubeConfig;
   readonly transport: KubeTransport;
@@ -177,15 +191,17 @@ export class ClusterRuntime {
   }
 
   /**
-   * A screen's state in this runtime (its caches, its running jobs), made on first use. The
-   * screens own their types; the runtime only owns their lifetime.
+   * A screen's state in this runtime (its caches, its running jobs), made by its key on first
+   * use. The screens own their types (each key, from defineScreen, carries its state's); the
+   * runtime only owns their lifetime.
    */
-  screen<T>(key: string, make: () => T): T {
-    let s = this.screens.get(key) as T | undefined;
-    if (s === undefined) {
-      s = make();
-      this.screens.set(key, s);
-    }
+  screen<T>(key: ScreenKey<T>): T {
+    const made = this.screens.get(key.name);
+    // the one unchecked cast: a name is defined by one key (defineScreen, each name once:
+    // tests/lint/screen-keys.test.ts), so what is kept under it was made by that key's make
+    if (made !== undefined) return made as T;
+    const s = key.make(this);
+    this.screens.set(key.name, s);
     return s;
   }
 

@@ -9,7 +9,7 @@
  */
 import { RequestError } from '../../lib/api/request-error';
 import type { LatePart } from '../../lib/api/late';
-import type { ClusterRuntime } from '../runtime/runtime';
+import { defineScreen, type ClusterRuntime } from '../runtime/runtime';
 import { listEndsAfter, type ListPace } from '../../lib/kube/list-eta';
 
 export type Within<T> = { ok: true; value: T } | { ok: false; late: LatePart };
@@ -136,9 +136,11 @@ export class LastReads {
   }
 }
 
+const lastReadsScreen = defineScreen('last-reads', () => new LastReads());
+
 /** The runtime's last reads (one per cluster runtime, dropped with it). */
 export function lastReads(rt: ClusterRuntime): LastReads {
-  return rt.screen('last-reads', () => new LastReads());
+  return rt.screen(lastReadsScreen);
 }
 
 /** 503 with Retry-After: the view could not be made by its deadline, and why. */

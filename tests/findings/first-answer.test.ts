@@ -6,7 +6,11 @@ import { faultKey } from '../../server/sim/store/faults';
 import { asMeshdx } from '../../server/auth/identity';
 import { runtimeFor } from '../../server/runtime/registry';
 import type { Memo } from '../../server/runtime/memo';
-import { findingsAlongside, getWholeFindings } from '../../server/screens/findings/findings';
+import {
+  findingsAlongside,
+  findingsScreen,
+  getWholeFindings,
+} from '../../server/screens/findings/findings';
 import { url, useEdgeCluster } from '../edges/support';
 
 /**
@@ -79,8 +83,11 @@ describe('the first Findings answer on a fresh server', () => {
     expect(scoping?.ok, scoping?.detail).toBe(true);
     // the cached report expires (FINDINGS_CACHE_MS); the proxies are slow again
     runtimeFor(asMeshdx(null))
-      .screen<Memo<FindingsReport>>('findings', () => {
-        throw new Error('no findings cache');
+      .screen<Memo<FindingsReport>>({
+        ...findingsScreen,
+        make: () => {
+          throw new Error('no findings cache');
+        },
       })
       .clear();
     slowProxies(true);
@@ -96,8 +103,11 @@ describe('the first Findings answer on a fresh server', () => {
   it('come with a page whose own view is in with them, and never hold it back', async () => {
     const scope = asMeshdx(null);
     runtimeFor(scope)
-      .screen<Memo<FindingsReport>>('findings', () => {
-        throw new Error('no findings cache');
+      .screen<Memo<FindingsReport>>({
+        ...findingsScreen,
+        make: () => {
+          throw new Error('no findings cache');
+        },
       })
       .clear();
     // every API answer takes 3 s: the page's view is in at once, the findings' lists are not

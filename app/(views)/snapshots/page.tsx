@@ -1,24 +1,13 @@
+import { openPage, type SearchParams } from '@/app/_lib/page-opening';
 import { PageTitle } from '@/components/ui/Card';
-import { ErrorPanel } from '@/components/ui/ErrorPanel';
 import { SnapshotTable } from '@/components/snapshots/SnapshotTable';
-import { pageScope } from '@/server/auth/page';
 import { listSnapshots } from '@/server/screens/snapshots/snapshots';
 
 /** /snapshots: the frozen views of this context, newest first, with who made each. */
-export default async function Page({
-  searchParams,
-}: {
-  searchParams: Promise<Record<string, string | string[] | undefined>>;
-}) {
-  const at = await pageScope(await searchParams);
-  if (at.scope === null)
-    return (
-      <>
-        <PageTitle title="Snapshots" />
-        <ErrorPanel title="This link names no cluster context meshdx can use" {...at.problem} />
-      </>
-    );
-  const list = listSnapshots(at.scope);
+export default async function Page({ searchParams }: { searchParams: Promise<SearchParams> }) {
+  const opened = await openPage('Snapshots', await searchParams);
+  if (opened.scope === null) return opened.refused;
+  const list = listSnapshots(opened.scope);
   return (
     <>
       <PageTitle

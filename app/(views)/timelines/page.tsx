@@ -1,26 +1,18 @@
-import { HydrationBoundary } from '@tanstack/react-query';
 import { preload } from 'react-dom';
+import { viewPage, type SearchParams } from '@/app/_lib/page-opening';
 import {
   TIMELINE_SORT_KEYS,
   timelineQueryOfView,
   timelineQueryString,
 } from '@/lib/timeline/fleet-page';
 import { badParameter } from '@/lib/api/request-error';
-import { ParamProblem } from '@/components/ui/ParamProblem';
-import { pageProblem, pageQuery, type PageProblem } from '@/server/screens/page-params';
-import { podTimelineQuery, timelineFleetQuery } from '@/components/timeline/queries';
+import { pageProblem } from '@/server/screens/page-params';
+import { podTimelineQuery, timelineFleetQuery } from '@/components/timeline/api';
 import { TimelinesView } from '@/components/timeline/TimelinesView';
-import { PageTitle } from '@/components/ui/Card';
-import { IgnoredParams } from '@/components/ui/IgnoredParams';
-import { ErrorPanel } from '@/components/ui/ErrorPanel';
-import { redirect } from 'next/navigation';
 import { parseViewState } from '@/lib/api/viewstate';
-import { windowAt } from '@/server/screens/window';
-import { WindowProblem } from '@/components/ui/WindowProblem';
-import { prefetch, type Prefetch } from '@/server/prefetch';
+import type { Prefetch } from '@/server/prefetch';
 import { linkTo } from '@/lib/api/context';
 import { tryParsePodRef } from '@/lib/refs/pod-ref';
-import { pageScope } from '@/server/auth/page';
 import {
   getPodTimeline,
   timelinesPageNow,
@@ -28,106 +20,73 @@ import {
 } from '@/server/screens/timelines/timelines';
 import type { TimelinePagedFleet } from '@/lib/api/timelines';
 
-export default async function Page({
-  searchParams,
-}: {
-  searchParams: Promise<Record<string, string | string[] | undefined>>;
-}) {
-  const params = await searchParams;
-  const at = await pageScope(params);
-  if (at.scope === null)
-    return (
-      <>
-        <PageTitle title="Timelines" />
-        <ErrorPanel title="This link names no cluster context meshdx can use" {...at.problem} />
-      </>
-    );
-  const scope = at.scope;
-  const ctx = scope.context;
-  const win = windowAt(scope, params);
-  // a Grafana link's epoch ms or now-15m opens as the absolute window it meant then
-  if (win.rewritten) redirect(`/timelines?${win.params.toString()}`);
-  const problem = win.problem;
-  if (problem) {
-    // the link without its window, its other parameters checked as ever
-    const rest = await pageQuery(scope, '/timelines', params, ['from', 'to']);
-    if (rest.problem) return <ParamProblem title="Timelines" problem={rest.problem} />;
-    return (
-      <>
-        <PageTitle title="Timelines" />
-        <WindowProblem problem={problem} withoutWindow={linkTo('/timelines', rest.params, ctx)} />
-      </>
-    );
-  }
-  // every filter by its kind, a namespace against the cluster: a bad one is named on the page
-  const refused = (p: PageProblem) => <ParamProblem title="Timelines" problem={p} />;
-  const q = await pageQuery(scope, '/timelines', win.params);
-  if (q.problem) return refused(q.problem);
-  const sort = q.values.sort;
-  if (sort !== undefined && !TIMELINE_SORT_KEYS.includes(sort))
-    return refused(
-      pageProblem(
+export default async function Page({ searchParams }: { searchParams: Promise<SearchParams> }) {
+  return viewPage(searchParams, {
+    route: '/timelines',
+    title: 'Timelines',
+    subtitle:
+      "Every meshed pod's start against its proxy: which workloads race their sidecar, which drain too short, and the fix to copy. Pick a pod for its timeline.",
+    windowed: true,
+    check: (q) => {
+      const sort = q.values.sort;
+      if (sort === undefined || TIMELINE_SORT_KEYS.includes(sort)) return null;
+      return pageProblem(
         badParameter(
           'sort',
           `cannot sort by ${JSON.stringify(sort)}`,
           `one of ${TIMELINE_SORT_KEYS.join(', ')}`,
         ),
-      ),
-    );
-  const state = parseViewState('timelines', q.params);
-  const query = timelineQueryOfView(state);
-  const queries: Prefetch[] = [];
-  // With the cluster's pods and Events listed, the fleet's first page is rendered on the server:
-  // its table is on screen with the HTML, before any script runs, and the browser does not ask
-  // for it again. While a first list still runs, the browser asks for it while it loads the
-  // scripts (the answer then says how far the list got). A failure (even a synchronous one: an
-  // unknown context) is the browser's request's to show.
-  let first: Promise<TimelinePagedFleet> | null = null;
-  try {
-    first = timelinesPageNow(scope, query);
-  } catch {
-    // the browser's request shows it
-  }
-  if (first) {
-    const page = first;
-    queries.push({ ...timelineFleetQuery(ctx, query), queryFn: () => page });
-  } else {
-    const qs = timelineQueryString(query);
-    preload(linkTo('/api/timelines', qs, ctx), {
-      as: 'fetch',
-      crossOrigin: 'anonymous',
-    });
-    // the server's watch-fed cache is started (and its analysis warmed, once the pods are listed)
-    try {
-      warmTimelines(scope);
-    } catch {
-      // the browser's request shows it
-    }
-  }
-  const pod = state.pod ? tryParsePodRef(state.pod) : null;
-  if (pod) {
-    const { namespace: ns, name } = pod;
-    const uid = state.uid ?? null;
-    queries.push({
-      ...podTimelineQuery(ctx, ns, name, uid),
-      queryFn: () => getPodTimeline(scope, ns, name, uid),
-    });
-  }
-  // Awaited here and rendered without a Suspense boundary of its own (the page is dynamic, so
-  // the view's search params need none): React sends a boundary's content that large (the cards
-  // and the table, some 100 KB of HTML) apart from the page and reveals it in batches, some
-  // 300 ms after its HTML came; a warm fleet's page takes tens of ms
-  const dehydrated = await prefetch(queries);
-  return (
-    <>
-      <PageTitle
-        title="Timelines"
-        subtitle="Every meshed pod's start against its proxy: which workloads race their sidecar, which drain too short, and the fix to copy. Pick a pod for its timeline."
-      />
-      <IgnoredParams query={q} page="Timelines" path="/timelines" context={ctx} />
-      <HydrationBoundary state={dehydrated}>
-        <TimelinesView />
-      </HydrationBoundary>
-    </>
-  );
+      );
+    },
+    prefetch: (scope, q) => {
+      const ctx = scope.context;
+      const state = parseViewState('timelines', q.params);
+      const query = timelineQueryOfView(state);
+      const queries: Prefetch[] = [];
+      // With the cluster's pods and Events listed, the fleet's first page is rendered on the
+      // server: its table is on screen with the HTML, before any script runs, and the browser
+      // does not ask for it again. While a first list still runs, the browser asks for it while
+      // it loads the scripts (the answer then says how far the list got). A failure (even a
+      // synchronous one: an unknown context) is the browser's request's to show.
+      let first: Promise<TimelinePagedFleet> | null = null;
+      try {
+        first = timelinesPageNow(scope, query);
+      } catch {
+        // the browser's request shows it
+      }
+      if (first) {
+        const page = first;
+        queries.push({ ...timelineFleetQuery(ctx, query), queryFn: () => page });
+      } else {
+        const qs = timelineQueryString(query);
+        preload(linkTo('/api/timelines', qs, ctx), {
+          as: 'fetch',
+          crossOrigin: 'anonymous',
+        });
+        // the server's watch-fed cache is started (and its analysis warmed, once the pods are
+        // listed)
+        try {
+          warmTimelines(scope);
+        } catch {
+          // the browser's request shows it
+        }
+      }
+      const pod = state.pod ? tryParsePodRef(state.pod) : null;
+      if (pod) {
+        const { namespace: ns, name } = pod;
+        const uid = state.uid ?? null;
+        queries.push({
+          ...podTimelineQuery(ctx, ns, name, uid),
+          queryFn: () => getPodTimeline(scope, ns, name, uid),
+        });
+      }
+      return queries;
+    },
+    // Awaited here and rendered without a Suspense boundary of its own (the page is dynamic, so
+    // the view's search params need none): React sends a boundary's content that large (the
+    // cards and the table, some 100 KB of HTML) apart from the page and reveals it in batches,
+    // some 300 ms after its HTML came; a warm fleet's page takes tens of ms
+    suspense: false,
+    view: <TimelinesView />,
+  });
 }

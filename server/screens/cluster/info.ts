@@ -5,10 +5,13 @@ import { isClusterConfigError } from '../../kube/source';
 import { toErrorResult } from '../../http';
 import { Memo } from '../../runtime/memo';
 import { contexts, runtimeFor } from '../../runtime/registry';
+import { defineScreen } from '../../runtime/runtime';
 import { viewDeadline } from '../deadline';
 import type { RequestScope } from '../../auth/identity';
 
 const TTL_MS = 5_000;
+
+const infoScreen = defineScreen('cluster-info', () => new Memo<ClusterInfo>(TTL_MS));
 
 /** Which cluster is shown and whether it answers: the header of every page. */
 export async function getClusterInfo(scope: RequestScope): Promise<ClusterInfo> {
@@ -27,7 +30,7 @@ export async function getClusterInfo(scope: RequestScope): Promise<ClusterInfo> 
     };
   }
   const c = rt;
-  const memo = c.screen('cluster-info', () => new Memo<ClusterInfo>(TTL_MS));
+  const memo = c.screen(infoScreen);
   return memo.get(async () => {
     const base = {
       label: c.source.label,

@@ -14,7 +14,7 @@ import { ambientOf } from '../overview/ambient';
 import { timelineFleetOf } from '../timelines/timelines';
 import { lastReads, podListDetail, viewDeadline } from '../deadline';
 import type { RequestScope } from '../../auth/identity';
-import type { ClusterRuntime } from '../../runtime/runtime';
+import { defineScreen, type ClusterRuntime } from '../../runtime/runtime';
 import { readAccessLogs, type FindingsOptions, type LogProgress } from './access-logs';
 import {
   assemble,
@@ -98,15 +98,25 @@ export function getWholeFindings(scope: RequestScope): Promise<FindingsReport> {
   return findingsJob(runtimeFor(scope)).job;
 }
 
+/** The runtime's cached report (FINDINGS_CACHE_MS). */
+export const findingsScreen = defineScreen(
+  'findings',
+  () => new Memo<FindingsReport>(FINDINGS_CACHE_MS),
+);
+/** The last run's analyses, which stand in for the next run's until they are in. */
+const findingsRunScreen = defineScreen<{ run: FindingsRun | null }>('findings-run', () => ({
+  run: null,
+}));
+
 /** The runtime's fresh report, or the computation running (joined) or started. */
 function findingsJob(rt: ClusterRuntime): {
   job: Promise<FindingsReport>;
   run: () => FindingsRun | null;
 } {
-  const memo = rt.screen('findings', () => new Memo<FindingsReport>(FINDINGS_CACHE_MS));
+  const memo = rt.screen(findingsScreen);
   const fresh = memo.fresh();
   if (fresh !== null) return { job: Promise.resolve(fresh), run: () => null };
-  const state = rt.screen('findings-run', () => ({ run: null as FindingsRun | null }));
+  const state = rt.screen(findingsRunScreen);
   const job = memo.start(() => {
     // what the last run found stands in for its analyses until this run's are in
     const last = state.run;

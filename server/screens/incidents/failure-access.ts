@@ -17,6 +17,7 @@ import type {
 } from '../../../lib/incidents/failure-store';
 import { tryParsePodRef } from '../../../lib/refs/pod-ref';
 import type { KubeTransport } from '../../kube/transport';
+import { defineScreen } from '../../runtime/runtime';
 
 const REVIEW_PATH = '/apis/authorization.k8s.io/v1/selfsubjectaccessreviews';
 /** How long an answer is reused: RBAC changes are seen this late at most. */
@@ -35,6 +36,9 @@ export interface LogAccessCache {
 export function newLogAccessCache(): LogAccessCache {
   return { answers: new Map() };
 }
+
+/** A runtime's log-access answers: Incidents, the pod page and snapshots ask through them. */
+export const logAccessScreen = defineScreen('incidents-log-access', newLogAccessCache);
 
 /** Asks the API server, as the transport's identity, whether it may get pods/log. */
 async function review(t: KubeTransport, namespace: string | null): Promise<boolean> {

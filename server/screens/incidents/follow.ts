@@ -10,16 +10,18 @@ import https from 'node:https';
 import type { KubeConfig } from '@kubernetes/client-node';
 import { requireName } from '../../../lib/kube/names';
 import type { KubeTransport } from '../../kube/transport';
-import type { ClusterRuntime } from '../../runtime/runtime';
+import { defineScreen, type ClusterRuntime } from '../../runtime/runtime';
 
 /** How many log follows are open, kept by their owner (the runtime's Incidents state). */
 export interface FollowCount {
   open: number;
 }
 
+const followsScreen = defineScreen<FollowCount>('incidents-follows', () => ({ open: 0 }));
+
 /** The count of a runtime's log follows. */
 export function followCount(rt: ClusterRuntime): FollowCount {
-  return rt.screen<FollowCount>('incidents-follows', () => ({ open: 0 }));
+  return rt.screen(followsScreen);
 }
 
 /** Log follows the runtime holds open right now. */

@@ -19,7 +19,7 @@ import { listEndpointSlices, listIstioConfig, listPods } from '../../kube/resour
 import { mapBounded } from '../../../lib/proxies/pool';
 import type { KubeTransport } from '../../kube/transport';
 import { runtimeFor } from '../../runtime/registry';
-import type { ClusterRuntime } from '../../runtime/runtime';
+import { defineScreen, type ClusterRuntime } from '../../runtime/runtime';
 import { historyWithPrometheus } from './prometheus-history';
 import { runtimeIpHistory, type IpHistorySource } from './ip-history';
 import { staleEndpointsFor } from './stale';
@@ -33,7 +33,7 @@ import type { FailureStore } from '../../../lib/incidents/failure-store';
 import type { IpHistory } from '../../../lib/ledger/ip-history';
 import { readFailures } from '../../../lib/incidents/read-failures';
 import { answerFromStore, planReads, readAndRecord } from './memory';
-import { logAccess, newLogAccessCache, visibleFailures, type LogAccess } from './failure-access';
+import { logAccess, logAccessScreen, visibleFailures, type LogAccess } from './failure-access';
 
 const LOG_CONCURRENCY = 8;
 const LOG_LIMIT_BYTES = 16 * 1024 * 1024;
@@ -274,6 +274,8 @@ interface SignalsState {
   last: { key: string; at: number; value: Promise<Signals> } | null;
 }
 
+const signalsScreen = defineScreen<SignalsState>('incidents-signals', () => ({ last: null }));
+
 /**
  * Asking every candidate proxy costs one request each: a reload, a zoom or a second user within
  * SIGNALS_TTL_MS of the same candidates and window reuse the answer (per cluster runtime).
@@ -286,7 +288,7 @@ function recentSignals(
 ): Promise<Signals> {
   const key = `${pods.join(',')}|${Math.round((window.toMs - window.fromMs) / 60_000)}`;
   const now = Date.now();
-  const state = rt.screen<SignalsState>('incidents-signals', () => ({ last: null }));
+  const state = rt.screen(signalsScreen);
   const hit = state.last;
   if (hit && hit.key === key && now - hit.at < SIGNALS_TTL_MS) return hit.value;
   const value = ask();
@@ -346,9 +348,7 @@ export async function incidentsOf(
     history,
     failures: rt.store.failures,
     // a user's runtime sees the shared store's records where its own RBAC reads the logs
-    failureAccess: rt.ownsHistory
-      ? undefined
-      : logAccess(rt.transport, rt.screen('incidents-log-access', newLogAccessCache)),
+    failureAccess: rt.ownsHistory ? undefined : logAccess(rt.transport, rt.screen(logAccessScreen)),
     // the pods the runtime's watch holds: no list of every pod per view
     pods: () =>
       deadline

@@ -4,14 +4,10 @@
  * route). Nothing accumulates here: rows go out as they come; the browser keeps a bounded buffer.
  * Aborting the signal ends every follow.
  */
-import type { Marker, RequestRow } from '../../../lib/api/incidents';
+import type { RequestRow } from '../../../lib/api/incidents';
+import type { LiveBatch } from '../../../lib/api/incidents-live';
 import { refList } from '../../../lib/api/viewstate';
-import {
-  countOutcome,
-  createLiveAttributor,
-  emptyStats,
-  type LiveStats,
-} from '../../../lib/incidents/live';
+import { countOutcome, createLiveAttributor, emptyStats } from '../../../lib/incidents/live';
 import { terminationMarkers } from '../../../lib/incidents/markers';
 import type { IpHistory } from '../../../lib/ledger/ip-history';
 import { listPods } from '../../kube/resources';
@@ -32,15 +28,8 @@ import type { FailureInput } from '../../../lib/incidents/failure-store';
 /** How often a live session moves its clients' read watermarks (ms). */
 const MARK_EVERY_MS = 5_000;
 
-export interface LiveBatch {
-  rows: RequestRow[];
-  stats: LiveStats;
-  /** Deletions and removals of the pods the failures went to, since the session began. */
-  markers: Marker[];
-  /** Clients whose log could not be followed, with why (`gone`: the pod no longer exists). */
-  problems: { source: string; problem: string; gone: boolean }[];
-  clients: string[];
-}
+/** A batch as the SSE route sends it: the wire type of lib/api/incidents-live.ts. */
+export type { LiveBatch };
 
 export interface LiveOptions {
   /** RFC 3339: follow from this time on (the end of the window already shown). */

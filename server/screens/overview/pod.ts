@@ -5,7 +5,7 @@ import { requireName } from '../../../lib/kube/names';
 import { podKey } from '../../../lib/refs/pod-ref';
 import { isEventOfPod } from '../../../lib/timeline/events';
 import { failuresHitting } from '../../../lib/incidents/pod-failures';
-import { logAccess, newLogAccessCache, visibleFailures } from '../incidents/failure-access';
+import { logAccess, logAccessScreen, visibleFailures } from '../incidents/failure-access';
 import type { KubeEvent, Pod } from '../../../lib/kube/types';
 import type { DeletedPodRecord } from '../../../lib/timeline/pod-history';
 import { isKubeError, KubeError } from '../../kube/errors';
@@ -131,9 +131,7 @@ async function failuresOf(
       name: pod.metadata.name,
       uid: pod.metadata.uid ?? null,
     };
-    const access = rt.ownsHistory
-      ? null
-      : logAccess(rt.transport, rt.screen('incidents-log-access', newLogAccessCache));
+    const access = rt.ownsHistory ? null : logAccess(rt.transport, rt.screen(logAccessScreen));
     const visible = access
       ? await visibleFailures(rt.store.failures, window, access)
       : { store: rt.store.failures, hidden: [] };

@@ -3,7 +3,7 @@ import { pageFleet, type FleetQuery } from '../../../lib/proxies/page';
 import { Memo } from '../../runtime/memo';
 import { podListDetail } from '../deadline';
 import { runtimeFor } from '../../runtime/registry';
-import type { ClusterRuntime } from '../../runtime/runtime';
+import { defineScreen, type ClusterRuntime } from '../../runtime/runtime';
 import { scanFleet, type ScanDeps, type SyncCache } from './scan';
 import type { RequestScope } from '../../auth/identity';
 
@@ -19,13 +19,14 @@ interface FleetState {
   listeners: Set<(p: FleetProgress) => void>;
 }
 
-const stateOf = (rt: ClusterRuntime): FleetState =>
-  rt.screen('proxies-fleet', () => ({
-    memo: new Memo<FleetView>(FLEET_CACHE_MS),
-    sync: { value: null },
-    progress: { type: 'progress', done: 0, total: 0, unreachable: 0 },
-    listeners: new Set(),
-  }));
+const fleetScreen = defineScreen<FleetState>('proxies-fleet', () => ({
+  memo: new Memo<FleetView>(FLEET_CACHE_MS),
+  sync: { value: null },
+  progress: { type: 'progress', done: 0, total: 0, unreachable: 0 },
+  listeners: new Set(),
+}));
+
+const stateOf = (rt: ClusterRuntime): FleetState => rt.screen(fleetScreen);
 
 /** What a fleet scan of this runtime's cluster needs. */
 export function scanDeps(rt: ClusterRuntime): ScanDeps {

@@ -7,7 +7,7 @@ import type { ScopingView } from '../../../lib/api/scoping-view';
 import { buildScopingReport } from '../../../lib/scoping/report';
 import { Memo } from '../../runtime/memo';
 import { runtimeFor } from '../../runtime/registry';
-import type { ClusterRuntime } from '../../runtime/runtime';
+import { defineScreen, type ClusterRuntime } from '../../runtime/runtime';
 import { lastReads, podListDetail } from '../deadline';
 import { gatherScopingInput, type GatherDeps } from './gather';
 import type { RequestScope } from '../../auth/identity';
@@ -47,12 +47,14 @@ export async function computeScoping(deps: GatherDeps): Promise<ScopingView> {
   };
 }
 
+const scopingScreen = defineScreen('scoping', () => new Memo<ScopingView>(SCOPING_CACHE_MS));
+
 /** The Scoping view of a runtime: cached when fresh (unless `refresh`), else a (joined) gather. */
 export function scopingOf(
   rt: ClusterRuntime,
   opts: { refresh?: boolean; deps?: GatherDeps } = {},
 ): Promise<ScopingView> {
-  const memo = rt.screen('scoping', () => new Memo<ScopingView>(SCOPING_CACHE_MS));
+  const memo = rt.screen(scopingScreen);
   return memo.get(() => computeScoping(opts.deps ?? scopingDeps(rt)), opts);
 }
 

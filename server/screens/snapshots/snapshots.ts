@@ -19,7 +19,7 @@ import { timelineQueryOfView } from '../../../lib/timeline/fleet-page';
 import type { RequestScope } from '../../auth/identity';
 import { requireNamespace } from '../../kube/namespaces';
 import { runtimeFor } from '../../runtime/registry';
-import type { ClusterRuntime } from '../../runtime/runtime';
+import { defineScreen, type ClusterRuntime } from '../../runtime/runtime';
 import {
   SnapshotTooLarge,
   SqliteSnapshotStore,
@@ -30,7 +30,7 @@ import { queryParams } from '../../../lib/api/param-kinds';
 import { getIncidents } from '../incidents/incidents';
 import {
   logAccess,
-  newLogAccessCache,
+  logAccessScreen,
   proxyNamespace,
   unreadableNamespaces,
 } from '../incidents/failure-access';
@@ -44,15 +44,17 @@ export const DELETE_RULE =
   'A snapshot made by a signed-in user can be deleted by that user only; one made while meshdx ran without identities (MESHDX_AUTH=none) by anyone who can open meshdx.';
 
 /** The runtime's snapshot store (one per runtime: its retention counts live as long). */
+const snapshotsScreen = defineScreen(
+  'snapshots',
+  (rt) =>
+    new SqliteSnapshotStore(rt.store.db, {
+      maxAgeDays: rt.settings.MESHDX_SNAPSHOT_MAX_DAYS,
+      maxBytes: rt.settings.MESHDX_SNAPSHOT_MAX_MB * 1024 * 1024,
+    }),
+);
+
 function snapshotsOf(rt: ClusterRuntime): SqliteSnapshotStore {
-  return rt.screen(
-    'snapshots',
-    () =>
-      new SqliteSnapshotStore(rt.store.db, {
-        maxAgeDays: rt.settings.MESHDX_SNAPSHOT_MAX_DAYS,
-        maxBytes: rt.settings.MESHDX_SNAPSHOT_MAX_MB * 1024 * 1024,
-      }),
-  );
+  return rt.screen(snapshotsScreen);
 }
 
 const userOf = (scope: RequestScope): string | null =>
@@ -196,7 +198,7 @@ export async function readableSnapshot(scope: RequestScope, id: string): Promise
     await podsListedByUser(rt, id);
     return s;
   }
-  const access = logAccess(rt.transport, rt.screen('incidents-log-access', newLogAccessCache));
+  const access = logAccess(rt.transport, rt.screen(logAccessScreen));
   const hidden = await unreadableNamespaces(clientProxiesOf(s.body).map(proxyNamespace), access);
   if (hidden.length > 0)
     throw new RequestError(

@@ -26,7 +26,7 @@ import { EnvoyInitTimes } from '../../envoy/init-times';
 import { scrapeProxyStats } from '../../envoy/scrape';
 import { KubeError } from '../../kube/errors';
 import { runtimeFor } from '../../runtime/registry';
-import type { ClusterRuntime } from '../../runtime/runtime';
+import { defineScreen, type ClusterRuntime } from '../../runtime/runtime';
 import type { HistoryStore } from '../../store/history-store';
 import { StorePodHistory, type StorePodHistoryOptions } from '../../store/pod-history';
 import { ViewDeadline, firstListWithin, podListDetail, podsSoFar, viewDeadline } from '../deadline';
@@ -81,9 +81,11 @@ export function newTimelinesState(): TimelinesState {
   return { of: null, nodes: { last: null } };
 }
 
+const timelinesScreen = defineScreen('timelines', newTimelinesState);
+
 /** A runtime's Timelines state, made on first use. */
 export function timelinesState(rt: ClusterRuntime): TimelinesState {
-  return rt.screen('timelines', newTimelinesState);
+  return rt.screen(timelinesScreen);
 }
 
 function stateOf(cache: ClusterCache, src: TimelineSource): CacheState {

@@ -1,3 +1,4 @@
+import { openPage, type SearchParams } from '@/app/_lib/page-opening';
 import { IncidentReport } from '@/components/incidents/IncidentReport';
 import { FrozenTimelines } from '@/components/snapshots/FrozenTimelines';
 import { SnapshotBanner } from '@/components/snapshots/SnapshotBanner';
@@ -6,7 +7,6 @@ import { ErrorPanel } from '@/components/ui/ErrorPanel';
 import { IncidentsViewSchema } from '@/lib/api/incidents';
 import { isRequestError } from '@/lib/api/request-error';
 import { TimelinePagedFleetSchema } from '@/lib/api/timelines';
-import { pageScope } from '@/server/auth/page';
 import { ParamProblem } from '@/components/ui/ParamProblem';
 import { pagePath } from '@/server/screens/page-params';
 import { readableSnapshot, snapshotInfo } from '@/server/screens/snapshots/snapshots';
@@ -22,18 +22,12 @@ export default async function Page({
   searchParams,
 }: {
   params: Promise<{ id: string }>;
-  searchParams: Promise<Record<string, string | string[] | undefined>>;
+  searchParams: Promise<SearchParams>;
 }) {
   const segments = await params;
-  const at = await pageScope(await searchParams);
-  if (at.scope === null)
-    return (
-      <>
-        <PageTitle title="Snapshot" />
-        <ErrorPanel title="This link names no cluster context meshdx can use" {...at.problem} />
-      </>
-    );
-  const scope = at.scope;
+  const opened = await openPage('Snapshot', await searchParams);
+  if (opened.scope === null) return opened.refused;
+  const scope = opened.scope;
   const named = pagePath('/snapshots/[id]', segments);
   if (named.problem) return <ParamProblem title="Snapshot" problem={named.problem} />;
   let snap;

@@ -1,8 +1,8 @@
+import { openPage, type SearchParams } from '@/app/_lib/page-opening';
 import { PodDetailView } from '@/components/inventory/PodDetailView';
 import { ErrorPanel } from '@/components/ui/ErrorPanel';
 import { PageTitle } from '@/components/ui/Card';
 import { toErrorResult } from '@/server/http';
-import { pageScope } from '@/server/auth/page';
 import { getPodDetail } from '@/server/screens/overview/pod';
 import { podHref, podKey } from '@/lib/refs/pod-ref';
 import { ParamProblem } from '@/components/ui/ParamProblem';
@@ -15,19 +15,13 @@ export default async function PodPage({
   searchParams,
 }: {
   params: Promise<{ namespace: string; name: string }>;
-  searchParams: Promise<Record<string, string | string[] | undefined>>;
+  searchParams: Promise<SearchParams>;
 }) {
   const segments = await params;
   const search = await searchParams;
-  const at = await pageScope(search);
-  if (at.scope === null)
-    return (
-      <>
-        <PageTitle title="Pod" />
-        <ErrorPanel title="This link names no cluster context meshdx can use" {...at.problem} />
-      </>
-    );
-  const scope = at.scope;
+  const opened = await openPage('Pod', search);
+  if (opened.scope === null) return opened.refused;
+  const scope = opened.scope;
   // checked by their kinds as every route checks them (page-params decodes them once)
   const at2 = pagePath('/pods/[namespace]/[name]', segments);
   if (at2.problem) return <ParamProblem title="Pod" problem={at2.problem} />;

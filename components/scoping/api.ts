@@ -1,8 +1,21 @@
+/**
+ * The Scoping view's edge: the view (GET /api/scoping) and a namespace's or workload's bloat
+ * over time (GET /api/scoping/bloat), and the wire types its components read.
+ */
 import { queryOptions } from '@tanstack/react-query';
 import { BloatViewSchema } from '../../lib/api/bloat-view';
 import { ScopingViewSchema } from '../../lib/api/scoping-view';
 import { withContext } from '../../lib/api/context';
 import { fetchJson } from '../data/fetchJson';
+
+export type { BloatView } from '../../lib/api/bloat-view';
+export type {
+  GeneratedSidecar,
+  ScopingNamespaceRow,
+  ScopingReport,
+  WorkloadRow,
+} from '../../lib/api/scoping';
+export type { ScopingView } from '../../lib/api/scoping-view';
 
 export const scopingKey = (context: string | null) => ['scoping', context ?? ''] as const;
 

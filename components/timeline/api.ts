@@ -1,3 +1,8 @@
+/**
+ * The Timelines view's edge: a page of the fleet (GET /api/timelines) and one pod's timeline
+ * (GET /api/timelines/NS/NAME), the keys its page prefetches, and the wire types its
+ * components read.
+ */
 import { queryOptions } from '@tanstack/react-query';
 import {
   PodTimelineViewSchema,
@@ -10,7 +15,20 @@ import { refetchWhileLate } from '../../lib/api/late';
 import { fetchJson } from '../data/fetchJson';
 import { podPath } from '../../lib/refs/pod-ref';
 
-/** The Timelines screen's queries (the server page prefetches the same keys). */
+export type {
+  FixSchema,
+  GanttMarkerView,
+  InjectionInfo,
+  PodGanttView,
+  PodTimelineView,
+  TimelineFleet,
+  TimelineFleetRow,
+  TimelinePagedFleet,
+  WorkloadFix,
+  WorkloadMode,
+} from '../../lib/api/timelines';
+export type { FindingGroup } from '../../lib/api/findings';
+
 /** One page of the fleet, filtered and sorted on the server (the query is the screen's URL state). */
 export const timelineFleetQuery = (context: string | null, query: TimelineQuery) => {
   const qs = timelineQueryString(query);

@@ -1,3 +1,8 @@
+/**
+ * The Proxies view's edge: the fleet (GET /api/proxies/fleet, streamed as NDJSON while a scan
+ * runs), a proxy's detail (GET /api/proxies/NS/NAME) and a ztunnel's (GET /api/ztunnels/NS/NAME),
+ * and the wire types its components read.
+ */
 import { keepPreviousData, queryOptions } from '@tanstack/react-query';
 import {
   FleetStreamLineSchema,
@@ -11,6 +16,18 @@ import { ApiErrorSchema } from '../../lib/api/errors';
 import { fleetQueryString, type FleetQuery } from '../../lib/proxies/page';
 import { ApiRequestError, fetchJson } from '../data/fetchJson';
 import { podPath } from '../../lib/refs/pod-ref';
+
+export type {
+  ClusterRowView,
+  DistributionBin,
+  FleetProgress,
+  FleetView,
+  ProxyDetail,
+  ProxyFleetRow,
+  ZtunnelDetail,
+  ZtunnelRow,
+} from '../../lib/api/proxies';
+export type { MeasuredSum } from '../../lib/api/measured';
 
 export const fleetKey = (context: string | null, query: FleetQuery = {}) =>
   ['proxies', 'fleet', context ?? '', fleetQueryString(query)] as const;
@@ -101,3 +118,7 @@ export const ztunnelDetailQuery = (context: string | null, namespace: string, na
       ),
     staleTime: 15_000,
   });
+
+/** A proxy's raw config dump (GET /api/proxies/NS/NAME/config_dump), opened as a link. */
+export const configDumpHref = (context: string | null, namespace: string, name: string) =>
+  withContext(`/api/proxies/${podPath({ namespace, name })}/config_dump`, context);
