@@ -31,7 +31,7 @@ function lint(name: string, text: string): string[] {
 describe('meshdx-tests/no-test-imports', () => {
   it('reports test data and helpers reached by a relative path or the @/ alias', () => {
     expect(
-      lint('lib/ledger/x.ts', "import { pods } from '../data/ledger/pods';\n"),
+      lint('lib/ledger/x.ts', "import { pods } from '../../tests/data/ledger/pods';\n"),
     ).toEqual([
       expect.stringMatching(/test-only module \.\.\/\.\.\/tests\/data\/ledger\/pods \(tests\/\)/),
     ]);
