@@ -1,6 +1,6 @@
 import type { IncidentsView } from '../../../lib/api/incidents';
 import { buildIncidentsView } from '../../../lib/incidents/build';
-import type { LogInput } from '../../../lib/incidents/collect';
+import type { LogInput } from '../../../lib/incidents/log-input';
 import type { ClientSignal } from '../../../lib/incidents/clients';
 import {
   chooseClients,
