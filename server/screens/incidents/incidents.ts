@@ -384,9 +384,10 @@ export async function incidentsOf(
 export function getIncidents(scope: RequestScope, q: IncidentsQuery): Promise<IncidentsView> {
   const rt = runtimeFor(scope);
   // by the view's deadline with what was read (the logs still out named), or a 503 naming what
-  // the view cannot do without (the pod list); never an empty incident
+  // the view cannot do without (the pod list); never an empty incident. One deadline for the
+  // whole request: the 503 names every part that was late, the analysis' own ones too
   const deadline = viewDeadline(rt, 'Incidents');
-  return viewDeadline(rt, 'Incidents').need(
+  return deadline.need(
     'the incident analysis',
     incidentsOf(rt, q, deadline),
     () => podListDetail(rt),
