@@ -48,11 +48,10 @@ export function attributionShapes(fileName: string, text: string): string[] {
     return ts.forEachChild(node, literals) ?? false;
   };
   for (const s of file.statements) {
-    const exported =
-      (ts.getCombinedModifierFlags(s as ts.Declaration) & ts.ModifierFlags.Export) !== 0;
-    if (!exported) continue;
-    if (ts.isInterfaceDeclaration(s) && declares(s.members)) out.push(s.name.text);
-    if (ts.isTypeAliasDeclaration(s) && literals(s.type)) out.push(s.name.text);
+    if (!ts.isInterfaceDeclaration(s) && !ts.isTypeAliasDeclaration(s)) continue;
+    if ((ts.getCombinedModifierFlags(s) & ts.ModifierFlags.Export) === 0) continue;
+    if (ts.isInterfaceDeclaration(s) ? declares(s.members) : literals(s.type))
+      out.push(s.name.text);
   }
   return out;
 }
