@@ -2,7 +2,7 @@
  * A cluster runtime as the receiver's target: the live pod behind a peer address (the cluster
  * cache, re-indexed by IP when its pods change), the IpHistory of the runtime's store (the
  * store's one table per interval revision, which Incidents reads too: built again only once
- * pod intervals changed), its failure records and its clock.
+ * committed pod intervals changed), its failure records and its clock.
  */
 import { hasProxy } from '../../lib/dataplane/proxy-container';
 import type { Pod } from '../../lib/kube/types';
@@ -36,7 +36,8 @@ export function runtimeTarget(rt: ClusterRuntime): IngestTarget {
         meshed: hasProxy(p),
       };
     },
-    history: () => rt.store.loadHistory(),
+    // what is committed: an export does not commit the recorder's pending batch early
+    history: () => rt.store.committedHistory(),
     failures: rt.store.failures,
     now: () => rt.now().getTime(),
   };

@@ -253,6 +253,15 @@ export class HistoryStore implements IpHistory {
    */
   loadHistory(): IntervalTable {
     this.flush();
+    return this.committedHistory();
+  }
+
+  /**
+   * loadHistory without committing what is pending first: the table of the committed revision,
+   * the one loadHistory shares. For a reader called for every request it gets (the OTLP
+   * receiver): a commit per request would move the revision, and build a table, each time.
+   */
+  committedHistory(): IntervalTable {
     const revision = this.intervalRevision;
     if (this.writer && this.loaded?.revision === revision) return this.loaded.table;
     const { table, skipped } = intervalTableFromText(this.reader.intervalTextBatches());

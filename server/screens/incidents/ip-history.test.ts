@@ -45,4 +45,18 @@ describe("the Incidents IP history: the store's one table per interval revision"
     expect(source.load()).toBe(third);
     store.close();
   });
+
+  it("shares the table with the OTLP receiver, whose read commits nothing of the recorder's batch", () => {
+    const store = openHistoryStore(':memory:', { flushIntervalMs: 60_000 });
+    store.recordPodEvent(observed('ADDED', makePod({ name: 'a', ip: IP }), T0));
+    expect(store.pending).toBeGreaterThan(0);
+    const committed = store.committedHistory();
+    expect(store.pending).toBeGreaterThan(0);
+    expect(committed.history(IP)).toEqual([]);
+    const loaded = storeIpHistory(store).load();
+    expect(store.pending).toBe(0);
+    expect(loaded.history(IP).map((i) => i.name)).toEqual(['a']);
+    expect(store.committedHistory()).toBe(loaded);
+    store.close();
+  });
 });
