@@ -101,6 +101,24 @@ describe('one attribution', () => {
     expect(ownLookups(text.get(HOME) ?? '')).toEqual(['.locateRow(']);
   });
 
+  it("has one function: every attribution's caller goes through attribution.ts, none asks a history", () => {
+    const callers = [
+      'lib/incidents/collect.ts',
+      'lib/incidents/live.ts',
+      'lib/incidents/failure-record.ts',
+      'lib/incidents/read-failures.ts',
+      'server/otlp/ingest.ts',
+      'lib/ledger/scan.ts',
+      'cli/commands/attribute.ts',
+      'lib/ledger/report-json.ts',
+    ];
+    const through = /\b(attributeRecord|failureOf|readHolder)\(/;
+    // a history's lookup: `.at(ip, ...)`, not an array's `.at(-1)`
+    const asks = /\.at\([A-Za-z_]/;
+    expect(callers.filter((f) => !through.test(text.get(f) ?? ''))).toEqual([]);
+    expect(callers.filter((f) => asks.test(text.get(f) ?? ''))).toEqual([]);
+  });
+
   it('has one reason text for a request that never reached a pod', () => {
     const at = files.filter((f) => (text.get(f) ?? '').includes('never reached a pod'));
     expect(at).toEqual([HOME]);
