@@ -9,7 +9,7 @@ import { attributeRecord, type Attribution } from '../../lib/ledger/attribution'
 import { startLogScan, type LogScanResult, type StartedLogScan } from '../logscan/parallel';
 import { createUpstreamPodGrouper, type UpstreamPodGroup } from '../../lib/ledger/aggregate';
 import { JsonItemFinisher, reportFrame } from '../../lib/ledger/report-json';
-import { fmtMs } from '../../lib/ledger/lookup';
+import { DEFAULT_GAP_TOLERANCE_MS, fmtMs } from '../../lib/ledger/lookup';
 import { Utf8Blocks } from '../utf8-blocks';
 import { podKeyOf } from '../../lib/refs/pod-ref';
 import { kindName } from '../../lib/refs/workload-ref';
@@ -44,7 +44,7 @@ async function runAttribute(argv: string[], io: CliIO): Promise<number> {
   );
   const historyArg = args.values.get('history');
   const gapText = args.values.get('gap-minutes');
-  const gapMinutes = gapText === undefined ? 5 : Number(gapText);
+  const gapMinutes = gapText === undefined ? DEFAULT_GAP_TOLERANCE_MS / 60_000 : Number(gapText);
   const threadsText = args.values.get('threads');
   const threads = threadsText === undefined ? null : Number(threadsText);
   const badThreads = threads !== null && !(Number.isInteger(threads) && threads >= 1);

@@ -9,9 +9,9 @@ import {
   collectRequests,
   type Collected,
   type AttributedRequest,
-  type LogInput,
   type RequestFilter,
 } from './collect';
+import type { LogInput } from './log-input';
 import { bucketSizeMs, failureBuckets } from './chart';
 import { rollouts, terminationMarkers } from './markers';
 import {

@@ -1,24 +1,14 @@
 import { isFailure } from '../accesslog/failure';
 import { normalizeIp, parseAddress } from '../accesslog/address';
 import { parseClusterName } from '../accesslog/cluster';
-import type { AccessLogProblem, AccessLogRecord } from '../accesslog/types';
+import type { AccessLogRecord } from '../accesslog/types';
 import { attributeRecord, type Attribution } from '../ledger/attribution';
 import type { IpHistory } from '../ledger/ip-history';
 import { emptyUntimed, noteUntimed, type UntimedLines } from '../ledger/untimed';
 import type { LogSource } from '../api/incidents';
 import { podKeyOf } from '../refs/pod-ref';
+import type { IncidentLineProblem, LogInput } from './log-input';
 import { logRecords, newLogSource } from './log-lines';
-
-/** One access log to read: a client pod's istio-proxy log, or an uploaded text. */
-export interface LogInput {
-  /** "namespace/pod" of the proxy that wrote it, or a label such as "upload". */
-  source: string;
-  /** The client pod when the log is a pod's own proxy log (its outbound requests). */
-  clientPod: string | null;
-  text: string;
-  /** Set when the log could not be fetched: counted as a source with a problem. */
-  problem?: string | null;
-}
 
 export interface RequestFilter {
   fromMs: number | null;
@@ -37,11 +27,6 @@ export interface AttributedRequest extends Attribution {
   timeMs: number | null;
   /** Client pod ("ns/name"): the log's own pod, else the pod behind the downstream address. */
   clientName: string | null;
-}
-
-/** An unreadable line of one of the logs read, and which log it is in. */
-export interface IncidentLineProblem extends AccessLogProblem {
-  source: string;
 }
 
 export interface Collected {

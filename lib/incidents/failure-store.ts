@@ -20,6 +20,8 @@
  * kept once. A record without an upstream address or a time is stored as `unattributable`,
  * never dropped.
  */
+import { unattributable, type Attribution } from '../ledger/attribution';
+import type { HolderState } from '../ledger/types';
 import type { PodIdentity } from '../refs/pod-ref';
 
 /** How meshdx came to read a failing request. */
@@ -50,8 +52,9 @@ export interface FailureSource {
 }
 
 /**
- * The upstream pod's state when the request was attributed: `unknown` when nobody is known to
- * have held the IP then, `unattributable` when the record has no upstream IP or no time.
+ * The upstream pod's state as the store keeps it (its own words, written in every stored row):
+ * an Attribution's state, and `unattributable` for the `unknown` of a record without an
+ * upstream IP or a time. toStoredAttribution and attributedState translate, and nothing else.
  */
 export type AttributedState = 'running' | 'terminating' | 'gone' | 'unknown' | 'unattributable';
 
@@ -62,6 +65,14 @@ export const ATTRIBUTED_STATES: readonly AttributedState[] = [
   'unknown',
   'unattributable',
 ];
+
+/** An Attribution's state in the store's words (an unattributable record aside). */
+const STORED_STATE: Readonly<Record<HolderState, AttributedState>> = {
+  live: 'running',
+  terminating: 'terminating',
+  terminated: 'gone',
+  unknown: 'unknown',
+};
 
 /** The fields of the request that the views read (parsed once, when recorded). */
 export interface FailureFields {
@@ -82,19 +93,45 @@ export interface FailureFields {
   details: string | null;
 }
 
-/** Who held the upstream IP at the request's time, as known when the request was recorded. */
-export interface FailureAttribution {
-  upstreamIp: string | null;
+/**
+ * The Attribution of a recorded request as the store keeps it, made when the request was
+ * recorded (toStoredAttribution): who held the upstream IP, its deletion and removal, and the state
+ * in the store's words.
+ */
+export type StoredAttribution = Pick<
+  Attribution,
+  'upstreamIp' | 'owner' | 'deletionStartedAt' | 'goneAt' | 'afterTerminationMs' | 'reason'
+> & {
   pod: PodIdentity | null;
-  owner: { kind: string; name: string } | null;
   state: AttributedState;
-  /** When the holder's deletion started (delete requested), if it had. */
-  deletionStartedAt: number | null;
-  /** When the holder left the API, if it had. */
-  goneAt: number | null;
-  /** Request time minus the holder's deletion start. */
-  afterTerminationMs: number | null;
-  reason: string;
+};
+
+/** An attribution as a stored failure keeps it; `time` is its record's (epoch ms). */
+export function toStoredAttribution(a: Attribution, time: number | null): StoredAttribution {
+  return {
+    upstreamIp: a.upstreamIp,
+    pod: a.pod,
+    owner: a.owner,
+    state: unattributable(a, time) ? 'unattributable' : STORED_STATE[a.state],
+    deletionStartedAt: a.deletionStartedAt,
+    goneAt: a.goneAt,
+    afterTerminationMs: a.afterTerminationMs,
+    reason: a.reason,
+  };
+}
+
+/** A stored state as an Attribution's (an unattributable record is `unknown`). */
+export function attributedState(s: AttributedState): HolderState {
+  switch (s) {
+    case 'running':
+      return 'live';
+    case 'gone':
+      return 'terminated';
+    case 'unattributable':
+      return 'unknown';
+    default:
+      return s;
+  }
 }
 
 /** One failing request to record. */
@@ -103,7 +140,7 @@ export interface FailureInput {
   raw: string;
   source: FailureSource;
   fields: FailureFields;
-  attribution: FailureAttribution;
+  attribution: StoredAttribution;
 }
 
 /** A recorded failing request. */

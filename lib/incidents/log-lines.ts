@@ -1,7 +1,7 @@
 import { createLineParser } from '../accesslog/parser';
 import type { AccessLogRecord } from '../accesslog/types';
 import type { LogSource } from '../api/incidents';
-import type { IncidentLineProblem, LogInput } from './collect';
+import type { IncidentLineProblem, LogInput } from './log-input';
 
 /** A source's counts as the Incidents view reports them, before any is read. */
 export function newLogSource(input: LogInput): LogSource {

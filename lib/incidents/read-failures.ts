@@ -3,13 +3,18 @@ import { normalizeIp, parseAddress } from '../accesslog/address';
 import { parseClusterName } from '../accesslog/cluster';
 import type { AttributeOptions } from '../ledger/attribution';
 import type { IpHistory } from '../ledger/ip-history';
-import type { HolderState } from '../ledger/types';
 import type { LogSource } from '../api/incidents';
-import type { AttributedRequest, IncidentLineProblem, LogInput, RequestFilter } from './collect';
+import type { AttributedRequest, RequestFilter } from './collect';
+import type { IncidentLineProblem, LogInput } from './log-input';
 import { serviceMatches } from './collect';
 import { failureOf } from './failure-record';
 import { logRecords, newLogSource } from './log-lines';
-import type { AttributedState, FailureInput, FailureRead, StoredFailure } from './failure-store';
+import {
+  attributedState,
+  type FailureInput,
+  type FailureRead,
+  type StoredFailure,
+} from './failure-store';
 
 /** What one read of a log gave: its counts, its unreadable lines and its failing requests. */
 export interface LogRead {
@@ -81,14 +86,6 @@ export function readFailures(
   return out;
 }
 
-const HOLDER_STATE: Record<AttributedState, HolderState> = {
-  running: 'live',
-  terminating: 'terminating',
-  gone: 'terminated',
-  unknown: 'unknown',
-  unattributable: 'unknown',
-};
-
 /** The service and IP filters of Incidents, on a stored failure. */
 export function storedMatches(f: StoredFailure, filter: RequestFilter): boolean {
   if (filter.service) {
@@ -125,7 +122,9 @@ export function storedRequests(
       pod: a.pod ? { namespace: a.pod.namespace, name: a.pod.name, uid: a.pod.uid ?? null } : null,
       owner: a.owner,
       node: null,
-      state: HOLDER_STATE[a.state],
+      state: attributedState(a.state),
+      deletionStartedAt: a.deletionStartedAt,
+      goneAt: a.goneAt,
       afterTerminationMs: a.afterTerminationMs,
       reason: a.reason,
       client: null,

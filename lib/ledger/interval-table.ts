@@ -1,5 +1,12 @@
 import type { IpHistory } from './ip-history';
-import { endFrom, locate, lookupIn, type Located, type SortedIntervalView } from './lookup';
+import {
+  DEFAULT_GAP_TOLERANCE_MS,
+  endFrom,
+  locate,
+  lookupIn,
+  type Located,
+  type SortedIntervalView,
+} from './lookup';
 import type { FromSource, IpLookup, PodInterval } from './types';
 import { podIdKey } from '../refs/pod-ref';
 
@@ -123,7 +130,7 @@ export class IntervalTable implements IpHistory {
     return this.from.length;
   }
 
-  at(ip: string, time: number, gapToleranceMs = 5 * 60_000): IpLookup {
+  at(ip: string, time: number, gapToleranceMs = DEFAULT_GAP_TOLERANCE_MS): IpLookup {
     const g = this.groups.get(ip);
     return lookupIn(ip, time, g === undefined ? EMPTY : this.view(g), gapToleranceMs);
   }
@@ -132,7 +139,7 @@ export class IntervalTable implements IpHistory {
    * locate() of the lookup `at` makes, its index a row of this table: what a caller that
    * only needs the state and who held the IP (identity) reads, without the lookup's objects.
    */
-  locateRow(ip: string, time: number, gapToleranceMs = 5 * 60_000): Located {
+  locateRow(ip: string, time: number, gapToleranceMs = DEFAULT_GAP_TOLERANCE_MS): Located {
     const g = this.groups.get(ip);
     if (g === undefined) return locate(time, EMPTY, gapToleranceMs);
     const at = locate(time, this.view(g), gapToleranceMs);

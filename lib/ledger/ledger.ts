@@ -1,7 +1,7 @@
 import type { IpHistory } from './ip-history';
 import type { IpLookup, PodEvent, PodInterval } from './types';
 import { PodIpTrack } from './pod-track';
-import { lookupInSorted } from './lookup';
+import { DEFAULT_GAP_TOLERANCE_MS, lookupInSorted } from './lookup';
 import { podIdKey } from '../refs/pod-ref';
 
 /** Pod IPs left out because nothing tells when their pod held them: a count and the first few. */
@@ -115,7 +115,7 @@ export class IpLedger implements IpHistory {
   }
 
   /** Who held `ip` at `time` (epoch ms), and in what state. See lookup.ts for the rules. */
-  at(ip: string, time: number, gapToleranceMs = 5 * 60_000): IpLookup {
+  at(ip: string, time: number, gapToleranceMs = DEFAULT_GAP_TOLERANCE_MS): IpLookup {
     this.refresh();
     return lookupInSorted(ip, time, this.byIp.get(ip) ?? [], gapToleranceMs);
   }

@@ -1,6 +1,13 @@
 import type { HolderState, IpLookup, PodInterval } from './types';
 import { podKeyOf } from '../refs/pod-ref';
 
+/**
+ * How long after its last holder was gone a free IP is still blamed on it (a `terminated`
+ * holder, a phantom) when the caller names no tolerance: every history's and every
+ * attribution's default.
+ */
+export const DEFAULT_GAP_TOLERANCE_MS = 5 * 60_000;
+
 /** How far back from the newest interval starting before t a lookup looks for a holder. */
 const SCAN_BACK = 16;
 

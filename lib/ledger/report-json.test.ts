@@ -31,6 +31,8 @@ const a = (line: number, pod: boolean, flags: string[]): Attribution => ({
   owner: null,
   node: null,
   state: pod ? 'terminating' : 'unknown',
+  deletionStartedAt: null,
+  goneAt: null,
   afterTerminationMs: pod ? 10_000 : null,
   reason: 'r',
   client: null,

@@ -1,7 +1,12 @@
-import type { Attribution, AttributionInput } from './attribution';
+import {
+  readHolder,
+  type Attribution,
+  type AttributionInput,
+  type HolderReader,
+} from './attribution';
 import type { IpHistory } from './ip-history';
-import { IntervalTable, jsonString, type KeyJson } from './interval-table';
-import type { HolderState, PodInterval } from './types';
+import { jsonString, type IntervalTable, type KeyJson } from './interval-table';
+import type { HolderState, IpLookup, PodInterval } from './types';
 
 /** What `meshdx attribute --json` prints of one attribution. */
 export function attributionView(a: Attribution) {
@@ -124,14 +129,19 @@ function podJsonOf([namespace, name, uid]: KeyJson): string {
 
 /**
  * Finishes the --json items of records handed over as parts (line, time, normalised upstream
- * IP, attributionJsonMiddle) from a history. A long log has tens of thousands of failing
- * requests: each holder's pod text is made once, and from a table history (a store) the
- * lookup reads its columns without making an object per holder.
+ * IP, attributionJsonMiddle) from a history, through attribution's own lookup (readHolder). A
+ * long log has tens of thousands of failing requests: each holder's pod text is made once, and
+ * from a table history (a store) the lookup reads its columns without making an object per
+ * holder. The finisher is its own HolderReader: nothing is made per item but its pieces.
  */
-export class JsonItemFinisher {
+export class JsonItemFinisher implements HolderReader<void> {
   /** Pod texts by table row: an array made at the table's size (written at random rows). */
   private rowPods: (string | undefined)[] | null = null;
   private readonly pods = new WeakMap<PodInterval, string>();
+  /** The item being finished (set by itemInto for the reader's calls). */
+  private out: { push(piece: string): unknown } = [];
+  private line = 0;
+  private middle = '';
 
   constructor(
     private readonly history: IpHistory,
@@ -152,21 +162,34 @@ export class JsonItemFinisher {
     ip: string | null,
     middle: string,
   ): void {
-    if (ip === null || time === null) return itemPieces(out, line, middle, 'null', 'unknown', null);
-    const h = this.history;
-    if (h instanceof IntervalTable) {
-      const at = h.locateRow(ip, time, this.gapToleranceMs);
-      const pod = at.index >= 0 && at.state !== 'unknown' ? this.rowPod(h, at.index) : 'null';
-      return itemPieces(out, line, middle, pod, at.state, at.afterTerminationMs);
-    }
-    const found = h.at(ip, time, this.gapToleranceMs);
+    this.out = out;
+    this.line = line;
+    this.middle = middle;
+    readHolder(this.history, ip, time, this.gapToleranceMs, this);
+  }
+
+  unattributable(): void {
+    itemPieces(this.out, this.line, this.middle, 'null', 'unknown', null);
+  }
+
+  row(
+    table: IntervalTable,
+    holderRow: number,
+    state: HolderState,
+    afterTerminationMs: number | null,
+  ): void {
+    const pod = holderRow >= 0 ? this.rowPod(table, holderRow) : 'null';
+    itemPieces(this.out, this.line, this.middle, pod, state, afterTerminationMs);
+  }
+
+  lookup(found: IpLookup): void {
     const holder = found.holder;
     let pod = 'null';
     if (holder) {
       pod = this.pods.get(holder) ?? podJson(holder.namespace, holder.name, holder.uid);
       this.pods.set(holder, pod);
     }
-    itemPieces(out, line, middle, pod, found.state, found.afterTerminationMs);
+    itemPieces(this.out, this.line, this.middle, pod, found.state, found.afterTerminationMs);
   }
 
   private rowPod(table: IntervalTable, row: number): string {

@@ -20,7 +20,7 @@ import { OtlpDecodeError, type DecodedLogs, type PartialSuccess } from './schema
 export interface IngestTarget {
   /** The live pod holding `ip` now, or null. */
   podByIp(ip: string): (PeerPod & { uid: string | null }) | null;
-  /** The IP history as it stands (may be cached briefly). */
+  /** The IP history as it stands (a runtime's: its store's table of the interval revision). */
   history(): IpHistory;
   failures: Pick<FailureStore, 'record'>;
   /** Now on the cluster's clock (epoch ms). */

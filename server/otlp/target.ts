@@ -1,23 +1,18 @@
 /**
  * A cluster runtime as the receiver's target: the live pod behind a peer address (the cluster
- * cache, re-indexed by IP when its pods change), the IpHistory of the runtime's store (loaded
- * again only once its pod intervals changed, and then at most once a second, as the live tail
- * does: a reload of every interval a second cost a receiver under load more in collections than
- * in the load itself), its failure records and its clock.
+ * cache, re-indexed by IP when its pods change), the IpHistory of the runtime's store (the
+ * store's one table per interval revision, which Incidents reads too: built again only once
+ * committed pod intervals changed), its failure records and its clock.
  */
 import { hasProxy } from '../../lib/dataplane/proxy-container';
 import type { Pod } from '../../lib/kube/types';
-import type { IpHistory } from '../../lib/ledger/ip-history';
 import { normalizeIp } from '../../lib/accesslog/address';
 import type { ClusterRuntime } from '../runtime/runtime';
 import type { IngestTarget } from './ingest';
 
-const HISTORY_TTL_MS = 1000;
-
 export function runtimeTarget(rt: ClusterRuntime): IngestTarget {
   let indexed = -1;
   let byIp = new Map<string, Pod>();
-  let history: { at: number; revision: number; h: IpHistory } | null = null;
   return {
     podByIp(ip) {
       if (indexed !== rt.cache.version) {
@@ -41,17 +36,8 @@ export function runtimeTarget(rt: ClusterRuntime): IngestTarget {
         meshed: hasProxy(p),
       };
     },
-    history() {
-      const now = Date.now();
-      if (
-        !history ||
-        (history.revision !== rt.store.intervalRevision && now - history.at > HISTORY_TTL_MS)
-      ) {
-        const h = rt.store.loadHistory();
-        history = { at: now, revision: rt.store.intervalRevision, h };
-      }
-      return history.h;
-    },
+    // what is committed: an export does not commit the recorder's pending batch early
+    history: () => rt.store.committedHistory(),
     failures: rt.store.failures,
     now: () => rt.now().getTime(),
   };

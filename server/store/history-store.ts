@@ -1,6 +1,6 @@
 import type { KubeEvent, Pod } from '../../lib/kube/types';
 import type { IpHistory } from '../../lib/ledger/ip-history';
-import { lookupInSorted } from '../../lib/ledger/lookup';
+import { DEFAULT_GAP_TOLERANCE_MS, lookupInSorted } from '../../lib/ledger/lookup';
 import type { IpLookup, PodInterval } from '../../lib/ledger/types';
 import { observePod } from '../../lib/ledger/observation';
 import type { ObservedEvent } from '../kube/listwatch';
@@ -22,9 +22,6 @@ import { DEFAULT_FAILURE_LIMITS, SqliteFailureStore } from './failures';
 import type { IntervalTable } from '../../lib/ledger/interval-table';
 
 const MAX_ERRORS = 20;
-
-/** How long after its last holder was gone a free IP is still blamed on it (lookup.ts). */
-const DEFAULT_GAP_TOLERANCE_MS = 5 * 60_000;
 
 /**
  * meshdx's history: pod IP intervals, last pod states (kept after deletion), container and
@@ -49,6 +46,10 @@ export class HistoryStore implements IpHistory {
   /** Pods the file held as not deleted when opened: the only ones with a stored state to diff. */
   private readonly storedLive = new Set<string>();
   private timer: NodeJS.Timeout | null = null;
+  /** Prunes that removed intervals (they move the interval revision too). */
+  private intervalPrunes = 0;
+  /** The IpHistory loadHistory last built, and the interval revision it was built at. */
+  private loaded: { revision: number; table: IntervalTable } | null = null;
   private closed = false;
   readonly counts: RecordCounts = {
     podEvents: 0,
@@ -86,12 +87,12 @@ export class HistoryStore implements IpHistory {
   }
 
   /**
-   * Changes when committed pod IP intervals change (pruning aside): an IpHistory loaded at one
-   * revision answers like the store until the next (pending rows are committed within the flush
-   * interval, or by any read).
+   * Changes when committed pod IP intervals change (a commit, or a prune that removed some): an
+   * IpHistory loaded at one revision answers like the store until the next (pending rows are
+   * committed within the flush interval, or by any read).
    */
   get intervalRevision(): number {
-    return this.writer?.intervalCommits ?? 0;
+    return (this.writer?.intervalCommits ?? 0) + this.intervalPrunes;
   }
 
   /** Rows waiting for the next commit. */
@@ -244,14 +245,29 @@ export class HistoryStore implements IpHistory {
   }
 
   /**
-   * The same IpHistory loaded into memory once, for many lookups (a view's attribution, a
-   * `meshdx attribute` run): columns, not a query per lookup.
+   * The same IpHistory loaded into memory, for many lookups (a view's attribution, the OTLP
+   * receiver's, a `meshdx attribute` run): columns, not a query per lookup. The store that
+   * writes keeps it and builds it again only once its interval revision moved, so every reader
+   * of the runtime (Incidents, the receiver) shares one table per revision; a read-only store
+   * (another process may write the file) reads it again each time.
    */
   loadHistory(): IntervalTable {
     this.flush();
+    return this.committedHistory();
+  }
+
+  /**
+   * loadHistory without committing what is pending first: the table of the committed revision,
+   * the one loadHistory shares. For a reader called for every request it gets (the OTLP
+   * receiver): a commit per request would move the revision, and build a table, each time.
+   */
+  committedHistory(): IntervalTable {
+    const revision = this.intervalRevision;
+    if (this.writer && this.loaded?.revision === revision) return this.loaded.table;
     const { table, skipped } = intervalTableFromText(this.reader.intervalTextBatches());
     if (skipped > 0)
       this.invalid(`${skipped} pod_intervals rows without a text ip or a numeric start`);
+    this.loaded = this.writer ? { revision, table } : null;
     return table;
   }
 
@@ -292,6 +308,7 @@ export class HistoryStore implements IpHistory {
     if (days === null || days === undefined || this.opts.readonly) return null;
     this.flush();
     this.lastPrune = pruneBefore(this.db, now - days * DAY_MS);
+    if (this.lastPrune.intervals > 0) this.intervalPrunes++;
     return this.lastPrune;
   }
 
@@ -324,6 +341,7 @@ export class HistoryStore implements IpHistory {
       this.flush();
     } finally {
       this.closed = true;
+      this.loaded = null;
       this.db.close();
     }
   }

@@ -42,7 +42,6 @@ describe('StorePodHistory', () => {
     store.recordPodEvent(observed('MODIFIED', b, T0 + 5 * SEC));
     live.set(b);
     expect(store.pending).toBeGreaterThan(0);
-    history.sync();
     const ready = history.transitions(b).filter((t) => t.field === 'ready');
     expect(ready.map((t) => [t.container, t.value, t.timeSource])).toEqual([
       ['app', false, 'observed'],
@@ -56,7 +55,6 @@ describe('StorePodHistory', () => {
     const a = makePod({ name: 'a', ip: '10.0.0.1' });
     store.recordPodEvent(observed('ADDED', a, T0, 'list'));
     live.set(a);
-    history.sync();
     expect(history.transitions(a)).toEqual(diffPod(undefined, a));
     expect(history.transitions(a).some((t) => t.field === 'startedAt')).toBe(true);
     store.close();
@@ -70,7 +68,6 @@ describe('StorePodHistory', () => {
     store.recordKubeEvent(
       observed('ADDED', makeEvent({ uid: 'e1', pod: 'a', reason: 'Started', last: T0 }), T0),
     );
-    history.sync();
     const rev = history.revision(a);
     expect(history.livePods()).toHaveLength(1);
 
@@ -78,7 +75,6 @@ describe('StorePodHistory', () => {
     store.recordPodEvent(observed('DELETED', gone, T0 + 2 * MIN));
     live.drop('a');
     later(SEC);
-    history.sync();
     expect(history.livePods()).toEqual([]);
     expect(history.deletedPods().map((d) => [d.pod.metadata.name, d.deletedAt])).toEqual([
       ['a', new Date(T0 + 2 * MIN).toISOString()],
@@ -98,7 +94,6 @@ describe('StorePodHistory', () => {
     store.recordPodEvent(observed('ADDED', a, T0, 'list'));
     store.recordPodEvent(observed('DELETED', a, T0 + MIN));
     live.set(a);
-    history.sync();
     expect(history.livePods()).toEqual([]);
     expect(history.findPod('shop', 'a')?.deleted).not.toBeNull();
     store.close();

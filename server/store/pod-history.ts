@@ -3,7 +3,8 @@
  * pods that were, their transitions and their events are the history store's, its only record
  * of them. Every store read commits what the recorder has pending first, and the recorder hears
  * the same feed as the cache in the same turn, so what a request reads of the two agrees.
- * Call sync() once per request: it reads only what changed since the last call.
+ * Every read brings the copy up to date first (sync): it reads only what changed since the last
+ * read, nothing at all when the store recorded nothing (readers never sync it themselves).
  */
 import type { KubeEvent, Pod } from '../../lib/kube/types';
 import type { DeletedPodRecord, PodHistory } from '../../lib/timeline/pod-history';
@@ -90,8 +91,12 @@ export class StorePodHistory implements PodHistory {
     return c.podEvents + c.kubeEvents + c.closedMissing;
   }
 
-  /** Reads the deletions recorded since the last call (all of them every fullReloadMs). */
-  sync(): void {
+  /**
+   * Reads the deletions recorded since the last call (all of them every fullReloadMs): what
+   * every read method does first. Without a new record and before the next full reload it
+   * costs a clock read and a sum.
+   */
+  private sync(): void {
     const now = this.opts.now().getTime();
     const gen = this.generation();
     const full = now - this.lastFull >= this.opts.fullReloadMs || now < this.lastFull;
@@ -136,14 +141,17 @@ export class StorePodHistory implements PodHistory {
   }
 
   livePods(): Pod[] {
+    this.sync();
     return this.live.livePods().filter((p) => !this.deleted.has(keyOf(p)));
   }
 
   deletedPods(): DeletedPodRecord[] {
+    this.sync();
     return [...this.deleted.values()];
   }
 
   findPod(namespace: string, name: string): { pod: Pod; deleted: DeletedPodRecord | null } | null {
+    this.sync();
     const live = this.live.findLive(namespace, name);
     if (live && !this.deleted.has(keyOf(live))) return { pod: live, deleted: null };
     const snap = this.store.podSnapshot(namespace, name);
@@ -165,6 +173,7 @@ export class StorePodHistory implements PodHistory {
     name: string,
     uid: string,
   ): { pod: Pod; deleted: DeletedPodRecord | null } | null {
+    this.sync();
     const live = this.live.findLive(namespace, name);
     if (live && live.metadata.uid === uid && !this.deleted.has(keyOf(live)))
       return { pod: live, deleted: null };
@@ -176,18 +185,22 @@ export class StorePodHistory implements PodHistory {
   }
 
   transitions(pod: Pod): Transition[] {
+    this.sync();
     return this.read(pod).transitions;
   }
 
   eventsFor(pod: Pod): KubeEvent[] {
+    this.sync();
     return this.read(pod).events;
   }
 
   revision(pod: Pod): number {
+    this.sync();
     return this.read(pod).rev;
   }
 
   stats(): StorePodHistoryStats {
+    this.sync();
     let skipped = 0;
     for (const d of this.data.values()) skipped += d.skipped;
     return {

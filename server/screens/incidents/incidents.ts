@@ -1,6 +1,6 @@
 import type { IncidentsView } from '../../../lib/api/incidents';
 import { buildIncidentsView } from '../../../lib/incidents/build';
-import type { LogInput } from '../../../lib/incidents/collect';
+import type { LogInput } from '../../../lib/incidents/log-input';
 import type { ClientSignal } from '../../../lib/incidents/clients';
 import {
   chooseClients,
@@ -382,13 +382,16 @@ export async function incidentsOf(
 
 /** GET /api/incidents: the view for the URL's state, on the context's cluster. */
 export function getIncidents(scope: RequestScope, q: IncidentsQuery): Promise<IncidentsView> {
-  const rt = runtimeFor(scope);
+  return incidentsByDeadline(runtimeFor(scope), q);
+}
+
+/** The view of a request on a runtime's cluster, by the request's one deadline. */
+export function incidentsByDeadline(rt: ClusterRuntime, q: IncidentsQuery): Promise<IncidentsView> {
   // by the view's deadline with what was read (the logs still out named), or a 503 naming what
-  // the view cannot do without (the pod list); never an empty incident
+  // the view cannot do without (the pod list); never an empty incident. One deadline for the
+  // whole request: the 503 names every part that was late, the analysis' own ones too
   const deadline = viewDeadline(rt, 'Incidents');
-  return viewDeadline(rt, 'Incidents').need(
-    'the incident analysis',
-    incidentsOf(rt, q, deadline),
-    () => podListDetail(rt),
+  return deadline.need('the incident analysis', incidentsOf(rt, q, deadline), () =>
+    podListDetail(rt),
   );
 }

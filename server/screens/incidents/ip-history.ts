@@ -12,7 +12,11 @@ import type { HistoryStore } from '../../store/history-store';
 export interface IpHistorySource {
   /** Settles once the first pod list has been taken in. */
   ready: Promise<void>;
-  /** The history now: load once per view and ask it everything. */
+  /**
+   * The history now: load once per view and ask it everything. From a history store it is the
+   * store's table of its interval revision (HistoryStore.loadHistory), the one the OTLP receiver
+   * reads too: a view rebuilds nothing while no pod interval changed.
+   */
   load(): IpHistory;
   info(): { source: string; note: string | null };
 }

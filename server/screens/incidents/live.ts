@@ -49,12 +49,8 @@ export async function followIncidents(
 ): Promise<void> {
   const source = runtimeIpHistory(rt);
   await source.ready.catch(() => undefined);
-  let cached: { at: number; h: IpHistory } | null = null;
-  const history = (): IpHistory => {
-    const now = Date.now();
-    if (!cached || now - cached.at > 1000) cached = { at: now, h: source.load() };
-    return cached.h;
-  };
+  // the store's table of its interval revision: built again only once pod intervals changed
+  const history = (): IpHistory => source.load();
   let clients = refList(q.client).slice(0, MAX_CLIENTS);
   if (clients.length === 0) {
     const pods = await listPods(rt.transport);

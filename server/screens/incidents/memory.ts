@@ -6,7 +6,8 @@
  */
 import type { Pod } from '../../../lib/kube/types';
 import type { IncidentsQuery } from '../../../lib/incidents/choose';
-import type { Collected, LogInput, RequestFilter } from '../../../lib/incidents/collect';
+import type { Collected, RequestFilter } from '../../../lib/incidents/collect';
+import type { LogInput } from '../../../lib/incidents/log-input';
 import type { FailureStore, StoredFailure } from '../../../lib/incidents/failure-store';
 import { clientLags, type ClientLag } from '../../../lib/incidents/lag';
 import { retentionText, windowMemory } from '../../../lib/incidents/memory';

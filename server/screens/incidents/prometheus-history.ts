@@ -1,4 +1,5 @@
 import { intervalTableOf } from '../../../lib/ledger/ledger-table';
+import { DEFAULT_GAP_TOLERANCE_MS } from '../../../lib/ledger/lookup';
 import { mergeIntervals } from '../../prometheus/merged-intervals';
 import { readKsmIpIntervals } from '../../prometheus/pod-info';
 import type { ViewState } from '../../../lib/api/viewstate';
@@ -9,9 +10,9 @@ type IncidentsQuery = ViewState<'incidents'>;
 const HOUR = 3_600_000;
 /**
  * How far before the window pod history is read: a pod deleted up to this long before the
- * window can still be blamed for its requests (the ledger's gap tolerance is 5 minutes).
+ * window can still be blamed for its requests (twice the ledger's gap tolerance).
  */
-const LEAD_MS = 10 * 60_000;
+const LEAD_MS = 2 * DEFAULT_GAP_TOLERANCE_MS;
 
 /**
  * The history source plus kube-state-metrics pod history from Prometheus over the incident

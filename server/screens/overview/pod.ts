@@ -47,7 +47,6 @@ export async function getPodDetail(
   // a link to an earlier pod of the name: that pod, not the one that holds the name now
   if (uid && obj.metadata.uid !== uid) return incarnationDetail(rt, ns, pod, uid, obj);
   const history = rt.podHistory;
-  history.sync();
   // filed by name: only this incarnation's (an earlier pod of the same name had its own uid)
   events = events.filter((e) => isEventOfPod(obj, e));
   return {
@@ -74,7 +73,6 @@ async function incarnationDetail(
   live: Pod | null,
 ): Promise<PodDetail> {
   const history = rt.podHistory;
-  history.sync();
   const found = history.findIncarnation(ns, name, uid);
   if (!found?.deleted) {
     const now = live?.metadata.uid ? `; the pod of that name now has uid ${live.metadata.uid}` : '';
@@ -148,7 +146,6 @@ async function failuresOf(
 /** The pod as the history store holds it, once the cluster has none of that name. */
 async function storedPodDetail(rt: ClusterRuntime, ns: string, name: string): Promise<PodDetail> {
   const history = rt.podHistory;
-  history.sync();
   const found = history.findPod(ns, name);
   if (!found)
     throw new KubeError(

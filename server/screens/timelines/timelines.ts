@@ -117,7 +117,6 @@ function resolve(cache: ClusterCache, src: TimelineSource, s: CacheState): Resol
     s.analysis = new AnalysisCache((pod, goneAt) => s.initTimes.for(pod, goneAt));
     s.memo = undefined;
   }
-  s.store.history.sync();
   return {
     history: s.store.history,
     inMemory: (src.file ?? ':memory:') === ':memory:',
