@@ -2,7 +2,8 @@ import { describe, it, expect } from 'vitest';
 import { parseAllDocuments } from 'yaml';
 import { readFixture } from '../../test-support/fixtures';
 import type { DestinationRule, VirtualService } from '../kube/types';
-import { expandHost, hostMatchScore, splitServiceFqdn } from './hosts';
+import { expandHost, hostMatchScore } from './hosts';
+import { parseServiceFqdn } from '../refs/service-host';
 import { DEFAULT_RETRY_ON, destinationRuleFor, resilienceFor, retriesFor } from './resilience';
 
 const dr = (
@@ -26,12 +27,12 @@ describe('hosts', () => {
     expect(expandHost('*.prod.svc.cluster.local', 'x', 'cluster.local')).toBe(
       '*.prod.svc.cluster.local',
     );
-    expect(splitServiceFqdn('a.b.svc.corp.example')).toEqual({
+    expect(parseServiceFqdn('a.b.svc.corp.example')).toEqual({
       name: 'a',
       namespace: 'b',
       domain: 'corp.example',
     });
-    expect(splitServiceFqdn('example.com')).toBeNull();
+    expect(parseServiceFqdn('example.com')).toBeNull();
     expect(hostMatchScore('*.prod.svc.cluster.local', 'a.prod.svc.cluster.local')).toBeGreaterThan(
       0,
     );

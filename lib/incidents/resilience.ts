@@ -1,5 +1,6 @@
 import type { DestinationRule, OutlierDetection, VirtualService } from '../kube/types';
-import { expandHost, hostMatchScore, splitServiceFqdn } from './hosts';
+import { expandHost, hostMatchScore } from './hosts';
+import { parseServiceFqdn } from '../refs/service-host';
 import { objectKeyOf } from '../refs/object-ref';
 
 /** Istio's default route retry policy (no VirtualService retries): FIELD-NOTES, verified. */
@@ -43,7 +44,7 @@ export function destinationRuleFor(
   fqdn: string,
   rules: readonly DestinationRule[],
 ): DestinationRule | null {
-  const svc = splitServiceFqdn(fqdn);
+  const svc = parseServiceFqdn(fqdn);
   const domain = svc?.domain ?? 'cluster.local';
   let best: { rule: DestinationRule; score: number } | null = null;
   for (const rule of rules) {
@@ -70,7 +71,7 @@ function outlierOf(o: OutlierDetection, source: string, subset: string | null): 
 
 /** The retry policy of the first VirtualService http route to the service, or Istio's default. */
 export function retriesFor(fqdn: string, services: readonly VirtualService[]): RetrySetting {
-  const svc = splitServiceFqdn(fqdn);
+  const svc = parseServiceFqdn(fqdn);
   const domain = svc?.domain ?? 'cluster.local';
   const sorted = [...services].sort((a, b) => refOf(a).localeCompare(refOf(b)));
   for (const vs of sorted) {

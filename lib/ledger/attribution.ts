@@ -1,5 +1,5 @@
 import { normalizeIp, parseAddress } from '../accesslog/address';
-import { parseClusterName, type ClusterRef } from '../accesslog/cluster';
+import { parseClusterName, type ClusterRef } from '../refs/cluster-name';
 import type { AccessLogRecord, RecordField } from '../accesslog/types';
 import type { IpHistory } from './ip-history';
 import type { HolderState, IpLookup } from './types';
