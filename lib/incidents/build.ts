@@ -21,7 +21,7 @@ import {
   serviceName,
   upstreamPodRows,
 } from './rows';
-import { resilienceFor, destinationRuleFor } from './resilience';
+import { resilienceFor, destinationRuleByHost } from './resilience';
 import { recommendForService, type ServiceEvidence } from './recommend';
 import { parseServiceFqdn } from '../refs/service-host';
 import { parsePodRef, podIdKey } from '../refs/pod-ref';
@@ -140,7 +140,7 @@ function evidenceFor(
     serverWorkloads: [...workloads].sort(),
     graceSeconds: grace,
     resilience: resilienceFor(fqdn, subset, input.destinationRules, input.virtualServices),
-    destinationRule: destinationRuleFor(fqdn, input.destinationRules),
+    destinationRule: destinationRuleByHost(fqdn, input.destinationRules),
   };
 }
 

@@ -4,7 +4,7 @@ import { readFixture } from '../../test-support/fixtures';
 import type { DestinationRule, VirtualService } from '../kube/types';
 import { expandHost, hostMatchScore } from './hosts';
 import { parseServiceFqdn } from '../refs/service-host';
-import { DEFAULT_RETRY_ON, destinationRuleFor, resilienceFor, retriesFor } from './resilience';
+import { DEFAULT_RETRY_ON, destinationRuleByHost, resilienceFor, retriesFor } from './resilience';
 
 const dr = (
   ns: string,
@@ -63,17 +63,17 @@ describe('destination rules from the real pilot test data', () => {
   });
 });
 
-describe('destinationRuleFor / retriesFor', () => {
+describe('destinationRuleByHost / retriesFor', () => {
   const fqdn = 'payments.shop.svc.cluster.local';
   it('prefers an exact host over a wildcard, and the service namespace on ties', () => {
     const wild = dr('shop', 'all', '*.shop.svc.cluster.local');
     const exactElsewhere = dr('other', 'p', fqdn);
     const exactHere = dr('shop', 'p', 'payments');
-    expect(destinationRuleFor(fqdn, [wild, exactElsewhere])?.metadata.namespace).toBe('other');
-    expect(destinationRuleFor(fqdn, [wild, exactElsewhere, exactHere])?.metadata.namespace).toBe(
+    expect(destinationRuleByHost(fqdn, [wild, exactElsewhere])?.metadata.namespace).toBe('other');
+    expect(destinationRuleByHost(fqdn, [wild, exactElsewhere, exactHere])?.metadata.namespace).toBe(
       'shop',
     );
-    expect(destinationRuleFor(fqdn, [dr('shop', 'x', 'inventory')])).toBeNull();
+    expect(destinationRuleByHost(fqdn, [dr('shop', 'x', 'inventory')])).toBeNull();
   });
 
   it('reads VirtualService retries and falls back to Istio default', () => {

@@ -40,7 +40,7 @@ export interface ServiceResilience {
 const refOf = (o: { metadata: { namespace?: string; name: string } }) => objectKeyOf(o, '');
 
 /** The DestinationRule that applies to a service FQDN (most specific host; the service's namespace wins ties). */
-export function destinationRuleFor(
+export function destinationRuleByHost(
   fqdn: string,
   rules: readonly DestinationRule[],
 ): DestinationRule | null {
@@ -115,7 +115,7 @@ export function resilienceFor(
   rules: readonly DestinationRule[],
   services: readonly VirtualService[],
 ): ServiceResilience {
-  const rule = destinationRuleFor(fqdn, rules);
+  const rule = destinationRuleByHost(fqdn, rules);
   let outlier: OutlierSetting | null = null;
   if (rule) {
     const source = refOf(rule);
