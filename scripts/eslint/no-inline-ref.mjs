@@ -184,11 +184,11 @@ const noInlineRef = {
       inline:
         'Inline reference key `${{{ns}}}/...`: format it with lib/refs (podKey, podIdKey, workloadKey, workloadNameKey, workloadText, podHref, podPath).',
       serviceHost:
-        'Inline service host `{{text}}`: write NAME.NS.svc.DOMAIN with lib/refs/service-host (serviceFqdn, qualifyServiceHost).',
+        'Inline service host {{text}}: write NAME.NS.svc.DOMAIN with lib/refs/service-host (serviceFqdn, qualifyServiceHost).',
       clusterName:
-        'Inline Istio cluster name `{{text}}`: write DIRECTION|PORT|SUBSET|FQDN with lib/refs/cluster-name (formatClusterName).',
+        'Inline Istio cluster name {{text}}: write DIRECTION|PORT|SUBSET|FQDN with lib/refs/cluster-name (formatClusterName).',
       subjectKey:
-        'Inline subject key `{{text}}`: write Kind|ns|name with lib/refs/object-ref (subjectKey).',
+        'Inline subject key {{text}}: write Kind|ns|name with lib/refs/object-ref (subjectKey).',
     },
   },
   create(context) {
