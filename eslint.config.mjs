@@ -232,7 +232,8 @@ export default tseslint.config(
     },
   },
   {
-    // docs/DESIGN.md: a pod, workload or proxy reference is formatted by lib/refs, never inline
+    // docs/DESIGN.md: a pod, workload, proxy or object reference, a service host, an Istio cluster
+    // name and a finding subject key are formatted by lib/refs, never inline
     files: [
       'lib/**/*.ts',
       'components/**/*.ts',
@@ -249,5 +250,22 @@ export default tseslint.config(
     ignores: ['lib/refs/**'],
     plugins: { 'meshdx-refs': meshdxRefs },
     rules: { 'meshdx-refs/no-inline-ref': 'error' },
+  },
+  {
+    // the simulator prints Istio's wire formats (service hosts, cluster names) from its own model,
+    // and tests write them as a proxy would, so that a wrong formatter fails them: there only the
+    // `ns/name` keys are checked
+    files: [
+      'server/sim/**/*.ts',
+      'tests/**/*.ts',
+      'e2e/**/*.ts',
+      'bench/**/*.ts',
+      'test-support/**/*.ts',
+      '**/*.test.ts',
+      '**/*.test.tsx',
+    ],
+    ignores: ['lib/refs/**'],
+    plugins: { 'meshdx-refs': meshdxRefs },
+    rules: { 'meshdx-refs/no-inline-ref': ['error', { paths: true }] },
   },
 );

@@ -153,7 +153,7 @@ export function depthError(file: string, text: string, limits: InputLimits): str
 }
 
 /** Whether the first bytes of an input are binary data: a NUL, or bytes that are not UTF-8. */
-export function looksBinary(head: Uint8Array): boolean {
+export function headLooksBinary(head: Uint8Array): boolean {
   if (head.includes(0)) return true;
   // a multi-byte character cut at the end of the sample is not a reason
   const cut = Math.max(0, head.length - 3);
@@ -192,7 +192,7 @@ export function emptyArgumentError(argv: string[]): string | null {
  * Runs a command body so that nothing it throws reaches the user as a Node stack trace: an
  * unexpected error is one line naming the command and the error, exit 2.
  */
-export async function guarded(
+export async function guardedCommand(
   name: string,
   io: CliIO,
   body: () => Promise<number>,

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { CliCommand, CliIO } from '../io';
 import { pastedKindHint } from '../../lib/pasted-kind';
-import { checkReadable, EXIT_OK, EXIT_USAGE, guarded, limitsOf, openInput } from '../io';
+import { checkReadable, EXIT_OK, EXIT_USAGE, guardedCommand, limitsOf, openInput } from '../io';
 import { createLineSplitter } from '../../lib/accesslog/lines';
 import { createLineParser } from '../../lib/accesslog/parser';
 import {
@@ -86,7 +86,7 @@ export const USAGE = "usage: meshdx accesslog LOG [--json] [--format 'ENVOY FORM
  * file or pipe, a binary, a config dump given as a log) or the file cannot be read.
  */
 export const run: CliCommand = (argv: string[], io: CliIO): Promise<number> =>
-  guarded('accesslog', io, () => runAccesslog(argv, io));
+  guardedCommand('accesslog', io, () => runAccesslog(argv, io));
 
 async function runAccesslog(argv: string[], io: CliIO): Promise<number> {
   const args = parseArgs(argv, ['format'], ['json']);

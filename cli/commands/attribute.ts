@@ -1,6 +1,6 @@
 import path from 'node:path';
 import type { CliCommand, CliIO } from '../io';
-import { EXIT_OK, EXIT_USAGE, guarded, limitsOf, openInput } from '../io';
+import { EXIT_OK, EXIT_USAGE, guardedCommand, limitsOf, openInput } from '../io';
 import { describeUntimed } from '../../lib/ledger/untimed';
 import { parseArgs } from './accesslog';
 import { checkReadable } from '../io';
@@ -33,7 +33,7 @@ const MAX_UNREADABLE_LISTED = 1000;
  * (empty, binary, a config dump), the history no pod event, or a file cannot be read.
  */
 export const run: CliCommand = (argv: string[], io: CliIO): Promise<number> =>
-  guarded('attribute', io, () => runAttribute(argv, io));
+  guardedCommand('attribute', io, () => runAttribute(argv, io));
 
 async function runAttribute(argv: string[], io: CliIO): Promise<number> {
   const limits = limitsOf(io);

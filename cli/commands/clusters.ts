@@ -6,7 +6,7 @@ import {
   EXIT_FAIL,
   EXIT_OK,
   EXIT_USAGE,
-  guarded,
+  guardedCommand,
   limitsOf,
   readDocument,
 } from '../io';
@@ -50,7 +50,7 @@ const CLUSTER_STATUSES = /^\s*\{\s*"(cluster_statuses|clusterStatuses)"/;
  * are listed, in --json as errors[]), 2 when the file is no dump or cannot be read.
  */
 export const run: CliCommand = (argv: string[], io: CliIO): Promise<number> =>
-  guarded('clusters', io, async () => {
+  guardedCommand('clusters', io, async () => {
     const args = parseArgs(argv, ['history', 'at'], ['json', 'endpoints']);
     const atText = args.values.get('at');
     const at = atText === undefined ? null : Date.parse(atText);

@@ -6,7 +6,7 @@
  */
 import fs from 'node:fs';
 import type { CliIO, InputLimits } from '../io';
-import { bytesText, envName, looksBinary } from '../io';
+import { bytesText, envName, headLooksBinary } from '../io';
 import type { IpHistory } from '../../lib/ledger/ip-history';
 import type { HistoryProblem } from '../../lib/ledger/events';
 import type { UntimedPodIps } from '../../lib/ledger/ledger';
@@ -44,7 +44,7 @@ function refusedCapture(file: string, head: Buffer, limits: InputLimits): string
     return `${file} is ${bytesText(size)}, more than the ${bytesText(limits.maxHistoryBytes)} meshdx reads as a history (set ${envName('maxHistoryBytes')} to raise the limit)`;
   if (head.length === 0 || head.every((b) => b === 32 || b === 9 || b === 10 || b === 13))
     return `${file} is empty: expected a pod watch capture or a meshdx store file`;
-  if (looksBinary(head))
+  if (headLooksBinary(head))
     return `${file} is binary data, not a pod watch capture (JSON text) nor a meshdx store file`;
   return null;
 }

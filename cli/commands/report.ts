@@ -10,7 +10,7 @@ import { EXIT_USAGE } from '../io';
 import { parseReportArgs, REPORT_USAGE } from '../report/options';
 import { defaultDeps, runReport, type ReportDeps } from '../report/run';
 
-export function runWith(deps: () => ReportDeps): CliCommand {
+export function runReportWith(deps: () => ReportDeps): CliCommand {
   return async (argv: string[], io: CliIO): Promise<number> => {
     const parsed = parseReportArgs(argv);
     if (!parsed.ok) {
@@ -21,5 +21,5 @@ export function runWith(deps: () => ReportDeps): CliCommand {
   };
 }
 
-export const run: CliCommand = runWith(defaultDeps);
+export const run: CliCommand = runReportWith(defaultDeps);
 export const USAGE = REPORT_USAGE;

@@ -9,7 +9,7 @@
  */
 import path from 'node:path';
 import type { CliCommand, CliIO } from '../io';
-import { depthError, EXIT_OK, EXIT_USAGE, guarded, limitsOf, readDocument } from '../io';
+import { depthError, EXIT_OK, EXIT_USAGE, guardedCommand, limitsOf, readDocument } from '../io';
 import { parseArgs } from './accesslog';
 import { analyzePods } from '../../lib/timeline/analyze';
 import { summarizeFleet } from '../../lib/timeline/fleet';
@@ -168,7 +168,7 @@ function needsEvents(timelines: PodTimeline[], events: number, transitions: numb
 }
 
 export const run: CliCommand = (argv: string[], io: CliIO): Promise<number> =>
-  guarded('timeline', io, () => runTimeline(argv, io));
+  guardedCommand('timeline', io, () => runTimeline(argv, io));
 
 async function runTimeline(argv: string[], io: CliIO): Promise<number> {
   const args = parseArgs(argv, ['mesh-config'], ['json']);

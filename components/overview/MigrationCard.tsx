@@ -1,6 +1,7 @@
 'use client';
 
 import { useQuery } from '@tanstack/react-query';
+import { subjectKey } from '../../lib/refs/object-ref';
 import { firstAndMore } from '../../lib/text-list';
 import { QueryBoundary } from '../data/QueryBoundary';
 import { useClusterContext } from '../data/useClusterContext';
@@ -61,7 +62,7 @@ function NamespaceBlock({ n }: { n: NamespaceReadiness }) {
         <ul className="mt-1 space-y-1">
           {n.findings.map((f) => (
             <li
-              key={`${f.code}|${f.subject.kind}|${f.subject.name}`}
+              key={`${f.code}|${subjectKey(f.subject.kind, f.subject.namespace, f.subject.name)}`}
               data-code={f.code}
               className="text-xs"
             >

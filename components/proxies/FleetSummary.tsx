@@ -3,7 +3,7 @@ import { Badge, Card, Stat } from '../ui/Card';
 import { bytes, count } from './format';
 import { workloadNameKey } from '../../lib/refs/workload-ref';
 
-export function FleetStats({ fleet }: { fleet: FleetView }) {
+export function ProxyFleetStats({ fleet }: { fleet: FleetView }) {
   const t = fleet.totals;
   return (
     <div className="mb-4 grid grid-cols-2 gap-3 md:grid-cols-6">

@@ -10,7 +10,7 @@ import { ApiFooter } from '../ui/ApiFooter';
 import { ErrorPanel, errorProps } from '../ui/ErrorPanel';
 import { FilterBar, NamespaceWorkloadFilters, TextFilter } from '../ui/Filters';
 import { FleetChart } from './FleetChart';
-import { FleetStats, NamespaceList, TopWorkloads } from './FleetSummary';
+import { ProxyFleetStats, NamespaceList, TopWorkloads } from './FleetSummary';
 import { FleetTable } from './FleetTable';
 import { ProxyDetailPanel } from './ProxyDetailPanel';
 import { OpensInView } from '../ui/OpensInView';
@@ -28,7 +28,7 @@ function Loaded({ fleet }: { fleet: Fleet }) {
   const selected = state.proxy ? tryParsePodRef(state.proxy) : null;
   return (
     <>
-      <FleetStats fleet={fleet} />
+      <ProxyFleetStats fleet={fleet} />
       <div className="mb-4 grid gap-4 lg:grid-cols-3">
         <NamespaceList
           fleet={fleet}

@@ -1,6 +1,5 @@
 import { describe, it, expect } from 'vitest';
 import { normalizeIp, parseAddress } from './address';
-import { parseClusterName } from './cluster';
 import { compileFormat, matchFormat } from './format';
 import { parseResponseFlags } from './flags';
 import { parseAccessLog } from './parser';
@@ -54,36 +53,6 @@ describe('parseAddress', () => {
     expect(normalizeIp('2001:db8:0:1:1:1:1:1')).toBe('2001:db8:0:1:1:1:1:1');
     expect(normalizeIp('0:0:0:0:0:ffff:1.2.3.4')).toBe('1.2.3.4');
     expect(normalizeIp('not:an::ip::')).toBe('not:an::ip::');
-  });
-});
-
-describe('parseClusterName', () => {
-  it('splits Istio cluster names', () => {
-    expect(parseClusterName('outbound|8080|v1|payments.shop.svc.cluster.local')).toEqual({
-      name: 'outbound|8080|v1|payments.shop.svc.cluster.local',
-      direction: 'outbound',
-      port: 8080,
-      subset: 'v1',
-      fqdn: 'payments.shop.svc.cluster.local',
-    });
-    expect(parseClusterName('inbound|9080||')).toMatchObject({
-      direction: 'inbound',
-      port: 9080,
-      subset: null,
-      fqdn: null,
-    });
-    expect(parseClusterName('outbound_.8000_._.httpbin.default.svc.cluster.local')).toMatchObject({
-      direction: 'outbound',
-      port: 8000,
-      subset: null,
-      fqdn: 'httpbin.default.svc.cluster.local',
-    });
-    expect(parseClusterName('PassthroughCluster')).toMatchObject({
-      direction: null,
-      port: null,
-      fqdn: null,
-    });
-    expect(parseClusterName('-')).toBeNull();
   });
 });
 

@@ -17,6 +17,7 @@
 import type { ZtunnelParse } from '../configdump/ztunnel';
 import type { DumpProblem } from '../configdump/types';
 import { podWorkloadUid } from '../refs/pod-ref';
+import { serviceFqdn } from '../refs/service-host';
 
 export type ZtunnelTableKind = 'workloads' | 'services' | 'policies' | 'certificates';
 
@@ -172,7 +173,7 @@ function addRow(
     dump.services.push({
       name,
       namespace,
-      hostname: `${name}.${namespace}.svc.cluster.local`,
+      hostname: serviceFqdn(name, namespace),
       vip: vips[0] ?? '',
       vips,
       endpoints: Number(eps[2] ?? eps[1]),

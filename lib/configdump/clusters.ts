@@ -1,5 +1,5 @@
 import { clusterType, destinationRule } from './cluster-fields';
-import { parseClusterName } from './cluster-name';
+import { clusterColumns } from '../refs/cluster-name';
 import { arrayField, isObject, keyOf, objectField, stringField } from './fields';
 import { resourcesOf, sectionsOf } from './parse';
 import type { ClusterRow, EnvoyClusterOrigin, ConfigDump, DumpProblem } from './types';
@@ -18,7 +18,7 @@ export interface ClusterExtraction {
 export function clusterRow(cluster: unknown, source: EnvoyClusterOrigin): ClusterRow | null {
   const name = stringField(cluster, 'name');
   if (name === null) return null;
-  const parsed = parseClusterName(name);
+  const parsed = clusterColumns(name);
   const common = {
     name,
     type: clusterType(cluster),
@@ -36,7 +36,7 @@ export function clusterRow(cluster: unknown, source: EnvoyClusterOrigin): Cluste
 }
 
 function sortKey(row: ClusterRow): [string, string, number, string] {
-  const p = parseClusterName(row.name);
+  const p = clusterColumns(row.name);
   return p.istio ? [p.fqdn, p.subset, p.port, p.direction] : [row.name, '', 0, ''];
 }
 

@@ -7,7 +7,7 @@
  * and the workload istiod named for each endpoint, no outlier state).
  */
 import { normalizeIp } from '../accesslog/address';
-import { parseClusterName } from '../accesslog/cluster';
+import { parseClusterName } from '../refs/cluster-name';
 import { parseClustersJson, type ClusterHost, type PipeHost } from '../incidents/stale';
 import type { IpHistory } from '../ledger/ip-history';
 import type { HolderState } from '../ledger/types';

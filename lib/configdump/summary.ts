@@ -1,9 +1,9 @@
-import { directionClass, parseClusterName } from './cluster-name';
+import { directionClass, clusterColumns } from '../refs/cluster-name';
 import type { ClusterRow, ClusterSummary } from './types';
 
 /** True for Istio service clusters (`inbound|...`, `outbound|...` and their -vip variants). */
 export function isServiceCluster(row: ClusterRow): boolean {
-  const p = parseClusterName(row.name);
+  const p = clusterColumns(row.name);
   return p.istio && directionClass(p.direction) !== 'other';
 }
 
@@ -21,7 +21,7 @@ export function summarizeClusters(rows: readonly ClusterRow[]): ClusterSummary {
     if (row.source === 'static') s.static++;
     else s.dynamic++;
     s.byType[row.type] = (s.byType[row.type] ?? 0) + 1;
-    const p = parseClusterName(row.name);
+    const p = clusterColumns(row.name);
     s.byDirection[p.istio ? directionClass(p.direction) : 'other']++;
     if (isServiceCluster(row)) s.service++;
     else s.nonService++;

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import type { VirtualService } from '../kube/types';
-import { hostsOverlap, screenGateway, vsHostInGateways } from './gateway-hosts';
+import { hostNameMatches, screenGateway, vsHostInGateways } from './gateway-hosts';
 import { virtualServiceGatewayFindings } from './references';
 
-describe('hostsOverlap (Istio host.Name.Matches)', () => {
+describe('hostNameMatches (Istio host.Name.Matches)', () => {
   it.each([
     ['foo.com', 'foo.com', true],
     ['foo.com', 'bar.com', false],
@@ -15,8 +15,8 @@ describe('hostsOverlap (Istio host.Name.Matches)', () => {
     ['*.com', '*.foo.com', true],
     ['*.foo.com', '*.bar.com', false],
   ])('%s and %s: %s', (a, b, want) => {
-    expect(hostsOverlap(a, b)).toBe(want);
-    expect(hostsOverlap(b, a)).toBe(want);
+    expect(hostNameMatches(a, b)).toBe(want);
+    expect(hostNameMatches(b, a)).toBe(want);
   });
 });
 

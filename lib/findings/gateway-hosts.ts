@@ -52,7 +52,7 @@ export function screenGateway(raw: Obj, key: string, namespace: string): Screene
 }
 
 /** Istio's host.Name.Matches: equal, or either side a `*` suffix wildcard covering the other. */
-export function hostsOverlap(a: string, b: string): boolean {
+export function hostNameMatches(a: string, b: string): boolean {
   const aw = a.startsWith('*');
   const bw = b.startsWith('*');
   if (aw && bw)
@@ -108,11 +108,11 @@ export function vsHostInGateways(
   if (istio.length === 0 && gateways.length > 0) {
     if (gateways.some((g) => g.anyHost)) return true;
     const listed = gateways.flatMap((g) => g.hosts.flat());
-    return listed.some((gh) => vsHosts.some((vh) => hostsOverlap(gh, vh)));
+    return listed.some((gh) => vsHosts.some((vh) => hostNameMatches(gh, vh)));
   }
   const names = namesForNamespace(
     istio.flatMap((g) => g.hosts.flatMap((server) => serverHosts(server, g.namespace))),
     vsNamespace,
   );
-  return names.some((gh) => vsHosts.some((vh) => hostsOverlap(gh, vh)));
+  return names.some((gh) => vsHosts.some((vh) => hostNameMatches(gh, vh)));
 }

@@ -5,12 +5,12 @@
  * says (everywhere by default), ServiceEntry hosts where spec.exportTo says, wildcards by suffix.
  */
 import type { Pod, Service, ServiceEntry } from '../kube/types';
+import { qualifyServiceHost, serviceFqdn } from '../refs/service-host';
 
-export const CLUSTER_DOMAIN = 'svc.cluster.local';
 const EXPORT_ANNOTATION = 'networking.istio.io/exportTo';
 
 export function toFqdn(host: string, namespace: string): string {
-  return host.includes('.') ? host : `${host}.${namespace}.${CLUSTER_DOMAIN}`;
+  return qualifyServiceHost(host, namespace);
 }
 
 export interface RegistryHost {
@@ -36,7 +36,7 @@ export function buildRegistry(
     const ns = s.metadata.namespace ?? 'default';
     const anno = s.metadata.annotations?.[EXPORT_ANNOTATION];
     out.push({
-      host: `${s.metadata.name}.${ns}.${CLUSTER_DOMAIN}`,
+      host: serviceFqdn(s.metadata.name, ns),
       namespace: ns,
       visibleIn: visibility(anno === undefined ? undefined : anno.split(','), ns),
       service: s,

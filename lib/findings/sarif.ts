@@ -9,6 +9,7 @@ import type { Log, ReportingDescriptor, Result } from 'sarif';
 import { catalogEntry } from './registry';
 import type { Finding, Severity } from './types';
 import { isJsonObject } from '../json-object';
+import { subjectKey } from '../refs/object-ref';
 
 export const SARIF_SCHEMA = 'https://json.schemastore.org/sarif-2.1.0.json';
 
@@ -129,9 +130,6 @@ export function toSarif(input: SarifInput): Log {
   };
 }
 
-const locationKey = (kind: string, namespace: string | null | undefined, name: string) =>
-  `${kind}|${namespace ?? ''}|${name}`;
-
 /**
  * Where each object was read (the `file:line:col` origins given beside the objects), looked up
  * by kind, namespace and name. An object without namespace is found under `default` too, where
@@ -154,10 +152,10 @@ export function objectLocator(
     if (typeof m.name !== 'string') return;
     const ns = typeof m.namespace === 'string' ? m.namespace : undefined;
     for (const key of ns === undefined
-      ? [locationKey(o.kind, undefined, m.name), locationKey(o.kind, 'default', m.name)]
-      : [locationKey(o.kind, ns, m.name)]) {
+      ? [subjectKey(o.kind, undefined, m.name), subjectKey(o.kind, 'default', m.name)]
+      : [subjectKey(o.kind, ns, m.name)]) {
       if (!out.has(key)) out.set(key, at);
     }
   });
-  return (s) => out.get(locationKey(s.kind, s.namespace, s.name));
+  return (s) => out.get(subjectKey(s.kind, s.namespace, s.name));
 }

@@ -6,6 +6,7 @@
  * suppressed, and by which rule, is. Pure.
  */
 import { isJsonObject } from '../json-object';
+import { subjectKey } from '../refs/object-ref';
 import { catalogEntry } from './registry';
 import type { Finding } from './types';
 
@@ -61,9 +62,6 @@ export function globMatch(pattern: string, text: string): boolean {
 /** Annotations of the objects findings may be about, by `Kind|namespace|name`. */
 export type AnnotationIndex = ReadonlyMap<string, Readonly<Record<string, string>>>;
 
-export const subjectIndexKey = (kind: string, namespace: string | undefined, name: string) =>
-  `${kind}|${namespace ?? ''}|${name}`;
-
 /** The annotation index of typed objects (kind, namespace and name known). */
 export function annotationIndex(
   objects: readonly {
@@ -75,7 +73,7 @@ export function annotationIndex(
   for (const o of objects) {
     const a = o.metadata.annotations;
     if (o.kind === undefined || a === undefined || a[SUPPRESS_ANNOTATION] === undefined) continue;
-    out.set(subjectIndexKey(o.kind, o.metadata.namespace, o.metadata.name), a);
+    out.set(subjectKey(o.kind, o.metadata.namespace, o.metadata.name), a);
   }
   return out;
 }
@@ -155,7 +153,7 @@ function suppressedBy(
   annotations: AnnotationIndex,
 ): string | null {
   const s = f.subject;
-  const a = annotations.get(subjectIndexKey(s.kind, s.namespace, s.name))?.[SUPPRESS_ANNOTATION];
+  const a = annotations.get(subjectKey(s.kind, s.namespace, s.name))?.[SUPPRESS_ANNOTATION];
   if (a !== undefined && a !== '' && a.split(',').some((c) => c === '*' || c === f.code)) {
     return `annotation ${SUPPRESS_ANNOTATION}=${a} on ${s.kind} ${s.namespace ? `${s.namespace}/` : ''}${s.name}`;
   }

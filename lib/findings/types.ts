@@ -5,6 +5,8 @@
  * MDX00xx platform, MDX01xx timelines, MDX02xx proxies, MDX03xx scoping, MDX04xx incidents,
  * MDX05xx protocol selection.
  */
+import { subjectKey } from '../refs/object-ref';
+
 export type Severity = 'error' | 'warning' | 'info';
 
 export interface FindingSubject {
@@ -73,7 +75,7 @@ export interface FindingCatalogEntry {
 export function findingKey(f: Pick<Finding, 'code' | 'subject' | 'part'>): string {
   const s = f.subject;
   const part = f.part === undefined ? '' : `${f.part.kind}=${f.part.name}`;
-  return `${f.code}|${s.kind}|${s.namespace ?? ''}|${s.name}|${part}`;
+  return `${f.code}|${subjectKey(s.kind, s.namespace, s.name)}|${part}`;
 }
 
 /** Findings with the same identity shown once (the first wins), order kept. */

@@ -21,9 +21,9 @@ import {
   serviceName,
   upstreamPodRows,
 } from './rows';
-import { resilienceFor, destinationRuleFor } from './resilience';
+import { resilienceFor, destinationRuleByHost } from './resilience';
 import { recommendForService, type ServiceEvidence } from './recommend';
-import { splitServiceFqdn } from './hosts';
+import { parseServiceFqdn } from '../refs/service-host';
 import { parsePodRef, podIdKey } from '../refs/pod-ref';
 import { workloadNameKey, workloadOfOwner } from '../refs/workload-ref';
 
@@ -56,7 +56,7 @@ const MINUTE = 60_000;
 
 /** Ready endpoints of a Kubernetes service, from its EndpointSlices; null when it has none. */
 export function readyEndpoints(fqdn: string, slices: readonly EndpointSlice[]): number | null {
-  const svc = splitServiceFqdn(fqdn);
+  const svc = parseServiceFqdn(fqdn);
   if (!svc) return null;
   const mine = slices.filter(
     (s) =>
@@ -140,7 +140,7 @@ function evidenceFor(
     serverWorkloads: [...workloads].sort(),
     graceSeconds: grace,
     resilience: resilienceFor(fqdn, subset, input.destinationRules, input.virtualServices),
-    destinationRule: destinationRuleFor(fqdn, input.destinationRules),
+    destinationRule: destinationRuleByHost(fqdn, input.destinationRules),
   };
 }
 

@@ -6,7 +6,7 @@
  * deletions in their own namespace. Every client not read is listed with the reason.
  */
 import { check, REQUESTS } from '../plausible/checks';
-import { parseClusterName } from '../accesslog/cluster';
+import { parseClusterName } from '../refs/cluster-name';
 import type { AdminStat } from '../metrics/admin-stats';
 import { clusterCounterTable } from '../metrics/admin-stats';
 import type { Sample } from '../metrics/types';

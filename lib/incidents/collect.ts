@@ -1,6 +1,6 @@
 import { isFailure } from '../accesslog/failure';
 import { normalizeIp, parseAddress } from '../accesslog/address';
-import { parseClusterName } from '../accesslog/cluster';
+import { parseClusterName } from '../refs/cluster-name';
 import type { AccessLogRecord } from '../accesslog/types';
 import { attributeRecord, type Attribution } from '../ledger/attribution';
 import type { IpHistory } from '../ledger/ip-history';

@@ -1,15 +1,5 @@
 /** Istio host names: short names in a resource resolve against the resource's namespace. */
-
-/** Splits `name.ns.svc.cluster.local` into name, namespace and cluster domain; null otherwise. */
-export function splitServiceFqdn(
-  fqdn: string,
-): { name: string; namespace: string; domain: string } | null {
-  const parts = fqdn.toLowerCase().split('.');
-  if (parts.length < 4 || parts[2] !== 'svc') return null;
-  const [name, namespace] = parts;
-  if (!name || !namespace) return null;
-  return { name, namespace, domain: parts.slice(3).join('.') };
-}
+import { qualifyServiceHost } from '../refs/service-host';
 
 /**
  * Expands a host as written in a DestinationRule/VirtualService: `reviews` -> in the resource's
@@ -18,10 +8,7 @@ export function splitServiceFqdn(
 export function expandHost(host: string, resourceNamespace: string, domain: string): string {
   const h = host.trim().toLowerCase();
   if (h === '*' || h.startsWith('*.')) return h;
-  const dots = h.split('.').length - 1;
-  if (dots === 0) return `${h}.${resourceNamespace}.svc.${domain}`;
-  if (dots === 1) return `${h}.svc.${domain}`;
-  return h;
+  return qualifyServiceHost(h, resourceNamespace, { domain, namespaceForm: true });
 }
 
 /** How well a (expanded) host pattern matches an FQDN: 0 = no match, higher = more specific. */

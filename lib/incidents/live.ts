@@ -6,7 +6,7 @@
  */
 import { createLineParser } from '../accesslog/parser';
 import { isFailure } from '../accesslog/failure';
-import { parseClusterName } from '../accesslog/cluster';
+import { parseClusterName } from '../refs/cluster-name';
 import type { AccessLogRecord } from '../accesslog/types';
 import { attributeRecord } from '../ledger/attribution';
 import type { IpHistory } from '../ledger/ip-history';

@@ -1,6 +1,6 @@
 import { isFailure } from '../accesslog/failure';
 import { normalizeIp, parseAddress } from '../accesslog/address';
-import { parseClusterName } from '../accesslog/cluster';
+import { parseClusterName } from '../refs/cluster-name';
 import type { AttributeOptions } from '../ledger/attribution';
 import type { IpHistory } from '../ledger/ip-history';
 import type { LogSource } from '../api/incidents';

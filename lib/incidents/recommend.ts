@@ -1,7 +1,7 @@
 import type { Finding, FindingSubject } from '../findings/types';
 import type { DestinationRule, OutlierDetection } from '../kube/types';
 import { INCIDENT_CATALOG, type IncidentVerdict } from './codes';
-import { splitServiceFqdn } from './hosts';
+import { parseServiceFqdn } from '../refs/service-host';
 import { parseObjectKey } from '../refs/object-ref';
 import type { ServiceResilience } from './resilience';
 import { destinationRuleYaml, drainYaml, retriesYaml } from './yaml';
@@ -35,7 +35,7 @@ export interface ServiceEvidence {
 }
 
 function subjectOf(fqdn: string): FindingSubject {
-  const s = splitServiceFqdn(fqdn);
+  const s = parseServiceFqdn(fqdn);
   return s
     ? { kind: 'Service', namespace: s.namespace, name: s.name }
     : { kind: 'Service', name: fqdn };

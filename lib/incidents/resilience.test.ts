@@ -2,8 +2,9 @@ import { describe, it, expect } from 'vitest';
 import { parseAllDocuments } from 'yaml';
 import { readFixture } from '../../test-support/fixtures';
 import type { DestinationRule, VirtualService } from '../kube/types';
-import { expandHost, hostMatchScore, splitServiceFqdn } from './hosts';
-import { DEFAULT_RETRY_ON, destinationRuleFor, resilienceFor, retriesFor } from './resilience';
+import { expandHost, hostMatchScore } from './hosts';
+import { parseServiceFqdn } from '../refs/service-host';
+import { DEFAULT_RETRY_ON, destinationRuleByHost, resilienceFor, retriesFor } from './resilience';
 
 const dr = (
   ns: string,
@@ -26,12 +27,12 @@ describe('hosts', () => {
     expect(expandHost('*.prod.svc.cluster.local', 'x', 'cluster.local')).toBe(
       '*.prod.svc.cluster.local',
     );
-    expect(splitServiceFqdn('a.b.svc.corp.example')).toEqual({
+    expect(parseServiceFqdn('a.b.svc.corp.example')).toEqual({
       name: 'a',
       namespace: 'b',
       domain: 'corp.example',
     });
-    expect(splitServiceFqdn('example.com')).toBeNull();
+    expect(parseServiceFqdn('example.com')).toBeNull();
     expect(hostMatchScore('*.prod.svc.cluster.local', 'a.prod.svc.cluster.local')).toBeGreaterThan(
       0,
     );
@@ -62,17 +63,17 @@ describe('destination rules from the real pilot test data', () => {
   });
 });
 
-describe('destinationRuleFor / retriesFor', () => {
+describe('destinationRuleByHost / retriesFor', () => {
   const fqdn = 'payments.shop.svc.cluster.local';
   it('prefers an exact host over a wildcard, and the service namespace on ties', () => {
     const wild = dr('shop', 'all', '*.shop.svc.cluster.local');
     const exactElsewhere = dr('other', 'p', fqdn);
     const exactHere = dr('shop', 'p', 'payments');
-    expect(destinationRuleFor(fqdn, [wild, exactElsewhere])?.metadata.namespace).toBe('other');
-    expect(destinationRuleFor(fqdn, [wild, exactElsewhere, exactHere])?.metadata.namespace).toBe(
+    expect(destinationRuleByHost(fqdn, [wild, exactElsewhere])?.metadata.namespace).toBe('other');
+    expect(destinationRuleByHost(fqdn, [wild, exactElsewhere, exactHere])?.metadata.namespace).toBe(
       'shop',
     );
-    expect(destinationRuleFor(fqdn, [dr('shop', 'x', 'inventory')])).toBeNull();
+    expect(destinationRuleByHost(fqdn, [dr('shop', 'x', 'inventory')])).toBeNull();
   });
 
   it('reads VirtualService retries and falls back to Istio default', () => {

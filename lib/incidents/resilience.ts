@@ -1,5 +1,6 @@
 import type { DestinationRule, OutlierDetection, VirtualService } from '../kube/types';
-import { expandHost, hostMatchScore, splitServiceFqdn } from './hosts';
+import { expandHost, hostMatchScore } from './hosts';
+import { parseServiceFqdn } from '../refs/service-host';
 import { objectKeyOf } from '../refs/object-ref';
 
 /** Istio's default route retry policy (no VirtualService retries): FIELD-NOTES, verified. */
@@ -39,11 +40,11 @@ export interface ServiceResilience {
 const refOf = (o: { metadata: { namespace?: string; name: string } }) => objectKeyOf(o, '');
 
 /** The DestinationRule that applies to a service FQDN (most specific host; the service's namespace wins ties). */
-export function destinationRuleFor(
+export function destinationRuleByHost(
   fqdn: string,
   rules: readonly DestinationRule[],
 ): DestinationRule | null {
-  const svc = splitServiceFqdn(fqdn);
+  const svc = parseServiceFqdn(fqdn);
   const domain = svc?.domain ?? 'cluster.local';
   let best: { rule: DestinationRule; score: number } | null = null;
   for (const rule of rules) {
@@ -70,7 +71,7 @@ function outlierOf(o: OutlierDetection, source: string, subset: string | null): 
 
 /** The retry policy of the first VirtualService http route to the service, or Istio's default. */
 export function retriesFor(fqdn: string, services: readonly VirtualService[]): RetrySetting {
-  const svc = splitServiceFqdn(fqdn);
+  const svc = parseServiceFqdn(fqdn);
   const domain = svc?.domain ?? 'cluster.local';
   const sorted = [...services].sort((a, b) => refOf(a).localeCompare(refOf(b)));
   for (const vs of sorted) {
@@ -114,7 +115,7 @@ export function resilienceFor(
   rules: readonly DestinationRule[],
   services: readonly VirtualService[],
 ): ServiceResilience {
-  const rule = destinationRuleFor(fqdn, rules);
+  const rule = destinationRuleByHost(fqdn, rules);
   let outlier: OutlierSetting | null = null;
   if (rule) {
     const source = refOf(rule);

@@ -1,7 +1,7 @@
 import { normalizeIp } from '../accesslog/address';
-import { parseClusterName } from '../accesslog/cluster';
+import { parseClusterName } from '../refs/cluster-name';
 import type { EndpointSlice } from '../kube/types';
-import { splitServiceFqdn } from './hosts';
+import { parseServiceFqdn } from '../refs/service-host';
 import { asJsonObject } from '../json-object';
 
 /** One upstream host in Envoy's /clusters?format=json. */
@@ -121,7 +121,7 @@ export function staleHosts(
   const stale: ClusterHost[] = [];
   for (const h of hosts) {
     const c = parseClusterName(h.cluster);
-    if (c?.direction !== 'outbound' || !c.fqdn || !splitServiceFqdn(c.fqdn)) continue;
+    if (c?.direction !== 'outbound' || !c.fqdn || !parseServiceFqdn(c.fqdn)) continue;
     checked++;
     if (!addresses.has(h.ip)) stale.push(h);
   }

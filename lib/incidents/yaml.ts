@@ -1,6 +1,6 @@
 import { stringify } from 'yaml';
 import type { DestinationRule, HttpRetry, OutlierDetection } from '../kube/types';
-import { splitServiceFqdn } from './hosts';
+import { parseServiceFqdn } from '../refs/service-host';
 
 /** Copyable DestinationRule: the existing one with a new outlierDetection, or a new one for the host. */
 export function destinationRuleYaml(
@@ -9,7 +9,7 @@ export function destinationRuleYaml(
   outlier: OutlierDetection,
   subset: string | null,
 ): string {
-  const svc = splitServiceFqdn(fqdn);
+  const svc = parseServiceFqdn(fqdn);
   const spec: DestinationRule['spec'] = existing ? structuredClone(existing.spec) : { host: fqdn };
   const sub = subset ? spec.subsets?.find((s) => s.name === subset) : undefined;
   if (sub?.trafficPolicy?.outlierDetection) {
@@ -35,7 +35,7 @@ export function retriesYaml(
   existingSource: string | null,
   retries: HttpRetry,
 ): string {
-  const svc = splitServiceFqdn(fqdn);
+  const svc = parseServiceFqdn(fqdn);
   if (existingSource) {
     return `# in VirtualService ${existingSource}, on the http route to ${fqdn}:\n${stringify({ retries }, { lineWidth: 0 })}`;
   }

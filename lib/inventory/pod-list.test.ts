@@ -3,7 +3,7 @@ import { parseAllDocuments } from 'yaml';
 import { readFixture } from '../../test-support/fixtures';
 import { RequestError } from '../api/request-error';
 import type { Namespace, Pod } from '../kube/types';
-import { listPods, parsePodListQuery, podListQueryString, type PodListQuery } from './pod-list';
+import { podListPage, parsePodListQuery, podListQueryString, type PodListQuery } from './pod-list';
 import { podKeyOf } from '../refs/pod-ref';
 
 const fixture = (file: string, namespace: string, name: string, ip?: string): Pod => {
@@ -32,11 +32,11 @@ const pods: Pod[] = [
 ];
 const namespaces: Namespace[] = [{ metadata: { name: 'shop' } }, { metadata: { name: 'pay' } }];
 const now = new Date('2026-11-01T12:00:00Z');
-const names = (q: PodListQuery) => listPods(pods, namespaces, q, now).pods.map(podKeyOf);
+const names = (q: PodListQuery) => podListPage(pods, namespaces, q, now).pods.map(podKeyOf);
 
-describe('listPods', () => {
+describe('podListPage', () => {
   it('orders by namespace then name and sends rows for all when under the limit', () => {
-    const all = listPods(pods, namespaces, {}, now);
+    const all = podListPage(pods, namespaces, {}, now);
     expect(all.total).toBe(6);
     expect(all.truncated).toBe(false);
     expect(all.pods.map(podKeyOf)).toEqual([
@@ -53,7 +53,7 @@ describe('listPods', () => {
   it('keeps only pods with a proxy (native and classic sidecars), per namespace', () => {
     expect(names({ meshed: true })).toEqual(['pay/api-0', 'shop/web-1', 'shop/web-2']);
     expect(names({ meshed: true, namespace: 'shop' })).toEqual(['shop/web-1', 'shop/web-2']);
-    const rows = listPods(pods, namespaces, { namespace: 'shop' }, now).pods;
+    const rows = podListPage(pods, namespaces, { namespace: 'shop' }, now).pods;
     expect(rows.map((r) => r.proxy.placement)).toEqual(['sidecar', 'native-sidecar']);
   });
 
@@ -68,7 +68,7 @@ describe('listPods', () => {
   });
 
   it('turns only the first `limit` into rows and says how many matched', () => {
-    const page = listPods(pods, namespaces, { limit: 2 }, now);
+    const page = podListPage(pods, namespaces, { limit: 2 }, now);
     expect(page.total).toBe(6);
     expect(page.truncated).toBe(true);
     expect(page.pods).toHaveLength(2);

@@ -37,7 +37,7 @@ const byNamespaceName = (a: Pod, b: Pod): number => {
  * `limit` are turned into rows (a 50,000-pod cluster never becomes 50,000 rows for one picker),
  * and `total` says how many matched.
  */
-export function listPods(
+export function podListPage(
   pods: readonly Pod[],
   namespaces: readonly Namespace[],
   query: PodListQuery,

@@ -7,7 +7,7 @@
  * IpHistory who held an upstream IP (lookupIp, readHolder).
  */
 import { normalizeIp, parseAddress } from '../accesslog/address';
-import { parseClusterName, type ClusterRef } from '../accesslog/cluster';
+import { parseClusterName, type ClusterRef } from '../refs/cluster-name';
 import type { AccessLogRecord, RecordField } from '../accesslog/types';
 import { IntervalTable } from './interval-table';
 import type { IpHistory } from './ip-history';

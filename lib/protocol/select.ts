@@ -33,7 +33,7 @@ export function selects(svc: Service, pod: Pod): boolean {
 export const PROXY_NAME = PROXY_CONTAINER;
 
 /** The pod's application containers (the proxy, wherever it sits, is not one). */
-export function appContainers(pod: Pod): Container[] {
+function appContainers(pod: Pod): Container[] {
   return pod.spec.containers.filter((c) => c.name !== PROXY_NAME);
 }
 

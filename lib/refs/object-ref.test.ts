@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { objectKey, objectKeyOf, objectText, scopedHost } from './object-ref';
+import { objectKey, objectKeyOf, objectText, scopedHost, subjectKey } from './object-ref';
 
 describe('object references', () => {
   it('formats namespaced objects and scoped hosts', () => {
@@ -14,5 +14,12 @@ describe('object references', () => {
     expect(scopedHost('shop', 'reviews.shop.svc.cluster.local')).toBe(
       'shop/reviews.shop.svc.cluster.local',
     );
+  });
+
+  it('keys a finding subject by kind, namespace and name', () => {
+    expect(subjectKey('Service', 'shop', 'reviews')).toBe('Service|shop|reviews');
+    expect(subjectKey('Namespace', undefined, 'shop')).toBe('Namespace||shop');
+    expect(subjectKey('Namespace', null, 'shop')).toBe('Namespace||shop');
+    expect(subjectKey('Pod', 'a', 'b')).not.toBe(subjectKey('Service', 'a', 'b'));
   });
 });

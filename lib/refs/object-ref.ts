@@ -6,6 +6,9 @@
  *   kind (objectText, Istio's form).
  * - `ns/host`: a host as a Sidecar's `egress.hosts` and `exportTo` write it (`istio-system/*`,
  *   `shop/reviews.shop.svc.cluster.local`) (scopedHost).
+ * - `Kind|ns|name`: the key of a finding's subject, the object a finding is about, also what
+ *   the annotation and location indexes of findings are looked up by (subjectKey); `ns` is empty
+ *   for a cluster-scoped object.
  */
 import { RefError, nameProblem, namespaceProblem } from './ref-error';
 
@@ -35,6 +38,15 @@ export function objectText(kind: string, ref: ObjectRef): string {
 /** `ns/host`, a host scoped to a namespace (`*` for every host of it). */
 export function scopedHost(namespace: string, host: string): string {
   return namespace + '/' + host;
+}
+
+/** `Kind|ns|name` of a finding's subject (an empty namespace for a cluster-scoped one). */
+export function subjectKey(
+  kind: string,
+  namespace: string | null | undefined,
+  name: string,
+): string {
+  return kind + '|' + (namespace ?? '') + '|' + name;
 }
 
 /** Reads `ns/name` of a namespaced object; throws a RefError naming the problem. */

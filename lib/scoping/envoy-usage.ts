@@ -3,7 +3,7 @@
  * really used, and how many service clusters it carries. Clusters with zero traffic are not
  * hits. The screen asks the proxy (server/screens/scoping/envoy-usage.ts).
  */
-import { parseClusterName } from '../accesslog/cluster';
+import { parseClusterName } from '../refs/cluster-name';
 import { clusterCounterTable, parseEnvoyStatsText } from '../metrics/admin-stats';
 import type { TrafficHit, TrafficObservation } from './types';
 

@@ -9,9 +9,9 @@ import {
   parseEgressHosts,
   resolveShortHost,
   serviceExportTo,
-  serviceFqdn,
   validDnsPattern,
 } from './hosts';
+import { serviceFqdn } from '../refs/service-host';
 
 const SIDECAR_FIXTURES = [
   ['istio_config', 'analyzer', 'deprecation.yaml'],

@@ -2,17 +2,7 @@
  * Istio host rules, pure: Sidecar egress hosts (`NAMESPACE/DNSNAME`), hostname wildcards,
  * short-name expansion and `exportTo` visibility. Shared by the simulator and the Scoping view.
  */
-
-export const DEFAULT_DOMAIN_SUFFIX = 'cluster.local';
-
-/** `name.ns.svc.cluster.local`: the hostname Istio gives a Kubernetes Service. */
-export function serviceFqdn(
-  name: string,
-  namespace: string,
-  domain = DEFAULT_DOMAIN_SUFFIX,
-): string {
-  return `${name}.${namespace}.svc.${domain}`;
-}
+import { DEFAULT_CLUSTER_DOMAIN, qualifyServiceHost } from '../refs/service-host';
 
 /**
  * Namespace part of an egress host: `*` any namespace, `.` the Sidecar's own, `~` none,
@@ -134,11 +124,11 @@ export function egressHostMatches(
 export function resolveShortHost(
   host: string,
   namespace: string,
-  domain = DEFAULT_DOMAIN_SUFFIX,
+  domain = DEFAULT_CLUSTER_DOMAIN,
 ): string {
   const h = host.toLowerCase();
-  if (h === '*' || h.includes('.')) return h;
-  return serviceFqdn(h, namespace, domain);
+  if (h === '*') return h;
+  return qualifyServiceHost(h, namespace, { domain });
 }
 
 /**

@@ -4,7 +4,8 @@
  * `inbound|PORT|PORTNAME|FQDN`. Gateways have none.
  */
 import type { Pod, Service, ServicePort } from '../kube/types';
-import { serviceFqdn } from './hosts';
+import { formatClusterName } from '../refs/cluster-name';
+import { serviceFqdn } from '../refs/service-host';
 import { compareVersions } from './proxy';
 import { labelsMatch } from './visibility';
 
@@ -58,7 +59,9 @@ export function inboundClusterKeys(
     for (const p of svc.spec?.ports ?? []) {
       const target = targetPortOf(pod, p);
       if (target === undefined) continue;
-      const name = modern ? `inbound|${target}||` : `inbound|${p.port}|${p.name ?? ''}|${fqdn}`;
+      const name = modern
+        ? formatClusterName({ direction: 'inbound', port: target })
+        : formatClusterName({ direction: 'inbound', port: p.port, subset: p.name, fqdn });
       if (seen.has(name)) continue;
       seen.add(name);
       out.push({ name, service: svc, port: p, targetPort: target, fqdn, modern });

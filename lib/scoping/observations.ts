@@ -5,7 +5,7 @@
  * Nothing is dropped silently: hits that name no destination and observations that match no
  * workload are counted.
  */
-import { parseClusterName } from '../accesslog/cluster';
+import { parseClusterName } from '../refs/cluster-name';
 import {
   SOURCE_ORDER,
   type ObservationSource,

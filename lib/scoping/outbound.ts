@@ -6,6 +6,7 @@
  * pilot/pkg/networking/core/cluster.go buildOutboundClusters.
  */
 import type { DestinationRule } from '../kube/types';
+import { formatClusterName } from '../refs/cluster-name';
 import type { VisiblePort, VisibleService } from './visibility';
 
 export interface OutboundClusterKey {
@@ -30,13 +31,22 @@ export function outboundClusterKeys(
     const dr = lookup(svc);
     for (const port of svc.ports) {
       if ((port.protocol ?? '').toUpperCase() === 'UDP') continue;
-      const name = `outbound|${port.port}||${svc.hostname}`;
+      const name = formatClusterName({
+        direction: 'outbound',
+        port: port.port,
+        fqdn: svc.hostname,
+      });
       if (seen.has(name)) continue;
       seen.add(name);
       out.push({ name, service: svc, port, destinationRule: dr });
       (dr?.spec?.subsets ?? []).forEach((subset, index) => {
         out.push({
-          name: `outbound|${port.port}|${subset.name}|${svc.hostname}`,
+          name: formatClusterName({
+            direction: 'outbound',
+            port: port.port,
+            subset: subset.name,
+            fqdn: svc.hostname,
+          }),
           service: svc,
           port,
           subset: { name: subset.name, labels: subset.labels ?? {}, index },

@@ -26,7 +26,7 @@ import { isGatewayPod } from './proxy';
 import { namespaceRows, sortedHostsOnce, workloadRow } from './rows';
 import { buildMeshModel, createScopeResolver } from './scopes';
 import type { ProxyClusterCount, ScopingInput } from './types';
-import { groupWorkloads } from './workloads';
+import { sidecarWorkloads } from './workloads';
 import { podKey } from '../refs/pod-ref';
 import { objectKey } from '../refs/object-ref';
 
@@ -43,7 +43,7 @@ export function buildScopingReport(input: ScopingInput): ScopingReport {
     root,
     input.virtualServices ?? [],
   );
-  const workloads = groupWorkloads(input.pods);
+  const workloads = sidecarWorkloads(input.pods);
   const traffic = indexTraffic(input.observations, workloads);
   const before = createScopeResolver(model, input.sidecars);
   const facts = workloadFacts(workloads, traffic, model, before);

@@ -7,8 +7,9 @@
  * egress hosts do not name it (collectImportedServices).
  */
 import type { VirtualService } from '../kube/types';
-import { DEFAULT_DOMAIN_SUFFIX, isExportedTo, resolveShortHost, type EgressHost } from './hosts';
+import { isExportedTo, resolveShortHost, type EgressHost } from './hosts';
 import type { ObjectRef } from '../refs/object-ref';
+import { DEFAULT_CLUSTER_DOMAIN } from '../refs/service-host';
 
 /** The parts of a VirtualService spec the scoping reads (tcp, tls and mirrors included). */
 interface PortSelector {
@@ -49,7 +50,7 @@ const strings = (v: unknown): string[] =>
 
 export function prepareVirtualService(
   vs: VirtualService,
-  domain = DEFAULT_DOMAIN_SUFFIX,
+  domain = DEFAULT_CLUSTER_DOMAIN,
 ): MeshVirtualService {
   const ns = vs.metadata.namespace ?? 'default';
   const spec = (vs.spec ?? {}) as LooseSpec;
@@ -72,7 +73,7 @@ export function prepareVirtualService(
 export function virtualServiceDestinations(
   vs: MeshVirtualService,
   configNamespace: string,
-  domain = DEFAULT_DOMAIN_SUFFIX,
+  domain = DEFAULT_CLUSTER_DOMAIN,
 ): Map<string, Set<number>> {
   const out = new Map<string, Set<number>>();
   const add = (d: Destination | undefined) => {

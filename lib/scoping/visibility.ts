@@ -4,12 +4,10 @@
  */
 import type { Pod, Service, ServiceEntry, Sidecar, VirtualService } from '../kube/types';
 import {
-  DEFAULT_DOMAIN_SUFFIX,
   egressHostMatches,
   isExportedTo,
   parseEgressHosts,
   serviceExportTo,
-  serviceFqdn,
   type EgressHost,
   type HostError,
 } from './hosts';
@@ -20,6 +18,7 @@ import {
   type MeshVirtualService,
 } from './virtualservices';
 import { objectKey, type ObjectRef } from '../refs/object-ref';
+import { DEFAULT_CLUSTER_DOMAIN, serviceFqdn } from '../refs/service-host';
 
 export const DEFAULT_ROOT_NAMESPACE = 'istio-system';
 
@@ -143,7 +142,7 @@ export interface VisibilityOptions {
 export function registryServices(
   services: readonly Service[],
   serviceEntries: readonly ServiceEntry[],
-  domain = DEFAULT_DOMAIN_SUFFIX,
+  domain = DEFAULT_CLUSTER_DOMAIN,
 ): RegistryEntry[] {
   const out: RegistryEntry[] = [];
   for (const s of services) {

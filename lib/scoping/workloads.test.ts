@@ -3,7 +3,7 @@ import type { Pod } from '../kube/types';
 import { makePod } from '../../server/sim/mesh/testworld';
 import { hitDestination, indexTraffic } from './observations';
 import { analyzerPods } from '../../test-support/fixtures';
-import { groupWorkloads, isScopablePod, uniqueSelector } from './workloads';
+import { sidecarWorkloads, isScopablePod, uniqueSelector } from './workloads';
 
 function owned(pod: Pod, rs: string, hash: string): Pod {
   pod.metadata.labels = { ...(pod.metadata.labels ?? {}), 'pod-template-hash': hash };
@@ -11,7 +11,7 @@ function owned(pod: Pod, rs: string, hash: string): Pod {
   return pod;
 }
 
-describe('groupWorkloads and uniqueSelector', () => {
+describe('sidecarWorkloads and uniqueSelector', () => {
   const pods = [
     owned(
       makePod('web-7f9-a', 'shop', '10.0.0.1', { labels: { app: 'web', version: 'v1' } }),
@@ -33,7 +33,7 @@ describe('groupWorkloads and uniqueSelector', () => {
   ];
 
   it('groups sidecar pods by owner and skips gateways and unmeshed pods', () => {
-    const w = groupWorkloads(pods);
+    const w = sidecarWorkloads(pods);
     expect(w.map((x) => [x.key, x.kind, x.pods.length])).toEqual([
       ['shop/web', 'Deployment', 2],
       ['shop/web2', 'Deployment', 1],
@@ -41,7 +41,7 @@ describe('groupWorkloads and uniqueSelector', () => {
   });
 
   it('needs app+version when app alone also selects another workload, never the pod-template-hash', () => {
-    const [web] = groupWorkloads(pods);
+    const [web] = sidecarWorkloads(pods);
     expect(web && uniqueSelector(web, pods)).toEqual({ app: 'web', version: 'v1' });
   });
 
@@ -50,7 +50,7 @@ describe('groupWorkloads and uniqueSelector', () => {
       makePod('a', 'x', '1', { labels: { app: 'same' } }),
       makePod('b', 'x', '2', { labels: { app: 'same' } }),
     ];
-    const [a] = groupWorkloads(twins);
+    const [a] = sidecarWorkloads(twins);
     expect(a && uniqueSelector(a, twins)).toBeNull();
   });
 });
@@ -106,7 +106,7 @@ describe('observations', () => {
         },
         { source: 'envoy-stats', namespace: 'ns', pod: 'zz', available: true, hits: [] },
       ],
-      groupWorkloads(pods),
+      sidecarWorkloads(pods),
     );
     const t = idx.byWorkload.get('ns/a');
     expect(t?.destinations.get('b.ns.svc.cluster.local')?.counts).toEqual({
@@ -133,7 +133,7 @@ describe('isScopablePod', () => {
     for (const c of waypoint.spec.containers) if (c.args) c.args = ['proxy', 'waypoint'];
     expect(isScopablePod(sidecar)).toBe(true);
     expect(isScopablePod(waypoint)).toBe(false);
-    expect(groupWorkloads([sidecar, waypoint]).map((w) => w.key)).toEqual(['shop/web-1']);
+    expect(sidecarWorkloads([sidecar, waypoint]).map((w) => w.key)).toEqual(['shop/web-1']);
   });
 
   it('leaves out Istio’s arg-less gateway pods and keeps the injector’s sidecars', () => {

@@ -35,7 +35,7 @@ function commonLabelsOf(pods: readonly Pod[]): Record<string, string> {
 }
 
 /** Sidecar-scopable pods grouped into workloads, sorted by namespace then name. */
-export function groupWorkloads(pods: readonly Pod[]): SidecarWorkload[] {
+export function sidecarWorkloads(pods: readonly Pod[]): SidecarWorkload[] {
   const byKey = new Map<string, SidecarWorkload>();
   for (const pod of pods) {
     if (!isScopablePod(pod)) continue;

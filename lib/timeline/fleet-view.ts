@@ -131,7 +131,7 @@ export function workloadFixes(items: readonly Analyzed[]): WorkloadFix[] {
   );
 }
 
-export function buildFleet(
+export function buildTimelineFleet(
   items: readonly Analyzed[],
   mesh: MeshInput,
   cache: CacheInfo,

@@ -8,7 +8,7 @@ import { integrityCheck, openDatabase, type Db } from './db';
 import { schemaVersion } from './schema';
 import { diffStates, podState } from './pod-state';
 import { PodIntervalTracker, type PreservedStart } from './tracker';
-import { intervalToRow, mutableSpecFields, podKeyOf, splitPod, toFromSource } from './rows';
+import { intervalToRow, mutableSpecFields, storePodKey, splitPod, toFromSource } from './rows';
 import { createHash } from 'node:crypto';
 import { kubeEventRow, type RecordedKubeEvent } from './kube-events';
 import { BatchWriter } from './writer';
@@ -106,7 +106,7 @@ export class HistoryStore implements IpHistory {
     const at = ev.observedAt.getTime();
     const obs = observePod(ev.object);
     if (typeof obs === 'string') return this.invalid(`pod ${ev.type}: ${obs}`);
-    const key = podKeyOf(obs.uid, obs.namespace, obs.name);
+    const key = storePodKey(obs.uid, obs.namespace, obs.name);
     const deleted = ev.type === 'DELETED';
     const uncertain = ev.via === 'reconcile';
 

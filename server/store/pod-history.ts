@@ -13,7 +13,7 @@ import { diffPod } from '../../lib/timeline/watch';
 import type { ClusterCache } from '../cache/cluster-cache';
 import type { HistoryStore } from './history-store';
 import type { RecordedKubeEvent } from './kube-events';
-import { podKeyOf } from './rows';
+import { storePodKey } from './rows';
 import { mapStoreTransitions, recordedToKubeEvent, snapshotToDeleted } from './timeline-map';
 
 /** What is read of the runtime's cluster cache: its live pods. */
@@ -48,7 +48,7 @@ interface PodData {
 }
 
 const keyOf = (p: Pod) =>
-  podKeyOf(p.metadata.uid, p.metadata.namespace ?? 'default', p.metadata.name);
+  storePodKey(p.metadata.uid, p.metadata.namespace ?? 'default', p.metadata.name);
 
 function eventId(e: RecordedKubeEvent): string {
   return [

@@ -2,7 +2,7 @@ import type { KubeEvent, Pod } from '../../lib/kube/types';
 import type { WatchFeed } from '../kube/feed';
 import type { ObservedEvent, WatchState } from '../kube/listwatch';
 import type { HistoryStore } from './history-store';
-import { podKeyOf } from './rows';
+import { storePodKey } from './rows';
 import {
   deletionCapture,
   type ContainerLogReader,
@@ -133,7 +133,7 @@ export function startRecorder(opts: RecorderOptions): Recorder {
       onEvent: (ev) => {
         if (ev.via === 'list' && !status.pods.listed) {
           const m = ev.object.metadata;
-          if (m) listedPods.add(podKeyOf(m.uid, m.namespace ?? 'default', m.name));
+          if (m) listedPods.add(storePodKey(m.uid, m.namespace ?? 'default', m.name));
         }
         record(status.pods, ev, (e) => store.recordPodEvent(e));
         capture?.onEvent(ev);

@@ -71,7 +71,11 @@ export function intervalToRow(podKey: string, i: PodInterval): IntervalRow {
 }
 
 /** The store's key of a pod: its uid, or namespace/name for objects without one. */
-export function podKeyOf(uid: string | null | undefined, namespace: string, name: string): string {
+export function storePodKey(
+  uid: string | null | undefined,
+  namespace: string,
+  name: string,
+): string {
   return podIdKey({ uid, namespace, name });
 }
 

@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fakeIO } from '../../test-support/cli-io';
-import { runWith } from '../../cli/commands/report';
+import { runReportWith } from '../../cli/commands/report';
 import { chromiumPath } from '../../cli/report/chromium';
 import type { ReportJson } from '../../cli/report/model';
 import { pngSize } from '../../cli/report/png';
@@ -17,7 +17,7 @@ function io(cwd: string) {
 }
 
 const FIXED = new Date('2026-11-01T12:00:00.000Z');
-const run = runWith(() => ({ ...defaultDeps(), now: () => FIXED }));
+const run = runReportWith(() => ({ ...defaultDeps(), now: () => FIXED }));
 const readReport = (dir: string) =>
   JSON.parse(fs.readFileSync(path.join(dir, 'report.json'), 'utf8')) as ReportJson;
 
@@ -175,7 +175,7 @@ describe('meshdx report against a dashboard (real Chromium)', () => {
   });
 
   it('exits 2 naming CHROMIUM_PATH and the apt-get command when Chromium is missing', async () => {
-    const noChrome = runWith(() => ({
+    const noChrome = runReportWith(() => ({
       ...defaultDeps(),
       env: { CHROMIUM_PATH: '/nonexistent/chromium' },
     }));

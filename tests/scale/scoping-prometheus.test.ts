@@ -7,7 +7,7 @@ import {
   type WorkloadTraffic,
 } from '../../lib/scoping/observations';
 import type { ObservationSource } from '../../lib/scoping/types';
-import { groupWorkloads } from '../../lib/scoping/workloads';
+import { sidecarWorkloads } from '../../lib/scoping/workloads';
 import { KubeTransport } from '../../server/kube/transport';
 import { gatherScopingInput, type GatherDeps } from '../../server/screens/scoping/gather';
 import { startSimulator, type RunningSimulator } from '../../server/sim/index';
@@ -104,7 +104,7 @@ describe('scoping gather with the fleet from Prometheus', () => {
 
     // each workload's destinations from istio_requests_total are those its proxies' own
     // per-cluster counters show (Envoy /stats, read directly)
-    const workloads = groupWorkloads(direct.input.pods);
+    const workloads = sidecarWorkloads(direct.input.pods);
     const directIdx = indexTraffic(direct.input.observations, workloads);
     const promIdx = indexTraffic(fromProm.input.observations, workloads);
     const hosts = (t: WorkloadTraffic | undefined, source: ObservationSource) =>

@@ -1,5 +1,5 @@
 import type { StaleHost } from '../../../lib/api/incidents';
-import { parseClusterName } from '../../../lib/accesslog/cluster';
+import { parseClusterName } from '../../../lib/refs/cluster-name';
 import type { EndpointSlice } from '../../../lib/kube/types';
 import { parseClustersJson, sliceAddresses, staleHosts } from '../../../lib/incidents/stale';
 import { endOf } from '../../../lib/ledger/lookup';

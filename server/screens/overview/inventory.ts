@@ -1,5 +1,5 @@
 import type { Inventory, PodList } from '../../../lib/api/inventory';
-import { listPods, type PodListQuery } from '../../../lib/inventory/pod-list';
+import { podListPage, type PodListQuery } from '../../../lib/inventory/pod-list';
 import { buildInventory } from '../../../lib/inventory/build';
 import { requireName } from '../../../lib/kube/names';
 import { listGateways, listIstioConfig, listNamespaces, listServices } from '../../kube/resources';
@@ -56,7 +56,7 @@ export async function podListOf(rt: ClusterRuntime, query: PodListQuery): Promis
     deadline.needOrLast('namespaces', lastReads(rt), 'namespaces', listNamespaces(rt.transport)),
     podsSoFar(rt, deadline),
   ]);
-  const list = listPods(rt.cache.livePods(), namespaces.items, query, rt.transport.clusterNow());
+  const list = podListPage(rt.cache.livePods(), namespaces.items, query, rt.transport.clusterNow());
   return deadline.late.length > 0 ? { ...list, late: [...deadline.late] } : list;
 }
 

@@ -16,7 +16,7 @@ import { requireName } from '../../../lib/kube/names';
 import { AnalysisCache } from '../../../lib/timeline/analysis-cache';
 import {
   analyzeHistory,
-  buildFleet,
+  buildTimelineFleet,
   buildPodView,
   type MeshInput,
 } from '../../../lib/timeline/fleet-view';
@@ -176,7 +176,7 @@ export async function timelineFleetFrom(
   ].join('|');
   if (s.memo?.key === key) return { ...s.memo.fleet, generatedAt: now.toISOString() };
   const items = await analyzeHistory(r.history, mesh, s.analysis, nextTurn);
-  const fleet = buildFleet(items, mesh, cacheInfo(cache, src.store, r), now, injection);
+  const fleet = buildTimelineFleet(items, mesh, cacheInfo(cache, src.store, r), now, injection);
   s.memo = { key, fleet };
   return fleet;
 }

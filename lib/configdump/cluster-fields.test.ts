@@ -1,53 +1,7 @@
 import { describe, it, expect } from 'vitest';
-import { directionClass, parseClusterName } from './cluster-name';
 import { clusterType, destinationRule } from './cluster-fields';
 import { tabulate } from './table';
 import { cluster, drMetadata } from '../../tests/data/configdump/dumps';
-
-describe('parseClusterName', () => {
-  it('parses Istio names in all their shapes', () => {
-    expect(parseClusterName('outbound|80|v1|reviews.default.svc.cluster.local')).toEqual({
-      istio: true,
-      direction: 'outbound',
-      port: 80,
-      subset: 'v1',
-      fqdn: 'reviews.default.svc.cluster.local',
-    });
-    expect(parseClusterName('inbound|9080||')).toMatchObject({ port: 9080, subset: '', fqdn: '' });
-    expect(parseClusterName('inbound|9080||reviews.default.svc.cluster.local').fqdn).toBe(
-      'reviews.default.svc.cluster.local',
-    );
-    expect(
-      parseClusterName('inbound-vip|8000|http|httpbin.default.svc.cluster.local'),
-    ).toMatchObject({
-      direction: 'inbound-vip',
-      subset: 'http',
-    });
-  });
-
-  it('treats other names as plain, and malformed parts like istioctl does', () => {
-    expect(parseClusterName('BlackHoleCluster')).toEqual({
-      istio: false,
-      direction: '',
-      port: 0,
-      subset: '',
-      fqdn: 'BlackHoleCluster',
-    });
-    expect(parseClusterName('a|b|c').istio).toBe(false);
-    expect(parseClusterName('outbound|http|v1|x.y').port).toBe(0);
-    expect(parseClusterName('outbound|80|v1|x|y').fqdn).toBe('');
-  });
-
-  it('classifies directions', () => {
-    expect(['inbound', 'inbound-vip', 'outbound', '-', ''].map(directionClass)).toEqual([
-      'inbound',
-      'inbound',
-      'outbound',
-      'other',
-      'other',
-    ]);
-  });
-});
 
 describe('cluster TYPE and DESTINATION RULE columns', () => {
   it('reads the type from type, eds_cluster_config, cluster_type, or defaults to STATIC', () => {
