@@ -1,7 +1,7 @@
 'use client';
 
 import { useState, useSyncExternalStore } from 'react';
-import { freezeView, type SnapshotInfo, type SnapshotView } from './api';
+import { requestSnapshot, type SnapshotInfo, type SnapshotView } from './api';
 import { useClusterContext } from '../data/useClusterContext';
 
 type State =
@@ -37,7 +37,7 @@ export function ShareButton({ view }: { view: SnapshotView }) {
   const share = async () => {
     setState({ kind: 'freezing' });
     try {
-      const answer = await freezeView(ctx, view, viewQuery());
+      const answer = await requestSnapshot(ctx, view, viewQuery());
       if (!answer.ok) {
         setState({ kind: 'failed', message: answer.message });
         return;

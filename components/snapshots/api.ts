@@ -16,7 +16,7 @@ export type FreezeAnswer = { ok: true; info: SnapshotInfo } | { ok: false; messa
  * Freezes `view` as the page's query (without `?context=`) shows it now on `context`. Throws when
  * the server cannot be reached.
  */
-export async function freezeView(
+export async function requestSnapshot(
   context: string | null,
   view: SnapshotView,
   query: string,
