@@ -18,7 +18,7 @@ export default async function Page({
         <ErrorPanel title="This link names no cluster context meshdx can use" {...at.problem} />
       </>
     );
-  const list = listSnapshots(at.scope);
+  const list = await listSnapshots(at.scope);
   return (
     <>
       <PageTitle

@@ -128,12 +128,34 @@ export async function freezeView(scope: RequestScope, req: FreezeRequest): Promi
   }
 }
 
-export function listSnapshots(scope: RequestScope): SnapshotList {
-  const store = snapshotsOf(runtimeFor(scope));
+/**
+ * The snapshots of the scope's cluster the scope's user may open (readableSnapshot, the gate of
+ * opening one), newest first: the list does not name another user's frozen views, their makers
+ * and filters, to a user who could not open them.
+ */
+export async function listSnapshots(scope: RequestScope): Promise<SnapshotList> {
+  const rt = runtimeFor(scope);
+  const store = snapshotsOf(rt);
   const now = Date.now();
   const stats = store.stats(now);
+  const all = store.list(now);
+  // meshdx's own runtime (no per-user identity) opens every snapshot: no body is read for it
+  const readable: SnapshotMeta[] = rt.ownsHistory ? all : [];
+  if (!rt.ownsHistory)
+    for (const m of all) {
+      try {
+        await readableSnapshot(scope, m.id);
+        readable.push(m);
+      } catch (e) {
+        // not readable by this user, or removed since the list was read
+        const hidden =
+          e instanceof RequestError &&
+          (e.code === 'SNAPSHOT_NOT_READABLE' || e.code === 'SNAPSHOT_NOT_FOUND');
+        if (!hidden) throw e;
+      }
+    }
   return {
-    snapshots: store.list(now).map((m) => snapshotInfo(m, scope.context)),
+    snapshots: readable.map((m) => snapshotInfo(m, scope.context)),
     retention: {
       count: stats.count,
       bytes: stats.bytes,
