@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Pod } from '../kube/types';
+import { podKeyOfObject } from '../refs/pod-ref';
 import { clientCandidates } from './choose';
 
 /**
@@ -38,7 +39,7 @@ const PODS = [
   labelled('mesh-labelled', 'api-0', 'n3'),
 ];
 const names = (q: Parameters<typeof clientCandidates>[1]) =>
-  clientCandidates(PODS, q).map((p) => `${p.metadata.namespace}/${p.metadata.name}`);
+  clientCandidates(PODS, q).map(podKeyOfObject);
 
 describe('ztunnels among the clients of a namespace', () => {
   it('a namespace with no ambient pod has no ztunnel among its clients', () => {
