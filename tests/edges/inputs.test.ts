@@ -63,7 +63,8 @@ describe('snapshot links', () => {
       expect(((await res.json()) as ErrorBody).error.message).toContain('bogus');
     }
     const misspelt = await freeze({ view: 'incidents', query: '?namepsace=shop' });
-    expect(((await misspelt.json()) as ErrorBody).error.hint).toContain('namespace');
+    const hint = ((await misspelt.json()) as { error: { hint?: string } }).error.hint;
+    expect(hint).toContain('namespace');
   });
 });
 
