@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { GET as proxyGet } from '../../app/api/proxies/[namespace]/[name]/route';
 import { ProxyDetailSchema, type ProxyDetail } from '../../lib/api/proxies';
-import { podKeyOfObject } from '../../lib/refs/pod-ref';
+import { podKeyOfObject, podPath } from '../../lib/refs/pod-ref';
 import { meshedPods } from '../proxies/sim-truth';
 import { url, useEdgeCluster } from './support';
 
@@ -28,7 +28,7 @@ function runningProxy() {
 }
 
 async function detail(ns: string, name: string): Promise<ProxyDetail> {
-  const res = await proxyGet(new Request(url(`/api/proxies/${ns}/${name}`)), {
+  const res = await proxyGet(new Request(url(`/api/proxies/${podPath({ namespace: ns, name })}`)), {
     params: Promise.resolve({ namespace: ns, name }),
   });
   expect(res.status, await res.clone().text()).toBe(200);
