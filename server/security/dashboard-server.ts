@@ -20,6 +20,7 @@ import { loadEnv } from '../env';
 import { loadSecurityConfig } from './config';
 import { MAX_REQUEST_BODY_BYTES, REQUEST_TIMEOUT_MS, answerDeclaredBody } from './body-limit';
 import { checkRequest, refusalBody, type Refusal } from './guard';
+import type { HostAllowlist } from './hosts';
 import { buildCsp, newNonce, securityHeaders } from './headers';
 
 const OWN_PROTOCOL = Symbol.for('meshdx.ownProtocol');
@@ -88,21 +89,52 @@ function refuse(req: http.IncomingMessage, res: http.ServerResponse, r: Refusal)
   res.end(req.method === 'HEAD' ? undefined : body);
 }
 
-/** The header names whose second copy makes the identity ambiguous, or none (not header mode). */
-function identityHeaders(): string[] {
+/** What the guards read of the settings, kept on the server while the settings are the same. */
+interface GuardSettings {
+  key: string;
+  /** The Host allowlist, or null while MESHDX_ALLOWED_HOSTS is invalid (proxy.ts answers 500). */
+  allowlist: HostAllowlist | null;
+  /** The header names whose second copy makes the identity ambiguous (header mode), or none. */
+  identityHeaders: string[];
+}
+
+const SETTINGS = Symbol.for('meshdx.dashboardGuardSettings');
+
+function guardSettings(server: http.Server): GuardSettings {
+  const env = process.env;
+  const key = [
+    env.MESHDX_ALLOWED_HOSTS,
+    env.MESHDX_AUTH,
+    env.MESHDX_AUTH_USER_HEADER,
+    env.MESHDX_AUTH_GROUPS_HEADER,
+  ].join('\0');
+  const held = server as http.Server & { [SETTINGS]?: GuardSettings };
+  const cached = held[SETTINGS];
+  if (cached?.key === key) return cached;
+  let allowlist: HostAllowlist | null = null;
   try {
-    const env = loadEnv();
-    return env.MESHDX_AUTH === 'header'
-      ? [env.MESHDX_AUTH_USER_HEADER, env.MESHDX_AUTH_GROUPS_HEADER]
-      : [];
+    allowlist = loadSecurityConfig().allowlist;
+  } catch {
+    // proxy.ts answers every request with the setting's problem
+  }
+  let identityHeaders: string[] = [];
+  try {
+    const e = loadEnv();
+    if (e.MESHDX_AUTH === 'header')
+      identityHeaders = [e.MESHDX_AUTH_USER_HEADER, e.MESHDX_AUTH_GROUPS_HEADER];
   } catch {
     // an invalid configuration is answered by proxy.ts on every request
-    return [];
   }
+  const settings = { key, allowlist, identityHeaders };
+  held[SETTINGS] = settings;
+  return settings;
 }
 
 /** Why the dashboard refuses a request before Next sees it, or null. */
-export function dashboardRefusal(req: http.IncomingMessage): Refusal | null {
+function dashboardRefusal(
+  req: http.IncomingMessage,
+  settings: GuardSettings,
+): Refusal | null {
   const hosts = occurrences(req, 'host');
   if (hosts > 1)
     return {
@@ -111,7 +143,7 @@ export function dashboardRefusal(req: http.IncomingMessage): Refusal | null {
       message: `the request has ${hosts} Host headers`,
       hint: 'Send one Host header: a request naming two hosts is not answered.',
     };
-  for (const name of identityHeaders()) {
+  for (const name of settings.identityHeaders) {
     const n = occurrences(req, name);
     if (n > 1)
       return {
@@ -121,15 +153,10 @@ export function dashboardRefusal(req: http.IncomingMessage): Refusal | null {
         hint: `Have the authenticating proxy replace any ${name} the client sends instead of adding its own next to it (oauth2-proxy does); meshdx must not be reachable around it.`,
       };
   }
-  let allowlist;
-  try {
-    allowlist = loadSecurityConfig().allowlist;
-  } catch {
-    return null; // proxy.ts answers every request with the setting's problem
-  }
+  if (settings.allowlist === null) return null;
   const refusal = checkRequest(
     { method: 'GET', pathname: '/', host: req.headers.host ?? null, origin: null },
-    allowlist,
+    settings.allowlist,
   );
   return refusal?.code === 'HOST_NOT_ALLOWED' ? refusal : null;
 }
@@ -148,7 +175,7 @@ export function guardDashboardServer(maxBytes: number = MAX_REQUEST_BODY_BYTES):
         this.requestTimeout = REQUEST_TIMEOUT_MS;
       const [req, res] = args as [http.IncomingMessage, http.ServerResponse];
       withSecurityHeaders(res);
-      const refusal = dashboardRefusal(req);
+      const refusal = dashboardRefusal(req, guardSettings(this));
       if (refusal) {
         refuse(req, res, refusal);
         return true;
