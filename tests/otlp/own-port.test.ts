@@ -13,7 +13,8 @@ import { guardDashboardServer, isDashboardServer } from '../../server/security/d
 import { decodeStatus, encodeLogsRequest } from '../../server/otlp/schema';
 import type { OtlpReceiver } from '../../server/otlp/receiver';
 import type { HistoryStore } from '../../server/store/history-store';
-import { httpPost, receiverOn, storeWithPayments, T0, ucLine } from './support';
+import * as grpc from '@grpc/grpc-js';
+import { grpcExport, httpPost, receiverOn, storeWithPayments, T0, ucLine } from './support';
 
 const saved = { ...process.env };
 let r: OtlpReceiver;
@@ -24,7 +25,7 @@ beforeAll(async () => {
   refuseForbiddenMethods(allowedMethods, isDashboardServer);
   guardDashboardServer();
   s = storeWithPayments();
-  r = await receiverOn(s, { grpcPort: null });
+  r = await receiverOn(s);
 });
 afterAll(async () => {
   process.env = { ...saved };
@@ -109,6 +110,10 @@ describe('protobuf the wire format does not allow', () => {
     expect(h.status).toBe(400);
     expect(decodeStatus(h.body)).toMatchObject({ code: 3 });
     expect(decodeStatus(h.body).message).toContain('varint');
+    // and over gRPC, the same refusal in gRPC's shape
+    const g = await grpcExport(r.grpcPort as number, body);
+    expect(g.error?.code).toBe(grpc.status.INVALID_ARGUMENT);
+    expect(g.error?.details).toContain('varint');
   });
 
   it('an 11-byte varint inside a log record is a 400 as well', async () => {
