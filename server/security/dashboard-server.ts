@@ -131,10 +131,7 @@ function guardSettings(server: http.Server): GuardSettings {
 }
 
 /** Why the dashboard refuses a request before Next sees it, or null. */
-function dashboardRefusal(
-  req: http.IncomingMessage,
-  settings: GuardSettings,
-): Refusal | null {
+function dashboardRefusal(req: http.IncomingMessage, settings: GuardSettings): Refusal | null {
   const hosts = occurrences(req, 'host');
   if (hosts > 1)
     return {
