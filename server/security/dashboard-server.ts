@@ -10,12 +10,13 @@
  *   next to its own) is a 400 naming the header: the identity is ambiguous;
  * - a declared body over the limit is a 413 (body-limit.ts); the request must arrive in time;
  * - every answer carries the security headers: those proxy.ts set (its CSP with the page's
- *   nonce) are kept, any missing one is added.
+ *   nonce) are kept, any missing one is added; Node's own 400 to a request it cannot parse too.
  *
  * Servers meshdx runs for another protocol (the OTLP receiver, server/otlp) are marked with
  * `ownProtocol` and left alone: they answer in their protocol's shapes.
  */
 import http from 'node:http';
+import type net from 'node:net';
 import { loadEnv } from '../env';
 import { loadSecurityConfig } from './config';
 import { MAX_REQUEST_BODY_BYTES, REQUEST_TIMEOUT_MS, answerDeclaredBody } from './body-limit';
@@ -160,6 +161,31 @@ function dashboardRefusal(req: http.IncomingMessage, settings: GuardSettings): R
 
 type Emit = (event: string | symbol, ...args: unknown[]) => boolean;
 
+/** Node's own answers to a request it cannot parse (as its default clientError handler picks). */
+const CLIENT_ERRORS: ReadonlyMap<string, [number, string]> = new Map([
+  ['HPE_HEADER_OVERFLOW', [431, 'Request Header Fields Too Large']],
+  ['HPE_CHUNK_EXTENSIONS_OVERFLOW', [413, 'Payload Too Large']],
+  ['ERR_HTTP_REQUEST_TIMEOUT', [408, 'Request Timeout']],
+]);
+
+/**
+ * A request Node could not parse (a malformed head, headers too large, too slow): Node's answer,
+ * with the security headers, then the connection closed.
+ */
+function answerClientError(err: NodeJS.ErrnoException, socket: net.Socket): void {
+  const sent = (socket as net.Socket & { _httpMessage?: { headersSent?: boolean } })._httpMessage;
+  if (socket.writable && !sent?.headersSent) {
+    const [status, text] = CLIENT_ERRORS.get(err.code ?? '') ?? [400, 'Bad Request'];
+    const headers = securityHeaders(buildCsp({ nonce: newNonce() }))
+      .map(([name, value]) => `${name}: ${value}\r\n`)
+      .join('');
+    socket.write(
+      `HTTP/1.1 ${status} ${text}\r\n${headers}Content-Length: 0\r\nConnection: close\r\n\r\n`,
+    );
+  }
+  socket.destroy(err);
+}
+
 /** Installs the guards on the dashboard's node:http server (once per process). */
 export function guardDashboardServer(maxBytes: number = MAX_REQUEST_BODY_BYTES): void {
   const proto = http.Server.prototype as http.Server & { __meshdxDashboard?: boolean };
@@ -178,6 +204,12 @@ export function guardDashboardServer(maxBytes: number = MAX_REQUEST_BODY_BYTES):
         return true;
       }
       if (answerDeclaredBody(req, res, maxBytes)) return true;
+    }
+    // Node answers a request it cannot parse itself, unless the server has a handler of its own
+    if (event === 'clientError' && isDashboardServer(this) && this.listenerCount(event) === 0) {
+      const [err, socket] = args as [NodeJS.ErrnoException, net.Socket];
+      answerClientError(err, socket);
+      return true;
     }
     return emit.call(this, event, ...args);
   } as http.Server['emit'];

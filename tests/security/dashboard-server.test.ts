@@ -117,6 +117,14 @@ describe("paths Next normalises before meshdx's proxy runs", () => {
   });
 });
 
+describe("Node's own answer", () => {
+  it('to a request it cannot parse is its 400, with the security headers', async () => {
+    const a = await raw('GET / HTTP/1.1\r\nHost: localhost\r\nno colon here\r\n\r\n');
+    expect(a.status).toBe(400);
+    expectSecurityHeaders(a, 'malformed head');
+  });
+});
+
 describe('headers a request must carry once', () => {
   it('two Host headers are a 400 naming Host, whichever comes first', async () => {
     for (const hosts of [
