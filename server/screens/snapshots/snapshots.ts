@@ -144,14 +144,10 @@ export async function listSnapshots(scope: RequestScope): Promise<SnapshotList> 
   if (!rt.ownsHistory)
     for (const m of all) {
       try {
-        await readableSnapshot(scope, m.id);
+        await mayOpen(rt, m, () => store.get(m.id)?.body ?? '');
         readable.push(m);
       } catch (e) {
-        // not readable by this user, or removed since the list was read
-        const hidden =
-          e instanceof RequestError &&
-          (e.code === 'SNAPSHOT_NOT_READABLE' || e.code === 'SNAPSHOT_NOT_FOUND');
-        if (!hidden) throw e;
+        if (!(e instanceof RequestError && e.code === 'SNAPSHOT_NOT_READABLE')) throw e;
       }
     }
   return {
@@ -213,13 +209,37 @@ function clientProxiesOf(body: string): string[] {
 export async function readableSnapshot(scope: RequestScope, id: string): Promise<Snapshot> {
   const s = getSnapshot(scope, id);
   const rt = runtimeFor(scope);
-  if (rt.ownsHistory) return s;
+  if (!rt.ownsHistory) await mayOpen(rt, s, () => s.body);
+  return s;
+}
+
+/**
+ * The client namespaces an Incidents snapshot shows, read from its body once per runtime (a
+ * snapshot never changes): the list asks for every snapshot's.
+ */
+function clientNamespacesOf(rt: ClusterRuntime, id: string, body: () => string): (string | null)[] {
+  const known = rt.screen('snapshot-client-namespaces', () => new Map<string, (string | null)[]>());
+  let ns = known.get(id);
+  if (!ns) {
+    ns = [...new Set(clientProxiesOf(body()).map(proxyNamespace))];
+    known.set(id, ns);
+  }
+  return ns;
+}
+
+/** The rule of readableSnapshot for a user's runtime: resolves, or throws the 403 saying why. */
+async function mayOpen(
+  rt: ClusterRuntime,
+  s: Pick<SnapshotMeta, 'id' | 'view'>,
+  body: () => string,
+): Promise<void> {
+  const { id } = s;
   if (s.view === 'timelines') {
     await podsListedByUser(rt, id);
-    return s;
+    return;
   }
   const access = logAccess(rt.transport, rt.screen('incidents-log-access', newLogAccessCache));
-  const hidden = await unreadableNamespaces(clientProxiesOf(s.body).map(proxyNamespace), access);
+  const hidden = await unreadableNamespaces(clientNamespacesOf(rt, id, body), access);
   if (hidden.length > 0)
     throw new RequestError(
       403,
@@ -227,7 +247,6 @@ export async function readableSnapshot(scope: RequestScope, id: string): Promise
       `snapshot ${id} shows failing requests recorded from ${hidden.map((ns) => (ns === '*' ? 'uploads or unnamed senders' : ns)).join(', ')}, whose proxy logs you may not read`,
       'Ask its maker for a snapshot of the namespaces you can read, or for access to those proxy logs (get pods/log).',
     );
-  return s;
 }
 
 /**
