@@ -6,11 +6,13 @@
  */
 export async function register(): Promise<void> {
   if (process.env.NEXT_RUNTIME !== 'nodejs') return;
+  // the dashboard's server only: the OTLP receiver's ports answer in OTLP's shapes
   const { refuseForbiddenMethods } = await import('./server/edge-methods');
   const { allowedMethods } = await import('./server/security/guard');
-  refuseForbiddenMethods(allowedMethods);
-  const { boundRequestBodies } = await import('./server/security/body-limit');
-  boundRequestBodies();
+  const { guardDashboardServer, isDashboardServer } =
+    await import('./server/security/dashboard-server');
+  refuseForbiddenMethods(allowedMethods, isDashboardServer);
+  guardDashboardServer();
   // the host allowlist is checked at start, so a typo shows in the log at once
   const { loadSecurityConfig } = await import('./server/security/config');
   try {

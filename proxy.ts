@@ -18,6 +18,8 @@ import { loadEnv } from '@/server/env';
  * Runs before every request (pages, API, static assets; no matcher on purpose): refuses host
  * names meshdx does not answer to (DNS rebinding against a port-forwarded dashboard) and
  * cross-site POSTs, and puts the security headers, with a fresh CSP nonce, on every response.
+ * What Next answers before this runs (its 308 for a doubled slash), two Host headers and two
+ * identity headers are the dashboard server's (server/security/dashboard-server.ts).
  */
 
 let config: SecurityConfig | Error | undefined;

@@ -10,14 +10,20 @@ export const FETCH_FORBIDDEN_METHODS: ReadonlySet<string> = new Set(['TRACE', 'T
 
 type Emit = (event: string | symbol, ...args: unknown[]) => boolean;
 
-/** Installs the answer on every node:http server of this process (once). */
-export function refuseForbiddenMethods(allowFor: (pathname: string) => string[]): void {
+/**
+ * Installs the answer on the dashboard's node:http server (once): `isDashboard` leaves out the
+ * servers of other protocols (the OTLP receiver answers these methods in its own shape).
+ */
+export function refuseForbiddenMethods(
+  allowFor: (pathname: string) => string[],
+  isDashboard: (server: http.Server) => boolean,
+): void {
   const proto = http.Server.prototype as http.Server & { __meshdxMethods?: boolean };
   if (proto.__meshdxMethods) return;
   proto.__meshdxMethods = true;
   const emit = proto.emit as Emit;
   proto.emit = function (this: http.Server, event: string | symbol, ...args: unknown[]): boolean {
-    if (event === 'request') {
+    if (event === 'request' && isDashboard(this)) {
       const [req, res] = args as [http.IncomingMessage, http.ServerResponse];
       const method = (req.method ?? '').toUpperCase();
       if (FETCH_FORBIDDEN_METHODS.has(method)) {

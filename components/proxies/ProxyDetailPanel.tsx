@@ -11,8 +11,11 @@ import { useClusterContext } from '../data/useClusterContext';
 import { podKey } from '../../lib/refs/pod-ref';
 
 /** Clusters could not be read at all: the counts are unknown, not zero. */
-export function clustersUnknown(d: Pick<ProxyDetail, 'errors' | 'clusters'>): boolean {
-  return d.clusters.length === 0 && d.errors.some((e) => e.part === 'clusters');
+export function clustersUnknown(d: Pick<ProxyDetail, 'errors' | 'clusters' | 'summary'>): boolean {
+  return (
+    d.summary.unknown !== null ||
+    (d.clusters.length === 0 && d.errors.some((e) => e.part === 'clusters'))
+  );
 }
 
 function Counts({ d }: { d: ProxyDetail }) {
@@ -20,19 +23,19 @@ function Counts({ d }: { d: ProxyDetail }) {
   const l = d.listeners;
   const r = d.routes;
   const unknown = clustersUnknown(d);
-  const usageFailed = d.errors.some((e) => e.part === 'usage');
+  const usageFailed = d.usage.unknown !== undefined || d.errors.some((e) => e.part === 'usage');
   return (
     <div className="mb-3 grid grid-cols-2 gap-2 text-sm md:grid-cols-4" data-testid="proxy-counts">
       <div>
         {unknown ? (
           <>
-            <b>unknown</b> clusters (could not be read)
+            <b>unknown</b> clusters ({s.unknown ?? 'could not be read'})
           </>
         ) : (
           <>
             <b className="tabular-nums">{count(s.total)}</b> clusters: {count(s.service)} service,{' '}
             {count(s.nonService)} static/control-plane
-            {s.warming > 0 && `, ${count(s.warming)} warming`}
+            {(s.warming ?? 0) > 0 && `, ${count(s.warming)} warming`}
           </>
         )}
       </div>
@@ -50,7 +53,7 @@ function Counts({ d }: { d: ProxyDetail }) {
             <b>{count(d.usage.unused)}</b> never used
           </>
         ) : usageFailed || unknown ? (
-          'usage: unknown (could not be read)'
+          `usage: unknown (${d.usage.unknown ?? 'could not be read'})`
         ) : (
           'usage: per-cluster stats unavailable'
         )}

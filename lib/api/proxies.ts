@@ -293,15 +293,20 @@ export const ProxyDetailSchema = z.object({
   name: z.string(),
   fetchedAt: z.string(),
   clusters: z.array(ClusterRowViewSchema),
+  /** The cluster counts; each null (never 0) when the clusters could not be read, `unknown` says why. */
   summary: z.object({
-    total: z.number(),
-    static: z.number(),
-    dynamic: z.number(),
-    service: z.number(),
-    nonService: z.number(),
-    warming: z.number(),
-    byType: z.record(z.string(), z.number()),
-    byDirection: z.object({ inbound: z.number(), outbound: z.number(), other: z.number() }),
+    total: z.number().nullable(),
+    static: z.number().nullable(),
+    dynamic: z.number().nullable(),
+    service: z.number().nullable(),
+    nonService: z.number().nullable(),
+    warming: z.number().nullable(),
+    byType: z.record(z.string(), z.number()).nullable(),
+    byDirection: z
+      .object({ inbound: z.number(), outbound: z.number(), other: z.number() })
+      .nullable(),
+    /** Why the counts are unknown (the clusters' read error), or null when they were read. */
+    unknown: z.string().nullable(),
   }),
   byNamespace: z.array(z.object({ namespace: z.string(), clusters: z.number() })),
   listeners: ResourceCountsSchema.nullable(),
@@ -309,10 +314,13 @@ export const ProxyDetailSchema = z.object({
   /** Used vs unused over the outbound service clusters (control-plane and catch-alls left out). */
   usage: z.object({
     available: z.boolean(),
-    used: z.number(),
-    unused: z.number(),
+    /** Null (never 0) when the clusters or their stats could not be read: `unknown` says why. */
+    used: z.number().nullable(),
+    unused: z.number().nullable(),
     /** Counter names seen for clusters that are not in the table (removed since, or renamed). */
-    unmatched: z.number(),
+    unmatched: z.number().nullable(),
+    /** Why used and unused are unknown; absent when they were read or the proxy has no stats. */
+    unknown: z.string().optional(),
   }),
   /** What could not be read (each part separately), never hidden. */
   errors: z.array(PartErrorSchema),

@@ -5,7 +5,7 @@
  */
 import type { ViewState } from '../api/viewstate';
 import { refList } from '../api/viewstate';
-import { isZtunnelPod } from '../dataplane/mode';
+import { AMBIENT_REDIRECTION_ANNOTATION, isZtunnelPod, podDataplane } from '../dataplane/mode';
 import { hasProxy } from '../dataplane/proxy-container';
 import type { Pod } from '../kube/types';
 import type { PodInterval } from '../ledger/types';
@@ -30,23 +30,40 @@ export function filterOf(q: IncidentsQuery): RequestFilter {
 
 /**
  * Pods whose logs may hold the failures: meshed pods (their istio-proxy writes Envoy's access
- * log) of the namespace filter or the ones asked for, and every ztunnel (ambient: the node's
+ * log) of the namespace filter or the ones asked for, and the ztunnels (ambient: the node's
  * ztunnel logs each connection of the ambient pods on its node, in its container named
- * istio-proxy, whatever their namespace; lib/accesslog/ztunnel.ts reads those lines).
+ * istio-proxy, whatever their namespace; lib/accesslog/ztunnel.ts reads those lines): every
+ * one without a namespace filter, with one those of the nodes where it has ambient pods.
  */
 export function clientCandidates(pods: readonly Pod[], q: IncidentsQuery): Pod[] {
   const asked = new Set(refList(q.client));
+  const ambientNodes = q.namespace ? ambientNodesOf(pods, q.namespace) : null;
   return pods
     .filter((p) => hasProxy(p) || isZtunnelPod(p))
     .filter(
       (p) =>
-        !q.namespace ||
+        ambientNodes === null ||
         p.metadata.namespace === q.namespace ||
-        isZtunnelPod(p) ||
+        (isZtunnelPod(p) && ambientNodes.has(p.spec.nodeName ?? '')) ||
         asked.has(podKeyOfObject(p)),
     )
     .filter((p) => asked.size === 0 || asked.has(podKeyOfObject(p)))
     .sort((a, b) => podKeyOfObject(a).localeCompare(podKeyOfObject(b)));
+}
+
+/**
+ * The nodes where `namespace` has ambient pods (captured by the ambient CNI, or labelled
+ * ambient): a node's ztunnel logs only its own node's ambient pods, so only these ztunnels
+ * are the namespace's clients.
+ */
+function ambientNodesOf(pods: readonly Pod[], namespace: string): Set<string> {
+  const out = new Set<string>();
+  for (const p of pods) {
+    if (p.metadata.namespace !== namespace || !p.spec.nodeName || hasProxy(p)) continue;
+    const captured = p.metadata.annotations?.[AMBIENT_REDIRECTION_ANNOTATION] === 'enabled';
+    if (captured || podDataplane(p, undefined).mode === 'ambient') out.add(p.spec.nodeName);
+  }
+  return out;
 }
 
 /**

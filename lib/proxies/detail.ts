@@ -67,32 +67,57 @@ export function buildProxyDetail(p: DetailParts): ProxyDetail {
   // BlackHole or agent clusters are not destinations a Sidecar could drop.
   const outbound = views.filter(isOutboundServiceCluster);
   const used = outbound.filter((v) => v.used === true).length;
+  const why = (part: string) => {
+    const messages = p.errors.filter((e) => e.part === part).map((e) => e.message);
+    return `the ${part} could not be read${messages.length > 0 ? `: ${messages.join('; ')}` : ''}`;
+  };
+  // no clusters read: no count of them is known (an unread table is not an empty one)
+  const clustersUnknown = p.clusters === null ? why('clusters') : null;
+  const usageUnknown =
+    clustersUnknown ?? (p.errors.some((e) => e.part === 'usage') ? why('usage') : null);
   return {
     namespace: p.namespace,
     name: p.name,
     fetchedAt: p.fetchedAt.toISOString(),
     clusters: views,
-    summary: {
-      total: s.total,
-      static: s.static,
-      dynamic: s.dynamic,
-      service: s.service,
-      nonService: s.nonService,
-      warming: p.clusters?.warming ?? 0,
-      byType: s.byType,
-      byDirection: s.byDirection,
-    },
+    summary:
+      clustersUnknown !== null
+        ? {
+            total: null,
+            static: null,
+            dynamic: null,
+            service: null,
+            nonService: null,
+            warming: null,
+            byType: null,
+            byDirection: null,
+            unknown: clustersUnknown,
+          }
+        : {
+            total: s.total,
+            static: s.static,
+            dynamic: s.dynamic,
+            service: s.service,
+            nonService: s.nonService,
+            warming: p.clusters?.warming ?? 0,
+            byType: s.byType,
+            byDirection: s.byDirection,
+            unknown: null,
+          },
     byNamespace: [...byNs]
       .map(([namespace, clusters]) => ({ namespace, clusters }))
       .sort((a, b) => b.clusters - a.clusters || a.namespace.localeCompare(b.namespace)),
     listeners: p.listeners,
     routes: p.routes,
-    usage: {
-      available: usage !== null,
-      used,
-      unused: usage ? outbound.length - used : 0,
-      unmatched: usage ? Object.keys(usage.counters).filter((n) => !names.has(n)).length : 0,
-    },
+    usage:
+      usageUnknown !== null
+        ? { available: false, used: null, unused: null, unmatched: null, unknown: usageUnknown }
+        : {
+            available: usage !== null,
+            used,
+            unused: usage ? outbound.length - used : 0,
+            unmatched: usage ? Object.keys(usage.counters).filter((n) => !names.has(n)).length : 0,
+          },
     errors: p.errors,
   };
 }

@@ -6,6 +6,7 @@
 import * as grpc from '@grpc/grpc-js';
 import type { ExportOutcome, OtlpIngest } from './ingest';
 import { peerIp } from './peer';
+import { checkWireFormat } from './wire';
 import {
   decodeLogsRequest,
   encodeLogsResponse,
@@ -74,6 +75,7 @@ export async function startGrpcReceiver(
     const ip = peerIp(call.getPeer());
     let request;
     try {
+      checkWireFormat(call.request);
       request = decodeLogsRequest(call.request);
     } catch (e) {
       const reason = e instanceof OtlpDecodeError ? e.message : String(e);

@@ -2,13 +2,16 @@
  * OTLP/HTTP: `POST /v1/logs` with an ExportLogsServiceRequest in protobuf
  * (`application/x-protobuf`) or OTLP/JSON (`application/json`), gzip or not, for an
  * OpenTelemetry Collector between the proxies and meshdx. Errors answer with a google.rpc.Status
- * in the request's encoding: 400 malformed, 403 sender not allowed, 413 too large, 415 not an
+ * in the request's encoding: 400 malformed (a protobuf the wire format does not allow included),
+ * 403 sender not allowed, 413 too large, 415 not an
  * OTLP content type, 429 past the rate bound (Retry-After), 503 not stored (Retry-After).
  */
 import http from 'node:http';
 import zlib from 'node:zlib';
 import type { ExportOutcome, OtlpIngest } from './ingest';
 import { peerIp } from './peer';
+import { ownProtocol } from '../security/dashboard-server';
+import { checkWireFormat } from './wire';
 import {
   decodeLogsRequest,
   decodeLogsRequestJson,
@@ -172,6 +175,7 @@ export async function startHttpReceiver(
       (body) => {
         let request;
         try {
+          if (enc === 'protobuf') checkWireFormat(body);
           request =
             enc === 'json' ? decodeLogsRequestJson(body.toString('utf8')) : decodeLogsRequest(body);
         } catch (e) {
@@ -186,6 +190,8 @@ export async function startHttpReceiver(
         const reason = e instanceof Error ? e.message : String(e);
         ingest.invalid(reason);
         if (res.headersSent || res.destroyed) return;
+        // a body refused unread is not read to its end: the connection is closed after the answer
+        if (e instanceof TooLarge) res.setHeader('connection', 'close');
         sendStatus(res, e instanceof TooLarge ? 413 : 400, enc, {
           code: CODE.INVALID_ARGUMENT,
           message: reason,
@@ -193,6 +199,8 @@ export async function startHttpReceiver(
       },
     );
   });
+  // the dashboard's guards (Host check, its method table, its body bound) are not this port's
+  ownProtocol(server);
   server.requestTimeout = 30_000;
   server.headersTimeout = 10_000;
   const bound = await new Promise<number>((resolve, reject) => {

@@ -43,6 +43,8 @@ const root = buildRoot();
 const RequestType = root.lookupType(
   'opentelemetry.proto.collector.logs.v1.ExportLogsServiceRequest',
 );
+/** The official request type (its fields and nested types), for the wire check (wire.ts). */
+export const LOGS_REQUEST_TYPE: protobuf.Type = RequestType;
 const ResponseType = root.lookupType(
   'opentelemetry.proto.collector.logs.v1.ExportLogsServiceResponse',
 );

@@ -4,7 +4,7 @@
  * bytes hung for minutes whatever the route said. A declared length over the limit is answered
  * 413 here at once (after the Host check, with the security headers) and the connection closed;
  * a body without a declared length is bounded by the route's read limit and by the server's
- * request timeout, set here.
+ * request timeout (both installed on the dashboard's server by dashboard-server.ts).
  */
 import http from 'node:http';
 import { loadSecurityConfig } from './config';
@@ -32,7 +32,12 @@ export function declaredBodyProblem(
   };
 }
 
-function answer(req: http.IncomingMessage, res: http.ServerResponse, maxBytes: number): boolean {
+/** Answers a request whose declared body is over `maxBytes` (true), or leaves it (false). */
+export function answerDeclaredBody(
+  req: http.IncomingMessage,
+  res: http.ServerResponse,
+  maxBytes: number,
+): boolean {
   const problem = declaredBodyProblem(req.headers['content-length'], maxBytes);
   if (!problem) return false;
   const pathname = (req.url ?? '/').split('?')[0] ?? '/';
@@ -71,23 +76,4 @@ function answer(req: http.IncomingMessage, res: http.ServerResponse, maxBytes: n
   res.writeHead(status, headers);
   res.end(req.method === 'HEAD' ? undefined : body);
   return true;
-}
-
-type Emit = (event: string | symbol, ...args: unknown[]) => boolean;
-
-/** Installs the bound on every node:http server of this process (once). */
-export function boundRequestBodies(maxBytes: number = MAX_REQUEST_BODY_BYTES): void {
-  const proto = http.Server.prototype as http.Server & { __meshdxBodies?: boolean };
-  if (proto.__meshdxBodies) return;
-  proto.__meshdxBodies = true;
-  const emit = proto.emit as Emit;
-  proto.emit = function (this: http.Server, event: string | symbol, ...args: unknown[]): boolean {
-    if (event === 'request') {
-      if (this.requestTimeout === 0 || this.requestTimeout > REQUEST_TIMEOUT_MS)
-        this.requestTimeout = REQUEST_TIMEOUT_MS;
-      const [req, res] = args as [http.IncomingMessage, http.ServerResponse];
-      if (answer(req, res, maxBytes)) return true;
-    }
-    return emit.call(this, event, ...args);
-  } as http.Server['emit'];
 }

@@ -24,7 +24,8 @@ export interface Refusal {
     | 'INVALID_REQUEST'
     | 'NOT_FOUND'
     | 'NO_SESSION'
-    | 'NO_PROXY_IDENTITY';
+    | 'NO_PROXY_IDENTITY'
+    | 'AMBIGUOUS_PROXY_IDENTITY';
   message: string;
   hint: string;
   /** Extra response headers (`Allow` on a 405). */

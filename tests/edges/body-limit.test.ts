@@ -2,11 +2,8 @@ import http from 'node:http';
 import net from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  boundRequestBodies,
-  declaredBodyProblem,
-  MAX_REQUEST_BODY_BYTES,
-} from '../../server/security/body-limit';
+import { declaredBodyProblem, MAX_REQUEST_BODY_BYTES } from '../../server/security/body-limit';
+import { guardDashboardServer } from '../../server/security/dashboard-server';
 import { MAX_UPLOAD_BYTES } from '../../server/screens/incidents/upload';
 
 /**
@@ -20,7 +17,7 @@ const saved = { ...process.env };
 
 beforeAll(async () => {
   process.env.MESHDX_ALLOWED_HOSTS = '';
-  boundRequestBodies();
+  guardDashboardServer();
   server = http.createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));

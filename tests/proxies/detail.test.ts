@@ -35,7 +35,7 @@ describe('per-proxy detail over port-forward to the simulated Envoy admin', () =
     expect(detail.usage.available).toBe(true);
     // used/unused are over outbound service clusters only (xds-grpc is busy but not a destination)
     const outbound = detail.clusters.filter((c) => c.service && c.direction === 'outbound');
-    expect(detail.usage.used + detail.usage.unused).toBe(outbound.length);
+    expect((detail.usage.used ?? NaN) + (detail.usage.unused ?? NaN)).toBe(outbound.length);
     expect(detail.usage.used).toBe(outbound.filter((c) => c.used === true).length);
     // outbound service clusters are counted per destination namespace
     expect(detail.byNamespace.reduce((a, b) => a + b.clusters, 0)).toBe(outbound.length);

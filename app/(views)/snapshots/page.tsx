@@ -7,7 +7,7 @@ import { listSnapshots } from '@/server/screens/snapshots/snapshots';
 export default async function Page({ searchParams }: { searchParams: Promise<SearchParams> }) {
   const opened = await openPage('Snapshots', await searchParams);
   if (opened.scope === null) return opened.refused;
-  const list = listSnapshots(opened.scope);
+  const list = await listSnapshots(opened.scope);
   return (
     <>
       <PageTitle

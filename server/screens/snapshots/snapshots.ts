@@ -130,12 +130,30 @@ export async function freezeView(scope: RequestScope, req: FreezeRequest): Promi
   }
 }
 
-export function listSnapshots(scope: RequestScope): SnapshotList {
-  const store = snapshotsOf(runtimeFor(scope));
+/**
+ * The snapshots of the scope's cluster the scope's user may open (readableSnapshot, the gate of
+ * opening one), newest first: the list does not name another user's frozen views, their makers
+ * and filters, to a user who could not open them.
+ */
+export async function listSnapshots(scope: RequestScope): Promise<SnapshotList> {
+  const rt = runtimeFor(scope);
+  const store = snapshotsOf(rt);
   const now = Date.now();
   const stats = store.stats(now);
+  const all = store.list(now);
+  // meshdx's own runtime (no per-user identity) opens every snapshot: no body is read for it
+  const readable: SnapshotMeta[] = rt.ownsHistory ? all : [];
+  if (!rt.ownsHistory)
+    for (const m of all) {
+      try {
+        await mayOpen(rt, m, () => store.get(m.id)?.body ?? '');
+        readable.push(m);
+      } catch (e) {
+        if (!(e instanceof RequestError && e.code === 'SNAPSHOT_NOT_READABLE')) throw e;
+      }
+    }
   return {
-    snapshots: store.list(now).map((m) => snapshotInfo(m, scope.context)),
+    snapshots: readable.map((m) => snapshotInfo(m, scope.context)),
     retention: {
       count: stats.count,
       bytes: stats.bytes,
@@ -193,13 +211,42 @@ function clientProxiesOf(body: string): string[] {
 export async function readableSnapshot(scope: RequestScope, id: string): Promise<Snapshot> {
   const s = getSnapshot(scope, id);
   const rt = runtimeFor(scope);
-  if (rt.ownsHistory) return s;
+  if (!rt.ownsHistory) await mayOpen(rt, s, () => s.body);
+  return s;
+}
+
+const clientNamespacesScreen = defineScreen(
+  'snapshot-client-namespaces',
+  () => new Map<string, (string | null)[]>(),
+);
+
+/**
+ * The client namespaces an Incidents snapshot shows, read from its body once per runtime (a
+ * snapshot never changes): the list asks for every snapshot's.
+ */
+function clientNamespacesOf(rt: ClusterRuntime, id: string, body: () => string): (string | null)[] {
+  const known = rt.screen(clientNamespacesScreen);
+  let ns = known.get(id);
+  if (!ns) {
+    ns = [...new Set(clientProxiesOf(body()).map(proxyNamespace))];
+    known.set(id, ns);
+  }
+  return ns;
+}
+
+/** The rule of readableSnapshot for a user's runtime: resolves, or throws the 403 saying why. */
+async function mayOpen(
+  rt: ClusterRuntime,
+  s: Pick<SnapshotMeta, 'id' | 'view'>,
+  body: () => string,
+): Promise<void> {
+  const { id } = s;
   if (s.view === 'timelines') {
     await podsListedByUser(rt, id);
-    return s;
+    return;
   }
   const access = logAccess(rt.transport, rt.screen(logAccessScreen));
-  const hidden = await unreadableNamespaces(clientProxiesOf(s.body).map(proxyNamespace), access);
+  const hidden = await unreadableNamespaces(clientNamespacesOf(rt, id, body), access);
   if (hidden.length > 0)
     throw new RequestError(
       403,
@@ -207,7 +254,6 @@ export async function readableSnapshot(scope: RequestScope, id: string): Promise
       `snapshot ${id} shows failing requests recorded from ${hidden.map((ns) => (ns === '*' ? 'uploads or unnamed senders' : ns)).join(', ')}, whose proxy logs you may not read`,
       'Ask its maker for a snapshot of the namespaces you can read, or for access to those proxy logs (get pods/log).',
     );
-  return s;
 }
 
 /**

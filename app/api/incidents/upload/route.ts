@@ -1,3 +1,4 @@
+import { createLineParser } from '@/lib/accesslog/parser';
 import { apiError } from '@/lib/api/errors';
 import { parseViewState, resolveWindow } from '@/lib/api/viewstate';
 import { errorResponse } from '@/server/http';
@@ -11,6 +12,25 @@ import {
 } from '@/server/screens/incidents/upload';
 
 export const dynamic = 'force-dynamic';
+
+/**
+ * Why no line of an upload is an access-log record (in Istio's formats, ztunnel's, or `format`),
+ * or null at its first record: an upload of anything else is refused, never shown as a log in
+ * which nothing failed.
+ */
+function noAccessLogRecord(text: string, format: string | undefined): string | null {
+  const parser = createLineParser({ format });
+  let lines = 0;
+  for (const line of text.split('\n')) {
+    const r = parser.push(line);
+    // a ztunnel's "connection opened" line is an access log's too, with nothing failed yet
+    if (r.kind === 'record' || (r.kind === 'skipped' && r.reason === 'connection-opened'))
+      return null;
+    if (r.kind === 'skipped' && r.reason === 'empty') continue;
+    lines++;
+  }
+  return `none of its ${lines} lines is an access-log record${format ? ` in the format given` : " in Istio's or ztunnel's formats"}`;
+}
 
 /**
  * POST /api/incidents/upload?from=&to=&service=&ip=&format= with a pasted or uploaded access log
@@ -63,6 +83,18 @@ export async function POST(req: Request) {
       status: unreadable.status,
       headers: { 'Cache-Control': 'no-store' },
     });
+  const noRecord = noAccessLogRecord(body.text, format);
+  if (noRecord)
+    return Response.json(
+      apiError(
+        'NO_ACCESS_LOG_RECORDS',
+        noRecord,
+        format
+          ? "Check that format is the accessLogFormat the proxy logged with, or leave it out to read Istio's formats."
+          : 'Paste or upload the text of an istio-proxy access log (kubectl logs POD -c istio-proxy); a custom access-log format goes in format.',
+      ),
+      { status: 422, headers: { 'Cache-Control': 'no-store' } },
+    );
   return scoped(req, async (scope) => {
     await routeQuery(scope, '/api/incidents/upload', params);
     return analyzeUploadedLog(scope, state, body.text, format);
