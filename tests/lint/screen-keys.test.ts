@@ -68,6 +68,7 @@ describe('runtime screen keys', () => {
       'last-reads',
       'proxies-fleet',
       'scoping',
+      'snapshot-client-namespaces',
       'snapshots',
       'timelines',
     ]);
