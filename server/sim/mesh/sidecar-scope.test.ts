@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import type { ServiceEntry, Sidecar, VirtualService } from '../../../lib/kube/types';
-import { hostSubsetOf, simSidecarFor, simVisibleServices } from './sidecar-scope';
+import type { Pod, Service, ServiceEntry, Sidecar, VirtualService } from '../../../lib/kube/types';
+import { createPushContext } from './istio-model/push-context';
+import type { SimService } from './istio-model/service-registry';
+import { convertToSidecarScope, hostSubsetOf } from './sidecar-scope';
 import { makePod, makeService, makeSidecar } from './testworld';
 
 const pod = makePod('web-1', 'shop', '10.0.0.1', { labels: { app: 'web' } });
@@ -23,12 +25,37 @@ function entry(name: string, ns: string, hosts: string[], exportTo?: string[]): 
   };
 }
 
+/** The Sidecar istiod applies to the pod, null when none does. */
+function sidecarFor(p: Pod, sidecars: Sidecar[], rootNamespace: string): Sidecar | null {
+  return createPushContext({
+    services: [],
+    serviceEntries: [],
+    virtualServices: [],
+    sidecars,
+    rootNamespace,
+  }).sidecarFor(p.metadata.namespace ?? 'default', p.metadata.labels ?? {});
+}
+
+/** The services of the SidecarScope `sidecar` gives proxies of `ns`. */
+function scopeServices(
+  ns: string,
+  sidecar: Sidecar | undefined,
+  input: {
+    services: Service[];
+    serviceEntries: ServiceEntry[];
+    virtualServices: VirtualService[];
+  },
+): SimService[] {
+  const push = createPushContext({ ...input, sidecars: [], rootNamespace: 'istio-system' });
+  return convertToSidecarScope(push, sidecar, ns).services;
+}
+
 function visible(
   sidecar: Sidecar | undefined,
   extra: { serviceEntries?: ServiceEntry[]; virtualServices?: VirtualService[] } = {},
   ns = 'shop',
 ): string[] {
-  return simVisibleServices(ns, sidecar, {
+  return scopeServices(ns, sidecar, {
     services,
     serviceEntries: extra.serviceEntries ?? [],
     virtualServices: extra.virtualServices ?? [],
@@ -44,15 +71,12 @@ describe('the simulator picks the Sidecar istiod would', () => {
     const nsDefault = makeSidecar('default', 'shop', ['./*']);
     const forWeb = makeSidecar('web', 'shop', ['./*'], { app: 'web' });
     const forOther = makeSidecar('api', 'shop', ['./*'], { app: 'api' });
-    expect(simSidecarFor(pod, [root], 'istio-system').level).toBe('root');
-    expect(simSidecarFor(pod, [root, nsDefault, forOther], 'istio-system')).toMatchObject({
-      level: 'namespace',
-      sidecar: nsDefault,
-    });
-    expect(simSidecarFor(pod, [root, nsDefault, forWeb], 'istio-system').sidecar).toBe(forWeb);
+    expect(sidecarFor(pod, [root], 'istio-system')).toBe(root);
+    expect(sidecarFor(pod, [root, nsDefault, forOther], 'istio-system')).toBe(nsDefault);
+    expect(sidecarFor(pod, [root, nsDefault, forWeb], 'istio-system')).toBe(forWeb);
     // a selector in the root namespace is not the mesh default
     const rootSel = makeSidecar('sel', 'istio-system', ['*/*'], { app: 'web' });
-    expect(simSidecarFor(pod, [rootSel], 'istio-system').level).toBe('none');
+    expect(sidecarFor(pod, [rootSel], 'istio-system')).toBeNull();
   });
 
   it('the oldest of two namespace defaults wins', () => {
@@ -61,7 +85,7 @@ describe('the simulator picks the Sidecar istiod would', () => {
       ...makeSidecar('z-old', 'shop', ['~/*']),
       metadata: { ...older, name: 'z-old', namespace: 'shop' },
     };
-    expect(simSidecarFor(pod, [a, b], 'istio-system').sidecar?.metadata.name).toBe('z-old');
+    expect(sidecarFor(pod, [a, b], 'istio-system')?.metadata.name).toBe('z-old');
   });
 });
 
@@ -106,7 +130,7 @@ describe('the simulator imports hosts as istiod would', () => {
   it('exportTo on Services and ServiceEntries', () => {
     const hidden = makeService('secret', 'money', [{ port: 1, name: 'tcp' }]);
     hidden.metadata.annotations = { 'networking.istio.io/exportTo': '.' };
-    const out = simVisibleServices('shop', undefined, {
+    const out = scopeServices('shop', undefined, {
       services: [hidden],
       serviceEntries: [
         entry('ext', 'money', ['api.ext.com'], ['shop']),
