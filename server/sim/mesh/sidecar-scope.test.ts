@@ -176,3 +176,63 @@ describe('the simulator imports hosts as istiod would', () => {
     expect(visible(sc, { virtualServices: [elsewhere] })).toHaveLength(3);
   });
 });
+
+describe('the ServiceIndex and SidecarScope rules of istiod the simulator plays', () => {
+  const vsTo = (name: string, http: unknown[]): VirtualService => ({
+    kind: 'VirtualService',
+    metadata: { name, namespace: 'shop' },
+    spec: { hosts: ['web'], http } as VirtualService['spec'],
+  });
+
+  it('files a Service whose exportTo holds `~` nowhere, whatever else it names', () => {
+    const odd = makeService('odd', 'money', [{ port: 7, name: 'tcp' }]);
+    odd.metadata.annotations = { 'networking.istio.io/exportTo': '~, shop' };
+    const out = scopeServices('shop', undefined, {
+      services: [odd],
+      serviceEntries: [],
+      virtualServices: [],
+    });
+    expect(out).toEqual([]);
+  });
+
+  it('lets a Kubernetes Service take its hostname from a ServiceEntry', () => {
+    const squat = entry('squat', 'shop', ['web.shop.svc.cluster.local']);
+    const out = scopeServices('shop', undefined, {
+      services,
+      serviceEntries: [squat],
+      virtualServices: [],
+    }).filter((s) => s.hostname === 'web.shop.svc.cluster.local');
+    expect(out.map((s) => [s.registry, s.ports.map((p) => p.port)])).toEqual([
+      ['Kubernetes', [80]],
+    ]);
+  });
+
+  it('follows mirrors, and skips routes matched to other source namespaces', () => {
+    const sc = makeSidecar('default', 'shop', ['./*']);
+    const mirrored = vsTo('mirror', [
+      {
+        route: [{ destination: { host: 'web' } }],
+        mirror: { host: 'ledger.money.svc.cluster.local', port: { number: 8080 } },
+      },
+    ]);
+    expect(visible(sc, { virtualServices: [mirrored] })).toContain(
+      'ledger.money.svc.cluster.local:8080',
+    );
+    const elsewhere = vsTo('by-source', [
+      {
+        match: [{ sourceNamespace: 'other' }],
+        route: [{ destination: { host: 'pay.money.svc.cluster.local' } }],
+      },
+    ]);
+    expect(visible(sc, { virtualServices: [elsewhere] })).not.toContain(
+      'pay.money.svc.cluster.local:8080',
+    );
+    const here = vsTo('by-source', [
+      {
+        match: [{ sourceNamespace: 'other' }, { sourceNamespace: 'shop' }],
+        route: [{ destination: { host: 'pay.money.svc.cluster.local' } }],
+      },
+    ]);
+    expect(visible(sc, { virtualServices: [here] })).toContain('pay.money.svc.cluster.local:8080');
+  });
+});
