@@ -24,7 +24,7 @@ import { configVersionOf, hasProxy, podIp, proxyRunning, viewOf } from './world'
  * What the exposition reads of the running simulator (its request context has all of it): the
  * clock, the stored objects and the pods the unreachable fault hides.
  */
-export interface FleetSource {
+export interface FleetExpositionInput {
   clock: { now(): Date };
   store: { list(kind: MeshKind): readonly KubeObject[] };
   faults: { unreachablePods: ReadonlySet<string> };
@@ -58,7 +58,7 @@ function withPodLabels(line: string, labels: string): string | null {
 }
 
 /** The exposition text for these pods. */
-export function renderEnvoyFleet(ctx: FleetSource): string {
+export function renderEnvoyFleet(ctx: FleetExpositionInput): string {
   const families = new Map<string, { type: string; lines: string[] }>();
   const now = ctx.clock.now();
   const view = viewOf({ now: () => now, list: (kind) => ctx.store.list(kind) });
@@ -104,7 +104,7 @@ export function renderEnvoyFleet(ctx: FleetSource): string {
 }
 
 /** GET /_sim/envoy/metrics. */
-export function sendEnvoyFleetMetrics(ctx: FleetSource, res: ServerResponse): void {
+export function sendEnvoyFleetMetrics(ctx: FleetExpositionInput, res: ServerResponse): void {
   const body = renderEnvoyFleet(ctx);
   res.writeHead(200, {
     'Content-Type': 'text/plain; version=0.0.4; charset=utf-8',
