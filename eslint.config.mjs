@@ -201,11 +201,13 @@ export default tseslint.config(
   },
   {
     // docs/DESIGN.md: the simulator models Istio from its own code, so a test that compares meshdx's
-    // prediction with the simulated proxies can fail. server/sim may use lib/kube (Kubernetes and
-    // Istio object types and facts) and lib's top-level utilities, never the product's analysis
-    // (lib/scoping, lib/findings, lib/bloat, lib/timeline, lib/proxies, lib/incidents, lib/ledger,
-    // lib/configdump, lib/protocol, lib/ambient, ...). Its *.test.ts files are exempt: they are
-    // where a scenario is checked against what the product reads from it.
+    // prediction with the simulated proxies can fail. server/sim may use lib/kube (Kubernetes
+    // object types, trimming, names: facts), lib/refs (wire formats) and lib's top-level
+    // utilities, never the product's judgements (lib/dataplane: which pod has a proxy, which pod
+    // ztunnel captures) nor its analysis (lib/scoping, lib/findings, lib/bloat, lib/timeline,
+    // lib/proxies, lib/incidents, lib/ledger, lib/configdump, lib/protocol, lib/ambient, ...). Its
+    // *.test.ts files are exempt: they are where a scenario is checked against what the product
+    // reads from it.
     files: ['server/sim/**/*.ts'],
     ignores: ['server/sim/**/*.test.ts'],
     rules: {
@@ -224,7 +226,7 @@ export default tseslint.config(
                 '!@/lib/refs/**',
               ],
               message:
-                "server/sim plays istiod with its own model of Istio: import only lib/kube and lib/ utilities, never the product's analysis.",
+                "server/sim plays istiod with its own model of Istio: import only lib/kube, lib/refs and lib/ utilities, never the product's judgements or analysis.",
             },
           ],
         },

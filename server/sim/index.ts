@@ -5,7 +5,8 @@
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs/promises';
 import { createApiServer } from './api/server';
-import { parseTokenFile, SimAuth } from './api/auth';
+import { parseTokenFile } from './api/auth';
+import { SimAuth } from './api/auth-state';
 import { DEFAULT_API_OPTIONS, type ApiOptions, type SimContext } from './api/context';
 import { createClock } from './world/clock';
 import { RequestCounts } from './api/request-counts';

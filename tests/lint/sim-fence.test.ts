@@ -33,12 +33,26 @@ describe('the simulator is fenced from the product analysis (eslint.config.mjs)'
     ]);
   });
 
-  it('lets it use lib/kube and lib utilities, and leaves the rest of server/ alone', async () => {
+  it("refuses the product's judgements of a pod (lib/dataplane): the simulator decides for itself", async () => {
+    const code = [
+      "import { podDataplane, isZtunnelPod } from '../../../lib/dataplane/mode';",
+      "import { podProxy } from '@/lib/dataplane/proxy-container';",
+      "import type { NativeDecision } from '../../../lib/dataplane/native-sidecar';",
+      'export const all = [podDataplane, isZtunnelPod, podProxy] as unknown as NativeDecision[];',
+    ].join('\n');
+    expect(await restricted('server/sim/mesh/probe.ts', code)).toEqual([
+      "'../../../lib/dataplane/mode'",
+      "'@/lib/dataplane/proxy-container'",
+      "'../../../lib/dataplane/native-sidecar'",
+    ]);
+  });
+
+  it('lets it use lib/kube, lib/refs and lib utilities, and leaves the rest of server/ alone', async () => {
     const kube = [
       "import type { Pod } from '../../../lib/kube/types';",
-      "import { podProxy } from '../../../lib/kube/proxy-container';",
+      "import { objectKey } from '../../../lib/refs/object-ref';",
       "import { isJsonObject } from '../../../lib/json-object';",
-      'export const all = [podProxy, isJsonObject] as unknown as Pod[];',
+      'export const all = [objectKey, isJsonObject] as unknown as Pod[];',
     ].join('\n');
     expect(await restricted('server/sim/mesh/probe.ts', kube)).toEqual([]);
     const screen =

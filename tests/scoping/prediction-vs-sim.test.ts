@@ -110,6 +110,24 @@ describe('Scoping predicts the clusters the simulated proxies report', () => {
     expectAgreement(w);
   });
 
+  it('gives no proxy elsewhere a Service exported only to its own namespace (exportTo `.`)', () => {
+    const w = bookinfo();
+    const local = makeService('vault', 'secrets', [{ port: 8200, name: 'http' }], {
+      app: 'vault',
+    });
+    local.metadata.annotations = { 'networking.istio.io/exportTo': '.' };
+    const shared = makeService('audit', 'secrets', [{ port: 9000, name: 'grpc' }], {
+      app: 'audit',
+    });
+    shared.metadata.annotations = { 'networking.istio.io/exportTo': 'default' };
+    w.services = [...(w.services ?? []), local, shared];
+    w.pods = [
+      ...(w.pods ?? []),
+      makePod('vault-1', 'secrets', '10.1.0.10', { labels: { app: 'vault' } }),
+    ];
+    expectAgreement(w);
+  });
+
   it('applies a workloadSelector DestinationRule to no proxy it does not select', () => {
     const w = bookinfo();
     const canary = makeDestinationRule('reviews-canary', 'default', 'reviews', ['canary', 'v9']);

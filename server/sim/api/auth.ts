@@ -17,7 +17,6 @@ import { SIM_TOKEN } from './kubeconfig';
 import { queryBool, type SimContext } from './context';
 import { parseApiPath } from './paths';
 import { forbiddenMessage, rbacAllows, type Attributes, type UserInfo } from './rbac';
-import { RequestCounts } from './request-counts';
 import { badRequest, failure, sendJson, sendStatus, type StatusObject } from './status';
 
 export type { UserInfo } from './rbac';
@@ -99,36 +98,6 @@ export function parseTokenFile(text: string): Map<string, UserInfo> {
     users.set(token, { name, uid, groups: [...list, 'system:authenticated'] });
   });
   return users;
-}
-
-/** The simulator's authentication state: the token file's users and what each was seen doing. */
-export class SimAuth {
-  private readonly byUser = new Map<string, RequestCounts>();
-  private readonly impersonated = new Map<string, { by: Set<string>; groups: Set<string> }>();
-
-  constructor(readonly tokens: ReadonlyMap<string, UserInfo>) {}
-
-  note(user: UserInfo, method: string, url: URL): void {
-    let c = this.byUser.get(user.name);
-    if (!c) this.byUser.set(user.name, (c = new RequestCounts()));
-    c.note(method, url);
-  }
-
-  noteImpersonation(by: UserInfo, as: UserInfo): void {
-    let e = this.impersonated.get(as.name);
-    if (!e) this.impersonated.set(as.name, (e = { by: new Set(), groups: new Set() }));
-    e.by.add(by.name);
-    for (const g of as.groups) e.groups.add(g);
-  }
-
-  toJSON(): object {
-    return {
-      users: Object.fromEntries([...this.byUser].map(([u, c]) => [u, c.toJSON()])),
-      impersonated: Object.fromEntries(
-        [...this.impersonated].map(([u, e]) => [u, { by: [...e.by], groups: [...e.groups] }]),
-      ),
-    };
-  }
 }
 
 function bearer(req: IncomingMessage): string | null {

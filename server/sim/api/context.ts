@@ -1,5 +1,5 @@
 import type { MeshEmulator } from '../mesh/types';
-import type { SimAuth } from './auth';
+import type { SimAuth } from './auth-state';
 import type { RequestCounts } from './request-counts';
 import type { SimLogsImpl } from '../store/logs';
 import type { SimStoreImpl } from '../store/store';

@@ -5,7 +5,7 @@
 import type { OutlierDetection } from '../../../lib/kube/types';
 import type { SimCluster } from './clusters';
 import type { SimEndpoint } from './endpoints';
-import { isHttp2 } from './protocol';
+import { isHttp2 } from './istio-model/protocol';
 
 export const T_CLUSTER = 'type.googleapis.com/envoy.config.cluster.v3.Cluster';
 export const T_CLA = 'type.googleapis.com/envoy.config.endpoint.v3.ClusterLoadAssignment';

@@ -21,10 +21,10 @@
 import type { OutlierDetection, Pod, Service, Sidecar } from '../../../lib/kube/types';
 import { destinationRuleFor, type SimDestinationRuleIndex } from './istio-model/destination-rules';
 import { kubeServiceHost } from './istio-model/hosts';
-import type { SimPort, SimService } from './istio-model/registry';
+import type { SimPort, SimService } from './istio-model/service-registry';
 import { atLeast } from './istio-model/version';
-import { labelsSubsetOf, servicesOfPod, targetPortOf } from './istio-model/workload';
-import { portProtocol } from './protocol';
+import { labelsSubsetOf, proxyServiceTargets } from './istio-model/service-targets';
+import { portProtocol } from './istio-model/protocol';
 
 export type ClusterType = 'EDS' | 'STATIC' | 'STRICT_DNS' | 'LOGICAL_DNS' | 'ORIGINAL_DST';
 
@@ -133,7 +133,7 @@ export function outboundClusters(
     const dr = destinationRuleFor(rules, proxy.namespace, proxy.labels, svc);
     const type = clusterType(svc, proxy.gateway);
     for (const port of svc.ports) {
-      const protocol = portProtocol(port, svc.kind);
+      const protocol = portProtocol(port, svc.registry);
       if (protocol === 'UDP') continue;
       const base: SimCluster = {
         name: `outbound|${port.port}||${svc.hostname}`,
@@ -174,8 +174,6 @@ export function outboundClusters(
   return out;
 }
 
-export { servicesOfPod, targetPortOf };
-
 interface IngressListener {
   port?: { number?: number; name?: string; protocol?: string };
   defaultEndpoint?: string;
@@ -200,14 +198,16 @@ function inboundCluster(
     direction: 'inbound',
     port: targetPort,
     host: modern ? '' : host,
-    protocol: portProtocol(port, 'Service'),
+    protocol: portProtocol(port, 'Kubernetes'),
     localAddress: { address: '127.0.0.1', port: targetPort },
   };
 }
 
 /**
- * Inbound clusters: from the Sidecar's ingress listeners when it declares any, else one per
- * distinct target port of the pod's Services (the first Service wins a shared port).
+ * Inbound clusters (buildInboundClusters): from the Sidecar's ingress listeners when it declares
+ * any, one per listener port; else from the pod's ServiceTargets: since Istio 1.10 one cluster
+ * per target port (the first target of a port names it: the first Service wins a shared port),
+ * before that one per Service port, named after the Service.
  */
 export function inboundClusters(
   pod: Pod,
@@ -218,12 +218,9 @@ export function inboundClusters(
   const modern = atLeast(version, '1.10');
   const ns = pod.metadata.namespace ?? 'default';
   const ingress = ingressListeners(sidecar);
-  const out: SimCluster[] = [];
-  const seen = new Set<string>();
+  const byName = new Map<string, SimCluster>();
   const add = (c: SimCluster) => {
-    if (seen.has(c.name)) return;
-    seen.add(c.name);
-    out.push(c);
+    if (!byName.has(c.name)) byName.set(c.name, c);
   };
   if (ingress.length > 0) {
     const host = `${sidecar?.metadata.name ?? ''}.${ns}`;
@@ -236,22 +233,21 @@ export function inboundClusters(
         : `inbound|${number}|${l.port?.name ?? ''}|${host}`;
       add(inboundCluster(name, number, port, modern, host));
     }
-    return out;
+    return [...byName.values()];
   }
-  for (const svc of servicesOfPod(pod, services)) {
-    const fqdn = kubeServiceHost(svc.metadata.name, ns);
-    for (const p of svc.spec?.ports ?? []) {
-      const target = targetPortOf(pod, p);
-      if (target === undefined) continue;
-      const name = modern ? `inbound|${target}||` : `inbound|${p.port}|${p.name ?? ''}|${fqdn}`;
-      const port: SimPort = {
-        port: p.port,
-        name: p.name,
-        protocol: p.protocol,
-        appProtocol: p.appProtocol,
-      };
-      add(inboundCluster(name, target, port, modern, fqdn));
-    }
+  for (const target of proxyServiceTargets(pod, services)) {
+    const fqdn = kubeServiceHost(target.service.metadata.name, ns);
+    const p = target.port;
+    const name = modern
+      ? `inbound|${target.targetPort}||`
+      : `inbound|${p.port}|${p.name ?? ''}|${fqdn}`;
+    const port: SimPort = {
+      port: p.port,
+      name: p.name,
+      protocol: p.protocol,
+      appProtocol: p.appProtocol,
+    };
+    add(inboundCluster(name, target.targetPort, port, modern, fqdn));
   }
-  return out;
+  return [...byName.values()];
 }

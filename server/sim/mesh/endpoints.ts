@@ -5,8 +5,8 @@
  */
 import type { EndpointSlice, Pod } from '../../../lib/kube/types';
 import { parseStaleEndpoints } from './annotations';
-import { targetPortOf, type SimCluster } from './clusters';
-import { labelsSubsetOf, selectorMatches } from './istio-model/workload';
+import type { SimCluster } from './clusters';
+import { findPort, labelsSubsetOf, selectorMatches } from './istio-model/service-targets';
 import { podIp, podNamespace, versionKey, type MeshView } from './world';
 import { objectKey } from '../../../lib/refs/object-ref';
 import { podKey } from '../../../lib/refs/pod-ref';
@@ -59,7 +59,7 @@ function buildIndex(view: MeshView): EndpointIndex {
         const pod = ref?.name
           ? podsByName.get(podKey(ref.namespace ?? slice.metadata.namespace ?? '', ref.name))
           : undefined;
-        const target = port ?? (sp ? targetPortOf(pod, sp) : undefined) ?? cluster.port ?? 0;
+        const target = port ?? (sp ? findPort(pod, sp) : undefined) ?? cluster.port ?? 0;
         for (const address of ep.addresses ?? []) {
           out.push({
             address,
@@ -88,7 +88,7 @@ function buildIndex(view: MeshView): EndpointIndex {
         !selectorMatches(svc.selector, pod.metadata.labels)
       )
         continue;
-      const target = cluster.servicePort ? targetPortOf(pod, cluster.servicePort) : cluster.port;
+      const target = cluster.servicePort ? findPort(pod, cluster.servicePort) : cluster.port;
       if (target === undefined) continue;
       out.push({
         address: ip,
@@ -142,7 +142,7 @@ function buildIndex(view: MeshView): EndpointIndex {
         return [];
       const svc = cluster.service;
       let eps: SimEndpoint[];
-      if (svc.kind === 'ServiceEntry') eps = fromServiceEntry(cluster);
+      if (svc.registry === 'External') eps = fromServiceEntry(cluster);
       else {
         const slices = slicesBySvc.get(objectKey(svc.namespace, svc.name));
         eps = slices && slices.length > 0 ? fromSlices(slices, cluster) : fromPods(cluster);

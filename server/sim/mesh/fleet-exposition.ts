@@ -11,13 +11,24 @@
  * walks every pod per call: 20,000 proxies render in seconds instead of minutes.
  */
 import type { ServerResponse } from 'node:http';
-import type { SimContext } from '../api/context';
+import type { KubeObject } from '../../../lib/kube/types';
 import { faultKey } from '../store/faults';
 import { createEndpointIndexCache } from './endpoints';
 import { envoyPrometheus } from './prometheus';
 import { buildProxyContext } from './proxy';
 import { createScopeCache } from './scope';
+import type { MeshKind } from './types';
 import { configVersionOf, hasProxy, podIp, proxyRunning, viewOf } from './world';
+
+/**
+ * What the exposition reads of the running simulator (its request context has all of it): the
+ * clock, the stored objects and the pods the unreachable fault hides.
+ */
+export interface FleetExpositionInput {
+  clock: { now(): Date };
+  store: { list(kind: MeshKind): readonly KubeObject[] };
+  faults: { unreachablePods: ReadonlySet<string> };
+}
 
 /** The families the exposition keeps (what a fleet from Prometheus asks for). */
 const FAMILIES = new Set([
@@ -47,7 +58,7 @@ function withPodLabels(line: string, labels: string): string | null {
 }
 
 /** The exposition text for these pods. */
-export function renderEnvoyFleet(ctx: SimContext): string {
+export function renderEnvoyFleet(ctx: FleetExpositionInput): string {
   const families = new Map<string, { type: string; lines: string[] }>();
   const now = ctx.clock.now();
   const view = viewOf({ now: () => now, list: (kind) => ctx.store.list(kind) });
@@ -93,7 +104,7 @@ export function renderEnvoyFleet(ctx: SimContext): string {
 }
 
 /** GET /_sim/envoy/metrics. */
-export function sendEnvoyFleetMetrics(ctx: SimContext, res: ServerResponse): void {
+export function sendEnvoyFleetMetrics(ctx: FleetExpositionInput, res: ServerResponse): void {
   const body = renderEnvoyFleet(ctx);
   res.writeHead(200, {
     'Content-Type': 'text/plain; version=0.0.4; charset=utf-8',

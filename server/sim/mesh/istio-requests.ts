@@ -8,7 +8,7 @@
 import { workloadOf } from '../../../lib/refs/workload-ref';
 import { parseCalls } from './annotations';
 import type { ProxyContext } from './proxy';
-import type { StatEntry } from './stats';
+import type { StatEntry } from './stat-entry';
 import { stableHash } from './world';
 
 /** Requests the pod made to this outbound cluster (0 when it does not call it). */

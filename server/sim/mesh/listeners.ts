@@ -5,7 +5,7 @@
  * route config per HTTP port, named after the port.
  */
 import type { SimCluster } from './clusters';
-import { isHttpProtocol } from './protocol';
+import { isHttpProtocol } from './istio-model/protocol';
 
 export const T_LISTENER = 'type.googleapis.com/envoy.config.listener.v3.Listener';
 export const T_ROUTE = 'type.googleapis.com/envoy.config.route.v3.RouteConfiguration';

@@ -4,7 +4,8 @@
  * merged output on :15020 (Envoy's plus istio_agent_* metrics).
  */
 import { istioRequestStats } from './istio-requests';
-import { ENVOY_BUCKETS, proxyStats, type StatEntry } from './stats';
+import { ENVOY_BUCKETS, proxyStats } from './stats';
+import type { StatEntry } from './stat-entry';
 import type { ProxyContext } from './proxy';
 import { stableHash } from './world';
 

@@ -9,8 +9,8 @@ import {
   indexDestinationRules,
   type SimDestinationRuleIndex,
 } from './istio-model/destination-rules';
-import type { SimService } from './istio-model/registry';
-import { simSidecarFor, simVisibleServices, type SimSidecarChoice } from './sidecar-scope';
+import { createPushContext, type PushContext } from './istio-model/push-context';
+import { convertToSidecarScope, gatewaySidecarScope, type SimSidecarScope } from './sidecar-scope';
 import {
   fixedDynamicClusters,
   inboundClusters,
@@ -29,14 +29,9 @@ import {
 } from './world';
 import { objectKey } from '../../../lib/refs/object-ref';
 
-/** What istiod (played by sidecar-scope.ts, not lib/scoping) gives one scope. */
-export interface SimVisibility {
-  selection: SimSidecarChoice;
-  services: SimService[];
-}
-
 export interface ScopeEntry {
-  visibility: SimVisibility;
+  /** What istiod (played by sidecar-scope.ts, not lib/scoping) gives the scope's proxies. */
+  scope: SimSidecarScope;
   outbound: SimCluster[];
 }
 
@@ -44,7 +39,7 @@ export interface ProxyClusters {
   version: string;
   gateway: boolean;
   mesh: MeshConfig;
-  visibility: SimVisibility;
+  scope: SimSidecarScope;
   staticClusters: readonly SimCluster[];
   /** The scope's outbound clusters (shared by every proxy in the scope: do not mutate). */
   outbound: readonly SimCluster[];
@@ -62,6 +57,7 @@ export function createScopeCache(): ScopeCache {
   let key = '';
   const scopes = new Map<string, ScopeEntry>();
   let rules: SimDestinationRuleIndex | undefined;
+  let push: PushContext | undefined;
   let selectorRules: readonly DestinationRule[] = [];
 
   function scopeFor(
@@ -79,7 +75,7 @@ export function createScopeCache(): ScopeCache {
       view.virtualServices,
       view.configMaps,
     ]);
-    if (k !== key || !rules) {
+    if (k !== key || !rules || !push) {
       scopes.clear();
       key = k;
       rules = indexDestinationRules(
@@ -87,38 +83,37 @@ export function createScopeCache(): ScopeCache {
         mesh.rootNamespace,
         mesh.defaultDestinationRuleExportTo,
       );
+      push = createPushContext({
+        ...view,
+        rootNamespace: mesh.rootNamespace,
+        exportToDefaults: {
+          service: mesh.defaultServiceExportTo,
+          virtualService: mesh.defaultVirtualServiceExportTo,
+        },
+      });
       selectorRules = view.destinationRules.filter(
         (dr) => (dr.spec as { workloadSelector?: unknown }).workloadSelector !== undefined,
       );
     }
     const ns = podNamespace(pod);
-    // gateways ignore Sidecars and see every service exported to their namespace
-    const sel: SimSidecarChoice = gateway
-      ? { level: 'none' }
-      : simSidecarFor(pod, view.sidecars, mesh.rootNamespace);
     const labels = pod.metadata.labels ?? {};
+    // gateways ignore Sidecars and see every service exported to their namespace
+    const sidecar = gateway ? null : push.sidecarFor(ns, labels);
     const picking = selectorRules
       .filter((dr) => (dr.metadata.namespace ?? 'default') === ns && selects(dr, labels))
       .map((dr) => dr.metadata.name)
       .join(',');
     const scopeKey = gateway
       ? `gateway|${ns}|${version}`
-      : `${sel.level}|${objectKey(sel.sidecar?.metadata.namespace ?? '', sel.sidecar?.metadata.name ?? '')}|${ns}|${version}|${picking}`;
+      : `sidecar|${sidecar ? objectKey(sidecar.metadata.namespace ?? '', sidecar.metadata.name) : '-'}|${ns}|${version}|${picking}`;
     const hit = scopes.get(scopeKey);
     if (hit) return hit;
-    const visibility: SimVisibility = {
-      selection: sel,
-      services: simVisibleServices(ns, sel.sidecar, {
-        ...view,
-        exportToDefaults: {
-          service: mesh.defaultServiceExportTo,
-          virtualService: mesh.defaultVirtualServiceExportTo,
-        },
-      }),
-    };
+    const scope = gateway
+      ? gatewaySidecarScope(push, ns)
+      : convertToSidecarScope(push, sidecar ?? undefined, ns);
     const entry: ScopeEntry = {
-      visibility,
-      outbound: outboundClusters(visibility.services, rules, {
+      scope,
+      outbound: outboundClusters(scope.services, rules, {
         namespace: ns,
         labels,
         version,
@@ -137,12 +132,12 @@ export function createScopeCache(): ScopeCache {
       const scope = scopeFor(pod, view, mesh, gateway, version);
       const inbound = gateway
         ? []
-        : inboundClusters(pod, view.services, version, scope.visibility.selection.sidecar);
+        : inboundClusters(pod, view.services, version, scope.scope.sidecar);
       return {
         version,
         gateway,
         mesh,
-        visibility: scope.visibility,
+        scope: scope.scope,
         staticClusters: STATIC_CLUSTERS,
         outbound: scope.outbound,
         dynamicClusters: [...fixedDynamicClusters(version, gateway), ...scope.outbound, ...inbound],

@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import type { ServiceEntry, Sidecar, VirtualService } from '../../../lib/kube/types';
-import { hostSubsetOf, simSidecarFor, simVisibleServices } from './sidecar-scope';
+import type { Pod, Service, ServiceEntry, Sidecar, VirtualService } from '../../../lib/kube/types';
+import { createPushContext } from './istio-model/push-context';
+import type { SimService } from './istio-model/service-registry';
+import { convertToSidecarScope, hostSubsetOf } from './sidecar-scope';
 import { makePod, makeService, makeSidecar } from './testworld';
 
 const pod = makePod('web-1', 'shop', '10.0.0.1', { labels: { app: 'web' } });
@@ -23,12 +25,37 @@ function entry(name: string, ns: string, hosts: string[], exportTo?: string[]): 
   };
 }
 
+/** The Sidecar istiod applies to the pod, null when none does. */
+function sidecarFor(p: Pod, sidecars: Sidecar[], rootNamespace: string): Sidecar | null {
+  return createPushContext({
+    services: [],
+    serviceEntries: [],
+    virtualServices: [],
+    sidecars,
+    rootNamespace,
+  }).sidecarFor(p.metadata.namespace ?? 'default', p.metadata.labels ?? {});
+}
+
+/** The services of the SidecarScope `sidecar` gives proxies of `ns`. */
+function scopeServices(
+  ns: string,
+  sidecar: Sidecar | undefined,
+  input: {
+    services: Service[];
+    serviceEntries: ServiceEntry[];
+    virtualServices: VirtualService[];
+  },
+): SimService[] {
+  const push = createPushContext({ ...input, sidecars: [], rootNamespace: 'istio-system' });
+  return convertToSidecarScope(push, sidecar, ns).services;
+}
+
 function visible(
   sidecar: Sidecar | undefined,
   extra: { serviceEntries?: ServiceEntry[]; virtualServices?: VirtualService[] } = {},
   ns = 'shop',
 ): string[] {
-  return simVisibleServices(ns, sidecar, {
+  return scopeServices(ns, sidecar, {
     services,
     serviceEntries: extra.serviceEntries ?? [],
     virtualServices: extra.virtualServices ?? [],
@@ -44,15 +71,12 @@ describe('the simulator picks the Sidecar istiod would', () => {
     const nsDefault = makeSidecar('default', 'shop', ['./*']);
     const forWeb = makeSidecar('web', 'shop', ['./*'], { app: 'web' });
     const forOther = makeSidecar('api', 'shop', ['./*'], { app: 'api' });
-    expect(simSidecarFor(pod, [root], 'istio-system').level).toBe('root');
-    expect(simSidecarFor(pod, [root, nsDefault, forOther], 'istio-system')).toMatchObject({
-      level: 'namespace',
-      sidecar: nsDefault,
-    });
-    expect(simSidecarFor(pod, [root, nsDefault, forWeb], 'istio-system').sidecar).toBe(forWeb);
+    expect(sidecarFor(pod, [root], 'istio-system')).toBe(root);
+    expect(sidecarFor(pod, [root, nsDefault, forOther], 'istio-system')).toBe(nsDefault);
+    expect(sidecarFor(pod, [root, nsDefault, forWeb], 'istio-system')).toBe(forWeb);
     // a selector in the root namespace is not the mesh default
     const rootSel = makeSidecar('sel', 'istio-system', ['*/*'], { app: 'web' });
-    expect(simSidecarFor(pod, [rootSel], 'istio-system').level).toBe('none');
+    expect(sidecarFor(pod, [rootSel], 'istio-system')).toBeNull();
   });
 
   it('the oldest of two namespace defaults wins', () => {
@@ -61,7 +85,7 @@ describe('the simulator picks the Sidecar istiod would', () => {
       ...makeSidecar('z-old', 'shop', ['~/*']),
       metadata: { ...older, name: 'z-old', namespace: 'shop' },
     };
-    expect(simSidecarFor(pod, [a, b], 'istio-system').sidecar?.metadata.name).toBe('z-old');
+    expect(sidecarFor(pod, [a, b], 'istio-system')?.metadata.name).toBe('z-old');
   });
 });
 
@@ -106,7 +130,7 @@ describe('the simulator imports hosts as istiod would', () => {
   it('exportTo on Services and ServiceEntries', () => {
     const hidden = makeService('secret', 'money', [{ port: 1, name: 'tcp' }]);
     hidden.metadata.annotations = { 'networking.istio.io/exportTo': '.' };
-    const out = simVisibleServices('shop', undefined, {
+    const out = scopeServices('shop', undefined, {
       services: [hidden],
       serviceEntries: [
         entry('ext', 'money', ['api.ext.com'], ['shop']),
@@ -150,5 +174,65 @@ describe('the simulator imports hosts as istiod would', () => {
     // a VirtualService in a namespace the Sidecar does not import is not followed
     const elsewhere = { ...vs, metadata: { name: 'web', namespace: 'other' } };
     expect(visible(sc, { virtualServices: [elsewhere] })).toHaveLength(3);
+  });
+});
+
+describe('the ServiceIndex and SidecarScope rules of istiod the simulator plays', () => {
+  const vsTo = (name: string, http: unknown[]): VirtualService => ({
+    kind: 'VirtualService',
+    metadata: { name, namespace: 'shop' },
+    spec: { hosts: ['web'], http } as VirtualService['spec'],
+  });
+
+  it('files a Service whose exportTo holds `~` nowhere, whatever else it names', () => {
+    const odd = makeService('odd', 'money', [{ port: 7, name: 'tcp' }]);
+    odd.metadata.annotations = { 'networking.istio.io/exportTo': '~, shop' };
+    const out = scopeServices('shop', undefined, {
+      services: [odd],
+      serviceEntries: [],
+      virtualServices: [],
+    });
+    expect(out).toEqual([]);
+  });
+
+  it('lets a Kubernetes Service take its hostname from a ServiceEntry', () => {
+    const squat = entry('squat', 'shop', ['web.shop.svc.cluster.local']);
+    const out = scopeServices('shop', undefined, {
+      services,
+      serviceEntries: [squat],
+      virtualServices: [],
+    }).filter((s) => s.hostname === 'web.shop.svc.cluster.local');
+    expect(out.map((s) => [s.registry, s.ports.map((p) => p.port)])).toEqual([
+      ['Kubernetes', [80]],
+    ]);
+  });
+
+  it('follows mirrors, and skips routes matched to other source namespaces', () => {
+    const sc = makeSidecar('default', 'shop', ['./*']);
+    const mirrored = vsTo('mirror', [
+      {
+        route: [{ destination: { host: 'web' } }],
+        mirror: { host: 'ledger.money.svc.cluster.local', port: { number: 8080 } },
+      },
+    ]);
+    expect(visible(sc, { virtualServices: [mirrored] })).toContain(
+      'ledger.money.svc.cluster.local:8080',
+    );
+    const elsewhere = vsTo('by-source', [
+      {
+        match: [{ sourceNamespace: 'other' }],
+        route: [{ destination: { host: 'pay.money.svc.cluster.local' } }],
+      },
+    ]);
+    expect(visible(sc, { virtualServices: [elsewhere] })).not.toContain(
+      'pay.money.svc.cluster.local:8080',
+    );
+    const here = vsTo('by-source', [
+      {
+        match: [{ sourceNamespace: 'other' }, { sourceNamespace: 'shop' }],
+        route: [{ destination: { host: 'pay.money.svc.cluster.local' } }],
+      },
+    ]);
+    expect(visible(sc, { virtualServices: [here] })).toContain('pay.money.svc.cluster.local:8080');
   });
 });

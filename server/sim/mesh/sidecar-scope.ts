@@ -1,210 +1,384 @@
 /**
- * The simulator's own reading of Istio's Sidecar scoping, written from istiod's sidecar.go and
+ * The simulated istiod's SidecarScope: what one Sidecar (or none) gives the proxies it scopes in
+ * one config namespace, written from istio/istio pilot/pkg/model/sidecar.go with unified sidecar
+ * scoping (a namespace without Sidecar is read as a Sidecar with one `*` egress listener) and
  * kept apart from lib/scoping on purpose: meshdx predicts with lib/scoping, the simulator plays
- * istiod with this file, so a test that applies a Sidecar and compares the two checks something.
+ * istiod with this file and ./istio-model/push-context.ts, so a test that applies a Sidecar and
+ * compares the two checks something.
  *
- * - Selection: a Sidecar in the pod's namespace whose workloadSelector labels the pod has, else
- *   the namespace's selector-less one, else the selector-less one in the root namespace; the
- *   oldest (then by name) wins at each level.
- * - Egress hosts `NS/DNS`: `*` any namespace, `.` the proxy's namespace (also for the root
- *   default), `~` or any other literal matches only that namespace (no service lives in `~`).
- *   DNS: exact, or `*` / `*.suffix` covering the service host (a wildcard ServiceEntry host is
- *   imported only by a wildcard egress host that covers it: `*.foo.com` is not a subset of
- *   `bar.foo.com`, Istio's host.Name.SubsetOf).
- * - A listener with a port keeps only that port of a matched service.
- * - exportTo (`networking.istio.io/exportTo` on Services, spec.exportTo on ServiceEntries and
- *   VirtualServices): unset = `*`; `.` owner's namespace; `~` nobody; else namespace names.
- * - Services that are destinations of the VirtualServices a listener imports are added too
- *   (istiod's collectImportedServices), preferring the proxy's namespace, else the first visible
- *   namespace by name, limited to the destination ports (or the listener's port).
+ * Per egress listener (convertIstioListenerToWrapper):
+ * - hosts `NS/DNS` are filed by namespace (`.` is the config namespace; `~` or any other name
+ *   only matches services of that namespace; a host without exactly one `/` is skipped); per
+ *   namespace, exact names and all names (hostClassification);
+ * - services (selectServices), from those exported to the config namespace: a service is taken by
+ *   the hosts filed under its own namespace, else by those under `*`; a listener with a port
+ *   (not HTTP_PROXY) keeps only that port and drops services without it; one namespace per
+ *   hostname: the first seen, the config namespace's over it, a Kubernetes Service over a
+ *   ServiceEntry unless that takes the config namespace's away;
+ * - VirtualServices (SelectVirtualServices): the mesh-bound ones visible to the config namespace
+ *   with a host the hosts of their namespace, or of `*`, match (both ways for wildcards).
+ * The scope's services (collectImportedServices, appendSidecarServices): listener by listener,
+ * the selected services, then the destinations of the VirtualServices it imports (routes, mirrors;
+ * routes whose matches name other source namespaces skipped): the config namespace's service of
+ * that host, else the first namespace by name whose service is visible; only the destination
+ * ports (or the listener's). A hostname already present: a Kubernetes Service is never replaced
+ * by a ServiceEntry and replaces one; else the ports are merged when both come from the same
+ * namespace, registry, resolution, labels, selector and exportTo.
+ * Gateways (DefaultSidecarScopeForGateway): every service exported to their namespace.
  */
-import type { Pod, Sidecar, VirtualService } from '../../../lib/kube/types';
-import type { IstioConfig } from '../../../lib/kube/istio-config';
-import { hostsMatch, hostSubsetOf, resolveShortname } from './istio-model/hosts';
-import { buildRegistry, visibleTo, type SimPort, type SimService } from './istio-model/registry';
+import type { Sidecar, VirtualService } from '../../../lib/kube/types';
+import { hostsMatch, hostSubsetOf, isWildcard, resolveShortname } from './istio-model/hosts';
+import type { PushContext, PushVirtualService } from './istio-model/push-context';
+import type { SimPort, SimService } from './istio-model/service-registry';
 
 export { hostSubsetOf };
 
-export type SimSidecarLevel = 'workload' | 'namespace' | 'root' | 'none';
+const WILDCARD_NAMESPACE = '*';
+const CURRENT_NAMESPACE = '.';
 
-export interface SimSidecarChoice {
+/** hostClassification: one namespace's egress hosts. */
+class HostClassification {
+  readonly exact = new Set<string>();
+  readonly all: string[] = [];
+
+  add(host: string): void {
+    if (!isWildcard(host)) this.exact.add(host);
+    this.all.push(host);
+  }
+
+  /** Matches: a service host is one of them or a subset of a wildcard among them. */
+  matches(h: string): boolean {
+    if (this.exact.has(h)) return true;
+    return this.all.some((i) => (isWildcard(h) || isWildcard(i)) && hostSubsetOf(h, i));
+  }
+
+  /** VSMatches, outside gateway semantics: a VirtualService host matching either way. */
+  vsMatches(h: string): boolean {
+    if (this.exact.has(h)) return true;
+    return this.all.some((i) => (isWildcard(h) || isWildcard(i)) && hostsMatch(h, i));
+  }
+}
+
+export interface SimEgressListener {
+  /** The listener's port when services must match it (needsPortMatch). */
+  matchPort?: number;
+  hostsByNamespace: ReadonlyMap<string, HostClassification>;
+  virtualServices: PushVirtualService[];
+  services: SimService[];
+}
+
+export interface SimSidecarScope {
+  /** The Sidecar read, undefined for the implicit default. */
   sidecar?: Sidecar;
-  level: SimSidecarLevel;
+  /** The config namespace: the proxies' namespace (also for a root namespace Sidecar). */
+  namespace: string;
+  egressListeners: SimEgressListener[];
+  /** Every service the scope's proxies get clusters for, one per hostname. */
+  services: SimService[];
 }
 
-const nsOf = (o: { metadata: { namespace?: string } }) => o.metadata.namespace ?? 'default';
+type Egress = NonNullable<Sidecar['spec']['egress']>[number];
 
-function selectorOf(s: Sidecar): Record<string, string> | null {
-  const labels = s.spec?.workloadSelector?.labels ?? {};
-  return Object.keys(labels).length > 0 ? labels : null;
+function needsPortMatch(l: Egress): number | undefined {
+  const number = l.port?.number;
+  if (!number) return undefined;
+  return (l.port?.protocol ?? '').toUpperCase() === 'HTTP_PROXY' ? undefined : number;
 }
 
-function oldest(list: Sidecar[]): Sidecar | undefined {
-  const time = (s: Sidecar) => {
-    const t = Date.parse(s.metadata.creationTimestamp ?? '');
-    return Number.isNaN(t) ? Infinity : t;
+/** A service trimmed to the listener's port, or null when it has none. */
+function serviceMatchingListenerPort(s: SimService, port: number): SimService | null {
+  const p = s.ports.find((x) => x.port === port);
+  if (!p) return null;
+  return s.ports.length === 1 ? s : { ...s, ports: [p] };
+}
+
+/** A service trimmed to the ports a VirtualService sends to (0: every port), or null. */
+function serviceMatchingVirtualServicePorts(
+  s: SimService,
+  ports: ReadonlySet<number>,
+): SimService | null {
+  if (ports.size === 0 || ports.has(0)) return s;
+  const found = s.ports.filter((p) => ports.has(p.port));
+  if (found.length === s.ports.length) return s;
+  return found.length > 0 ? { ...s, ports: found } : null;
+}
+
+function matchingService(
+  hosts: HostClassification,
+  s: SimService,
+  matchPort: number | undefined,
+): SimService | null {
+  if (!hosts.matches(s.hostname)) return null;
+  return matchPort === undefined ? s : serviceMatchingListenerPort(s, matchPort);
+}
+
+function selectServices(
+  exported: readonly SimService[],
+  configNamespace: string,
+  hostsByNamespace: ReadonlyMap<string, HostClassification>,
+  matchPort: number | undefined,
+): SimService[] {
+  const imported: SimService[] = [];
+  const wildcard = hostsByNamespace.get(WILDCARD_NAMESPACE);
+  for (const s of exported) {
+    const own = hostsByNamespace.get(s.namespace);
+    if (own) {
+      const svc = matchingService(own, s, matchPort);
+      if (svc) {
+        imported.push(svc);
+        continue;
+      }
+    }
+    if (wildcard) {
+      const svc = matchingService(wildcard, s, matchPort);
+      if (svc) imported.push(svc);
+    }
+  }
+  const chosen = new Map<string, { namespace: string; kubernetes: boolean }>();
+  for (const s of imported) {
+    const next = { namespace: s.namespace, kubernetes: s.registry === 'Kubernetes' };
+    const ex = chosen.get(s.hostname);
+    if (
+      !ex ||
+      s.namespace === configNamespace ||
+      (!ex.kubernetes &&
+        next.kubernetes &&
+        (next.namespace === configNamespace || ex.namespace !== configNamespace))
+    )
+      chosen.set(s.hostname, next);
+  }
+  return imported.filter((s) => chosen.get(s.hostname)?.namespace === s.namespace);
+}
+
+function selectVirtualServices(
+  visible: readonly PushVirtualService[],
+  hostsByNamespace: ReadonlyMap<string, HostClassification>,
+): PushVirtualService[] {
+  const out: PushVirtualService[] = [];
+  const taken = new Set<PushVirtualService>();
+  const consider = (vs: PushVirtualService, hosts: HostClassification | undefined) => {
+    if (!hosts || taken.has(vs)) return;
+    if (vs.hosts.some((h) => hosts.vsMatches(h))) {
+      out.push(vs);
+      taken.add(vs);
+    }
   };
-  return [...list].sort(
-    (a, b) => time(a) - time(b) || a.metadata.name.localeCompare(b.metadata.name),
-  )[0];
-}
-
-export function simSidecarFor(
-  pod: Pod,
-  sidecars: readonly Sidecar[],
-  rootNamespace: string,
-): SimSidecarChoice {
-  const ns = nsOf(pod);
-  const labels = pod.metadata.labels ?? {};
-  const own = sidecars.filter((s) => nsOf(s) === ns);
-  const byWorkload = oldest(
-    own.filter((s) => {
-      const sel = selectorOf(s);
-      return sel !== null && Object.entries(sel).every(([k, v]) => labels[k] === v);
-    }),
-  );
-  if (byWorkload) return { sidecar: byWorkload, level: 'workload' };
-  const nsDefault = oldest(own.filter((s) => selectorOf(s) === null));
-  if (nsDefault) return { sidecar: nsDefault, level: 'namespace' };
-  const root = oldest(sidecars.filter((s) => nsOf(s) === rootNamespace && selectorOf(s) === null));
-  return root ? { sidecar: root, level: 'root' } : { level: 'none' };
-}
-
-interface Listener {
-  /** Namespace (`*` or a name, `.` already replaced) -> DNS patterns. */
-  hosts: Map<string, string[]>;
-  port?: number;
-}
-
-function listenersOf(sidecar: Sidecar | undefined, configNs: string): Listener[] {
-  const egress = sidecar?.spec?.egress ?? [];
-  if (egress.length === 0) return [{ hosts: new Map([['*', ['*']]]) }];
-  return egress.map((e) => {
-    const hosts = new Map<string, string[]>();
-    for (const raw of Array.isArray(e.hosts) ? e.hosts : []) {
-      if (typeof raw !== 'string' || raw.split('/').length !== 2) continue; // istiod logs and skips
-      const [nsPart = '', dns = ''] = raw.split('/');
-      const ns = nsPart === '.' ? configNs : nsPart;
-      hosts.set(ns, [...(hosts.get(ns) ?? []), dns.toLowerCase()]);
-    }
-    const port = e.port?.number;
-    const proxyProtocol = (e.port?.protocol ?? '').toUpperCase() === 'HTTP_PROXY';
-    return { hosts, port: port && !proxyProtocol ? port : undefined };
-  });
-}
-
-function listenerTakes(l: Listener, ns: string, hostname: string): boolean {
-  const covered = (patterns: string[] | undefined) =>
-    (patterns ?? []).some((p) => p === hostname || hostSubsetOf(hostname, p));
-  return covered(l.hosts.get(ns)) || covered(l.hosts.get('*'));
-}
-
-/** A host as written in a VirtualService, short names resolved against its namespace. */
-function resolveHost(host: string, ns: string): string {
-  return resolveShortname(host, ns);
-}
-
-type Route = { destination?: { host?: string; port?: { number?: number } } };
-type LooseVs = VirtualService['spec'] & {
-  tcp?: { route?: Route[] }[];
-  tls?: { route?: Route[] }[];
-};
-
-/** Destination host -> ports (0 = every port) over http, tcp and tls routes. */
-function vsDestinations(vs: VirtualService): Map<string, Set<number>> {
-  const spec = vs.spec as LooseVs;
-  const out = new Map<string, Set<number>>();
-  const blocks = [...(spec.http ?? []), ...(spec.tcp ?? []), ...(spec.tls ?? [])];
-  for (const block of blocks) {
-    for (const r of (block.route ?? []) as Route[]) {
-      if (!r.destination?.host) continue;
-      const h = resolveHost(r.destination.host, nsOf(vs));
-      const set = out.get(h) ?? new Set<number>();
-      set.add(r.destination.port?.number ?? 0);
-      out.set(h, set);
-    }
+  for (const vs of visible) {
+    consider(vs, hostsByNamespace.get(vs.namespace));
+    consider(vs, hostsByNamespace.get(WILDCARD_NAMESPACE));
   }
   return out;
 }
 
-function vsImported(
+function convertListener(
+  push: PushContext,
+  configNamespace: string,
+  listener: Egress,
+): SimEgressListener {
+  const hostsByNamespace = new Map<string, HostClassification>();
+  for (const raw of Array.isArray(listener.hosts) ? listener.hosts : []) {
+    if (typeof raw !== 'string' || raw.split('/').length !== 2) continue; // istiod logs and skips
+    const [written = '', name = ''] = raw.split('/');
+    const ns = written === CURRENT_NAMESPACE ? configNamespace : written;
+    let hc = hostsByNamespace.get(ns);
+    if (!hc) hostsByNamespace.set(ns, (hc = new HostClassification()));
+    hc.add(name.toLowerCase());
+  }
+  const matchPort = needsPortMatch(listener);
+  return {
+    matchPort,
+    hostsByNamespace,
+    virtualServices: selectVirtualServices(
+      push.virtualServicesFor(configNamespace),
+      hostsByNamespace,
+    ),
+    services: selectServices(
+      push.servicesExportedToNamespace(configNamespace),
+      configNamespace,
+      hostsByNamespace,
+      matchPort,
+    ),
+  };
+}
+
+type Route = { destination?: { host?: string; port?: { number?: number } } };
+type Match = { sourceNamespace?: string };
+interface RouteBlock {
+  match?: Match[];
+  route?: Route[];
+  mirror?: { host?: string; port?: { number?: number } };
+  mirrors?: { destination?: { host?: string; port?: { number?: number } } }[];
+}
+
+/** The route block applies to proxies of `configNamespace` (no match names another source). */
+function sourceNamespaceMatches(block: RouteBlock, configNamespace: string): boolean {
+  let matched = true;
+  for (const m of Array.isArray(block.match) ? block.match : []) {
+    if (!m?.sourceNamespace) continue;
+    if (m.sourceNamespace === configNamespace) return true;
+    matched = false;
+  }
+  return matched;
+}
+
+/** virtualServiceDestinationsFilteredBySourceNamespace: host -> ports (0: unspecified). */
+function virtualServiceDestinations(
   vs: VirtualService,
-  l: Listener,
-  configNs: string,
-  exportDefaults: readonly string[] | undefined,
+  configNamespace: string,
+): Map<string, Set<number>> {
+  const spec = vs.spec as { http?: RouteBlock[]; tcp?: RouteBlock[]; tls?: RouteBlock[] };
+  const ns = vs.metadata.namespace ?? 'default';
+  const out = new Map<string, Set<number>>();
+  const add = (d: { host?: string; port?: { number?: number } } | undefined) => {
+    if (!d?.host) return;
+    const host = resolveShortname(d.host, ns);
+    const set = out.get(host) ?? new Set<number>();
+    set.add(d.port?.number ?? 0);
+    out.set(host, set);
+  };
+  const list = (v: RouteBlock[] | undefined) => (Array.isArray(v) ? v : []);
+  for (const block of [...list(spec.http), ...list(spec.tcp), ...list(spec.tls)]) {
+    if (!sourceNamespaceMatches(block, configNamespace)) continue;
+    for (const r of Array.isArray(block.route) ? block.route : []) add(r?.destination);
+    add(block.mirror);
+    for (const m of Array.isArray(block.mirrors) ? block.mirrors : []) add(m?.destination);
+  }
+  return out;
+}
+
+function samePorts(a: readonly SimPort[], b: readonly SimPort[]): boolean {
+  return (
+    a.length === b.length &&
+    a.every(
+      (p, i) => p.port === b[i]?.port && p.name === b[i]?.name && p.protocol === b[i]?.protocol,
+    )
+  );
+}
+
+function sameMap(
+  a: Readonly<Record<string, string>> | undefined,
+  b: Readonly<Record<string, string>> | undefined,
 ): boolean {
-  const gateways = vs.spec?.gateways ?? [];
-  if (gateways.length > 0 && !gateways.includes('mesh')) return false;
-  if (!visibleTo(vs.spec?.exportTo ?? [], nsOf(vs), configNs, exportDefaults)) return false;
-  const patterns = [...(l.hosts.get(nsOf(vs)) ?? []), ...(l.hosts.get('*') ?? [])];
-  return (vs.spec?.hosts ?? []).some((h) => {
-    const host = resolveHost(h, nsOf(vs));
-    return patterns.some((p) => p === host || hostsMatch(host, p));
-  });
+  const ka = Object.keys(a ?? {});
+  return ka.length === Object.keys(b ?? {}).length && ka.every((k) => a?.[k] === b?.[k]);
 }
 
-function keepPorts(ports: SimPort[], wanted: Set<number> | null): SimPort[] {
-  if (!wanted || wanted.size === 0 || wanted.has(0)) return ports;
-  return ports.filter((p) => wanted.has(p.port));
+function canMergeServices(a: SimService, b: SimService): boolean {
+  return (
+    a.namespace === b.namespace &&
+    a.resolution === b.resolution &&
+    a.registry === b.registry &&
+    sameMap(a.labels, b.labels) &&
+    sameMap(a.selector, b.selector) &&
+    a.exportTo.size === b.exportTo.size &&
+    [...a.exportTo].every((e) => b.exportTo.has(e))
+  );
 }
 
-export interface SimScopeInput extends Pick<
-  IstioConfig,
-  'services' | 'serviceEntries' | 'virtualServices'
-> {
-  /** MeshConfig defaultServiceExportTo / defaultVirtualServiceExportTo (unset: `*`). */
-  exportToDefaults?: { service?: readonly string[]; virtualService?: readonly string[] };
+/** appendSidecarServices over one scope's list. */
+function serviceList() {
+  const services: SimService[] = [];
+  const index = new Map<string, number>();
+  return {
+    services,
+    append(s: SimService | null): void {
+      if (!s) return;
+      const at = index.get(s.hostname);
+      if (at === undefined) {
+        index.set(s.hostname, services.length);
+        services.push(s);
+        return;
+      }
+      const existing = services[at] as SimService;
+      if (s === existing) return;
+      if (existing.registry === 'Kubernetes' && s.registry !== 'Kubernetes') return;
+      if (existing.registry !== 'Kubernetes' && s.registry === 'Kubernetes') {
+        services[at] = s;
+        return;
+      }
+      if (samePorts(existing.ports, s.ports) || !canMergeServices(existing, s)) return;
+      const have = new Set(existing.ports.map((p) => p.port));
+      services[at] = {
+        ...existing,
+        ports: [...existing.ports, ...s.ports.filter((p) => !have.has(p.port))],
+      };
+    },
+  };
+}
+
+/** The first namespace by name whose service of the host is visible to `configNamespace`. */
+function pickFirstVisibleNamespace(
+  push: PushContext,
+  byNamespace: ReadonlyMap<string, SimService>,
+  configNamespace: string,
+): SimService | undefined {
+  const names = [...byNamespace.keys()]
+    .filter((ns) => {
+      const s = byNamespace.get(ns);
+      return s !== undefined && push.isServiceVisible(s, configNamespace);
+    })
+    .sort();
+  return names[0] === undefined ? undefined : byNamespace.get(names[0]);
 }
 
 /**
- * The services (with the ports kept) a proxy in `configNs` gets under `sidecar` (undefined: no
- * Sidecar, every exported service). Gateways pass no Sidecar.
+ * The scope's services as the simulated Envoy lists their clusters: in the registry's order
+ * (Envoy's own dump order is its own, not the order istiod pushed them in).
  */
-export function simVisibleServices(
-  configNs: string,
+function inRegistryOrder(services: readonly SimService[]): SimService[] {
+  return [...services].sort((a, b) => a.seq - b.seq);
+}
+
+/** ConvertToSidecarScope (a missing Sidecar reads as one `*` egress listener). */
+export function convertToSidecarScope(
+  push: PushContext,
   sidecar: Sidecar | undefined,
-  input: SimScopeInput,
-): SimService[] {
-  const all = buildRegistry(input.services, input.serviceEntries).filter((svc) =>
-    visibleTo(svc.exportTo, svc.namespace, configNs, input.exportToDefaults?.service),
-  );
-  const listeners = listenersOf(sidecar, configNs);
-  const byHost = new Map<string, SimService>();
-  const add = (svc: SimService, ports: SimPort[]) => {
-    if (ports.length === 0) return;
-    const have = byHost.get(svc.hostname);
-    if (!have) {
-      byHost.set(svc.hostname, { ...svc, ports });
-      return;
-    }
-    if (have.namespace !== svc.namespace || have.kind !== svc.kind) return;
-    const seen = new Set(have.ports.map((p) => p.port));
-    have.ports = [...have.ports, ...ports.filter((p) => !seen.has(p.port))];
-  };
-  for (const l of listeners) {
-    const portOf = (svc: SimService) =>
-      l.port === undefined ? svc.ports : svc.ports.filter((p) => p.port === l.port);
-    // explicit imports; one namespace per hostname (the proxy's own if it has it)
-    const picked = new Map<string, SimService>();
-    for (const svc of all) {
-      if (!listenerTakes(l, svc.namespace, svc.hostname)) continue;
-      const prev = picked.get(svc.hostname);
-      if (!prev || (svc.namespace === configNs && prev.namespace !== configNs))
-        picked.set(svc.hostname, svc);
-    }
-    for (const svc of picked.values()) add(svc, portOf(svc));
-    // destinations of imported VirtualServices
-    for (const vs of input.virtualServices) {
-      if (!vsImported(vs, l, configNs, input.exportToDefaults?.virtualService)) continue;
-      for (const [host, ports] of vsDestinations(vs)) {
-        const candidates = all.filter((svc) => svc.hostname === host);
-        const chosen =
-          candidates.find((s) => s.namespace === configNs) ??
-          [...candidates].sort((a, b) => a.namespace.localeCompare(b.namespace))[0];
-        if (!chosen) continue;
-        add(chosen, l.port === undefined ? keepPorts(chosen.ports, ports) : portOf(chosen));
+  configNamespace: string,
+): SimSidecarScope {
+  const written = sidecar?.spec?.egress ?? [];
+  const egress: Egress[] = written.length > 0 ? written : [{ hosts: ['*/*'] }];
+  const egressListeners = egress.map((e) => convertListener(push, configNamespace, e));
+  const list = serviceList();
+  for (const l of egressListeners) {
+    // the explicitly requested services first: they take priority
+    for (const s of l.services) list.append(s);
+    for (const { vs } of l.virtualServices) {
+      for (const [host, ports] of virtualServiceDestinations(vs, configNamespace)) {
+        const byNamespace = push.servicesByNamespace(host);
+        const s =
+          byNamespace.get(configNamespace) ??
+          pickFirstVisibleNamespace(push, byNamespace, configNamespace);
+        if (!s) continue;
+        list.append(
+          l.matchPort !== undefined
+            ? serviceMatchingListenerPort(s, l.matchPort)
+            : serviceMatchingVirtualServicePorts(s, ports),
+        );
       }
     }
   }
-  return [...byHost.values()];
+  return {
+    sidecar,
+    namespace: configNamespace,
+    egressListeners,
+    services: inRegistryOrder(list.services),
+  };
+}
+
+/** DefaultSidecarScopeForGateway: gateways take every service exported to their namespace. */
+export function gatewaySidecarScope(push: PushContext, configNamespace: string): SimSidecarScope {
+  const list = serviceList();
+  for (const s of push.servicesExportedToNamespace(configNamespace)) list.append(s);
+  const services = inRegistryOrder(list.services);
+  return {
+    namespace: configNamespace,
+    egressListeners: [
+      {
+        hostsByNamespace: new Map(),
+        virtualServices: push.virtualServicesFor(configNamespace),
+        services,
+      },
+    ],
+    services,
+  };
 }

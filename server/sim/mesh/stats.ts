@@ -8,19 +8,7 @@ import { calledRequests } from './istio-requests';
 import { outboundListenerCount, staticListeners } from './listeners';
 import { liveAt, type ProxyContext } from './proxy';
 import { proxyReady, stableHash } from './world';
-
-export interface StatEntry {
-  name: string;
-  value: number;
-  kind: 'counter' | 'gauge';
-  /** Prometheus name and tags when they differ from the flat-name conversion. */
-  prom?: { name: string; tags: Record<string, string> };
-}
-
-export interface HistogramStat {
-  name: string;
-  values: number[];
-}
+import type { HistogramStat, StatEntry } from './stat-entry';
 
 /** Envoy's default histogram buckets. */
 export const ENVOY_BUCKETS = [

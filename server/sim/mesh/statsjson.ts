@@ -6,7 +6,8 @@
  * selected. A quantile with no recorded value (NaN in Envoy) is `null`.
  */
 import type { ProxyContext } from './proxy';
-import { selectStats, type HistogramStat } from './stats';
+import { selectStats } from './stats';
+import type { HistogramStat } from './stat-entry';
 
 /** Envoy's supported quantiles, as percentages. */
 export const SUPPORTED_QUANTILES = [0, 25, 50, 75, 90, 95, 99, 99.5, 99.9, 100];

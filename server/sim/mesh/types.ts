@@ -1,47 +1,7 @@
 import type { KubeObject, Pod } from '../../../lib/kube/types';
+import type { SimKind } from '../store/kinds';
 
-/** Resource kinds the simulator stores, by their plural API name. */
-export type SimKind =
-  | 'namespaces'
-  | 'pods'
-  | 'services'
-  | 'endpointslices'
-  | 'events'
-  | 'configmaps'
-  | 'nodes'
-  | 'sidecars'
-  | 'destinationrules'
-  | 'virtualservices'
-  | 'serviceentries'
-  | 'secrets'
-  | 'nodes'
-  | 'deployments'
-  | 'replicasets'
-  | 'statefulsets'
-  | 'daemonsets'
-  | 'jobs'
-  | 'cronjobs'
-  | 'ingresses'
-  | 'mutatingwebhookconfigurations'
-  | 'validatingwebhookconfigurations'
-  | 'customresourcedefinitions'
-  | 'gateways'
-  | 'envoyfilters'
-  | 'proxyconfigs'
-  | 'authorizationpolicies'
-  | 'peerauthentications'
-  | 'requestauthentications'
-  | 'telemetries'
-  | 'wasmplugins'
-  | 'k8sgateways'
-  | 'httproutes'
-  | 'grpcroutes'
-  | 'gatewayclasses'
-  | 'serviceaccounts'
-  | 'roles'
-  | 'clusterroles'
-  | 'rolebindings'
-  | 'clusterrolebindings';
+export type { SimKind };
 
 /**
  * Kinds the mesh emulator may read. Never Secrets: everything it computes is served through

@@ -18,16 +18,16 @@ import type {
   VirtualService,
 } from '../../../lib/kube/types';
 import type { IstioConfig } from '../../../lib/kube/istio-config';
-import { PROXY_CONTAINER, podProxy } from '../../../lib/dataplane/proxy-container';
+import { simEnvoyOf } from './istio-model/proxy-kind';
 import type { MeshWorld } from './types';
 
 /** The Istio version of a proxy whose image carries no version tag. */
 export const DEFAULT_ISTIO_VERSION = '1.24.2';
 
-/** The istio-proxy container, classic (containers) or native sidecar (initContainers). */
+/** The istio-proxy container of an Envoy, classic (containers) or native sidecar (initContainers). */
 export function proxyContainer(pod: Pod): { container: Container; native: boolean } | undefined {
-  const p = podProxy(pod);
-  return p ? { container: p.container, native: p.placement === 'native-sidecar' } : undefined;
+  const p = simEnvoyOf(pod);
+  return p ? { container: p.container, native: p.native } : undefined;
 }
 
 export interface MeshView extends Pick<
@@ -178,14 +178,11 @@ export function hasProxy(pod: Pod): boolean {
 
 /** Gateways run `pilot-agent proxy router`. */
 export function isGateway(pod: Pod): boolean {
-  return podProxy(pod)?.placement === 'gateway';
+  return simEnvoyOf(pod)?.type === 'router';
 }
 
 export function proxyStatus(pod: Pod): ContainerStatus | undefined {
-  const px = proxyContainer(pod);
-  if (!px) return undefined;
-  const list = px.native ? pod.status?.initContainerStatuses : pod.status?.containerStatuses;
-  return list?.find((s) => s.name === PROXY_CONTAINER);
+  return simEnvoyOf(pod)?.status;
 }
 
 /** The proxy answers at all: its container is running. */

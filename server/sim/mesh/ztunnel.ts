@@ -10,10 +10,10 @@
  * `{name, namespace, ip, node}`: workloads this ztunnel still holds after their pods are gone
  * (a ztunnel whose xDS stream lags: the stale-EDS story of ambient).
  */
-import { isZtunnelPod, podDataplane, USE_WAYPOINT_LABEL } from '../../../lib/dataplane/mode';
+import { isZtunnelPod, waypointFor, ztunnelCaptures } from './istio-model/capture';
 import type { Namespace, Pod, Service } from '../../../lib/kube/types';
 import type { MeshWorld, PodHttpResponse } from './types';
-import { objectKey, scopedHost } from '../../../lib/refs/object-ref';
+import { scopedHost } from '../../../lib/refs/object-ref';
 import { podWorkloadUid } from '../../../lib/refs/pod-ref';
 
 export const ZTUNNEL_STALE_ANNOTATION = 'sim.meshdx.io/ztunnel-stale';
@@ -114,7 +114,8 @@ export function ztunnelConfigDump(ztunnel: Pod, world: MeshWorld): unknown {
   for (const p of pods) {
     const ip = p.status?.podIP;
     if (!ip || !p.spec || p.spec.hostNetwork || isZtunnelPod(p)) continue;
-    const d = podDataplane(p, namespaces.get(p.metadata.namespace ?? ''));
+    const ns = namespaces.get(p.metadata.namespace ?? '');
+    const captured = ztunnelCaptures(p, ns);
     workloads[`/${ip}`] = entry(
       p.metadata.name,
       p.metadata.namespace ?? 'default',
@@ -122,8 +123,8 @@ export function ztunnelConfigDump(ztunnel: Pod, world: MeshWorld): unknown {
       p.spec.nodeName ?? '',
       workloadName(p),
       p.spec.serviceAccountName ?? 'default',
-      d.mode === 'ambient' ? 'HBONE' : 'TCP',
-      d.mode === 'ambient' ? vipOf(d.waypoint) : null,
+      captured ? 'HBONE' : 'TCP',
+      captured ? vipOf(waypointFor(p, ns, p.metadata.namespace ?? '')) : null,
     );
   }
   for (const s of staleOf(ztunnel)) {
@@ -150,8 +151,7 @@ export function ztunnelConfigDump(ztunnel: Pod, world: MeshWorld): unknown {
         Object.keys(sel).length > 0 &&
         Object.entries(sel).every(([k, v]) => p.metadata.labels?.[k] === v),
     );
-    const nsLabels = namespaces.get(ns)?.metadata.labels ?? {};
-    const wp = s.metadata.labels?.[USE_WAYPOINT_LABEL] ?? nsLabels[USE_WAYPOINT_LABEL];
+    const wp = waypointFor(s, namespaces.get(ns), ns);
     svc[scopedHost(ns, hostname)] = {
       name: s.metadata.name,
       namespace: ns,
@@ -170,9 +170,7 @@ export function ztunnelConfigDump(ztunnel: Pod, world: MeshWorld): unknown {
           },
         ]),
       ),
-      ...(wp && wp !== 'none'
-        ? { waypoint: { destination: `/${vipOf(objectKey(ns, wp)) ?? ''}`, port: 15008 } }
-        : {}),
+      ...(wp ? { waypoint: { destination: `/${vipOf(wp) ?? ''}`, port: 15008 } } : {}),
       ipFamilies: 'IPv4',
     };
   }

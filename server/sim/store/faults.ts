@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { Pod } from '../../../lib/kube/types';
-import type { SimFaults } from '../world/types';
+import type { SimFaults } from './contracts';
 import { podKey } from '../../../lib/refs/pod-ref';
 
 /** Fault settings as plain data (what /_sim/faults accepts and what startSimulator takes). */

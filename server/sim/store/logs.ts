@@ -1,4 +1,4 @@
-import type { SimLogs } from '../world/types';
+import type { SimLogs } from './contracts';
 import { podKey } from '../../../lib/refs/pod-ref';
 
 export interface LogLine {

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { KubeObject } from '../../../lib/kube/types';
-import type { SimKind } from '../mesh/types';
-import type { SimStore } from '../world/types';
+import type { SimKind } from './kinds';
+import type { SimStore } from './contracts';
 import { makeEntry, objectKey, type StoredEntry } from './entry';
 import { RingHistory } from './history';
 import { ALL_KINDS, KINDS, apiVersionOf } from './kinds';

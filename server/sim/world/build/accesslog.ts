@@ -1,31 +1,7 @@
+import type { AccessEntry } from '../types';
 import { accessLogTime } from './time';
 
-/** One proxied request as a client's sidecar logs it. */
-export interface AccessEntry {
-  at: number;
-  method: string;
-  path: string;
-  protocol: string;
-  code: number;
-  flags: string;
-  details: string;
-  termination?: string;
-  transportFailure?: string;
-  bytesIn: number;
-  bytesOut: number;
-  duration: number;
-  upstreamTime?: number;
-  userAgent: string;
-  requestId: string;
-  authority: string;
-  upstreamHost?: string;
-  upstreamCluster: string;
-  upstreamLocal?: string;
-  downstreamLocal: string;
-  downstreamRemote: string;
-  sni?: string;
-  route?: string;
-}
+export type { AccessEntry };
 
 const q = (s: string | undefined): string => `"${s ?? '-'}"`;
 const d = (s: string | number | undefined): string => (s === undefined ? '-' : String(s));

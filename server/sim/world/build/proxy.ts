@@ -1,9 +1,11 @@
 import type { Container, EnvVar, Probe } from '../../../../lib/kube/types';
+import { PROXY_CONTAINER } from '../../mesh/istio-model/wire';
 
 /** What an Istio sidecar injector (1.2x) writes into a pod, as far as meshdx reads it. */
 
 export const PROXY_IMAGE = 'docker.io/istio/proxyv2:1.24.2';
-export const PROXY_CONTAINER = 'istio-proxy';
+// the injector and the simulated proxies name the container alike: one wire fact
+export { PROXY_CONTAINER };
 export const INIT_CONTAINER = 'istio-init';
 
 const fieldRef = (name: string, fieldPath: string): EnvVar => ({

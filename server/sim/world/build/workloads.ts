@@ -12,7 +12,7 @@ import {
   workloadFromDeployment,
 } from './controllers';
 import { kubeTime } from './time';
-import type { Deployment, PodEntry, World } from './world';
+import type { Deployment, PodEntry, WorkloadWorld } from './world-types';
 import { objectKey } from '../../../../lib/refs/object-ref';
 
 interface ReplicaSetState {
@@ -52,7 +52,7 @@ export class WorkloadControllers {
   private readonly states = new Map<string, WorkloadState>();
   private readonly written = new Map<string, string>();
 
-  constructor(private readonly world: World) {}
+  constructor(private readonly world: WorkloadWorld) {}
 
   private get store() {
     return this.world.ctx.store;

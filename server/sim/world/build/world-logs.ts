@@ -3,7 +3,7 @@ import { PROXY_INIT_ANNOTATION } from '../../mesh/annotations';
 import { appStartLines } from './applog';
 import type { PodPlan } from './plan';
 import { proxyStartLines } from './proxylog';
-import type { PodEntry, World } from './world';
+import type { PodEntry, WorldLog } from './world-types';
 
 /** The app containers of a pod that write app logs (not istio-proxy, not Istio's own images). */
 export function appRuns(entry: PodEntry) {
@@ -17,7 +17,7 @@ export function appRuns(entry: PodEntry) {
  * already crashed and restarted that is the restarted run (the crashed one is `--previous`);
  * a crash still to come is written as it happens.
  */
-export function appLogs(world: World, entry: PodEntry): void {
+export function appLogs(world: WorldLog, entry: PodEntry): void {
   if (entry.plan.blocked !== undefined) return;
   const now = world.now();
   for (const app of appRuns(entry)) {
@@ -35,7 +35,7 @@ export function appLogs(world: World, entry: PodEntry): void {
 }
 
 /** istio-proxy's start-up lines, up to Envoy's readiness. */
-export function proxyLogs(world: World, entry: PodEntry): void {
+export function proxyLogs(world: WorldLog, entry: PodEntry): void {
   const proxy = [...entry.plan.inits, ...entry.plan.containers].find((c) => c.isProxy);
   const envoyReady = proxy?.envoyReadyAt ?? proxy?.readyAt;
   if (proxy === undefined || envoyReady === undefined) return;

@@ -1,4 +1,5 @@
 import type { Pod } from '../../../../lib/kube/types';
+import type { ScenarioContext } from '../types';
 import type { SimNode } from './nodes';
 import type { PodTemplate } from './podspec';
 import type { PodPlan } from './plan';
@@ -37,4 +38,26 @@ export interface PodStartOptions {
   race?: boolean;
   /** No events and no proxy log lines (scale). */
   quiet?: boolean;
+}
+
+/** What the pod log writers (world-logs.ts) need of the world: its clock and its log. */
+export interface WorldLog {
+  now(): number;
+  /** Append a container log line at `at` (now if past, else when the clock gets there). */
+  log(entry: PodEntry, container: string, at: number, line: string): void;
+}
+
+/**
+ * What the Deployment and ReplicaSet controllers (workloads.ts) need of the world: its store, its
+ * clock, and its pods to start, stop and count.
+ */
+export interface WorkloadWorld {
+  readonly ctx: ScenarioContext;
+  readonly t0: number;
+  now(): number;
+  newReplicaSet(ns: string, spec: WorkloadSpec): Deployment;
+  workloadPods(ns: string, name: string): readonly PodEntry[];
+  syncWorkload(ns: string, name: string): void;
+  startPod(dep: Deployment, t0: number, o?: PodStartOptions): PodEntry;
+  stopPod(entry: PodEntry, at: number, quiet?: boolean): void;
 }

@@ -2,7 +2,7 @@
  * Istio protocol selection for a service port: `appProtocol`, else the ServiceEntry protocol,
  * else the port name prefix `<protocol>[-suffix]`; anything else is UNKNOWN (sniffed).
  */
-import type { SimPort } from './istio-model/registry';
+import type { ServiceRegistry, SimPort } from './service-registry';
 
 const KNOWN = new Map<string, string>([
   ['http', 'HTTP'],
@@ -18,11 +18,15 @@ const KNOWN = new Map<string, string>([
   ['udp', 'UDP'],
 ]);
 
-export function portProtocol(port: SimPort, kind: 'Service' | 'ServiceEntry'): string {
+export function portProtocol(
+  port: Pick<SimPort, 'name' | 'protocol' | 'appProtocol'>,
+  registry: ServiceRegistry,
+): string {
   const known = (p: string) => KNOWN.get(p.toLowerCase()) ?? p.toUpperCase();
   if (port.appProtocol) return known(port.appProtocol);
-  if (kind === 'ServiceEntry' && port.protocol) return known(port.protocol);
-  if (kind === 'Service' && port.protocol && port.protocol !== 'TCP') return known(port.protocol);
+  if (registry === 'External' && port.protocol) return known(port.protocol);
+  if (registry === 'Kubernetes' && port.protocol && port.protocol !== 'TCP')
+    return known(port.protocol);
   const name = (port.name ?? '').toLowerCase();
   if (name === 'grpc-web' || name.startsWith('grpc-web-')) return 'GRPC-Web';
   return KNOWN.get(name.split('-')[0] ?? '') ?? 'UNKNOWN';
