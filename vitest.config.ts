@@ -23,6 +23,8 @@ const ISOLATED = ISOLATED_TEST_FILES;
  */
 const TEST_GUARD_MS = 120_000;
 const HOOK_GUARD_MS = 180_000;
+/** expect.poll's default wait (Vitest's is 1 s): as long as a test waits for an event to come. */
+const POLL_GUARD_MS = 60_000;
 
 export default defineConfig({
   resolve: { alias: { '@': path.resolve(import.meta.dirname) } },
@@ -32,6 +34,7 @@ export default defineConfig({
     // tested (tests/scale) with budgets set explicitly, so the rest run unthrottled
     env: { MESHDX_API_QPS: '1000', MESHDX_API_BURST: '2000' },
     hookTimeout: HOOK_GUARD_MS,
+    expect: { poll: { timeout: POLL_GUARD_MS } },
     // Most files spend their time waiting on the servers they start (the simulator, Prometheus,
     // kubectl, Chromium), some by design (an API server 5 s slow): one file per core left the
     // cores idle half the run (Vitest alone: 171 s wall for 163 s of CPU on two cores). Two

@@ -34,3 +34,11 @@ export const COMPLETENESS_ENV: Readonly<Record<string, string>> = {
  * over, some 40 s).
  */
 export const GATHER_GUARD_MS = 5 * 60_000;
+
+/**
+ * How long a test waits for something that is coming (a watch event, a recorded row, a scrape, a
+ * rollout) before it fails: a guard, never a measure. The wait ends as soon as the thing is in,
+ * so a passing test is no slower for it; the short limits it replaces (1-8 s) were minutes'
+ * worth of work on an idle machine but not always on a busy one.
+ */
+export const EVENT_WAIT_GUARD_MS = 60_000;

@@ -27,7 +27,7 @@ async function timed<T>(f: () => Promise<T>): Promise<{ ms: number; value: T | u
  * and the two views that must answer before the pod list is in, however busy the machine. The
  * test then waits for the reads it needs in (events, not timing) before the views that use them.
  */
-const HELD_MS = 8_000;
+const HELD_MS = 6_000;
 
 describe('a view answers by its deadline on a slow API server', () => {
   it('names the pod list it is still reading, then answers once it is in', async () => {

@@ -3,6 +3,7 @@ import { asMeshdx } from '../../server/auth/identity';
 import { getInventory, getPodList } from '../../server/screens/overview/inventory';
 import { getTimelinePage, timelinesPageNow } from '../../server/screens/timelines/timelines';
 import { runtimeOnSimulator, type SimRuntime } from '../../test-support/sim-runtime';
+import { EVENT_WAIT_GUARD_MS } from '../../test-support/deadlines';
 
 /**
  * Right after a restart, while a big cluster's first pod list still runs, Overview, Pods and
@@ -46,7 +47,7 @@ describe('the first answer while the first pod list runs', () => {
 
     // once the list is in, the same views answer whole, with nothing late
     await expect
-      .poll(async () => (await getInventory(scope)).late, { timeout: 20_000 })
+      .poll(async () => (await getInventory(scope)).late, { timeout: EVENT_WAIT_GUARD_MS })
       .toBeUndefined();
     const inventory = await getInventory(scope);
     // the scenario's pods and the control plane's
