@@ -48,6 +48,8 @@ export interface ScanDeps {
   podsDetail?: () => string;
   /** Where a sync state that came in after its view answered is kept for the next view. */
   syncCache?: SyncCache;
+  /** How long istiod's sync state is waited for once the figures are in (SYNC_GRACE_MS). */
+  syncGraceMs?: number;
 }
 
 type Sync = SyncParse & { istiods: number };
@@ -72,11 +74,12 @@ async function syncWithin(
   deadline: Promise<void>,
   deadlineMs: number,
   cache: SyncCache | undefined,
+  graceMs: number,
 ): Promise<Sync> {
   void syncPromise.then((sync) => {
     if (cache) cache.value = { at: Date.now(), sync };
   });
-  const grace = timer(SYNC_GRACE_MS);
+  const grace = timer(graceMs);
   try {
     const late = Symbol('late');
     const first = await Promise.race([
@@ -95,14 +98,14 @@ async function syncWithin(
       ...kept.sync,
       errors: [
         ...kept.sync.errors,
-        `istiod sync state is ${age} s old: the current one was not in within ${SYNC_GRACE_MS} ms of the figures`,
+        `istiod sync state is ${age} s old: the current one was not in within ${graceMs} ms of the figures`,
       ],
     };
   }
   return {
     byProxy: new Map(),
     errors: [
-      `istiod sync state late: not in within ${SYNC_GRACE_MS} ms of the figures (deadline ${deadlineMs} ms); the next view uses it`,
+      `istiod sync state late: not in within ${graceMs} ms of the figures (deadline ${deadlineMs} ms); the next view uses it`,
     ],
     istiods: 0,
   };
@@ -219,7 +222,13 @@ export async function scanFleet(
       };
     }
     const [sync, ztunnels, istio, root] = await Promise.all([
-      syncWithin(syncPromise, deadline.done, deadlineMs, deps.syncCache),
+      syncWithin(
+        syncPromise,
+        deadline.done,
+        deadlineMs,
+        deps.syncCache,
+        deps.syncGraceMs ?? SYNC_GRACE_MS,
+      ),
       view
         .within('ztunnels', scanZtunnels(deps, pods, deps.istioNamespace))
         .then((z) => (z.ok ? z.value : [])),
