@@ -19,6 +19,7 @@ import {
 } from '../../test-support/prometheus';
 import { podKey } from '../../lib/refs/pod-ref';
 import {
+  GATHER_GUARD_MS,
   NO_DEADLINE_FOR_COMPLETENESS,
   NO_PROXY_TIMEOUT_FOR_COMPLETENESS,
 } from '../../test-support/deadlines';
@@ -74,7 +75,7 @@ describe('scoping gather with the fleet from Prometheus', () => {
       'count(envoy_cluster_manager_active_clusters)',
       (r) => Number((r[0] as { value?: [number, string] } | undefined)?.value?.[1]) === n,
     );
-  }, 60_000);
+  }, GATHER_GUARD_MS);
 
   afterAll(async () => {
     deps?.transport.close();
