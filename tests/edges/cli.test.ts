@@ -14,18 +14,20 @@ const BIN = path.resolve(import.meta.dirname, '..', '..', 'bin', 'meshdx.mjs');
 let dir = '';
 const at = (name: string) => path.join(dir, name);
 
-function meshdx(...args: string[]) {
-  const started = Date.now();
-  const r = spawnSync(process.execPath, [BIN, ...args], { encoding: 'utf8', timeout: 30_000 });
-  return { code: r.status, stderr: r.stderr, stdout: r.stdout, ms: Date.now() - started };
-}
-
 /**
  * How long a refusal may take, node's start included: a guard against a command that works
  * through the bad input instead of refusing it, not a measure (idle, a refusal takes well under
- * the 5 s promised; a busy machine starts node slower). spawnSync stops a hung one at 30 s.
+ * the 5 s promised; on a loaded machine one took 6.8 s, node's start mostly). A command still
+ * running at HUNG_MS is stopped, and fails for its exit code.
  */
-const REFUSED_GUARD_MS = 15_000;
+const REFUSED_GUARD_MS = 25_000;
+const HUNG_MS = 60_000;
+
+function meshdx(...args: string[]) {
+  const started = Date.now();
+  const r = spawnSync(process.execPath, [BIN, ...args], { encoding: 'utf8', timeout: HUNG_MS });
+  return { code: r.status, stderr: r.stderr, stdout: r.stdout, ms: Date.now() - started };
+}
 
 /** Exit 2 in time, stderr holds every `needle`, and neither a stack nor a control byte. */
 function expectRefused(r: ReturnType<typeof meshdx>, ...needles: string[]) {
