@@ -50,6 +50,11 @@ export interface ScanDeps {
   syncCache?: SyncCache;
   /** How long istiod's sync state is waited for once the figures are in (SYNC_GRACE_MS). */
   syncGraceMs?: number;
+  /**
+   * When the proxies not read yet are given up as late, if before the deadline: for a caller
+   * (a test) that decides the moment by what it has seen, not by the clock.
+   */
+  proxiesDue?: Promise<void>;
 }
 
 type Sync = SyncParse & { istiods: number };
@@ -137,6 +142,9 @@ export async function scanFleet(
   const started = Date.now();
   const deadlineMs = deps.deadlineMs ?? DEFAULT_DEADLINE_MS;
   const deadline = timer(deadlineMs);
+  const proxiesDue = deps.proxiesDue
+    ? Promise.race([deps.proxiesDue, deadline.done])
+    : deadline.done;
   try {
     const promPromise = deps.prometheus
       ? readPromFleet({
@@ -199,13 +207,7 @@ export async function scanFleet(
             : null,
       };
     } else {
-      outcomes = await scrapeAll(
-        { ...deps, deadlineMs },
-        asked,
-        progress,
-        deadline.done,
-        onProgress,
-      );
+      outcomes = await scrapeAll({ ...deps, deadlineMs }, asked, progress, proxiesDue, onProgress);
       const late = outcomes.filter((o) => o && !o.ok && o.status === 'late').length;
       const notes = [
         promNote,
