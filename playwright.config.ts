@@ -28,11 +28,19 @@ const demoServer = (port: number, scenarios: string, db: string, dataDir?: strin
   stdout: 'pipe' as const,
 });
 
+/**
+ * How long a spec, and an expectation that waits for the page, may take before it fails: guards
+ * against a hang, never measures (docs/testing.md). An expectation ends as soon as it holds, so
+ * a passing spec is no slower for them; a machine busy with other work loads pages slower.
+ */
+const SPEC_GUARD_MS = 120_000;
+const EXPECT_GUARD_MS = 30_000;
+
 export default defineConfig({
   testDir: 'e2e',
   outputDir: 'test-results/e2e',
-  timeout: 60_000,
-  expect: { timeout: 15_000 },
+  timeout: SPEC_GUARD_MS,
+  expect: { timeout: EXPECT_GUARD_MS },
   // A spec file runs its tests in order on one worker. The specs mostly wait (on the demo's
   // clocks, Prometheus' scrapes, pages settling): the CPU time of a whole run was under half its
   // wall time on three workers, so four on two cores keep them busy.

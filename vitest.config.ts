@@ -15,14 +15,26 @@ export const ISOLATED_TEST_FILES: readonly string[] = [
 ];
 const ISOLATED = ISOLATED_TEST_FILES;
 
+/**
+ * How long a test, and a hook, may run before Vitest calls it hung. These are guards, never
+ * measures (docs/testing.md: no test depends on the machine's speed): a machine busy with other
+ * work ran the suite 1.6 times slower than idle, and a test that takes 20 s idle must not fail
+ * for that. A test that hangs is reported this much later; one that passes is not slower.
+ */
+const TEST_GUARD_MS = 120_000;
+const HOOK_GUARD_MS = 180_000;
+/** expect.poll's default wait (Vitest's is 1 s): as long as a test waits for an event to come. */
+const POLL_GUARD_MS = 60_000;
+
 export default defineConfig({
   resolve: { alias: { '@': path.resolve(import.meta.dirname) } },
   test: {
-    testTimeout: 30_000,
+    testTimeout: TEST_GUARD_MS,
     // the tests exercise meshdx's logic against a local simulator; the request budget itself is
     // tested (tests/scale) with budgets set explicitly, so the rest run unthrottled
     env: { MESHDX_API_QPS: '1000', MESHDX_API_BURST: '2000' },
-    hookTimeout: 60_000,
+    hookTimeout: HOOK_GUARD_MS,
+    expect: { poll: { timeout: POLL_GUARD_MS } },
     // Most files spend their time waiting on the servers they start (the simulator, Prometheus,
     // kubectl, Chromium), some by design (an API server 5 s slow): one file per core left the
     // cores idle half the run (Vitest alone: 171 s wall for 163 s of CPU on two cores). Two

@@ -3,6 +3,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { freePort } from './ports';
+import { EVENT_WAIT_GUARD_MS } from './deadlines';
 
 /** Debian's Prometheus (package `prometheus`), installed by .ci/run and scripts/ensure-tools. */
 export const PROMETHEUS_BIN = process.env.PROMETHEUS_PATH ?? '/usr/bin/prometheus';
@@ -84,12 +85,15 @@ export async function startPrometheus(target: {
   return { url, pid: child.pid ?? -1, output: () => out, stop };
 }
 
-/** Polls an instant query until check() accepts its result vector (or throws after timeoutMs). */
+/**
+ * Polls an instant query until check() accepts its result vector (or throws after timeoutMs: a
+ * guard, as a busy machine's Prometheus scrapes and evaluates later; 20 s was not always enough).
+ */
 export async function waitForQuery(
   prom: RunningPrometheus,
   query: string,
   check: (result: { metric: Record<string, string> }[]) => boolean,
-  timeoutMs = 20_000,
+  timeoutMs = EVENT_WAIT_GUARD_MS,
 ): Promise<void> {
   const until = Date.now() + timeoutMs;
   let last = '';

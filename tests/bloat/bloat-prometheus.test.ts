@@ -15,6 +15,7 @@ import {
   waitForQuery,
   type RunningPrometheus,
 } from '../../test-support/prometheus';
+import { EVENT_WAIT_GUARD_MS } from '../../test-support/deadlines';
 
 /**
  * Bloat over time against a real Prometheus scraping the simulator every second: a Sidecar
@@ -112,7 +113,7 @@ describe('bloat over time from Prometheus range queries', () => {
       ].join('\n'),
     );
     // the simulated proxies recompute their clusters from the scope: the next scrapes drop
-    const until = Date.now() + 20_000;
+    const until = Date.now() + EVENT_WAIT_GUARD_MS;
     let after = before;
     while (Date.now() < until && !(after < before)) {
       await new Promise((r) => setTimeout(r, 500));
@@ -138,7 +139,10 @@ describe('bloat over time from Prometheus range queries', () => {
       v.markers.find((m) => m.namespace === NS && m.name === 'default');
     const lateOf = (v: typeof view) =>
       v.line.points.filter((p) => p.avg !== null && p.t > (markerOf(v)?.at ?? 0) + 3_000);
-    for (let end = Date.now() + 20_000; lateOf(view).length === 0 && Date.now() < end;) {
+    for (
+      let end = Date.now() + EVENT_WAIT_GUARD_MS;
+      lateOf(view).length === 0 && Date.now() < end;
+    ) {
       await new Promise((r) => setTimeout(r, 500));
       view = await read();
     }

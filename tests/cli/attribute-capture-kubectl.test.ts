@@ -2,8 +2,9 @@ import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { tempDir } from '../../test-support/cli-io';
+import { EVENT_WAIT_GUARD_MS } from '../../test-support/deadlines';
 import { createCaptureReader } from '../../lib/ledger/capture-reader';
 import { createHistoryReader } from '../../lib/ledger/events';
 import { startSimulator } from '../../server/sim/index';
@@ -53,8 +54,15 @@ beforeAll(async () => {
   captures.set('list', Buffer.from(list.stdout));
   const events = watch(kubeconfig, ['--output-watch-events']);
   const plain = watch(kubeconfig, []);
-  // let both watches start, then move the scenario on: rollouts delete and add pods
-  await new Promise((r) => setTimeout(r, 1500));
+  // once a watch has written the pods it listed, it is watching from that list's
+  // resourceVersion (so it misses no change after it); then move the scenario on: rollouts
+  // delete and add pods
+  await vi.waitFor(
+    () => {
+      for (const w of [events, plain]) expect(w.out.length).toBeGreaterThan(0);
+    },
+    { timeout: EVENT_WAIT_GUARD_MS, interval: 20 },
+  );
   for (let done = 0; done < 120_000; done += 1_000) {
     sim.clock.advance(1_000);
     await new Promise((r) => setTimeout(r, 5));

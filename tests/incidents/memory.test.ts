@@ -18,6 +18,7 @@ import { runningRuntimes } from '../../server/runtime/registry';
 import type { RunningSimulator } from '../../server/sim/index';
 import { runtimeOnSimulator, type SimRuntime } from '../../test-support/sim-runtime';
 import { KUBECTL, requireKubectl } from '../sim/kubectl-harness';
+import { EVENT_WAIT_GUARD_MS } from '../../test-support/deadlines';
 
 requireKubectl('the incident memory test (it restarts the client Deployment with kubectl)');
 
@@ -31,7 +32,7 @@ let dir: string;
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 async function until<T>(what: string, f: () => T | null | undefined): Promise<T> {
-  const end = Date.now() + 30_000;
+  const end = Date.now() + EVENT_WAIT_GUARD_MS;
   for (;;) {
     const v = f();
     if (v !== null && v !== undefined) return v;

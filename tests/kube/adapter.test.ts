@@ -16,6 +16,10 @@ import {
 import { KubeTransport } from '../../server/kube/transport';
 import { adapterScenario, ADAPTER_POD, ISTIOD_POD } from './scenario';
 import { podKey } from '../../lib/refs/pod-ref';
+import {
+  EVENT_WAIT_GUARD_MS,
+  NO_PROXY_TIMEOUT_FOR_COMPLETENESS,
+} from '../../test-support/deadlines';
 
 type Sim = Awaited<ReturnType<typeof startSimulator>>;
 let sim: Sim;
@@ -181,7 +185,7 @@ describe('the cluster adapter against the simulator (real client-node over HTTP)
       const slow = podProxyGet(t, 'shop', ADAPTER_POD, 15021, '/healthz/ready', { timeoutMs: 300 });
       await expect(slow).rejects.toMatchObject({ kind: 'timeout' });
       const other = await podProxyGet(t, 'shop', 'checkout-1', 15021, '/healthz/ready', {
-        timeoutMs: 2_000,
+        timeoutMs: NO_PROXY_TIMEOUT_FOR_COMPLETENESS,
       });
       expect(other.status).toBe(200);
     } finally {
@@ -253,7 +257,7 @@ describe('ListWatcher', () => {
     await expect
       .poll(
         () => events.some((e) => e.type === 'DELETED' && e.object.metadata.name === 'checkout-1'),
-        { timeout: 10_000 },
+        { timeout: EVENT_WAIT_GUARD_MS },
       )
       .toBe(true);
     expect(w.snapshot().some((p) => p.metadata.name === 'checkout-1')).toBe(false);
@@ -328,7 +332,7 @@ describe('ListWatcher after its resourceVersion expired', () => {
               e.object.metadata.name === 'checkout-1' &&
               e.object.metadata.labels?.missed === 'yes',
           )?.via,
-        { timeout: 10_000 },
+        { timeout: EVENT_WAIT_GUARD_MS },
       )
       .toBe('reconcile');
     expect(

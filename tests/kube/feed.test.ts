@@ -7,6 +7,7 @@ import { CORE } from '../../server/kube/resources';
 import { KubeTransport } from '../../server/kube/transport';
 import { startSimulator } from '../../server/sim/index';
 import { ADAPTER_POD, adapterScenario } from './scenario';
+import { EVENT_WAIT_GUARD_MS } from '../../test-support/deadlines';
 
 type Sim = Awaited<ReturnType<typeof startSimulator>>;
 let sim: Sim;
@@ -85,7 +86,9 @@ describe('one watch feeds every consumer', () => {
     const dt = new KubeTransport(dead);
     const feed = new WatchFeed<Pod>(dt, dead, CORE.pods, { backoffMs: [20, 40] });
     await expect(feed.whenListed()).rejects.toMatchObject({ kind: 'unreachable' });
-    await expect.poll(() => feed.currentStatus.attempts, { timeout: 5_000 }).toBeGreaterThan(2);
+    await expect
+      .poll(() => feed.currentStatus.attempts, { timeout: EVENT_WAIT_GUARD_MS })
+      .toBeGreaterThan(2);
     expect(feed.currentStatus.listed).toBe(false);
     expect(feed.currentStatus.lastError).toMatch(/first list failed/);
     feed.stop();

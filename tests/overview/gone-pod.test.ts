@@ -16,6 +16,7 @@ import { SIM_TOKEN } from '../../server/sim/api/kubeconfig';
 import type { RunningSimulator } from '../../server/sim/index';
 import { runtimeOnSimulator, type SimRuntime } from '../../test-support/sim-runtime';
 import { podPageHref, podPath } from '../../lib/refs/pod-ref';
+import { EVENT_WAIT_GUARD_MS } from '../../test-support/deadlines';
 
 let on: SimRuntime;
 let sim: RunningSimulator;
@@ -38,7 +39,7 @@ const getTimeline = (ns: string, name: string, uid?: string) =>
   );
 
 async function until<T>(what: string, f: () => T | null | Promise<T | null>): Promise<T> {
-  const end = Date.now() + 15_000;
+  const end = Date.now() + EVENT_WAIT_GUARD_MS;
   for (;;) {
     const v = await f();
     if (v !== null) return v;

@@ -9,6 +9,10 @@ import type { DestinationRule, Service, ServiceEntry, Sidecar } from '../../lib/
 import { expectedActive, type RawMesh } from '../scoping/istio-rules';
 import { meshedPods, simClusterNames } from './sim-truth';
 import { podKeyOfObject } from '../../lib/refs/pod-ref';
+import {
+  NO_DEADLINE_FOR_COMPLETENESS,
+  NO_PROXY_TIMEOUT_FOR_COMPLETENESS,
+} from '../../test-support/deadlines';
 
 /** The objects as stored, for counts worked out independently of lib/scoping and the sim's model. */
 function rawMesh(s: RunningSimulator): RawMesh {
@@ -38,7 +42,11 @@ beforeAll(async () => {
     kc,
     istioNamespace: 'istio-system',
     concurrency: 8,
-    timeoutMs: 2_000,
+    // the tests below expect every proxy read and istiod's sync state in: no timeout, deadline
+    // or grace a busy machine can miss (the slow-proxy test sets its own timeout)
+    timeoutMs: NO_PROXY_TIMEOUT_FOR_COMPLETENESS,
+    deadlineMs: NO_DEADLINE_FOR_COMPLETENESS,
+    syncGraceMs: NO_DEADLINE_FOR_COMPLETENESS,
   };
 });
 
@@ -104,7 +112,7 @@ describe('fleet scan through the simulator', () => {
     sim.faults.unreachablePods.add(dead as string);
     sim.faults.slowPods.set(slow as string, 60_000);
     try {
-      // the slow proxy answers after 60 s: if it stalled the scan, this test would time out.
+      // the slow proxy answers after 60 s: a scan it stalled would read it as ok by then.
       // The API server gives up dialling the dead one after 2 s and says so (503): unreachable.
       // The slow one leaves meshdx without any answer: it cannot tell the proxy from the API
       // server, so its figures are unknown, not the proxy unreachable.

@@ -3,24 +3,33 @@ import { asMeshdx } from '../../server/auth/identity';
 import { getInventory, getPodList } from '../../server/screens/overview/inventory';
 import { getTimelinePage, timelinesPageNow } from '../../server/screens/timelines/timelines';
 import { runtimeOnSimulator, type SimRuntime } from '../../test-support/sim-runtime';
+import { EVENT_WAIT_GUARD_MS, GATHER_GUARD_MS } from '../../test-support/deadlines';
 
 /**
  * Right after a restart, while a big cluster's first pod list still runs, Overview, Pods and
  * Timelines answer from the pods read so far (after MESHDX_FIRST_ANSWER_MS), saying how far the
- * list got, and fill in once it is in. The simulated API server answers every request 500 ms
- * late, so 5,000 pods (ten pages) take five seconds or more to list.
+ * list got, and fill in once it is in. The simulated API server answers every request a second
+ * late, so 5,000 pods (ten pages) take ten seconds or more to list.
+ *
+ * The wait for the first answer is long (FIRST_ANSWER_MS) so that a busy machine's first page is
+ * in by then too; the views do not wait it out: after the first page the list's pace says it
+ * cannot end within it, and they answer. (With 1.5 s, a loaded machine had no page by then and
+ * the view waited for the whole list, past its deadline.)
  */
 const PODS = 5_000;
+const PAGE_LATENCY_MS = 1_000;
+/** Less than the ten pages take, however fast the machine; more than one page, however slow. */
+const FIRST_ANSWER_MS = 8 * PAGE_LATENCY_MS;
 let on: SimRuntime;
 
 beforeAll(async () => {
   on = await runtimeOnSimulator({
     scenario: 'scale',
     params: { pods: String(PODS), services: '100', proxies: '2500' },
-    faults: { latencyMs: 500 },
-    env: { MESHDX_FIRST_ANSWER_MS: '1500' },
+    faults: { latencyMs: PAGE_LATENCY_MS },
+    env: { MESHDX_FIRST_ANSWER_MS: String(FIRST_ANSWER_MS) },
   });
-});
+}, GATHER_GUARD_MS);
 
 afterAll(() => on?.close());
 
@@ -46,7 +55,7 @@ describe('the first answer while the first pod list runs', () => {
 
     // once the list is in, the same views answer whole, with nothing late
     await expect
-      .poll(async () => (await getInventory(scope)).late, { timeout: 20_000 })
+      .poll(async () => (await getInventory(scope)).late, { timeout: EVENT_WAIT_GUARD_MS })
       .toBeUndefined();
     const inventory = await getInventory(scope);
     // the scenario's pods and the control plane's

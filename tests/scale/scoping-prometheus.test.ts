@@ -18,6 +18,11 @@ import {
   type RunningPrometheus,
 } from '../../test-support/prometheus';
 import { podKey } from '../../lib/refs/pod-ref';
+import {
+  GATHER_GUARD_MS,
+  NO_DEADLINE_FOR_COMPLETENESS,
+  NO_PROXY_TIMEOUT_FOR_COMPLETENESS,
+} from '../../test-support/deadlines';
 
 /**
  * Scoping at fleet scale: with Prometheus holding every proxy's Envoy and Istio series, the gather
@@ -56,7 +61,9 @@ describe('scoping gather with the fleet from Prometheus', () => {
       kc,
       istioNamespace: 'istio-system',
       concurrency: 16,
-      timeoutMs: 3_000,
+      // the direct gathers are compared proxy by proxy: none may time out on a busy machine
+      timeoutMs: NO_PROXY_TIMEOUT_FOR_COMPLETENESS,
+      deadlineMs: NO_DEADLINE_FOR_COMPLETENESS,
       logTailLines: 200,
     };
     const body = await (await fetch(`http://127.0.0.1:${sim.port}/_sim/envoy/metrics`)).text();
@@ -68,7 +75,7 @@ describe('scoping gather with the fleet from Prometheus', () => {
       'count(envoy_cluster_manager_active_clusters)',
       (r) => Number((r[0] as { value?: [number, string] } | undefined)?.value?.[1]) === n,
     );
-  }, 60_000);
+  }, GATHER_GUARD_MS);
 
   afterAll(async () => {
     deps?.transport.close();
@@ -141,7 +148,8 @@ describe('scoping gather with the fleet from Prometheus', () => {
 
   it('waits for a slow Prometheus up to half its deadline rather than read every proxy', async () => {
     // Prometheus behind a second of delay: longer than twice the per-proxy timeout (2 x 300 ms),
-    // well within half the view's deadline (2 s)
+    // far within half the view's deadline (30 s, so that a busy machine's slower Prometheus
+    // is waited for too)
     const slow = http.createServer((req, res) => {
       setTimeout(() => {
         const up = http.request(
@@ -163,7 +171,7 @@ describe('scoping gather with the fleet from Prometheus', () => {
       const g = await gatherScopingInput({
         ...deps,
         timeoutMs: 300,
-        deadlineMs: 4_000,
+        deadlineMs: 60_000,
         prometheusUrl: `http://127.0.0.1:${addr.port}`,
       });
       const after = await simRequests();

@@ -15,6 +15,7 @@ import type { Sidecar } from '../../lib/kube/types';
 import { computeScoping, scopingDeps } from '../../server/screens/scoping/scoping';
 import { baseRuntimeFor } from '../../server/runtime/registry';
 import { activeClusters, podNamed, rawMeshOf, wiredUnscopedMesh } from './harness';
+import { GATHER_GUARD_MS } from '../../test-support/deadlines';
 import { expectedActive } from './istio-rules';
 
 const h = wiredUnscopedMesh('scoping');
@@ -22,7 +23,7 @@ let view: ScopingView;
 
 beforeAll(async () => {
   view = await computeScoping(scopingDeps(baseRuntimeFor()));
-}, 60_000);
+}, GATHER_GUARD_MS);
 
 describe('apply the generated Sidecar and verify (unscoped-mesh simulator)', () => {
   it('measured every proxy and observed every workload through Envoy stats', () => {
@@ -87,60 +88,64 @@ describe('apply the generated Sidecar and verify (unscoped-mesh simulator)', () 
       expect(await activeClusters(w.namespace, p.pod)).toBe(p.measuredActive);
   });
 
-  it('a workloadSelector Sidecar moves only the proxies it selects, as Istio and meshdx say', async () => {
-    const target =
-      view.report.namespaces.find(
-        (n) =>
-          n.defaultSidecar.source === 'none' &&
-          !view.report.generated.some((g) => g.namespace === n.name && g.level === 'namespace'),
-      ) ??
-      view.report.namespaces.find((n) => n.defaultSidecar.source === 'none' && n.workloads > 1);
-    if (!target) throw new Error('no unscoped namespace left');
-    const inNs = view.report.workloads.filter(
-      (w) => w.namespace === target.name && w.proxies.length > 0,
-    );
-    const [chosen, ...rest] = inNs;
-    if (!chosen || rest.length === 0) throw new Error(`${target.name}: need two workloads`);
-    const app = podNamed(h.sim, chosen.namespace, chosen.proxies[0]!.pod).metadata.labels?.app;
-    expect(app).toBeDefined();
-    const hosts = ['./*', 'istio-system/*'];
-    const sidecar: Sidecar = {
-      apiVersion: 'networking.istio.io/v1',
-      kind: 'Sidecar',
-      metadata: { name: `only-${chosen.name}`, namespace: target.name },
-      spec: { workloadSelector: { labels: { app: app! } }, egress: [{ hosts }] },
-    };
-    const res = await baseRuntimeFor().transport.request(
-      `/apis/networking.istio.io/v1/namespaces/${target.name}/sidecars`,
-      { method: 'POST', body: JSON.stringify(sidecar) },
-    );
-    expect(res.status).toBe(201);
+  it(
+    'a workloadSelector Sidecar moves only the proxies it selects, as Istio and meshdx say',
+    async () => {
+      const target =
+        view.report.namespaces.find(
+          (n) =>
+            n.defaultSidecar.source === 'none' &&
+            !view.report.generated.some((g) => g.namespace === n.name && g.level === 'namespace'),
+        ) ??
+        view.report.namespaces.find((n) => n.defaultSidecar.source === 'none' && n.workloads > 1);
+      if (!target) throw new Error('no unscoped namespace left');
+      const inNs = view.report.workloads.filter(
+        (w) => w.namespace === target.name && w.proxies.length > 0,
+      );
+      const [chosen, ...rest] = inNs;
+      if (!chosen || rest.length === 0) throw new Error(`${target.name}: need two workloads`);
+      const app = podNamed(h.sim, chosen.namespace, chosen.proxies[0]!.pod).metadata.labels?.app;
+      expect(app).toBeDefined();
+      const hosts = ['./*', 'istio-system/*'];
+      const sidecar: Sidecar = {
+        apiVersion: 'networking.istio.io/v1',
+        kind: 'Sidecar',
+        metadata: { name: `only-${chosen.name}`, namespace: target.name },
+        spec: { workloadSelector: { labels: { app: app! } }, egress: [{ hosts }] },
+      };
+      const res = await baseRuntimeFor().transport.request(
+        `/apis/networking.istio.io/v1/namespaces/${target.name}/sidecars`,
+        { method: 'POST', body: JSON.stringify(sidecar) },
+      );
+      expect(res.status).toBe(201);
 
-    const selected = chosen.proxies.filter(
-      (p) => podNamed(h.sim, chosen.namespace, p.pod).metadata.labels?.app === app,
-    );
-    expect(selected.length).toBe(chosen.proxies.length);
-    for (const p of selected) {
-      const pod = podNamed(h.sim, chosen.namespace, p.pod);
-      const now = await activeClusters(chosen.namespace, p.pod);
-      expect(now).toBe(expectedActive(pod, rawMeshOf(h.sim), hosts));
-      expect(now).toBe(expectedActive(pod, rawMeshOf(h.sim)));
-      expect(now).toBeLessThan(p.measuredActive ?? 0);
-    }
-    for (const w of rest)
-      for (const p of w.proxies)
-        expect(await activeClusters(w.namespace, p.pod)).toBe(p.measuredActive);
+      const selected = chosen.proxies.filter(
+        (p) => podNamed(h.sim, chosen.namespace, p.pod).metadata.labels?.app === app,
+      );
+      expect(selected.length).toBe(chosen.proxies.length);
+      for (const p of selected) {
+        const pod = podNamed(h.sim, chosen.namespace, p.pod);
+        const now = await activeClusters(chosen.namespace, p.pod);
+        expect(now).toBe(expectedActive(pod, rawMeshOf(h.sim), hosts));
+        expect(now).toBe(expectedActive(pod, rawMeshOf(h.sim)));
+        expect(now).toBeLessThan(p.measuredActive ?? 0);
+      }
+      for (const w of rest)
+        for (const p of w.proxies)
+          expect(await activeClusters(w.namespace, p.pod)).toBe(p.measuredActive);
 
-    // meshdx, asked again, sees the Sidecar and models exactly what the proxies now report
-    const again = await computeScoping(scopingDeps(baseRuntimeFor()));
-    const row = again.report.workloads.find(
-      (w) => w.namespace === chosen.namespace && w.name === chosen.name,
-    );
-    expect(row?.sidecar).toMatchObject({ source: 'workload', name: sidecar.metadata.name });
-    for (const p of row?.proxies ?? [])
-      expect({ pod: p.pod, modelled: p.clusters.modelled }).toEqual({
-        pod: p.pod,
-        modelled: p.measuredActive,
-      });
-  }, 60_000);
+      // meshdx, asked again, sees the Sidecar and models exactly what the proxies now report
+      const again = await computeScoping(scopingDeps(baseRuntimeFor()));
+      const row = again.report.workloads.find(
+        (w) => w.namespace === chosen.namespace && w.name === chosen.name,
+      );
+      expect(row?.sidecar).toMatchObject({ source: 'workload', name: sidecar.metadata.name });
+      for (const p of row?.proxies ?? [])
+        expect({ pod: p.pod, modelled: p.clusters.modelled }).toEqual({
+          pod: p.pod,
+          modelled: p.measuredActive,
+        });
+    },
+    GATHER_GUARD_MS,
+  );
 });

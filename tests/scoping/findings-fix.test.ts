@@ -14,6 +14,7 @@ import { getWholeFindings } from '../../server/screens/findings/findings';
 import { scopingOf } from '../../server/screens/scoping/scoping';
 import { baseRuntimeFor } from '../../server/runtime/registry';
 import { wiredUnscopedMesh } from './harness';
+import { GATHER_GUARD_MS } from '../../test-support/deadlines';
 
 wiredUnscopedMesh('findings-fix');
 let view: ScopingView;
@@ -25,7 +26,7 @@ beforeAll(async () => {
   // the proxies and Findings' copy could miss its deadline on a busy machine
   view = await scopingOf(baseRuntimeFor());
   report = await getWholeFindings(asMeshdx(null));
-}, 60_000);
+}, GATHER_GUARD_MS);
 
 describe('MDX0301 in the Findings view', () => {
   it('carries Scoping’s proposed Sidecar, with the namespaces the workloads call', () => {

@@ -19,12 +19,21 @@ import { startSimulator, type RunningSimulator } from '../../server/sim/index';
 import { resetRegistry, baseRuntimeFor } from '../../server/runtime/registry';
 import type { RawMesh } from './istio-rules';
 import { podKey } from '../../lib/refs/pod-ref';
+import {
+  COMPLETENESS_ENV,
+  GATHER_GUARD_MS,
+  NO_PROXY_TIMEOUT_FOR_COMPLETENESS,
+} from '../../test-support/deadlines';
 
 export interface WiredSim {
   readonly sim: RunningSimulator;
 }
 
-/** Starts unscoped-mesh before the file's tests (register this before their own hooks). */
+/**
+ * Starts unscoped-mesh before the file's tests (register this before their own hooks). The
+ * tests check that every proxy is measured and observed, so meshdx's view deadline and proxy
+ * timeout are ones no proxy that answers can miss, however busy the machine.
+ */
 export function wiredUnscopedMesh(prefix: string): WiredSim {
   let sim: RunningSimulator | undefined;
   let dir = '';
@@ -39,9 +48,10 @@ export function wiredUnscopedMesh(prefix: string): WiredSim {
     const kubeconfig = path.join(dir, 'kubeconfig');
     fs.writeFileSync(kubeconfig, sim.kubeconfigYaml);
     process.env.MESHDX_KUBECONFIG = kubeconfig;
+    Object.assign(process.env, COMPLETENESS_ENV);
     delete process.env.MESHDX_PROMETHEUS;
     resetRegistry();
-  }, 60_000);
+  }, GATHER_GUARD_MS);
   afterAll(async () => {
     resetRegistry();
     process.env = saved;
@@ -78,6 +88,11 @@ export function podNamed(sim: RunningSimulator, namespace: string, name: string)
 
 /** What the proxy itself reports (envoy_cluster_manager_active_clusters), or null. */
 export async function activeClusters(namespace: string, pod: string): Promise<number | null> {
-  const r = await scrapeProxyStats(baseRuntimeFor().transport, namespace, pod, 5_000);
+  const r = await scrapeProxyStats(
+    baseRuntimeFor().transport,
+    namespace,
+    pod,
+    NO_PROXY_TIMEOUT_FOR_COMPLETENESS,
+  );
   return r.ok ? r.stats.activeClusters : null;
 }

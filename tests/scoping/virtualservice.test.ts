@@ -15,6 +15,7 @@ import { computeScoping, scopingDeps } from '../../server/screens/scoping/scopin
 import { baseRuntimeFor } from '../../server/runtime/registry';
 import { collectionPath, ISTIO_GROUP, type IstioKind } from '../../server/kube/resources';
 import { activeClusters, podNamed, rawMeshOf, wiredUnscopedMesh } from './harness';
+import { GATHER_GUARD_MS } from '../../test-support/deadlines';
 import { expectedActive } from './istio-rules';
 import { workloadNameKey } from '../../lib/refs/workload-ref';
 import { scopedHost } from '../../lib/refs/object-ref';
@@ -26,7 +27,7 @@ const fqdn = (s: Service) => `${s.metadata.name}.${nsOf(s)}.svc.cluster.local`;
 
 beforeAll(async () => {
   initial = await computeScoping(scopingDeps(baseRuntimeFor()));
-}, 60_000);
+}, GATHER_GUARD_MS);
 
 async function create(resource: IstioKind, namespace: string, body: unknown): Promise<number> {
   const res = await baseRuntimeFor().transport.request(

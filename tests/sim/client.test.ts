@@ -21,6 +21,7 @@ import {
   testScenario,
 } from './world';
 import { podKeyOfObject } from '../../lib/refs/pod-ref';
+import { EVENT_WAIT_GUARD_MS } from '../../test-support/deadlines';
 
 let sim: RunningSimulator;
 let kc: KubeConfig;
@@ -272,7 +273,7 @@ describe('pods/portforward (client-node PortForward through a local TCP listener
         sock.write('GET /ready HTTP/1.1\r\nHost: x\r\n\r\n'),
       );
       await expect
-        .poll(() => text, { timeout: 5_000 })
+        .poll(() => text, { timeout: EVENT_WAIT_GUARD_MS })
         .toContain('error forwarding port 15000 to pod shop/web-1');
       sock.destroy();
     } finally {

@@ -5,6 +5,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { KUBECTL, kubectlSim, requireKubectl } from './kubectl-harness';
 import { expectConfigDumpThrough, HELLO, localGet } from './world';
+import { EVENT_WAIT_GUARD_MS } from '../../test-support/deadlines';
 
 requireKubectl('the kubectl port-forward tests of the simulator');
 
@@ -101,7 +102,9 @@ describe('real kubectl port-forward against the simulator', () => {
       );
       let got = '';
       sock.on('data', (d: Buffer) => (got += d.toString('latin1')));
-      await expect.poll(() => got.includes('\r\n\r\n'), { timeout: 5_000 }).toBe(true);
+      await expect
+        .poll(() => got.includes('\r\n\r\n'), { timeout: EVENT_WAIT_GUARD_MS })
+        .toBe(true);
       expect(got).toMatch(/^HTTP\/1\.1 101 /);
       expect(got).toContain('X-Stream-Protocol-Version: portforward.k8s.io');
       sock.write(bytes);

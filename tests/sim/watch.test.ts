@@ -2,6 +2,7 @@ import { KubeConfig, Watch } from '@kubernetes/client-node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSimulator, type RunningSimulator } from '../../server/sim/index';
 import { fakeMesh, START, testScenario } from './world';
+import { EVENT_WAIT_GUARD_MS } from '../../test-support/deadlines';
 
 let sim: RunningSimulator;
 let kc: KubeConfig;
@@ -111,7 +112,7 @@ describe('Watch', () => {
         }),
       () => (ended = true),
     );
-    await expect.poll(() => ended, { timeout: 3_000 }).toBe(true);
+    await expect.poll(() => ended, { timeout: EVENT_WAIT_GUARD_MS }).toBe(true);
     expect(events.filter((e) => e.type === 'ADDED').map((e) => e.name)).toEqual([
       'istio-system',
       'kube-system',

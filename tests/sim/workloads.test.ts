@@ -2,12 +2,17 @@ import { AppsV1Api, KubeConfig, type V1Pod } from '@kubernetes/client-node';
 import { describe, expect, it } from 'vitest';
 import type { Pod } from '../../lib/kube/types';
 import { kubectlSim, requireKubectl } from './kubectl-harness';
+import { EVENT_WAIT_GUARD_MS } from '../../test-support/deadlines';
 
 requireKubectl('the workload tests of the simulator');
 
 const HOLD = '{"holdApplicationUntilProxyStarts":true}';
 
-async function until<T>(what: string, fn: () => T | undefined, ms = 2000): Promise<T> {
+async function until<T>(
+  what: string,
+  fn: () => T | undefined,
+  ms = EVENT_WAIT_GUARD_MS,
+): Promise<T> {
   const end = Date.now() + ms;
   for (;;) {
     const v = fn();

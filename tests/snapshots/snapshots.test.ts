@@ -24,6 +24,7 @@ import { deleteSnapshot, freezeView } from '../../server/screens/snapshots/snaps
 import { startSimulator, type RunningSimulator } from '../../server/sim/index';
 import { KUBECTL, requireKubectl } from '../sim/kubectl-harness';
 import { parsePodKey, podKey, podKeyOfObject } from '../../lib/refs/pod-ref';
+import { EVENT_WAIT_GUARD_MS } from '../../test-support/deadlines';
 
 requireKubectl('the snapshot test (it deletes the pods a snapshot names with kubectl)');
 
@@ -45,7 +46,7 @@ async function advance(ms: number): Promise<void> {
 }
 
 async function until<T>(what: string, f: () => T | null | undefined): Promise<T> {
-  const end = Date.now() + 30_000;
+  const end = Date.now() + EVENT_WAIT_GUARD_MS;
   for (;;) {
     const v = f();
     if (v !== null && v !== undefined) return v;

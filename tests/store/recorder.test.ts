@@ -10,6 +10,7 @@ import { openHistoryStore, type HistoryStore } from '../../server/store/history-
 import type { Recorder } from '../../server/store/recorder';
 import { recorderOn } from '../../test-support/feeds';
 import { START, recorderScenario, simEvent, simPod } from './scenario';
+import { EVENT_WAIT_GUARD_MS } from '../../test-support/deadlines';
 
 type Sim = Awaited<ReturnType<typeof startSimulator>>;
 let sim: Sim;
@@ -40,7 +41,8 @@ const SEC = 1000;
 const at = (ms: number) => new Date(START.getTime() + ms);
 const now = () => sim.clock.now().getTime();
 const uidOf = (name: string) => sim.store.get<Pod>('pods', 'shop', name)?.metadata.uid as string;
-const until = (fn: () => boolean) => expect.poll(fn, { timeout: 8_000, interval: 20 }).toBe(true);
+const until = (fn: () => boolean) =>
+  expect.poll(fn, { timeout: EVENT_WAIT_GUARD_MS, interval: 20 }).toBe(true);
 
 function open(): { store: HistoryStore; recorder: Recorder } {
   const store = openHistoryStore(file, { flushIntervalMs: 10 });
@@ -202,7 +204,7 @@ describe('the recorder without an API server', () => {
     const store = openHistoryStore(':memory:');
     const recorder = recorderOn(dt, dead, store, { backoffMs: [10, 40] });
     await expect
-      .poll(() => recorder.status().pods.lastError ?? '', { timeout: 5_000 })
+      .poll(() => recorder.status().pods.lastError ?? '', { timeout: EVENT_WAIT_GUARD_MS })
       .toMatch(/first list failed: cannot reach the API server/);
     expect(recorder.status()).toMatchObject({
       closedAtStart: null,

@@ -15,6 +15,7 @@ import { cacheOn, recorderOn } from '../../test-support/feeds';
 import { startSimulator } from '../../server/sim/index';
 import { openHistoryStore, type HistoryStore, type Recorder } from '../../server/store';
 import { START, recorderScenario, simEvent } from '../store/scenario';
+import { EVENT_WAIT_GUARD_MS } from '../../test-support/deadlines';
 
 type Sim = Awaited<ReturnType<typeof startSimulator>>;
 let sim: Sim;
@@ -79,7 +80,8 @@ function pod(app: Cs, proxy: Cs, readyAt?: number): Pod {
   };
 }
 
-const until = (fn: () => boolean) => expect.poll(fn, { timeout: 8_000, interval: 20 }).toBe(true);
+const until = (fn: () => boolean) =>
+  expect.poll(fn, { timeout: EVENT_WAIT_GUARD_MS, interval: 20 }).toBe(true);
 
 function record(store: HistoryStore): Recorder {
   return recorderOn(t, kc, store, { now: () => sim.clock.now(), backoffMs: [20, 100] });

@@ -48,6 +48,13 @@ export interface ScanDeps {
   podsDetail?: () => string;
   /** Where a sync state that came in after its view answered is kept for the next view. */
   syncCache?: SyncCache;
+  /** How long istiod's sync state is waited for once the figures are in (SYNC_GRACE_MS). */
+  syncGraceMs?: number;
+  /**
+   * When the proxies not read yet are given up as late, if before the deadline: for a caller
+   * (a test) that decides the moment by what it has seen, not by the clock.
+   */
+  proxiesDue?: Promise<void>;
 }
 
 type Sync = SyncParse & { istiods: number };
@@ -72,11 +79,12 @@ async function syncWithin(
   deadline: Promise<void>,
   deadlineMs: number,
   cache: SyncCache | undefined,
+  graceMs: number,
 ): Promise<Sync> {
   void syncPromise.then((sync) => {
     if (cache) cache.value = { at: Date.now(), sync };
   });
-  const grace = timer(SYNC_GRACE_MS);
+  const grace = timer(graceMs);
   try {
     const late = Symbol('late');
     const first = await Promise.race([
@@ -95,14 +103,14 @@ async function syncWithin(
       ...kept.sync,
       errors: [
         ...kept.sync.errors,
-        `istiod sync state is ${age} s old: the current one was not in within ${SYNC_GRACE_MS} ms of the figures`,
+        `istiod sync state is ${age} s old: the current one was not in within ${graceMs} ms of the figures`,
       ],
     };
   }
   return {
     byProxy: new Map(),
     errors: [
-      `istiod sync state late: not in within ${SYNC_GRACE_MS} ms of the figures (deadline ${deadlineMs} ms); the next view uses it`,
+      `istiod sync state late: not in within ${graceMs} ms of the figures (deadline ${deadlineMs} ms); the next view uses it`,
     ],
     istiods: 0,
   };
@@ -134,6 +142,9 @@ export async function scanFleet(
   const started = Date.now();
   const deadlineMs = deps.deadlineMs ?? DEFAULT_DEADLINE_MS;
   const deadline = timer(deadlineMs);
+  const proxiesDue = deps.proxiesDue
+    ? Promise.race([deps.proxiesDue, deadline.done])
+    : deadline.done;
   try {
     const promPromise = deps.prometheus
       ? readPromFleet({
@@ -196,13 +207,7 @@ export async function scanFleet(
             : null,
       };
     } else {
-      outcomes = await scrapeAll(
-        { ...deps, deadlineMs },
-        asked,
-        progress,
-        deadline.done,
-        onProgress,
-      );
+      outcomes = await scrapeAll({ ...deps, deadlineMs }, asked, progress, proxiesDue, onProgress);
       const late = outcomes.filter((o) => o && !o.ok && o.status === 'late').length;
       const notes = [
         promNote,
@@ -219,7 +224,13 @@ export async function scanFleet(
       };
     }
     const [sync, ztunnels, istio, root] = await Promise.all([
-      syncWithin(syncPromise, deadline.done, deadlineMs, deps.syncCache),
+      syncWithin(
+        syncPromise,
+        deadline.done,
+        deadlineMs,
+        deps.syncCache,
+        deps.syncGraceMs ?? SYNC_GRACE_MS,
+      ),
       view
         .within('ztunnels', scanZtunnels(deps, pods, deps.istioNamespace))
         .then((z) => (z.ok ? z.value : [])),
