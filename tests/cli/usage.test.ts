@@ -56,17 +56,15 @@ describe('meshdx: help and wrong flags, from the real command line', () => {
   }, 120_000);
 
   it('prints the overall usage for --help, and refuses no command or an unknown one', async () => {
-    const [help, short, word, none, unknown, flag, proto] = await Promise.all(
-      [
-        ['--help'],
-        ['-h'],
-        ['help'],
-        [],
-        ['clusterz', 'dump.json'],
-        ['--bogus'],
-        ['constructor'],
-      ].map(meshdx),
-    );
+    const [help, short, word, none, unknown, flag, proto] = await Promise.all([
+      meshdx(['--help']),
+      meshdx(['-h']),
+      meshdx(['help']),
+      meshdx([]),
+      meshdx(['clusterz', 'dump.json']),
+      meshdx(['--bogus']),
+      meshdx(['constructor']),
+    ]);
     for (const r of [help, short, word]) {
       expect(r.code).toBe(0);
       expect(r.stderr).toBe('');
