@@ -2,33 +2,32 @@
 // `npm run demo [-- --port P] [-- --scenario NAME] [-- --clock ISO] [-- --data-dir DIR]`: starts the simulated
 // meshed cluster and the meshdx dashboard on it, through the same kubeconfig path a real
 // cluster uses. Builds the dashboard first when the build is missing or older than the sources.
+// `--help` lists the flags (bin/demo-options.mjs).
 import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
-import { parseArgs } from 'node:util';
+import {
+  claimDataDir,
+  DEMO_USAGE,
+  kubeconfigPath,
+  parseDemoArgs,
+  releaseDataDir,
+} from './demo-options.mjs';
 
 const root = path.resolve(import.meta.dirname, '..');
 const bin = (name) => path.join(root, 'node_modules', '.bin', name);
 
-const { values } = parseArgs({
-  options: {
-    port: { type: 'string', default: process.env.PORT ?? '3000' },
-    host: { type: 'string', default: process.env.HOST ?? '127.0.0.1' },
-    scenario: { type: 'string', default: 'demo' },
-    clock: { type: 'string' },
-    rebuild: { type: 'boolean', default: false },
-    'fresh-history': { type: 'boolean', default: false },
-    // where the simulators' kubeconfigs (and, without MESHDX_DB, the history) are written: two
-    // demos side by side each need their own
-    'data-dir': { type: 'string', default: path.join(root, 'data') },
-  },
-});
-const port = Number(values.port);
-if (!Number.isInteger(port) || port < 1 || port > 65535) {
-  console.error(`meshdx demo: --port ${values.port} is not a TCP port`);
+const parsed = parseDemoArgs(process.argv.slice(2), process.env, root);
+if ('help' in parsed) {
+  process.stdout.write(DEMO_USAGE);
+  process.exit(0);
+}
+if ('error' in parsed) {
+  process.stderr.write(`meshdx demo: ${parsed.error}\n${DEMO_USAGE}`);
   process.exit(2);
 }
+const { port, host, scenarios, clock, dataDir } = parsed.options;
 
 function newestMtime(dir) {
   let newest = 0;
@@ -42,7 +41,7 @@ function newestMtime(dir) {
 
 function needsBuild() {
   const id = path.join(root, '.next', 'BUILD_ID');
-  if (values.rebuild || !fs.existsSync(id)) return true;
+  if (parsed.options.rebuild || !fs.existsSync(id)) return true;
   const built = fs.statSync(id).mtimeMs;
   return ['app', 'components', 'lib', 'server', 'public'].some(
     (d) => fs.existsSync(path.join(root, d)) && newestMtime(path.join(root, d)) > built,
@@ -87,12 +86,26 @@ function shutdown(code) {
 process.on('SIGINT', () => shutdown(0));
 process.on('SIGTERM', () => shutdown(0));
 
-if (!(await portFree(port, values.host))) {
+if (!(await portFree(port, host))) {
   console.error(
-    `meshdx demo: port ${port} on ${values.host} is in use; pick another with \`npm run demo -- --port P\` or PORT=P`,
+    `meshdx demo: port ${port} on ${host} is in use; pick another with \`npm run demo -- --port P\` or PORT=P`,
   );
   process.exit(2);
 }
+
+const shownHost = host === '0.0.0.0' ? 'localhost' : host.includes(':') ? `[${host}]` : host;
+const url = `http://${shownHost}:${port}/`;
+// the simulators' kubeconfigs are in the data folder: a second demo writing them would take the
+// first one's dashboard over (it follows the kubeconfig), so one demo holds a folder at a time
+const claim = await claimDataDir(dataDir, { pid: process.pid, url });
+if ('heldBy' in claim) {
+  const { pid, url: theirs } = claim.heldBy;
+  console.error(
+    `meshdx demo: ${path.relative(process.cwd(), dataDir) || '.'} is used by the demo running as pid ${pid}${theirs ? ` (${theirs})` : ''}; stop it, or give this one its own folder with --data-dir DIR`,
+  );
+  process.exit(2);
+}
+process.on('exit', () => releaseDataDir(dataDir, process.pid));
 
 const env = { ...process.env, NEXT_TELEMETRY_DISABLED: '1' };
 /** Whether a process with this id still runs (a build lock's owner). */
@@ -128,24 +141,8 @@ while (needsBuild()) {
   break;
 }
 
-const dataDir = path.resolve(values['data-dir']);
-fs.mkdirSync(dataDir, { recursive: true });
-// `--scenario demo,phantom-503`: one simulated cluster per scenario, one kubeconfig context each
-const scenarios = [
-  ...new Set(
-    values.scenario
-      .split(',')
-      .map((s) => s.trim())
-      .filter(Boolean),
-  ),
-];
-if (scenarios.length === 0) {
-  console.error('meshdx demo: --scenario names no scenario');
-  process.exit(2);
-}
-
 function startSim(scenario) {
-  const kubeconfig = path.join(dataDir, `sim-${scenario}.kubeconfig`);
+  const kubeconfig = kubeconfigPath(dataDir, scenario);
   fs.rmSync(kubeconfig, { force: true });
   const simArgs = [
     'server/sim/main.ts',
@@ -156,7 +153,7 @@ function startSim(scenario) {
     '--kubeconfig',
     kubeconfig,
   ];
-  if (values.clock) simArgs.push('--clock', values.clock);
+  if (clock) simArgs.push('--clock', clock);
   const sim = spawn(bin('tsx'), simArgs, { cwd: root, stdio: ['ignore', 'pipe', 'inherit'], env });
   children.push(sim);
   const tag = scenarios.length > 1 ? `[sim ${scenario}]` : '[sim]';
@@ -192,7 +189,7 @@ for (const [i, file] of kubeconfigs.entries()) {
 const contextOf = (scenario) => `meshdx-sim-${scenario}`;
 
 const db = process.env.MESHDX_DB ?? dataDir;
-if (values['fresh-history']) {
+if (parsed.options.freshHistory) {
   // a run that must be reproducible (e2e, screenshots) starts with no recorded history
   for (const scenario of scenarios)
     for (const suffix of ['', '-wal', '-shm'])
@@ -203,7 +200,7 @@ const webEnv = { ...env };
 delete webEnv.MESHDX_KUBECONFIG;
 delete webEnv.MESHDX_CONTEXT;
 // idle keep-alive connections outlive Node clients' 5 s socket reuse (test-support/next-start.ts)
-const nextArgs = ['start', '-p', String(port), '-H', values.host, '--keepAliveTimeout', '65000'];
+const nextArgs = ['start', '-p', String(port), '-H', host, '--keepAliveTimeout', '65000'];
 const next = spawn(bin('next'), nextArgs, {
   cwd: root,
   stdio: ['ignore', 'pipe', 'inherit'],
@@ -213,7 +210,7 @@ const next = spawn(bin('next'), nextArgs, {
     MESHDX_DB: db,
     // a frozen simulated clock does not move with the wall clock: date pod changes by the
     // times the pod objects carry, as for any cluster whose clock is not to be trusted
-    ...(values.clock ? { MESHDX_CLOCK: 'objects' } : {}),
+    ...(clock ? { MESHDX_CLOCK: 'objects' } : {}),
     // the simulated API servers run on this machine, not a shared control plane: the demo
     // gives meshdx a larger request budget than the default meant for real clusters
     MESHDX_API_QPS: process.env.MESHDX_API_QPS ?? '200',
@@ -223,11 +220,10 @@ const next = spawn(bin('next'), nextArgs, {
 children.push(next);
 next.stdout.on('data', (d) => process.stdout.write(`[web] ${d}`));
 next.on('exit', (code) => shutdown(code ?? 1));
-const shownHost = values.host === '0.0.0.0' ? 'localhost' : values.host;
 await orStop(
   waitFor(
     () =>
-      fetch(`http://${shownHost}:${port}/api/cluster`).then(
+      fetch(new URL('api/cluster', url)).then(
         (r) => r.ok,
         () => false,
       ),
@@ -237,7 +233,7 @@ await orStop(
 );
 const names = scenarios.map((s) => `"${contextOf(s)}"`).join(', ');
 console.log(
-  `\nmeshdx is running on the simulated cluster${scenarios.length > 1 ? 's' : ''} ${names}: http://${shownHost}:${port}/`,
+  `\nmeshdx is running on the simulated cluster${scenarios.length > 1 ? 's' : ''} ${names}: ${url}`,
 );
 for (const [i, file] of kubeconfigs.entries()) {
   const which = scenarios.length > 1 ? `   (${scenarios[i]})` : '';

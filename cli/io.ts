@@ -1,4 +1,5 @@
 import fs from 'node:fs';
+import { parseArgs } from 'node:util';
 import { findDeepNesting } from '../lib/json-depth';
 
 /** What a command gets from the process, so that commands can be tested without spawning. */
@@ -186,6 +187,43 @@ export function emptyArgumentError(argv: string[]): string | null {
   return before.startsWith('-')
     ? `the argument after ${before} is empty: an option's value or a FILE cannot be empty`
     : `argument ${i + 1} is empty: a FILE cannot be empty`;
+}
+
+/** The options of a command parsed with node:util's parseArgs. */
+export type OptionSpecs = Record<string, { type: 'string' | 'boolean'; multiple?: boolean }>;
+
+/**
+ * What is wrong with argv for a command whose options node:util's parseArgs reads, in the words
+ * of the other commands (node's own are for programmers: "Unknown option '--x'. To specify a
+ * positional argument..."): an unknown flag, a value missing or looking like the next flag, a
+ * value given to a switch, an argument where none is taken. Null when nothing is.
+ */
+export function optionsProblem(
+  argv: readonly string[],
+  options: OptionSpecs,
+  allowPositionals = false,
+): string | null {
+  const { tokens } = parseArgs({
+    args: [...argv],
+    options,
+    strict: false,
+    allowPositionals: true,
+    tokens: true,
+  });
+  // a wrong flag is named before an argument out of place (often the flag's value)
+  for (const t of tokens) {
+    if (t.kind !== 'option') continue;
+    const spec = Object.hasOwn(options, t.name) ? options[t.name] : undefined;
+    if (!spec) return `unknown option ${t.rawName}`;
+    if (spec.type === 'boolean' && t.value !== undefined) return `${t.rawName} takes no value`;
+    if (spec.type === 'string') {
+      if (t.value === undefined) return `${t.rawName} needs a value`;
+      if (!t.inlineValue && t.value.length > 1 && t.value.startsWith('-'))
+        return `${t.rawName} needs a value (got ${t.value}; write ${t.rawName}=${t.value} for a value starting with "-")`;
+    }
+  }
+  const stray = allowPositionals ? undefined : tokens.find((t) => t.kind === 'positional');
+  return stray ? `unexpected argument ${stray.value}` : null;
 }
 
 /**

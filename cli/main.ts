@@ -50,18 +50,26 @@ export async function main(argv: string[], given: CliIO): Promise<number> {
     stderr: (t) => given.stderr(terminalText(t)),
   };
   const [name, ...rest] = argv;
-  if (!name || name === '--help' || name === '-h' || name === 'help') {
+  if (name === '--help' || name === '-h' || name === 'help') {
     io.stdout(usage());
-    return name ? 0 : EXIT_USAGE;
+    return EXIT_OK;
   }
-  const command = COMMANDS[name];
+  // no command is a wrong use: the usage goes where errors go, as for an unknown one
+  if (!name) {
+    io.stderr(`meshdx: a COMMAND is needed\n${usage()}`);
+    return EXIT_USAGE;
+  }
+  const command = Object.hasOwn(COMMANDS, name) ? COMMANDS[name] : undefined;
   if (!command) {
-    io.stderr(`meshdx: unknown command "${name}"\n${usage()}`);
+    const what = name.startsWith('-') ? `unknown option ${name}` : `unknown command "${name}"`;
+    io.stderr(`meshdx: ${what}\n${usage()}`);
     return EXIT_USAGE;
   }
   const mod = await command.load();
-  // `-h`/`--help` anywhere asks for the command's usage, never names a file (`./-h` does)
-  if (rest.includes('--help') || rest.includes('-h')) {
+  // `-h`/`--help` among the options asks for the command's usage, never names a file (`./-h`
+  // does, or `-- -h`)
+  const options = rest.includes('--') ? rest.slice(0, rest.indexOf('--')) : rest;
+  if (options.includes('--help') || options.includes('-h')) {
     io.stdout(mod.USAGE);
     return EXIT_OK;
   }

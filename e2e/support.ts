@@ -28,7 +28,8 @@ export const PORTS = {
 };
 /** Where each demo's simulators write their kubeconfigs (`npm run demo -- --data-dir`). */
 export const DEMO_DATA = {
-  demo: path.join(import.meta.dirname, '..', 'data'),
+  // the demo's default (`data/demo-PORT`): it is started without --data-dir
+  demo: path.join(import.meta.dirname, '..', 'data', `demo-${PORTS.demo}`),
   clockDemo: path.join(import.meta.dirname, '..', 'test-results', 'clock-demo'),
   rolloutDemo: path.join(import.meta.dirname, '..', 'test-results', 'rollout-demo'),
 };

@@ -21,23 +21,43 @@ export interface ParsedArgs {
   problems: string[];
 }
 
-/** Minimal argv parser: `--name value`, `--name=value`, boolean `--flag`. */
+/**
+ * Minimal argv parser: `--name value`, `--name=value`, boolean `--flag`; `--` ends the options
+ * (a FILE named `-x` after it). What is wrong is listed in `problems`, each naming the flag: an
+ * unknown one (`-x` too: a FILE starting with "-" goes after `--` or as `./-x`), a value missing
+ * or looking like the next flag, a value given to a switch. A lone `-` is a FILE.
+ */
 export function parseArgs(argv: string[], valued: string[], booleans: string[]): ParsedArgs {
   const out: ParsedArgs = { positional: [], flags: new Set(), values: new Map(), problems: [] };
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i] as string;
-    if (!arg.startsWith('--')) {
+    if (arg === '--') {
+      out.positional.push(...argv.slice(i + 1));
+      break;
+    }
+    if (!arg.startsWith('-') || arg === '-') {
       out.positional.push(arg);
+      continue;
+    }
+    if (!arg.startsWith('--')) {
+      out.problems.push(`unknown option ${arg}`);
       continue;
     }
     const eq = arg.indexOf('=');
     const name = eq > 0 ? arg.slice(2, eq) : arg.slice(2);
     if (valued.includes(name)) {
-      const value = eq > 0 ? arg.slice(eq + 1) : argv[++i];
+      const value = eq > 0 ? arg.slice(eq + 1) : argv[i + 1];
       if (value === undefined) out.problems.push(`--${name} needs a value`);
+      else if (eq < 0 && value.length > 1 && value.startsWith('-'))
+        out.problems.push(
+          `--${name} needs a value (got ${value}; write --${name}=${value} for a value starting with "-")`,
+        );
       else out.values.set(name, value);
-    } else if (booleans.includes(name) && eq < 0) out.flags.add(name);
-    else out.problems.push(`unknown option ${arg}`);
+      if (eq < 0) i++;
+    } else if (booleans.includes(name))
+      if (eq < 0) out.flags.add(name);
+      else out.problems.push(`--${name} takes no value`);
+    else out.problems.push(`unknown option --${name}`);
   }
   return out;
 }

@@ -134,30 +134,41 @@ function parseArgs(argv: string[]): Args | string {
   const suppress: SuppressRule[] = [];
   const warnings: string[] = [];
   for (let i = 0; i < argv.length; i++) {
-    const a = argv[i] as string;
-    if (a === '--json') format = 'json';
-    else if (a === '--format' || a.startsWith('--format=')) {
-      const v = a.startsWith('--format=') ? a.slice('--format='.length) : argv[++i];
+    const arg = argv[i] as string;
+    // `--` ends the options: a PATH named `-x` goes after it
+    if (arg === '--') {
+      paths.push(...argv.slice(i + 1));
+      break;
+    }
+    const eq = arg.startsWith('--') ? arg.indexOf('=') : -1;
+    const a = eq > 0 ? arg.slice(0, eq) : arg;
+    /** The option's value: after `=`, else the next argument (undefined when none). */
+    const value = (): string | undefined => (eq > 0 ? arg.slice(eq + 1) : argv[++i]);
+    if (a === '--json') {
+      if (eq > 0) return '--json takes no value';
+      format = 'json';
+    } else if (a === '--format') {
+      const v = value();
       if (v !== 'text' && v !== 'json' && v !== 'sarif') {
         return `--format needs text, json or sarif${v === undefined ? '' : ` (not ${JSON.stringify(v)})`}`;
       }
       format = v;
-    } else if (a === '--suppress' || a === '-S' || a.startsWith('--suppress=')) {
-      const v = a.startsWith('--suppress=') ? a.slice('--suppress='.length) : argv[++i];
+    } else if (a === '--suppress' || a === '-S') {
+      const v = value();
       if (v === undefined || v.startsWith('--')) return `${a} needs CODE=RESOURCE`;
       const r = parseSuppressRule(v);
       if ('error' in r) return `${a} ${r.error}`;
       suppress.push(r.rule);
       if (r.warning !== undefined) warnings.push(r.warning);
     } else if (a === '--mesh-config') {
-      const v = argv[++i];
+      const v = value();
       if (!v || v.startsWith('--')) return '--mesh-config needs a FILE';
       meshConfig = v;
     } else if (a === '--max-mb') {
-      const v = Number(argv[++i]);
+      const v = Number(value());
       if (!Number.isFinite(v) || v <= 0) return '--max-mb needs a positive number of MiB';
       maxMb = v;
-    } else if (a.startsWith('--')) return `unknown option ${a}`;
+    } else if (a.startsWith('-') && a !== '-') return `unknown option ${a}`;
     else paths.push(a);
   }
   if (paths.length === 0) return 'expected at least one PATH';

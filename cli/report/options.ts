@@ -1,6 +1,7 @@
 import { parseArgs } from 'node:util';
 import { SNAPSHOT_ID } from '../../lib/api/snapshots';
 import { isViewName, VIEWS, type ReportOptions, type ReportViewName } from './model';
+import { optionsProblem, type OptionSpecs } from '../io';
 
 export const REPORT_USAGE =
   'usage: meshdx report --url URL [--out DIR] [--views overview,timelines,proxies,scoping,incidents,findings|none]\n' +
@@ -61,6 +62,8 @@ function parseIntIn(
 
 /** `meshdx report` argv (without the command name) -> options, or what is wrong with it. */
 export function parseReportArgs(argv: readonly string[]): ParsedOptions {
+  const problem = optionsProblem(argv, OPTIONS);
+  if (problem !== null) return { ok: false, error: problem };
   let values: ReturnType<typeof parse>['values'];
   try {
     values = parse(argv).values;
@@ -107,23 +110,20 @@ export function parseReportArgs(argv: readonly string[]): ParsedOptions {
   };
 }
 
+const OPTIONS = {
+  url: { type: 'string' },
+  out: { type: 'string' },
+  views: { type: 'string' },
+  link: { type: 'string', multiple: true },
+  snapshot: { type: 'string', multiple: true },
+  namespace: { type: 'string' },
+  width: { type: 'string' },
+  pdf: { type: 'boolean' },
+  timeout: { type: 'string' },
+} as const satisfies OptionSpecs;
+
 function parse(argv: readonly string[]) {
-  return parseArgs({
-    args: [...argv],
-    strict: true,
-    allowPositionals: false,
-    options: {
-      url: { type: 'string' },
-      out: { type: 'string' },
-      views: { type: 'string' },
-      link: { type: 'string', multiple: true },
-      snapshot: { type: 'string', multiple: true },
-      namespace: { type: 'string' },
-      width: { type: 'string' },
-      pdf: { type: 'boolean' },
-      timeout: { type: 'string' },
-    },
-  });
+  return parseArgs({ args: [...argv], strict: true, allowPositionals: false, options: OPTIONS });
 }
 
 /**
