@@ -40,6 +40,8 @@ const DOORS = new Set([
   'pageQuery',
   'pagePath',
   'pageScope', // the context, through contextFrom
+  'openPage', // a page's opening (app/_lib/page-opening.tsx): pageScope
+  'viewPage', // a view page's opening: openPage, the window, then pageQuery by its spec's route
   'contextFrom',
   'windowOf', // from/to, each a 400 naming it (lib/api/time-param.ts)
   'windowAt',
@@ -138,6 +140,20 @@ function inspect(file: string, kind: 'route' | 'page'): Walked {
   const visit = (n: ts.Node) => {
     if (ts.isCallExpression(n)) {
       const name = calleeName(n);
+      // viewPage(searchParams, { route: '/x', ... }) reads its query through pageQuery by `route`
+      if (name === 'viewPage') {
+        const spec = n.arguments[1];
+        const route =
+          spec && ts.isObjectLiteralExpression(spec)
+            ? spec.properties.find(
+                (p): p is ts.PropertyAssignment =>
+                  ts.isPropertyAssignment(p) && p.name.getText(src) === 'route',
+              )?.initializer
+            : undefined;
+        if (route && ts.isStringLiteralLike(route))
+          keyed.push({ door: 'pageQuery', key: route.text });
+        else problems.push(`viewPage without its route's key as a string: ${at(n)}`);
+      }
       if (name !== null && Object.hasOwn(KEYED, name)) {
         const arg = n.arguments[KEYED[name] as number];
         if (arg && ts.isStringLiteralLike(arg)) keyed.push({ door: name, key: arg.text });
