@@ -15,3 +15,14 @@ describe('firstAndMore', () => {
     expect(firstAndMore(['a', 'b'], 10, 1)).toBe('a, b');
   });
 });
+
+describe('counted', () => {
+  it('puts the noun in the plural unless the count is one', async () => {
+    const { counted } = await import('./text-list');
+    expect(counted(0, 'error')).toBe('0 errors');
+    expect(counted(1, 'error')).toBe('1 error');
+    expect(counted(2, 'kind')).toBe('2 kinds');
+    expect(counted(1, 'more kind')).toBe('1 more kind');
+    expect(counted(3, 'proxy', 'proxies')).toBe('3 proxies');
+  });
+});

@@ -8,3 +8,8 @@ export function firstAndMore(items: readonly string[], max: number, total = item
   const rest = Math.max(total, items.length) - Math.min(max, items.length);
   return rest > 0 ? `${head} and ${rest} more` : head;
 }
+
+/** `n noun` with the noun in the plural unless n is 1 ("1 error", "3 kinds"). */
+export function counted(n: number, noun: string, plural = `${noun}s`): string {
+  return `${n} ${n === 1 ? noun : plural}`;
+}

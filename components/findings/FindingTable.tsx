@@ -10,6 +10,8 @@ import { SortHeaderCell } from '../ui/SortHeader';
 import { ROW_FOCUS_CLASS, useRowFocus } from '../ui/useRowFocus';
 import { RowIsTabStop } from '../ui/row-tab-stop';
 import { SEVERITY_ORDER } from './summary';
+import { findingLinks } from '../../lib/findings/links';
+import { FindingLinks } from './FindingLinks';
 
 type Finding = FindingsReport['findings'][number];
 type Dir = 'asc' | 'desc';
@@ -42,10 +44,13 @@ const COLUMNS: {
 export function FindingTable({
   rows,
   titles,
+  domains,
 }: {
   /** Worst first (sortFindings). */
   rows: Finding[];
   titles: Map<string, { title: string }>;
+  /** Each code's domain (its catalog entry's): the views that show its findings. */
+  domains: Map<string, string | undefined>;
 }) {
   const [shown, setShown] = useState(PAGE);
   const [sort, setSort] = useState<{ key: string; dir: Dir }>({ key: 'severity', dir: 'asc' });
@@ -149,6 +154,7 @@ export function FindingTable({
                       ) : (
                         subjectText(f)
                       )}
+                      <FindingLinks links={findingLinks(f, domains.get(f.code))} />
                     </td>
                     <td className="py-2 pr-3">
                       <Evidence evidence={f.evidence} />

@@ -12,6 +12,9 @@ import { countByCode, sortFindings } from './summary';
 import { useClusterContext } from '../data/useClusterContext';
 import { LateNote } from '../ui/LateNote';
 import { FindingTable } from './FindingTable';
+import { findingNamespace } from '../../lib/findings/links';
+import type { FindingSubject } from '../../lib/findings/types';
+import { counted } from '../../lib/text-list';
 
 const tone = { error: 'bad', warning: 'warn', info: 'info' } as const;
 
@@ -23,44 +26,32 @@ export function FindingsView() {
     <QueryBoundary query={query} what="findings">
       {(report) => {
         const titles = new Map(report.catalog.map((c) => [c.code, c]));
-        const inNamespace = report.findings.filter(
-          (f) =>
-            !state.namespace ||
-            f.subject.namespace === state.namespace ||
-            f.subject.name === state.namespace,
-        );
+        const domains = new Map(report.catalog.map((c) => [c.code, c.domain]));
+        // a finding is in a namespace by its subject's namespace, or the Namespace it is about
+        const inScope = (f: { subject: FindingSubject }) =>
+          !state.namespace || findingNamespace(f.subject) === state.namespace;
+        const inNamespace = report.findings.filter(inScope);
         const codes = countByCode(inNamespace, report.catalog);
-        const rows = sortFindings(report.findings).filter(
+        const rows = sortFindings(inNamespace).filter(
           (f) =>
-            (!state.namespace ||
-              f.subject.namespace === state.namespace ||
-              f.subject.name === state.namespace) &&
             (!state.code || f.code === state.code) &&
             (!state.severity || f.severity === state.severity),
         );
-        const inScope = (f: { subject: { namespace?: string; name: string } }) =>
-          !state.namespace ||
-          f.subject.namespace === state.namespace ||
-          f.subject.name === state.namespace;
         const groups = narrowGroups(
-          (report.groups ?? []).filter(
-            (g) =>
-              (!state.code || g.code === state.code) &&
-              (!state.severity || g.severity === state.severity),
-          ),
+          (report.groups ?? []).filter((g) => !state.code || g.code === state.code),
           inScope,
-        );
+        ).filter((g) => !state.severity || g.severity === state.severity);
         const namespaces = [
-          ...new Set(report.findings.map((f) => f.subject.namespace ?? f.subject.name)),
+          ...new Set(report.findings.flatMap((f) => findingNamespace(f.subject) ?? [])),
         ].sort();
         return (
           <div className="space-y-4">
             <LateNote late={report.late} />
             <Card
-              title={`${groups.length} kinds of finding, worst first`}
+              title={`${counted(groups.length, 'kind')} of finding, worst first`}
               testId="findings-groups-card"
             >
-              <GroupList groups={groups} />
+              <GroupList groups={groups} domains={domains} />
             </Card>
             <Card title="By code (click to filter)" testId="findings-by-code">
               <div className="flex flex-wrap gap-2">
@@ -132,12 +123,20 @@ export function FindingsView() {
                 testId="filter-severity"
               />
             </FilterBar>
-            <Card title={`All ${rows.length} findings, one per object`} testId="findings-card">
+            <Card
+              title={
+                rows.length === 1
+                  ? '1 finding, on one object'
+                  : `All ${rows.length} findings, one per object`
+              }
+              testId="findings-card"
+            >
               <FindingTable
                 // a new filter starts the list from its top again
                 key={`${state.namespace ?? ''}|${state.code ?? ''}|${state.severity ?? ''}`}
                 rows={rows}
                 titles={titles}
+                domains={domains}
               />
             </Card>
           </div>

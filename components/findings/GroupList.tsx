@@ -2,6 +2,9 @@
 
 import type { FindingGroup } from './api';
 import { Badge } from '../ui/Card';
+import { PodLink } from '../inventory/PodLink';
+import { findingLinks } from '../../lib/findings/links';
+import { FindingLinks } from './FindingLinks';
 
 const tone = { error: 'bad', warning: 'warn', info: 'info' } as const;
 const SCOPE = {
@@ -18,7 +21,17 @@ const who = (s: FindingGroup['objects'][number]['subject']) =>
  * Findings that share a code, one row each: how many objects, whether harm was seen, the fix
  * once at the scope that fixes them all, and the objects inside (opened on demand).
  */
-export function GroupList({ groups }: { groups: FindingGroup[] }) {
+export function GroupList({
+  groups,
+  domains,
+}: {
+  groups: FindingGroup[];
+  /**
+   * Each code's domain (its catalog entry's): the views that show its findings, linked from
+   * each object. Absent (a view's own groups, as on Timelines): no links to other views.
+   */
+  domains?: Map<string, string | undefined>;
+}) {
   if (groups.length === 0) return <p className="text-sm text-slate-600">No findings match.</p>;
   return (
     <ul className="divide-y divide-slate-100" data-testid="finding-groups">
@@ -66,9 +79,21 @@ export function GroupList({ groups }: { groups: FindingGroup[] }) {
             <ul className="mt-1 space-y-0.5 pl-3 text-xs">
               {g.objects.map((o, i) => (
                 <li key={`${who(o.subject)}-${o.part?.name ?? ''}-${i}`}>
-                  <Badge tone={tone[o.severity]}>{o.severity}</Badge> {who(o.subject)}
+                  <Badge tone={tone[o.severity]}>{o.severity}</Badge>{' '}
+                  {o.subject.kind === 'Pod' && o.subject.namespace ? (
+                    <>
+                      Pod <PodLink pod={{ namespace: o.subject.namespace, name: o.subject.name }} />
+                    </>
+                  ) : (
+                    who(o.subject)
+                  )}
                   {o.part ? ` ${o.part.kind} ${o.part.name}` : ''}
                   {o.harmed && <span className="text-red-700"> (harm seen)</span>}
+                  {domains && (
+                    <FindingLinks
+                      links={findingLinks({ code: g.code, ...o }, domains.get(g.code))}
+                    />
+                  )}
                 </li>
               ))}
             </ul>

@@ -43,3 +43,10 @@ export function sortFindings(findings: Finding[]): Finding[] {
       SEVERITY_ORDER[a.severity] - SEVERITY_ORDER[b.severity] || key(a).localeCompare(key(b)),
   );
 }
+
+/** How many findings of each severity: Overview's totals, of the findings every list shows. */
+export function severityTotals(findings: readonly Finding[]): Record<Severity, number> {
+  const by: Record<Severity, number> = { error: 0, warning: 0, info: 0 };
+  for (const f of findings) by[f.severity]++;
+  return by;
+}

@@ -4,7 +4,8 @@ import { useQuery } from '@tanstack/react-query';
 import Link from 'next/link';
 import { findingsQuery } from '../findings/api';
 import { QueryBoundary } from '../data/QueryBoundary';
-import { countByCode } from '../findings/summary';
+import { countByCode, severityTotals } from '../findings/summary';
+import { counted } from '../../lib/text-list';
 import { Badge, Card } from '../ui/Card';
 import { useClusterContext } from '../data/useClusterContext';
 import { withContext } from '../../lib/api/context';
@@ -52,14 +53,13 @@ export function AttentionCard() {
                 </p>
               </div>
             );
-          const bySeverity = { error: 0, warning: 0, info: 0 };
-          for (const f of report.findings) bySeverity[f.severity]++;
+          const bySeverity = severityTotals(report.findings);
           return (
             <div className="space-y-2">
               {partial}
               <p className="text-xs text-slate-600" data-testid="attention-totals">
-                {bySeverity.error} errors, {bySeverity.warning} warnings, {bySeverity.info} notes in{' '}
-                {codes.length} kinds of finding.
+                {counted(bySeverity.error, 'error')}, {counted(bySeverity.warning, 'warning')},{' '}
+                {counted(bySeverity.info, 'note')} in {counted(codes.length, 'kind')} of finding.
               </p>
               <ul className="grid gap-1 md:grid-cols-2">
                 {codes.slice(0, SHOWN).map((c) => (
@@ -79,7 +79,7 @@ export function AttentionCard() {
                   href={withContext('/findings', ctx)}
                   className="text-xs text-sky-700 hover:underline"
                 >
-                  {codes.length - SHOWN} more kinds on Findings
+                  {counted(codes.length - SHOWN, 'more kind')} on Findings
                 </Link>
               )}
             </div>

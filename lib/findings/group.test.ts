@@ -3,7 +3,7 @@ import { FindingGroupSchema } from '../api/findings';
 import { analyzePod } from '../timeline/analyze';
 import { timelineFindings } from '../timeline/findings';
 import { buildPod } from '../../tests/data/timeline/builders';
-import { groupFindings } from './group';
+import { groupFindings, harmSeverity, narrowGroups, withHarmSeverity } from './group';
 import { manifestFindings } from './manifest';
 import type { Finding } from './types';
 
@@ -147,9 +147,38 @@ describe('grouping findings by code and fix', () => {
   });
 });
 
+describe('one severity per finding', () => {
+  it("gives each finding its group's severity, IST codes keeping istioctl's", () => {
+    const findings = [
+      ...fleet(2),
+      ...racing('cart', { restarts: 2 }),
+      ...manifestFindings([
+        {
+          kind: 'Service',
+          metadata: { name: 'legacy', namespace: 'shop' },
+          spec: { selector: { app: 'legacy' }, ports: [{ port: 8080, targetPort: 8080 }] },
+        },
+      ]).findings,
+    ];
+    const own = withHarmSeverity(findings);
+    expect(own.map((f) => [f.code, f.subject.name, f.severity])).toEqual([
+      ['MDX0101', 'svc-00-7d9f8b6c5d-abcde', 'info'],
+      ['MDX0101', 'svc-01-7d9f8b6c5d-abcde', 'info'],
+      ['MDX0101', 'cart-7d9f8b6c5d-abcde', 'error'],
+      ['IST0118', 'legacy', 'info'],
+    ]);
+    // applied again, nothing changes; grouped, every object keeps its finding's severity
+    expect(withHarmSeverity(own)).toEqual(own);
+    const objects = groupFindings(own).flatMap((g) => g.objects.map((o) => o.severity));
+    expect(objects.sort()).toEqual(own.map(harmSeverity).sort());
+    // an IST code harmed keeps istioctl's severity
+    const ist = own.find((f) => f.code === 'IST0118')!;
+    expect(harmSeverity({ ...ist, evidence: { ...ist.evidence, failures: 3 } })).toBe('info');
+  });
+});
+
 describe('narrowGroups', () => {
   it('keeps the objects a filter accepts, recounts them and drops emptied groups', async () => {
-    const { narrowGroups } = await import('./group');
     const obj = (ns: string, harmed: boolean) => ({
       subject: { kind: 'Deployment', namespace: ns, name: `w-${ns}` },
       severity: 'warning' as const,
@@ -183,5 +212,37 @@ describe('narrowGroups', () => {
     const onlyA = narrowGroups(groups, (o) => o.subject.namespace === 'a');
     expect(onlyA.map((g) => [g.code, g.count, g.harmed])).toEqual([['MDX0101', 2, 1]]);
     expect(narrowGroups(groups, () => true)).toEqual(groups);
+  });
+
+  it('drops the per-object fixes of other namespaces, and takes the severity of what is left', () => {
+    const ns = (name: string, severity: 'error' | 'info') => ({
+      subject: { kind: 'Namespace', name },
+      severity,
+      harmed: severity === 'error',
+      evidence: {},
+    });
+    const fix = (name: string) => ({
+      fix: { why: `own Sidecar of ${name}` },
+      subjects: [{ kind: 'Namespace', name }],
+    });
+    const [g] = [
+      {
+        key: 'MDX0301',
+        code: 'MDX0301',
+        title: 't',
+        severity: 'error' as const,
+        harm: 'observed' as const,
+        count: 2,
+        harmed: 1,
+        objects: [ns('a', 'error'), ns('b', 'info')],
+        fix: { scope: 'mesh' as const, why: 'root default' },
+        rest: [fix('a'), fix('b')],
+      },
+    ];
+    const onlyB = narrowGroups([g!], (o) => o.subject.name === 'b');
+    expect(onlyB).toMatchObject([
+      { severity: 'info', harm: 'exposure', count: 1, harmed: 0, fix: { scope: 'mesh' } },
+    ]);
+    expect(onlyB[0]?.rest).toEqual([fix('b')]);
   });
 });

@@ -42,6 +42,9 @@ export const EXPOSURE_CODES: ReadonlySet<string> = new Set([
   'IST0118', // port name not under the naming convention
 ]);
 
+/** IST codes are istioctl analyze's: their severity is istioctl's, harm or not. */
+const isIstioctlCode = (code: string): boolean => code.startsWith('IST');
+
 /** Codes that are themselves observed harm (failed starts, failed requests). */
 const HARM_CODES: ReadonlySet<string> = new Set([
   'MDX0102',
@@ -79,7 +82,7 @@ function worst(a: Severity, b: Severity): Severity {
 
 /** The severity of one object in its group: exposure without harm is info. */
 function objectSeverity(f: Finding, harmed: boolean): Severity {
-  if (!EXPOSURE_CODES.has(f.code)) return f.severity;
+  if (!EXPOSURE_CODES.has(f.code) || isIstioctlCode(f.code)) return f.severity;
   if (!harmed) return 'info';
   // an app that raced and restarted is the classic failure: as bad as MDX0102
   if (RACE_CODES.has(f.code)) return 'error';
@@ -177,6 +180,23 @@ function scopedFix(code: string, members: readonly Finding[], ctx: GroupContext)
   return { rest };
 }
 
+/**
+ * The finding's severity as its group judges it (exposure without harm is info; IST codes keep
+ * istioctl's): the one severity a report's findings carry, so every list, chip and count that
+ * reads a finding shows what its group shows. Applying it again changes nothing.
+ */
+export function harmSeverity(f: Finding): Severity {
+  return objectSeverity(f, isHarmed(f));
+}
+
+/** The findings, each with the severity its group gives it (harmSeverity), order kept. */
+export function withHarmSeverity<T extends Finding>(findings: readonly T[]): T[] {
+  return findings.map((f) => {
+    const severity = harmSeverity(f);
+    return severity === f.severity ? f : { ...f, severity };
+  });
+}
+
 function groupObject(f: Finding): GroupObject {
   const harmed = isHarmed(f);
   return {
@@ -239,21 +259,32 @@ export function groupFindings(
 }
 
 /**
- * The groups narrowed to the objects `keep` accepts (a namespace filter), each recounted; a
- * group left with no object goes. The fix stays the group's: it still fixes what is shown.
+ * The groups narrowed to the objects `keep` accepts (a namespace filter), each narrowed one
+ * recounted and its severity the worst of what is left; a group left with no object goes. The per-object fixes
+ * keep the subjects `keep` accepts (a fix of another namespace is not shown); the scoped fix
+ * stays the group's: it still fixes what is shown.
  */
 export function narrowGroups(
   groups: readonly FindingGroup[],
-  keep: (o: FindingGroup['objects'][number]) => boolean,
+  keep: (o: { subject: FindingSubject }) => boolean,
 ): FindingGroup[] {
   return groups
     .map((g) => {
       const objects = g.objects.filter(keep);
+      // a group the filter keeps whole is the group as made
+      if (objects.length === g.objects.length) return g;
+      const harmed = objects.filter((o) => o.harmed).length;
+      const rest = g.rest
+        .map((r) => ({ ...r, subjects: r.subjects.filter((subject) => keep({ subject })) }))
+        .filter((r) => r.subjects.length > 0);
       return {
         ...g,
         objects,
+        severity: objects.reduce<Severity>((s, o) => worst(s, o.severity), 'info'),
         count: objects.length,
-        harmed: objects.filter((o) => o.harmed).length,
+        harmed,
+        harm: harmed > 0 ? ('observed' as const) : ('exposure' as const),
+        rest,
       };
     })
     .filter((g) => g.count > 0);

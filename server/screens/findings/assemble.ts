@@ -4,7 +4,7 @@
  */
 import type { FindingsReport } from '../../../lib/api/findings';
 import type { LatePart } from '../../../lib/api/late';
-import { groupFindings } from '../../../lib/findings/group';
+import { groupFindings, withHarmSeverity } from '../../../lib/findings/group';
 import { inventoryFindings } from '../../../lib/findings/inventory';
 import { checkScreened } from '../../../lib/findings/manifest';
 import { ALL_CATALOG } from '../../../lib/findings/registry';
@@ -166,7 +166,8 @@ export function assemble(
   ]);
   // the galley.istio.io/analyze-suppress annotation silences a finding here as in the CLI
   const silenced = applySuppressions(all, [], annotationIndex(suppressibleObjects(screened)));
-  const findings = silenced.kept;
+  // one severity per finding: the one its group gives it (exposure without harm is info)
+  const findings = withHarmSeverity(silenced.kept);
   return {
     generatedAt: new Date().toISOString(),
     catalog: [...ALL_CATALOG],
