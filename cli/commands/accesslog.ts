@@ -4,7 +4,7 @@ import type { CliCommand, CliIO } from '../io';
 import { pastedKindHint } from '../../lib/pasted-kind';
 import { checkReadable, EXIT_OK, EXIT_USAGE, guardedCommand, limitsOf, openInput } from '../io';
 import { createLineSplitter } from '../../lib/accesslog/lines';
-import { compileFormat } from '../../lib/accesslog/format';
+import { compileFormat, unreadableFormat } from '../../lib/accesslog/format';
 import { createLineParser } from '../../lib/accesslog/parser';
 import {
   createSummaryBuilder,
@@ -171,18 +171,17 @@ async function runAccesslog(argv: string[], io: CliIO): Promise<number> {
 }
 
 /**
- * Why a --format cannot read a log, or null: with no %OPERATOR% it reads nothing meaningful of a
- * line, and an operator Envoy does not have is a typo (Envoy itself refuses the format). Other
- * problems of the format string are reported with the summary, and the log is read.
+ * Why a --format cannot read a log, or null (unreadableFormat: no %OPERATOR%, or none Envoy has).
+ * Other problems of the format string, an operator newer than meshdx's list among them, are
+ * reported with the summary, and the log is read.
  */
 export function refusedFormat(format: string | undefined): string | null {
   if (format === undefined) return null;
-  const { problems } = compileFormat(format);
-  if (problems.some((p) => p.reason === 'no-operators'))
+  const refused = unreadableFormat(compileFormat(format));
+  if (refused === null) return null;
+  if (refused.some((p) => p.reason === 'no-operators'))
     return "names no %OPERATOR% (like %RESPONSE_CODE%): it would read nothing of a line. Give the proxy's accessLogFormat as set in the mesh config, or leave --format out.";
-  const unknown = problems.filter((p) => p.reason === 'unknown-operator');
-  if (unknown.length > 0) return unknown.map((p) => problemText(p)).join('; ');
-  return null;
+  return refused.map((p) => problemText(p)).join('; ');
 }
 
 /** Why no line of a log could be used, or null when some could. */

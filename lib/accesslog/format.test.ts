@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { compileFormat } from './format';
+import { compileFormat, unreadableFormat } from './format';
 import { ISTIO_FORMATS, PREFIX_FORMAT } from './formats';
 
 describe('compileFormat: operators Envoy does not have', () => {
@@ -32,5 +32,23 @@ describe('compileFormat: operators Envoy does not have', () => {
       '%RESPONSE_TX_DURATION% %UPSTREAM_HOST_NAME% %DOWNSTREAM_PEER_URI_SAN% %CONNECTION_ID% %HOSTNAME% ' +
       '%ENVIRONMENT(HOME)% %GRPC_STATUS% %TRACE_ID% %UPSTREAM_REQUEST_ATTEMPT_COUNT% %START_TIME(%s)%';
     expect(compileFormat(wide).problems.filter((p) => p.reason === 'unknown-operator')).toEqual([]);
+  });
+});
+
+describe("unreadableFormat: refused only when no operator of it is Envoy's", () => {
+  it('refuses a format of unknown operators, or of none', () => {
+    expect(unreadableFormat(compileFormat('%BOGUS%'))?.map((p) => p.reason)).toEqual([
+      'unknown-operator',
+    ]);
+    expect(unreadableFormat(compileFormat('plain words'))?.map((p) => p.reason)).toEqual([
+      'no-operators',
+    ]);
+  });
+
+  it("reads Istio's format with an operator newer than meshdx's list, that field as text", () => {
+    const source = `${ISTIO_FORMATS[0]?.source ?? ''} %UPSTREAM_PEER_FINGERPRINT_256X%`;
+    const result = compileFormat(source);
+    expect(result.problems.map((p) => p.reason)).toContain('unknown-operator');
+    expect(unreadableFormat(result)).toBeNull();
   });
 });

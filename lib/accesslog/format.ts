@@ -112,7 +112,7 @@ export function compileFormat(source: string, id = 'custom', allowTrailing = fal
           problems.push({
             ...positionAt(text, i),
             reason: 'unknown-operator',
-            message: `${m[0]} is not an Envoy command operator: Envoy refuses the format, and nothing fills its field`,
+            message: `${m[0]} is not an Envoy command operator meshdx knows (a typo, or one newer than this list): its field is read as text`,
           });
         literals.push(literal);
         literal = '';
@@ -133,6 +133,19 @@ export function compileFormat(source: string, id = 'custom', allowTrailing = fal
   if (operators.length === 0)
     problems.push({ line: 0, reason: 'no-operators', message: 'format has no operators' });
   return { format: { id, source, literals, operators, allowTrailing }, problems };
+}
+
+/**
+ * Why a format cannot read a log at all, or null: it names no operator, or none that Envoy has
+ * (`%BOGUS%`: a typo or another tool's format). A format that also names known operators is read,
+ * its unknown ones as text with their problem reported: Envoy adds operators, and a newer proxy's
+ * format must not be refused for one this list lacks.
+ */
+export function unreadableFormat(result: CompileResult): FormatProblem[] | null {
+  const { format, problems } = result;
+  if (format.operators.length === 0) return problems.filter((p) => p.reason === 'no-operators');
+  const unknown = problems.filter((p) => p.reason === 'unknown-operator');
+  return unknown.length === format.operators.length ? unknown : null;
 }
 
 export type MatchStatus = 'full' | 'partial' | 'mismatch';

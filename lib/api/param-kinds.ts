@@ -5,7 +5,7 @@
  * empty value is the same as none; a parameter given twice is a 400 too (which one was meant?).
  */
 import { z } from 'zod';
-import { compileFormat } from '../accesslog/format';
+import { compileFormat, unreadableFormat } from '../accesslog/format';
 import { badParameter } from './request-error';
 import { OBJECT_UID, parsePodKey } from '../refs/pod-ref';
 import { RefError } from '../refs/ref-error';
@@ -68,8 +68,13 @@ const format = z
   .string()
   .max(4096, 'is longer than 4096 characters')
   .superRefine((v, ctx) => {
-    const { format: compiled, problems } = compileFormat(v);
-    const first = problems[0];
+    const result = compileFormat(v);
+    const { format: compiled } = result;
+    // an operator this list lacks is read as text when the format has known ones (a newer Envoy)
+    const refused = unreadableFormat(result) ?? [];
+    const first = result.problems.find(
+      (p) => p.reason !== 'unknown-operator' || refused.includes(p),
+    );
     if (first)
       ctx.addIssue({ code: 'custom', message: `is not a usable Envoy format: ${first.message}` });
     else if (compiled.operators.length === 0)
