@@ -11,6 +11,8 @@ import { promisify } from 'node:util';
 import { parseAllDocuments } from 'yaml';
 import { SIM_TOKEN } from '../server/sim/api/kubeconfig';
 import { startSimulator, type RunningSimulator } from '../server/sim/index';
+import { resetAuthState } from '../server/auth/request';
+import { resetRegistry } from '../server/runtime/registry';
 
 const exec = promisify(execFile);
 const KUBECTL = process.env.KUBECTL_PATH ?? '/usr/bin/kubectl';
@@ -127,4 +129,28 @@ export async function startAuthCluster(opts: AuthClusterOptions = {}): Promise<A
       fs.rmSync(dir, { recursive: true, force: true });
     },
   };
+}
+
+/**
+ * meshdx in header mode on `c` as its own ServiceAccount, with no runtime or session from an
+ * earlier test (MESHDX_CONTEXT unset, the history in memory). `restore` puts `saved` back.
+ */
+export function meshdxInHeaderMode(c: AuthCluster, saved: NodeJS.ProcessEnv): void {
+  process.env = {
+    ...saved,
+    MESHDX_DB: ':memory:',
+    MESHDX_AUTH: 'header',
+    MESHDX_KUBECONFIG: c.kubeconfigFor(USERS.meshdx.token),
+  };
+  delete process.env.MESHDX_CONTEXT;
+  resetRegistry();
+  resetAuthState();
+}
+
+/** The environment `saved` back, every runtime and session dropped, and the cluster closed. */
+export async function restoreMeshdx(saved: NodeJS.ProcessEnv, c: AuthCluster | undefined) {
+  resetRegistry();
+  resetAuthState();
+  process.env = { ...saved };
+  await c?.close();
 }

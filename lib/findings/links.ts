@@ -5,6 +5,7 @@
  * the pod page of a pod subject is the Object column's own link (PodLink). Pure.
  */
 import { podKey, podKeyOf, tryParsePodRef } from '../refs/pod-ref';
+import { TEMPLATE_KINDS } from './object-shape';
 import type { FindingSubject } from './types';
 
 export interface FindingLink {
@@ -19,15 +20,6 @@ interface LinkedFinding {
   subject: FindingSubject;
   evidence: Record<string, string | number | boolean | null>;
 }
-
-const WORKLOAD_KINDS: ReadonlySet<string> = new Set([
-  'Deployment',
-  'StatefulSet',
-  'DaemonSet',
-  'ReplicaSet',
-  'Job',
-  'CronJob',
-]);
 
 /**
  * The namespace a finding is about: its subject's namespace, or the Namespace it is about. A
@@ -65,7 +57,7 @@ export function findingLinks(f: LinkedFinding, domain: string | undefined): Find
   const ns = findingNamespace(f.subject);
   const isPod = f.subject.kind === 'Pod' && ns !== undefined;
   const pod = isPod ? podKey(ns, f.subject.name) : undefined;
-  const workload = WORKLOAD_KINDS.has(f.subject.kind) ? f.subject.name : undefined;
+  const workload = TEMPLATE_KINDS.has(f.subject.kind) ? f.subject.name : undefined;
   const out: FindingLink[] = [];
   if (domain === 'timeline') {
     out.push({

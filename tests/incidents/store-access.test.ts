@@ -14,10 +14,14 @@ import { IncidentsViewSchema } from '../../lib/api/incidents';
 import { createLineParser } from '../../lib/accesslog/parser';
 import { failureOf } from '../../lib/incidents/failure-record';
 import { IpLedger } from '../../lib/ledger/ledger';
-import { resetAuthState } from '../../server/auth/request';
 import { SIM_TOKEN } from '../../server/sim/api/kubeconfig';
-import { baseRuntimeFor, resetRegistry } from '../../server/runtime/registry';
-import { startAuthCluster, USERS, type AuthCluster } from '../auth/harness';
+import { baseRuntimeFor } from '../../server/runtime/registry';
+import {
+  meshdxInHeaderMode,
+  restoreMeshdx,
+  startAuthCluster,
+  type AuthCluster,
+} from '../auth/harness';
 import { logLine } from '../data/incidents/logs';
 import { requireKubectl } from '../sim/kubectl-harness';
 
@@ -64,23 +68,10 @@ beforeAll(async () => {
     roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'ClusterRole', name: 'meshdx-viewer' },
     subjects: [{ kind: 'Group', name: 'team-shop-oncall' }],
   });
-  process.env = {
-    ...saved,
-    MESHDX_DB: ':memory:',
-    MESHDX_AUTH: 'header',
-    MESHDX_KUBECONFIG: c.kubeconfigFor(USERS.meshdx.token),
-  };
-  delete process.env.MESHDX_CONTEXT;
-  resetRegistry();
-  resetAuthState();
+  meshdxInHeaderMode(c, saved);
 }, 60_000);
 
-afterAll(async () => {
-  resetRegistry();
-  resetAuthState();
-  process.env = { ...saved };
-  await c?.close();
-});
+afterAll(() => restoreMeshdx(saved, c));
 
 function recorded(proxy: string, at: number) {
   const line = logLine(at, 503, 'UC', '10.77.0.9:8080');

@@ -9,9 +9,13 @@ import { GET as snapshotGet } from '../../app/api/snapshots/[id]/route';
 import { createLineParser } from '../../lib/accesslog/parser';
 import { failureOf } from '../../lib/incidents/failure-record';
 import { IpLedger } from '../../lib/ledger/ledger';
-import { resetAuthState } from '../../server/auth/request';
-import { baseRuntimeFor, resetRegistry } from '../../server/runtime/registry';
-import { startAuthCluster, USERS, type AuthCluster } from '../auth/harness';
+import { baseRuntimeFor } from '../../server/runtime/registry';
+import {
+  meshdxInHeaderMode,
+  restoreMeshdx,
+  startAuthCluster,
+  type AuthCluster,
+} from '../auth/harness';
 import { logLine } from '../data/incidents/logs';
 import { requireKubectl } from '../sim/kubectl-harness';
 
@@ -25,23 +29,10 @@ const QUERY = `?from=${new Date(NOW - 30 * 60_000).toISOString()}&to=${new Date(
 
 beforeAll(async () => {
   c = await startAuthCluster();
-  process.env = {
-    ...saved,
-    MESHDX_DB: ':memory:',
-    MESHDX_AUTH: 'header',
-    MESHDX_KUBECONFIG: c.kubeconfigFor(USERS.meshdx.token),
-  };
-  delete process.env.MESHDX_CONTEXT;
-  resetRegistry();
-  resetAuthState();
+  meshdxInHeaderMode(c, saved);
 }, 60_000);
 
-afterAll(async () => {
-  resetRegistry();
-  resetAuthState();
-  process.env = { ...saved };
-  await c?.close();
-});
+afterAll(() => restoreMeshdx(saved, c));
 
 const as = (user: string, groups: string) => ({
   'X-Forwarded-User': user,
