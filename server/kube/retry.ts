@@ -8,6 +8,9 @@
  *   exponential backoff with jitter, at most MAX_READ_RETRIES times. Not pods/proxy answers:
  *   their 5xx are the pod's own answer or a dial error the API server reports, and asking an
  *   unreachable proxy again only spends the budget.
+ * - a request of any method sent on a kept-alive socket that the API server closed as it went out
+ *   (its idle timeout; the reset comes before any answer): once more at once, on a new socket.
+ *   The server never read it (Node's documented `reusedSocket` case). transport.ts.
  * - never a timeout: the time is already spent, and the view's deadline counts on it.
  */
 import type { RequestKind } from './budget';

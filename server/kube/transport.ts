@@ -12,6 +12,7 @@ import {
 import { isKubeError, KubeError, parseStatusBody } from './errors';
 import {
   backoffMs,
+  isConnectionReset,
   MAX_429_RETRIES,
   MAX_READ_RETRIES,
   MAX_RETRY_AFTER_MS,
@@ -106,6 +107,7 @@ export class KubeTransport {
     const kind = requestKind(method, url.pathname, url.searchParams.get('watch') === 'true');
     let throttled = 0;
     let readRetries = 0;
+    let staleSockets = 0;
     for (;;) {
       const release = await this.budget.acquire(kind);
       let res: RawResponse;
@@ -114,13 +116,19 @@ export class KubeTransport {
       } catch (e) {
         release();
         const code = (e as NodeJS.ErrnoException).code;
+        if (staleSockets < 1 && e instanceof StaleSocketReset) {
+          // the request never reached the API server: sent again at once, whatever its method
+          staleSockets++;
+          this.budget.noteRetry();
+          continue;
+        }
         if (readRetries < MAX_READ_RETRIES && retriesRead(method, kind, { code })) {
           readRetries++;
           this.budget.noteRetry();
           await sleep(backoffMs(readRetries));
           continue;
         }
-        throw toKubeError(e, url);
+        throw toKubeError(e instanceof StaleSocketReset ? e.reset : e, url);
       }
       release();
       if (res.status === 429 && throttled < MAX_429_RETRIES) {
@@ -226,9 +234,17 @@ export class KubeTransport {
           ),
         );
       }, timeoutMs);
+      let answered = false;
+      req.once('response', () => (answered = true));
       req.on('error', (e) => {
         clearTimeout(timer);
-        reject(e);
+        // a kept-alive socket the server closed as this request went out on it (its idle
+        // timeout): the request was never read, so it may be sent again (Node's documented case)
+        reject(
+          req.reusedSocket && !answered && isConnectionReset((e as NodeJS.ErrnoException).code)
+            ? new StaleSocketReset(e)
+            : e,
+        );
       });
       if (opts.body !== undefined) req.write(opts.body);
       req.end();
@@ -260,6 +276,15 @@ export class KubeTransport {
     this.httpAgent.destroy();
     const agent = this.auth?.opts.agent;
     if (agent instanceof https.Agent) agent.destroy();
+  }
+}
+
+/** The reset of a request sent on a kept-alive socket the server had just closed (see send). */
+class StaleSocketReset extends Error {
+  readonly code: string | undefined;
+  constructor(readonly reset: Error) {
+    super(reset.message);
+    this.code = (reset as NodeJS.ErrnoException).code;
   }
 }
 
