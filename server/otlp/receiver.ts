@@ -14,14 +14,21 @@ export interface OtlpReceiver {
   stop(): Promise<void>;
 }
 
+/**
+ * `rateClock`: the monotonic ms the rate bound refills by (performance.now by default; a test
+ * that proves the bound holds it still, so how fast the machine is cannot refill the bucket).
+ */
 export async function startOtlpReceiver(
   config: OtlpConfig,
   target: () => IngestTarget | null,
+  rateClock?: () => number,
 ): Promise<OtlpReceiver> {
-  const ingest = new OtlpIngest(target, config.allow, {
-    recordsPerSecond: config.recordsPerSecond,
-    burst: config.burst,
-  });
+  const ingest = new OtlpIngest(
+    target,
+    config.allow,
+    { recordsPerSecond: config.recordsPerSecond, burst: config.burst },
+    rateClock,
+  );
   let grpc: GrpcListener | null = null;
   let http: HttpListener | null = null;
   try {

@@ -16,6 +16,7 @@ import type { HistoryStore } from '../../server/store/history-store';
 import { render, type K8sObject } from '../deploy/render';
 import { KUBECTL, requireKubectl } from '../sim/kubectl-harness';
 import { receiverOn, storeWithPayments } from './support';
+import { CHILD_PROCESS_GUARD_MS } from '../../test-support/deadlines';
 
 requireKubectl('the with-access-log overlay test (it applies the overlay with kubectl)');
 
@@ -32,7 +33,7 @@ const kubectl = async (...args: string[]) =>
       KUBECTL,
       ['--kubeconfig', kubeconfig, '--cache-dir', path.join(dir, 'cache'), ...args],
       {
-        timeout: 15_000,
+        timeout: CHILD_PROCESS_GUARD_MS,
       },
     )
   ).stdout;

@@ -29,9 +29,9 @@ afterEach(async () => {
   }
 });
 
-async function setup(over: Parameters<typeof receiverOn>[1] = {}) {
+async function setup(over: Parameters<typeof receiverOn>[1] = {}, rateClock?: () => number) {
   const s = storeWithPayments();
-  const r = await receiverOn(s, over);
+  const r = await receiverOn(s, over, rateClock);
   open.push({ r, s });
   return { r, s };
 }
@@ -266,7 +266,8 @@ describe('OTLP receiver', () => {
   });
 
   it('past the rate bound drops and counts, answering RESOURCE_EXHAUSTED / 429 with when to retry', async () => {
-    const { r, s } = await setup({ recordsPerSecond: 5, burst: 3 });
+    // the bucket's clock stands still: no refill between the requests, however slow the machine
+    const { r, s } = await setup({ recordsPerSecond: 5, burst: 3 }, () => 0);
     const body = (n: number, from: number) =>
       encodeLogsRequest(
         envoyRequest(

@@ -51,11 +51,13 @@ export function targetOf(store: HistoryStore): IngestTarget {
   };
 }
 
+/** `rateClock`: see startOtlpReceiver (a still one for tests of the rate bound). */
 export async function receiverOn(
   store: HistoryStore,
   over: Parameters<typeof config>[0] = {},
+  rateClock?: () => number,
 ): Promise<OtlpReceiver> {
-  return startOtlpReceiver(config(over), () => targetOf(store));
+  return startOtlpReceiver(config(over), () => targetOf(store), rateClock);
 }
 
 /** LogsService/Export with raw bytes, through grpc-js' own client. */
