@@ -17,6 +17,8 @@ export function simInfo(ctx: SimContext): object {
     faults: faultsJson(ctx.faults),
     droppedLogLines: ctx.logs.droppedLines(),
     requests: ctx.requests.toJSON(),
+    // the watches open now (a watch resumed after its timeoutSeconds is still one)
+    openWatches: ctx.requests.openWatches(),
     // with a token file: requests by (effective) user, and who impersonated whom
     ...(ctx.auth ? { auth: ctx.auth.toJSON() } : {}),
   };

@@ -55,7 +55,7 @@ export function createApiServer(ctx: SimContext): ApiServer {
     if (url.pathname === '/_sim' || url.pathname.startsWith('/_sim/')) {
       return handleControl(ctx, req, res, url);
     }
-    ctx.requests.note(req.method ?? 'GET', url);
+    ctx.requests.note(req.method ?? 'GET', url, (end) => res.once('close', end));
     const admitted = admit(ctx, req, url);
     if ('refusal' in admitted) return sendStatus(res, admitted.refusal);
     const user = admitted.user;
