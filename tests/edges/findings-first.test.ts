@@ -6,23 +6,20 @@ import { asMeshdx } from '../../server/auth/identity';
 import { url, useEdgeCluster } from './support';
 
 /**
- * Findings without the wait: on the demo's 240 pods, the first answer comes within 3 s with the
+ * Findings without the wait: on the demo's 240 pods, the first answer comes with the
  * config findings of the watched objects, naming what is still being read; the report fills in
  * (the computation goes on) and a later answer has every analysis.
  */
 useEdgeCluster('findings-first', { scenario: 'demo', env: { MESHDX_FIRST_ANSWER_MS: '1500' } });
 
-// room for a loaded machine's late timers over the 3 s the first answer must come within
-const SLACK_MS = 2_000;
-
 describe('the first Findings answer', () => {
-  it('comes within 3 s with what is known, naming the analyses still running', async () => {
-    const t0 = Date.now();
+  // How soon it comes is the bench's (views.findings-first-answer-demo, 3 s on an idle machine);
+  // that it does not wait for a slow proxy, tests/findings/first-answer.test.ts proves with
+  // proxies held far past it. Here: what the first answer holds, and that the report fills in.
+  it('comes with what is known, naming the analyses still running', async () => {
     const res = await findingsGet(new Request(url('/api/findings')));
-    const took = Date.now() - t0;
     expect(res.status).toBe(200);
     const first: FindingsReport = FindingsReportSchema.parse(await res.json());
-    expect(took).toBeLessThan(3_000 + SLACK_MS);
     // the watched objects' findings are there from the first answer
     const sources = new Map((first.sources ?? []).map((s) => [s.name, s]));
     expect(sources.get('pods')?.ok).toBe(true);

@@ -21,6 +21,7 @@ import { parseAllDocuments } from 'yaml';
 import { describe, expect, it } from 'vitest';
 import { fixturePath } from '../../test-support/fixtures';
 import { KUBECTL, kubectlSim, requireKubectl } from './kubectl-harness';
+import { CHILD_PROCESS_GUARD_MS } from '../../test-support/deadlines';
 
 requireKubectl('the analyzer-input apply test of the simulator');
 
@@ -194,7 +195,10 @@ describe('kubectl apply of every istioctl analyzer input', () => {
       path.join(h.dir, 'cache'),
     ];
     try {
-      const r = await exec(KUBECTL, [...base, ...args], { timeout: 60_000, maxBuffer: 1 << 24 });
+      const r = await exec(KUBECTL, [...base, ...args], {
+        timeout: CHILD_PROCESS_GUARD_MS,
+        maxBuffer: 1 << 24,
+      });
       return { code: 0, stdout: r.stdout, stderr: r.stderr };
     } catch (e) {
       const err = e as { code?: number; stdout?: string; stderr?: string };
@@ -213,11 +217,10 @@ describe('kubectl apply of every istioctl analyzer input', () => {
       .join('---\n');
     expect((await kubectlResult('apply', '-f', h.write('namespaces.yaml', nsYaml))).code).toBe(0);
 
-    const started = Date.now();
+    // (the empty /openapi/v2 keeps kubectl from its schema retries: that it ends at all, within
+    // the child-process guard, is the check; how fast is the machine's)
     const r = await kubectlResult('apply', '-R', '-f', DIR);
-    const elapsed = Date.now() - started;
     expect(r.code).toBe(1);
-    expect(elapsed).toBeLessThan(30_000);
 
     // every error kubectl printed is one we expect, and every expected one was printed
     const expected = Object.entries(REFUSED).flatMap(([file, x]) =>
