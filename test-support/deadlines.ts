@@ -42,3 +42,12 @@ export const GATHER_GUARD_MS = 5 * 60_000;
  * worth of work on an idle machine but not always on a busy one.
  */
 export const EVENT_WAIT_GUARD_MS = 60_000;
+
+/**
+ * How long a test lets a child process it starts (the meshdx CLI, kubectl, the demo, Playwright
+ * on a tiny project) run before killing it: a guard against a hang, not a measure. Idle, each
+ * ends in a second or a few; on a machine loaded some thirteen times over, a Playwright run of
+ * three empty tests took 55-60 s (the 60 s this replaces killed it). Below Vitest's test guard
+ * (vitest.config.ts), so a hang fails on this guard, naming the command.
+ */
+export const CHILD_PROCESS_GUARD_MS = 100_000;

@@ -3,6 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { tempDir } from '../../test-support/cli-io';
+import { CHILD_PROCESS_GUARD_MS } from '../../test-support/deadlines';
 
 /**
  * The real command line, as a user runs it, on inputs built to break it: every one ends in
@@ -24,7 +25,12 @@ function meshdx(
     const child = execFile(
       shell ? 'sh' : process.execPath,
       shell ? args.slice(1) : [path.join(root, 'bin', 'meshdx.mjs'), ...args],
-      { cwd: dir, env: { ...process.env, ...env }, maxBuffer: 16 << 20, timeout: 60_000 },
+      {
+        cwd: dir,
+        env: { ...process.env, ...env },
+        maxBuffer: 16 << 20,
+        timeout: CHILD_PROCESS_GUARD_MS,
+      },
       (err, stdout, stderr) =>
         resolve({
           code: err ? Number(err.code ?? -1) : 0,

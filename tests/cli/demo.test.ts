@@ -11,6 +11,7 @@ import {
   parseDemoArgs,
   releaseDataDir,
 } from '../../bin/demo-options.mjs';
+import { CHILD_PROCESS_GUARD_MS } from '../../test-support/deadlines';
 
 const root = path.resolve(import.meta.dirname, '..', '..');
 const dir = tempDir('demo');
@@ -27,7 +28,7 @@ function demo(args: string[]): Promise<{ code: number; stdout: string; stderr: s
     execFile(
       process.execPath,
       [path.join(root, 'bin', 'demo.mjs'), ...args],
-      { cwd: dir, env, timeout: 20_000 },
+      { cwd: dir, env, timeout: CHILD_PROCESS_GUARD_MS },
       (err, stdout, stderr) => resolve({ code: err ? Number(err.code ?? -1) : 0, stdout, stderr }),
     );
   });

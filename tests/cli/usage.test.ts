@@ -4,6 +4,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { main } from '../../cli/main';
 import { fakeIO, tempDir } from '../../test-support/cli-io';
+import { CHILD_PROCESS_GUARD_MS } from '../../test-support/deadlines';
 
 const root = path.resolve(import.meta.dirname, '..', '..');
 const dir = tempDir('usage');
@@ -22,7 +23,11 @@ function meshdx(args: string[]): Promise<Ran> {
     execFile(
       process.execPath,
       [path.join(root, 'bin', 'meshdx.mjs'), ...args],
-      { cwd: dir, env: { ...process.env, MESHDX_CLI_CACHE: cache }, timeout: 60_000 },
+      {
+        cwd: dir,
+        env: { ...process.env, MESHDX_CLI_CACHE: cache },
+        timeout: CHILD_PROCESS_GUARD_MS,
+      },
       (err, stdout, stderr) => resolve({ code: err ? Number(err.code ?? -1) : 0, stdout, stderr }),
     );
   });

@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { POST as uploadPost } from '../../app/api/incidents/upload/route';
 import { POST as freezePost } from '../../app/api/snapshots/route';
 import { expectError, url, useEdgeCluster, type ErrorBody } from './support';
+import { CHILD_PROCESS_GUARD_MS } from '../../test-support/deadlines';
 
 /**
  * Inputs that read nothing are refused, naming what is wrong, instead of answered as if they had
@@ -77,7 +78,10 @@ describe('meshdx accesslog --format', () => {
   });
   afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
   const meshdx = (...args: string[]) =>
-    spawnSync(process.execPath, [BIN, ...args], { encoding: 'utf8', timeout: 60_000 });
+    spawnSync(process.execPath, [BIN, ...args], {
+      encoding: 'utf8',
+      timeout: CHILD_PROCESS_GUARD_MS,
+    });
 
   it('an unknown operator is exit 2 naming it', () => {
     const r = meshdx('accesslog', path.join(dir, 'access.log'), '--format', '%BOGUS%');

@@ -18,7 +18,7 @@ import { runningRuntimes } from '../../server/runtime/registry';
 import type { RunningSimulator } from '../../server/sim/index';
 import { runtimeOnSimulator, type SimRuntime } from '../../test-support/sim-runtime';
 import { KUBECTL, requireKubectl } from '../sim/kubectl-harness';
-import { EVENT_WAIT_GUARD_MS } from '../../test-support/deadlines';
+import { EVENT_WAIT_GUARD_MS, CHILD_PROCESS_GUARD_MS } from '../../test-support/deadlines';
 
 requireKubectl('the incident memory test (it restarts the client Deployment with kubectl)');
 
@@ -51,7 +51,7 @@ async function advance(ms: number): Promise<void> {
 
 async function kubectl(...args: string[]): Promise<string> {
   const base = ['--kubeconfig', kubeconfig, '--cache-dir', path.join(dir, 'cache')];
-  return (await exec(KUBECTL, [...base, ...args], { timeout: 15_000 })).stdout;
+  return (await exec(KUBECTL, [...base, ...args], { timeout: CHILD_PROCESS_GUARD_MS })).stdout;
 }
 
 async function open(url: string): Promise<IncidentsView> {

@@ -9,6 +9,7 @@ import { IncidentsViewSchema } from '../../lib/api/incidents';
 import { isZtunnelPod } from '../../lib/dataplane/mode';
 import { incidentsOf } from '../../server/screens/incidents/incidents';
 import { simClient } from '../../test-support/simulator';
+import { EVENT_WAIT_GUARD_MS } from '../../test-support/deadlines';
 
 const c = simClient('ambient');
 
@@ -23,7 +24,7 @@ describe('ztunnel connections to pods that were already gone', () => {
     }
     await expect
       .poll(() => [...c.runtime.store.intervals()].filter((iv) => iv.goneAt !== null).length, {
-        timeout: 10_000,
+        timeout: EVENT_WAIT_GUARD_MS,
       })
       .toBeGreaterThanOrEqual(3);
     const view = IncidentsViewSchema.parse(await incidentsOf(c.runtime, {}));

@@ -47,7 +47,7 @@ describe('real kubectl port-forward against the simulator', () => {
       .poll(
         () => /Forwarding from 127\.0\.0\.1:(\d+) -> 15000/.test(out) || child.exitCode !== null,
         {
-          timeout: 10_000,
+          timeout: EVENT_WAIT_GUARD_MS,
         },
       )
       .toBe(true);

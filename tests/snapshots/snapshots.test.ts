@@ -24,7 +24,7 @@ import { deleteSnapshot, freezeView } from '../../server/screens/snapshots/snaps
 import { startSimulator, type RunningSimulator } from '../../server/sim/index';
 import { KUBECTL, requireKubectl } from '../sim/kubectl-harness';
 import { parsePodKey, podKey, podKeyOfObject } from '../../lib/refs/pod-ref';
-import { EVENT_WAIT_GUARD_MS } from '../../test-support/deadlines';
+import { EVENT_WAIT_GUARD_MS, CHILD_PROCESS_GUARD_MS } from '../../test-support/deadlines';
 
 requireKubectl('the snapshot test (it deletes the pods a snapshot names with kubectl)');
 
@@ -57,7 +57,7 @@ async function until<T>(what: string, f: () => T | null | undefined): Promise<T>
 
 async function kubectl(...args: string[]): Promise<string> {
   const base = ['--kubeconfig', kubeconfig, '--cache-dir', path.join(dir, 'cache')];
-  return (await exec(KUBECTL, [...base, ...args], { timeout: 15_000 })).stdout;
+  return (await exec(KUBECTL, [...base, ...args], { timeout: CHILD_PROCESS_GUARD_MS })).stdout;
 }
 
 const post = (body: string, type = 'application/json') =>

@@ -5,13 +5,14 @@ import os from 'node:os';
 import path from 'node:path';
 import { openHistoryStore } from '../../server/store/history-store';
 import { churnIp, churnName } from './churn';
+import { CHILD_PROCESS_GUARD_MS, EVENT_WAIT_GUARD_MS } from '../../test-support/deadlines';
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'meshdx-durability-'));
 afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
 const repo = path.resolve(import.meta.dirname, '..', '..');
 /** Time for the child to start (tsx, the simulator, the first batch), then between commits. */
-const STARTUP_MS = 30_000;
-const STALL_MS = 10_000;
+const STARTUP_MS = CHILD_PROCESS_GUARD_MS;
+const STALL_MS = EVENT_WAIT_GUARD_MS;
 
 /** Runs the churn child until `enough` intervals are committed, then SIGKILLs it. */
 function runAndKill(
@@ -71,30 +72,34 @@ function runAndKill(
 }
 
 describe('durability of the store under SIGKILL', () => {
-  it('keeps every interval committed before the kill, intact', { timeout: 90_000 }, async () => {
-    const file = path.join(dir, 'churn.sqlite');
-    const { lastCommitted, lines, walAtKill } = await runAndKill(file, 1500);
-    expect(lines).toBeGreaterThan(1);
-    expect(walAtKill).toBe(true);
+  it(
+    'keeps every interval committed before the kill, intact',
+    { timeout: STARTUP_MS + 2 * STALL_MS },
+    async () => {
+      const file = path.join(dir, 'churn.sqlite');
+      const { lastCommitted, lines, walAtKill } = await runAndKill(file, 1500);
+      expect(lines).toBeGreaterThan(1);
+      expect(walAtKill).toBe(true);
 
-    const store = openHistoryStore(file, { flushIntervalMs: 0 });
-    expect(store.integrityCheck()).toBe('ok');
-    const rows = [...store.intervals()];
-    expect(rows.length).toBeGreaterThanOrEqual(lastCommitted);
-    const byName = new Map(rows.map((r) => [r.name, r]));
-    // pods are created in order and each gets its interval with its first event, so the first
-    // `lastCommitted` pods are exactly the intervals the last printed commit had
-    for (let n = 0; n < lastCommitted; n++) {
-      const r = byName.get(churnName(n));
-      expect(r, churnName(n)).toBeDefined();
-      expect(r?.ip).toBe(churnIp(n));
-      expect(Number.isFinite(r?.from)).toBe(true);
-      if (r?.goneAt !== null && r?.goneAt !== undefined)
-        expect(r.goneAt).toBeGreaterThanOrEqual(r.from - 1000);
-      if (r?.deletionStartedAt !== null && r?.deletionStartedAt !== undefined)
-        expect(r.graceEndsAt).toBe(r.deletionStartedAt + 30_000);
-    }
-    expect(new Set(rows.map((r) => r.ip)).size).toBe(rows.length);
-    store.close();
-  });
+      const store = openHistoryStore(file, { flushIntervalMs: 0 });
+      expect(store.integrityCheck()).toBe('ok');
+      const rows = [...store.intervals()];
+      expect(rows.length).toBeGreaterThanOrEqual(lastCommitted);
+      const byName = new Map(rows.map((r) => [r.name, r]));
+      // pods are created in order and each gets its interval with its first event, so the first
+      // `lastCommitted` pods are exactly the intervals the last printed commit had
+      for (let n = 0; n < lastCommitted; n++) {
+        const r = byName.get(churnName(n));
+        expect(r, churnName(n)).toBeDefined();
+        expect(r?.ip).toBe(churnIp(n));
+        expect(Number.isFinite(r?.from)).toBe(true);
+        if (r?.goneAt !== null && r?.goneAt !== undefined)
+          expect(r.goneAt).toBeGreaterThanOrEqual(r.from - 1000);
+        if (r?.deletionStartedAt !== null && r?.deletionStartedAt !== undefined)
+          expect(r.graceEndsAt).toBe(r.deletionStartedAt + 30_000);
+      }
+      expect(new Set(rows.map((r) => r.ip)).size).toBe(rows.length);
+      store.close();
+    },
+  );
 });

@@ -3,6 +3,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { CHILD_PROCESS_GUARD_MS } from '../../test-support/deadlines';
 
 const root = path.resolve(import.meta.dirname, '../..');
 
@@ -42,7 +43,7 @@ export default defineConfig({
       cwd: dir,
       encoding: 'utf8',
       env: { ...process.env, CI: '1', FORCE_COLOR: '0' },
-      timeout: 60_000,
+      timeout: CHILD_PROCESS_GUARD_MS,
     });
     return { code: r.status, out: `${r.stdout}${r.stderr}` };
   } finally {
