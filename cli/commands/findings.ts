@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { CliCommand, CliIO, InputLimits } from '../io';
 import { depthError, EXIT_FAIL, EXIT_OK, EXIT_USAGE, limitsOf, readDocument } from '../io';
-import { groupFindings } from '../../lib/findings/group';
+import { groupFindings, withHarmSeverity } from '../../lib/findings/group';
 import { formatGroups, suppressedText } from './findings-text';
 import { parseManifestText, type Unreadable } from '../../lib/findings/input';
 import { manifestFindings } from '../../lib/findings/manifest';
@@ -308,7 +308,9 @@ export async function runWith(argv: string[], io: CliIO, readStdin: ReadStdin): 
   }
   const all = manifestFindings(split.objects, { origins: split.origins, rootNamespace }).findings;
   const silenced = applySuppressions(all, args.suppress, annotationIndexOfRaw(split.objects));
-  const findings = silenced.kept;
+  // one severity per finding, the one its group gives it (exposure without harm is info), as
+  // the dashboard's lists show it: the text, JSON and SARIF outputs agree with them
+  const findings = withHarmSeverity(silenced.kept);
   const groups = groupFindings(findings);
   const errors = findings.filter((f) => f.severity === 'error').length;
   if (args.format === 'sarif') {
