@@ -28,3 +28,5 @@ export function claimDataDir(
   me: { pid: number; url: string },
 ): Promise<{ ok: true } | { heldBy: { pid: number; url: string | null } }>;
 export function releaseDataDir(dataDir: string, pid: number): void;
+/** When the process with this id started (Linux /proc starttime), or null where unknown. */
+export function processStart(pid: number): string | null;

@@ -141,6 +141,32 @@ function running(pid) {
   }
 }
 
+/**
+ * When the process with this id started, as the kernel counts it (Linux: /proc/PID/stat's
+ * starttime, clock ticks since boot), or null where that cannot be read. A claim keeps it, so a
+ * demo killed without releasing its folder (SIGKILL) is not taken for the unrelated process that
+ * got its id later: on a busy machine ids come round within minutes.
+ */
+export function processStart(pid) {
+  try {
+    const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+    // the fields after the command name (which may hold spaces and parentheses); starttime is
+    // field 22 of the line, the 20th after the name
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return fields[19] ?? null;
+  } catch {
+    return null;
+  }
+}
+
+/** Whether the demo that wrote this claim still runs: its id runs, and started when it did. */
+function claimRuns(held) {
+  if (!running(held.pid)) return false;
+  if (typeof held.started !== 'string') return true;
+  const now = processStart(held.pid);
+  return now === null || now === held.started;
+}
+
 function readClaim(file) {
   try {
     const held = JSON.parse(fs.readFileSync(file, 'utf8'));
@@ -153,7 +179,8 @@ function readClaim(file) {
 /**
  * Takes a data folder for this demo (`{ pid, url }`): resolves to `{ ok: true }`, or `{ heldBy: { pid, url } }`
  * when a demo that still runs has it (its simulators' kubeconfigs are there: a second demo would
- * rewrite them and take its dashboard's clusters over). A claim whose demo is gone is taken over.
+ * rewrite them and take its dashboard's clusters over). A claim whose demo is gone is taken over,
+ * also when its process id now belongs to another process (processStart).
  */
 export async function claimDataDir(dataDir, me) {
   fs.mkdirSync(dataDir, { recursive: true });
@@ -161,14 +188,18 @@ export async function claimDataDir(dataDir, me) {
   for (let attempt = 0; attempt < 5; attempt++) {
     try {
       const fd = fs.openSync(file, 'wx');
-      fs.writeSync(fd, JSON.stringify({ pid: me.pid, url: me.url }));
+      const started = processStart(me.pid);
+      fs.writeSync(
+        fd,
+        JSON.stringify({ pid: me.pid, url: me.url, ...(started ? { started } : {}) }),
+      );
       fs.closeSync(fd);
       return { ok: true };
     } catch (e) {
       if (e.code !== 'EEXIST') throw e;
     }
     const held = readClaim(file);
-    if (held && held.pid !== me.pid && running(held.pid))
+    if (held && held.pid !== me.pid && claimRuns(held))
       return { heldBy: { pid: held.pid, url: typeof held.url === 'string' ? held.url : null } };
     // its demo is gone (or the file is half written by one being killed): taken over
     if (held || attempt > 0) fs.rmSync(file, { force: true });

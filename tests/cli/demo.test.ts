@@ -9,6 +9,7 @@ import {
   claimFile,
   kubeconfigPath,
   parseDemoArgs,
+  processStart,
   releaseDataDir,
 } from '../../bin/demo-options.mjs';
 import { CHILD_PROCESS_GUARD_MS } from '../../test-support/deadlines';
@@ -160,7 +161,24 @@ describe('npm run demo: where a demo keeps its clusters', () => {
     await new Promise((r) => other.once('exit', r));
     // its demo is gone: taken over
     expect(await claimDataDir(folder, mine)).toEqual({ ok: true });
-    expect(JSON.parse(fs.readFileSync(claimFile(folder), 'utf8'))).toEqual(mine);
+    expect(JSON.parse(fs.readFileSync(claimFile(folder), 'utf8'))).toEqual({
+      ...mine,
+      started: processStart(process.pid),
+    });
+    // a demo killed without giving the folder up, whose id another process got since: the id
+    // runs, but did not start when the claim's did
+    releaseDataDir(folder, process.pid);
+    const reused = spawn(process.execPath, ['-e', 'setTimeout(() => {}, 60000)']);
+    try {
+      const pid = reused.pid as number;
+      fs.writeFileSync(
+        claimFile(folder),
+        JSON.stringify({ pid, url: 'http://127.0.0.1:3001/', started: '1' }),
+      );
+      expect(await claimDataDir(folder, mine)).toEqual({ ok: true });
+    } finally {
+      reused.kill();
+    }
     // a file no demo could have written whole is taken over too
     releaseDataDir(folder, process.pid);
     fs.writeFileSync(claimFile(folder), '{"pi');
