@@ -11,6 +11,7 @@ import { clientSignals } from '../../server/screens/incidents/client-signals';
 import { recordIpHistory, type RecordedIpHistory } from '../../test-support/feeds';
 import { advanceWatched } from '../../test-support/simulator';
 import { podKey } from '../../lib/refs/pod-ref';
+import { NO_PROXY_TIMEOUT_FOR_COMPLETENESS } from '../../test-support/deadlines';
 
 type Sim = Awaited<ReturnType<typeof startSimulator>>;
 const START = new Date('2026-11-01T12:00:00Z');
@@ -44,7 +45,8 @@ beforeAll(async () => {
       t,
       history: rec.source,
       now: () => sim.clock.now().getTime(),
-      signals: (pods, window) => clientSignals(pods, window, { t, kc, timeoutMs: 5_000 }),
+      signals: (pods, window) =>
+        clientSignals(pods, window, { t, kc, timeoutMs: NO_PROXY_TIMEOUT_FOR_COMPLETENESS }),
     },
   );
 }, 90_000);

@@ -10,6 +10,7 @@ import { envoyAdminGet } from '../../server/kube/podports';
 import { buildIncidents } from '../../server/screens/incidents/incidents';
 import { recordIpHistory, type RecordedIpHistory } from '../../test-support/feeds';
 import { advanceWatched } from '../../test-support/simulator';
+import { NO_PROXY_TIMEOUT_FOR_COMPLETENESS } from '../../test-support/deadlines';
 
 type Sim = Awaited<ReturnType<typeof startSimulator>>;
 const START = new Date('2026-11-01T12:00:00Z');
@@ -187,7 +188,11 @@ describe('incidents on the phantom-503 scenario over HTTP', () => {
         t,
         history: timed,
         clustersJson: async (ns, pod) =>
-          (await envoyAdminGet(kc, ns, pod, '/clusters?format=json', { timeoutMs: 10_000 })).body,
+          (
+            await envoyAdminGet(kc, ns, pod, '/clusters?format=json', {
+              timeoutMs: NO_PROXY_TIMEOUT_FOR_COMPLETENESS,
+            })
+          ).body,
       },
     );
     expect(view.stale?.client).toBe(client);

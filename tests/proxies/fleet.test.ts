@@ -25,6 +25,10 @@ function rawMesh(s: RunningSimulator): RawMesh {
   };
 }
 
+/** The held proxy's answer comes after the scan gave up on it, whatever the machine. */
+const SLOW_PROXY_HELD_MS = 10 * 60_000;
+/** The scan's per-proxy timeout in the slow-and-dead test: see there. */
+const PROXY_TIMEOUT_MS = 20_000;
 let sim: RunningSimulator;
 let deps: ScanDeps;
 
@@ -110,13 +114,15 @@ describe('fleet scan through the simulator', () => {
     const [dead, slow] = pods.map((p) => podKeyOfObject(p));
     expect(dead && slow).toBeTruthy();
     sim.faults.unreachablePods.add(dead as string);
-    sim.faults.slowPods.set(slow as string, 60_000);
+    sim.faults.slowPods.set(slow as string, SLOW_PROXY_HELD_MS);
     try {
-      // the slow proxy answers after 60 s: a scan it stalled would read it as ok by then.
+      // the slow proxy answers after 10 min: a scan it stalled would read it as ok by then.
       // The API server gives up dialling the dead one after 2 s and says so (503): unreachable.
       // The slow one leaves meshdx without any answer: it cannot tell the proxy from the API
-      // server, so its figures are unknown, not the proxy unreachable.
-      const fleet = await scanFleet({ ...deps, timeoutMs: 3_000 });
+      // server, so its figures are unknown, not the proxy unreachable. The scan's timeout is
+      // far past the dead one's 2 s and every live answer, however loaded the machine (with 3 s,
+      // a loaded machine could read a live proxy or the dead one's 503 as no answer).
+      const fleet = await scanFleet({ ...deps, timeoutMs: PROXY_TIMEOUT_MS });
       const deadRow = fleet.rows.find((r) => r.key === dead);
       const slowRow = fleet.rows.find((r) => r.key === slow);
       expect(deadRow?.status).toBe('unreachable');

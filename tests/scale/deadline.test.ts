@@ -16,10 +16,9 @@ import { NO_DEADLINE_FOR_COMPLETENESS } from '../../test-support/deadlines';
  */
 const demo = simOnly('demo');
 
-async function timed<T>(f: () => Promise<T>): Promise<{ ms: number; value: T | unknown }> {
-  const t0 = Date.now();
-  const value = await f().catch((e: unknown) => e);
-  return { ms: Date.now() - t0, value };
+/** What a view answered: its value, or the error it threw. */
+async function settled<T>(f: () => Promise<T>): Promise<{ value: T | unknown }> {
+  return { value: await f().catch((e: unknown) => e) };
 }
 
 /**
@@ -42,10 +41,9 @@ describe('a view answers by its deadline on a slow API server', () => {
         ['Proxies', () => scanFleet(scanDeps(rt))],
         ['Scoping', () => computeScoping(scopingDeps(rt))],
       ];
-      // the 503 naming the 700 ms deadline is the proof; the time is only a guard against a view
-      // that waits for the slow reads (each request is held HELD_MS), wide enough for a loaded
-      // machine's late timers (1.6 s was seen in CI with every core busy)
-      const bound = HELD_MS / 2;
+      // the proof is what each answer holds, not how soon it came: a view that waited for the
+      // held reads would have them, and no 503 naming its 700 ms deadline nor a late part (a
+      // time bound measured the machine: 3.2 s against 3 s on a loaded one)
       const reads = lastReads(rt);
       for (const [view, f] of views) {
         // Proxies draws the fleet once the pod list is in; Scoping answers from the lists the
@@ -59,8 +57,7 @@ describe('a view answers by its deadline on a slow API server', () => {
             },
             { timeout: 3 * HELD_MS, interval: 50 },
           );
-        const r = await timed(f);
-        expect(r.ms, view).toBeLessThan(bound);
+        const r = await settled(f);
         if (view === 'Proxies') {
           // the pods are in: the fleet answers without the Sidecars it could not read
           // by its deadline, naming them, each proxy's Sidecar unknown (not "none")
@@ -95,11 +92,10 @@ describe('a view answers by its deadline on a slow API server', () => {
       // the list went on meanwhile: a later view has it
       await rt.pods.whenListed();
       await rt.cache.ready();
-      const fleet = await timed(() => timelineFleetOf(rt));
+      const fleet = await settled(() => timelineFleetOf(rt));
       // the injector's inputs (nodes, istiod) are read per view: late, and said so
       const f = fleet.value as Awaited<ReturnType<typeof timelineFleetOf>>;
       expect(f.rows.length).toBeGreaterThan(10);
-      expect(fleet.ms).toBeLessThan(bound);
       expect(f.late?.map((l) => l.part)).toEqual(['sidecar injection (istiod setting, nodes)']);
       expect(f.injection).toBeNull();
     } finally {

@@ -16,6 +16,10 @@ import {
 } from '../../test-support/prometheus';
 import { meshedPods } from '../proxies/sim-truth';
 import { podKey, podKeyOfObject } from '../../lib/refs/pod-ref';
+import {
+  NO_PROXY_TIMEOUT_FOR_COMPLETENESS,
+  NO_DEADLINE_FOR_COMPLETENESS,
+} from '../../test-support/deadlines';
 
 /**
  * The fleet from a real Prometheus (Debian's package) scraping the simulator's Envoy series
@@ -82,8 +86,8 @@ describe('the fleet from Prometheus', () => {
       kc,
       istioNamespace: 'istio-system',
       concurrency: 16,
-      timeoutMs: 2_000,
-      deadlineMs: 30_000,
+      timeoutMs: NO_PROXY_TIMEOUT_FOR_COMPLETENESS,
+      deadlineMs: NO_DEADLINE_FOR_COMPLETENESS,
     };
     const first = await scanFleet(deps);
     running = first.rows.filter((r) => r.status === 'ok').length;
@@ -99,7 +103,7 @@ describe('the fleet from Prometheus', () => {
 
   const withProm = (): ScanDeps => ({
     ...deps,
-    prometheus: { url: prom.url, timeoutMs: 5_000, maxAgeMs: 60_000 },
+    prometheus: { url: prom.url, timeoutMs: NO_PROXY_TIMEOUT_FOR_COMPLETENESS, maxAgeMs: 60_000 },
   });
 
   it('equals the fleet from per-proxy scrapes, without one pods/proxy request', async () => {

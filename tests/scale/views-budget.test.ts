@@ -3,6 +3,10 @@ import { inventoryOf } from '../../server/screens/overview/inventory';
 import { scanFleet } from '../../server/screens/proxies/scan';
 import { timelineFleetOf } from '../../server/screens/timelines/timelines';
 import { runtimeOn, simOnly } from '../../test-support/simulator';
+import {
+  NO_PROXY_TIMEOUT_FOR_COMPLETENESS,
+  NO_DEADLINE_FOR_COMPLETENESS,
+} from '../../test-support/deadlines';
 
 /**
  * The request budget seen from the API server while meshdx's views are flooded: the views run
@@ -91,8 +95,8 @@ describe('a flood of views stays within the budget the API server sees', () => {
         kc: rt.kc,
         istioNamespace: 'istio-system',
         concurrency: 16,
-        timeoutMs: 10_000,
-        deadlineMs: 30_000,
+        timeoutMs: NO_PROXY_TIMEOUT_FOR_COMPLETENESS,
+        deadlineMs: NO_DEADLINE_FOR_COMPLETENESS,
       };
       const [a, b] = await Promise.all([scanFleet(deps), scanFleet(deps)]);
       const read = a.rows.filter((r) => r.status === 'ok').length;
