@@ -35,7 +35,6 @@ describe('an istioctl bug-report archive of real files, indexed', () => {
     for (const p of ARCHIVE_PROXIES) {
       expect(byPod.get(p.pod)?.files).toEqual({
         configDump: archivePath('proxies', p.namespace, p.pod, 'config_dump?include_eds'),
-        stats: archivePath('proxies', p.namespace, p.pod, 'stats/prometheus'),
       });
       expect(byPod.get(p.pod)?.edsIncluded).toBe(true);
       // the dump read back is the fixture's, byte for byte
@@ -78,7 +77,7 @@ describe('an istioctl bug-report archive of real files, indexed', () => {
     expect(ix.capture.time?.toISOString()).toBe(CAPTURED_AT.toISOString());
     expect(ix.capture.how).toMatch(/newest file time/);
     const kinds = ix.objects.map((o) => o.kind);
-    expect(kinds.filter((k) => k === 'Pod')).toHaveLength(4);
+    expect(kinds.filter((k) => k === 'Pod')).toHaveLength(5);
     expect(kinds).toContain('VirtualService');
     expect(kinds).toContain('DestinationRule');
     expect(ix.parseProblems).toEqual([]);

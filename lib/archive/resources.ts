@@ -9,7 +9,7 @@ import { yamlValue } from '../yaml-limits';
  * `List` (or, from older istioctl, several documents), whose items are kept when they carry a
  * kind and a name. An object in two files (a pod in `pods` and in `k8s-resources`) is kept once.
  */
-export interface ArchiveObjects {
+export interface ArchiveObjectSet {
   objects: KubeObject[];
   problems: (ParseProblem & { entry: string })[];
 }
@@ -24,9 +24,9 @@ function identity(o: KubeObject): string {
   return JSON.stringify([group, o.kind, o.metadata.namespace ?? '', o.metadata.name]);
 }
 
-export function collectArchiveObjects(files: { entry: string; text: string }[]): ArchiveObjects {
+export function collectArchiveObjects(files: { entry: string; text: string }[]): ArchiveObjectSet {
   const byId = new Map<string, KubeObject>();
-  const problems: ArchiveObjects['problems'] = [];
+  const problems: ArchiveObjectSet['problems'] = [];
   for (const { entry, text } of files) {
     let docs;
     try {
