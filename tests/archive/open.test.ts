@@ -37,10 +37,10 @@ beforeAll(async () => {
   dir = fs.mkdtempSync(path.join(os.tmpdir(), 'meshdx-open-'));
   const file = path.join(dir, 'bug-report.tar.gz');
   fs.writeFileSync(file, await packTarGz(bugReportEntries()));
-  // the same archive unpacked, and with its events and CRs left out (--skip-cluster-dump-like)
+  // the same archive unpacked, made with --skip-cluster-dump (no k8s-resources, events, crs)
   const folder = path.join(dir, 'unpacked-skip');
   for (const e of bugReportEntries()) {
-    if (/cluster\/(events|crs)$/.test(e.name)) continue;
+    if (/cluster\/(events|crs|k8s-resources)$/.test(e.name)) continue;
     const p = path.join(folder, ...e.name.split('/'));
     fs.mkdirSync(path.dirname(p), { recursive: true });
     fs.writeFileSync(p, e.body ?? '');
