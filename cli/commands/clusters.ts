@@ -24,6 +24,7 @@ import {
   endpointReport,
   endpointSummary,
   formatEndpointTable,
+  hiddenHostsText,
   holderSummary,
   type EndpointHolder,
   type EndpointReport,
@@ -161,10 +162,12 @@ function endpoints(
   held: Held | null,
 ): number {
   if (json) {
-    const { source, rows, clusters, unreadable } = report;
+    const { source, rows, clusters, unreadable, unnamed } = report;
     const endpoints = held ? rows.map((r, i) => ({ ...r, heldBy: held.holders[i] ?? null })) : rows;
     const at = held ? { at: new Date(held.time).toISOString() } : {};
-    io.stdout(`${JSON.stringify({ source, ...at, endpoints, clusters, unreadable }, null, 2)}\n`);
+    io.stdout(
+      `${JSON.stringify({ source, ...at, endpoints, clusters, unreadable, unnamed }, null, 2)}\n`,
+    );
   } else {
     io.stdout(formatEndpointTable(report, held?.holders));
     io.stdout(`${endpointSummary(report)}\n`);
@@ -186,9 +189,8 @@ function endpoints(
         );
     }
   }
-  if (report.unreadable === 0) return EXIT_OK;
-  io.stderr(
-    `meshdx clusters: ${file}: ${report.unreadable} hosts have no socket or pipe address: not shown\n`,
-  );
+  const hidden = hiddenHostsText(report);
+  if (hidden === null) return EXIT_OK;
+  io.stderr(`meshdx clusters: ${file}: ${hidden}\n`);
   return EXIT_FAIL;
 }
