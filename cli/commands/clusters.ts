@@ -15,6 +15,8 @@ import { loadHistory } from './history-input';
 import { analyzeDump, clustersJson, type DumpAnalysis } from '../../lib/configdump/report';
 import { readZtunnelConfigOutput } from '../../lib/ambient/istioctl-output';
 import { pastedKindHint } from '../../lib/pasted-kind';
+import { readIstioctlOutput } from '../../lib/configdump/istioctl-output';
+import { printIstioctlOutput, reportProblems } from './clusters-istioctl';
 import { formatClusterTable } from '../../lib/configdump/table';
 import { formatZtunnelTables, ztunnelJson } from '../../lib/configdump/ztunnel';
 import type { DumpProblem } from '../../lib/configdump/types';
@@ -35,7 +37,9 @@ export const USAGE =
   'usage: meshdx clusters FILE [--json] [--endpoints] [--history HISTORY [--at TIME]]\n' +
   '  FILE: an Envoy config dump (the cluster table), a ztunnel dump (its workloads and services),\n' +
   '  `istioctl ztunnel-config workloads|services|policies|certificates` output (table or -o json),\n' +
-  '  or a /clusters?format=json answer (the endpoint table: health and outlier ejections)\n' +
+  '  a /clusters?format=json answer or /clusters text (the endpoint table: health and outlier\n' +
+  '  ejections), `istioctl proxy-config cluster|endpoint|listener|route -o json|yaml` lists,\n' +
+  '  the `proxy-config cluster` and `endpoint` tables, `istioctl proxy-status` (table or -o json)\n' +
   '  --endpoints: the endpoint table of a config dump taken with ?include_eds (health, workload)\n' +
   '  --history: a meshdx store or watch capture: who held each endpoint IP at TIME (RFC 3339;\n' +
   "    default the FILE's modification time, when it was saved): pods already gone are phantoms\n";
@@ -108,6 +112,17 @@ export const run: CliCommand = (argv: string[], io: CliIO): Promise<number> =>
         ? readZtunnelConfigOutput(read.text)
         : null;
     if (zc) return printZtunnel(io, file, { kind: 'ztunnel', ztunnel: zc.parse }, json);
+    // istioctl's Envoy outputs: proxy-config lists and tables, /clusters text, proxy-status
+    const istioctl =
+      result.kind === 'error' && result.errors[0]?.reason !== 'too-deep'
+        ? readIstioctlOutput(read.text)
+        : null;
+    if (istioctl?.kind === 'endpoints') {
+      if (!json) io.stderr(`meshdx clusters: ${file}: read as ${istioctl.what}\n`);
+      const code = await held(istioctl.report);
+      return Math.max(code, reportProblems(io, file, istioctl.errors));
+    }
+    if (istioctl) return printIstioctlOutput(io, file, istioctl, json);
     if (result.kind === 'error') {
       const first = result.errors[0];
       const why = first ? problemText(first) : 'unreadable config dump';
