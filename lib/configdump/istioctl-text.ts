@@ -94,12 +94,14 @@ export function readClusterTableText(
   const errors = unknownColumns(h.at + 1, h.unknown);
   const rows: ClusterRow[] = [];
   for (const r of printedRows(lines, h.at + 1, h.cols)) {
-    const lacking = missing(r, CLUSTER_COLUMNS);
+    // an inbound cluster's SERVICE FQDN is empty (`inbound|9080||`): only the other columns
+    // tell a cut row
+    const lacking = missing(r, CLUSTER_COLUMNS.slice(1));
     if (lacking.length > 0) {
       errors.push(problem(r.line, `row lacks ${lacking.join(', ')} (a cut line?)`));
       continue;
     }
-    const fqdn = r.cells.get('SERVICE FQDN') as string;
+    const fqdn = r.cells.get('SERVICE FQDN') ?? '';
     const portText = r.cells.get('PORT') as string;
     const port = /^\d+$/.test(portText) ? Number(portText) : '-';
     const subset = r.cells.get('SUBSET') as string;
