@@ -167,7 +167,8 @@ describe('older ztunnel-config headers, certificates, service waypoints', () => 
       Initializing: 1,
       Unavailable: 2,
     });
-    expect(formatZtunnelTables(r?.parse.dump ?? dump.dump)).toContain(
+    if (!r) throw new Error('not read');
+    expect(formatZtunnelTables(r.parse.dump)).toContain(
       '0 policies, 5 certificates (2 Available, 1 Initializing, 2 Unavailable)',
     );
   });
@@ -182,7 +183,7 @@ describe('older ztunnel-config headers, certificates, service waypoints', () => 
     const target = services.find((s) => s.name === 'productpage' && s.namespace === 'bookinfo');
     const wp = services.find((s) => s.name === 'bookinfo-productpage-istio-waypoint');
     if (!target || !wp) throw new Error('fixture changed');
-    target.waypoint = { destination: `${String(wp.namespace)}/${String(wp.hostname)}` };
+    target.waypoint = { destination: objectKey(String(wp.namespace), String(wp.hostname)) };
     const read = readZtunnelDump(raw as unknown as Record<string, unknown>);
     expect(
       read.dump.services.find((s) => s.name === 'productpage' && s.namespace === 'bookinfo')
