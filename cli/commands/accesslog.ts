@@ -13,6 +13,7 @@ import {
 } from '../../lib/accesslog/stats';
 import type { AccessLogProblem } from '../../lib/accesslog/types';
 import { problemText } from '../../lib/parse-problem';
+import { archiveInputKind, archiveRefusal } from './archive-input';
 
 export interface ParsedArgs {
   positional: string[];
@@ -119,6 +120,11 @@ async function runAccesslog(argv: string[], io: CliIO): Promise<number> {
   }
   const file = path.resolve(io.cwd, args.positional[0] as string);
   const unreadable = checkReadable(file, { pipe: true });
+  const archive = archiveInputKind(file);
+  if (archive) {
+    io.stderr(archiveRefusal('accesslog', file, archive, 'an access log'));
+    return EXIT_USAGE;
+  }
   if (unreadable) {
     io.stderr(`meshdx accesslog: cannot read log file ${unreadable}\n`);
     return EXIT_USAGE;

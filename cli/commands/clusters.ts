@@ -31,6 +31,7 @@ import {
   type EndpointHolder,
   type EndpointReport,
 } from '../../lib/configdump/endpoints';
+import { archiveInputKind, archiveRefusal } from './archive-input';
 
 /** What `meshdx clusters --help` prints, and what a wrong use is told. */
 export const USAGE =
@@ -75,6 +76,11 @@ export const run: CliCommand = (argv: string[], io: CliIO): Promise<number> =>
     }
     const file = path.resolve(io.cwd, args.positional[0] as string);
     const limits = limitsOf(io);
+    const archive = archiveInputKind(file);
+    if (archive) {
+      io.stderr(archiveRefusal('clusters', file, archive, 'a config dump or an istioctl output'));
+      return EXIT_USAGE;
+    }
     const read = readDocument(file, limits);
     if ('error' in read) {
       io.stderr(`meshdx clusters: cannot read ${read.error}\n`);

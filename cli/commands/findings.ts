@@ -19,6 +19,7 @@ import packageJson from '../../package.json';
 import { splitMeshConfigs, type FoundMeshConfig } from '../../lib/findings/mesh-config';
 import { parseMeshConfig } from '../../lib/timeline/meshconfig';
 import { DEFAULT_ROOT_NAMESPACE } from '../../lib/scoping/visibility';
+import { archiveInputKind, archiveRefusal } from './archive-input';
 
 /** What `meshdx findings --help` prints, and what a wrong use is told. */
 export const USAGE =
@@ -69,6 +70,13 @@ function expand(p: string, cwd: string): Source[] {
       `${p}: ${code === 'ENOENT' ? 'no such file or folder' : code === 'EACCES' ? 'permission denied' : (e as Error).message}`,
     );
   }
+  const archive = archiveInputKind(abs);
+  if (archive)
+    throw new FindingsInputError(
+      archiveRefusal('findings', p, archive, 'manifests')
+        .replace(/^meshdx findings: /, '')
+        .trimEnd(),
+    );
   if (st.isFile()) return [{ file: p, size: st.size }];
   if (!st.isDirectory()) throw new FindingsInputError(`${p}: not a file or folder`);
   const out: Source[] = [];

@@ -22,6 +22,7 @@ import type { PodTimeline, VerdictResult } from '../../lib/timeline/types';
 import { podKeyOf } from '../../lib/refs/pod-ref';
 import { pastedKindHint } from '../../lib/pasted-kind';
 import { limitAllByDescribe } from '../../lib/timeline/describe-limits';
+import { archiveInputKind, archiveRefusal } from './archive-input';
 
 /** What `meshdx timeline --help` prints, and what a wrong use is told. */
 export const USAGE = 'usage: meshdx timeline FILE [--mesh-config FILE] [--json]\n';
@@ -85,6 +86,13 @@ function where(file: string, e: TimelineInputProblem): string {
 /** A whole document, size-, binary- and depth-checked before any parser sees it. */
 function readText(file: string, io: CliIO, what: string): string | null {
   const limits = limitsOf(io);
+  const archive = archiveInputKind(file);
+  if (archive) {
+    io.stderr(
+      archiveRefusal('timeline', file, archive, 'a pod list or `kubectl describe pod` text'),
+    );
+    return null;
+  }
   const read = readDocument(file, limits);
   if ('error' in read) {
     io.stderr(`meshdx timeline: cannot read ${what} ${read.error}\n`);
