@@ -1,7 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { readFixture } from '../../test-support/fixtures';
 import { readIstioctl } from '../../tests/data/istioctl/read';
-import { readIstioctlOutput, type IstioctlOutput } from './istioctl-output';
+import { readIstioctlOutput, sniffIstioctlOutput, type IstioctlOutput } from './istioctl-output';
+import { pastedKindHint } from '../pasted-kind';
+import { guessInputKind } from '../findings/input-kind';
 import { endpointReport } from './endpoints';
 import { analyzeDump } from './report';
 import { formatClusterTable, tabulate } from './table';
@@ -195,5 +197,28 @@ describe('istioctl proxy-config cluster, listener and route outputs', () => {
     if (r.kind !== 'routes') throw new Error(r.kind);
     expect(r.rows.length).toBeGreaterThan(3);
     expect(r.rows.some((x) => x.routes > 0)).toBe(true);
+  });
+});
+
+describe('a file of istioctl output given to another command', () => {
+  it('is named by its kind, with meshdx clusters as the command that reads it', () => {
+    const expected: [string, string][] = [
+      ['ps-1.27.txt', '`istioctl proxy-status` output'],
+      ['ps-1.13.txt', '`istioctl proxy-status` output'],
+      ['ps-1.30.json', '`istioctl proxy-status -o json` output'],
+      ['pc-endpoint-file.json', '`istioctl proxy-config endpoint --file -o json|yaml` output'],
+      ['pc-endpoint-file.yaml', '`istioctl proxy-config endpoint --file -o json|yaml` output'],
+      ['pc-endpoint-file.txt', 'the `istioctl proxy-config endpoint` table'],
+      ['clusters-text-derived.txt', "Envoy's /clusters text"],
+    ];
+    for (const [file, kind] of expected) {
+      const text = readIstioctl(file);
+      expect(sniffIstioctlOutput(text), file).toBe(kind);
+      expect(pastedKindHint(text, 'meshdx timeline'), file).toBe(
+        `this looks like ${kind}: \`meshdx clusters FILE\` reads it`,
+      );
+      expect(guessInputKind(text)?.command, file).toBe('meshdx clusters FILE');
+    }
+    expect(sniffIstioctlOutput(readFixture('config_dump', 'eds_only_config_dump.json'))).toBeNull();
   });
 });

@@ -12,8 +12,12 @@ import {
   type ListenerListRow,
   type RouteListRow,
 } from './istioctl-lists';
-import { readClusterTableText, readEndpointTableText } from './istioctl-text';
-import { readProxyStatus, type ProxyStatusRead } from './proxy-status';
+import {
+  proxyConfigHeaderKind,
+  readClusterTableText,
+  readEndpointTableText,
+} from './istioctl-text';
+import { isProxyStatusHeader, readProxyStatus, type ProxyStatusRead } from './proxy-status';
 import { readStructuredText } from './text';
 import type { ClusterRow, DumpProblem } from './types';
 
@@ -80,5 +84,43 @@ export function readIstioctlOutput(text: string): IstioctlOutput | null {
       report: endpoints.report,
       errors: endpoints.errors,
     };
+  return null;
+}
+
+/** Keys that tell the list istioctl printed, from the first entries (camelCase or snake_case). */
+const LIST_KEYS: [RegExp, string][] = [
+  [/"?(hostStatuses|host_statuses)"?\s*:/, '`istioctl proxy-config endpoint -o json|yaml` output'],
+  [
+    /"?(clusterName|cluster_name)"?\s*:/,
+    '`istioctl proxy-config endpoint --file -o json|yaml` output',
+  ],
+  [/"?(virtualHosts|virtual_hosts)"?\s*:/, '`istioctl proxy-config route -o json|yaml` output'],
+  [
+    /"?(connectTimeout|connect_timeout)"?\s*:/,
+    '`istioctl proxy-config cluster -o json|yaml` output',
+  ],
+  [/"?(filterChains|filter_chains)"?\s*:/, '`istioctl proxy-config listener -o json|yaml` output'],
+];
+
+/**
+ * Which istioctl output a text looks like, from its first 64 KiB only (to name the kind of a
+ * file given to another command, without parsing it whole); null when none.
+ */
+export function sniffIstioctlOutput(text: string): string | null {
+  const head = text.slice(0, 64 * 1024);
+  const start = /\S/.exec(head)?.[0];
+  if (start === '[' || start === '-') {
+    const found = LIST_KEYS.find(([re]) => re.test(head));
+    if (found) return found[1];
+  }
+  if (start === '{' && /"resources"/.test(head) && /ClientConfig/.test(head))
+    return '`istioctl proxy-status -o json` output';
+  if (isClustersText(head)) return "Envoy's /clusters text";
+  const lines = head.split('\n', 40);
+  if (lines.some(isProxyStatusHeader)) return '`istioctl proxy-status` output';
+  for (const l of lines) {
+    const k = proxyConfigHeaderKind(l);
+    if (k) return `the \`istioctl proxy-config ${k}\` table`;
+  }
   return null;
 }
