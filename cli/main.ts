@@ -30,6 +30,11 @@ const COMMANDS: Record<string, { summary: string; load: () => Promise<CommandMod
     summary: 'attribute LOG --history FILE [--json]         map upstream IPs to pods in time',
     load: () => import('./commands/attribute'),
   },
+  open: {
+    summary:
+      'open ARCHIVE|DIR... [--port N] [--no-live]     the dashboard on istioctl bug-report archives',
+    load: () => import('./commands/open'),
+  },
   report: {
     summary: 'report --url URL [--out DIR] [--pdf] [...]    screenshot report of a running meshdx',
     load: () => import('./commands/report'),
