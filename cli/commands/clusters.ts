@@ -31,12 +31,14 @@ import {
   type EndpointHolder,
   type EndpointReport,
 } from '../../lib/configdump/endpoints';
-import { archiveInputKind, archiveRefusal } from './archive-input';
+import { archiveInputKind } from './archive-input';
+import { clustersOfArchive } from './clusters-archive';
 
 /** What `meshdx clusters --help` prints, and what a wrong use is told. */
 export const USAGE =
   'usage: meshdx clusters FILE [--json] [--endpoints] [--history HISTORY [--at TIME]]\n' +
   '  FILE: an Envoy config dump (the cluster table), a ztunnel dump (its workloads and services),\n' +
+  '  an `istioctl bug-report` archive (.tar.gz or unpacked: a line per proxy file it read),\n' +
   '  `istioctl ztunnel-config workloads|services|policies|certificates` output (table or -o json),\n' +
   '  a /clusters?format=json answer or /clusters text (the endpoint table: health and outlier\n' +
   '  ejections), `istioctl proxy-config cluster|endpoint|listener|route -o json|yaml` lists,\n' +
@@ -76,10 +78,15 @@ export const run: CliCommand = (argv: string[], io: CliIO): Promise<number> =>
     }
     const file = path.resolve(io.cwd, args.positional[0] as string);
     const limits = limitsOf(io);
-    const archive = archiveInputKind(file);
-    if (archive) {
-      io.stderr(archiveRefusal('clusters', file, archive, 'a config dump or an istioctl output'));
-      return EXIT_USAGE;
+    // a bug-report archive (.tar.gz or unpacked): each proxy's files, read by their kind
+    if (archiveInputKind(file) !== null) {
+      if (historyArg !== undefined || args.flags.has('endpoints')) {
+        io.stderr(
+          `meshdx clusters: ${file}: --history and --endpoints read one file: name one of the archive's files\n`,
+        );
+        return EXIT_USAGE;
+      }
+      return clustersOfArchive(io, file, args.flags.has('json'));
     }
     const read = readDocument(file, limits);
     if ('error' in read) {
