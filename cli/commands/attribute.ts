@@ -70,16 +70,6 @@ async function runAttribute(argv: string[], io: CliIO): Promise<number> {
   }
   const logFile = path.resolve(io.cwd, args.positional[0] as string);
   const historyFile = path.resolve(io.cwd, historyArg);
-  for (const [what, file, pipe] of [
-    ['log file', logFile, true],
-    ['history file', historyFile, false],
-  ] as const) {
-    const problem = checkReadable(file, { pipe });
-    if (problem) {
-      io.stderr(`meshdx attribute: cannot read ${what} ${problem}\n`);
-      return EXIT_USAGE;
-    }
-  }
   for (const [file, instead] of [
     [logFile, 'an access log'],
     [historyFile, 'a meshdx store or a pod watch capture'],
@@ -87,6 +77,16 @@ async function runAttribute(argv: string[], io: CliIO): Promise<number> {
     const archive = archiveInputKind(file);
     if (archive) {
       io.stderr(archiveRefusal('attribute', file, archive, instead));
+      return EXIT_USAGE;
+    }
+  }
+  for (const [what, file, pipe] of [
+    ['log file', logFile, true],
+    ['history file', historyFile, false],
+  ] as const) {
+    const problem = checkReadable(file, { pipe });
+    if (problem) {
+      io.stderr(`meshdx attribute: cannot read ${what} ${problem}\n`);
       return EXIT_USAGE;
     }
   }

@@ -8,6 +8,8 @@ import { packTarGz } from '../../tests/data/archive/pack';
 import { readIstioctl } from '../../tests/data/istioctl/read';
 import { run } from './clusters';
 import { run as accesslog } from './accesslog';
+import { run as timeline } from './timeline';
+import { run as findings } from './findings';
 
 /**
  * `meshdx clusters` on an archive in istioctl's layout assembled from the shared fixtures
@@ -77,5 +79,19 @@ describe('meshdx clusters ARCHIVE', () => {
       'proxies/istio-system/istio-ingressgateway-6f9df9b8-mhl5v/istio-proxy.log',
     );
     expect(code).toBe(0);
+  });
+
+  it('timeline judges the pods of cluster/ with its events; findings checks its resources and CRs', async () => {
+    const t = fakeIO(dir);
+    expect(await timeline([file], t)).toBe(0);
+    expect(t.err).toMatch(/read 5 pods from cluster\/, 3 events from cluster\/events/);
+    expect(t.out).toContain(details.pod);
+    const f = fakeIO(dir);
+    await findings([file], f);
+    expect(f.err).toContain('cluster/k8s-cluster-resources: not in the archive');
+    // the VirtualServices of the archive's crs are checked (pilot's testdata refers to hosts
+    // the archive has no Service for)
+    expect(f.out).toContain('IST0101');
+    expect(f.out).not.toMatch(/binary data/);
   });
 });

@@ -20,6 +20,7 @@ import { splitMeshConfigs, type FoundMeshConfig } from '../../lib/findings/mesh-
 import { parseMeshConfig } from '../../lib/timeline/meshconfig';
 import { DEFAULT_ROOT_NAMESPACE } from '../../lib/scoping/visibility';
 import { archiveInputKind, archiveRefusal } from './archive-input';
+import { archiveLines, readArchiveInput } from './archive-read';
 
 /** What `meshdx findings --help` prints, and what a wrong use is told. */
 export const USAGE =
@@ -51,6 +52,9 @@ const readProcessStdin: ReadStdin = async (maxBytes) => {
 };
 
 class FindingsInputError extends Error {}
+
+/** The files of a bug-report archive's cluster/ folder that hold manifests. */
+const ARCHIVE_MANIFESTS = ['k8s-resources', 'k8s-cluster-resources', 'crs'];
 
 interface Source {
   /** What the user named, or the file found under a folder. */
@@ -218,6 +222,25 @@ export async function runWith(argv: string[], io: CliIO, readStdin: ReadStdin): 
             return r.text;
           },
         });
+      } else if (archiveInputKind(path.resolve(io.cwd, p)) !== null) {
+        // a bug-report archive: the manifests of its cluster/ files (resources, CRs)
+        const ix = await readArchiveInput(io, 'findings', p);
+        if (!ix) return EXIT_USAGE;
+        io.stderr(archiveLines('findings', p, ix));
+        for (const name of ARCHIVE_MANIFESTS) {
+          const rel = ix.layout.cluster[name];
+          if (rel === undefined) {
+            const why = ix.missing.find((m) => m.part.endsWith(`cluster/${name}`))?.reason;
+            io.stderr(
+              `  cluster/${name}: ${why ?? 'not in the archive (--skip-cluster-dump leaves it out, and istioctl writes no file for an empty answer): its objects are unknown'}\n`,
+            );
+            continue;
+          }
+          texts.push({
+            file: `${p}:${rel}`,
+            text: async () => (await ix.read(rel)).toString('utf8'),
+          });
+        }
       } else {
         const found = expand(p, io.cwd);
         if (found.length === 0) {
