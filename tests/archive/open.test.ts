@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { parseAllDocuments } from 'yaml';
 import { GET as clusterGet } from '../../app/api/cluster/route';
 import { GET as contextsGet } from '../../app/api/contexts/route';
@@ -37,10 +37,10 @@ beforeAll(async () => {
   dir = fs.mkdtempSync(path.join(os.tmpdir(), 'meshdx-open-'));
   const file = path.join(dir, 'bug-report.tar.gz');
   fs.writeFileSync(file, await packTarGz(bugReportEntries()));
-  // the same archive unpacked, and with its events and CRs left out (--skip-cluster-dump-like)
+  // the same archive unpacked, made with --skip-cluster-dump (no k8s-resources, events, crs)
   const folder = path.join(dir, 'unpacked-skip');
   for (const e of bugReportEntries()) {
-    if (/cluster\/(events|crs)$/.test(e.name)) continue;
+    if (/cluster\/(events|crs|k8s-resources)$/.test(e.name)) continue;
     const p = path.join(folder, ...e.name.split('/'));
     fs.mkdirSync(path.dirname(p), { recursive: true });
     fs.writeFileSync(p, e.body ?? '');
@@ -82,9 +82,10 @@ describe('an istioctl bug-report archive opened as a cluster', () => {
       '/api/contexts',
     );
     expect(ctx.contexts.map((c) => c.name)).toEqual([
-      'archive-bug-report',
-      'archive-unpacked-skip',
+      expect.stringMatching(/^archive-bug-report-[0-9a-f]{6}$/),
+      expect.stringMatching(/^archive-unpacked-skip-[0-9a-f]{6}$/),
     ]);
+    expect(ctx.contexts.map((c) => c.name)).toEqual(opened.map((o) => o.context));
     const info = await get<{
       reachable: boolean;
       archive: {
@@ -187,12 +188,24 @@ describe('an istioctl bug-report archive opened as a cluster', () => {
       phase: 'Running',
       startedAt: new Date(CAPTURED_AT.getTime() - 600_000).toISOString(),
     });
-    await get(findingsGet, '/api/findings');
+    // the archive's own istioctl analyze output, beside the findings once they are whole
+    const f = await vi.waitFor(
+      async () => {
+        const r = await get<{
+          istioctl?: { source: string; notClaimed: { code: string }[]; agreed: unknown[] };
+        }>(findingsGet, '/api/findings');
+        if (!r.istioctl) throw new Error('no istioctl comparison yet');
+        return r.istioctl;
+      },
+      { timeout: 60_000, interval: 200 },
+    );
+    expect(f.source).toMatch(/analyze/);
+    expect(f.notClaimed.map((m) => m.code)).toEqual(['IST0107', 'IST0102']);
     await get(scopingGet, '/api/scoping');
   });
 
   it('an archive without events or CRs answers those as unknown with the reason, side by side with the other', async () => {
-    const q = '?context=archive-unpacked-skip';
+    const q = `?context=${opened[1]?.context ?? ''}`;
     const info = await get<{ archive: { format: string; missing: { part: string }[] } }>(
       clusterGet,
       `/api/cluster${q}`,
