@@ -92,6 +92,11 @@ describe('meshdx clusters ARCHIVE', () => {
     // the VirtualServices of the archive's crs are checked (pilot's testdata refers to hosts
     // the archive has no Service for)
     expect(f.out).toContain('IST0101');
+    // beside the archive's own istioctl analyze (its analyze/allNamespaces)
+    expect(f.out).toMatch(
+      /beside the archive's istioctl analyze: \d+ agreed, \d+ only istioctl, \d+ only meshdx/,
+    );
+    expect(f.out).toContain('only meshdx: IST0101 (VirtualService testns/all)');
     expect(f.out).not.toMatch(/binary data/);
   });
 });

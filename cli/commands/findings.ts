@@ -21,6 +21,13 @@ import { parseMeshConfig } from '../../lib/timeline/meshconfig';
 import { DEFAULT_ROOT_NAMESPACE } from '../../lib/scoping/visibility';
 import { archiveInputKind, archiveRefusal } from './archive-input';
 import { archiveLines, readArchiveInput } from './archive-read';
+import { objectKey } from '../../lib/refs/object-ref';
+import {
+  compareWithAnalyze,
+  parseAnalyzeOutput,
+  type AnalyzeComparison,
+  type AnalyzeMessage,
+} from '../../lib/archive/analyze';
 
 /** What `meshdx findings --help` prints, and what a wrong use is told. */
 export const USAGE =
@@ -206,6 +213,8 @@ export async function runWith(argv: string[], io: CliIO, readStdin: ReadStdin): 
   const unreadable: Unreadable[] = [];
   let total = 0;
   let files = 0;
+  /** `istioctl analyze`'s messages in the archives given, to hold beside meshdx's findings. */
+  let analyzed: AnalyzeMessage[] | null = null;
   try {
     for (const p of args.paths) {
       const texts: { file: string; text: () => Promise<string> }[] = [];
@@ -241,6 +250,12 @@ export async function runWith(argv: string[], io: CliIO, readStdin: ReadStdin): 
             text: async () => (await ix.read(rel)).toString('utf8'),
           });
         }
+        for (const rel of ix.layout.analyze) {
+          const parsed = parseAnalyzeOutput((await ix.read(rel)).toString('utf8'));
+          analyzed = [...(analyzed ?? []), ...parsed.messages];
+        }
+        if (ix.layout.analyze.length === 0)
+          io.stderr('  analyze/: not in the archive: what istioctl analyze said is unknown\n');
       } else {
         const found = expand(p, io.cwd);
         if (found.length === 0) {
@@ -370,6 +385,7 @@ export async function runWith(argv: string[], io: CliIO, readStdin: ReadStdin): 
       meshConfig: mesh ? { origin: mesh.origin, rootNamespace } : null,
       suppressed: { count: silenced.suppressed, by: silenced.counts },
       summary: { files, objects: split.objects.length, findings: findings.length, errors },
+      ...(analyzed ? { istioctlAnalyze: analyzeJson(compareWithAnalyze(findings, analyzed)) } : {}),
     };
     io.stdout(`${JSON.stringify(out, null, 2)}\n`);
   } else {
@@ -379,6 +395,7 @@ export async function runWith(argv: string[], io: CliIO, readStdin: ReadStdin): 
     );
     if (mesh) io.stdout(`mesh config: ${mesh.origin} (root namespace ${rootNamespace})\n`);
     if (silenced.suppressed > 0) io.stdout(suppressedText(silenced.suppressed, silenced.counts));
+    if (analyzed) io.stdout(analyzeText(compareWithAnalyze(findings, analyzed)));
   }
   if (unreadable.length > 0) {
     io.stderr(`meshdx findings: ${unreadable.length} part(s) could not be read:\n`);
@@ -413,3 +430,28 @@ function readGivenMeshConfig(
 }
 
 export const run: CliCommand = (argv, io) => runWith(argv, io, readProcessStdin);
+
+const messageText = (m: AnalyzeMessage) =>
+  `${m.level} [${m.code}] (${m.kind} ${m.namespace ? objectKey(m.namespace, m.name) : m.name})`;
+
+/** The archive's own `istioctl analyze` beside meshdx's findings, in lines. */
+function analyzeText(c: AnalyzeComparison): string {
+  const lines = [
+    `beside the archive's istioctl analyze: ${c.agreed.length} agreed, ${c.onlyIstioctl.length} only istioctl, ${c.onlyMeshdx.length} only meshdx, ${c.notClaimed.length} of codes meshdx does not check`,
+    ...c.onlyIstioctl.map((m) => `  only istioctl: ${messageText(m)}`),
+    ...c.onlyMeshdx.map(
+      (f) =>
+        `  only meshdx: ${f.code} (${f.subject.kind} ${f.subject.namespace ? objectKey(f.subject.namespace, f.subject.name) : f.subject.name})`,
+    ),
+  ];
+  return `${lines.join('\n')}\n`;
+}
+
+function analyzeJson(c: AnalyzeComparison) {
+  return {
+    agreed: c.agreed.length,
+    onlyIstioctl: c.onlyIstioctl,
+    onlyMeshdx: c.onlyMeshdx.map((f) => ({ code: f.code, subject: f.subject })),
+    notClaimed: c.notClaimed,
+  };
+}
