@@ -137,6 +137,24 @@ describe('istioctl proxy-status, every generation', () => {
     expect(p.rows[0]?.types[2]).toEqual({ type: 'EDS', state: 'SYNCED', detail: '100%' });
   });
 
+  it('reads one answer per istiod printed one after the other (-o json and -o yaml)', () => {
+    // DERIVED: istioctl prints each istiod's DiscoveryResponse in turn (printMachineReadable);
+    // the second here is the first with another proxy and istiod
+    const other = (t: string) => t.replaceAll('proxy1', 'proxy0').replaceAll('istiod1', 'istiod2');
+    for (const name of ['ps-1.30.json', 'ps-1.30.yaml']) {
+      const one = readIstioctl(name);
+      const r = status(`${one}${other(one)}`);
+      expect(r.errors, name).toEqual([]);
+      expect(
+        r.rows.map((x) => [x.proxy, x.istiod]),
+        name,
+      ).toEqual([
+        ['proxy0', 'istiod2'],
+        ['proxy1', 'istiod1'],
+      ]);
+    }
+  });
+
   it('is no proxy-status for other tables', () => {
     expect(readProxyStatus('NAME   READY   STATUS\nx      1/1     Running\n')).toBeNull();
     expect(readProxyStatus('{"configs": []}')).toBeNull();
