@@ -45,6 +45,19 @@ describe('istioctl proxy-config endpoint outputs', () => {
     expect(key(json)).toEqual(dump.endpoints.rows.map((r) => [r.endpoint, r.status, r.cluster]));
   });
 
+  it('reads pc endpoint -o json (the ClusterStatus list) to the endpoints of /clusters', () => {
+    // DERIVED: the shared /clusters?format=json answer's entries as the list istioctl prints
+    // (only clusters with a host: PrintEndpoints keeps a cluster when a host passes the filter)
+    const answer = readFixture('clusters', 'istioctl_clusters_format_json.json');
+    const statuses = (JSON.parse(answer) as { cluster_statuses: Record<string, unknown>[] })
+      .cluster_statuses;
+    const listed = statuses.filter((c) => Array.isArray(c.hostStatuses ?? c.host_statuses));
+    const out = endpointsOf(JSON.stringify(listed, null, 4));
+    expect(out.what).toBe('`istioctl proxy-config endpoint -o json` output');
+    const fromJson = endpointReport(answer);
+    expect(out.report.rows).toEqual(fromJson.rows);
+  });
+
   it("reads Envoy's /clusters text to the endpoints of its JSON form", () => {
     // DERIVED: the shared /clusters?format=json fixture written as Envoy's text (PROVENANCE.md)
     const text = endpointsOf(readIstioctl('clusters-text-derived.txt'));
