@@ -7,6 +7,7 @@
 import { isZtunnelAccessLine } from './accesslog/ztunnel';
 import { sniffZtunnelOutput } from './ambient/istioctl-output';
 import { describedKind } from './timeline/describe';
+import { sniffIstioctlOutput } from './configdump/istioctl-output';
 
 export interface PastedKind {
   kind: string;
@@ -27,6 +28,8 @@ export function pastedKind(text: string): PastedKind | null {
           : `\`istioctl ztunnel-config ${zc.command}\` output (${zc.form})`,
       command: 'meshdx clusters',
     };
+  const istioctl = sniffIstioctlOutput(text);
+  if (istioctl) return { kind: istioctl, command: 'meshdx clusters' };
   const described = describedKind(text);
   if (described === 'pod')
     return { kind: '`kubectl describe pod` output', command: 'meshdx timeline' };

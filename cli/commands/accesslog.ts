@@ -13,6 +13,8 @@ import {
 } from '../../lib/accesslog/stats';
 import type { AccessLogProblem } from '../../lib/accesslog/types';
 import { problemText } from '../../lib/parse-problem';
+import { archiveInputKind } from './archive-input';
+import { archiveLines, missingLines, readArchiveInput } from './archive-read';
 
 export interface ParsedArgs {
   positional: string[];
@@ -99,7 +101,10 @@ export async function forEachLine(
 }
 
 /** What `meshdx accesslog --help` prints, and what a wrong use is told. */
-export const USAGE = "usage: meshdx accesslog LOG [--json] [--format 'ENVOY FORMAT STRING']\n";
+export const USAGE =
+  "usage: meshdx accesslog LOG [--json] [--format 'ENVOY FORMAT STRING']\n" +
+  "  LOG: an access log, or an `istioctl bug-report` archive (.tar.gz or unpacked): each proxy's\n" +
+  '  istio-proxy.log is read and summed up under its name in the archive\n';
 
 /**
  * `meshdx accesslog LOG`: what a log holds (formats, codes, flags, unreadable and skipped lines
@@ -118,14 +123,17 @@ async function runAccesslog(argv: string[], io: CliIO): Promise<number> {
     return EXIT_USAGE;
   }
   const file = path.resolve(io.cwd, args.positional[0] as string);
-  const unreadable = checkReadable(file, { pipe: true });
-  if (unreadable) {
-    io.stderr(`meshdx accesslog: cannot read log file ${unreadable}\n`);
-    return EXIT_USAGE;
-  }
   const refused = refusedFormat(args.values.get('format'));
   if (refused) {
     io.stderr(`meshdx accesslog: --format ${refused}\n${USAGE}`);
+    return EXIT_USAGE;
+  }
+  // a bug-report archive (.tar.gz or unpacked): each proxy's istio-proxy.log
+  if (archiveInputKind(file) !== null)
+    return accesslogOfArchive(io, file, args.values.get('format'), args.flags.has('json'));
+  const unreadable = checkReadable(file, { pipe: true });
+  if (unreadable) {
+    io.stderr(`meshdx accesslog: cannot read log file ${unreadable}\n`);
     return EXIT_USAGE;
   }
   const parser = createLineParser({ format: args.values.get('format') });
@@ -226,4 +234,75 @@ export function renderSummary(
 function entries(map: Record<string, number>): string {
   const list = Object.entries(map).sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]));
   return list.length ? list.map(([k, v]) => `${k}=${v}`).join(' ') : '(none)';
+}
+
+/**
+ * `meshdx accesslog ARCHIVE`: every proxy's `istio-proxy.log` of an `istioctl bug-report`
+ * archive, each read as one LOG is (the same parser and summary), under its name in the archive.
+ * A proxy without a log is named as missing, never read as empty.
+ */
+async function accesslogOfArchive(
+  io: CliIO,
+  file: string,
+  format: string | undefined,
+  json: boolean,
+): Promise<number> {
+  const ix = await readArchiveInput(io, 'accesslog', file);
+  if (!ix) return EXIT_USAGE;
+  const { maxLineBytes } = limitsOf(io);
+  const logs = ix.proxies.flatMap((p) => (p.files.log ? [p.files.log] : [])).sort();
+  const results = [];
+  let usable = 0;
+  if (!json) io.stderr(archiveLines('accesslog', file, ix));
+  for (const log of logs) {
+    const parser = createLineParser({ format });
+    const builder = createSummaryBuilder();
+    const decoder = new TextDecoder('utf-8', { ignoreBOM: true });
+    const splitter = createLineSplitter((bytes, start, end, cut) => {
+      if (cut)
+        builder.add(
+          parser.tooLong(
+            decoder.decode(bytes.subarray(start, Math.min(end, start + 120))),
+            maxLineBytes,
+          ),
+        );
+      else builder.add(parser.push(decoder.decode(bytes.subarray(start, end))));
+    }, maxLineBytes);
+    splitter.push(await ix.read(log));
+    splitter.end();
+    const summary = builder.summary();
+    const why = nothingUsable(summary);
+    if (!why) usable++;
+    if (json)
+      results.push({
+        file: log,
+        ...summary,
+        firstErrors: builder.firstErrors,
+        formatProblems: parser.formatProblems,
+        nothingUsable: why,
+      });
+    else {
+      io.stdout(
+        renderSummary(
+          log,
+          summary,
+          builder.firstErrors,
+          parser.formatProblems.map((p) => `format string: ${problemText(p)}`),
+        ),
+      );
+      if (why) io.stdout(`${log}: ${why}\n`);
+    }
+  }
+  const missing = missingLines(ix, (part) => part.endsWith('/istio-proxy.log'));
+  if (json)
+    io.stdout(
+      `${JSON.stringify({ archive: ix.name, logs: results, missing: ix.missing.filter((m) => m.part.endsWith('/istio-proxy.log')) }, null, 2)}\n`,
+    );
+  else if (missing.length > 0)
+    io.stdout(`not in the archive (unknown, not zero):\n${missing.join('\n')}\n`);
+  if (logs.length === 0) {
+    io.stderr(`meshdx accesslog: ${file}: the archive holds no istio-proxy.log\n`);
+    return EXIT_USAGE;
+  }
+  return usable > 0 ? EXIT_OK : EXIT_USAGE;
 }

@@ -13,6 +13,7 @@ import { DEFAULT_GAP_TOLERANCE_MS, fmtMs } from '../../lib/ledger/lookup';
 import { Utf8Blocks } from '../utf8-blocks';
 import { podKeyOf } from '../../lib/refs/pod-ref';
 import { kindName } from '../../lib/refs/workload-ref';
+import { archiveInputKind, archiveRefusal } from './archive-input';
 
 /** What `meshdx attribute --help` prints, and what a wrong use is told. */
 export const USAGE =
@@ -69,6 +70,16 @@ async function runAttribute(argv: string[], io: CliIO): Promise<number> {
   }
   const logFile = path.resolve(io.cwd, args.positional[0] as string);
   const historyFile = path.resolve(io.cwd, historyArg);
+  for (const [file, instead] of [
+    [logFile, 'an access log'],
+    [historyFile, 'a meshdx store or a pod watch capture'],
+  ] as const) {
+    const archive = archiveInputKind(file);
+    if (archive) {
+      io.stderr(archiveRefusal('attribute', file, archive, instead));
+      return EXIT_USAGE;
+    }
+  }
   for (const [what, file, pipe] of [
     ['log file', logFile, true],
     ['history file', historyFile, false],

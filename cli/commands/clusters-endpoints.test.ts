@@ -145,6 +145,8 @@ describe('meshdx clusters: endpoint tables', () => {
     const t = io();
     expect(await run([file], t)).toBe(1);
     expect(t.out).toContain('10.0.0.1:80');
-    expect(t.err).toContain('1 hosts have no socket or pipe address: not shown');
+    expect(t.err).toContain(
+      '1 host has no address (neither socket, pipe nor internal listener): not shown',
+    );
   });
 });

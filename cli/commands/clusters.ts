@@ -15,6 +15,8 @@ import { loadHistory } from './history-input';
 import { analyzeDump, clustersJson, type DumpAnalysis } from '../../lib/configdump/report';
 import { readZtunnelConfigOutput } from '../../lib/ambient/istioctl-output';
 import { pastedKindHint } from '../../lib/pasted-kind';
+import { readIstioctlOutput } from '../../lib/configdump/istioctl-output';
+import { printIstioctlOutput, reportProblems } from './clusters-istioctl';
 import { formatClusterTable } from '../../lib/configdump/table';
 import { formatZtunnelTables, ztunnelJson } from '../../lib/configdump/ztunnel';
 import type { DumpProblem } from '../../lib/configdump/types';
@@ -24,17 +26,23 @@ import {
   endpointReport,
   endpointSummary,
   formatEndpointTable,
+  hiddenHostsText,
   holderSummary,
   type EndpointHolder,
   type EndpointReport,
 } from '../../lib/configdump/endpoints';
+import { archiveInputKind } from './archive-input';
+import { clustersOfArchive } from './clusters-archive';
 
 /** What `meshdx clusters --help` prints, and what a wrong use is told. */
 export const USAGE =
   'usage: meshdx clusters FILE [--json] [--endpoints] [--history HISTORY [--at TIME]]\n' +
   '  FILE: an Envoy config dump (the cluster table), a ztunnel dump (its workloads and services),\n' +
+  '  an `istioctl bug-report` archive (.tar.gz or unpacked: a line per proxy file it read),\n' +
   '  `istioctl ztunnel-config workloads|services|policies|certificates` output (table or -o json),\n' +
-  '  or a /clusters?format=json answer (the endpoint table: health and outlier ejections)\n' +
+  '  a /clusters?format=json answer or /clusters text (the endpoint table: health and outlier\n' +
+  '  ejections), `istioctl proxy-config cluster|endpoint|listener|route -o json|yaml` lists,\n' +
+  '  the `proxy-config cluster` and `endpoint` tables, `istioctl proxy-status` (table or -o json)\n' +
   '  --endpoints: the endpoint table of a config dump taken with ?include_eds (health, workload)\n' +
   '  --history: a meshdx store or watch capture: who held each endpoint IP at TIME (RFC 3339;\n' +
   "    default the FILE's modification time, when it was saved): pods already gone are phantoms\n";
@@ -70,6 +78,16 @@ export const run: CliCommand = (argv: string[], io: CliIO): Promise<number> =>
     }
     const file = path.resolve(io.cwd, args.positional[0] as string);
     const limits = limitsOf(io);
+    // a bug-report archive (.tar.gz or unpacked): each proxy's files, read by their kind
+    if (archiveInputKind(file) !== null) {
+      if (historyArg !== undefined || args.flags.has('endpoints')) {
+        io.stderr(
+          `meshdx clusters: ${file}: --history and --endpoints read one file: name one of the archive's files\n`,
+        );
+        return EXIT_USAGE;
+      }
+      return clustersOfArchive(io, file, args.flags.has('json'));
+    }
     const read = readDocument(file, limits);
     if ('error' in read) {
       io.stderr(`meshdx clusters: cannot read ${read.error}\n`);
@@ -107,6 +125,17 @@ export const run: CliCommand = (argv: string[], io: CliIO): Promise<number> =>
         ? readZtunnelConfigOutput(read.text)
         : null;
     if (zc) return printZtunnel(io, file, { kind: 'ztunnel', ztunnel: zc.parse }, json);
+    // istioctl's Envoy outputs: proxy-config lists and tables, /clusters text, proxy-status
+    const istioctl =
+      result.kind === 'error' && result.errors[0]?.reason !== 'too-deep'
+        ? readIstioctlOutput(read.text)
+        : null;
+    if (istioctl?.kind === 'endpoints') {
+      if (!json) io.stderr(`meshdx clusters: ${file}: read as ${istioctl.what}\n`);
+      const code = await held(istioctl.report);
+      return Math.max(code, reportProblems(io, file, istioctl.errors));
+    }
+    if (istioctl) return printIstioctlOutput(io, file, istioctl, json);
     if (result.kind === 'error') {
       const first = result.errors[0];
       const why = first ? problemText(first) : 'unreadable config dump';
@@ -161,10 +190,12 @@ function endpoints(
   held: Held | null,
 ): number {
   if (json) {
-    const { source, rows, clusters, unreadable } = report;
+    const { source, rows, clusters, unreadable, unnamed } = report;
     const endpoints = held ? rows.map((r, i) => ({ ...r, heldBy: held.holders[i] ?? null })) : rows;
     const at = held ? { at: new Date(held.time).toISOString() } : {};
-    io.stdout(`${JSON.stringify({ source, ...at, endpoints, clusters, unreadable }, null, 2)}\n`);
+    io.stdout(
+      `${JSON.stringify({ source, ...at, endpoints, clusters, unreadable, unnamed }, null, 2)}\n`,
+    );
   } else {
     io.stdout(formatEndpointTable(report, held?.holders));
     io.stdout(`${endpointSummary(report)}\n`);
@@ -186,9 +217,8 @@ function endpoints(
         );
     }
   }
-  if (report.unreadable === 0) return EXIT_OK;
-  io.stderr(
-    `meshdx clusters: ${file}: ${report.unreadable} hosts have no socket or pipe address: not shown\n`,
-  );
+  const hidden = hiddenHostsText(report);
+  if (hidden === null) return EXIT_OK;
+  io.stderr(`meshdx clusters: ${file}: ${hidden}\n`);
   return EXIT_FAIL;
 }

@@ -19,6 +19,15 @@ import packageJson from '../../package.json';
 import { splitMeshConfigs, type FoundMeshConfig } from '../../lib/findings/mesh-config';
 import { parseMeshConfig } from '../../lib/timeline/meshconfig';
 import { DEFAULT_ROOT_NAMESPACE } from '../../lib/scoping/visibility';
+import { archiveInputKind, archiveRefusal } from './archive-input';
+import { archiveLines, readArchiveInput } from './archive-read';
+import { objectKey } from '../../lib/refs/object-ref';
+import {
+  compareWithAnalyze,
+  parseAnalyzeOutput,
+  type AnalyzeComparison,
+  type AnalyzeMessage,
+} from '../../lib/archive/analyze';
 
 /** What `meshdx findings --help` prints, and what a wrong use is told. */
 export const USAGE =
@@ -51,6 +60,9 @@ const readProcessStdin: ReadStdin = async (maxBytes) => {
 
 class FindingsInputError extends Error {}
 
+/** The files of a bug-report archive's cluster/ folder that hold manifests. */
+const ARCHIVE_MANIFESTS = ['k8s-resources', 'k8s-cluster-resources', 'crs'];
+
 interface Source {
   /** What the user named, or the file found under a folder. */
   file: string;
@@ -69,6 +81,13 @@ function expand(p: string, cwd: string): Source[] {
       `${p}: ${code === 'ENOENT' ? 'no such file or folder' : code === 'EACCES' ? 'permission denied' : (e as Error).message}`,
     );
   }
+  const archive = archiveInputKind(abs);
+  if (archive)
+    throw new FindingsInputError(
+      archiveRefusal('findings', p, archive, 'manifests')
+        .replace(/^meshdx findings: /, '')
+        .trimEnd(),
+    );
   if (st.isFile()) return [{ file: p, size: st.size }];
   if (!st.isDirectory()) throw new FindingsInputError(`${p}: not a file or folder`);
   const out: Source[] = [];
@@ -194,6 +213,8 @@ export async function runWith(argv: string[], io: CliIO, readStdin: ReadStdin): 
   const unreadable: Unreadable[] = [];
   let total = 0;
   let files = 0;
+  /** `istioctl analyze`'s messages in the archives given, to hold beside meshdx's findings. */
+  let analyzed: AnalyzeMessage[] | null = null;
   try {
     for (const p of args.paths) {
       const texts: { file: string; text: () => Promise<string> }[] = [];
@@ -210,6 +231,31 @@ export async function runWith(argv: string[], io: CliIO, readStdin: ReadStdin): 
             return r.text;
           },
         });
+      } else if (archiveInputKind(path.resolve(io.cwd, p)) !== null) {
+        // a bug-report archive: the manifests of its cluster/ files (resources, CRs)
+        const ix = await readArchiveInput(io, 'findings', p);
+        if (!ix) return EXIT_USAGE;
+        io.stderr(archiveLines('findings', p, ix));
+        for (const name of ARCHIVE_MANIFESTS) {
+          const rel = ix.layout.cluster[name];
+          if (rel === undefined) {
+            const why = ix.missing.find((m) => m.part.endsWith(`cluster/${name}`))?.reason;
+            io.stderr(
+              `  cluster/${name}: ${why ?? 'not in the archive (--skip-cluster-dump leaves it out, and istioctl writes no file for an empty answer): its objects are unknown'}\n`,
+            );
+            continue;
+          }
+          texts.push({
+            file: `${p}:${rel}`,
+            text: async () => (await ix.read(rel)).toString('utf8'),
+          });
+        }
+        for (const rel of ix.layout.analyze) {
+          const parsed = parseAnalyzeOutput((await ix.read(rel)).toString('utf8'));
+          analyzed = [...(analyzed ?? []), ...parsed.messages];
+        }
+        if (ix.layout.analyze.length === 0)
+          io.stderr('  analyze/: not in the archive: what istioctl analyze said is unknown\n');
       } else {
         const found = expand(p, io.cwd);
         if (found.length === 0) {
@@ -341,6 +387,7 @@ export async function runWith(argv: string[], io: CliIO, readStdin: ReadStdin): 
       meshConfig: mesh ? { origin: mesh.origin, rootNamespace } : null,
       suppressed: { count: silenced.suppressed, by: silenced.counts },
       summary: { files, objects: split.objects.length, findings: findings.length, errors },
+      ...(analyzed ? { istioctlAnalyze: analyzeJson(compareWithAnalyze(findings, analyzed)) } : {}),
     };
     io.stdout(`${JSON.stringify(out, null, 2)}\n`);
   } else {
@@ -350,6 +397,7 @@ export async function runWith(argv: string[], io: CliIO, readStdin: ReadStdin): 
     );
     if (mesh) io.stdout(`mesh config: ${mesh.origin} (root namespace ${rootNamespace})\n`);
     if (silenced.suppressed > 0) io.stdout(suppressedText(silenced.suppressed, silenced.counts));
+    if (analyzed) io.stdout(analyzeText(compareWithAnalyze(findings, analyzed)));
   }
   if (unreadable.length > 0) {
     io.stderr(`meshdx findings: ${unreadable.length} part(s) could not be read:\n`);
@@ -384,3 +432,28 @@ function readGivenMeshConfig(
 }
 
 export const run: CliCommand = (argv, io) => runWith(argv, io, readProcessStdin);
+
+const messageText = (m: AnalyzeMessage) =>
+  `${m.level} [${m.code}] (${m.kind} ${m.namespace ? objectKey(m.namespace, m.name) : m.name})`;
+
+/** The archive's own `istioctl analyze` beside meshdx's findings, in lines. */
+function analyzeText(c: AnalyzeComparison): string {
+  const lines = [
+    `beside the archive's istioctl analyze: ${c.agreed.length} agreed, ${c.onlyIstioctl.length} only istioctl, ${c.onlyMeshdx.length} only meshdx, ${c.notClaimed.length} of codes meshdx does not check`,
+    ...c.onlyIstioctl.map((m) => `  only istioctl: ${messageText(m)}`),
+    ...c.onlyMeshdx.map(
+      (f) =>
+        `  only meshdx: ${f.code} (${f.subject.kind} ${f.subject.namespace ? objectKey(f.subject.namespace, f.subject.name) : f.subject.name})`,
+    ),
+  ];
+  return `${lines.join('\n')}\n`;
+}
+
+function analyzeJson(c: AnalyzeComparison) {
+  return {
+    agreed: c.agreed.length,
+    onlyIstioctl: c.onlyIstioctl,
+    onlyMeshdx: c.onlyMeshdx.map((f) => ({ code: f.code, subject: f.subject })),
+    notClaimed: c.notClaimed,
+  };
+}

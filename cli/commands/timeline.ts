@@ -22,6 +22,8 @@ import type { PodTimeline, VerdictResult } from '../../lib/timeline/types';
 import { podKeyOf } from '../../lib/refs/pod-ref';
 import { pastedKindHint } from '../../lib/pasted-kind';
 import { limitAllByDescribe } from '../../lib/timeline/describe-limits';
+import { archiveInputKind, archiveRefusal } from './archive-input';
+import { archiveLines, missingLines, readArchiveInput } from './archive-read';
 
 /** What `meshdx timeline --help` prints, and what a wrong use is told. */
 export const USAGE = 'usage: meshdx timeline FILE [--mesh-config FILE] [--json]\n';
@@ -85,6 +87,13 @@ function where(file: string, e: TimelineInputProblem): string {
 /** A whole document, size-, binary- and depth-checked before any parser sees it. */
 function readText(file: string, io: CliIO, what: string): string | null {
   const limits = limitsOf(io);
+  const archive = archiveInputKind(file);
+  if (archive) {
+    io.stderr(
+      archiveRefusal('timeline', file, archive, 'a pod list or `kubectl describe pod` text'),
+    );
+    return null;
+  }
   const read = readDocument(file, limits);
   if ('error' in read) {
     io.stderr(`meshdx timeline: cannot read ${what} ${read.error}\n`);
@@ -191,7 +200,13 @@ async function runTimeline(argv: string[], io: CliIO): Promise<number> {
     }
     mesh = parsed.settings;
   }
-  const text = readText(path.resolve(io.cwd, fileArg), io, 'input');
+  const inputPath = path.resolve(io.cwd, fileArg);
+  // a bug-report archive (.tar.gz or unpacked): the pods of cluster/k8s-resources and the
+  // events of cluster/events, read as one pod list
+  const text =
+    archiveInputKind(inputPath) !== null
+      ? await archivePods(io, inputPath)
+      : readText(inputPath, io, 'input');
   if (text === null) return EXIT_USAGE;
   const input = readTimelineInput(text);
   if (input.errors.length) {
@@ -222,4 +237,20 @@ async function runTimeline(argv: string[], io: CliIO): Promise<number> {
   if (input.unreadable > 0)
     io.stderr(`meshdx timeline: ${input.unreadable} part(s) of ${fileArg} could not be read\n`);
   return EXIT_OK;
+}
+
+/** The pods and events of an archive as one `kubectl get pods,events -o json` list, or null. */
+async function archivePods(io: CliIO, file: string): Promise<string | null> {
+  const ix = await readArchiveInput(io, 'timeline', file);
+  if (!ix) return null;
+  io.stderr(archiveLines('timeline', file, ix));
+  const missing = missingLines(ix, (part) => part.startsWith('cluster/'));
+  if (missing.length > 0)
+    io.stderr(`not in the archive (unknown, not zero):\n${missing.join('\n')}\n`);
+  const pods = ix.objects.filter((o) => o.kind === 'Pod');
+  const events = (ix.events ?? []).map((e) => ({ apiVersion: 'v1', kind: 'Event', ...e }));
+  io.stderr(
+    `meshdx timeline: ${file}: read ${pods.length} pods from cluster/, ${events.length} events from cluster/events\n`,
+  );
+  return JSON.stringify({ apiVersion: 'v1', kind: 'List', items: [...pods, ...events] });
 }

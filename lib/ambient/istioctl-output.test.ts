@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { readZtunnelConfigOutput, sniffZtunnelOutput } from './istioctl-output';
-import { readZtunnelDump } from '../configdump/ztunnel';
+import { formatZtunnelTables, readZtunnelDump } from '../configdump/ztunnel';
+import { readIstioctl } from '../../tests/data/istioctl/read';
 import { readPasted } from '../../tests/data/pasted/read';
 import { readFixture } from '../../test-support/fixtures';
 import { podKey } from '../refs/pod-ref';
@@ -118,5 +119,75 @@ describe('istioctl ztunnel-config output', () => {
     expect(readZtunnelConfigOutput(readPasted('ztunnel-kubewarden-rfc.log'))).toBeNull();
     expect(sniffZtunnelOutput(readPasted('ztunnel-kubewarden-rfc.log'))).toBeNull();
     expect(sniffZtunnelOutput('[{"a":1}]')).toBeNull();
+  });
+});
+
+describe('older ztunnel-config headers, certificates, service waypoints', () => {
+  it('reads the `x zc workload` table of 1.18-1.21 (NAME before NAMESPACE) and 1.17 (L7 SUPPORT)', () => {
+    // DERIVED from zc-workloads-istioctl-testdata.txt: its rows in the older writers' column
+    // order (istioctl workload.go before 1.22: NAME NAMESPACE IP NODE WAYPOINT PROTOCOL)
+    const now = read('zc-workloads-istioctl-testdata.txt');
+    const rows = now.parse.dump.workloads;
+    const table = (fifth: string) =>
+      [
+        ['NAME', 'NAMESPACE', 'IP', 'NODE', fifth, 'PROTOCOL'],
+        ...rows.map((w) => [
+          w.name,
+          w.namespace,
+          w.ip,
+          w.node,
+          fifth === 'WAYPOINT' ? (w.waypoint ?? 'None') : 'false',
+          w.protocol,
+        ]),
+      ]
+        .map((cells) =>
+          cells
+            .map((c) => c.padEnd(60))
+            .join('')
+            .trimEnd(),
+        )
+        .join('\n');
+    for (const fifth of ['WAYPOINT', 'L7 SUPPORT']) {
+      const old = readZtunnelConfigOutput(table(fifth));
+      if (!old) throw new Error(`${fifth}: not read`);
+      expect(old.parse.errors).toEqual([]);
+      expect(
+        old.parse.dump.workloads.map((w) => [w.namespace, w.name, w.ip, w.node, w.protocol]),
+      ).toEqual(rows.map((w) => [w.namespace, w.name, w.ip, w.node, w.protocol]));
+    }
+  });
+
+  it('reads the certificates table with each state, not as nothing', () => {
+    // istioctl's testdata secretsummary.txt (tests/data/istioctl/PROVENANCE.md)
+    const r = readZtunnelConfigOutput(readIstioctl('zc-certificates.txt'));
+    expect(r?.command).toBe('certificates');
+    expect(r?.parse.dump.certificates).toBe(5);
+    expect(r?.parse.dump.certificateStates).toEqual({
+      Available: 2,
+      Initializing: 1,
+      Unavailable: 2,
+    });
+    if (!r) throw new Error('not read');
+    expect(formatZtunnelTables(r.parse.dump)).toContain(
+      '0 policies, 5 certificates (2 Available, 1 Initializing, 2 Unavailable)',
+    );
+  });
+
+  it("names a service's waypoint by namespace and hostname, as istioctl does", () => {
+    // DERIVED from the shared dump: one service given the waypoint destination newer ztunnels
+    // write (`NAMESPACE/HOSTNAME` of the waypoint's service)
+    const raw = JSON.parse(readFixture('config_dump', 'ztunnel_config_dump.json')) as {
+      services: Record<string, Record<string, unknown>> | Record<string, unknown>[];
+    };
+    const services = Array.isArray(raw.services) ? raw.services : Object.values(raw.services);
+    const target = services.find((s) => s.name === 'productpage' && s.namespace === 'bookinfo');
+    const wp = services.find((s) => s.name === 'bookinfo-productpage-istio-waypoint');
+    if (!target || !wp) throw new Error('fixture changed');
+    target.waypoint = { destination: objectKey(String(wp.namespace), String(wp.hostname)) };
+    const read = readZtunnelDump(raw as unknown as Record<string, unknown>);
+    expect(
+      read.dump.services.find((s) => s.name === 'productpage' && s.namespace === 'bookinfo')
+        ?.waypoint,
+    ).toBe('bookinfo-productpage-istio-waypoint');
   });
 });

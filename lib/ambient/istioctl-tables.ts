@@ -22,7 +22,10 @@ import { serviceFqdn } from '../refs/service-host';
 export type ZtunnelTableKind = 'workloads' | 'services' | 'policies' | 'certificates';
 
 const HEADERS: Record<ZtunnelTableKind | 'connections', RegExp> = {
-  workloads: /^NAMESPACE\s+(?:POD NAME|NAME)\s+.*\b(?:ADDRESS|IP)\s+NODE\s+WAYPOINT\s+PROTOCOL\s*$/,
+  // NAMESPACE first from 1.22 (NETWORK in some, ADDRESS for IP later); before it
+  // `x zc workload` printed NAME NAMESPACE IP NODE, then L7 SUPPORT (1.17) or WAYPOINT, PROTOCOL
+  workloads:
+    /^(?:NAMESPACE\s+(?:POD NAME|NAME)|NAME\s+NAMESPACE)\s+(?:.*\s)?(?:ADDRESS|POD IP|IP)\s+NODE(?:\s+(?:WAYPOINT|L7 SUPPORT))?(?:\s+PROTOCOL)?\s*$/,
   services: /^NAMESPACE\s+SERVICE NAME\s+SERVICE VIP\s+WAYPOINT\s+ENDPOINTS\s*$/,
   policies: /^NAMESPACE\s+POLICY NAME\s+ACTION\s+SCOPE\s*$/,
   certificates:
@@ -49,6 +52,8 @@ const KNOWN = [
   'NOT AFTER',
   'NOT BEFORE',
   'REMOTE TARGET',
+  'POD IP',
+  'L7 SUPPORT',
 ];
 
 /** Column names of a header, with the offset each starts at (names may hold one space). */
@@ -143,7 +148,7 @@ function addRow(
   if (kind === 'workloads') {
     const name = get('POD NAME', 'NAME');
     const namespace = get('NAMESPACE');
-    const ip = get('ADDRESS', 'IP');
+    const ip = get('ADDRESS', 'IP', 'POD IP');
     if (!name || !namespace || !ip) {
       errors.push(problem(r.line, `workload row needs NAMESPACE, NAME and ADDRESS`));
       return;
@@ -181,5 +186,12 @@ function addRow(
       waypoint: waypointOf(),
     });
   } else if (kind === 'policies') dump.policies++;
-  else dump.certificates++;
+  else {
+    dump.certificates++;
+    const status = get('STATUS');
+    if (status) {
+      const states = (dump.certificateStates ??= {});
+      states[status] = (states[status] ?? 0) + 1;
+    }
+  }
 }

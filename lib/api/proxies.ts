@@ -270,7 +270,7 @@ export const ClusterRowViewSchema = z.object({
   direction: z.string(),
   type: z.string(),
   destinationRule: z.string(),
-  source: z.enum(['static', 'dynamic']),
+  source: z.enum(['static', 'dynamic', 'unlisted']),
   /** Namespace of the destination service (`NAME.NS.svc...`), null when not a Kubernetes host. */
   destinationNamespace: z.string().nullable(),
   service: z.boolean(),

@@ -176,3 +176,58 @@ describe('who held each endpoint', () => {
     );
   });
 });
+
+describe('endpoints on internal addresses and the count of what is not shown', () => {
+  it("shows a waypoint's internal-address endpoint as istioctl prints it, with the pod IP inside", () => {
+    // a 1.21 waypoint's dump (PROVENANCE.md: istioctl/pkg/proxyconfig/testdata/config_dump.json)
+    const text = readFixture('config_dump', 'istioctl-proxyconfig_all_types_config_dump.json');
+    const dump = parseConfigDump(text).dump;
+    if (!dump) throw new Error('fixture is no dump');
+    const r = endpointsOfDump(dump);
+    expect(r.unreadable).toBe(0);
+    const row = r.rows.find((x) => x.listener !== null);
+    expect(row).toMatchObject({
+      endpoint: 'envoy://connect_originate/192.168.195.248:800',
+      ip: '192.168.195.248',
+      port: 800,
+      listener: 'connect_originate',
+      cluster: 'inbound-vip|8100|http|httpbin.default.svc.cluster.local',
+      workload: 'default/httpbin',
+      status: 'HEALTHY',
+    });
+    expect(formatEndpointTable(r)).toContain('envoy://connect_originate/192.168.195.248:800');
+    expect(endpointSummary(r)).toContain('1 through an internal listener');
+  });
+
+  it('keeps the hosts of assignments without a cluster name and counts hidden hosts one by one', () => {
+    // DERIVED from eds_only_config_dump.json: the first 3 assignments lose their cluster_name
+    // (as some Envoy-based dumps write static load assignments), and 2 hosts their address
+    const raw = JSON.parse(readFixture('config_dump', 'eds_only_config_dump.json')) as {
+      configs: { dynamic_endpoint_configs: { endpoint_config: Record<string, unknown> }[] }[];
+    };
+    const entries = raw.configs[0]?.dynamic_endpoint_configs ?? [];
+    const hostsOf = (cla: Record<string, unknown>) =>
+      (cla.endpoints as { lb_endpoints?: { endpoint?: unknown }[] }[]).flatMap(
+        (g) => g.lb_endpoints ?? [],
+      );
+    const before = parseConfigDump(JSON.stringify(raw)).dump;
+    if (!before) throw new Error('fixture is no dump');
+    const all = endpointsOfDump(before).rows.length;
+    let unnamedHosts = 0;
+    for (const e of entries.slice(0, 3)) {
+      delete e.endpoint_config.cluster_name;
+      unnamedHosts += hostsOf(e.endpoint_config).length;
+    }
+    const last = entries.at(-1)?.endpoint_config;
+    const lbs = last ? hostsOf(last) : [];
+    for (const lb of lbs.slice(0, 2)) lb.endpoint = {};
+    const dump = parseConfigDump(JSON.stringify(raw)).dump;
+    if (!dump) throw new Error('derived fixture is no dump');
+    const r = endpointsOfDump(dump);
+    expect(unnamedHosts).toBeGreaterThan(3);
+    expect(r.unnamed).toBe(3);
+    expect(r.rows.filter((x) => x.cluster === '')).toHaveLength(unnamedHosts);
+    expect(r.unreadable).toBe(Math.min(2, lbs.length));
+    expect(r.rows.length + r.unreadable).toBe(all);
+  });
+});

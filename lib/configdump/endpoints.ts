@@ -6,9 +6,9 @@
  * (health and outlier state), or a config dump's EndpointsConfigDump (`?include_eds`: health
  * and the workload istiod named for each endpoint, no outlier state).
  */
-import { normalizeIp } from '../accesslog/address';
 import { parseClusterName } from '../refs/cluster-name';
 import { parseClustersJson, type ClusterHost, type PipeHost } from '../incidents/stale';
+import { envoyAddress, internalAddressText, type EnvoyAddress } from './address';
 import type { IpHistory } from '../ledger/ip-history';
 import type { HolderState } from '../ledger/types';
 import { arrayField, field } from './fields';
@@ -24,10 +24,17 @@ export const ENDPOINT_TABLE_HEADER = ['ENDPOINT', 'STATUS', 'OUTLIER CHECK', 'CL
 export const EDS_TABLE_HEADER = ['ENDPOINT', 'STATUS', 'LOCALITY', 'CLUSTER'] as const;
 
 export interface EndpointRow {
-  /** ip:port ([ip]:port for IPv6), or unix://path for a pipe. */
+  /**
+   * As istioctl prints it: ip:port ([ip]:port for IPv6), unix://path (a pipe in /clusters; its
+   * bare path in EDS), envoy://LISTENER/ID for an internal address; EDS joins an endpoint's
+   * additional addresses with commas.
+   */
   endpoint: string;
+  /** The IP to attribute: a socket's, or the pod IP inside an internal address's id. */
   ip: string | null;
   port: number | null;
+  /** The internal listener it is reached through (`connect_originate`); null otherwise. */
+  listener: string | null;
   /** The EDS health Envoy reports; UNKNOWN when it reports none (as istioctl prints it). */
   status: string;
   /** null where the source does not say (a config dump's EDS holds no outlier state). */
@@ -44,8 +51,13 @@ export interface EndpointReport {
   source: 'admin-clusters' | 'config-dump';
   rows: EndpointRow[];
   clusters: number;
-  /** Hosts without a socket or pipe address (nothing to show for them). */
+  /**
+   * Hosts with no address at all (neither socket, pipe nor internal listener): not in `rows`,
+   * counted one per host. Internal addresses are rows (istioctl prints them).
+   */
   unreadable: number;
+  /** Clusters (or load assignments) without a name: their hosts are rows with cluster ''. */
+  unnamed: number;
   problem: string | null;
 }
 
@@ -55,9 +67,13 @@ function endpointOf(h: { ip: string; port: number | null }): string {
 }
 
 const rowOfHost = (h: ClusterHost): EndpointRow => ({
-  endpoint: endpointOf(h),
+  endpoint:
+    h.listener !== null && h.endpointId !== null
+      ? internalAddressText(h.listener, h.endpointId)
+      : endpointOf(h),
   ip: h.ip,
   port: h.port,
+  listener: h.listener,
   status: h.eds ?? 'UNKNOWN',
   failedOutlierCheck: h.failedOutlierCheck,
   cluster: h.cluster,
@@ -66,9 +82,10 @@ const rowOfHost = (h: ClusterHost): EndpointRow => ({
 });
 
 const rowOfPipe = (p: PipeHost): EndpointRow => ({
-  endpoint: `unix://${p.path}`,
+  endpoint: p.path.startsWith('envoy://') ? p.path : `unix://${p.path}`,
   ip: null,
   port: null,
+  listener: p.path.startsWith('envoy://') ? (/^envoy:\/\/([^/]*)/.exec(p.path)?.[1] ?? null) : null,
   status: p.eds ?? 'UNKNOWN',
   failedOutlierCheck: p.failedOutlierCheck,
   cluster: p.cluster,
@@ -76,23 +93,27 @@ const rowOfPipe = (p: PipeHost): EndpointRow => ({
   locality: null,
 });
 
-/** Sorted as istioctl sorts: by address, then port, then cluster. */
+/** Sorted as istioctl sorts: by address (an internal one as printed), then port, then cluster. */
 function compareRows(a: EndpointRow, b: EndpointRow): number {
-  const addr = (r: EndpointRow) => r.ip ?? r.endpoint;
+  const addr = (r: EndpointRow) => (r.listener !== null ? r.endpoint : (r.ip ?? r.endpoint));
   if (addr(a) !== addr(b)) return addr(a) < addr(b) ? -1 : 1;
   if ((a.port ?? 0) !== (b.port ?? 0)) return (a.port ?? 0) - (b.port ?? 0);
   return a.cluster < b.cluster ? -1 : a.cluster > b.cluster ? 1 : 0;
 }
 
-/** The rows of a `/clusters?format=json` answer (snake_case or camelCase). */
-export function endpointReport(text: string): EndpointReport {
-  const parsed = parseClustersJson(text);
+/**
+ * The rows of a `/clusters?format=json` answer (snake_case or camelCase), or of the list
+ * `istioctl proxy-config endpoint -o json|yaml` prints (pass it parsed as `value`).
+ */
+export function endpointReport(text: string, value?: unknown): EndpointReport {
+  const parsed = parseClustersJson(text, value);
   const rows = [...parsed.hosts.map(rowOfHost), ...parsed.pipes.map(rowOfPipe)].sort(compareRows);
   return {
     source: 'admin-clusters',
     rows,
     clusters: parsed.clusters,
-    unreadable: parsed.skipped - parsed.pipes.length,
+    unreadable: parsed.unaddressed,
+    unnamed: parsed.unnamed,
     problem: parsed.problem,
   };
 }
@@ -105,40 +126,61 @@ export function endpointReport(text: string): EndpointReport {
  * has none.
  */
 export function endpointsOfDump(dump: ConfigDump): EndpointReport & { hasSection: boolean } {
+  const sections = sectionsOf(dump, 'endpoints');
+  const assignments = sections.flatMap((s) =>
+    ['dynamic_endpoint_configs', 'static_endpoint_configs'].flatMap((key) =>
+      (arrayField(s.body, key) ?? []).map((entry) => field(entry, 'endpoint_config')),
+    ),
+  );
+  return { ...loadAssignmentReport(assignments), hasSection: sections.length > 0 };
+}
+
+/**
+ * The endpoint table of ClusterLoadAssignments: a config dump's, or the list `istioctl
+ * proxy-config endpoint --file DUMP -o json|yaml` prints. An assignment without a cluster name
+ * keeps its hosts (cluster ''); a host with no address is counted, one per host.
+ */
+export function loadAssignmentReport(assignments: readonly unknown[]): EndpointReport {
   const out: EndpointReport = {
     source: 'config-dump',
     rows: [],
     clusters: 0,
     unreadable: 0,
+    unnamed: 0,
     problem: null,
   };
-  const assignments: { key: ClusterKey; rows: EndpointRow[] }[] = [];
-  const sections = sectionsOf(dump, 'endpoints');
-  for (const s of sections)
-    for (const key of ['dynamic_endpoint_configs', 'static_endpoint_configs'])
-      for (const entry of arrayField(s.body, key) ?? []) {
-        const cla = field(entry, 'endpoint_config');
-        const cluster = field(cla, 'cluster_name');
-        if (typeof cluster !== 'string') {
-          out.unreadable++;
-          continue;
-        }
-        out.clusters++;
-        const rows: EndpointRow[] = [];
-        for (const group of arrayField(cla, 'endpoints') ?? []) {
-          const locality = localityOf(field(group, 'locality'));
-          for (const lb of arrayField(group, 'lb_endpoints') ?? []) {
-            const row = rowOfLbEndpoint(lb, cluster, locality);
-            if (row) rows.push(row);
-            else out.unreadable++;
-          }
-        }
-        assignments.push({ key: clusterKey(cluster), rows });
+  const sorted: { key: ClusterKey; rows: EndpointRow[] }[] = [];
+  for (const cla of assignments) {
+    const name = field(cla, 'cluster_name');
+    const cluster = typeof name === 'string' ? name : '';
+    if (cluster === '') out.unnamed++;
+    out.clusters++;
+    const rows: EndpointRow[] = [];
+    for (const group of arrayField(cla, 'endpoints') ?? []) {
+      const locality = localityOf(field(group, 'locality'));
+      for (const lb of arrayField(group, 'lb_endpoints') ?? []) {
+        const row = rowOfLbEndpoint(lb, cluster, locality);
+        if (row) rows.push(row);
+        else out.unreadable++;
       }
+    }
+    sorted.push({ key: clusterKey(cluster), rows });
+  }
   // a stable sort: hosts of one cluster keep the dump's order
-  assignments.sort((a, b) => compareClusterKeys(a.key, b.key));
-  out.rows = assignments.flatMap((a) => a.rows);
-  return { ...out, hasSection: sections.length > 0 };
+  sorted.sort((a, b) => compareClusterKeys(a.key, b.key));
+  out.rows = sorted.flatMap((a) => a.rows);
+  return out;
+}
+
+/** Whether a parsed value is the list `istioctl proxy-config endpoint --file -o json` prints. */
+export function isLoadAssignmentList(value: unknown): value is unknown[] {
+  return (
+    Array.isArray(value) &&
+    value.length > 0 &&
+    value.every(
+      (v) => typeof field(v, 'cluster_name') === 'string' && !('host_statuses' in Object(v)),
+    )
+  );
 }
 
 /** What istioctl orders ClusterLoadAssignments by: service name, subset, port, direction. */
@@ -171,24 +213,36 @@ function localityOf(locality: unknown): string {
   return text.every((t) => t === '') ? '' : text.join('/');
 }
 
+/** What istioctl prints for one address of an EDS endpoint. */
+function edsAddressText(a: EnvoyAddress): string {
+  if (a.kind === 'socket') return `${a.ip}:${a.port ?? 0}`;
+  if (a.kind === 'pipe') return a.path;
+  return internalAddressText(a.listener, a.endpointId);
+}
+
 function rowOfLbEndpoint(lb: unknown, cluster: string, locality: string): EndpointRow | null {
-  const address = field(field(lb, 'endpoint'), 'address');
+  const ep = field(lb, 'endpoint');
+  const address = envoyAddress(field(ep, 'address'));
+  if (!address) return null;
   const health = field(lb, 'health_status');
   const status = typeof health === 'string' ? health : 'UNKNOWN';
   const workload = workloadNameOf(field(field(field(lb, 'metadata'), 'filter_metadata'), 'istio'));
-  const base = { status, failedOutlierCheck: null, cluster, workload, locality };
-  const sock = field(address, 'socket_address');
-  const ip = field(sock, 'address');
-  if (typeof ip === 'string') {
-    const portValue = field(sock, 'port_value');
-    const port = typeof portValue === 'number' ? portValue : null;
-    const n = normalizeIp(ip);
-    return { ...base, endpoint: endpointOf({ ip: n, port }), ip: n, port };
-  }
-  const path = field(field(address, 'pipe'), 'path');
-  if (typeof path !== 'string') return null;
-  // istioctl prints a pipe's path as it is
-  return { ...base, endpoint: path, ip: null, port: null };
+  // istioctl joins the endpoint's additional addresses (dual stack) after the first
+  const more = (arrayField(ep, 'additional_addresses') ?? []).map((x) => {
+    const a = envoyAddress(field(x, 'address'));
+    return a ? edsAddressText(a) : 'unknown';
+  });
+  const first =
+    address.kind === 'socket'
+      ? endpointOf({ ip: address.ip, port: address.port })
+      : edsAddressText(address);
+  const endpoint = [first, ...more].join(',');
+  const base = { endpoint, status, failedOutlierCheck: null, cluster, workload, locality };
+  if (address.kind === 'socket')
+    return { ...base, ip: address.ip, port: address.port, listener: null };
+  if (address.kind === 'internal')
+    return { ...base, ip: address.ip, port: address.port, listener: address.listener };
+  return { ...base, ip: null, port: null, listener: null };
 }
 
 /** `istio.workload` metadata (`name;namespace;...`) as namespace/name. */
@@ -239,11 +293,24 @@ export function formatEndpointTable(
 /** One line on what the table holds: what an SRE looks for first. */
 export function endpointSummary(report: EndpointReport): string {
   const unhealthy = report.rows.filter((r) => r.status !== 'HEALTHY').length;
-  const head = `${report.rows.length} endpoints in ${report.clusters} clusters: ${unhealthy} not HEALTHY`;
+  const internal = report.rows.filter((r) => r.listener !== null).length;
+  const unnamed = report.unnamed > 0 ? ` (${report.unnamed} without a name: cluster '')` : '';
+  const via =
+    internal > 0
+      ? `, ${internal} through an internal listener (envoy://LISTENER/IP:PORT, the pod IP inside)`
+      : '';
+  const head = `${report.rows.length} endpoints in ${report.clusters} clusters${unnamed}: ${unhealthy} not HEALTHY${via}`;
   if (report.source === 'config-dump')
     return `${head} (a config dump holds no outlier ejections: read /clusters?format=json for them)`;
   const ejected = report.rows.filter((r) => r.failedOutlierCheck).length;
   return `${head}, ${ejected} ejected by outlier detection`;
+}
+
+/** The sentence for hosts that are not in the table, or null when every host is. */
+export function hiddenHostsText(report: Pick<EndpointReport, 'unreadable'>): string | null {
+  if (report.unreadable === 0) return null;
+  const n = report.unreadable;
+  return `${n} host${n === 1 ? ' has' : 's have'} no address (neither socket, pipe nor internal listener): not shown`;
 }
 
 /** Who held an endpoint's IP at a time, from a pod-IP history. */

@@ -170,16 +170,21 @@ export function clustersJson(report: ClusterReport): ClustersJson {
       byType: s.byType,
       byDirection: s.byDirection,
     },
-    clusters: report.clusters.map((c) => ({
-      name: c.name,
-      fqdn: c.fqdn,
-      port: typeof c.port === 'number' ? c.port : null,
-      subset: absent(c.subset),
-      direction: absent(c.direction),
-      type: c.type,
-      destinationRule: absent(c.destinationRule),
-      source: c.source,
-    })),
+    clusters: report.clusters.map(clusterJsonRow),
     errors: report.errors,
+  };
+}
+
+/** One row of `meshdx clusters --json` (a dump's, or an istioctl output's). */
+export function clusterJsonRow(c: ClusterRow): ClusterJsonRow {
+  return {
+    name: c.name,
+    fqdn: c.fqdn,
+    port: typeof c.port === 'number' ? c.port : null,
+    subset: absent(c.subset),
+    direction: absent(c.direction),
+    type: c.type,
+    destinationRule: absent(c.destinationRule),
+    source: c.source,
   };
 }

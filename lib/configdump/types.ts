@@ -72,7 +72,8 @@ export interface ParseResult {
   errors: DumpProblem[];
 }
 
-export type EnvoyClusterOrigin = 'static' | 'dynamic';
+/** Where a cluster was in the dump; 'unlisted' where the input does not say (istioctl's `-o json` list). */
+export type EnvoyClusterOrigin = 'static' | 'dynamic' | 'unlisted';
 
 /** One row of `istioctl proxy-config cluster`, structured (never a string to parse back). */
 export interface ClusterRow {

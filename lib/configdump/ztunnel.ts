@@ -49,6 +49,8 @@ export interface ZtunnelDump {
   services: ZtunnelService[];
   policies: number;
   certificates: number;
+  /** Certificates by state (Available, Initializing, Unavailable...), where the input says. */
+  certificateStates?: Record<string, number>;
 }
 
 export interface ZtunnelParse {
@@ -104,6 +106,8 @@ export function readZtunnelDump(root: JsonObject): ZtunnelParse {
   const services: ZtunnelService[] = [];
   /** Service name by VIP as written (`net/ip`) and by bare IP: for waypoint names. */
   const byVip = new Map<string, string>();
+  /** Service name by namespace, then hostname: a waypoint destination `NS/HOSTNAME`. */
+  const byHost = new Map<string, Map<string, string>>();
 
   const svcEntries = entries(root.services, 'services');
   if (svcEntries === null) errors.push(bad('services', 'is neither a list nor a map'));
@@ -124,6 +128,10 @@ export function readZtunnelDump(root: JsonObject): ZtunnelParse {
       byVip.set(v, name);
       byVip.set(withoutNetwork(v), name);
     }
+    const ns = str(entry, 'namespace') ?? '';
+    const host = str(entry, 'hostname');
+    if (host !== null)
+      byHost.set(ns, (byHost.get(ns) ?? new Map<string, string>()).set(host, name));
     const eps = entries(entry.endpoints, `${path}.endpoints`) ?? [];
     const endpointIps: string[] = [];
     for (const { entry: ep } of eps) {
@@ -142,7 +150,7 @@ export function readZtunnelDump(root: JsonObject): ZtunnelParse {
       waypoint: wp,
     });
   }
-  for (const s of services) if (s.waypoint) s.waypoint = waypointName(s.waypoint, byVip);
+  for (const s of services) if (s.waypoint) s.waypoint = waypointName(s.waypoint, byVip, byHost);
 
   const workloads: ZtunnelWorkload[] = [];
   const wlEntries = entries(root.workloads, 'workloads');
@@ -168,7 +176,7 @@ export function readZtunnelDump(root: JsonObject): ZtunnelParse {
       ip: ips[0] ? withoutNetwork(ips[0]) : '',
       ips: ips.map(withoutNetwork),
       node: str(entry, 'node') ?? '',
-      waypoint: wp === null ? null : waypointName(wp, byVip),
+      waypoint: wp === null ? null : waypointName(wp, byVip, byHost),
       protocol: str(entry, 'protocol') ?? 'TCP',
       uid: str(entry, 'uid') ?? '',
       status: str(entry, 'status'),
@@ -185,13 +193,39 @@ export function readZtunnelDump(root: JsonObject): ZtunnelParse {
       services,
       policies: count(root.policies),
       certificates: count(root.certificates),
+      certificateStates: certificateStates(root.certificates),
     },
     errors,
   };
 }
 
-function waypointName(destination: string, byVip: ReadonlyMap<string, string>): string {
-  return byVip.get(destination) ?? byVip.get(withoutNetwork(destination)) ?? 'NA';
+/**
+ * The name istioctl prints for a waypoint destination (writer/ztunnel/configdump workload.go
+ * waypointName): the service whose `NAMESPACE/HOSTNAME` it is (what newer ztunnels write), or
+ * whose VIP (`NETWORK/VIP`) it is; "NA" when no service is.
+ */
+function waypointName(
+  destination: string,
+  byVip: ReadonlyMap<string, string>,
+  byHost: ReadonlyMap<string, ReadonlyMap<string, string>>,
+): string {
+  const slash = destination.indexOf('/');
+  const named =
+    slash > 0
+      ? byHost.get(destination.slice(0, slash))?.get(destination.slice(slash + 1))
+      : undefined;
+  return named ?? byVip.get(destination) ?? byVip.get(withoutNetwork(destination)) ?? 'NA';
+}
+
+/** Certificates of a dump by their `state`, or undefined when none has one. */
+function certificateStates(value: unknown): Record<string, number> | undefined {
+  const list = Array.isArray(value) ? value : isObject(value) ? Object.values(value) : [];
+  const out: Record<string, number> = {};
+  for (const c of list) {
+    const state = isObject(c) ? str(c, 'state') : null;
+    if (state !== null) out[state] = (out[state] ?? 0) + 1;
+  }
+  return Object.keys(out).length > 0 ? out : undefined;
 }
 
 function cmp(a: string, b: string): number {
@@ -288,7 +322,14 @@ export function formatZtunnelTables(dump: ZtunnelDump): string {
   const sv = [['NAMESPACE', 'SERVICE NAME', 'SERVICE VIP', 'WAYPOINT', 'ENDPOINTS']];
   for (const s of dump.services)
     sv.push([s.namespace, s.name, s.vip, s.waypoint ?? 'None', String(s.endpoints)]);
-  return `${align(wl)}\n${align(sv)}`;
+  const states = Object.entries(dump.certificateStates ?? {})
+    .map(([state, n]) => `${n} ${state}`)
+    .join(', ');
+  const others =
+    dump.policies > 0 || dump.certificates > 0
+      ? `\n${dump.policies} policies, ${dump.certificates} certificates${states ? ` (${states})` : ''}\n`
+      : '';
+  return `${align(wl)}\n${align(sv)}${others}`;
 }
 
 function align(rows: string[][]): string {

@@ -4,6 +4,7 @@
  * pod watch capture, `kubectl describe` text. Pure: the caller has the text.
  */
 import { isJsonObject } from '../json-object';
+import { sniffIstioctlOutput } from '../configdump/istioctl-output';
 
 export interface InputKindGuess {
   /** What the file looks like, in words. */
@@ -42,6 +43,8 @@ export function guessInputKind(text: string): InputKindGuess | null {
       return { looksLike: "Envoy's /clusters?format=json answer", command: 'meshdx clusters FILE' };
     }
   }
+  const istioctl = sniffIstioctlOutput(t);
+  if (istioctl) return { looksLike: istioctl, command: 'meshdx clusters FILE' };
   const lines = t.split('\n').filter((l) => l.trim() !== '');
   const first = lines.slice(0, 20);
   if (

@@ -28,6 +28,8 @@ describe('parseClustersJson', () => {
       cluster: 'outbound|443||istio-sidecar-injector.istio-system.svc.cluster.local',
       ip: '172.17.0.4',
       port: 443,
+      listener: null,
+      endpointId: null,
       health: 'HEALTHY',
       eds: 'HEALTHY',
       failedOutlierCheck: false,
@@ -72,6 +74,8 @@ describe('parseClustersJson', () => {
         cluster: 'outbound|8080||payments.shop.svc.cluster.local',
         ip: '10.1.0.9',
         port: 8080,
+        listener: null,
+        endpointId: null,
         health: 'HEALTHY',
         eds: 'HEALTHY',
         failedOutlierCheck: false,
@@ -91,5 +95,45 @@ describe('parseClustersJson', () => {
     ).toEqual(['10.1.0.9']);
     expect(parseClustersJson('<html>').problem).toMatch(/not JSON/);
     expect(parseClustersJson('{}').problem).toMatch(/cluster_statuses/);
+  });
+
+  it('keeps hosts on internal addresses with the pod IP inside, and counts hosts without one', () => {
+    // a waypoint's host as Envoy's /clusters?format=json writes it (the endpoint of
+    // istioctl-proxyconfig_all_types_config_dump.json's inbound-vip cluster, see PROVENANCE.md)
+    const cluster = 'inbound-vip|8100|http|httpbin.default.svc.cluster.local';
+    const answer = {
+      cluster_statuses: [
+        {
+          name: cluster,
+          host_statuses: [
+            {
+              address: {
+                envoy_internal_address: {
+                  server_listener_name: 'connect_originate',
+                  endpoint_id: '192.168.195.248:800',
+                },
+              },
+              health_status: { eds_health_status: 'HEALTHY' },
+            },
+            { address: { envoy_internal_address: { server_listener_name: 'main_internal' } } },
+            { address: {} },
+            {},
+          ],
+        },
+        {
+          host_statuses: [{ address: { socket_address: { address: '10.0.0.7', port_value: 80 } } }],
+        },
+      ],
+    };
+    const r = parseClustersJson('', answer);
+    expect(r.hosts.map((h) => [h.cluster, h.ip, h.port, h.listener])).toEqual([
+      [cluster, '192.168.195.248', 800, 'connect_originate'],
+      ['', '10.0.0.7', 80, null],
+    ]);
+    expect(r.pipes.map((p) => p.path)).toEqual(['envoy://main_internal/']);
+    // one per host: the two without any address, not the clusters they are in
+    expect(r.unaddressed).toBe(2);
+    expect(r.skipped).toBe(3);
+    expect(r.unnamed).toBe(1);
   });
 });

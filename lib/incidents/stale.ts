@@ -3,12 +3,22 @@ import { parseClusterName } from '../refs/cluster-name';
 import type { EndpointSlice } from '../kube/types';
 import { parseServiceFqdn } from '../refs/service-host';
 import { asJsonObject } from '../json-object';
+import { readClusterStatuses } from '../configdump/host-status';
+import { internalAddressText } from '../configdump/address';
 
-/** One upstream host in Envoy's /clusters?format=json. */
+/**
+ * One upstream host in Envoy's /clusters?format=json with an IP: a socket address, or an
+ * internal address (`envoy://connect_originate/IP:PORT`, HBONE to an ambient pod) whose
+ * endpoint id holds the pod's IP.
+ */
 export interface ClusterHost {
   cluster: string;
   ip: string;
   port: number | null;
+  /** The internal listener the host is reached through; null for a socket address. */
+  listener: string | null;
+  /** The endpoint id of an internal address as Envoy wrote it; null for a socket address. */
+  endpointId: string | null;
   /** FAILED_OUTLIER_CHECK when outlier detection ejected it, else its EDS health. */
   health: string | null;
   /** health_status.eds_health_status as Envoy wrote it (HEALTHY, UNHEALTHY, DRAINING...). */
@@ -16,7 +26,10 @@ export interface ClusterHost {
   failedOutlierCheck: boolean;
 }
 
-/** A host Envoy reaches over a Unix socket (a pipe address): no IP to compare. */
+/**
+ * A host without an IP to compare: a Unix socket (a pipe address), or an internal address
+ * whose endpoint id is no `IP:PORT`. `path` is what istioctl prints for it.
+ */
 export interface PipeHost {
   cluster: string;
   path: string;
@@ -24,80 +37,87 @@ export interface PipeHost {
   failedOutlierCheck: boolean;
 }
 
-type Obj = Record<string, unknown>;
 const obj = asJsonObject;
-const arr = (v: unknown): unknown[] => (Array.isArray(v) ? v : []);
-/** snake_case or camelCase (protojson): accept both. */
-const pick = (o: Obj | null, snake: string, camel: string): unknown => o?.[snake] ?? o?.[camel];
 
 /**
- * Hosts of every cluster in an Envoy `/clusters?format=json` answer. Pipe hosts and anything
- * without a socket address are counted in `skipped`; a body that is not that JSON gives `problem`.
+ * Hosts of every cluster in an Envoy `/clusters?format=json` answer, or of the list
+ * `istioctl proxy-config endpoint -o json|yaml` prints (`value` already parsed). Pipe hosts
+ * (and internal addresses without an IP) are in `pipes`; `skipped` counts them and the hosts
+ * without any address (`unaddressed`), one per host; a body that is not that JSON gives
+ * `problem`.
  */
-export function parseClustersJson(text: string): {
+export function parseClustersJson(
+  text: string,
+  value?: unknown,
+): {
   hosts: ClusterHost[];
-  /** Pipe hosts (also counted in skipped). */
+  /** Hosts without an IP (also counted in skipped). */
   pipes: PipeHost[];
   clusters: number;
   skipped: number;
+  /** Hosts with no address at all (counted in skipped). */
+  unaddressed: number;
+  /** Cluster entries without a name (their hosts are kept, with cluster ''). */
+  unnamed: number;
   problem: string | null;
 } {
-  let value: unknown;
-  try {
-    value = JSON.parse(text);
-  } catch (e) {
-    return {
-      hosts: [],
-      pipes: [],
-      clusters: 0,
-      skipped: 0,
-      problem: `not JSON: ${(e as Error).message}`,
-    };
-  }
-  const root = obj(value);
-  const statuses = pick(root, 'cluster_statuses', 'clusterStatuses');
-  if (!Array.isArray(statuses))
-    return {
-      hosts: [],
-      pipes: [],
-      clusters: 0,
-      skipped: 0,
-      problem: 'no cluster_statuses in the answer',
-    };
+  const none = { hosts: [], pipes: [], clusters: 0, skipped: 0, unaddressed: 0, unnamed: 0 };
+  let root = value;
+  if (root === undefined)
+    try {
+      root = JSON.parse(text);
+    } catch (e) {
+      return { ...none, problem: `not JSON: ${(e as Error).message}` };
+    }
+  const statuses = Array.isArray(root)
+    ? root
+    : (obj(root)?.cluster_statuses ?? obj(root)?.clusterStatuses);
+  if (!Array.isArray(statuses)) return { ...none, problem: 'no cluster_statuses in the answer' };
+  const read = readClusterStatuses(statuses);
   const hosts: ClusterHost[] = [];
   const pipes: PipeHost[] = [];
-  let skipped = 0;
-  for (const c of statuses) {
-    const co = obj(c);
-    const name = typeof co?.name === 'string' ? co.name : null;
-    for (const h of arr(pick(co, 'host_statuses', 'hostStatuses'))) {
-      const ho = obj(h);
-      const address = obj(ho?.address);
-      const sock = obj(pick(address, 'socket_address', 'socketAddress'));
-      const ip = sock?.address;
-      const hs = obj(pick(ho, 'health_status', 'healthStatus'));
-      const edsValue = pick(hs, 'eds_health_status', 'edsHealthStatus');
-      const eds = typeof edsValue === 'string' ? edsValue : null;
-      const failedOutlierCheck = pick(hs, 'failed_outlier_check', 'failedOutlierCheck') === true;
-      if (!name || typeof ip !== 'string') {
-        skipped++;
-        const path = obj(address?.pipe)?.path;
-        if (name && typeof path === 'string')
-          pipes.push({ cluster: name, path, eds, failedOutlierCheck });
-        continue;
-      }
-      const port = pick(sock, 'port_value', 'portValue');
+  let unaddressed = 0;
+  for (const h of read.hosts) {
+    const a = h.address;
+    const { eds, failedOutlierCheck } = h;
+    const health = failedOutlierCheck ? 'FAILED_OUTLIER_CHECK' : eds;
+    if (a === null) unaddressed++;
+    else if (a.kind === 'socket')
       hosts.push({
-        cluster: name,
-        ip: normalizeIp(ip),
-        port: typeof port === 'number' ? port : null,
-        health: failedOutlierCheck ? 'FAILED_OUTLIER_CHECK' : eds,
+        cluster: h.cluster,
+        ip: a.ip,
+        port: a.port,
+        listener: null,
+        endpointId: null,
+        health,
         eds,
         failedOutlierCheck,
       });
+    else if (a.kind === 'internal' && a.ip !== null)
+      hosts.push({
+        cluster: h.cluster,
+        ip: a.ip,
+        port: a.port,
+        listener: a.listener,
+        endpointId: a.endpointId,
+        health,
+        eds,
+        failedOutlierCheck,
+      });
+    else {
+      const path = a.kind === 'pipe' ? a.path : internalAddressText(a.listener, a.endpointId);
+      pipes.push({ cluster: h.cluster, path, eds, failedOutlierCheck });
     }
   }
-  return { hosts, pipes, clusters: statuses.length, skipped, problem: null };
+  return {
+    hosts,
+    pipes,
+    clusters: read.clusters,
+    skipped: pipes.length + unaddressed,
+    unaddressed,
+    unnamed: read.unnamed,
+    problem: null,
+  };
 }
 
 /** Every address in the EndpointSlices, normalized. */
