@@ -113,9 +113,16 @@ describe('shutdown verdicts', () => {
     expect(vs.map((v) => [v.verdict, v.confidence])).toEqual([
       ['drain-too-short', 'high'],
       ['grace-exceeded', 'high'],
+      ['exit-at-shutdown', 'high'],
     ]);
     expect(vs[0]?.evidence.appFinishedAfterProxyMs).toBe(25000);
     expect(vs[1]?.evidence.killedContainer).toBe('app');
+    // the 137 is the kill at the deadline (30 s after the deletion started), not a failed start
+    expect(vs[2]?.evidence).toMatchObject({
+      signal: 'SIGKILL',
+      finishedAfterDeletionMs: 30000,
+      killedAtDeadline: true,
+    });
   });
 });
 

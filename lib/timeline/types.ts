@@ -14,6 +14,7 @@ export type StartupMode =
   'classic' | 'hold' | 'native' | 'wrapper' | 'gateway' | 'none' | 'ambient';
 
 import type { Verdict } from './verdicts';
+import type { ContainerInstance, PodRestart } from './instances';
 
 export type { Verdict };
 
@@ -141,6 +142,10 @@ export interface PodTimeline {
   gapMs: number | null;
   restarts: number;
   proxyRestarts: number;
+  /** Every visible instance of the pod's containers, with how each one ended. */
+  instances: ContainerInstance[];
+  /** The last restart (or eviction) that took the app and the proxy together. */
+  podRestart: PodRestart | null;
   verdicts: VerdictResult[];
   notes: string[];
 }
