@@ -4,6 +4,7 @@ import { appContainers, isWrapped } from './containers';
 import { eventLastMs, eventsForPod } from './events';
 import { podLifecycle, type PodLifecycle, type PodRestart } from './instances';
 import { judgeInstances } from './lifecycle-verdicts';
+import { withMergedFix } from './fix-compose';
 import type { MeshSettings } from './meshconfig';
 import { detectMode } from './mode';
 import { estimateProxyReady } from './proxyready';
@@ -112,7 +113,7 @@ export function analyzePod(pod: Pod, ctx: AnalyzeContext = {}): PodTimeline {
           : null;
   // a native proxy that never got ready blocks the app: that, not the start order, is the verdict
   const blocked = nativeBlocked(pod, mode, apps);
-  const verdicts = [
+  const judged = [
     instanceNote(
       blocked ?? judgeStartup({ pod: cur.pod, mode, ready, apps, workload, ...toYamlOf(ctx) }),
       restart,
@@ -122,6 +123,8 @@ export function analyzePod(pod: Pod, ctx: AnalyzeContext = {}): PodTimeline {
     nativeStuck(pod, mode, ctx.transitions ?? []),
     ...judgeInstances(pod, lifecycle),
   ].filter((v): v is NonNullable<typeof v> => v !== null);
+  // one fix per pod: the fixes of its findings merged into one patch
+  const { verdicts } = withMergedFix(pod, workload, judged, ctx.toYaml);
   const starts = apps.map((a) => a.startedAt).filter((v): v is number => v !== null);
   const gaps = mode.proxy
     ? apps.map((a) => assessApp(a, ready).gapMs).filter((v): v is number => v !== null)

@@ -76,9 +76,12 @@ describe('shutdown verdicts', () => {
     expect(vs.map((v) => v.verdict)).toEqual(['drain-too-short', 'grace-exceeded']);
     const g = vs[1];
     expect(g?.code).toBe('MDX0106');
-    // drain fix must raise the grace period too: 25 s drain + 5 s
+    // one patch for both: the 25 s drain, and a grace period that covers it (25 s + 5 s), not
+    // the drain fix's 30 beside the grace fix's 25
     expect(vs[0]?.fixes[0]?.yaml).toContain('terminationGracePeriodSeconds: 30');
-    expect(g?.fixes[0]?.yaml).toContain('terminationGracePeriodSeconds: 25');
+    expect(vs[0]?.fixes[0]?.yaml).toContain('"terminationDrainDuration":"25s"');
+    expect(g?.fixes[0]).toEqual(vs[0]?.fixes[0]);
+    expect(g?.evidence.neededSeconds).toBe(25);
   });
 
   it('native: no drain race, but preStop + drain beyond grace -> grace-exceeded', () => {

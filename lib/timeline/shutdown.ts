@@ -80,6 +80,7 @@ export function judgeShutdown(
         (needMs ?? 0) - proxyHoldMs,
         lateApp && proxyEnd !== null ? (lateApp.end as number) - proxyEnd + drainMs : 0,
       );
+      const neededGrace = Math.ceil(target / 1000) + 5;
       const fixes: FindingFix[] = [
         drainFix(pod, workload, target, graceS, toYaml),
         ...(exitOnZero ? [] : [exitOnZeroFix(pod, workload, toYaml)]),
@@ -99,6 +100,10 @@ export function judgeShutdown(
             }
           : { ...evidence, observed: false },
         fixes,
+        needs: {
+          proxyConfig: { terminationDrainDuration: `${Math.ceil(target / 1000)}s` },
+          graceSeconds: neededGrace > graceS ? neededGrace : null,
+        },
       });
     }
   }
@@ -121,6 +126,7 @@ export function judgeShutdown(
       confidence: killed ? 'high' : 'medium',
       evidence: { ...evidence, killedContainer: killed ?? null, neededSeconds: neededS },
       fixes: [graceFix(workload, Math.max(neededS, graceS + 1), toYaml)],
+      needs: { proxyConfig: {}, graceSeconds: Math.max(neededS, graceS + 1) },
     });
   }
   return out;

@@ -42,7 +42,6 @@ export interface FirstRun {
   finishedAt: number | null;
 }
 
-
 export function firstRun(
   cs: ContainerStatus | undefined,
   transitions: readonly Transition[],

@@ -108,6 +108,13 @@ export interface AppStart {
   notes: string[];
 }
 
+/** What a verdict's first fix changes on the pod template (merged per object: fix-compose.ts). */
+export interface FixNeeds {
+  /** Keys of proxy.istio.io/config. */
+  proxyConfig: Record<string, unknown>;
+  graceSeconds: number | null;
+}
+
 export interface VerdictResult {
   verdict: Verdict;
   code: string;
@@ -116,6 +123,8 @@ export interface VerdictResult {
   evidence: Record<string, EvidenceValue>;
   /** Ordered, best first; empty when nothing to change. */
   fixes: FindingFix[];
+  /** What the first fix changes, when it patches the pod template's proxy config or grace. */
+  needs?: FixNeeds;
 }
 
 export interface Workload {
