@@ -5,6 +5,7 @@ import { eventLastMs, eventsForPod } from './events';
 import { podLifecycle, type PodLifecycle, type PodRestart } from './instances';
 import { judgeInstances } from './lifecycle-verdicts';
 import { withMergedFix } from './fix-compose';
+import type { TerminationFailures } from '../incidents/pod-failures';
 import type { MeshSettings } from './meshconfig';
 import { detectMode } from './mode';
 import { estimateProxyReady } from './proxyready';
@@ -27,6 +28,11 @@ export interface AnalyzeContext {
   envoyInitMs?: Readonly<Record<string, number>>;
   /** How fix bodies are written as YAML: a fleet's analysis passes one memo for all its pods. */
   toYaml?: ToYaml;
+  /**
+   * The failing requests recorded against the pod's termination (lib/incidents), where the
+   * failure store was read; absent or null: not measured.
+   */
+  terminationFailures?: TerminationFailures | null;
   /** The cluster's namespaces, where known: an ambient label on a pod's namespace enrols it. */
   namespaces?: readonly Namespace[];
 }
@@ -119,7 +125,7 @@ export function analyzePod(pod: Pod, ctx: AnalyzeContext = {}): PodTimeline {
       restart,
     ),
     holdRedundant(pod, mode),
-    ...judgeShutdown(pod, mode, workload, ctx.toYaml),
+    ...judgeShutdown(pod, mode, workload, ctx.toYaml, ctx.terminationFailures ?? null),
     nativeStuck(pod, mode, ctx.transitions ?? []),
     ...judgeInstances(pod, lifecycle),
   ].filter((v): v is NonNullable<typeof v> => v !== null);

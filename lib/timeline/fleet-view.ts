@@ -15,7 +15,7 @@ import { buildGantt } from './gantt';
 import type { MeshSettings } from './meshconfig';
 import { toIso } from './time';
 import type { PodTimeline } from './types';
-import { AnalysisCache, type Analyzed } from './analysis-cache';
+import { AnalysisCache, type Analyzed, type FailuresOf } from './analysis-cache';
 import { injectionInfo, workloadModes, type InjectionInput } from './next-mode';
 import type { PodHistory } from './pod-history';
 import { podKeyOf } from '../refs/pod-ref';
@@ -62,6 +62,7 @@ export async function analyzeHistory(
   mesh: MeshInput,
   cache: AnalysisCache,
   pause?: () => Promise<void>,
+  failuresOf?: FailuresOf,
 ): Promise<Analyzed[]> {
   const seen = new Set<string>();
   const out: Analyzed[] = [];
@@ -73,7 +74,7 @@ export async function analyzeHistory(
   ) => {
     try {
       if (!findProxy(pod)) return;
-      out.push(cache.analyze(h, pod, mesh, d, seen));
+      out.push(cache.analyze(h, pod, mesh, d, seen, failuresOf));
     } catch {
       cache.unreadable++;
     }
@@ -127,8 +128,11 @@ export function workloadFixes(items: readonly Analyzed[]): WorkloadFix[] {
       const fixes = (merged[i] as (typeof merged)[number]).fixes;
       const t = a.timeline;
       const g = groups.get(v.verdict);
+      const failed = v.evidence.failedRequests;
+      const n = typeof failed === 'number' ? failed : null;
       if (g) {
         g.pods++;
+        if (n !== null) g.failedRequests = (g.failedRequests ?? 0) + n;
         // prefer a live pod as the example (its annotations are the current template's)
         if (!a.row.deleted && g.example.startsWith('(deleted) ')) {
           g.example = podKeyOf(t);
@@ -145,6 +149,7 @@ export function workloadFixes(items: readonly Analyzed[]): WorkloadFix[] {
         pods: 1,
         example: `${a.row.deleted ? '(deleted) ' : ''}${podKeyOf(t)}`,
         fixes,
+        failedRequests: n,
       });
     });
     out.push(...groups.values());
@@ -219,11 +224,12 @@ export function buildPodView(
   mesh: MeshInput,
   cache: AnalysisCache,
   uid: string | null = null,
+  failuresOf?: FailuresOf,
 ): PodTimelineView | null {
   const found = uid === null ? h.findPod(namespace, name) : h.findIncarnation(namespace, name, uid);
   if (!found) return null;
   const { pod, deleted } = found;
-  const { timeline: t } = cache.analyze(h, pod, mesh, deleted);
+  const { timeline: t } = cache.analyze(h, pod, mesh, deleted, undefined, failuresOf);
   const events = h.eventsFor(pod);
   const transitions = h.transitions(pod);
   return {

@@ -211,3 +211,33 @@ describe('durations', () => {
     expect(parseDurationMs('')).toBeNull();
   });
 });
+
+describe('shutdown: the failing requests recorded against the termination', () => {
+  const failures = { count: 66, toTerminating: 60, toGone: 6, lastAfterDeletionMs: 11_400 };
+
+  it('failures to the terminating pod make the drain verdict, with the figure Incidents gives', () => {
+    // no preStop, the app ended with the proxy: nothing in the spec says the drain is short
+    const pod = buildPod({ mode: 'classic', apps: [{ name: 'app', startedAt: 5 }] });
+    expect(shutdown(analyzePod(pod))).toEqual([]);
+    const vs = shutdown(analyzePod(pod, { terminationFailures: failures }));
+    expect(vs.map((v) => v.verdict)).toEqual(['drain-too-short']);
+    expect(vs[0]?.evidence).toMatchObject({
+      observed: true,
+      basis: 'failed-requests',
+      failedRequests: 66,
+      failedToTerminating: 60,
+      failedToGone: 6,
+    });
+    // the drain covers the last request clients sent after the deletion (11.4 s -> 13 s)
+    expect(vs[0]?.fixes[0]?.yaml).toContain('"terminationDrainDuration":"13s"');
+  });
+
+  it('a drain verdict from the spec says the measured figure, 0 included; unmeasured, no figure', () => {
+    const pod = buildPod({ mode: 'classic', apps: [{ name: 'app', preStopSleep: 15 }] });
+    const none = { count: 0, toTerminating: 0, toGone: 0, lastAfterDeletionMs: null };
+    const measured = shutdown(analyzePod(pod, { terminationFailures: none }));
+    expect(measured[0]?.evidence.failedRequests).toBe(0);
+    const unmeasured = shutdown(analyzePod(pod));
+    expect(unmeasured[0]?.evidence).not.toHaveProperty('failedRequests');
+  });
+});
