@@ -3,6 +3,8 @@ import { execFile } from 'node:child_process';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { base, DEMO_DATA, PORTS, simUrlOf, snap } from './support';
+import { podHref, podKey, podPath } from '../lib/refs/pod-ref';
+import { workloadText } from '../lib/refs/workload-ref';
 
 /**
  * Every number on the screen adds up: on each view of a cluster, every card equals the sum it
@@ -208,12 +210,123 @@ for (const scenario of ['demo', 'phantom-503', 'ambient'] as const) {
     await advance(scenario, 90_000);
     await settled(ctx);
     const after = await checkViews(page, ctx, `invariants-${scenario}-rollout`);
+    // one drain figure per pod across Incidents, Timelines, the pod page and Findings
+    const drained = await checkDrainFigures(page, ctx, `invariants-${scenario}-drain`);
+    if (scenario === 'phantom-503')
+      expect(drained, 'pods with failures at termination').toBeGreaterThan(0);
     // the replaced pods are kept and counted as deleted
     expect(after.deleted).toBeGreaterThan(before.deleted);
     // phantom-503's clients stop calling after its first minute; in phantom-cross-ns they keep
     // failing on a gone pod still in their endpoints: Live there has new failures to count
     if (scenario === 'phantom-503') await liveMinute(page, 'phantom-cross-ns');
   });
+}
+
+interface PodFigure {
+  pod: string;
+  ref: { namespace: string; name: string };
+  incidents: number;
+  timelines: number | null;
+  podPage: number | null;
+  workload: string;
+}
+
+/**
+ * One drain figure per pod: the failing requests recorded against a pod's termination are the
+ * same number in Incidents (its upstream pod row: sent while terminating or after it went), in
+ * Timelines (the drain verdict's failedRequests), on the pod page (its failures by state) and in
+ * Findings (the workload's MDX0105 object: the sum over its pods).
+ */
+async function checkDrainFigures(page: Page, ctx: string, shot: string): Promise<number> {
+  const json = async <T>(p: string): Promise<T> => {
+    const res = await fetch(`${demo}${p}${p.includes('?') ? '&' : '?'}context=${ctx}`);
+    expect(res.status, p).toBe(200);
+    return (await res.json()) as T;
+  };
+  const inc = await json<{
+    pods: {
+      pod: { namespace: string; name: string; uid?: string | null } | null;
+      byState: Record<string, number>;
+    }[];
+  }>('/api/incidents');
+  const figures: PodFigure[] = [];
+  for (const row of inc.pods) {
+    const n = (row.byState.terminating ?? 0) + (row.byState.terminated ?? 0);
+    if (!row.pod || n === 0) continue;
+    const { namespace, name, uid } = row.pod;
+    const q = uid ? `?uid=${uid}` : '';
+    const tl = await json<{
+      workloadKind: string;
+      workload: string;
+      verdicts: { verdict: string; evidence: Record<string, unknown> }[];
+    }>(`/api/timelines/${podPath(row.pod)}${q}`);
+    const drain = tl.verdicts.find((v) => v.verdict === 'drain-too-short');
+    const pod = await json<{ failures: { byState: Record<string, number> } | null }>(
+      `/api/pods/${podPath(row.pod)}`,
+    );
+    figures.push({
+      pod: podKey(namespace, name),
+      ref: { namespace, name },
+      incidents: n,
+      timelines:
+        typeof drain?.evidence.failedRequests === 'number' ? drain.evidence.failedRequests : null,
+      podPage: pod.failures
+        ? (pod.failures.byState.terminating ?? 0) + (pod.failures.byState.gone ?? 0)
+        : null,
+      workload: workloadText({ kind: tl.workloadKind, namespace, name: tl.workload }),
+    });
+  }
+  for (const f of figures) {
+    expect({ pod: f.pod, timelines: f.timelines, podPage: f.podPage }).toEqual({
+      pod: f.pod,
+      timelines: f.incidents,
+      podPage: f.incidents,
+    });
+  }
+  const byWorkload = new Map<string, number>();
+  for (const f of figures)
+    byWorkload.set(f.workload, (byWorkload.get(f.workload) ?? 0) + f.incidents);
+  type Groups = {
+    groups?: {
+      code: string;
+      harm: string;
+      objects: {
+        subject: { kind: string; namespace?: string; name: string };
+        evidence: Record<string, unknown>;
+      }[];
+    }[];
+  };
+  // Findings serves one report for 30 s (server/screens/findings FINDINGS_CACHE_MS): the one
+  // read before Incidents recorded the failures may still be served
+  const findingsOf = async () => {
+    const drain = (await json<Groups>('/api/findings')).groups?.find((g) => g.code === 'MDX0105');
+    const got: Record<string, unknown> = {};
+    for (const w of byWorkload.keys()) {
+      const o = drain?.objects.find(
+        (x) =>
+          workloadText({
+            kind: x.subject.kind,
+            namespace: x.subject.namespace ?? '',
+            name: x.subject.name,
+          }) === w,
+      );
+      got[w] = o?.evidence.failedRequests;
+    }
+    return { harm: byWorkload.size > 0 ? drain?.harm : 'none', figures: got };
+  };
+  await expect
+    .poll(findingsOf, { timeout: 90_000, message: 'Findings gives the same drain figures' })
+    .toEqual({
+      harm: byWorkload.size > 0 ? 'observed' : 'none',
+      figures: Object.fromEntries(byWorkload),
+    });
+  if (figures.length > 0) {
+    const first = figures[0] as PodFigure;
+    await page.goto(`${demo}${podHref(first.ref)}?context=${ctx}`);
+    await expect(page.getByText(String(first.incidents)).first()).toBeVisible({ timeout: 30_000 });
+    await snap(page, shot);
+  }
+  return figures.length;
 }
 
 /**

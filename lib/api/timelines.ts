@@ -72,6 +72,11 @@ export const WorkloadFixSchema = z.object({
   pods: z.number(),
   example: z.string(),
   fixes: z.array(FixSchema),
+  /**
+   * Failing requests recorded against the terminations of these pods (the figure of each
+   * pod's drain verdict, summed); null when the failure store was not read.
+   */
+  failedRequests: z.number().nullable().optional(),
 });
 
 export const MeshConfigInfoSchema = z.object({

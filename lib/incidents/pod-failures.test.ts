@@ -3,7 +3,7 @@ import { IpLedger } from '../ledger/ledger';
 import { ev, heldThenDeleted, MIN, T0 } from '../../tests/data/ledger/pods';
 import { logLine } from '../../tests/data/incidents/logs';
 import { readFailures } from './read-failures';
-import { failuresHitting } from './pod-failures';
+import { failuresHitting, terminationFailureIndex } from './pod-failures';
 import type { StoredFailure } from './failure-store';
 
 const IP = '10.8.0.5';
@@ -59,5 +59,30 @@ describe("a pod's page: the failing requests that reached it", () => {
     );
     expect(a?.uid).toBeTruthy();
     expect(other.count).toBe(0);
+  });
+});
+
+describe("a pod's termination figure: the same records the pod page counts", () => {
+  const window = { fromMs: T0, toMs: T0 + 70 * MIN };
+  it('counts the failures sent while it terminated and after it went, as the page does', () => {
+    const all = recorded();
+    const a = all[0]?.attribution.pod;
+    const ref = { namespace: a?.namespace ?? '', name: 'payments-a', uid: a?.uid ?? null };
+    const page = failuresHitting(ref, all, window);
+    const fig = terminationFailureIndex(all)(ref, window);
+    expect(fig.count).toBe((page.byState.terminating ?? 0) + (page.byState.gone ?? 0));
+    expect(fig).toMatchObject({ count: 2, toTerminating: 1, toGone: 1 });
+    // the later one was sent 20 s + 40 s after the deletion started (gone after 20 s)
+    expect(fig.lastAfterDeletionMs).toBeGreaterThan(20_000);
+    // the namesake holding the reused IP was running: nothing against its termination
+    expect(
+      terminationFailureIndex(all)({ ...ref, name: 'payments-b', uid: null }, window).count,
+    ).toBe(0);
+    // another incarnation of the name (another uid) is another pod
+    expect(terminationFailureIndex(all)({ ...ref, uid: 'another-incarnation' }, window).count).toBe(
+      0,
+    );
+    // outside the pod's window nothing counts
+    expect(terminationFailureIndex(all)(ref, { fromMs: T0, toMs: T0 + 10 * MIN }).count).toBe(0);
   });
 });

@@ -9,6 +9,7 @@ import { memoYaml } from './fix';
 import { harmRank, worstSeverity } from './harm';
 import type { MeshSettings } from './meshconfig';
 import type { DeletedPodRecord, PodHistory } from './pod-history';
+import type { TerminationFailures } from '../incidents/pod-failures';
 import type { PodTimeline } from './types';
 import { podIdKeyOfObject } from '../refs/pod-ref';
 
@@ -62,6 +63,9 @@ export function toFleetRow(
   };
 }
 
+/** The failing requests recorded against a pod's termination; null: not measured. */
+export type FailuresOf = (pod: Pod, deleted: DeletedPodRecord | null) => TerminationFailures | null;
+
 export class AnalysisCache {
   private entries = new Map<string, Entry>();
   hits = 0;
@@ -79,12 +83,14 @@ export class AnalysisCache {
     mesh: { settings: MeshSettings | undefined; version: number },
     deleted: DeletedPodRecord | null,
     seen?: Set<string>,
+    failuresOf?: FailuresOf,
   ): Analyzed {
     const key = podIdKeyOfObject(pod);
     seen?.add(key);
     const goneAt = deleted ? Date.parse(deleted.deletedAt) : null;
     const initMs = this.initTimeOf(pod, goneAt !== null && Number.isFinite(goneAt) ? goneAt : null);
-    const stamp = `${pod.metadata.resourceVersion ?? ''}|${h.revision(pod)}|${mesh.version}|${deleted ? 'd' : 'l'}|${initMs ?? ''}`;
+    const failures = failuresOf?.(pod, deleted) ?? null;
+    const stamp = `${pod.metadata.resourceVersion ?? ''}|${h.revision(pod)}|${mesh.version}|${deleted ? 'd' : 'l'}|${initMs ?? ''}|${failures ? JSON.stringify(failures) : '-'}`;
     const hit = this.entries.get(key);
     if (hit && hit.stamp === stamp && hit.pod === pod) {
       this.hits++;
@@ -97,6 +103,7 @@ export class AnalysisCache {
       transitions: h.transitions(pod),
       ...(initMs !== undefined ? { envoyInitMs: { [key]: initMs } } : {}),
       toYaml: this.toYaml,
+      terminationFailures: failures,
     });
     const entry: Entry = { pod, timeline, row: toFleetRow(pod, timeline, deleted), stamp };
     this.entries.set(key, entry);

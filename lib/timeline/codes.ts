@@ -91,6 +91,34 @@ export const TIMELINE = defineCatalog<Verdict | 'mode-flip'>('timeline', {
     description:
       'preStop plus the expected shutdown is longer than terminationGracePeriodSeconds, or a container was killed (exit 137) after deletion: work is cut off by SIGKILL.',
   },
+  'pod-restart': {
+    code: 'MDX0114',
+    severity: 'warning',
+    title: 'App and proxy restarted together',
+    description:
+      'The app and istio-proxy ended within seconds of each other and started again: a node or container-runtime restart (exit 255, reason Unknown), an OOM of the pod, a new pod sandbox (the init containers ran again) or an eviction. Not a startup race: the start after it is judged as its own instance.',
+  },
+  'app-crash': {
+    code: 'MDX0115',
+    severity: 'warning',
+    title: 'The app crashed after its start',
+    description:
+      "An app container failed after its first seconds (non-zero exit or OOMKilled) while its proxy kept running: the app's own failure, not a race with the sidecar.",
+  },
+  'init-failed': {
+    code: 'MDX0116',
+    severity: 'error',
+    title: 'An init container failed',
+    description:
+      'An init container (istio-init, or one of the app) exited non-zero or is in a crash loop: the pod cannot start its containers until it succeeds.',
+  },
+  'exit-at-shutdown': {
+    code: 'MDX0117',
+    severity: 'info',
+    title: 'The app exited non-zero at shutdown',
+    description:
+      'An app container ended after the pod deletion started with a non-zero exit (143: SIGTERM not handled; 137: SIGKILL at the grace deadline). The exit belongs to the shutdown, not to a failed start.',
+  },
   unknown: {
     code: 'MDX0107',
     severity: 'info',

@@ -126,6 +126,13 @@ function existingProxyConfig(pod: Pod): { config: Json; unreadable: boolean } {
   return { config: isJsonObject(v) ? v : {}, unreadable: v !== null && !isJsonObject(v) };
 }
 
+/** The comment a patch starts with when the pod's proxy.istio.io/config cannot be read. */
+export function proxyConfigLostNote(pod: Pod): string {
+  return existingProxyConfig(pod).unreadable
+    ? `# the pod's ${PROXY_CONFIG_ANNOTATION} could not be read: this value replaces it\n`
+    : '';
+}
+
 /** The pod's proxy.istio.io/config deep-merged with `extra`, as compact JSON. */
 export function mergedProxyConfig(pod: Pod, extra: Json): string {
   return JSON.stringify(deepMerge(existingProxyConfig(pod).config, extra));
@@ -142,10 +149,7 @@ function annotationFix(
     metadata: { annotations: { [PROXY_CONFIG_ANNOTATION]: mergedProxyConfig(pod, extra) } },
   };
   if (spec) template.spec = spec;
-  const lost = existingProxyConfig(pod).unreadable
-    ? `# the pod's ${PROXY_CONFIG_ANNOTATION} could not be read: this value replaces it\n`
-    : '';
-  return lost + templatePatch(w, template, toYaml);
+  return proxyConfigLostNote(pod) + templatePatch(w, template, toYaml);
 }
 
 export function holdFix(pod: Pod, w: Workload, toYaml: ToYaml = yamlText): FindingFix {

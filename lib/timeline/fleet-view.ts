@@ -15,11 +15,12 @@ import { buildGantt } from './gantt';
 import type { MeshSettings } from './meshconfig';
 import { toIso } from './time';
 import type { PodTimeline } from './types';
-import { AnalysisCache, type Analyzed } from './analysis-cache';
+import { AnalysisCache, type Analyzed, type FailuresOf } from './analysis-cache';
 import { injectionInfo, workloadModes, type InjectionInput } from './next-mode';
 import type { PodHistory } from './pod-history';
 import { podKeyOf } from '../refs/pod-ref';
 import { workloadKey } from '../refs/workload-ref';
+import { withMergedFix } from './fix-compose';
 
 export interface MeshInput {
   settings: MeshSettings | undefined;
@@ -61,6 +62,7 @@ export async function analyzeHistory(
   mesh: MeshInput,
   cache: AnalysisCache,
   pause?: () => Promise<void>,
+  failuresOf?: FailuresOf,
 ): Promise<Analyzed[]> {
   const seen = new Set<string>();
   const out: Analyzed[] = [];
@@ -72,7 +74,7 @@ export async function analyzeHistory(
   ) => {
     try {
       if (!findProxy(pod)) return;
-      out.push(cache.analyze(h, pod, mesh, d, seen));
+      out.push(cache.analyze(h, pod, mesh, d, seen, failuresOf));
     } catch {
       cache.unreadable++;
     }
@@ -94,36 +96,65 @@ const FIXABLE: ReadonlySet<string> = new Set([
   'grace-exceeded',
 ]);
 
-/** One fix per (workload, verdict), from the workload's most recent pod with that verdict. */
+/**
+ * One fix per (workload, verdict), the same merged patch for every verdict of one workload: the
+ * needs of all its pods' findings in one patch (fix-compose.ts), written on the annotations of
+ * its newest live pod (the current template's). The example is the workload's most recent pod
+ * with that verdict, a live one first.
+ */
 export function workloadFixes(items: readonly Analyzed[]): WorkloadFix[] {
-  const groups = new Map<string, WorkloadFix>();
-  for (const { timeline: t, row } of items) {
-    for (const v of t.verdicts) {
-      if (!FIXABLE.has(v.verdict) || v.fixes.length === 0) continue;
-      const key = `${workloadKey(t.workload)}|${v.verdict}`;
-      const g = groups.get(key);
+  const byWorkload = new Map<string, Analyzed[]>();
+  for (const a of items) {
+    const k = workloadKey(a.timeline.workload);
+    const list = byWorkload.get(k) ?? [];
+    list.push(a);
+    byWorkload.set(k, list);
+  }
+  const out: WorkloadFix[] = [];
+  for (const list of byWorkload.values()) {
+    const base = list.find((a) => !a.row.deleted) ?? (list[0] as Analyzed);
+    const owned = list.flatMap((a) =>
+      a.timeline.verdicts
+        .filter((v) => FIXABLE.has(v.verdict) && v.fixes.length > 0)
+        .map((v) => ({ a, v })),
+    );
+    const merged = withMergedFix(
+      base.pod,
+      base.timeline.workload,
+      owned.map((o) => o.v),
+    ).verdicts;
+    const groups = new Map<string, WorkloadFix>();
+    owned.forEach(({ a, v }, i) => {
+      const fixes = (merged[i] as (typeof merged)[number]).fixes;
+      const t = a.timeline;
+      const g = groups.get(v.verdict);
+      const failed = v.evidence.failedRequests;
+      const n = typeof failed === 'number' ? failed : null;
       if (g) {
         g.pods++;
-        // prefer a live pod's fix (its annotations are the current template's)
-        if (!row.deleted && g.example.startsWith('(deleted) ')) {
+        if (n !== null) g.failedRequests = (g.failedRequests ?? 0) + n;
+        // prefer a live pod as the example (its annotations are the current template's)
+        if (!a.row.deleted && g.example.startsWith('(deleted) ')) {
           g.example = podKeyOf(t);
-          g.fixes = v.fixes;
+          g.fixes = fixes;
         }
-        continue;
+        return;
       }
-      groups.set(key, {
+      groups.set(v.verdict, {
         namespace: t.workload.namespace,
         kind: t.workload.kind,
         name: t.workload.name,
         verdict: v.verdict,
         code: v.code,
         pods: 1,
-        example: `${row.deleted ? '(deleted) ' : ''}${podKeyOf(t)}`,
-        fixes: v.fixes,
+        example: `${a.row.deleted ? '(deleted) ' : ''}${podKeyOf(t)}`,
+        fixes,
+        failedRequests: n,
       });
-    }
+    });
+    out.push(...groups.values());
   }
-  return [...groups.values()].sort(
+  return out.sort(
     (a, b) =>
       a.verdict.localeCompare(b.verdict) ||
       a.namespace.localeCompare(b.namespace) ||
@@ -193,11 +224,12 @@ export function buildPodView(
   mesh: MeshInput,
   cache: AnalysisCache,
   uid: string | null = null,
+  failuresOf?: FailuresOf,
 ): PodTimelineView | null {
   const found = uid === null ? h.findPod(namespace, name) : h.findIncarnation(namespace, name, uid);
   if (!found) return null;
   const { pod, deleted } = found;
-  const { timeline: t } = cache.analyze(h, pod, mesh, deleted);
+  const { timeline: t } = cache.analyze(h, pod, mesh, deleted, undefined, failuresOf);
   const events = h.eventsFor(pod);
   const transitions = h.transitions(pod);
   return {

@@ -10,6 +10,7 @@ import { eventContainer, eventLastMs, eventsForPod, sameNodeKubelet } from './ev
 import { toIso, toMs } from './time';
 import type { Confidence, PodTimeline, Transition } from './types';
 import { transitionsFor } from './status';
+import { endText } from './instances';
 
 export type SegmentKind = 'waiting' | 'running' | 'terminated' | 'restart';
 export type MarkerKind =
@@ -70,10 +71,27 @@ function seg(
   return from && toMs(from) !== null ? [{ kind, from, to: to ?? null, label }] : [];
 }
 
+/** "run 2: ran, then exit 255 Unknown: node or container runtime restart (...)" */
+type RunLabel = (
+  container: string,
+  t: { exitCode: number; reason?: string; finishedAt?: string },
+) => string;
+
+function runLabel(timeline: PodTimeline): RunLabel {
+  return (container, t) => {
+    const at = toMs(t.finishedAt);
+    const i = timeline.instances.find((x) => x.container === container && x.finishedAt === at);
+    return i
+      ? `run ${i.run + 1}: ran, then ${endText(i, timeline.podRestart)}`
+      : `ran, then ${exitText(t)}`;
+  };
+}
+
 function segments(
   pod: Pod,
   cs: ContainerStatus | undefined,
   transitions: readonly Transition[],
+  label: RunLabel,
 ): GanttSegment[] {
   if (!cs) return [];
   const out: GanttSegment[] = [];
@@ -96,7 +114,7 @@ function segments(
       );
     }
     // the earlier run was running until it exited: the colour is the state at that time
-    out.push(...seg('running', last.startedAt, last.finishedAt, `ran, then ${exitText(last)}`));
+    out.push(...seg('running', last.startedAt, last.finishedAt, label(cs.name, last)));
     const next = cs.state?.running?.startedAt ?? cs.state?.terminated?.startedAt ?? null;
     out.push(
       ...seg(
@@ -115,7 +133,7 @@ function segments(
     // running from its start until it exited; terminated only from then on: a container that
     // exited before its pod's deletion was asked for (a crash, a job done) is red until the
     // deletion's deadline; one that exited because of the deletion has no red bar at all
-    out.push(...seg('running', term.startedAt, term.finishedAt, `ran, then ${exitText(term)}`));
+    out.push(...seg('running', term.startedAt, term.finishedAt, label(cs.name, term)));
     const deadline = pod.metadata.deletionTimestamp;
     const grace =
       pod.metadata.deletionGracePeriodSeconds ?? pod.spec.terminationGracePeriodSeconds ?? 30;
@@ -223,6 +241,7 @@ export function buildGantt(
   events: readonly KubeEvent[] = [],
   transitions: readonly Transition[] = [],
 ): PodGantt {
+  const label = runLabel(timeline);
   const statusOf = (name: string) =>
     pod.status?.initContainerStatuses?.find((c) => c.name === name) ??
     pod.status?.containerStatuses?.find((c) => c.name === name);
@@ -232,7 +251,7 @@ export function buildGantt(
   ].map(({ c, init }) => ({
     container: c.name,
     role: c.name === PROXY_NAME ? 'proxy' : init ? 'init' : 'app',
-    segments: segments(pod, statusOf(c.name), transitions),
+    segments: segments(pod, statusOf(c.name), transitions, label),
   }));
   const markers: GanttMarker[] = [];
   for (const [type, kind] of CONDITION_MARKERS) {

@@ -76,9 +76,12 @@ describe('shutdown verdicts', () => {
     expect(vs.map((v) => v.verdict)).toEqual(['drain-too-short', 'grace-exceeded']);
     const g = vs[1];
     expect(g?.code).toBe('MDX0106');
-    // drain fix must raise the grace period too: 25 s drain + 5 s
+    // one patch for both: the 25 s drain, and a grace period that covers it (25 s + 5 s), not
+    // the drain fix's 30 beside the grace fix's 25
     expect(vs[0]?.fixes[0]?.yaml).toContain('terminationGracePeriodSeconds: 30');
-    expect(g?.fixes[0]?.yaml).toContain('terminationGracePeriodSeconds: 25');
+    expect(vs[0]?.fixes[0]?.yaml).toContain('"terminationDrainDuration":"25s"');
+    expect(g?.fixes[0]).toEqual(vs[0]?.fixes[0]);
+    expect(g?.evidence.neededSeconds).toBe(25);
   });
 
   it('native: no drain race, but preStop + drain beyond grace -> grace-exceeded', () => {
@@ -113,9 +116,16 @@ describe('shutdown verdicts', () => {
     expect(vs.map((v) => [v.verdict, v.confidence])).toEqual([
       ['drain-too-short', 'high'],
       ['grace-exceeded', 'high'],
+      ['exit-at-shutdown', 'high'],
     ]);
     expect(vs[0]?.evidence.appFinishedAfterProxyMs).toBe(25000);
     expect(vs[1]?.evidence.killedContainer).toBe('app');
+    // the 137 is the kill at the deadline (30 s after the deletion started), not a failed start
+    expect(vs[2]?.evidence).toMatchObject({
+      signal: 'SIGKILL',
+      finishedAfterDeletionMs: 30000,
+      killedAtDeadline: true,
+    });
   });
 });
 
@@ -199,5 +209,35 @@ describe('durations', () => {
     expect(parseDurationMs({ seconds: 3, nanos: 500000000 })).toBe(3500);
     expect(parseDurationMs('5 seconds')).toBeNull();
     expect(parseDurationMs('')).toBeNull();
+  });
+});
+
+describe('shutdown: the failing requests recorded against the termination', () => {
+  const failures = { count: 66, toTerminating: 60, toGone: 6, lastAfterDeletionMs: 11_400 };
+
+  it('failures to the terminating pod make the drain verdict, with the figure Incidents gives', () => {
+    // no preStop, the app ended with the proxy: nothing in the spec says the drain is short
+    const pod = buildPod({ mode: 'classic', apps: [{ name: 'app', startedAt: 5 }] });
+    expect(shutdown(analyzePod(pod))).toEqual([]);
+    const vs = shutdown(analyzePod(pod, { terminationFailures: failures }));
+    expect(vs.map((v) => v.verdict)).toEqual(['drain-too-short']);
+    expect(vs[0]?.evidence).toMatchObject({
+      observed: true,
+      basis: 'failed-requests',
+      failedRequests: 66,
+      failedToTerminating: 60,
+      failedToGone: 6,
+    });
+    // the drain covers the last request clients sent after the deletion (11.4 s -> 13 s)
+    expect(vs[0]?.fixes[0]?.yaml).toContain('"terminationDrainDuration":"13s"');
+  });
+
+  it('a drain verdict from the spec says the measured figure, 0 included; unmeasured, no figure', () => {
+    const pod = buildPod({ mode: 'classic', apps: [{ name: 'app', preStopSleep: 15 }] });
+    const none = { count: 0, toTerminating: 0, toGone: 0, lastAfterDeletionMs: null };
+    const measured = shutdown(analyzePod(pod, { terminationFailures: none }));
+    expect(measured[0]?.evidence.failedRequests).toBe(0);
+    const unmeasured = shutdown(analyzePod(pod));
+    expect(unmeasured[0]?.evidence).not.toHaveProperty('failedRequests');
   });
 });

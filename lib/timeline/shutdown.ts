@@ -16,6 +16,7 @@ import { DEFAULT_DRAIN_MS, DEFAULT_GRACE_S, DEFAULT_MIN_DRAIN_MS } from './proxy
 import { containerStatus } from './status';
 import { SKEW_TOLERANCE_MS, toMs } from './time';
 import type { VerdictResult, Workload } from './types';
+import type { TerminationFailures } from '../incidents/pod-failures';
 
 /** Time an app is assumed to need after SIGTERM to finish in-flight work, on top of preStop. */
 export const APP_SHUTDOWN_MARGIN_MS = 5000;
@@ -25,11 +26,24 @@ function finishedMs(pod: Pod, name: string): { ms: number | null; exitCode: numb
   return { ms: toMs(t?.finishedAt), exitCode: t?.exitCode ?? null };
 }
 
+/** Evidence of the failing requests recorded against the termination (absent: not measured). */
+function failureEvidence(f: TerminationFailures | null): VerdictResult['evidence'] {
+  if (f === null) return {};
+  return {
+    failedRequests: f.count,
+    failedToTerminating: f.toTerminating,
+    failedToGone: f.toGone,
+    lastFailureAfterDeletionMs: f.lastAfterDeletionMs,
+  };
+}
+
 export function judgeShutdown(
   pod: Pod,
   mode: ModeResult,
   workload: Workload,
   toYaml?: ToYaml,
+  /** The failing requests recorded against the pod's termination; null: not measured here. */
+  failures: TerminationFailures | null = null,
 ): VerdictResult[] {
   if (mode.mode === 'none' || mode.mode === 'ambient' || mode.mode === 'gateway' || !mode.proxy)
     return [];
@@ -75,11 +89,22 @@ export function judgeShutdown(
     const needMs = maxPreStop === null ? null : maxPreStop * 1000 + APP_SHUTDOWN_MARGIN_MS;
     const configured =
       !exitOnZero && maxPreStop !== null && proxyHoldMs + drainMs < maxPreStop * 1000;
-    if (lateApp || configured) {
+    // requests failed on the pod while it terminated or after it went: the proxy stopped
+    // serving before its clients had dropped the endpoint
+    const failed = failures !== null && failures.count > 0;
+    if (lateApp || configured || failed) {
+      const clientsMs =
+        failed && failures.lastAfterDeletionMs !== null
+          ? Math.ceil((failures.lastAfterDeletionMs + 1000) / 1000) * 1000 - proxyHoldMs
+          : failed
+            ? drainMs + 1000
+            : 0;
       const target = Math.max(
         (needMs ?? 0) - proxyHoldMs,
         lateApp && proxyEnd !== null ? (lateApp.end as number) - proxyEnd + drainMs : 0,
+        clientsMs,
       );
+      const neededGrace = Math.ceil(target / 1000) + 5;
       const fixes: FindingFix[] = [
         drainFix(pod, workload, target, graceS, toYaml),
         ...(exitOnZero ? [] : [exitOnZeroFix(pod, workload, toYaml)]),
@@ -89,16 +114,26 @@ export function judgeShutdown(
         verdict: 'drain-too-short',
         code: codeOf('drain-too-short'),
         phase: 'shutdown',
-        confidence: lateApp ? 'high' : 'medium',
+        confidence: lateApp || failed ? 'high' : 'medium',
         evidence: lateApp
           ? {
               ...evidence,
               observed: true,
               appContainer: lateApp.name,
               appFinishedAfterProxyMs: (lateApp.end as number) - (proxyEnd as number),
+              ...failureEvidence(failures),
             }
-          : { ...evidence, observed: false },
+          : {
+              ...evidence,
+              observed: failed,
+              ...(failed && !configured ? { basis: 'failed-requests' } : {}),
+              ...failureEvidence(failures),
+            },
         fixes,
+        needs: {
+          proxyConfig: { terminationDrainDuration: `${Math.ceil(target / 1000)}s` },
+          graceSeconds: neededGrace > graceS ? neededGrace : null,
+        },
       });
     }
   }
@@ -119,8 +154,14 @@ export function judgeShutdown(
       code: codeOf('grace-exceeded'),
       phase: 'shutdown',
       confidence: killed ? 'high' : 'medium',
-      evidence: { ...evidence, killedContainer: killed ?? null, neededSeconds: neededS },
+      evidence: {
+        ...evidence,
+        killedContainer: killed ?? null,
+        neededSeconds: neededS,
+        ...failureEvidence(failures),
+      },
       fixes: [graceFix(workload, Math.max(neededS, graceS + 1), toYaml)],
+      needs: { proxyConfig: {}, graceSeconds: Math.max(neededS, graceS + 1) },
     });
   }
   return out;

@@ -52,13 +52,32 @@ function okVerdict(mode: ModeResult['mode']): Verdict {
   return 'classic-ok';
 }
 
+const HOLD_NEEDS = { proxyConfig: { holdApplicationUntilProxyStarts: true }, graceSeconds: null };
+
 function result(
   verdict: Verdict,
   confidence: Confidence,
   evidence: VerdictResult['evidence'],
   fixes: FindingFix[],
+  input?: StartupInput,
 ): VerdictResult {
-  return { verdict, code: codeOf(verdict), phase: 'startup', confidence, evidence, fixes };
+  const out: VerdictResult = {
+    verdict,
+    code: codeOf(verdict),
+    phase: 'startup',
+    confidence,
+    evidence,
+    fixes,
+  };
+  // the hold annotation first: what it sets is merged with the pod's other fixes
+  if (input && fixes[0] !== undefined && holdFirst(input)) out.needs = HOLD_NEEDS;
+  return out;
+}
+
+function holdFirst(input: StartupInput): boolean {
+  const { mode } = input;
+  const configured = mode.settings.hold === true && !mode.holdVisible;
+  return (mode.mode === 'classic' && !configured) || mode.mode === 'wrapper';
 }
 
 export function judgeStartup(input: StartupInput): VerdictResult | null {
@@ -98,6 +117,7 @@ export function judgeStartup(input: StartupInput): VerdictResult | null {
       worst.a.confidence,
       evidenceOf(worst.app, worst.a),
       raceFixes(input),
+      input,
     );
   }
   const unknown = rows.filter((r) => r.a.state === 'unknown');
@@ -117,6 +137,7 @@ export function judgeStartup(input: StartupInput): VerdictResult | null {
       conf,
       evidenceOf(first.app, first.a),
       v === 'classic-ok' ? raceFixes(input) : [],
+      input,
     );
   }
   // Structure alone guarantees the order for native sidecars and a visible postStart hold.
@@ -135,5 +156,5 @@ export function judgeStartup(input: StartupInput): VerdictResult | null {
       [],
     );
   }
-  return result('unknown', 'low', evidenceOf(u.app, u.a), raceFixes(input));
+  return result('unknown', 'low', evidenceOf(u.app, u.a), raceFixes(input), input);
 }

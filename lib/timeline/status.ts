@@ -1,5 +1,6 @@
 /** Reading container statuses and conditions: the first run of a container and its restarts. */
 import type { ContainerStatus, Pod } from '../kube/types';
+import { EARLY_EXIT_MS } from './instances';
 import { toMs } from './time';
 import type { Transition } from './types';
 
@@ -40,9 +41,6 @@ export interface FirstRun {
   /** When that run ended (ms), null when it has not or is not visible. */
   finishedAt: number | null;
 }
-
-/** A run that ended within this time of starting counts as a failure at start. */
-export const EARLY_EXIT_MS = 30_000;
 
 export function firstRun(
   cs: ContainerStatus | undefined,

@@ -14,6 +14,7 @@ export type StartupMode =
   'classic' | 'hold' | 'native' | 'wrapper' | 'gateway' | 'none' | 'ambient';
 
 import type { Verdict } from './verdicts';
+import type { ContainerInstance, PodRestart } from './instances';
 
 export type { Verdict };
 
@@ -107,6 +108,13 @@ export interface AppStart {
   notes: string[];
 }
 
+/** What a verdict's first fix changes on the pod template (merged per object: fix-compose.ts). */
+export interface FixNeeds {
+  /** Keys of proxy.istio.io/config. */
+  proxyConfig: Record<string, unknown>;
+  graceSeconds: number | null;
+}
+
 export interface VerdictResult {
   verdict: Verdict;
   code: string;
@@ -115,6 +123,8 @@ export interface VerdictResult {
   evidence: Record<string, EvidenceValue>;
   /** Ordered, best first; empty when nothing to change. */
   fixes: FindingFix[];
+  /** What the first fix changes, when it patches the pod template's proxy config or grace. */
+  needs?: FixNeeds;
 }
 
 export interface Workload {
@@ -141,6 +151,10 @@ export interface PodTimeline {
   gapMs: number | null;
   restarts: number;
   proxyRestarts: number;
+  /** Every visible instance of the pod's containers, with how each one ended. */
+  instances: ContainerInstance[];
+  /** The last restart (or eviction) that took the app and the proxy together. */
+  podRestart: PodRestart | null;
   verdicts: VerdictResult[];
   notes: string[];
 }

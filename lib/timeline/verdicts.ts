@@ -27,6 +27,11 @@ export const VERDICTS = {
     tone: 'bad',
     help: 'the native proxy never got ready: the kubelet holds the app back',
   },
+  'init-failed': {
+    rank: 1,
+    tone: 'bad',
+    help: 'an init container failed: the pod cannot start',
+  },
   'native-stuck-terminating': {
     rank: 2,
     tone: 'bad',
@@ -42,10 +47,25 @@ export const VERDICTS = {
     tone: 'warn',
     help: 'the proxy stops draining before the app has finished',
   },
+  'app-crash': {
+    rank: 3,
+    tone: 'warn',
+    help: 'the app alone crashed after its start: not a race with the proxy',
+  },
+  'pod-restart': {
+    rank: 3,
+    tone: 'warn',
+    help: 'app and proxy restarted together (node restart, OOM, new sandbox, eviction): not a race',
+  },
   race: {
     rank: 4,
     tone: 'warn',
     help: 'the app started before its proxy was ready (it survived this time)',
+  },
+  'exit-at-shutdown': {
+    rank: 5,
+    tone: 'info',
+    help: 'the app exited non-zero at shutdown (a signal after the deletion): not a race',
   },
   unknown: { rank: 5, tone: 'neutral', help: 'not enough data to judge' },
   'classic-ok': {

@@ -21,7 +21,13 @@ export function workloadTimelineFindings(fleet: TimelineFleet): Finding[] {
       code: w.code,
       severity: TIMELINE_SEVERITY.get(w.code) ?? 'warning',
       subject: { kind: w.kind, namespace: w.namespace, name: w.name },
-      evidence: { verdict: w.verdict, pods: w.pods, examplePod: w.example },
+      evidence: {
+        verdict: w.verdict,
+        pods: w.pods,
+        examplePod: w.example,
+        // the failing requests recorded against their terminations: harm seen when above 0
+        ...(typeof w.failedRequests === 'number' ? { failedRequests: w.failedRequests } : {}),
+      },
       fix: w.fixes[0],
     }));
   // workloads whose next restart gets the other sidecar mode (node versions, istiod's setting)

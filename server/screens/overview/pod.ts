@@ -4,7 +4,7 @@ import { deletionOf, otherIncarnations, podIpSpans } from '../../../lib/inventor
 import { requireName } from '../../../lib/kube/names';
 import { podKey } from '../../../lib/refs/pod-ref';
 import { isEventOfPod } from '../../../lib/timeline/events';
-import { failuresHitting } from '../../../lib/incidents/pod-failures';
+import { failuresHitting, podFailureWindow } from '../../../lib/incidents/pod-failures';
 import { logAccess, logAccessScreen, visibleFailures } from '../incidents/failure-access';
 import type { KubeEvent, Pod } from '../../../lib/kube/types';
 import type { DeletedPodRecord } from '../../../lib/timeline/pod-history';
@@ -104,9 +104,6 @@ async function goneDetail(
   };
 }
 
-/** How long after a pod went its clients may still have sent to its IP (and been recorded). */
-const AFTER_GONE_MS = 60 * 60_000;
-
 /**
  * The recorded failing requests that reached the pod, over its life and the hour after: as the
  * requesting identity may see them (a user's runtime sees the records of the client proxies whose
@@ -119,10 +116,7 @@ async function failuresOf(
 ): Promise<PodDetail['failures']> {
   const now = rt.now().getTime();
   const created = Date.parse(pod.metadata.creationTimestamp ?? '');
-  const window = {
-    fromMs: Number.isFinite(created) ? created : now - 24 * 60 * 60_000,
-    toMs: goneAt === null ? now : Math.min(now, goneAt + AFTER_GONE_MS),
-  };
+  const window = podFailureWindow(Number.isFinite(created) ? created : null, goneAt, now);
   try {
     const ref = {
       namespace: pod.metadata.namespace ?? 'default',

@@ -13,7 +13,8 @@ import type {
 } from '../../../lib/api/timelines';
 import { pageTimelineFleet, type TimelineQuery } from '../../../lib/timeline/fleet-page';
 import { requireName } from '../../../lib/kube/names';
-import { AnalysisCache } from '../../../lib/timeline/analysis-cache';
+import { AnalysisCache, type FailuresOf } from '../../../lib/timeline/analysis-cache';
+import { podFailureWindow, terminationFailureIndex } from '../../../lib/incidents/pod-failures';
 import {
   analyzeHistory,
   buildTimelineFleet,
@@ -144,6 +145,35 @@ async function meshOf(cache: ClusterCache): Promise<MeshInput> {
   return { settings: m.settings, version: m.version, from: m.from, errors: m.errors };
 }
 
+/**
+ * The failing requests recorded against each pod's termination, from the failure store that
+ * Incidents and the pod page read, in the pod page's window: one figure for one pod.
+ */
+function failuresOfStore(store: HistoryStore, now: number): { of: FailuresOf; version: string } {
+  const stored = store.failures.inWindow({ fromMs: 0, toMs: now });
+  const index = terminationFailureIndex(stored);
+  const last = stored.reduce((m, f) => Math.max(m, f.fields.time ?? 0), 0);
+  return {
+    version: `${stored.length}@${last}`,
+    of: (pod, deleted) => {
+      const created = Date.parse(pod.metadata.creationTimestamp ?? '');
+      const gone = deleted ? Date.parse(deleted.deletedAt) : null;
+      return index(
+        {
+          namespace: pod.metadata.namespace ?? 'default',
+          name: pod.metadata.name,
+          uid: pod.metadata.uid ?? null,
+        },
+        podFailureWindow(
+          Number.isFinite(created) ? created : null,
+          gone !== null && Number.isFinite(gone) ? gone : null,
+          now,
+        ),
+      );
+    },
+  };
+}
+
 /** Lets the event loop answer what waits (I/O, other requests) before going on. */
 const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
 
@@ -164,7 +194,9 @@ export async function timelineFleetFrom(
   const s = stateOf(cache, src);
   const r = resolve(cache, src, s);
   const st = cache.status();
+  const failures = failuresOfStore(src.store, cache.now().getTime());
   const key = [
+    failures.version,
     JSON.stringify(injection),
     cache.version,
     r.history.generation(),
@@ -175,7 +207,7 @@ export async function timelineFleetFrom(
     s.initTimes.version,
   ].join('|');
   if (s.memo?.key === key) return { ...s.memo.fleet, generatedAt: now.toISOString() };
-  const items = await analyzeHistory(r.history, mesh, s.analysis, nextTurn);
+  const items = await analyzeHistory(r.history, mesh, s.analysis, nextTurn, failures.of);
   const fleet = buildTimelineFleet(items, mesh, cacheInfo(cache, src.store, r), now, injection);
   s.memo = { key, fleet };
   return fleet;
@@ -199,7 +231,8 @@ export async function podTimelineFrom(
   const mesh = await meshOf(cache);
   const s = stateOf(cache, src);
   const r = resolve(cache, src, s);
-  const view = buildPodView(r.history, namespace, name, mesh, s.analysis, uid);
+  const failures = failuresOfStore(src.store, cache.now().getTime());
+  const view = buildPodView(r.history, namespace, name, mesh, s.analysis, uid, failures.of);
   if (view) return view;
   const key = podKey(namespace, name);
   if (uid === null)

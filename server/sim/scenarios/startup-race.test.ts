@@ -132,8 +132,14 @@ describe('startup-race', () => {
 
     // every verdict the view knows, as its contract lists them, except the native sidecar's own
     // failures (the native-sidecar scenario has them, mesh-modes.test.ts) and the verdicts only a
-    // spec without status or a pod hanging in Terminating give (not simulated)
+    // spec without status or a pod hanging in Terminating give (not simulated), and the ways an
+    // instance ends that are not a race (lib/timeline/instances.test.ts judges them on real
+    // statuses: a node restart, a kill at shutdown)
     const elsewhere = new Set([
+      'pod-restart',
+      'app-crash',
+      'init-failed',
+      'exit-at-shutdown',
       'native-unobserved',
       'native-not-ready',
       'native-stuck-terminating',
