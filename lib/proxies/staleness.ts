@@ -14,6 +14,9 @@ import { XDS_FIELDS, XDS_STATES, XDS_TYPES, xdsStateCode } from './xds-state';
 
 export type XdsType = (typeof XDS_TYPES)[number][0];
 
+/** A proxy waiting longer than this on an ACK is over the threshold the Proxies view ranks against. */
+export const STALE_AFTER_MS = 30_000;
+
 export interface TypeNonces {
   sent: string | null;
   acked: string | null;
