@@ -54,6 +54,8 @@ export interface IncidentsInput extends Pick<IstioConfig, 'destinationRules' | '
   /** What the layer sampler saw in the window (absent: not sampled, with `layersNote` saying why). */
   layers?: Omit<LayerInputs, 'failures'>;
   layersNote?: string | null;
+  /** The cluster's istiod version, for advice that depends on it (null: unknown). */
+  istiodVersion?: string | null;
 }
 
 const MINUTE = 60_000;
@@ -125,6 +127,7 @@ function evidenceFor(
   return {
     fqdn,
     subset,
+    istiodVersion: input.istiodVersion ?? null,
     count: reqs.length,
     toTerminating,
     toTerminated,

@@ -1,5 +1,6 @@
 import type { IncidentsView } from '../../../lib/api/incidents';
 import { buildIncidentsView, type IncidentsInput } from '../../../lib/incidents/build';
+import { istiodImageVersion } from '../../../lib/incidents/recommend';
 import type { LogInput } from '../../../lib/incidents/log-input';
 import type { ClientSignal } from '../../../lib/incidents/clients';
 import {
@@ -116,6 +117,8 @@ export interface IncidentsDeps {
    */
   deadline?: ViewDeadline;
   reads?: LastReads;
+  /** Where istiod runs (MESHDX_ISTIO_NAMESPACE), for its version; default istio-system. */
+  istioNamespace?: string;
   /** What the layer sampler recorded for the window (layers.ts); absent: not read, said so. */
   layers?: (window: {
     fromMs: number;
@@ -268,6 +271,9 @@ export async function buildIncidents(
     graceSeconds: graceMap(podItems),
     stale,
     ...(deps.layers ? deps.layers(window) : { layersNote: 'the layers were not read' }),
+    istiodVersion: deps.logs
+      ? null
+      : istiodImageVersion(podItems, deps.istioNamespace ?? 'istio-system'),
   });
   return deadline && deadline.late.length > 0 ? { ...view, late: [...deadline.late] } : view;
 }
@@ -364,6 +370,7 @@ export async function incidentsOf(
     deadline,
     reads: lastReads(rt),
     layers: (window) => layerInputsFor(rt, rt.screen(layerSamplerScreen), window),
+    istioNamespace: rt.settings.MESHDX_ISTIO_NAMESPACE,
     signals: (pods, window) =>
       signalsInTime(
         recentSignals(rt, pods, window, () =>
