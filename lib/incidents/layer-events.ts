@@ -145,6 +145,8 @@ export function observeLayers(
   }
 
   const envoys = new Map(prev.envoys);
+  // an Envoy's problem stands for the sample that met it: one not read again is not a problem now
+  for (const k of Object.keys(problems)) if (k.startsWith('envoy ')) delete problems[k];
   for (const [proxy, hosts] of sample.envoys) {
     const key = `envoy ${proxy}`;
     if (isProblem(hosts)) {

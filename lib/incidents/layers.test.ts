@@ -72,6 +72,25 @@ describe('layerTimelines', () => {
     expect(t?.heldMs).toBe(8500);
   });
 
+  it('takes the first ACK after the Envoy last showed the host, when its Envoy is read late', () => {
+    const events = [
+      ev('slice-not-ready', 0, { ip: IP }),
+      ev('eds-sent', 500, { proxy: CLIENT, detail: 'v2' }),
+      ev('eds-sent', 15_000, { proxy: CLIENT, detail: 'v3' }),
+      ev('eds-acked', 20_500, { proxy: CLIENT, detail: 'v2' }),
+      ev('eds-acked', 35_000, { proxy: CLIENT, detail: 'v3' }),
+      // last read with the host at 20 s, next read only at 40 s
+      {
+        ...ev('envoy-dropped', 40_000, { ip: IP, proxy: CLIENT, detail: 'healthy' }),
+        since: T + 20_000,
+      },
+    ];
+    const [t] = layerTimelines(inputs(events, [fail(1000)]));
+    // the ACK of v2 at 20.5 s removed it: a closer date than the Envoy's read at 40 s
+    expect(t?.steps.map((s) => s.delayMs)).toEqual([0, 500, 20_000]);
+    expect(t?.steps[2]?.at).toBe(T + 20_500);
+  });
+
   it('says what it could not measure, never 0', () => {
     const [t] = layerTimelines(
       inputs([], [fail(1000)], { problems: { endpointslice: 'EndpointSlices not listed: 403' } }),

@@ -138,7 +138,15 @@ function timelineOf(
   let acked: LayerEvent | undefined;
   let inferred = false;
   if (dropped !== undefined) {
-    acked = last(ev, (e) => e.kind === 'eds-acked' && e.proxy === client, dropped.at);
+    // the first ACK after the last read that still showed the host: the one that removed it
+    // (an earlier one left it there; a later one came after it was gone)
+    const since = dropped.since;
+    acked =
+      first(
+        ev,
+        (e) => e.kind === 'eds-acked' && e.proxy === client && e.at > since && e.at <= dropped.at,
+        since,
+      ) ?? last(ev, (e) => e.kind === 'eds-acked' && e.proxy === client, dropped.at);
     // a push sent and ACKed between two reads shows only as its ACK: it was sent by then
     pushed =
       acked !== undefined
@@ -162,7 +170,14 @@ function timelineOf(
         : undefined;
   }
   if (pushed !== undefined && slice !== undefined && pushed.at < slice.at) pushed = undefined;
-  const envoyAt = dropped !== undefined ? dropped.at : (acked?.at ?? null);
+  // the host went between the Envoy's last read with it and the read without it; the ACK that
+  // removed it, when seen in that span, dates it closer than a late read of the Envoy
+  const envoyAt =
+    dropped !== undefined
+      ? acked !== undefined && acked.at > dropped.since && acked.at <= dropped.at
+        ? acked.at
+        : dropped.at
+      : (acked?.at ?? null);
 
   const sliceAt = slice?.at ?? null;
   const pushAt = pushed?.at ?? null;

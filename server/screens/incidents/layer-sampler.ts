@@ -140,6 +140,8 @@ export class LayerSampler {
           envoys.set(key, hosts);
         } catch (e) {
           envoys.set(key, { problem: `/clusters not read: ${why(e)}` });
+          // a client that cannot be read (gone, or no admin) is not waited for again
+          for (const p of this.pending.values()) p.clients.delete(key);
         }
       }),
     );
