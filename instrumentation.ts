@@ -29,7 +29,9 @@ export async function register(): Promise<void> {
     console.error(`meshdx: ${e instanceof Error ? e.message : String(e)}`);
   }
   const { startDefaultRuntime } = await import('./server/runtime/start');
-  startDefaultRuntime();
+  // the layers that hold pod IPs are read from the start, so an incident finds them recorded
+  const { layerSamplerScreen } = await import('./server/screens/incidents/layers');
+  startDefaultRuntime({ onRuntime: (rt) => void rt.screen(layerSamplerScreen) });
   // the OTLP access-log receiver, on its own ports when MESHDX_OTLP_*_PORT is set
   const { startConfiguredReceiver } = await import('./server/otlp');
   await startConfiguredReceiver();

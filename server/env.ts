@@ -77,6 +77,12 @@ const EnvSchema = z.object({
   MESHDX_FIRST_ANSWER_MS: z.coerce.number().int().min(0).max(600_000).default(2_000),
   MESHDX_PROXY_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(4_000),
   /**
+   * How often the layers that hold pod IPs are read (EndpointSlices, istiod's syncz and
+   * endpointShardz, the /clusters of clients istiod shows unacknowledged), for Incidents' layer
+   * timeline; 0 turns it off. Each read costs 1 + 2 per istiod replica + up to 10 requests.
+   */
+  MESHDX_LAYER_SAMPLE_MS: z.coerce.number().int().min(0).max(600_000).default(2_000),
+  /**
    * Who the API calls are made as (docs/security.md "Per-user identity"): `none` (meshdx's own
    * credentials, no login: a port-forward install), `token` (each user signs in with a
    * Kubernetes bearer token, used for every call of that session) or `header` (an

@@ -11,6 +11,7 @@ import { Recommendations } from './Recommendations';
 import { ClientsCard } from './ClientsCard';
 import { tryParsePodRef } from '../../lib/refs/pod-ref';
 import { LagCard } from './LagCard';
+import { LayersCard } from './LayersCard';
 import { MemoryDetail, MemoryNote } from './MemoryNote';
 
 const MAX_SHOWN = 200;
@@ -283,6 +284,7 @@ export function IncidentReport({
         <MemoryNote memory={view.memory} />
       </Card>
       {view.memory && <LagCard view={view} />}
+      {view.memory && <LayersCard view={view} />}
       {view.stale && <Stale stale={view.stale} />}
       <Recommendations view={view} />
       <Requests view={view} newestFirst={newestFirst} />

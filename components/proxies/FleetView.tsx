@@ -11,6 +11,7 @@ import { ErrorPanel, errorProps } from '../ui/ErrorPanel';
 import { FilterBar, NamespaceWorkloadFilters, TextFilter } from '../ui/Filters';
 import { FleetChart } from './FleetChart';
 import { ProxyFleetStats, NamespaceList, TopWorkloads } from './FleetSummary';
+import { StalenessCard } from './StalenessCard';
 import { FleetTable } from './FleetTable';
 import { ProxyDetailPanel } from './ProxyDetailPanel';
 import { OpensInView } from '../ui/OpensInView';
@@ -29,6 +30,7 @@ function Loaded({ fleet }: { fleet: Fleet }) {
   return (
     <>
       <ProxyFleetStats fleet={fleet} />
+      <StalenessCard fleet={fleet} />
       <div className="mb-4 grid gap-4 lg:grid-cols-3">
         <NamespaceList
           fleet={fleet}

@@ -178,6 +178,41 @@ export const LagPointSchema = z.object({
   pairs: z.number(),
 });
 
+export const LayerStepSchema = z.object({
+  layer: z.enum(['endpointslice', 'istiod', 'envoy']),
+  at: z.number().nullable(),
+  delayMs: z.number().nullable(),
+  unknown: z.string().nullable(),
+  failures: z.number(),
+  note: z.string().nullable(),
+});
+
+/** For one failing IP and client proxy: which layer held it, how long, and the failures in each span. */
+export const LayerTimelineSchema = z.object({
+  ip: z.string(),
+  pod: z.string(),
+  client: z.string(),
+  deletionStartedAt: z.number().nullable(),
+  goneAt: z.number().nullable(),
+  shardsAt: z.number().nullable(),
+  steps: z.array(LayerStepSchema),
+  held: z.enum(['endpointslice', 'istiod', 'envoy']).nullable(),
+  heldMs: z.number().nullable(),
+  health: z.string().nullable(),
+  failures: z.number(),
+  after: z.number(),
+  before: z.number(),
+  sentence: z.string(),
+});
+export type LayerTimelineRow = z.infer<typeof LayerTimelineSchema>;
+
+export const LayersPartSchema = z.object({
+  timelines: z.array(LayerTimelineSchema),
+  /** Why the layers were not read, or since when they are (a sentence), null when fine. */
+  note: z.string().nullable(),
+  samplingMs: z.number().nullable(),
+});
+
 export const IncidentsViewSchema = z.object({
   generatedAt: z.string(),
   /** What was not read by the view's deadline (still being read), or shown from a last read. */
@@ -238,5 +273,9 @@ export const IncidentsViewSchema = z.object({
   memory: WindowMemorySchema.nullable(),
   /** Per client proxy, how long it kept a deleted pod (rows, longest first; series by deletion start). */
   lag: z.object({ rows: z.array(ClientLagRowSchema), series: z.array(LagPointSchema) }),
+  /** The layer that held each failing IP, per client (a snapshot frozen before it has none). */
+  layers: LayersPartSchema.optional().transform(
+    (l) => l ?? { timelines: [], note: 'not recorded when this view was frozen', samplingMs: null },
+  ),
 });
 export type IncidentsView = z.infer<typeof IncidentsViewSchema>;

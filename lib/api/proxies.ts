@@ -216,6 +216,29 @@ export const FleetPageSchema = z.object({
 });
 export type FleetPage = z.infer<typeof FleetPageSchema>;
 
+const TypeStalenessSchema = z.object({
+  state: z.enum(['NOT SENT', 'SYNCED', 'STALE (Never Acknowledged)', 'STALE']),
+  ageMs: z.number().nullable(),
+});
+
+export const StalenessSchema = z.object({
+  thresholdMs: z.number(),
+  proxies: z.number(),
+  stale: z.number(),
+  overThreshold: z.number(),
+  ageUnknown: z.number(),
+  top: z.array(
+    z.object({
+      proxy: z.string(),
+      istiod: z.string(),
+      types: z.record(z.string(), TypeStalenessSchema),
+      oldestMs: z.number().nullable(),
+      stale: z.boolean(),
+      overThreshold: z.boolean(),
+    }),
+  ),
+});
+
 export const FleetViewSchema = z.object({
   scannedAt: z.string(),
   durationMs: z.number(),
@@ -240,6 +263,8 @@ export const FleetViewSchema = z.object({
     istiods: z.number(),
     /** Why sync state is missing or partial (per istiod replica), when it is. */
     problems: z.array(z.string()),
+    /** The fleet's stale proxies from syncz alone, ranked (lib/proxies/staleness.ts). */
+    staleness: StalenessSchema.nullable().default(null),
   }),
   /** What the view could not read by its deadline (the pods, the Sidecars...): it is partial. */
   late: LatePartsSchema,

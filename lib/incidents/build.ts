@@ -23,8 +23,9 @@ import {
 } from './rows';
 import { resilienceFor, destinationRuleByHost } from './resilience';
 import { recommendForService, type ServiceEvidence } from './recommend';
+import { layerTimelines, type LayerFailure, type LayerInputs } from './layers';
 import { parseServiceFqdn } from '../refs/service-host';
-import { parsePodRef, podIdKey } from '../refs/pod-ref';
+import { parsePodRef, podIdKey, podKey } from '../refs/pod-ref';
 import { workloadNameKey, workloadOfOwner } from '../refs/workload-ref';
 
 /** The destination rules and routes are the mesh's, for the resilience settings of a service. */
@@ -50,6 +51,11 @@ export interface IncidentsInput extends Pick<IstioConfig, 'destinationRules' | '
   memory?: IncidentsView['memory'];
   /** Per client proxy and deleted pod, from recorded failures. */
   lags?: readonly ClientLag[];
+  /** What the layer sampler saw in the window (absent: not sampled, with `layersNote` saying why). */
+  layers?: Omit<LayerInputs, 'failures'>;
+  layersNote?: string | null;
+  /** The cluster's istiod version, for advice that depends on it (null: unknown). */
+  istiodVersion?: string | null;
 }
 
 const MINUTE = 60_000;
@@ -121,6 +127,7 @@ function evidenceFor(
   return {
     fqdn,
     subset,
+    istiodVersion: input.istiodVersion ?? null,
     count: reqs.length,
     toTerminating,
     toTerminated,
@@ -267,6 +274,44 @@ export function buildIncidentsView(input: IncidentsInput): IncidentsView {
         start: iso(p.start),
       })),
     },
+    layers: layersPart(c.requests, input),
+  };
+}
+
+/** Timelines listed (the longest-held first). */
+const MAX_LAYER_ROWS = 200;
+
+/** The layer timeline of every failing request to a pod whose deletion had started or that was gone. */
+function layersPart(
+  requests: readonly Collected['requests'][number][],
+  input: IncidentsInput,
+): IncidentsView['layers'] {
+  if (!input.layers)
+    return {
+      timelines: [],
+      note: input.layersNote ?? 'the layers were not read',
+      samplingMs: null,
+    };
+  const failures: LayerFailure[] = [];
+  for (const r of requests) {
+    if (r.pod === null || r.upstreamIp === null || r.timeMs === null || r.clientName === null)
+      continue;
+    if (r.state !== 'terminating' && r.state !== 'terminated') continue;
+    failures.push({
+      time: r.timeMs,
+      client: r.clientName,
+      ip: r.upstreamIp,
+      holder: {
+        pod: podKey(r.pod.namespace, r.pod.name),
+        deletionStartedAt: r.deletionStartedAt,
+        goneAt: r.goneAt,
+      },
+    });
+  }
+  return {
+    timelines: layerTimelines({ ...input.layers, failures }).slice(0, MAX_LAYER_ROWS),
+    note: input.layersNote ?? null,
+    samplingMs: input.layers.samplingMs,
   };
 }
 

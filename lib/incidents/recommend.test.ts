@@ -1,10 +1,12 @@
 import { describe, it, expect } from 'vitest';
 import { parse } from 'yaml';
-import type { DestinationRule } from '../kube/types';
+import type { DestinationRule, Pod } from '../kube/types';
 import { DEFAULT_RETRY_ON } from './resilience';
 import {
   ejectableHosts,
   ejectionPercentFor,
+  istiodImageVersion,
+  unhealthyEndpointsNote,
   recommendForService,
   replicasFor,
   retryOnWith,
@@ -188,5 +190,39 @@ describe('recommendForService', () => {
     expect(parse(y)).toEqual({
       retries: { attempts: 3, retryOn: 'connect-failure,reset', perTryTimeout: '1s' },
     });
+  });
+});
+
+describe('advice by the istiod version', () => {
+  const istiod = (image: string, ns = 'istio-system'): Pod =>
+    ({
+      metadata: { name: 'istiod-1', namespace: ns, labels: { app: 'istiod' } },
+      spec: { containers: [{ name: 'discovery', image }] },
+    }) as Pod;
+
+  it("reads istiod's version from its image tag, the newest replica's, and nothing elsewhere", () => {
+    expect(
+      istiodImageVersion(
+        [istiod('docker.io/istio/pilot:1.30.2'), istiod('docker.io/istio/pilot:1.31.0-distroless')],
+        'istio-system',
+      ),
+    ).toBe('1.31.0');
+    expect(
+      istiodImageVersion([istiod('gcr.io/x/pilot:1.31.0', 'other')], 'istio-system'),
+    ).toBeNull();
+    expect(istiodImageVersion([istiod('gcr.io/x/pilot@sha256:abc')], 'istio-system')).toBeNull();
+  });
+
+  it('says what 1.31 changes about not-ready endpoints, for the version the cluster runs', () => {
+    expect(unhealthyEndpointsNote('1.31.0')).toMatch(
+      /^This istiod \(1\.31\.0\) sends not-ready endpoints .*minHealthPercent/,
+    );
+    expect(unhealthyEndpointsNote('1.30.2')).toMatch(
+      /^This istiod \(1\.30\.2\) leaves not-ready endpoints out of EDS; from 1\.31/,
+    );
+    expect(unhealthyEndpointsNote(null)).toMatch(/^istiod's version is unknown/);
+    const gone = recommendForService(evidence({ toTerminated: 4, istiodVersion: '1.31.1' }));
+    const f = gone.find((x) => x.fix?.why?.startsWith('Client proxies still routed'));
+    expect(f?.fix?.why).toContain('This istiod (1.31.1) sends not-ready endpoints');
   });
 });

@@ -1,5 +1,6 @@
 import type { Finding, FindingSubject } from '../findings/types';
-import type { DestinationRule, OutlierDetection } from '../kube/types';
+import type { DestinationRule, OutlierDetection, Pod } from '../kube/types';
+import { compareVersions } from '../scoping/proxy';
 import { INCIDENT_CATALOG, type IncidentVerdict } from './codes';
 import { parseServiceFqdn } from '../refs/service-host';
 import { parseObjectKey } from '../refs/object-ref';
@@ -32,6 +33,34 @@ export interface ServiceEvidence {
   graceSeconds: number | null;
   resilience: ServiceResilience;
   destinationRule: DestinationRule | null;
+  /** The cluster's istiod version (its image tag), null when unknown. */
+  istiodVersion?: string | null;
+}
+
+/** istiod's version from its image tag (`.../pilot:1.31.0`), the newest of its replicas; null when none says. */
+export function istiodImageVersion(pods: readonly Pod[], istioNamespace: string): string | null {
+  let best: string | null = null;
+  for (const p of pods) {
+    if (p.metadata.namespace !== istioNamespace || p.metadata.labels?.app !== 'istiod') continue;
+    for (const c of p.spec?.containers ?? []) {
+      const m = /:(\d+\.\d+(?:\.\d+)?)(?:[-@].*)?$/.exec(c.image ?? '');
+      if (m?.[1] && (best === null || compareVersions(m[1], best) > 0)) best = m[1];
+    }
+  }
+  return best;
+}
+
+/**
+ * What istiod does with a not-ready endpoint, by its version: before 1.31 it leaves it out of
+ * EDS; from 1.31 it sends it (as unhealthy) unless the DestinationRule's outlierDetection sets
+ * minHealthPercent (PILOT_AUTO_SEND_UNHEALTHY_ENDPOINTS=false on istiod restores the old way).
+ */
+export function unhealthyEndpointsNote(version: string | null | undefined): string {
+  if (version === null || version === undefined)
+    return "istiod's version is unknown: before 1.31 it leaves not-ready endpoints out of EDS; from 1.31 it sends them as unhealthy unless outlierDetection.minHealthPercent is set (PILOT_AUTO_SEND_UNHEALTHY_ENDPOINTS=false restores the old behaviour).";
+  return compareVersions(version, '1.31') >= 0
+    ? `This istiod (${version}) sends not-ready endpoints to the proxies as unhealthy unless outlierDetection.minHealthPercent is set; set it in this DestinationRule's outlierDetection, or PILOT_AUTO_SEND_UNHEALTHY_ENDPOINTS=false on istiod, for a deleted pod to leave EDS when it stops being ready.`
+    : `This istiod (${version}) leaves not-ready endpoints out of EDS; from 1.31 it sends them as unhealthy unless outlierDetection.minHealthPercent is set: add it before upgrading.`;
 }
 
 function subjectOf(fqdn: string): FindingSubject {
@@ -149,7 +178,7 @@ export function recommendForService(e: ServiceEvidence): Finding[] {
           servers: e.serverWorkloads.join(','),
         },
         {
-          why: 'Client proxies still routed to endpoints of deleted pods: eject them on the first failures (outlier detection) and retry on another host.',
+          why: `Client proxies still routed to endpoints of deleted pods: eject them on the first failures (outlier detection) and retry on another host. ${unhealthyEndpointsNote(e.istiodVersion)}`,
           yaml: drYaml(),
         },
       ),

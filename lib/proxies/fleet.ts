@@ -5,13 +5,14 @@ import { fleetTotals, namespaceSummaries, topWorkloads } from './aggregate';
 import { distribution } from './distribution';
 import { fleetRow, istiodProxyId } from './rows';
 import type { SyncParse } from './sync';
+import { rankStaleness, STALE_AFTER_MS, type SynczNonces } from './staleness';
 import type { ProxyTarget, ScrapeOutcome } from './types';
 
 export interface FleetInput {
   targets: readonly ProxyTarget[];
   /** Same order as targets; null for targets that were not scraped (not running). */
   outcomes: readonly (ScrapeOutcome | null)[];
-  sync: (SyncParse & { istiods: number }) | null;
+  sync: (SyncParse & { istiods: number; nonces?: readonly SynczNonces[] }) | null;
   scannedAt: Date;
   durationMs: number;
   concurrency: number;
@@ -87,6 +88,9 @@ export function buildFleet(input: FleetInput): FleetView {
       available: (input.sync?.byProxy.size ?? 0) > 0,
       istiods: input.sync?.istiods ?? 0,
       problems: input.sync?.errors ?? ['no istiod pod found: sync state unavailable'],
+      staleness: input.sync?.nonces
+        ? rankStaleness(input.sync.nonces, input.scannedAt.getTime(), STALE_AFTER_MS, 50)
+        : null,
     },
     ...(input.late && input.late.length > 0 ? { late: [...input.late] } : {}),
   };

@@ -1,6 +1,7 @@
 import type { KubeConfig } from '@kubernetes/client-node';
 import type { Pod } from '../../lib/kube/types';
 import { parseSyncz, type SyncParse } from '../../lib/proxies/sync';
+import { parseSynczNonces, type SynczNonces } from '../../lib/proxies/staleness';
 import { portForwardGetBytes } from '../kube/podports';
 import { failureReason } from './reason';
 
@@ -24,8 +25,9 @@ export async function readSyncStatus(
   kc: KubeConfig,
   istiods: readonly Pod[],
   timeoutMs: number,
-): Promise<SyncParse & { istiods: number }> {
+): Promise<SyncParse & { istiods: number; nonces: SynczNonces[] }> {
   const out: SyncParse = { byProxy: new Map(), errors: [] };
+  const nonces: SynczNonces[] = [];
   if (istiods.length === 0) out.errors.push('no running istiod pod found: sync state unavailable');
   const bodies = await Promise.all(
     istiods.map(async (p) => {
@@ -42,8 +44,11 @@ export async function readSyncStatus(
     }),
   );
   for (const b of bodies) {
-    if (b.body !== undefined) parseSyncz(b.pod, b.body, out);
-    else out.errors.push(`${b.pod}: ${b.error ?? 'no answer'}`);
+    if (b.body !== undefined) {
+      parseSyncz(b.pod, b.body, out);
+      // the same body's nonces, for the staleness ranking (its errors are parseSyncz's own)
+      for (const r of parseSynczNonces(b.pod, b.body.toString('utf8')).rows) nonces.push(r);
+    } else out.errors.push(`${b.pod}: ${b.error ?? 'no answer'}`);
   }
-  return { ...out, istiods: istiods.length };
+  return { ...out, istiods: istiods.length, nonces };
 }

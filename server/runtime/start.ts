@@ -5,11 +5,14 @@
  * started, the runtime's watches retry on their own.
  */
 import { baseRuntimeFor } from './registry';
+import type { ClusterRuntime } from './runtime';
 
 export interface StartOptions {
   /** Delay between attempts to configure the default context (ms). Default 10 s. */
   retryMs?: number;
   log?: (message: string) => void;
+  /** Told of the default runtime once it is made (what starts with it: the layer sampler). */
+  onRuntime?: (rt: ClusterRuntime) => void;
 }
 
 export function startDefaultRuntime(opts: StartOptions = {}): { stop(): void } {
@@ -24,6 +27,7 @@ export function startDefaultRuntime(opts: StartOptions = {}): { stop(): void } {
     try {
       const rt = baseRuntimeFor(null);
       if (lastError) log(`meshdx: cluster ${rt.context} configured`);
+      opts.onRuntime?.(rt);
       rt.pods.whenListed().then(
         () => undefined,
         (e: unknown) =>

@@ -11,6 +11,7 @@ import { DEFAULT_API_OPTIONS, type ApiOptions, type SimContext } from './api/con
 import { createClock } from './world/clock';
 import { RequestCounts } from './api/request-counts';
 import { createMeshEmulator } from './mesh/index';
+import { createXdsControl } from './mesh/istio-model/xds-control';
 import type { MeshEmulator, MeshWorld } from './mesh/types';
 import { getScenario, scenarioNames } from './scenarios/index';
 import { createFaults, type FaultSettings } from './store/faults';
@@ -107,7 +108,16 @@ export async function startSimulator(opts: SimulatorOptions): Promise<RunningSim
   });
   const logs = createSimLogs({ maxLinesPerContainer: opts.maxLogLines });
   const faults = createFaults(opts.faults);
-  const world: MeshWorld = { now: () => clock.now(), list: (kind) => store.list(kind) };
+  const xds = createXdsControl(
+    store,
+    () => clock.now().getTime(),
+    (at, fn) => clock.schedule(new Date(at), fn),
+  );
+  const world: MeshWorld = {
+    now: () => clock.now(),
+    list: (kind) => store.list(kind),
+    xds: () => xds.model(),
+  };
   const mesh = (opts.meshImpl ?? createMeshEmulator)(world);
   const ctx: SimContext = {
     scenario: name,
@@ -128,6 +138,7 @@ export async function startSimulator(opts: SimulatorOptions): Promise<RunningSim
     clock,
     random: seededRandom(name),
     params: opts.params ?? {},
+    xds,
     uidSalt: opts.uidSalt ?? (rvState ? `rv-${rvState.start}` : randomBytes(8).toString('hex')),
     onAccess: (pod, e) => otlp.onAccess(pod, e),
   });

@@ -19,6 +19,7 @@ import { DAY_MS, pruneBefore, type PruneResult } from './retention';
 export type { HistoryStoreOptions, RecordCounts, StoreStats } from './options';
 import { intervalTableFromText } from './interval-load';
 import { DEFAULT_FAILURE_LIMITS, SqliteFailureStore } from './failures';
+import { SqliteLayerEvents } from './layer-events';
 import type { IntervalTable } from '../../lib/ledger/interval-table';
 
 const MAX_ERRORS = 20;
@@ -63,6 +64,8 @@ export class HistoryStore implements IpHistory {
   lastPrune: PruneResult | null = null;
   /** The failing requests meshdx read, with their attribution then (see FailureStore). */
   readonly failures: SqliteFailureStore;
+  /** What the layers that hold pod IPs were seen to let go of (the layer sampler's events). */
+  readonly layers: SqliteLayerEvents;
 
   constructor(
     readonly db: Db,
@@ -79,6 +82,7 @@ export class HistoryStore implements IpHistory {
       for (const key of this.reader.undeletedSnapshotKeys()) this.storedLive.add(key);
     }
     this.tracker = new PodIntervalTracker((k, ip) => this.preserved.get(k)?.get(ip));
+    this.layers = new SqliteLayerEvents(db, opts.readonly === true);
     this.failures = new SqliteFailureStore(
       db,
       opts.failureLimits ?? DEFAULT_FAILURE_LIMITS,

@@ -7,6 +7,8 @@ export interface PruneResult {
   /** Pod specs no snapshot names any more. */
   specs: number;
   transitions: number;
+  /** Layer events (layer_events): what held a pod's IP, seen longer ago than the cutoff. */
+  layerEvents: number;
   events: number;
 }
 
@@ -31,6 +33,7 @@ export function pruneBefore(db: Db, cutoff: number): PruneResult {
       )
       .run().changes,
     transitions: db.prepare('DELETE FROM transitions WHERE observed_at < ?').run(cutoff).changes,
+    layerEvents: db.prepare('DELETE FROM layer_events WHERE at < ?').run(cutoff).changes,
     events: db
       .prepare('DELETE FROM kube_events WHERE coalesce(last_ts, observed_at) < ?')
       .run(cutoff).changes,

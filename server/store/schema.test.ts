@@ -33,6 +33,7 @@ describe('store schema and migrations', () => {
       'failure_reads',
       'failures',
       'kube_events',
+      'layer_events',
       'meta',
       'pod_intervals',
       'pod_snapshots',

@@ -219,6 +219,20 @@ export const MIGRATIONS: readonly string[] = [
   `
   CREATE INDEX failures_time ON failures (time);
   `,
+  // 9: what each layer that holds a pod's IP was seen to let go of, and when (layer-sampler.ts):
+  // an incident's layer timeline after the pods are gone
+  `
+  CREATE TABLE layer_events (
+    id INTEGER PRIMARY KEY,
+    kind TEXT NOT NULL,
+    at INTEGER NOT NULL,
+    since INTEGER NOT NULL,
+    ip TEXT NOT NULL,
+    proxy TEXT NOT NULL,
+    detail TEXT NOT NULL
+  );
+  CREATE INDEX layer_events_at ON layer_events (at);
+  `,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

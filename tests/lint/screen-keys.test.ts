@@ -62,6 +62,7 @@ describe('runtime screen keys', () => {
       'cluster-info',
       'findings',
       'findings-run',
+      'incident-layers',
       'incidents-follows',
       'incidents-log-access',
       'incidents-signals',

@@ -1,5 +1,6 @@
 import type { IncidentsView } from '../../../lib/api/incidents';
-import { buildIncidentsView } from '../../../lib/incidents/build';
+import { buildIncidentsView, type IncidentsInput } from '../../../lib/incidents/build';
+import { istiodImageVersion } from '../../../lib/incidents/recommend';
 import type { LogInput } from '../../../lib/incidents/log-input';
 import type { ClientSignal } from '../../../lib/incidents/clients';
 import {
@@ -23,6 +24,7 @@ import { defineScreen, type ClusterRuntime } from '../../runtime/runtime';
 import { historyWithPrometheus } from './prometheus-history';
 import { runtimeIpHistory, type IpHistorySource } from './ip-history';
 import { staleEndpointsFor } from './stale';
+import { layerInputsFor, layerSamplerScreen } from './layers';
 import { refList } from '../../../lib/api/viewstate';
 import { clientSignals, type SignalSource } from './client-signals';
 import { prometheusSettings } from './prometheus-history';
@@ -115,6 +117,13 @@ export interface IncidentsDeps {
    */
   deadline?: ViewDeadline;
   reads?: LastReads;
+  /** Where istiod runs (MESHDX_ISTIO_NAMESPACE), for its version; default istio-system. */
+  istioNamespace?: string;
+  /** What the layer sampler recorded for the window (layers.ts); absent: not read, said so. */
+  layers?: (window: {
+    fromMs: number;
+    toMs: number;
+  }) => Pick<IncidentsInput, 'layers' | 'layersNote'>;
 }
 
 /** Skipped clients listed on the page (the rest are counted). */
@@ -261,6 +270,10 @@ export async function buildIncidents(
     endpointSlices: slices.items,
     graceSeconds: graceMap(podItems),
     stale,
+    ...(deps.layers ? deps.layers(window) : { layersNote: 'the layers were not read' }),
+    istiodVersion: deps.logs
+      ? null
+      : istiodImageVersion(podItems, deps.istioNamespace ?? 'istio-system'),
   });
   return deadline && deadline.late.length > 0 ? { ...view, late: [...deadline.late] } : view;
 }
@@ -356,6 +369,8 @@ export async function incidentsOf(
         .then(() => rt.cache.livePods()),
     deadline,
     reads: lastReads(rt),
+    layers: (window) => layerInputsFor(rt, rt.screen(layerSamplerScreen), window),
+    istioNamespace: rt.settings.MESHDX_ISTIO_NAMESPACE,
     signals: (pods, window) =>
       signalsInTime(
         recentSignals(rt, pods, window, () =>

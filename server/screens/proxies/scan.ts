@@ -6,6 +6,7 @@ import { mapBounded } from '../../../lib/proxies/pool';
 import { proxyTargets } from '../../../lib/proxies/target';
 import { sampleRange } from '../../../lib/proxies/sample-range';
 import type { SyncParse } from '../../../lib/proxies/sync';
+import type { SynczNonces } from '../../../lib/proxies/staleness';
 import type { ProxyTarget, ScrapeOutcome } from '../../../lib/proxies/types';
 import { readSyncStatus, istiodPods } from '../../envoy/istiod';
 import { failedRead } from '../../envoy/reason';
@@ -57,7 +58,7 @@ export interface ScanDeps {
   proxiesDue?: Promise<void>;
 }
 
-type Sync = SyncParse & { istiods: number };
+type Sync = SyncParse & { istiods: number; nonces?: readonly SynczNonces[] };
 
 export interface SyncCache {
   value: { at: number; sync: Sync } | null;

@@ -9,6 +9,7 @@ import type { SimCluster } from './clusters';
 import { findPort, labelsSubsetOf, selectorMatches } from './istio-model/service-targets';
 import { podIp, podNamespace, versionKey, type MeshView } from './world';
 import { objectKey } from '../../../lib/refs/object-ref';
+import type { ShardEndpoint, XdsModel } from './istio-model/xds-push';
 import { podKey } from '../../../lib/refs/pod-ref';
 
 export interface SimEndpoint {
@@ -29,7 +30,24 @@ function isReady(pod: Pod): boolean {
   return pod.status?.conditions?.some((c) => c.type === 'Ready' && c.status === 'True') ?? false;
 }
 
-function buildIndex(view: MeshView): EndpointIndex {
+/** The layer-delay model and the simulated time, when the scenario turned the model on. */
+export type XdsNow = () => { model: XdsModel; now: number } | undefined;
+
+function fromShard(
+  eps: readonly ShardEndpoint[],
+  cluster: SimCluster,
+  pods: Map<string, Pod>,
+): SimEndpoint[] {
+  const sp = cluster.servicePort;
+  return eps.map((e) => {
+    const pod = e.pod ? pods.get(podKey(e.pod.namespace, e.pod.name)) : undefined;
+    const port =
+      e.ports[sp?.name ?? ''] ?? (sp ? findPort(pod, sp) : undefined) ?? cluster.port ?? 0;
+    return { address: e.address, port, healthy: e.ready, labels: pod?.metadata.labels, pod: e.pod };
+  });
+}
+
+function buildIndex(view: MeshView, xds: XdsNow): EndpointIndex {
   const slicesBySvc = new Map<string, EndpointSlice[]>();
   for (const s of view.endpointSlices) {
     const svc = s.metadata.labels?.['kubernetes.io/service-name'];
@@ -144,8 +162,18 @@ function buildIndex(view: MeshView): EndpointIndex {
       let eps: SimEndpoint[];
       if (svc.registry === 'External') eps = fromServiceEntry(cluster);
       else {
-        const slices = slicesBySvc.get(objectKey(svc.namespace, svc.name));
-        eps = slices && slices.length > 0 ? fromSlices(slices, cluster) : fromPods(cluster);
+        const key = objectKey(svc.namespace, svc.name);
+        const slices = slicesBySvc.get(key);
+        const timed = xds();
+        // the client's Envoy holds what it ACKed last, not what the EndpointSlice says now
+        const acked =
+          timed && client ? timed.model.ackedEndpoints(client, key, timed.now) : undefined;
+        eps =
+          acked !== undefined
+            ? fromShard(acked, cluster, podsByName)
+            : slices && slices.length > 0
+              ? fromSlices(slices, cluster)
+              : fromPods(cluster);
       }
       if (cluster.subsetLabels) {
         const sel = cluster.subsetLabels;
@@ -175,14 +203,16 @@ function buildIndex(view: MeshView): EndpointIndex {
 }
 
 /** Rebuilds the index only when pods, endpoint slices or service entries changed. */
-export function createEndpointIndexCache(): { get(view: MeshView): EndpointIndex } {
+export function createEndpointIndexCache(xds: XdsNow = () => undefined): {
+  get(view: MeshView): EndpointIndex;
+} {
   let key = '';
   let index: EndpointIndex | undefined;
   return {
     get(view) {
       const k = versionKey([view.pods, view.endpointSlices, view.serviceEntries]);
       if (!index || k !== key) {
-        index = buildIndex(view);
+        index = buildIndex(view, xds);
         key = k;
       }
       return index;

@@ -135,7 +135,10 @@ function pilotAgent(ctx: ProxyContext, path: string): PodHttpResponse {
 
 export function createMeshEmulator(world: MeshWorld): MeshEmulator {
   const scopes = createScopeCache();
-  const endpointCache = createEndpointIndexCache();
+  const endpointCache = createEndpointIndexCache(() => {
+    const model = world.xds?.();
+    return model ? { model, now: world.now().getTime() } : undefined;
+  });
 
   function contextFor(pod: Pod, view: MeshView): ProxyContext {
     const clusters = scopes.clustersFor(pod, view);
@@ -150,7 +153,14 @@ export function createMeshEmulator(world: MeshWorld): MeshEmulator {
 
   function istiodDeps(view: MeshView, mesh: MeshConfig): IstiodDeps {
     const configVersion = configVersionOf(view);
-    return { view, mesh, configVersion, contextFor: (p) => contextFor(p, view) };
+    return {
+      view,
+      mesh,
+      configVersion,
+      contextFor: (p) => contextFor(p, view),
+      xds: world.xds?.(),
+      now: world.now().getTime(),
+    };
   }
 
   return {

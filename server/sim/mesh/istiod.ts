@@ -9,6 +9,8 @@ import { claJson } from './clusterjson';
 import { configDumpResponse } from './configdump';
 import type { ProxyContext } from './proxy';
 import type { PodHttpResponse } from './types';
+import type { ShardEndpoint, XdsModel } from './istio-model/xds-push';
+import { objectKey } from '../../../lib/refs/object-ref';
 import {
   hasProxy,
   isGateway,
@@ -148,6 +150,9 @@ export interface IstiodDeps {
   mesh: MeshConfig;
   configVersion: string;
   contextFor(pod: Pod): ProxyContext;
+  /** The layer-delay model, when on: pushes, nonces and ACKs follow it. */
+  xds?: XdsModel;
+  now?: number;
 }
 
 function metrics(istiod: Pod, deps: IstiodDeps): string {
@@ -194,7 +199,26 @@ function metrics(istiod: Pod, deps: IstiodDeps): string {
  */
 const synczKept = new WeakMap<readonly Pod[], Map<string, PodHttpResponse>>();
 
+/** A syncz row whose EDS nonces are the model's: the last push sent, and the last one ACKed. */
+function timedSyncStatus(pod: Pod, deps: IstiodDeps, xds: XdsModel, now: number): SyncStatus {
+  const row = { ...syncStatus(pod, deps.configVersion) };
+  const { sent, acked } = xds.stateOf(pod, now);
+  delete row.endpoint_sent;
+  delete row.endpoint_acked;
+  if (sent) row.endpoint_sent = xds.nonceOf(sent, row.proxy, nonce);
+  if (acked && proxyReady(pod)) row.endpoint_acked = xds.nonceOf(acked, row.proxy, nonce);
+  return row;
+}
+
 function syncz(istiod: Pod, deps: IstiodDeps): PodHttpResponse {
+  const xds = deps.xds;
+  if (xds !== undefined) {
+    const now = deps.now ?? Date.now();
+    return json(
+      200,
+      connectedProxies(deps.view, deps.mesh, istiod).map((p) => timedSyncStatus(p, deps, xds, now)),
+    );
+  }
   let kept = synczKept.get(deps.view.pods);
   if (!kept) {
     kept = new Map();
@@ -223,6 +247,8 @@ export function istiodHttp(
   if (path === '/metrics')
     return { status: 200, contentType: 'text/plain; version=0.0.4', body: metrics(istiod, deps) };
   if (path === '/debug/syncz') return syncz(istiod, deps);
+  if (path === '/debug/endpointShardz') return json(200, endpointShardz(istiod, deps));
+  if (path === '/debug/push_status') return json(200, {});
   const proxies = connectedProxies(deps.view, deps.mesh, istiod);
   if (path === '/debug/config_dump' || path === '/debug/edsz') {
     const id = query.get('proxyID') ?? '';
@@ -247,4 +273,77 @@ export function istiodHttp(
     return json(200, eds);
   }
   return { status: 404, contentType: 'text/plain', body: '404 page not found\n' };
+}
+
+/** Istio's HealthStatus numbers (pilot/pkg/model/service.go): Healthy 1, UnHealthy 2, Terminating 4. */
+function healthStatus(e: ShardEndpoint): number {
+  return e.ready ? 1 : e.terminating ? 4 : 2;
+}
+
+/** `1.23` and later write `Addresses` (dual stack), earlier ones `Address`. */
+function addressField(version: string, address: string): Record<string, unknown> {
+  const [major, minor] = version.split('.').map(Number);
+  const newer = (major ?? 1) > 1 || (minor ?? 0) >= 23;
+  return newer ? { Addresses: [address] } : { Address: address };
+}
+
+/**
+ * /debug/endpointShardz: `{hostname: {namespace: {Shards: {"Kubernetes/Kubernetes": [IstioEndpoint]},
+ * ServiceAccounts}}}` from the shards istiod holds (the model's, else the EndpointSlices now).
+ */
+function endpointShardz(istiod: Pod, deps: IstiodDeps): Record<string, unknown> {
+  const shards = new Map<string, readonly ShardEndpoint[]>();
+  if (deps.xds !== undefined) for (const [k, v] of deps.xds.shardz()) shards.set(k, v);
+  else {
+    for (const slice of deps.view.endpointSlices) {
+      const svc = slice.metadata.labels?.['kubernetes.io/service-name'];
+      if (svc === undefined) continue;
+      const ports: Record<string, number> = {};
+      for (const p of slice.ports ?? []) if (p.port !== undefined) ports[p.name ?? ''] = p.port;
+      const list = [...(shards.get(objectKey(slice.metadata.namespace ?? 'default', svc)) ?? [])];
+      for (const ep of slice.endpoints ?? [])
+        for (const address of ep.addresses ?? [])
+          list.push({
+            address,
+            ready: ep.conditions?.ready !== false,
+            terminating: ep.conditions?.terminating === true,
+            pod: ep.targetRef?.name
+              ? { namespace: ep.targetRef.namespace ?? '', name: ep.targetRef.name }
+              : undefined,
+            nodeName: ep.nodeName,
+            ports,
+          });
+      shards.set(objectKey(slice.metadata.namespace ?? 'default', svc), list);
+    }
+  }
+  const version = proxyVersion(istiod);
+  const domain = 'cluster.local';
+  const out: Record<string, Record<string, unknown>> = {};
+  for (const [key, eps] of shards) {
+    const i = key.indexOf('/');
+    const ns = key.slice(0, i);
+    const name = key.slice(i + 1);
+    const host = `${name}.${ns}.svc.${domain}`;
+    const entries = eps.flatMap((e) =>
+      Object.entries(e.ports).map(([portName, port]) => ({
+        Labels: null,
+        ...addressField(version, e.address),
+        ServicePortName: portName,
+        ServiceAccount: `spiffe://${domain}/ns/${ns}/sa/default`,
+        Network: '',
+        Locality: { Label: '', ClusterID: 'Kubernetes' },
+        EndpointPort: port,
+        LbWeight: 0,
+        TLSMode: 'istio',
+        Namespace: ns,
+        WorkloadName: e.pod?.name ?? '',
+        HostName: '',
+        SubDomain: '',
+        HealthStatus: healthStatus(e),
+        NodeName: e.nodeName ?? '',
+      })),
+    );
+    out[host] = { [ns]: { Shards: { 'Kubernetes/Kubernetes': entries }, ServiceAccounts: {} } };
+  }
+  return out;
 }

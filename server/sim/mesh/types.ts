@@ -1,5 +1,6 @@
 import type { KubeObject, Pod } from '../../../lib/kube/types';
 import type { SimKind } from '../store/kinds';
+import type { XdsModel } from './istio-model/xds-push';
 
 export type { SimKind };
 
@@ -14,6 +15,8 @@ export interface MeshWorld {
   now(): Date;
   /** The objects of a kind: an array never changed in place (a change makes a new one). */
   list(kind: MeshKind): readonly KubeObject[];
+  /** The layer-delay model when the scenario turned it on (istio-model/xds-push.ts). */
+  xds?(): XdsModel | undefined;
 }
 
 export interface PodHttpResponse {

@@ -1,6 +1,6 @@
 import type { Scenario } from '../world/types';
 import { startupRace } from './startup-race';
-import { phantom503 } from './phantom-503';
+import { phantom503, phantomSlowAck, phantomSlowPush, phantomSlowSlices } from './phantom-503';
 import { phantomOtlp } from './phantom-otlp';
 import { phantomCrossNs } from './phantom-cross-ns';
 import { unscopedMesh } from './unscoped-mesh';
@@ -14,6 +14,9 @@ const ALL: readonly Scenario[] = [
   demo,
   startupRace,
   phantom503,
+  phantomSlowSlices,
+  phantomSlowPush,
+  phantomSlowAck,
   phantomOtlp,
   phantomCrossNs,
   unscopedMesh,

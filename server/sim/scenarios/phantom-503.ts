@@ -6,6 +6,13 @@ import { applyTables, calls, fqdn, type NamespaceTable } from './table';
 import { every, isServing, okEntry, readyBackends, writeAccess, type Route } from './traffic';
 import { proxyLine } from '../world/build/proxylog';
 import { stageStaleEndpoint, staleHit, type StaleStage } from './phantom-stale';
+import {
+  DEFAULT_XDS_TIMING,
+  xdsTimingFrom,
+  type XdsModel,
+  type XdsTiming,
+} from '../mesh/istio-model/xds-push';
+import { objectKey } from '../../../lib/refs/object-ref';
 
 const NS = 'shop';
 
@@ -68,11 +75,28 @@ const untilOf = (d: Dying): number =>
     ? Math.max(d.until, d.entry.plan.removeAt + d.afterGoneMs)
     : d.until;
 
+/** The client's Envoy still has the dying pod's endpoint from the last push it ACKed. */
+function heldBy(model: XdsModel, client: PodEntry, d: Dying, at: number): boolean {
+  if (client.pod === undefined) return false;
+  const svc = d.route.service;
+  const key = objectKey(svc.metadata.namespace ?? 'default', svc.metadata.name);
+  const eps = model.ackedEndpoints(client.pod, key, at);
+  return (
+    eps?.some((e) => e.address === d.entry.plan.ip && e.pod?.name === d.entry.plan.name) ?? false
+  );
+}
+
 /** Run the phantom-503 story on an existing `shop`-like namespace built from PHANTOM_TABLES. */
 export function runPhantomStory(
   world: World,
   pods: Map<string, PodEntry[]>,
   deps: Map<string, Deployment>,
+  /**
+   * With the layer-delay model: a client sends to a deleted pod for as long as its Envoy holds
+   * the endpoint (the model decides, layer by layer), no IP is reused and no client is told to
+   * keep a gone host; without it, the story's fixed windows.
+   */
+  layers?: XdsModel,
 ): void {
   const record: PhantomTruth[] = truths.get(world.ctx.logs) ?? [];
   truths.set(world.ctx.logs, record);
@@ -120,7 +144,8 @@ export function runPhantomStory(
         });
       }
       for (const d of dying) {
-        if (at < d.from || at >= untilOf(d)) continue;
+        if (at < d.from) continue;
+        if (layers !== undefined ? !heldBy(layers, c, d, at) : at >= untilOf(d)) continue;
         const kind = kinds[k++ % kinds.length] ?? 'UC';
         const e = {
           ...okEntry(world, c, d.route, at + 3, d.entry.plan.ip),
@@ -163,7 +188,10 @@ export function runPhantomStory(
       const at = base + i * 6000;
       world.ctx.clock.schedule(new Date(at), () => {
         // The last new pod is placed where the first old pod ran and gets its released IP.
-        const reuse = i === olds.length - 1 && firstGone?.removed === true ? firstGone : undefined;
+        const reuse =
+          layers === undefined && i === olds.length - 1 && firstGone?.removed === true
+            ? firstGone
+            : undefined;
         const opts = reuse !== undefined ? { node: reuse.plan.node, ip: reuse.plan.ip } : {};
         fresh.push(world.startPod(next, at, opts));
         pods.set('payments', [...(pods.get('payments') ?? []), ...fresh.slice(-1)]);
@@ -173,7 +201,7 @@ export function runPhantomStory(
         stop(old, at + 5000, payRoute, AFTER_GONE_MS);
       });
     });
-    const staleTarget = olds[1];
+    const staleTarget = layers === undefined ? olds[1] : undefined;
     if (staleTarget !== undefined) {
       stale.push(
         stageStaleEndpoint(world, staleTarget, () => pods.get('checkout') ?? [], {
@@ -235,3 +263,45 @@ export const phantom503: Scenario = {
     if (shop !== undefined) runPhantomStory(world, shop.pods, shop.deployments);
   },
 };
+
+/** phantom-503 with one layer slow: the layer that holds a deleted pod's IP longest. */
+function layerVariant(
+  name: string,
+  description: string,
+  timing: (clients: readonly PodEntry[]) => Partial<XdsTiming>,
+): Scenario {
+  return {
+    name,
+    description,
+    start(ctx) {
+      const world = new World(ctx);
+      buildIstioSystem(world);
+      const [shop] = applyTables(world, PHANTOM_TABLES);
+      if (shop === undefined || ctx.xds === undefined) return;
+      const base = { ...DEFAULT_XDS_TIMING, ...timing(shop.pods.get('checkout') ?? []) };
+      const model = ctx.xds.enable(xdsTimingFrom(ctx.params, base));
+      runPhantomStory(world, shop.pods, shop.deployments, model);
+    },
+  };
+}
+
+export const phantomSlowSlices = layerVariant(
+  'phantom-503-slow-slices',
+  'phantom-503 where the EndpointSlice controller writes 5 s late (param sliceLagMs): clients keep sending to deleted payments and inventory pods until the slice marks them not ready',
+  () => ({ sliceLagMs: 5000 }),
+);
+
+export const phantomSlowPush = layerVariant(
+  'phantom-503-slow-push',
+  "phantom-503 where istiod's push reaches the proxies 8 s after its debounce (param pushQueueMs): the EndpointSlice is current, istiod's shards are, the proxies are not",
+  () => ({ pushQueueMs: 8000 }),
+);
+
+export const phantomSlowAck = layerVariant(
+  'phantom-503-slow-ack',
+  'phantom-503 where one checkout proxy ACKs each push 20 s late (param ackMs for the others): only that client keeps sending to deleted pods',
+  (clients) => {
+    const slow = clients[1]?.plan.name;
+    return { ackMsByPod: slow === undefined ? {} : { [slow]: 20_000 } };
+  },
+);

@@ -16,6 +16,9 @@ describe('scenario registry', () => {
       'native-sidecar',
       'phantom-503',
       'phantom-503-otlp',
+      'phantom-503-slow-ack',
+      'phantom-503-slow-push',
+      'phantom-503-slow-slices',
       'phantom-cross-ns',
       'port-naming',
       'scale',
@@ -40,7 +43,13 @@ describe.each(scenarioNames())('scenario %s', (name) => {
 
   it('builds, keeps pod IPs unique and EndpointSlices on live pods at every moment', () => {
     const h = run();
-    expect(replayProblems(h.store)).toEqual([]);
+    const problems = replayProblems(h.store);
+    if (name === 'phantom-503-slow-slices') {
+      // its EndpointSlice controller is slow on purpose: a slice names a gone pod until it
+      // catches up, and nothing else is wrong (the final slices are checked below)
+      expect(problems.length).toBeGreaterThan(0);
+      expect(problems.filter((p) => !/ names gone pod /.test(p))).toEqual([]);
+    } else expect(problems).toEqual([]);
     const pods = h.store.list<Pod>('pods');
     expect(pods.length).toBeGreaterThan(3);
     // The final slices name exactly the live pods the service selects.

@@ -1,4 +1,5 @@
 import type { SimFaults, SimLogs, SimStore, StoreChange } from '../store/contracts';
+import type { XdsControl } from '../mesh/istio-model/xds-control';
 
 // the store's contracts are the store's; scenarios read them here too
 export type { SimFaults, SimLogs, SimStore, StoreChange };
@@ -25,6 +26,11 @@ export interface ScenarioContext {
   /** Deterministic random numbers in [0,1) seeded by the scenario name. */
   random: () => number;
   params: Record<string, string>;
+  /**
+   * The layer delays of this cluster (EndpointSlice controller, istiod's debounce and push, each
+   * proxy's ACK): off until a scenario turns them on; without them every layer follows at once.
+   */
+  xds?: XdsControl;
   /**
    * What makes this start's object uids its own (a real cluster never gives a new object the
    * uid of an earlier one, across restarts too); empty: the uids follow the seed alone (a

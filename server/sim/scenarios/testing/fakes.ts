@@ -1,6 +1,7 @@
 import type { KubeObject } from '../../../../lib/kube/types';
+import { createXdsControl } from '../../mesh/istio-model/xds-control';
 import type { SimKind } from '../../mesh/types';
-import type { ScenarioContext, SimClock, SimLogs, SimStore } from '../../world/types';
+import type { ScenarioContext, SimClock, SimLogs, SimStore, StoreChange } from '../../world/types';
 import { createClock } from '../../world/clock';
 import { seededRandom } from '../../world/build/ids';
 import { objectKey } from '../../../../lib/refs/object-ref';
@@ -17,6 +18,19 @@ export class FakeStore implements SimStore {
   readonly objects = new Map<string, KubeObject>();
   readonly changes: VersionedStoreChange[] = [];
   private rv = 0;
+  private readonly subscribers: ((c: StoreChange) => void)[] = [];
+
+  subscribe(fn: (c: StoreChange) => void): () => void {
+    this.subscribers.push(fn);
+    return () => {
+      const i = this.subscribers.indexOf(fn);
+      if (i >= 0) this.subscribers.splice(i, 1);
+    };
+  }
+
+  private tell(type: StoreChange['type'], kind: SimKind, obj: KubeObject): void {
+    for (const fn of this.subscribers) fn({ type, kind, entry: { obj } });
+  }
 
   private key(kind: SimKind, ns: string | undefined, name: string): string {
     return `${kind}/${objectKey(ns ?? '', name)}`;
@@ -29,6 +43,7 @@ export class FakeStore implements SimStore {
     const stored = { ...obj, metadata: { ...obj.metadata, resourceVersion: String(this.rv) } };
     this.objects.set(k, stored);
     this.changes.push({ type: existed ? 'MODIFIED' : 'ADDED', kind, rv: this.rv, object: stored });
+    this.tell(existed ? 'MODIFIED' : 'ADDED', kind, stored);
     return stored;
   }
 
@@ -39,6 +54,7 @@ export class FakeStore implements SimStore {
     this.objects.delete(k);
     this.rv += 1;
     this.changes.push({ type: 'DELETED', kind, rv: this.rv, object: last });
+    this.tell('DELETED', kind, last);
     return true;
   }
 
@@ -101,5 +117,15 @@ export function harness(name: string, params: Record<string, string> = {}): Harn
   const store = new FakeStore();
   const logs = new FakeLogs();
   const clock = createClock({ fixed: T0 });
-  return { store, logs, clock, ctx: { store, logs, clock, random: seededRandom(name), params } };
+  const xds = createXdsControl(
+    store,
+    () => clock.now().getTime(),
+    (at, fn) => clock.schedule(new Date(at), fn),
+  );
+  return {
+    store,
+    logs,
+    clock,
+    ctx: { store, logs, clock, random: seededRandom(name), params, xds },
+  };
 }

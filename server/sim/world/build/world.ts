@@ -346,7 +346,13 @@ export class World {
       const sig = JSON.stringify([slice.endpoints, slice.ports]);
       if (this.slices.get(key) === sig) continue;
       this.slices.set(key, sig);
-      this.upsert('endpointslices', slice);
+      // the EndpointSlice controller writes what it saw, its lag later (the layer-delay model)
+      const lag = this.ctx.xds?.model()?.timing.sliceLagMs ?? 0;
+      if (lag > 0)
+        this.ctx.clock.schedule(new Date(this.now() + lag), () =>
+          this.upsert('endpointslices', slice),
+        );
+      else this.upsert('endpointslices', slice);
     }
   }
 

@@ -1,0 +1,60 @@
+import { describe, expect, it } from 'vitest';
+import type { Scenario } from '../world/types';
+import {
+  phantomSlowAck,
+  phantomSlowPush,
+  phantomSlowSlices,
+  phantomTruth,
+  type PhantomTruth,
+} from './phantom-503';
+import { harness } from './testing/fakes';
+
+/** Per deleted pod and client: how long the client kept failing on it (first to last 503). */
+function windows(scenario: Scenario): {
+  truth: readonly PhantomTruth[];
+  spans: Map<string, number>;
+} {
+  const h = harness(scenario.name);
+  scenario.start(h.ctx);
+  h.clock.advance(120_000);
+  const truth = phantomTruth(h.logs);
+  const first = new Map<string, number>();
+  const last = new Map<string, number>();
+  for (const t of truth) {
+    const k = `${t.podName} ${t.client}`;
+    const at = Date.parse(t.time);
+    if (!first.has(k)) first.set(k, at);
+    last.set(k, at);
+  }
+  const spans = new Map<string, number>();
+  for (const [k, f] of first) spans.set(k, (last.get(k) ?? f) - f);
+  return { truth, spans };
+}
+
+describe('phantom-503 with one slow layer: the clients fail exactly as long as that layer holds', () => {
+  it('a slow EndpointSlice controller (5 s): every client fails on each deleted pod for 5 s', () => {
+    const { truth, spans } = windows(phantomSlowSlices);
+    expect(truth.length).toBeGreaterThan(20);
+    // requests go out once a second: 5 s of lag is 5 seconds of 503s after the first one
+    for (const [k, span] of spans) expect(span, k).toBe(5000);
+  });
+
+  it('a slow istiod push (8 s after its 100 ms debounce): every client fails for 8 s', () => {
+    const { spans } = windows(phantomSlowPush);
+    for (const [k, span] of spans) expect(span, k).toBe(8000);
+  });
+
+  it('one proxy slow to ACK (20 s): that client fails for 20 s, the other for under a second', () => {
+    const { truth, spans } = windows(phantomSlowAck);
+    const clients = [...new Set(truth.map((t) => t.client))].sort();
+    expect(clients.length).toBe(2);
+    const slowSpans = [...spans];
+    const long = slowSpans.filter(([, s]) => s >= 20_000);
+    const short = slowSpans.filter(([, s]) => s === 0);
+    expect(long.length + short.length).toBe(spans.size);
+    // one client is the slow one on every pod, the other never is
+    const slowClient = new Set(long.map(([k]) => k.split(' ')[1]));
+    expect(slowClient.size).toBe(1);
+    expect(new Set(short.map(([k]) => k.split(' ')[1])).size).toBe(1);
+  });
+});
