@@ -82,9 +82,13 @@ async function syncWithin(
   cache: SyncCache | undefined,
   graceMs: number,
 ): Promise<Sync> {
-  void syncPromise.then((sync) => {
-    if (cache) cache.value = { at: Date.now(), sync };
-  });
+  // a failed read is the caller's to show (it awaits syncPromise); here it only is not cached
+  void syncPromise.then(
+    (sync) => {
+      if (cache) cache.value = { at: Date.now(), sync };
+    },
+    () => undefined,
+  );
   const grace = timer(graceMs);
   try {
     const late = Symbol('late');
@@ -164,6 +168,11 @@ export async function scanFleet(
     const rootRead = deps.rootNamespace
       ? view.within('mesh config', deps.rootNamespace())
       : Promise.resolve({ ok: true as const, value: deps.istioNamespace });
+    // awaited once the pods are in: a failure before then is the answer's then, never an
+    // unhandled rejection meanwhile (a slow API server's /apis timing out while the pods were
+    // still being read was one)
+    istioRead.catch(() => undefined);
+    rootRead.catch(() => undefined);
     const pods = await view.need(
       'pods',
       deps.pods ? deps.pods() : listPaged<Pod>(deps.transport, CORE.pods).then((l) => l.items),
