@@ -93,7 +93,7 @@ export const gatherArchive: Gatherer = async (req: GatherRequest): Promise<Gathe
   const source = contextSource(cfg, req.context);
   const t = new KubeTransport(source.kc);
   const skipped: GatherSkipped[] = [];
-  const capture: PodCapture = { unreachable: [], skipped, versions: [] };
+  const capture: PodCapture = { unreachable: [], skipped, versions: [], secretsDropped: 0 };
   let out: ArchiveOut | null = null;
   try {
     const version = await t.getJson<{ gitVersion?: string }>('/version');
@@ -201,6 +201,11 @@ export const gatherArchive: Gatherer = async (req: GatherRequest): Promise<Gathe
     }
     await eachLimited(envoys, POD_CONCURRENCY, (p) => captureProxy(ctx, p, 'envoy'));
     await eachLimited(ztunnels, POD_CONCURRENCY, (p) => captureProxy(ctx, p, 'ztunnel'));
+    if (capture.secretsDropped > 0)
+      skipped.push({
+        part: proxyEntry('*', '*', 'config_dump?include_eds'),
+        reason: `the SecretsConfigDump section (certificates and keys) is left out of ${capture.secretsDropped} config dumps`,
+      });
     phase(
       `proxies: ${envoys.length} Envoy and ${ztunnels.length} ztunnel pods asked, ${capture.unreachable.length} unreachable`,
     );

@@ -6,13 +6,13 @@
  */
 import type { KubeConfig } from '@kubernetes/client-node';
 import type { Pod } from '../../lib/kube/types';
+import { configDumpWithoutSecrets } from '../../lib/gather/config-dump';
 import type { GatherSkipped, GatherUnreachable } from '../../lib/gather/extras';
 import {
   ISTIOD_DEBUG_FILES,
   PROXY_ADMIN_FILES,
   PROXY_LOG_FILE,
   ZTUNNEL_ADMIN_FILES,
-  isSecretsSection,
   istiodEntry,
   joinedProxyLog,
   proxyEntry,
@@ -30,6 +30,8 @@ export interface PodCapture {
   skipped: GatherSkipped[];
   /** Proxy versions seen (server_info), for the `versions` file. */
   versions: string[];
+  /** Config dumps whose SecretsConfigDump was left out. */
+  secretsDropped: number;
 }
 
 export interface CaptureContext {
@@ -47,25 +49,6 @@ const ISTIOD_PORT = 15014;
 /** An answer that is no file: the pod did not answer, or its port said no. */
 function unreachableError(e: unknown): boolean {
   return !(isKubeError(e) && e.kind === 'http' && e.status !== 502 && e.status !== 503);
-}
-
-/** A full config dump without its SecretsConfigDump (the proxy's certificates and keys). */
-function withoutSecrets(body: Buffer): { body: Buffer; dropped: boolean } | { error: string } {
-  let value: unknown;
-  try {
-    value = JSON.parse(body.toString('utf8')) as unknown;
-  } catch (e) {
-    return { error: `not JSON: ${(e as Error).message}` };
-  }
-  const configs = (value as { configs?: unknown } | null)?.configs;
-  if (!Array.isArray(configs)) return { error: 'not an Envoy config dump (no "configs" list)' };
-  const kept = configs.filter(
-    (c) => !isSecretsSection((c as { '@type'?: unknown } | null)?.['@type']),
-  );
-  return {
-    body: Buffer.from(JSON.stringify({ ...(value as object), configs: kept }, null, 2) + '\n'),
-    dropped: kept.length !== configs.length,
-  };
 }
 
 function serverVersion(body: Buffer): string | null {
@@ -113,12 +96,13 @@ export async function captureProxy(
     }
     let body = res.bytes;
     if (f.file === 'config_dump?include_eds') {
-      const clean = withoutSecrets(body);
+      const clean = configDumpWithoutSecrets(body.toString('utf8'));
       if ('error' in clean) {
         c.capture.skipped.push({ part: proxyEntry(ns, name, f.file), reason: clean.error });
         continue;
       }
-      body = clean.body;
+      body = Buffer.from(clean.text, 'utf8');
+      if (clean.droppedSecrets) c.capture.secretsDropped++;
     }
     if (f.file === 'server_info') {
       const v = serverVersion(body);
