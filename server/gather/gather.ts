@@ -36,7 +36,7 @@ import { readWindowHistory } from './history';
 import { captureIstiod, captureProxy, type CaptureContext, type PodCapture } from './proxies';
 import {
   CLUSTER_RESOURCE_KINDS,
-  ISTIO_CR_KINDS,
+  istioCrKinds,
   K8S_RESOURCE_KINDS,
   listPaged,
   writeListYaml,
@@ -138,8 +138,10 @@ export const gatherArchive: Gatherer = async (req: GatherRequest): Promise<Gathe
         skipped,
       ),
     );
+    const crKinds = await istioCrKinds(t);
+    if (crKinds.problem) skipped.push({ part: 'cluster/crs', reason: crKinds.problem });
     const crs = await archive.addSpooled(clusterEntry('crs'), (put) =>
-      writeListYaml(t, ISTIO_CR_KINDS, ns, put, 'cluster/crs', skipped),
+      writeListYaml(t, crKinds.kinds, ns, put, 'cluster/crs', skipped),
     );
     phase(`resources: ${resources} objects, ${clusterWide} cluster-scoped, ${crs} Istio resources`);
 

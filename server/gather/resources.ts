@@ -47,6 +47,7 @@ export const K8S_RESOURCE_KINDS: readonly GatherKind[] = [
 export const CLUSTER_RESOURCE_KINDS: readonly GatherKind[] = [
   k('', 'v1', 'namespaces', 'Namespace', false),
   k('', 'v1', 'nodes', 'Node', false),
+  k('apiextensions.k8s.io', 'v1', 'customresourcedefinitions', 'CustomResourceDefinition', false),
   k(
     'admissionregistration.k8s.io',
     'v1',
@@ -66,7 +67,7 @@ export const CLUSTER_RESOURCE_KINDS: readonly GatherKind[] = [
 const NET = ['v1', 'v1beta1', 'v1alpha3'] as const;
 const SEC = ['v1', 'v1beta1'] as const;
 
-/** `cluster/crs`: Istio's custom resources. */
+/** `cluster/crs` where the CRDs cannot be listed: Istio's custom resources meshdx knows. */
 export const ISTIO_CR_KINDS: readonly GatherKind[] = [
   k('networking.istio.io', 'v1', 'virtualservices', 'VirtualService', true, NET),
   k('networking.istio.io', 'v1', 'destinationrules', 'DestinationRule', true, NET),
@@ -82,6 +83,58 @@ export const ISTIO_CR_KINDS: readonly GatherKind[] = [
 ];
 
 const PAGE = 500;
+
+interface CrdObject extends KubeObject {
+  spec?: {
+    group?: string;
+    names?: { plural?: string; kind?: string };
+    scope?: string;
+    versions?: { name?: string; served?: boolean; storage?: boolean }[];
+  };
+}
+
+/**
+ * The kinds of `cluster/crs`: every custom resource of an `istio.io` group the cluster defines
+ * (as istioctl lists every CRD's objects), each at its storage version; where the CRDs cannot be
+ * listed, the kinds meshdx knows, with the reason.
+ */
+export async function istioCrKinds(
+  t: KubeTransport,
+): Promise<{ kinds: readonly GatherKind[]; problem: string | null }> {
+  const kinds: GatherKind[] = [];
+  try {
+    await listPaged(
+      t,
+      k(
+        'apiextensions.k8s.io',
+        'v1',
+        'customresourcedefinitions',
+        'CustomResourceDefinition',
+        false,
+      ),
+      undefined,
+      async (items) => {
+        for (const crd of items as CrdObject[]) {
+          const spec = crd.spec ?? {};
+          const group = spec.group ?? '';
+          if (group !== 'istio.io' && !group.endsWith('.istio.io')) continue;
+          const versions = (spec.versions ?? []).filter((v) => v.served !== false && v.name);
+          const version = (versions.find((v) => v.storage) ?? versions[0])?.name;
+          const { plural, kind } = spec.names ?? {};
+          if (!version || !plural || !kind) continue;
+          kinds.push(k(group, version, plural, kind, spec.scope !== 'Cluster'));
+        }
+      },
+    );
+  } catch (e) {
+    return {
+      kinds: ISTIO_CR_KINDS,
+      problem: `the CustomResourceDefinitions cannot be listed (${failureReason(e)}): the Istio kinds meshdx knows are listed instead`,
+    };
+  }
+  kinds.sort((a, b) => a.group.localeCompare(b.group) || a.plural.localeCompare(b.plural));
+  return { kinds, problem: null };
+}
 
 /**
  * Every object of `rt` in `namespace` (absent: all), a page at a time, each page handed to

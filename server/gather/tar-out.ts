@@ -5,6 +5,7 @@
  * is written beside its name and renamed into place when complete: a failed capture leaves no
  * half archive under the name asked for.
  */
+import { once } from 'node:events';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -61,14 +62,10 @@ export class ArchiveOut {
   ): Promise<T> {
     const spool = path.join(this.spoolDir, `entry-${this.spools++}`);
     const out = fs.createWriteStream(spool, { mode: 0o600 });
-    const put = (text: string) =>
-      new Promise<void>((resolve, reject) => {
-        if (out.write(text, 'utf8')) resolve();
-        else {
-          out.once('drain', resolve);
-          out.once('error', reject);
-        }
-      });
+    // events.once waits for the drain and rejects on an error, leaving no listener behind
+    const put = async (text: string): Promise<void> => {
+      if (!out.write(text, 'utf8')) await once(out, 'drain');
+    };
     try {
       const result = await write(put);
       await new Promise<void>((resolve, reject) => {
