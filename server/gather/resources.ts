@@ -96,7 +96,7 @@ interface CrdObject extends KubeObject {
 /**
  * The kinds of `cluster/crs`: every custom resource of an `istio.io` group the cluster defines
  * (as istioctl lists every CRD's objects), each at its storage version; where the CRDs cannot be
- * listed, the kinds meshdx knows, with the reason.
+ * listed or none is of Istio, the kinds meshdx knows, with the reason.
  */
 export async function istioCrKinds(
   t: KubeTransport,
@@ -132,6 +132,12 @@ export async function istioCrKinds(
       problem: `the CustomResourceDefinitions cannot be listed (${failureReason(e)}): the Istio kinds meshdx knows are listed instead`,
     };
   }
+  if (kinds.length === 0)
+    return {
+      kinds: ISTIO_CR_KINDS,
+      problem:
+        'the cluster lists no istio.io CustomResourceDefinition: the Istio kinds meshdx knows were asked for',
+    };
   kinds.sort((a, b) => a.group.localeCompare(b.group) || a.plural.localeCompare(b.plural));
   return { kinds, problem: null };
 }
