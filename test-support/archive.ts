@@ -4,7 +4,7 @@ import zlib from 'node:zlib';
 import { extract } from 'tar-stream';
 
 /** Every entry of a `.tar.gz` by name, with its type and bytes (tests read small archives). */
-export async function readTarGz(
+export async function tarGzEntries(
   file: string,
 ): Promise<Map<string, { type: string; bytes: Buffer }>> {
   const entries = new Map<string, { type: string; bytes: Buffer }>();

@@ -38,7 +38,7 @@ import {
   CLUSTER_RESOURCE_KINDS,
   istioCrKinds,
   K8S_RESOURCE_KINDS,
-  listPaged,
+  streamPages,
   writeListYaml,
 } from './resources';
 import { ArchiveOut } from './tar-out';
@@ -148,7 +148,7 @@ export const gatherArchive: Gatherer = async (req: GatherRequest): Promise<Gathe
     const events: KubeEvent[] = [];
     for (const scope of ns ?? [undefined]) {
       try {
-        await listPaged(
+        await streamPages(
           t,
           { group: '', version: 'v1', plural: 'events', namespaced: true, kind: 'Event' },
           scope,

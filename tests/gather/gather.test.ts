@@ -23,7 +23,7 @@ import { startSimulator, type RunningSimulator } from '../../server/sim/index';
 import type { ClusterRuntime } from '../../server/runtime/runtime';
 import type { SimKind } from '../../server/sim/store/kinds';
 import { run } from '../../cli/commands/gather';
-import { readTarGz } from '../../test-support/archive';
+import { tarGzEntries } from '../../test-support/archive';
 import { fakeIO, tempDir } from '../../test-support/cli-io';
 import { runtimeOn } from '../../test-support/simulator';
 
@@ -56,7 +56,7 @@ async function gather(name: string, ...flags: string[]) {
     ['-o', out, '--kubeconfig', kubeconfig, '--history', storeFile, ...flags],
     io,
   );
-  const entries = await readTarGz(out);
+  const entries = await tarGzEntries(out);
   const text = (e: string) => entries.get(e)?.bytes.toString('utf8');
   return { code, io, entries, text, extras: readGatherExtras(text) };
 }
@@ -298,7 +298,7 @@ describe('meshdx gather of the demo simulator', () => {
     const out = path.join(demoDir, 'demo.tar.gz');
     // no history store for this context: said so in the manifest, the cluster still written
     const code = await run(['-o', out, '--kubeconfig', kc, '--since', '2h'], io);
-    const entries = await readTarGz(out);
+    const entries = await tarGzEntries(out);
     const text = (e: string) => entries.get(e)?.bytes.toString('utf8');
     shot = { code, io, entries, text, extras: readGatherExtras(text) };
   }, 300_000);
