@@ -158,6 +158,19 @@ describe('meshdx: help and wrong flags, from the real command line', () => {
     );
     expect(none.stderr).not.toMatch(/\n\s+at /);
     expect(fs.readdirSync(dir).filter((f) => f.startsWith('down.tar.gz'))).toEqual([]);
+    const other = await meshdx([
+      'gather',
+      '-o',
+      'down.tar.gz',
+      '--kubeconfig',
+      kc,
+      '--context',
+      'prod',
+    ]);
+    expect(other.code).toBe(2);
+    expect(other.stderr).toMatch(
+      /^meshdx gather: nothing written: context "prod" is not in .*known contexts: x$/m,
+    );
   }, 120_000);
 
   it('reads what follows `--` as files, help included', async () => {
