@@ -92,10 +92,11 @@ function createdAt(e: KubeEvent): number {
 
 /**
  * The events as `kubectl get events -A -o wide --sort-by=.metadata.creationTimestamp` prints
- * them at `nowMs` (istioctl's command); no events: kubectl's `No resources found`.
+ * them at `nowMs` (istioctl's command). No events: nothing, as kubectl prints nothing on stdout
+ * (its `No resources found` goes to stderr) and istioctl then writes no file.
  */
 export function eventsTable(events: readonly KubeEvent[], nowMs: number): string {
-  if (events.length === 0) return 'No resources found\n';
+  if (events.length === 0) return '';
   const rows = [...events].sort((a, b) => createdAt(a) - createdAt(b)).map((e) => rowOf(e, nowMs));
   const all = [HEADERS, ...rows];
   const widths = HEADERS.map((_, i) => Math.max(...all.map((r) => (r[i] ?? '').length)));

@@ -115,13 +115,13 @@ describe('eventsTable (kubectl get events -A -o wide)', () => {
     expect(at(second, '2m')).toBe(at(head, 'FIRST SEEN'));
   });
 
-  it('a time it cannot read is <unknown>, and no events is what kubectl says', () => {
+  it('a time it cannot read is <unknown>, and no events is no text, as kubectl prints', () => {
     const t = eventsTable(
       [event('x', { created: 'soon', lastTimestamp: 'garbage', firstTimestamp: null })],
       NOW,
     );
     expect(t.split('\n')[1]).toMatch(/^shop\s+<unknown>\s/);
-    expect(eventsTable([], NOW)).toBe('No resources found\n');
+    expect(eventsTable([], NOW)).toBe('');
   });
 });
 

@@ -7,8 +7,9 @@
 import { stringify } from 'yaml';
 
 export const LIST_YAML_HEAD = 'apiVersion: v1\nitems:\n';
-export const LIST_YAML_EMPTY_ITEMS = 'apiVersion: v1\nitems: []\n';
 export const LIST_YAML_TAIL = 'kind: List\nmetadata:\n  resourceVersion: ""\n';
+/** What follows the head when the list has no item (`items:` alone would be null). */
+export const LIST_YAML_NO_ITEMS = '  []\n';
 
 /** One item of the list as YAML sequence entries, `apiVersion` and `kind` first. */
 export function listYamlItems(items: readonly object[], apiVersion: string, kind: string): string {

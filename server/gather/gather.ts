@@ -23,7 +23,12 @@ import {
   type GatherSkipped,
 } from '../../lib/gather/extras';
 import { clusterEntry, proxyEntry, topEntry } from '../../lib/gather/layout';
-import { LIST_YAML_HEAD, LIST_YAML_TAIL, listYamlItems } from '../../lib/gather/list-yaml';
+import {
+  LIST_YAML_HEAD,
+  LIST_YAML_NO_ITEMS,
+  LIST_YAML_TAIL,
+  listYamlItems,
+} from '../../lib/gather/list-yaml';
 import type { Gatherer, GatherRequest, GatherResult } from '../../lib/gather/request';
 import { imageTag } from '../../lib/proxies/target';
 import { istiodPods } from '../envoy/istiod';
@@ -163,7 +168,13 @@ export const gatherArchive: Gatherer = async (req: GatherRequest): Promise<Gathe
         });
       }
     }
-    await archive.add(clusterEntry('events'), eventsTable(events, toMs));
+    const table = eventsTable(events, toMs);
+    if (table === '')
+      skipped.push({
+        part: 'cluster/events',
+        reason: 'the cluster listed no events: istioctl writes no file for an empty answer',
+      });
+    else await archive.add(clusterEntry('events'), table);
     skipped.push({
       part: 'cluster/secrets',
       reason: 'meshdx never reads Secrets, not even their names: the file is not written',
@@ -174,7 +185,7 @@ export const gatherArchive: Gatherer = async (req: GatherRequest): Promise<Gathe
       clusterEntry('pods'),
       systemPods.length > 0
         ? LIST_YAML_HEAD + listYamlItems(systemPods, 'v1', 'Pod') + LIST_YAML_TAIL
-        : `${LIST_YAML_HEAD}  []\n${LIST_YAML_TAIL}`,
+        : LIST_YAML_HEAD + LIST_YAML_NO_ITEMS + LIST_YAML_TAIL,
     );
     phase(`events: ${events.length} events`);
 

@@ -5,7 +5,12 @@
  * does not serve, or the identity may not list, is skipped with the server's reason.
  */
 import type { KubeList, KubeObject } from '../../lib/kube/types';
-import { LIST_YAML_HEAD, LIST_YAML_TAIL, listYamlItems } from '../../lib/gather/list-yaml';
+import {
+  LIST_YAML_HEAD,
+  LIST_YAML_NO_ITEMS,
+  LIST_YAML_TAIL,
+  listYamlItems,
+} from '../../lib/gather/list-yaml';
 import type { GatherSkipped } from '../../lib/gather/extras';
 import { failureReason } from '../envoy/reason';
 import { isKubeError } from '../kube/errors';
@@ -224,7 +229,7 @@ export async function writeListYaml(
     }
   }
   // an empty list still reads as a List: `items:` with nothing under it is null in YAML
-  if (count === 0) await put('  []\n');
+  if (count === 0) await put(LIST_YAML_NO_ITEMS);
   await put(LIST_YAML_TAIL);
   return count;
 }
