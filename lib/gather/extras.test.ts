@@ -35,6 +35,15 @@ function manifest(counts: GatherManifest['counts']): GatherManifest {
     ],
     skipped: [{ part: 'cluster/secrets', reason: 'never read' }],
     requests: { list: 3, portforward: 8 },
+    budget: {
+      qps: 50,
+      burst: 100,
+      proxyConcurrency: 32,
+      peakQps: 11,
+      peakInFlightProxy: 4,
+      throttledWaits: 0,
+      retries: 0,
+    },
   };
 }
 

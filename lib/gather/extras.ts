@@ -124,6 +124,16 @@ export const GatherManifestSchema = z.object({
   skipped: z.array(SkippedSchema),
   /** What the capture asked of the API server (meshdx's request budget counts). */
   requests: z.record(z.string(), z.number().int().nonnegative()),
+  /** The budget it kept to (server/kube/budget.ts) and the most it used of it. */
+  budget: z.object({
+    qps: z.number().positive(),
+    burst: z.number().positive(),
+    proxyConcurrency: z.number().int().positive(),
+    peakQps: z.number().nonnegative(),
+    peakInFlightProxy: z.number().int().nonnegative(),
+    throttledWaits: z.number().int().nonnegative(),
+    retries: z.number().int().nonnegative(),
+  }),
 });
 
 export type GatherManifest = z.infer<typeof GatherManifestSchema>;

@@ -256,6 +256,7 @@ export const gatherArchive: Gatherer = async (req: GatherRequest): Promise<Gathe
       versionsText(version.gitVersion ?? 'unknown', istiods, capture.versions),
     );
     const capturedAt = t.clusterNow();
+    const budget = t.budgetStats();
     const manifest: GatherManifest = {
       format: 'meshdx-gather',
       version: GATHER_FORMAT_VERSION,
@@ -289,7 +290,16 @@ export const gatherArchive: Gatherer = async (req: GatherRequest): Promise<Gathe
       })),
       unreachable: capture.unreachable,
       skipped,
-      requests: { ...t.budgetStats().requests },
+      requests: { ...budget.requests },
+      budget: {
+        qps: budget.qps,
+        burst: budget.burst,
+        proxyConcurrency: budget.proxyConcurrency,
+        peakQps: budget.peakQps,
+        peakInFlightProxy: budget.peakInFlightProxy,
+        throttledWaits: budget.throttledWaits,
+        retries: budget.retries,
+      },
     };
     await archive.add(GATHER_MANIFEST, JSON.stringify(manifest, null, 2) + '\n');
     phase(`archive: ${req.out}`);

@@ -332,6 +332,27 @@ describe('meshdx gather of the demo simulator', () => {
     );
   });
 
+  it("asks within meshdx's request budget, read-only: no watch, every call counted", async () => {
+    const m = shot.extras.manifest;
+    if (!m) throw new Error('no manifest');
+    expect(m.budget.peakInFlightProxy).toBeGreaterThan(0);
+    expect(m.budget.peakInFlightProxy).toBeLessThanOrEqual(m.budget.proxyConcurrency);
+    expect(m.budget.peakQps).toBeLessThanOrEqual(m.budget.burst + m.budget.qps);
+    // what the simulated API server counted is what the budget counted (nobody else asked it)
+    const info = (await (await fetch(`${demo.url}/_sim/info`)).json()) as {
+      requests: Record<string, number>;
+    };
+    const sum = (verb: string) =>
+      Object.entries(info.requests)
+        .filter(([k]) => k.startsWith(`${verb} `))
+        .reduce((n, [, v]) => n + v, 0);
+    expect(sum('watch')).toBe(0);
+    expect(sum('portforward')).toBe(m.requests.portforward);
+    expect(sum('log')).toBe(m.requests.log);
+    expect(sum('list')).toBe(m.requests.list);
+    for (const verb of ['create', 'update', 'patch', 'delete']) expect(sum(verb)).toBe(0);
+  });
+
   it('says the history is missing and why, with no records rather than zero figures', () => {
     const m = shot.extras.manifest;
     expect(m?.history.problem).toMatch(/no history store at .*--history FILE/);
