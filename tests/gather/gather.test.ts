@@ -182,9 +182,8 @@ describe('meshdx gather of the phantom-503 simulator', () => {
     expect(m?.skipped.find((s) => s.part === 'cluster/secrets')?.reason).toMatch(
       /never reads Secrets/,
     );
-    for (const [name, e] of all.entries)
-      if (name.endsWith('config_dump?include_eds'))
-        expect(e.bytes.toString('utf8'), name).not.toContain('SecretsConfigDump');
+    // (the simulated Envoy never dumps its secrets; dropping Envoy's SecretsConfigDump from a
+    // real dump is lib/gather/formats.test.ts's, on istioctl's testdata)
   });
 
   it("keeps each reachable proxy's full config dump with EDS, /clusters text, stats and server_info", () => {
