@@ -35,6 +35,11 @@ const COMMANDS: Record<string, { summary: string; load: () => Promise<CommandMod
       'gather -o FILE [--namespace N] [--since 30m]  a cluster as an istioctl bug-report archive',
     load: () => import('./commands/gather'),
   },
+  open: {
+    summary:
+      'open ARCHIVE|DIR... [--port N] [--no-live]     the dashboard on istioctl bug-report archives',
+    load: () => import('./commands/open'),
+  },
   report: {
     summary: 'report --url URL [--out DIR] [--pdf] [...]    screenshot report of a running meshdx',
     load: () => import('./commands/report'),

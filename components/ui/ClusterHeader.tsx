@@ -3,6 +3,7 @@
 import { useQuery } from '@tanstack/react-query';
 import { clusterQuery } from './api';
 import { useClusterContext } from '../data/useClusterContext';
+import { ArchiveNote } from './ArchiveNote';
 import { ClusterBadge } from './ClusterBadge';
 import { ContextPicker } from './ContextPicker';
 import { WhoAmI } from './WhoAmI';
@@ -15,6 +16,7 @@ export function ClusterHeader() {
     <div className="ml-auto flex flex-wrap items-center justify-end gap-x-4 gap-y-1">
       <WhoAmI />
       <ContextPicker current={ctx} />
+      {q.data?.archive && <ArchiveNote archive={q.data.archive} />}
       {q.data ? (
         <ClusterBadge info={q.data} />
       ) : q.error ? (

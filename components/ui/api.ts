@@ -9,7 +9,7 @@ import { SessionInfoSchema } from '../../lib/api/session';
 import { withContext } from '../../lib/api/context';
 import { fetchJson } from '../data/fetchJson';
 
-export type { ClusterInfo } from '../../lib/api/cluster';
+export type { ArchiveInfo, ClusterInfo } from '../../lib/api/cluster';
 
 export const clusterQuery = (context: string | null) =>
   queryOptions({

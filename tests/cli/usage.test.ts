@@ -47,6 +47,7 @@ const COMMANDS: [command: string, valued: string, sw: string][] = [
   ['attribute', '--history', '--no-prescan'],
   ['findings', '--mesh-config', '--json'],
   ['report', '--url', '--pdf'],
+  ['open', '--port', '--no-live'],
 ];
 
 describe('meshdx: help and wrong flags, from the real command line', () => {

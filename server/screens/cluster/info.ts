@@ -1,4 +1,9 @@
-import type { ClusterInfo, Contexts } from '../../../lib/api/cluster';
+import {
+  ARCHIVE_PLATFORM,
+  ArchiveInfoSchema,
+  type ClusterInfo,
+  type Contexts,
+} from '../../../lib/api/cluster';
 import { isKubeError } from '../../kube/errors';
 import { servedIstioVersion } from '../../kube/resources';
 import { isClusterConfigError } from '../../kube/source';
@@ -42,16 +47,27 @@ export async function getClusterInfo(scope: RequestScope): Promise<ClusterInfo> 
     const d = viewDeadline(c, 'The cluster header');
     try {
       const [version, istio] = await Promise.all([
-        c.transport.getJson<{ gitVersion?: string }>('/version', { timeoutMs: d.remaining() }),
+        c.transport.getJson<{ gitVersion?: string; platform?: string }>('/version', {
+          timeoutMs: d.remaining(),
+        }),
         d.within(
           'Istio API version',
           servedIstioVersion(c.transport).catch(() => null),
         ),
       ]);
+      // an archive opened with `meshdx open` says what it is, when it was captured and what it
+      // lacks: every page's header shows it
+      const archive =
+        version.platform === ARCHIVE_PLATFORM
+          ? ArchiveInfoSchema.parse(
+              await c.transport.getJson<unknown>('/meshdx/archive', { timeoutMs: d.remaining() }),
+            )
+          : undefined;
       return {
         ...base,
         reachable: true,
         version: version.gitVersion,
+        ...(archive ? { archive } : {}),
         istioApiVersion: istio.ok ? istio.value : null,
         ...(d.late.length > 0 ? { late: [...d.late] } : {}),
       };

@@ -1,0 +1,164 @@
+/**
+ * Where things are in an `istioctl bug-report` archive (tools/bug-report/pkg/archive: a tar of
+ * `bug-report/` with `cluster/`, `analyze/`, `istio/<ns>/<istiod>/`, `proxies/<ns>/<pod>/`,
+ * `operator/`, `cni/`; each file named after the command or admin path it holds). The entries
+ * start with `bug-report/` as istioctl writes them; an archive repacked from the unpacked folder
+ * (or one made with `--dir`) may have another first folder or none: the root is the folder
+ * under which these names are found.
+ */
+import type { ArchiveEntry } from './contents';
+
+/**
+ * A path in the archive's layout from its parts (`archivePath('proxies', ns, pod, 'clusters')`):
+ * the folder names istioctl writes, not a reference key.
+ */
+export function archivePath(...parts: string[]): string {
+  return parts.join('/');
+}
+
+export const TOP_LEVEL = [
+  'bug-report.log',
+  'versions',
+  'cluster',
+  'analyze',
+  'istio',
+  'proxies',
+  'operator',
+  'cni',
+];
+
+/** The files of a proxy's folder, by what meshdx reads them for. */
+export type ProxyFileKind =
+  | 'configDump'
+  | 'clusters'
+  | 'stats'
+  | 'log'
+  | 'serverInfo'
+  | 'listeners'
+  | 'certs'
+  | 'memory'
+  | 'runtime'
+  | 'netstat';
+
+const PROXY_FILES: Record<string, ProxyFileKind> = {
+  'config_dump?include_eds': 'configDump',
+  config_dump: 'configDump',
+  clusters: 'clusters',
+  'stats/prometheus': 'stats',
+  'istio-proxy.log': 'log',
+  server_info: 'serverInfo',
+  listeners: 'listeners',
+  certs: 'certs',
+  memory: 'memory',
+  runtime: 'runtime',
+  netstat: 'netstat',
+};
+
+export interface ArchiveProxy {
+  namespace: string;
+  pod: string;
+  /** Entry names (relative to the archive's root) of the files this proxy has. */
+  files: Partial<Record<ProxyFileKind, string>>;
+  /** Whether the config dump is `config_dump?include_eds` (with endpoints), as sidecars' are; ztunnel's is `config_dump`. */
+  edsIncluded: boolean;
+}
+
+export interface ArchiveIstiod {
+  namespace: string;
+  pod: string;
+  /** istiod's debug endpoints by name (`syncz`, `endpointShardz`, `push_status`, ...). */
+  debug: Record<string, string>;
+  log: string | null;
+  metrics: string | null;
+}
+
+export interface ArchiveLayout {
+  /** The folder the layout's names are under (`bug-report/`, or '' when they are at the top). */
+  root: string;
+  cluster: Record<string, string>;
+  analyze: string[];
+  proxies: ArchiveProxy[];
+  istiods: ArchiveIstiod[];
+  bugReportLog: string | null;
+  versions: string | null;
+  /** Entries under the root that no part of the layout names (kept, listed, not read). */
+  other: string[];
+}
+
+/** The root folder of the layout: the prefix under which most entries have a layout name. */
+export function layoutRoot(entries: ArchiveEntry[]): string {
+  const votes = new Map<string, number>();
+  for (const e of entries) {
+    const parts = e.name.split('/');
+    for (let i = 0; i < Math.min(parts.length - 1, 3); i++) {
+      if (TOP_LEVEL.includes(parts[i] ?? '')) {
+        const root = parts
+          .slice(0, i)
+          .map((p) => `${p}/`)
+          .join('');
+        votes.set(root, (votes.get(root) ?? 0) + 1);
+        break;
+      }
+    }
+    if (parts.length === 1 && TOP_LEVEL.includes(parts[0] ?? ''))
+      votes.set('', (votes.get('') ?? 0) + 1);
+  }
+  let best = '';
+  let most = -1;
+  for (const [root, n] of votes)
+    if (n > most || (n === most && root.length < best.length)) [best, most] = [root, n];
+  return best;
+}
+
+export function archiveLayout(entries: ArchiveEntry[]): ArchiveLayout {
+  const root = layoutRoot(entries);
+  const layout: ArchiveLayout = {
+    root,
+    cluster: {},
+    analyze: [],
+    proxies: [],
+    istiods: [],
+    bugReportLog: null,
+    versions: null,
+    other: [],
+  };
+  const proxies = new Map<string, ArchiveProxy>();
+  const istiods = new Map<string, ArchiveIstiod>();
+  for (const e of entries) {
+    if (!e.name.startsWith(root)) continue;
+    const rel = e.name.slice(root.length);
+    const parts = rel.split('/');
+    const [top, a, b] = parts;
+    if (rel === 'bug-report.log') layout.bugReportLog = rel;
+    else if (rel === 'versions') layout.versions = rel;
+    else if (top === 'cluster' && parts.length === 2 && a) layout.cluster[a] = rel;
+    else if (top === 'analyze' && parts.length >= 2) layout.analyze.push(rel);
+    else if (top === 'proxies' && a && b && parts.length >= 4) {
+      const file = parts.slice(3).join('/');
+      const key = JSON.stringify([a, b]);
+      const p = proxies.get(key) ?? { namespace: a, pod: b, files: {}, edsIncluded: false };
+      proxies.set(key, p);
+      const kind = PROXY_FILES[file];
+      // `config_dump?include_eds` wins over a plain `config_dump` when a folder has both
+      if (kind === 'configDump') {
+        if (file === 'config_dump?include_eds' || !p.files.configDump) {
+          p.files.configDump = rel;
+          p.edsIncluded = file === 'config_dump?include_eds';
+        }
+      } else if (kind) p.files[kind] = rel;
+      else layout.other.push(rel);
+    } else if (top === 'istio' && a && b && parts.length >= 4) {
+      const key = JSON.stringify([a, b]);
+      const d = istiods.get(key) ?? { namespace: a, pod: b, debug: {}, log: null, metrics: null };
+      istiods.set(key, d);
+      const file = parts.slice(3).join('/');
+      if (parts[3] === 'debug' && parts.length === 5 && parts[4]) d.debug[parts[4]] = rel;
+      else if (file === 'discovery.log') d.log = rel;
+      else if (file === 'metrics') d.metrics = rel;
+      else layout.other.push(rel);
+    } else layout.other.push(rel);
+  }
+  layout.proxies = [...proxies.values()];
+  layout.istiods = [...istiods.values()];
+  return layout;
+}
