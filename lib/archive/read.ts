@@ -59,8 +59,8 @@ const CLUSTER_REASONS: Record<string, string> = {
   'k8s-resources':
     'not in the archive: istioctl bug-report --skip-cluster-dump leaves it out (as does a failed `kubectl get`); pods, services and EndpointSlices of the application namespaces are unknown',
   events:
-    'not in the archive: --skip-cluster-dump leaves it out, and istioctl writes no file for an empty answer; events are unknown',
-  crs: 'not in the archive: --skip-cluster-dump leaves it out, and an empty answer writes no file; Istio resources are unknown',
+    'not in the archive, nor the cluster dump it is part of (--skip-cluster-dump): events are unknown',
+  crs: 'not in the archive, nor the cluster dump it is part of (--skip-cluster-dump): Istio resources are unknown',
 };
 
 function newestObjectTime(objects: KubeObject[]): number | null {
@@ -144,8 +144,13 @@ export async function indexArchive(contents: ArchiveContents, name: string): Pro
     parseProblems.push(...table.problems.map((p) => ({ ...p, entry: eventsRel })));
   }
   const missing: ArchiveMissing[] = [];
+  // istioctl writes no file for an empty answer: with the cluster dump there (k8s-resources), a
+  // missing `events` or `crs` is a cluster with none; without it, they are unknown
+  const dumped = layout.cluster['k8s-resources'] !== undefined;
+  if (dumped && !eventsRel) events = [];
   for (const [part, reason] of Object.entries(CLUSTER_REASONS))
-    if (!layout.cluster[part]) missing.push({ part: `cluster/${part}`, reason });
+    if (!layout.cluster[part] && !(dumped && part !== 'k8s-resources'))
+      missing.push({ part: `cluster/${part}`, reason });
   if (layout.analyze.length === 0)
     missing.push({
       part: 'analyze/',

@@ -3,6 +3,7 @@
  * and served by its own loopback API server, with one kubeconfig whose contexts are the
  * archives (`archive-<file name>`), for the dashboard to read beside the live contexts.
  */
+import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { stringify } from 'yaml';
@@ -17,14 +18,25 @@ const nodeFs: ArchiveFileSystem = {
   createReadStream: (p) => fs.createReadStream(p),
 };
 
-/** The context name of an archive: `archive-` and its file name without `.tar.gz`/`.tgz`, unique. */
+/**
+ * The context name of an archive: `archive-`, its file name without `.tar.gz`/`.tgz`, and a
+ * short hash of where it is, its size and time. The context's history store is named after it:
+ * another `bug-report.tar.gz` must not read the pods this one recorded, and the same file
+ * reopened finds its own again.
+ */
 export function archiveContextName(file: string, taken: Set<string>): string {
+  const abs = path.resolve(file);
   const base = path
-    .basename(path.resolve(file))
+    .basename(abs)
     .replace(/\.(tar\.gz|tgz)$/i, '')
     .replace(/[^A-Za-z0-9._-]/g, '-')
     .slice(0, 60);
-  let name = `archive-${base || 'bug-report'}`;
+  const st = fs.statSync(abs);
+  const id = createHash('sha256')
+    .update(`${abs}\0${st.size}\0${st.mtimeMs}`)
+    .digest('hex')
+    .slice(0, 6);
+  let name = `archive-${base || 'bug-report'}-${id}`;
   for (let i = 2; taken.has(name); i++) name = `archive-${base}-${i}`;
   taken.add(name);
   return name;

@@ -37,10 +37,10 @@ beforeAll(async () => {
   dir = fs.mkdtempSync(path.join(os.tmpdir(), 'meshdx-open-'));
   const file = path.join(dir, 'bug-report.tar.gz');
   fs.writeFileSync(file, await packTarGz(bugReportEntries()));
-  // the same archive unpacked, and with its events and CRs left out (--skip-cluster-dump-like)
+  // the same archive unpacked, made with --skip-cluster-dump (no k8s-resources, events, crs)
   const folder = path.join(dir, 'unpacked-skip');
   for (const e of bugReportEntries()) {
-    if (/cluster\/(events|crs)$/.test(e.name)) continue;
+    if (/cluster\/(events|crs|k8s-resources)$/.test(e.name)) continue;
     const p = path.join(folder, ...e.name.split('/'));
     fs.mkdirSync(path.dirname(p), { recursive: true });
     fs.writeFileSync(p, e.body ?? '');
@@ -82,9 +82,10 @@ describe('an istioctl bug-report archive opened as a cluster', () => {
       '/api/contexts',
     );
     expect(ctx.contexts.map((c) => c.name)).toEqual([
-      'archive-bug-report',
-      'archive-unpacked-skip',
+      expect.stringMatching(/^archive-bug-report-[0-9a-f]{6}$/),
+      expect.stringMatching(/^archive-unpacked-skip-[0-9a-f]{6}$/),
     ]);
+    expect(ctx.contexts.map((c) => c.name)).toEqual(opened.map((o) => o.context));
     const info = await get<{
       reachable: boolean;
       archive: {
@@ -192,7 +193,7 @@ describe('an istioctl bug-report archive opened as a cluster', () => {
   });
 
   it('an archive without events or CRs answers those as unknown with the reason, side by side with the other', async () => {
-    const q = '?context=archive-unpacked-skip';
+    const q = `?context=${opened[1]?.context ?? ''}`;
     const info = await get<{ archive: { format: string; missing: { part: string }[] } }>(
       clusterGet,
       `/api/cluster${q}`,
