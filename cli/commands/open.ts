@@ -157,6 +157,13 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
     delete env.MESHDX_CONTEXT;
     env.KUBECONFIG = [kubeconfig, ...live].join(path.delimiter);
     env.MESHDX_DB = parsed.dataDir;
+    // with archives alone, every API server is one of this machine's archive servers, not a
+    // shared control plane: the request budget meant for real clusters would only slow the
+    // views (2,000 proxies at 50 requests/s are 40 s). Beside live contexts it stays theirs.
+    if (!parsed.live) {
+      env.MESHDX_API_QPS = env.MESHDX_API_QPS ?? '1000';
+      env.MESHDX_API_BURST = env.MESHDX_API_BURST ?? '5000';
+    }
     const next = spawn(
       bin('next'),
       ['start', '-p', String(parsed.port), '-H', parsed.host, '--keepAliveTimeout', '65000'],

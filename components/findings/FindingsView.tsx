@@ -1,7 +1,7 @@
 'use client';
 
 import { useQuery } from '@tanstack/react-query';
-import { findingsQuery } from './api';
+import { findingsQuery, type FindingsReport } from './api';
 import { QueryBoundary } from '../data/QueryBoundary';
 import { useViewState } from '../data/useViewState';
 import { Badge, Card } from '../ui/Card';
@@ -84,6 +84,7 @@ export function FindingsView() {
                   </ul>
                 </details>
               )}
+              {report.istioctl && <IstioctlBeside c={report.istioctl} />}
               {report.suppressed && report.suppressed.count > 0 && (
                 <details className="mt-2 text-xs text-slate-600" data-testid="findings-suppressed">
                   <summary className="cursor-pointer">{report.suppressed.count} suppressed</summary>
@@ -143,5 +144,47 @@ export function FindingsView() {
         );
       }}
     </QueryBoundary>
+  );
+}
+
+type Comparison = NonNullable<FindingsReport['istioctl']>;
+
+/** An archive's own istioctl analyze messages beside meshdx's findings of the codes it claims. */
+function IstioctlBeside({ c }: { c: Comparison }) {
+  const msg = (m: Comparison['agreed'][number]) =>
+    `${m.code} ${m.kind} ${m.namespace ? `${m.namespace}/` : ''}${m.name}: ${m.message}`;
+  const parts: [string, string, string[]][] = [
+    ['agreed', 'agreed', c.agreed.map(msg)],
+    ['only-istioctl', 'only istioctl', c.onlyIstioctl.map(msg)],
+    [
+      'only-meshdx',
+      'only meshdx',
+      c.onlyMeshdx.map(
+        (f) =>
+          `${f.code} ${f.subject.kind} ${f.subject.namespace ? `${f.subject.namespace}/` : ''}${f.subject.name}`,
+      ),
+    ],
+    ['not-claimed', 'istioctl codes meshdx does not check', c.notClaimed.map(msg)],
+  ];
+  return (
+    <details className="mt-2 text-xs text-slate-600" data-testid="findings-istioctl">
+      <summary className="cursor-pointer">
+        Beside {c.source}: {c.agreed.length} agreed, {c.onlyIstioctl.length} only istioctl,{' '}
+        {c.onlyMeshdx.length} only meshdx
+        {c.unreadLines > 0 ? `, ${c.unreadLines} lines not read` : ''}
+      </summary>
+      {parts.map(([id, label, rows]) =>
+        rows.length > 0 ? (
+          <div key={id} className="mt-1" data-testid={`istioctl-${id}`}>
+            <div className="font-medium">{label}</div>
+            <ul className="space-y-0.5 pl-3">
+              {rows.map((r, i) => (
+                <li key={`${id}-${i}`}>{r}</li>
+              ))}
+            </ul>
+          </div>
+        ) : null,
+      )}
+    </details>
   );
 }

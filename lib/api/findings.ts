@@ -51,6 +51,31 @@ export const FindingGroupSchema = z.object({
 export type FindingGroup = z.infer<typeof FindingGroupSchema>;
 export type GroupObject = z.infer<typeof GroupObjectSchema>;
 
+const AnalyzeMessageSchema = z.object({
+  level: z.string(),
+  code: z.string(),
+  kind: z.string(),
+  namespace: z.string().nullable(),
+  name: z.string(),
+  message: z.string(),
+});
+
+/** An archive's own `istioctl analyze` output beside meshdx's findings (lib/archive/analyze). */
+export const IstioctlComparisonSchema = z.object({
+  source: z.string(),
+  agreed: z.array(AnalyzeMessageSchema),
+  onlyIstioctl: z.array(AnalyzeMessageSchema),
+  onlyMeshdx: z.array(
+    z.object({
+      code: z.string(),
+      subject: z.object({ kind: z.string(), namespace: z.string().optional(), name: z.string() }),
+    }),
+  ),
+  notClaimed: z.array(AnalyzeMessageSchema),
+  unreadLines: z.number().int().nonnegative(),
+});
+export type IstioctlComparison = z.infer<typeof IstioctlComparisonSchema>;
+
 export const FindingsReportSchema = z.object({
   generatedAt: z.string(),
   catalog: z.array(
@@ -69,6 +94,8 @@ export const FindingsReportSchema = z.object({
   sources: z.array(z.object({ name: z.string(), ok: z.boolean(), detail: z.string() })).optional(),
   /** Analyses not done by the view's deadline: their findings are missing, not absent. */
   late: LatePartsSchema,
+  /** On an archive with `analyze/` output: istioctl's messages beside meshdx's findings. */
+  istioctl: IstioctlComparisonSchema.optional(),
   /** Findings silenced (galley.istio.io/analyze-suppress), how many and by what. */
   suppressed: z
     .object({

@@ -141,6 +141,14 @@ export async function startArchiveApiServer(
       return status(res, 405, 'MethodNotAllowed', `the archive ${index.name} is read-only`);
     const p = url.pathname.replace(/\/+$/, '') || '/';
     if (p === '/meshdx/archive') return json(res, summary);
+    if (p === '/meshdx/archive/analyze') {
+      const files = index.layout.analyze;
+      if (files.length === 0)
+        return status(res, 404, 'NotFound', `the archive ${index.name} has no analyze/ output`);
+      const texts = await Promise.all(files.map((f) => index.read(f)));
+      res.writeHead(200, { 'Content-Type': 'text/plain; charset=utf-8' });
+      return void res.end(Buffer.concat(texts.flatMap((t) => [t, Buffer.from('\n')])));
+    }
     if (p === '/version')
       return json(res, {
         gitVersion: 'unknown (istioctl bug-report archive)',

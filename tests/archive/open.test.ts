@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { parseAllDocuments } from 'yaml';
 import { GET as clusterGet } from '../../app/api/cluster/route';
 import { GET as contextsGet } from '../../app/api/contexts/route';
@@ -188,7 +188,19 @@ describe('an istioctl bug-report archive opened as a cluster', () => {
       phase: 'Running',
       startedAt: new Date(CAPTURED_AT.getTime() - 600_000).toISOString(),
     });
-    await get(findingsGet, '/api/findings');
+    // the archive's own istioctl analyze output, beside the findings once they are whole
+    const f = await vi.waitFor(
+      async () => {
+        const r = await get<{
+          istioctl?: { source: string; notClaimed: { code: string }[]; agreed: unknown[] };
+        }>(findingsGet, '/api/findings');
+        if (!r.istioctl) throw new Error('no istioctl comparison yet');
+        return r.istioctl;
+      },
+      { timeout: 60_000, interval: 200 },
+    );
+    expect(f.source).toMatch(/analyze/);
+    expect(f.notClaimed.map((m) => m.code)).toEqual(['IST0107', 'IST0102']);
     await get(scopingGet, '/api/scoping');
   });
 

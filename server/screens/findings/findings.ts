@@ -1,4 +1,6 @@
-import type { FindingsReport } from '../../../lib/api/findings';
+import type { FindingsReport, IstioctlComparison } from '../../../lib/api/findings';
+import { compareWithAnalyze, parseAnalyzeOutput } from '../../../lib/archive/analyze';
+import { getClusterInfo } from '../cluster/info';
 import {
   listGatewaysForRoutes,
   listIstioConfig,
@@ -46,6 +48,41 @@ export const FINDINGS_CACHE_MS = 30_000;
 export async function getFindings(
   scope: RequestScope,
   opts: FindingsOptions = {},
+): Promise<FindingsReport> {
+  const report = await findingsReportOf(scope, opts);
+  const info = await getClusterInfo(scope);
+  if (!info.archive || report.late) return report;
+  const istioctl = await archiveAnalyzeBeside(runtimeFor(scope), report);
+  return istioctl ? { ...report, istioctl } : report;
+}
+
+/**
+ * An archive's `analyze/` output (served by its API server at /meshdx/archive/analyze) beside
+ * the report's findings; null when the archive has none (its header says why).
+ */
+async function archiveAnalyzeBeside(
+  rt: ClusterRuntime,
+  report: FindingsReport,
+): Promise<IstioctlComparison | null> {
+  const res = await rt.transport
+    .request('/meshdx/archive/analyze', { timeoutMs: 10_000, accept: 'text/plain' })
+    .catch(() => null);
+  if (!res || res.status !== 200) return null;
+  const parsed = parseAnalyzeOutput(res.body);
+  const c = compareWithAnalyze(report.findings, parsed.messages);
+  return {
+    source: 'the archive’s analyze/ (istioctl analyze -A)',
+    agreed: c.agreed,
+    onlyIstioctl: c.onlyIstioctl,
+    onlyMeshdx: c.onlyMeshdx.map((f) => ({ code: f.code, subject: f.subject })),
+    notClaimed: c.notClaimed,
+    unreadLines: parsed.problems.length,
+  };
+}
+
+async function findingsReportOf(
+  scope: RequestScope,
+  opts: FindingsOptions,
 ): Promise<FindingsReport> {
   const rt = runtimeFor(scope);
   if (Object.keys(opts).length > 0) return startFindingsRun(rt, opts).report;
