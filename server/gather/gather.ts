@@ -107,7 +107,7 @@ export const gatherArchive: Gatherer = async (req: GatherRequest): Promise<Gathe
     phase(
       `cluster: ${source.context} at ${source.server} (${version.gitVersion ?? 'version unknown'}), window ${new Date(fromMs).toISOString()} to ${new Date(toMs).toISOString()}`,
     );
-    out = new ArchiveOut(req.out, new Date(toMs));
+    out = new ArchiveOut(req.out, () => t.clusterNow());
     const archive = out;
     const ns = req.namespaces;
     await archive.add(clusterEntry('cluster-context'), `${source.context}\n${source.server}\n`);

@@ -22,9 +22,10 @@ export class ArchiveOut {
   private spools = 0;
   entries = 0;
 
+  /** `now`: each entry's time, when it is written (the API server's clock, as istioctl's files carry theirs). */
   constructor(
     readonly file: string,
-    private readonly mtime: Date,
+    private readonly now: () => Date,
   ) {
     this.partial = `${file}.partial-${process.pid}`;
     this.spoolDir = fs.mkdtempSync(path.join(os.tmpdir(), 'meshdx-gather-'));
@@ -44,7 +45,7 @@ export class ArchiveOut {
       () =>
         new Promise<void>((resolve, reject) => {
           this.pack.entry(
-            { name, size: bytes.length, mtime: this.mtime, mode: 0o644 },
+            { name, size: bytes.length, mtime: this.now(), mode: 0o644 },
             bytes,
             (e) => (e ? reject(e) : resolve()),
           );
@@ -73,7 +74,7 @@ export class ArchiveOut {
       });
       const size = fs.statSync(spool).size;
       await this.enqueue(async () => {
-        const entry = this.pack.entry({ name, size, mtime: this.mtime, mode: 0o644 });
+        const entry = this.pack.entry({ name, size, mtime: this.now(), mode: 0o644 });
         await pipeline(fs.createReadStream(spool), entry);
       });
       return result;
