@@ -16,6 +16,9 @@ const ENTRIES = {
   'scan-worker-entry': 'cli/logscan/scan-worker.ts',
   // found by cli/commands/attribute-history.ts next to the bundle under this name
   'attribute-capture-worker-entry': 'cli/commands/attribute-capture-worker.ts',
+  // `meshdx gather`'s cluster capture: handed to the command line by bin/meshdx.mjs, since cli/
+  // reaches no server/ module itself
+  'gather-entry': 'server/gather/gather.ts',
 };
 
 /** Where bundles go: inside the project, so that they find its packages (node_modules). */
@@ -86,8 +89,8 @@ async function buildBundle(dir) {
   return out;
 }
 
-/** The `main` of cli/main.ts, from the bundle when one can be had, else from the sources. */
-export async function loadCli() {
+/** An entry's exports, from the bundle when one can be had, else from its source through tsx. */
+async function loadEntry(name, source) {
   if (process.env.MESHDX_CLI_FROM_SOURCE !== '1') {
     const dir = cacheDir();
     let build = freshBuild(dir);
@@ -99,9 +102,19 @@ export async function loadCli() {
         build = null;
       }
     }
-    if (build) return (await import(pathToFileURL(path.join(build, 'cli.mjs')).href)).main;
+    if (build) return import(pathToFileURL(path.join(build, `${name}.mjs`)).href);
   }
   const { register } = await import('tsx/esm/api');
   register();
-  return (await import('../cli/main.ts')).main;
+  return import(source);
+}
+
+/** `gatherArchive` of server/gather/gather.ts (`meshdx gather`'s capture), loaded on first use. */
+export async function loadGatherer() {
+  return (await loadEntry('gather-entry', '../server/gather/gather.ts')).gatherArchive;
+}
+
+/** The `main` of cli/main.ts, from the bundle when one can be had, else from the sources. */
+export async function loadCli() {
+  return (await loadEntry('cli', '../cli/main.ts')).main;
 }

@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import { parseArgs } from 'node:util';
 import { findDeepNesting } from '../lib/json-depth';
+import type { Gatherer } from '../lib/gather/request';
 
 /** What a command gets from the process, so that commands can be tested without spawning. */
 export interface CliIO {
@@ -10,6 +11,11 @@ export interface CliIO {
   cwd: string;
   /** Input limits other than the defaults and the environment's (tests use small ones). */
   limits?: Partial<InputLimits>;
+  /**
+   * The cluster capture of `meshdx gather` (server/gather), handed over by the process that runs
+   * the command line (bin/meshdx.mjs): the command line itself reaches no server/ module.
+   */
+  gatherer?: Gatherer;
 }
 
 /** A command: parses its own argv (without the command name) and returns the exit code. */

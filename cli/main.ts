@@ -30,6 +30,11 @@ const COMMANDS: Record<string, { summary: string; load: () => Promise<CommandMod
     summary: 'attribute LOG --history FILE [--json]         map upstream IPs to pods in time',
     load: () => import('./commands/attribute'),
   },
+  gather: {
+    summary:
+      'gather -o FILE [--namespace N] [--since 30m]  a cluster as an istioctl bug-report archive',
+    load: () => import('./commands/gather'),
+  },
   open: {
     summary:
       'open ARCHIVE|DIR... [--port N] [--no-live]     the dashboard on istioctl bug-report archives',

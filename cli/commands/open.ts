@@ -122,7 +122,14 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
   try {
     const server = spawn(
       bin('tsx'),
-      [path.join(root, 'server/archive/main.ts'), '--kubeconfig', kubeconfig, ...parsed.archives],
+      [
+        path.join(root, 'server/archive/main.ts'),
+        '--kubeconfig',
+        kubeconfig,
+        '--data-dir',
+        parsed.dataDir,
+        ...parsed.archives,
+      ],
       {
         cwd: root,
         stdio: ['ignore', 'pipe', 'pipe'],

@@ -184,6 +184,22 @@ export class HistoryStore implements IpHistory {
     this.maybeFlush();
   }
 
+  /**
+   * Pod IP intervals another store recorded (a gathered archive's), written as they were: the
+   * pods that are gone keep their IPs' history here too. An interval of a pod the feeds see
+   * again is the same row (pod key and IP), updated by what they see.
+   */
+  importIntervals(intervals: Iterable<PodInterval>): number {
+    const w = this.writable();
+    let n = 0;
+    for (const i of intervals) {
+      w.interval(intervalToRow(storePodKey(i.uid, i.namespace, i.name), i));
+      n++;
+    }
+    this.flush();
+    return n;
+  }
+
   /** Records a watcher's state (listing, watching, retrying...) for health reporting. */
   recordWatchState(resource: string, state: string, at: number): void {
     this.writable().watchState({ resource, resource_version: null, state, updated: at });

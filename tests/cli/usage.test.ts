@@ -125,6 +125,60 @@ describe('meshdx: help and wrong flags, from the real command line', () => {
     },
   );
 
+  it('meshdx gather: its usage, a wrong flag, a missing value, a missing -o, a bad --since', async () => {
+    const [help, bogus] = await Promise.all([
+      meshdx(['gather', '-o', 'x.tar.gz', '--help']),
+      meshdx(['gather', '-o', 'x.tar.gz', '--bogus']),
+    ]);
+    expect(help.code).toBe(0);
+    expect(help.stdout).toMatch(/^usage: meshdx gather -o FILE /);
+    expectUsageError(bogus, 'gather', 'unknown option --bogus');
+    const cases: [string[], string][] = [
+      [['-o', 'x.tar.gz', '--since'], '--since needs a value'],
+      [['--since', '30m'], 'an output file is needed: -o FILE'],
+      [['-o', 'x.tar.gz', '--since', '30'], '--since "30" is not a duration'],
+      [
+        ['-o', 'x.tar.gz', '--namespace', 'Shop'],
+        '--namespace: namespace "Shop" is not a DNS label',
+      ],
+      [['-o', 'x.tar.gz', 'extra'], 'unexpected argument extra'],
+      [['-o', 'no-such-dir/x.tar.gz'], 'the folder'],
+      [['-o', '.'], 'is a folder'],
+      [['-o', 'x.tar.gz', '--history', 'none.sqlite'], '--history none.sqlite does not exist'],
+    ];
+    for (const [args, reason] of cases) {
+      const io = fakeIO(dir);
+      const code = await main(['gather', ...args], io);
+      expectUsageError({ code, stdout: io.out, stderr: io.err }, 'gather', reason);
+    }
+    // a cluster that cannot be reached: nothing written, the reason said in one line
+    const kc = path.join(dir, 'unreachable-kubeconfig');
+    fs.writeFileSync(
+      kc,
+      'apiVersion: v1\nkind: Config\nclusters: [{name: c, cluster: {server: "http://127.0.0.1:9", insecure-skip-tls-verify: true}}]\nusers: [{name: u, user: {}}]\ncontexts: [{name: x, context: {cluster: c, user: u}}]\ncurrent-context: x\n',
+    );
+    const none = await meshdx(['gather', '-o', 'down.tar.gz', '--kubeconfig', kc]);
+    expect(none.code).toBe(2);
+    expect(none.stderr).toMatch(
+      /^meshdx gather: nothing written: cannot reach the API server at 127\.0\.0\.1:9/m,
+    );
+    expect(none.stderr).not.toMatch(/\n\s+at /);
+    expect(fs.readdirSync(dir).filter((f) => f.startsWith('down.tar.gz'))).toEqual([]);
+    const other = await meshdx([
+      'gather',
+      '-o',
+      'down.tar.gz',
+      '--kubeconfig',
+      kc,
+      '--context',
+      'prod',
+    ]);
+    expect(other.code).toBe(2);
+    expect(other.stderr).toMatch(
+      /^meshdx gather: nothing written: context "prod" is not in .*known contexts: x$/m,
+    );
+  }, 120_000);
+
   it('reads what follows `--` as files, help included', async () => {
     const [r, f] = await Promise.all([
       meshdx(['timeline', '--', '-h']),
