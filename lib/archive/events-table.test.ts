@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { humanAgeMs, parseEventsTable } from './events-table';
+import { humanAgeMs } from '../kube/kubectl-events';
+import { parseEventsTable } from './events-table';
 
 // kubectl's HumanDuration forms (k8s.io/apimachinery/pkg/util/duration) and the columns of
 // `kubectl get events` without -o wide (older bug-reports ran it so), read from the header

@@ -1,6 +1,7 @@
 import type { KubeEvent } from '../kube/types';
 import type { ParseProblem } from '../parse-problem';
 import { excerptOf } from '../parse-problem';
+import { EVENTS_TABLE_COLUMNS, humanAgeMs } from '../kube/kubectl-events';
 
 /**
  * `kubectl get events -A -o wide` as a bug-report keeps it (`cluster/events`): a table aligned
@@ -17,19 +18,7 @@ export interface EventsTable {
   columns: string[];
 }
 
-const KNOWN = [
-  'NAMESPACE',
-  'LAST SEEN',
-  'TYPE',
-  'REASON',
-  'OBJECT',
-  'SUBOBJECT',
-  'SOURCE',
-  'MESSAGE',
-  'FIRST SEEN',
-  'COUNT',
-  'NAME',
-] as const;
+const KNOWN = EVENTS_TABLE_COLUMNS;
 
 /** kubectl's resource names (`pod/x`, `replicaset/x`) to kinds. */
 const KINDS: Record<string, string> = {
@@ -51,14 +40,6 @@ const KINDS: Record<string, string> = {
   configmap: 'ConfigMap',
   lease: 'Lease',
 };
-
-/** kubectl's HumanDuration (`45s`, `2m30s`, `5h`, `3d4h`, `2y10d`) in ms, or null. */
-export function humanAgeMs(text: string): number | null {
-  const m = /^(?:(\d+)y)?(?:(\d+)d)?(?:(\d+)h)?(?:(\d+)m)?(?:(\d+)s)?$/.exec(text.trim());
-  if (!m || text.trim() === '') return null;
-  const [y = 0, d = 0, h = 0, min = 0, s = 0] = m.slice(1).map((x) => (x ? Number(x) : 0));
-  return ((((y * 365 + d) * 24 + h) * 60 + min) * 60 + s) * 1000;
-}
 
 function columnStarts(header: string): { name: string; start: number }[] | null {
   const out: { name: string; start: number }[] = [];

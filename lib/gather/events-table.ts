@@ -13,47 +13,9 @@
  */
 import type { KubeEvent } from '../kube/types';
 import { kubectlRef } from '../refs/workload-ref';
+import { EVENTS_TABLE_COLUMNS, humanDuration } from '../kube/kubectl-events';
 
-const HEADERS = [
-  'NAMESPACE',
-  'LAST SEEN',
-  'TYPE',
-  'REASON',
-  'OBJECT',
-  'SUBOBJECT',
-  'SOURCE',
-  'MESSAGE',
-  'FIRST SEEN',
-  'COUNT',
-  'NAME',
-];
-
-const S = 1000;
-const MIN = 60 * S;
-const HOUR = 60 * MIN;
-const DAY = 24 * HOUR;
-const YEAR = 365 * DAY;
-
-/** Kubernetes' HumanDuration: `45s`, `3m2s`, `59m`, `2h5m`, `5h`, `3d4h`, `40d`, `2y10d`. */
-export function humanDuration(ms: number): string {
-  if (ms < -S) return '<invalid>';
-  if (ms < 0) return '0s';
-  const s = Math.floor(ms / S);
-  if (s < 120) return `${s}s`;
-  const m = Math.floor(ms / MIN);
-  if (m < 10) return s % 60 === 0 ? `${m}m` : `${m}m${s % 60}s`;
-  if (m < 3 * 60) return `${m}m`;
-  const h = Math.floor(ms / HOUR);
-  if (h < 8) return m % 60 === 0 ? `${h}h` : `${h}h${m % 60}m`;
-  if (h < 48) return `${h}h`;
-  if (h < 8 * 24)
-    return h % 24 === 0 ? `${Math.floor(h / 24)}d` : `${Math.floor(h / 24)}d${h % 24}h`;
-  const d = Math.floor(ms / DAY);
-  if (ms < 2 * YEAR) return `${d}d`;
-  const y = Math.floor(ms / YEAR);
-  if (ms < 8 * YEAR) return d % 365 === 0 ? `${y}y` : `${y}y${d % 365}d`;
-  return `${y}y`;
-}
+const HEADERS: readonly string[] = EVENTS_TABLE_COLUMNS;
 
 function ageOf(time: string | null | undefined, nowMs: number): string {
   const t = time ? Date.parse(time) : NaN;

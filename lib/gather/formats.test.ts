@@ -3,7 +3,8 @@ import { parse, parseDocument } from 'yaml';
 import { readFixture } from '../../test-support/fixtures';
 import type { KubeEvent } from '../kube/types';
 import { configDumpWithoutSecrets } from './config-dump';
-import { eventsTable, humanDuration } from './events-table';
+import { humanDuration } from '../kube/kubectl-events';
+import { eventsTable } from './events-table';
 import {
   joinedProxyLog,
   parseSince,
