@@ -16,6 +16,7 @@
  */
 import type { ZtunnelParse } from '../configdump/ztunnel';
 import type { DumpProblem } from '../configdump/types';
+import { printedColumns, printedRows, type PrintedRow } from '../configdump/printed-table';
 import { podWorkloadUid } from '../refs/pod-ref';
 import { serviceFqdn } from '../refs/service-host';
 
@@ -56,45 +57,6 @@ const KNOWN = [
   'L7 SUPPORT',
 ];
 
-/** Column names of a header, with the offset each starts at (names may hold one space). */
-function columns(header: string): { name: string; at: number }[] {
-  const out: { name: string; at: number }[] = [];
-  const words = [...header.matchAll(/\S+/g)];
-  for (let i = 0; i < words.length; i++) {
-    const w = words[i] as RegExpMatchArray;
-    const next = words[i + 1];
-    const two = next && next.index === (w.index ?? 0) + w[0].length + 1 ? `${w[0]} ${next[0]}` : '';
-    if (KNOWN.includes(two)) {
-      out.push({ name: two, at: w.index ?? 0 });
-      i++;
-    } else out.push({ name: w[0], at: w.index ?? 0 });
-  }
-  return out;
-}
-
-interface Row {
-  line: number;
-  cells: Map<string, string>;
-}
-
-/** Rows of a tabwriter table up to a blank line: each value starts at its column's offset. */
-function rows(lines: string[], from: number, cols: { name: string; at: number }[]): Row[] {
-  const out: Row[] = [];
-  for (let i = from; i < lines.length; i++) {
-    const text = (lines[i] as string).replace(/\s+$/, '');
-    if (text === '') break;
-    const cells = new Map<string, string>();
-    for (const m of text.matchAll(/\S+/g)) {
-      // the last column starting at or before the value
-      let col = cols[0];
-      for (const c of cols) if (c.at <= (m.index ?? 0)) col = c;
-      if (col) cells.set(col.name, cells.has(col.name) ? `${cells.get(col.name)} ${m[0]}` : m[0]);
-    }
-    out.push({ line: i + 1, cells });
-  }
-  return out;
-}
-
 function problem(line: number, message: string): DumpProblem {
   return { line, reason: 'bad-entry', message };
 }
@@ -117,7 +79,11 @@ export function readZtunnelTables(text: string): ZtunnelTables | null {
   for (let i = 0; i < lines.length; i++) {
     const kind = tableHeaderKind(lines[i] as string);
     if (!kind) continue;
-    const rs = rows(lines, i + 1, columns((lines[i] as string).replace(/\s+$/, '')));
+    const rs = printedRows(
+      lines,
+      i + 1,
+      printedColumns((lines[i] as string).replace(/\s+$/, ''), KNOWN),
+    );
     if (kind === 'connections')
       errors.push(
         problem(
@@ -136,7 +102,7 @@ export function readZtunnelTables(text: string): ZtunnelTables | null {
 
 function addRow(
   kind: ZtunnelTableKind,
-  r: Row,
+  r: PrintedRow,
   dump: ZtunnelParse['dump'],
   errors: DumpProblem[],
 ): void {
