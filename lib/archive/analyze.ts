@@ -12,6 +12,7 @@ import type { Finding } from '../findings/types';
 import { subjectKey } from '../refs/object-ref';
 import type { ParseProblem } from '../parse-problem';
 import { excerptOf } from '../parse-problem';
+import { CLUSTER_SCOPED_KINDS } from '../findings/screen';
 
 export interface AnalyzeMessage {
   level: string;
@@ -23,14 +24,6 @@ export interface AnalyzeMessage {
 }
 
 const LINE = /^(Error|Warning|Info)\s+\[(IST\d{4})\]\s+\((\w+)\s+([^)\s]+)\)\s*(.*)$/;
-const CLUSTER_SCOPED: ReadonlySet<string> = new Set([
-  'Namespace',
-  'Node',
-  'MutatingWebhookConfiguration',
-  'ValidatingWebhookConfiguration',
-  'CustomResourceDefinition',
-  'MeshConfig',
-]);
 
 export function parseAnalyzeOutput(text: string): {
   messages: AnalyzeMessage[];
@@ -58,7 +51,7 @@ export function parseAnalyzeOutput(text: string): {
     if (slash > 0) {
       namespace = ref.slice(0, slash);
       name = ref.slice(slash + 1);
-    } else if (!CLUSTER_SCOPED.has(kind) && ref.split('.').length === 2) {
+    } else if (!CLUSTER_SCOPED_KINDS.has(kind) && ref.split('.').length === 2) {
       [name = ref, namespace = null] = ref.split('.');
     }
     messages.push({ level, code, kind, namespace, name, message });

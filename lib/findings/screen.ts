@@ -32,7 +32,11 @@ import { screenGateway, type ScreenedGateway } from './gateway-hosts';
 
 export { objectProblems };
 
-const CLUSTER_SCOPED: ReadonlySet<string> = new Set([
+/**
+ * The kinds that have no namespace, among those a manifest or istioctl's analyze output names
+ * (an object of any other kind is namespaced; MeshConfig is istioctl's name for the mesh config).
+ */
+export const CLUSTER_SCOPED_KINDS: ReadonlySet<string> = new Set([
   'Namespace',
   'Node',
   'MutatingWebhookConfiguration',
@@ -40,6 +44,7 @@ const CLUSTER_SCOPED: ReadonlySet<string> = new Set([
   'CustomResourceDefinition',
   'ClusterRole',
   'ClusterRoleBinding',
+  'MeshConfig',
 ]);
 
 /**
@@ -181,7 +186,7 @@ export function screenObjects(objects: readonly unknown[], opts: ScreenOptions =
       return;
     }
     const meta = raw.metadata as Obj;
-    const clusterScoped = CLUSTER_SCOPED.has(raw.kind);
+    const clusterScoped = CLUSTER_SCOPED_KINDS.has(raw.kind);
     const ns = clusterScoped
       ? undefined
       : ((meta.namespace as string | undefined) ?? opts.defaultNamespace);
