@@ -43,6 +43,8 @@ interface RawResponse extends TextResponse {
 const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
 
 const DEFAULT_TIMEOUT_MS = 10_000;
+/** Sockets kept alive per API server (and so the most stale ones a request can meet in a row). */
+const MAX_SOCKETS = 64;
 const DEFAULT_MAX_BYTES = 256 * 1024 * 1024;
 /** Credentials from exec plugins and token files are re-read after this long. */
 const AUTH_TTL_MS = 60_000;
@@ -57,7 +59,7 @@ export class KubeTransport {
   private readonly kc: KubeConfig;
   readonly server: URL;
   private auth?: { at: number; opts: https.RequestOptions };
-  private readonly httpAgent = new http.Agent({ keepAlive: true, maxSockets: 64 });
+  private readonly httpAgent = new http.Agent({ keepAlive: true, maxSockets: MAX_SOCKETS });
   /** The API server's clock relative to this process's, from the `Date` of its answers. */
   readonly clock = new ClockOffset();
   /** The request budget (rate, pods/proxy + port-forward slots, counts); shared with port-forwards. */
@@ -81,7 +83,7 @@ export class KubeTransport {
     if (this.server.protocol === 'https:' && opts.agent instanceof https.Agent) {
       // keep one agent (and its sockets) for the TTL instead of one per call
       const agent = opts.agent as https.Agent & { options: https.AgentOptions };
-      opts.agent = new https.Agent({ ...agent.options, keepAlive: true, maxSockets: 64 });
+      opts.agent = new https.Agent({ ...agent.options, keepAlive: true, maxSockets: MAX_SOCKETS });
     }
     this.auth = { at: now, opts };
     return opts;
@@ -116,8 +118,9 @@ export class KubeTransport {
       } catch (e) {
         release();
         const code = (e as NodeJS.ErrnoException).code;
-        if (staleSockets < 1 && e instanceof StaleSocketReset) {
+        if (staleSockets < MAX_SOCKETS && e instanceof StaleSocketReset) {
           // the request never reached the API server: sent again at once, whatever its method
+          // (the next kept-alive socket may have been closed too: at most one try per socket)
           staleSockets++;
           this.budget.noteRetry();
           continue;
