@@ -3,8 +3,8 @@
 //
 // The tests spend much of their time waiting on the servers they start, so the CPU-bound work
 // that does not depend on them runs beside them at a lower CPU priority: `next build` beside the
-// unit and integration tests (Vitest), then Playwright on that build beside the rest of Vitest,
-// and the static checks (tsc, ESLint, Prettier, side by side) beside whatever tests run then. The tests keep the cores
+// unit and integration tests (Vitest), since Playwright needs it next, then the static checks
+// (tsc, ESLint, Prettier, side by side) beside whatever tests run then. The tests keep the cores
 // whenever they want them, and the rest fills the gaps. Any failure fails the run; the output of what ran beside the tests is printed after
 // theirs, one block per command, then the time of each phase.
 import { spawn, spawnSync } from 'node:child_process';
@@ -51,12 +51,10 @@ const secs = (ms) => `${(ms / 1000).toFixed(1)} s`;
 
 /**
  * Runs one command. `capture`: its output is kept (stdout and stderr in the order written) and
- * returned instead of printed. `held`: its output is kept until `held.release()` is called,
- * then printed, and printed as it comes from then on (a command running beside another that
- * prints). Resolves with its exit code (1 when it could not start or was killed by a signal,
- * the signal named in its output).
+ * returned instead of printed. Resolves with its exit code (1 when it could not start or was
+ * killed by a signal, the signal named in its output).
  */
-function run(name, command, args, { capture = false, beside = false, held = null } = {}) {
+function run(name, command, args, { capture = false, beside = false } = {}) {
   const started = Date.now();
   const niceness = beside ? BESIDE : 0;
   return new Promise((resolve) => {
@@ -68,29 +66,16 @@ function run(name, command, args, { capture = false, beside = false, held = null
         : [command, args];
     const child = spawn(file, argv, {
       cwd: root,
-      stdio: capture || held ? ['ignore', 'pipe', 'pipe'] : 'inherit',
+      stdio: capture ? ['ignore', 'pipe', 'pipe'] : 'inherit',
       // its own process group, so that its priority can be restored with its workers'
       detached: beside,
       // captured output is printed later, maybe not to a terminal: no colour codes in it
       env: capture && !process.env.FORCE_COLOR ? { ...process.env, NO_COLOR: '1' } : process.env,
     });
-    if (held) {
-      const kept = [];
-      let live = false;
-      const write = (d) => (live ? process.stdout.write(d) : kept.push(d));
-      child.stdout?.on('data', write);
-      child.stderr?.on('data', write);
-      held.release = () => {
-        live = true;
-        for (const d of kept.splice(0)) process.stdout.write(d);
-      };
-    }
     if (beside && child.pid) groups.set(name, child.pid);
     const chunks = [];
-    if (capture) {
-      child.stdout?.on('data', (d) => chunks.push(d));
-      child.stderr?.on('data', (d) => chunks.push(d));
-    }
+    child.stdout?.on('data', (d) => chunks.push(d));
+    child.stderr?.on('data', (d) => chunks.push(d));
     const done = (code, why) => {
       groups.delete(name);
       if (why) chunks.push(Buffer.from(`\nmeshdx test: ${name} ${why}\n`));
@@ -126,27 +111,18 @@ const checking = building.then(() =>
     run(CHECKS[2], bin('prettier'), ['--check', '.'], { capture: true, beside: true }),
   ]),
 );
-// Playwright starts as soon as the build is in, beside the rest of Vitest: both mostly wait on
-// the servers they start (the CPU time of a whole run was about half of two cores' wall time),
-// so run one after the other they left a core idle for minutes. Neither depends on the other's
-// result; a failure of either fails the run.
-const testing = run('vitest run', bin('vitest'), ['run']);
-// its output waits for Vitest's to end, then follows live
-const playwrightOutput = { release: () => {} };
-const playwrighting = building.then((b) =>
-  b.code === 0
-    ? run('playwright test', bin('playwright'), ['test'], { held: playwrightOutput })
-    : null,
-);
-const vitest = await testing;
+const vitest = await run('vitest run', bin('vitest'), ['run']);
 restorePriority('next build');
 const build = await building;
 phases.push(vitest, build);
 report(build);
-console.log('');
-playwrightOutput.release();
-const playwright = await playwrighting;
-if (playwright) phases.push(playwright);
+
+let playwright = null;
+if (vitest.code === 0 && build.code === 0) {
+  console.log('');
+  playwright = await run('playwright test', bin('playwright'), ['test']);
+  phases.push(playwright);
+}
 for (const name of CHECKS) restorePriority(name);
 const checks = await checking;
 phases.push(...checks);
