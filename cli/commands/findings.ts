@@ -1,4 +1,3 @@
-import fs from 'node:fs';
 import path from 'node:path';
 import type { CliCommand, CliIO, InputLimits } from '../io';
 import { depthError, EXIT_FAIL, EXIT_OK, EXIT_USAGE, limitsOf, readDocument } from '../io';
@@ -19,15 +18,10 @@ import packageJson from '../../package.json';
 import { splitMeshConfigs, type FoundMeshConfig } from '../../lib/findings/mesh-config';
 import { parseMeshConfig } from '../../lib/timeline/meshconfig';
 import { DEFAULT_ROOT_NAMESPACE } from '../../lib/scoping/visibility';
-import { archiveInputKind, archiveRefusal } from './archive-input';
-import { archiveLines, readArchiveInput } from './archive-read';
-import { objectKey } from '../../lib/refs/object-ref';
-import {
-  compareWithAnalyze,
-  parseAnalyzeOutput,
-  type AnalyzeComparison,
-  type AnalyzeMessage,
-} from '../../lib/archive/analyze';
+import { archiveInputKind } from './archive-input';
+import { compareWithAnalyze, type AnalyzeMessage } from '../../lib/archive/analyze';
+import { analyzeJson, analyzeText, archiveManifests } from './findings-archive';
+import { expand, FindingsInputError, readFile } from './findings-sources';
 
 /** What `meshdx findings --help` prints, and what a wrong use is told. */
 export const USAGE =
@@ -40,7 +34,6 @@ export const USAGE =
   '  --mesh-config FILE: the mesh config (a bare mesh config, the istio ConfigMap, or an IstioOperator);\n' +
   '    without it, the first one among the PATHs is used. Its rootNamespace is where a Sidecar\n' +
   '    without selector applies mesh-wide (default istio-system).\n';
-const EXTENSIONS = ['.yaml', '.yml', '.json'];
 export const DEFAULT_MAX_MB = 64;
 
 export type ReadStdin = (maxBytes: number) => Promise<{ text: string } | { tooLarge: true }>;
@@ -57,82 +50,6 @@ const readProcessStdin: ReadStdin = async (maxBytes) => {
   }
   return { text: Buffer.concat(chunks).toString('utf8') };
 };
-
-class FindingsInputError extends Error {}
-
-/** The files of a bug-report archive's cluster/ folder that hold manifests. */
-const ARCHIVE_MANIFESTS = ['k8s-resources', 'k8s-cluster-resources', 'crs'];
-
-interface Source {
-  /** What the user named, or the file found under a folder. */
-  file: string;
-  size: number;
-}
-
-/** Files to read for one PATH: the file itself, or manifests under a folder (recursive, sorted). */
-function expand(p: string, cwd: string): Source[] {
-  const abs = path.resolve(cwd, p);
-  let st: fs.Stats;
-  try {
-    st = fs.statSync(abs);
-  } catch (e) {
-    const code = (e as NodeJS.ErrnoException).code;
-    throw new FindingsInputError(
-      `${p}: ${code === 'ENOENT' ? 'no such file or folder' : code === 'EACCES' ? 'permission denied' : (e as Error).message}`,
-    );
-  }
-  const archive = archiveInputKind(abs);
-  if (archive)
-    throw new FindingsInputError(
-      archiveRefusal('findings', p, archive, 'manifests')
-        .replace(/^meshdx findings: /, '')
-        .trimEnd(),
-    );
-  if (st.isFile()) return [{ file: p, size: st.size }];
-  if (!st.isDirectory()) throw new FindingsInputError(`${p}: not a file or folder`);
-  const out: Source[] = [];
-  const seen = new Set<string>();
-  const walk = (dir: string, shown: string) => {
-    const real = fs.realpathSync(dir);
-    if (seen.has(real)) return;
-    seen.add(real);
-    const entries = fs
-      .readdirSync(dir, { withFileTypes: true })
-      .sort((a, b) => a.name.localeCompare(b.name));
-    for (const d of entries) {
-      if (d.name.startsWith('.')) continue;
-      const full = path.join(dir, d.name);
-      const rel = path.join(shown, d.name);
-      let isDir = d.isDirectory();
-      let isFile = d.isFile();
-      let size = 0;
-      if (d.isSymbolicLink()) {
-        try {
-          const t = fs.statSync(full);
-          isDir = t.isDirectory();
-          isFile = t.isFile();
-        } catch {
-          continue; // a dangling link names nothing to read
-        }
-      }
-      if (isDir) walk(full, rel);
-      else if (isFile && EXTENSIONS.some((x) => d.name.toLowerCase().endsWith(x))) {
-        size = fs.statSync(full).size;
-        out.push({ file: rel, size });
-      }
-    }
-  };
-  walk(abs, p);
-  return out;
-}
-
-function readFile(file: string, cwd: string): string {
-  try {
-    return fs.readFileSync(path.resolve(cwd, file), 'utf8');
-  } catch (e) {
-    throw new FindingsInputError(`${file}: ${(e as Error).message}`);
-  }
-}
 
 type Format = 'text' | 'json' | 'sarif';
 
@@ -233,29 +150,10 @@ export async function runWith(argv: string[], io: CliIO, readStdin: ReadStdin): 
         });
       } else if (archiveInputKind(path.resolve(io.cwd, p)) !== null) {
         // a bug-report archive: the manifests of its cluster/ files (resources, CRs)
-        const ix = await readArchiveInput(io, 'findings', p);
-        if (!ix) return EXIT_USAGE;
-        io.stderr(archiveLines('findings', p, ix));
-        for (const name of ARCHIVE_MANIFESTS) {
-          const rel = ix.layout.cluster[name];
-          if (rel === undefined) {
-            const why = ix.missing.find((m) => m.part.endsWith(`cluster/${name}`))?.reason;
-            io.stderr(
-              `  cluster/${name}: ${why ?? 'not in the archive (--skip-cluster-dump leaves it out, and istioctl writes no file for an empty answer): its objects are unknown'}\n`,
-            );
-            continue;
-          }
-          texts.push({
-            file: `${p}:${rel}`,
-            text: async () => (await ix.read(rel)).toString('utf8'),
-          });
-        }
-        for (const rel of ix.layout.analyze) {
-          const parsed = parseAnalyzeOutput((await ix.read(rel)).toString('utf8'));
-          analyzed = [...(analyzed ?? []), ...parsed.messages];
-        }
-        if (ix.layout.analyze.length === 0)
-          io.stderr('  analyze/: not in the archive: what istioctl analyze said is unknown\n');
+        const a = await archiveManifests(io, p);
+        if (!a) return EXIT_USAGE;
+        texts.push(...a.texts);
+        if (a.analyzed) analyzed = [...(analyzed ?? []), ...a.analyzed];
       } else {
         const found = expand(p, io.cwd);
         if (found.length === 0) {
@@ -432,28 +330,3 @@ function readGivenMeshConfig(
 }
 
 export const run: CliCommand = (argv, io) => runWith(argv, io, readProcessStdin);
-
-const messageText = (m: AnalyzeMessage) =>
-  `${m.level} [${m.code}] (${m.kind} ${m.namespace ? objectKey(m.namespace, m.name) : m.name})`;
-
-/** The archive's own `istioctl analyze` beside meshdx's findings, in lines. */
-function analyzeText(c: AnalyzeComparison): string {
-  const lines = [
-    `beside the archive's istioctl analyze: ${c.agreed.length} agreed, ${c.onlyIstioctl.length} only istioctl, ${c.onlyMeshdx.length} only meshdx, ${c.notClaimed.length} of codes meshdx does not check`,
-    ...c.onlyIstioctl.map((m) => `  only istioctl: ${messageText(m)}`),
-    ...c.onlyMeshdx.map(
-      (f) =>
-        `  only meshdx: ${f.code} (${f.subject.kind} ${f.subject.namespace ? objectKey(f.subject.namespace, f.subject.name) : f.subject.name})`,
-    ),
-  ];
-  return `${lines.join('\n')}\n`;
-}
-
-function analyzeJson(c: AnalyzeComparison) {
-  return {
-    agreed: c.agreed.length,
-    onlyIstioctl: c.onlyIstioctl,
-    onlyMeshdx: c.onlyMeshdx.map((f) => ({ code: f.code, subject: f.subject })),
-    notClaimed: c.notClaimed,
-  };
-}
