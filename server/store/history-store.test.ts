@@ -387,25 +387,3 @@ describe('HistoryStore batching and bad input', () => {
     store.close();
   });
 });
-
-describe('importIntervals (a gathered archive seeding its context)', () => {
-  it("answers who held an IP from another store's intervals, gone pods too, and the feeds meet the same rows", () => {
-    const source = openHistoryStore(':memory:');
-    recordLifecycle(source);
-    const intervals = source.intervals();
-    source.close();
-    const target = openHistoryStore(path.join(dir, 'seeded.sqlite'));
-    expect(target.importIntervals(intervals)).toBe(intervals.length);
-    expect(target.intervals()).toEqual(intervals);
-    // a's deletion had started by then: the archive's answer is the recording store's
-    expect(target.at(IP, T0 + 10 * MIN + 10 * SEC)).toMatchObject({
-      state: 'terminating',
-      holder: { name: 'a' },
-    });
-    expect(target.at(IP, T0 + 12 * MIN)).toMatchObject({ state: 'live', holder: { name: 'b' } });
-    // importing again adds nothing: an interval is its pod and IP
-    target.importIntervals(intervals);
-    expect(target.intervals()).toHaveLength(intervals.length);
-    target.close();
-  });
-});

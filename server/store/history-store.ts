@@ -20,6 +20,7 @@ export type { HistoryStoreOptions, RecordCounts, StoreStats } from './options';
 import { intervalTableFromText } from './interval-load';
 import { DEFAULT_FAILURE_LIMITS, SqliteFailureStore } from './failures';
 import { SqliteLayerEvents } from './layer-events';
+import { FlushTimer } from './flush-timer';
 import type { IntervalTable } from '../../lib/ledger/interval-table';
 
 const MAX_ERRORS = 20;
@@ -46,7 +47,7 @@ export class HistoryStore implements IpHistory {
   private readonly preserved = new Map<string, Map<string, PreservedStart>>();
   /** Pods the file held as not deleted when opened: the only ones with a stored state to diff. */
   private readonly storedLive = new Set<string>();
-  private timer: NodeJS.Timeout | null = null;
+  private readonly flushTimer: FlushTimer;
   /** Prunes that removed intervals (they move the interval revision too). */
   private intervalPrunes = 0;
   /** The IpHistory loadHistory last built, and the interval revision it was built at. */
@@ -81,6 +82,7 @@ export class HistoryStore implements IpHistory {
       }
       for (const key of this.reader.undeletedSnapshotKeys()) this.storedLive.add(key);
     }
+    this.flushTimer = new FlushTimer(() => this.flush(), opts.flushIntervalMs ?? 250);
     this.tracker = new PodIntervalTracker((k, ip) => this.preserved.get(k)?.get(ip));
     this.layers = new SqliteLayerEvents(db, opts.readonly === true);
     this.failures = new SqliteFailureStore(
@@ -232,10 +234,7 @@ export class HistoryStore implements IpHistory {
 
   /** Commits everything pending in one transaction. Returns the rows written. */
   flush(): number {
-    if (this.timer) {
-      clearTimeout(this.timer);
-      this.timer = null;
-    }
+    this.flushTimer.cancel();
     if (!this.writer || this.closed) return 0;
     try {
       const n = this.writer.flush();
@@ -254,14 +253,12 @@ export class HistoryStore implements IpHistory {
 
   /** The intervals of one IP, sorted by start (then pod key). */
   history(ip: string): PodInterval[] {
-    this.flush();
-    return this.reader.intervalsForIp(ip);
+    return this.read((r) => r.intervalsForIp(ip));
   }
 
   /** Every interval, ordered by IP then start. */
   intervals(): PodInterval[] {
-    this.flush();
-    return [...this.reader.allIntervals()];
+    return this.read((r) => [...r.allIntervals()]);
   }
 
   /**
@@ -292,33 +289,27 @@ export class HistoryStore implements IpHistory {
   }
 
   podSnapshot(namespace: string, name: string): PodSnapshot | null {
-    this.flush();
-    return this.reader.podSnapshot(namespace, name);
+    return this.read((r) => r.podSnapshot(namespace, name));
   }
 
   podSnapshotByUid(uid: string): PodSnapshot | null {
-    this.flush();
-    return this.reader.podSnapshotByUid(uid);
+    return this.read((r) => r.podSnapshotByUid(uid));
   }
 
   deletedPods(since?: number): PodSnapshot[] {
-    this.flush();
-    return this.reader.deletedPods(since);
+    return this.read((r) => r.deletedPods(since));
   }
 
   transitions(uid: string): StoredTransition[] {
-    this.flush();
-    return this.reader.transitions(uid);
+    return this.read((r) => r.transitions(uid));
   }
 
   eventsFor(uid: string): RecordedKubeEvent[] {
-    this.flush();
-    return this.reader.eventsFor(uid);
+    return this.read((r) => r.eventsFor(uid));
   }
 
   eventsForObject(namespace: string, name: string, kind = 'Pod'): RecordedKubeEvent[] {
-    this.flush();
-    return this.reader.eventsForObject(namespace, name, kind);
+    return this.read((r) => r.eventsForObject(namespace, name, kind));
   }
 
   /** Applies the retention settings (pod history: null when none is set; failures: always). */
@@ -366,6 +357,12 @@ export class HistoryStore implements IpHistory {
     }
   }
 
+  /** A read of the database, after what is pending is committed. */
+  private read<T>(f: (r: StoreReader) => T): T {
+    this.flush();
+    return f(this.reader);
+  }
+
   private writable(): BatchWriter {
     if (!this.writer) throw new Error('the history store is open read-only');
     if (this.closed) throw new Error('the history store is closed');
@@ -391,21 +388,8 @@ export class HistoryStore implements IpHistory {
   private maybeFlush(): void {
     const w = this.writer;
     if (!w) return;
-    if (w.pending >= (this.opts.batchSize ?? 10_000)) {
-      this.flush();
-      return;
-    }
-    const delay = this.opts.flushIntervalMs ?? 250;
-    if (this.timer || delay <= 0) return;
-    this.timer = setTimeout(() => {
-      this.timer = null;
-      try {
-        this.flush();
-      } catch {
-        // kept in lastError; the batch stays pending and is retried with the next write
-      }
-    }, delay);
-    this.timer.unref();
+    if (w.pending >= (this.opts.batchSize ?? 10_000)) this.flush();
+    else this.flushTimer.schedule();
   }
 }
 

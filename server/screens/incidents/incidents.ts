@@ -14,10 +14,8 @@ import {
 } from '../../../lib/incidents/choose';
 import type { EndpointSlice, Pod } from '../../../lib/kube/types';
 import { requireName } from '../../../lib/kube/names';
-import { podLogs } from '../../kube/logs';
 import { envoyAdminGet } from '../../kube/podports';
 import { listEndpointSlices, listIstioConfig, listPods } from '../../kube/resources';
-import { mapBounded } from '../../../lib/proxies/pool';
 import type { KubeTransport } from '../../kube/transport';
 import { runtimeFor } from '../../runtime/registry';
 import { defineScreen, type ClusterRuntime } from '../../runtime/runtime';
@@ -30,58 +28,18 @@ import { clientSignals, type SignalSource } from './client-signals';
 import { prometheusSettings } from './prometheus-history';
 import { LastReads, lastReads, podListDetail, viewDeadline, type ViewDeadline } from '../deadline';
 import type { RequestScope } from '../../auth/identity';
-import { podKey, podKeyOfObject } from '../../../lib/refs/pod-ref';
+import { podKeyOfObject } from '../../../lib/refs/pod-ref';
 import type { FailureStore } from '../../../lib/incidents/failure-store';
 import type { IpHistory } from '../../../lib/ledger/ip-history';
 import { readFailures } from '../../../lib/incidents/read-failures';
 import { answerFromStore, planReads, readAndRecord } from './memory';
+import { fetchClientLogs, LOG_LATE } from './client-logs';
 import { logAccess, logAccessScreen, visibleFailures, type LogAccess } from './failure-access';
 
-const LOG_CONCURRENCY = 8;
-const LOG_LIMIT_BYTES = 16 * 1024 * 1024;
-const LOG_TAIL_LINES = 20_000;
-const LOG_LATE = "not read by the view's deadline (MESHDX_VIEW_DEADLINE_MS)";
 /** What the view keeps of its deadline to build the answer once the logs are in. */
 const BUILD_MARGIN_MS = 750;
 /** The share of the view's deadline it waits for the pod history's first Events list. */
 const HISTORY_SHARE = 0.6;
-
-/** The istio-proxy log of each client pod in the window; a failed fetch becomes a source problem. */
-export async function fetchClientLogs(
-  t: KubeTransport,
-  pods: readonly Pod[],
-  q: IncidentsQuery,
-  /** Settles when the view must answer: logs not in by then are a named problem. */
-  until?: Promise<unknown>,
-): Promise<LogInput[]> {
-  const read = async (p: Pod): Promise<LogInput> => {
-    const ns = p.metadata.namespace ?? 'default';
-    const source = podKey(ns, p.metadata.name);
-    try {
-      const text = await podLogs(t, ns, p.metadata.name, 'istio-proxy', {
-        sinceTime: q.from,
-        tailLines: q.from ? undefined : LOG_TAIL_LINES,
-        limitBytes: LOG_LIMIT_BYTES,
-      });
-      return { source, clientPod: source, text };
-    } catch (e) {
-      return {
-        source,
-        clientPod: source,
-        text: '',
-        problem: e instanceof Error ? e.message : String(e),
-      };
-    }
-  };
-  const failed = (p: Pod, problem: string): LogInput => {
-    const source = podKeyOfObject(p);
-    return { source, clientPod: source, text: '', problem };
-  };
-  return mapBounded(pods, LOG_CONCURRENCY, read, {
-    onThrow: (e, p) => failed(p, String(e)),
-    ...(until ? { deadline: until, late: (p: Pod) => failed(p, LOG_LATE) } : {}),
-  });
-}
 
 export interface IncidentsDeps {
   t: KubeTransport;

@@ -22,10 +22,8 @@ import { podIdKey, podKeyOf, podKeyOfObject, parsePodKey } from '../../../lib/re
 import { workloadKey, workloadOfOwner } from '../../../lib/refs/workload-ref';
 import { podLogs } from '../../kube/logs';
 import type { KubeTransport } from '../../kube/transport';
+import { LOG_CONCURRENCY, LOG_LIMIT_BYTES, LOG_TAIL_LINES } from './client-logs';
 
-const LOG_CONCURRENCY = 8;
-const LOG_LIMIT_BYTES = 16 * 1024 * 1024;
-const LOG_TAIL_LINES = 20_000;
 /** A read after a watermark starts this much before it (the kubelet's sinceTime is per second). */
 const OVERLAP_MS = 5_000;
 
