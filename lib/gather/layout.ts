@@ -61,6 +61,18 @@ export function joinedProxyLog(current: string, previous: string | null): string
   return `${PREVIOUS_LOG_PRESENT}\n\n${current}\n\n${PREVIOUS_LOG}\n\n${previous}`;
 }
 
+/** The current log and the previous container's (null: none) of a joined istio-proxy.log. */
+export function splitProxyLog(text: string): { current: string; previous: string | null } {
+  if (!text.startsWith(PREVIOUS_LOG_PRESENT)) return { current: text, previous: null };
+  const rest = text.slice(PREVIOUS_LOG_PRESENT.length).replace(/^\r?\n/, '');
+  const at = rest.indexOf(PREVIOUS_LOG);
+  if (at < 0) return { current: rest, previous: null };
+  return {
+    current: rest.slice(0, at),
+    previous: rest.slice(at + PREVIOUS_LOG.length).replace(/^\r?\n/, ''),
+  };
+}
+
 /** istiod's debug endpoints a bug-report keeps (pilot's :15014 `/debug/<name>`). */
 export const ISTIOD_DEBUG_FILES: readonly string[] = [
   'debug/adsz',

@@ -16,7 +16,8 @@ import { ARCHIVE_PLATFORM, type ArchiveInfo } from '../../lib/api/cluster';
 import type { ArchiveIndex } from '../../lib/archive/read';
 import type { KubeObject } from '../../lib/kube/types';
 import { ServedArchiveObjects, ISTIO_VERSIONS } from './objects';
-import { splitProxyLog, logSlice } from './pod-log';
+import { logSlice } from './pod-log';
+import { splitProxyLog } from '../../lib/gather/layout';
 import { envoyAdminAnswer, istiodDebugAnswer, type ArchivePortAnswer } from './proxy-files';
 import { fieldSelectorTest, labelSelectorTest } from './selectors';
 

@@ -5,19 +5,6 @@
  * `========= Previous log =========` and the previous one (tools/bug-report/pkg/content). The
  * log covers only the window istioctl was given, and may have been cut by it.
  */
-const PRESENT = '========= Previous log present (appended at the end) =========';
-const PREVIOUS = '========= Previous log =========';
-
-export function splitProxyLog(text: string): { current: string; previous: string | null } {
-  if (!text.startsWith(PRESENT)) return { current: text, previous: null };
-  const rest = text.slice(PRESENT.length).replace(/^\r?\n/, '');
-  const at = rest.indexOf(PREVIOUS);
-  if (at < 0) return { current: rest, previous: null };
-  return {
-    current: rest.slice(0, at),
-    previous: rest.slice(at + PREVIOUS.length).replace(/^\r?\n/, ''),
-  };
-}
 
 /** `tailLines`, `sinceTime` (by each line's leading RFC 3339 time when it has one) and `limitBytes`. */
 export function logSlice(text: string, q: URLSearchParams): string {
