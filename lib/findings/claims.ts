@@ -4,6 +4,7 @@
  * analyzers use) the reference types. tests/findings/analyzer-agreement.test.ts holds meshdx to
  * it on istioctl's own test inputs; a code meshdx cannot get right is not listed.
  */
+import { RULE_CLAIMS } from './rules';
 import type { Finding } from './types';
 
 export interface IstioctlClaim {
@@ -63,6 +64,7 @@ export const ISTIOCTL_CLAIMS: readonly IstioctlClaim[] = [
     analyzer: 'destinationrule.PodNotSelectedAnalyzer',
     kinds: ['DestinationRule'],
   },
+  ...RULE_CLAIMS,
 ];
 
 export function claimOf(f: Finding): IstioctlClaim | undefined {

@@ -12,6 +12,7 @@ import { guarded } from './guard';
 import { hasProxy } from '../dataplane/proxy-container';
 import { injectionFindings, namespaceInjection, podInjectionOverride } from './injection';
 import { referenceFindings } from './references';
+import { ruleFindings } from './rules';
 import {
   ambientNamespaces,
   screenObjects,
@@ -73,6 +74,7 @@ export function checkScreened(
       sidecarSelectionFindings(s.sidecars, selectablePods(s), rootNamespace, ambientNamespaces(s)),
     ),
     ...guarded('references', () => referenceFindings(s)),
+    ...ruleFindings(s, rootNamespace),
   ];
 }
 

@@ -6,6 +6,7 @@ import { SCOPING } from '../scoping/codes';
 import { TIMELINE } from '../timeline/codes';
 import { mergeCatalogs } from './catalog';
 import { CONFIG, PLATFORM } from './codes';
+import { RULE_CATALOG } from './rules';
 import type { FindingCatalogEntry } from './types';
 
 export const ALL_CATALOG: readonly FindingCatalogEntry[] = mergeCatalogs(
@@ -16,6 +17,7 @@ export const ALL_CATALOG: readonly FindingCatalogEntry[] = mergeCatalogs(
   TIMELINE.entries,
   INCIDENTS.entries,
   AMBIENT.entries,
+  RULE_CATALOG,
 );
 
 const BY_CODE: ReadonlyMap<string, FindingCatalogEntry> = new Map(

@@ -80,6 +80,11 @@ export interface Screened extends Pick<
   nodesUnknown: string | null;
   /** Objects of kinds no check reads. */
   others: number;
+  /**
+   * Every object with a kind and readable metadata, of any kind, namespace defaulted (cluster-
+   * scoped kinds have none): what the analyzer rules read (lib/findings/rules).
+   */
+  objects: KubeObject[];
   /** MDX0002, one per malformed object; MDX0004, one per object used only in part. */
   findings: Finding[];
 }
@@ -151,6 +156,7 @@ export function screenObjects(objects: readonly unknown[], opts: ScreenOptions =
     nodes: [],
     nodesUnknown: opts.nodesUnknown ?? null,
     others: 0,
+    objects: [],
     findings: [],
   };
   objects.forEach((raw, index) => {
@@ -159,6 +165,7 @@ export function screenObjects(objects: readonly unknown[], opts: ScreenOptions =
       s.findings.push(malformed(raw, index, ['kind is missing'], origin));
       return;
     }
+    if (metadataProblems(raw).length === 0) s.objects.push(withNamespace(raw, opts));
     if (raw.kind === 'Gateway' && metadataProblems(raw).length === 0) {
       const meta = raw.metadata as Obj;
       const ns = (meta.namespace as string | undefined) ?? opts.defaultNamespace ?? 'default';
@@ -226,6 +233,16 @@ export function screenObjects(objects: readonly unknown[], opts: ScreenOptions =
     }
   });
   return s;
+}
+
+/** The object with the namespace a namespaced object without one is applied to. */
+function withNamespace(raw: Obj, opts: ScreenOptions): KubeObject {
+  const meta = raw.metadata as Obj;
+  if (CLUSTER_SCOPED_KINDS.has(raw.kind as string) || isStr(meta.namespace)) {
+    return raw as unknown as KubeObject;
+  }
+  const ns = opts.defaultNamespace ?? 'default';
+  return { ...raw, metadata: { ...meta, namespace: ns } } as unknown as KubeObject;
 }
 
 function malformed(raw: unknown, index: number, problems: string[], origin?: string): Finding {

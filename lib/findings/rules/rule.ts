@@ -1,0 +1,51 @@
+/**
+ * One analyzer rule, one file: each rule under lib/findings/rules/ exports its catalog entries
+ * (code, severity, title, description), the istioctl codes it claims to report as istioctl does,
+ * the kinds of object it reads and its check. The catalog, the claims and the kinds the server
+ * lists are derived from the rules (./index.ts); nothing about a code is written elsewhere.
+ */
+import type { KubeObject } from '../../kube/types';
+import type { Catalog } from '../catalog';
+import type { Screened } from '../screen';
+import type { Finding } from '../types';
+
+/** An istioctl code a rule reports as istioctl does, on subjects of these kinds. */
+export interface RuleClaim {
+  code: string;
+  kinds: readonly string[];
+  /** evidence.reftype values, when the code is shared by several checks. */
+  reftypes?: readonly string[];
+}
+
+/** What a check reads: the screened objects, and every object of a kind by its name. */
+export interface RuleContext {
+  screened: Screened;
+  /** The namespace of Istio's root config (istio-system unless the mesh config says else). */
+  rootNamespace: string;
+  /** Every object of `kind` that was read with readable metadata, namespace defaulted. */
+  objects(kind: string): readonly KubeObject[];
+}
+
+export interface AnalyzerRule<K extends string = string> {
+  /** The file's name: stable, used to name the check when it fails on an object (MDX0003). */
+  id: string;
+  /** The istioctl analyzer the rule follows, as istioctl names it; null for meshdx's own. */
+  analyzer: string | null;
+  catalog: Catalog<K>;
+  claims: readonly RuleClaim[];
+  /** Kinds whose objects the check reads (the server lists these). */
+  reads: readonly string[];
+  check(ctx: RuleContext): Finding[];
+}
+
+/** A rule, checked for consistency: it claims only codes of its own catalog. */
+export function defineRule<K extends string>(rule: AnalyzerRule<K>): AnalyzerRule<K> {
+  const codes = new Set(rule.catalog.entries.map((e) => e.code));
+  for (const c of rule.claims) {
+    if (!codes.has(c.code)) throw new Error(`rule ${rule.id} claims ${c.code}, not in its catalog`);
+  }
+  if (rule.claims.length > 0 && rule.analyzer === null) {
+    throw new Error(`rule ${rule.id} claims istioctl codes but names no istioctl analyzer`);
+  }
+  return rule;
+}
