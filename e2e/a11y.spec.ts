@@ -1,6 +1,6 @@
 import AxeBuilder from '@axe-core/playwright';
 import { expect, test } from '@playwright/test';
-import { base, PORTS, snap } from './support';
+import { base, PORTS, snap, watchContentSecurityPolicy } from './support';
 import { podHref } from '../lib/refs/pod-ref';
 
 const demo = base(PORTS.demo);
@@ -27,7 +27,11 @@ async function podPath(): Promise<string> {
 }
 
 for (const [name, path] of VIEWS) {
-  test(`${name}: no serious or critical accessibility violations`, async ({ page }) => {
+  test(`${name}: no serious or critical accessibility violations, nor CSP violations`, async ({
+    page,
+  }) => {
+    // the view's first render keeps to its nonce CSP (security.spec.ts checks the headers)
+    const csp = await watchContentSecurityPolicy(page);
     await page.goto(`${demo}${path ?? (await podPath())}`);
     await expect(page.getByTestId('loading')).toHaveCount(0, { timeout: 30_000 });
     const result = await new AxeBuilder({ page })
@@ -42,6 +46,7 @@ for (const [name, path] of VIEWS) {
         nodes: v.nodes.slice(0, 3).map((n) => n.target.join(' ')),
       }));
     expect(bad, JSON.stringify(bad, null, 2)).toEqual([]);
+    expect(csp).toEqual([]);
     if (name === 'findings') await snap(page, 'findings');
   });
 }

@@ -202,30 +202,34 @@ async function everyPageAnswers(page: Page, app: string, mode: 'token' | 'header
   }
 }
 
-test.describe('every page for a signed-in user', () => {
+// Every page and detail route in the browser, as a signed-in user. Header mode derives the
+// user at the same edge and hands it to the same pages as a value: its every-page walk is
+// tests/auth/pages.test.ts's (every page rendered as the impersonated user, against a
+// token-checking API server), and in the browser 'header mode' above and the pod page below.
+test('every page answers for a user signed in with a token', async ({ page }) => {
   test.setTimeout(240_000);
-  // two dashboards, two users: the modes walk their pages side by side, on two workers
-  test.describe.configure({ mode: 'parallel' });
+  const { users } = fixture('token');
+  await page.goto(`${tokenApp}/login`);
+  await signIn(page, users.alice.token);
+  await expect(page.getByTestId('whoami-text')).toContainText('signed in as alice');
+  await everyPageAnswers(page, tokenApp, 'token');
+  await snap(page, 'identity-token-pod');
+});
 
-  test('token mode', async ({ page }) => {
-    const { users } = fixture('token');
-    await page.goto(`${tokenApp}/login`);
-    await signIn(page, users.alice.token);
-    await expect(page.getByTestId('whoami-text')).toContainText('signed in as alice');
-    await everyPageAnswers(page, tokenApp, 'token');
-    await snap(page, 'identity-token-pod');
+test('a detail page answers for the user an authenticating proxy names', async ({ browser }) => {
+  const context = await browser.newContext({
+    extraHTTPHeaders: {
+      'X-Forwarded-User': 'bob@example.com',
+      'X-Forwarded-Groups': 'meshdx-viewers',
+    },
   });
-
-  test('header mode', async ({ browser }) => {
-    const context = await browser.newContext({
-      extraHTTPHeaders: {
-        'X-Forwarded-User': 'bob@example.com',
-        'X-Forwarded-Groups': 'meshdx-viewers',
-      },
-    });
-    const page = await context.newPage();
-    await everyPageAnswers(page, headerApp, 'header');
-    await snap(page, 'identity-header-pod');
-    await context.close();
-  });
+  const page = await context.newPage();
+  const route = `/pods/${await meshedPod('header')}`;
+  const res = await page.goto(`${headerApp}${route}`);
+  expect(res?.status(), route).toBe(200);
+  expect(await waitForData(page, 30_000), route).toBeNull();
+  await expect(page.getByTestId('error-panel'), route).toHaveCount(0);
+  await expect(page.getByTestId('whoami-text')).toContainText('signed in as bob@example.com');
+  await snap(page, 'identity-header-pod');
+  await context.close();
 });

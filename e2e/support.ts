@@ -41,6 +41,29 @@ export const PROMETHEUS_DEMO_KUBECONFIG = path.join(
   'prometheus-demo.kubeconfig',
 );
 export const base = (port: number) => `http://127.0.0.1:${port}`;
+
+/**
+ * Collects the page's Content-Security-Policy violations (and uncaught errors) from now on:
+ * the browser's securitypolicyviolation events and its "Refused to ..." console messages. Call
+ * before the first navigation; the list fills as the page runs.
+ */
+export async function watchContentSecurityPolicy(page: Page): Promise<string[]> {
+  const violations: string[] = [];
+  page.on('console', (m) => {
+    if (/Content.Security.Policy|Refused to (load|execute|apply|evaluate|connect)/i.test(m.text()))
+      violations.push(`${page.url()}: ${m.text()}`);
+  });
+  page.on('pageerror', (e) => violations.push(`${page.url()}: ${e.message}`));
+  await page.addInitScript(() => {
+    document.addEventListener('securitypolicyviolation', (e) =>
+      console.error(
+        `Content-Security-Policy violation: ${e.violatedDirective} ${e.blockedURI} ${e.sample}`,
+      ),
+    );
+  });
+  return violations;
+}
+
 export const SCREENSHOTS = path.join(import.meta.dirname, '..', 'test-results', 'screenshots');
 
 /** Full-page screenshot for the report; waits for data, not for time. */
