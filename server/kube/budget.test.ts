@@ -2,15 +2,18 @@ import { describe, expect, it } from 'vitest';
 import { RequestBudget, requestKind, TokenBucket } from './budget';
 
 describe('TokenBucket', () => {
-  it('lets a burst through, then spaces requests at the rate', () => {
+  it('lets a burst through, then a token per 1/QPS, never more than the burst after a pause', () => {
     let now = 0;
     const b = new TokenBucket(10, 3, () => now);
-    expect([b.reserve(), b.reserve(), b.reserve()]).toEqual([0, 0, 0]);
-    // the 4th and 5th wait 100 and 200 ms at 10 QPS
-    expect(b.reserve()).toBe(100);
-    expect(b.reserve()).toBe(200);
-    now = 1_000; // 10 tokens refilled, minus the 2 owed, capped at burst 3
-    expect([b.reserve(), b.reserve(), b.reserve(), b.reserve()]).toEqual([0, 0, 0, 100]);
+    expect([b.tryTake(), b.tryTake(), b.tryTake(), b.tryTake()]).toEqual([true, true, true, false]);
+    // the next whole token at 10 QPS is 100 ms away
+    expect(b.untilNext()).toBe(100);
+    now = 50;
+    expect(b.untilNext()).toBe(50);
+    now = 100;
+    expect([b.tryTake(), b.tryTake()]).toEqual([true, false]);
+    now = 10_000; // a long pause refills to the burst, not to 100 tokens
+    expect([b.tryTake(), b.tryTake(), b.tryTake(), b.tryTake()]).toEqual([true, true, true, false]);
   });
 });
 
@@ -66,5 +69,31 @@ describe('RequestBudget', () => {
     expect(slept).toEqual([1000, 1000]);
     expect(s.throttledWaits).toBe(2);
     expect(s.inFlightProxy).toBe(0);
+  });
+
+  it('after a stall, the waiters go at the rate: never more than burst + QPS x t', async () => {
+    let now = 0;
+    const sent: number[] = [];
+    // a sleep that overshoots by 3 s, as on an event loop that stalled (the clock moves once
+    // the requests let go before it have run)
+    const budget = new RequestBudget(
+      { qps: 10, burst: 5 },
+      () => now,
+      async (ms) => {
+        await new Promise((r) => setImmediate(r));
+        now += ms + 3_000;
+      },
+    );
+    await Promise.all(
+      Array.from({ length: 40 }, () => budget.acquire('list').then(() => sent.push(now))),
+    );
+    expect(sent).toHaveLength(40);
+    for (const at of sent) {
+      const inWindow = sent.filter((t) => t >= at && t < at + 1_000).length;
+      expect(inWindow, `from ${at} ms`).toBeLessThanOrEqual(5 + 10);
+    }
+    // each wake of the stalled loop lets the burst go, no more
+    expect(new Set(sent).size).toBe(8);
+    expect(budget.stats().throttledWaits).toBe(35);
   });
 });

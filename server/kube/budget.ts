@@ -76,13 +76,24 @@ export class TokenBucket {
     this.last = now();
   }
 
-  /** Takes one token; returns how long (ms) the caller must wait before using it. */
-  reserve(): number {
+  private refill(): void {
     const t = this.now();
     this.tokens = Math.min(this.burst, this.tokens + ((t - this.last) / 1000) * this.qps);
     this.last = t;
+  }
+
+  /** Takes a token if a whole one is there now. */
+  tryTake(): boolean {
+    this.refill();
+    if (this.tokens < 1) return false;
     this.tokens -= 1;
-    return this.tokens >= 0 ? 0 : Math.ceil((-this.tokens / this.qps) * 1000);
+    return true;
+  }
+
+  /** How long (ms) until a whole token is there (0: now). */
+  untilNext(): number {
+    this.refill();
+    return this.tokens >= 1 ? 0 : Math.max(1, Math.ceil(((1 - this.tokens) / this.qps) * 1000));
   }
 }
 
@@ -138,6 +149,9 @@ export class RequestBudget {
   private peakQps = 0;
   /** Budgeted requests per whole second (epoch s -> count), the last RATE_WINDOW_S + 1 kept. */
   private readonly perSecond = new Map<number, number>();
+  /** Requests waiting for a token, first asked first. */
+  private readonly waiting: (() => void)[] = [];
+  private handing = false;
   private readonly since: number;
 
   constructor(
@@ -169,16 +183,42 @@ export class RequestBudget {
       };
     }
     if (kind !== 'watch') {
-      const wait = this.bucket.reserve();
-      if (wait > 0) {
-        this.throttledWaits++;
-        this.throttledMs += wait;
-        await this.sleep(wait);
-      }
+      await this.token();
       this.noteSent();
     }
     this.counts[kind]++;
     return release;
+  }
+
+  /**
+   * A token for one request, in the order asked. Waiters queue and one timer hands tokens out
+   * as the bucket holds them at the moment it wakes: after an event loop that stalled, the
+   * bucket holds at most its burst, so no window of t seconds ever sends more than
+   * burst + QPS x t (a token reserved ahead for each waiter would let every waiter of the stall
+   * go at once).
+   */
+  private async token(): Promise<void> {
+    if (this.waiting.length === 0 && this.bucket.tryTake()) return;
+    const asked = this.now();
+    this.throttledWaits++;
+    await new Promise<void>((resolve) => {
+      this.waiting.push(resolve);
+      void this.handOut();
+    });
+    this.throttledMs += this.now() - asked;
+  }
+
+  private async handOut(): Promise<void> {
+    if (this.handing) return;
+    this.handing = true;
+    try {
+      while (this.waiting.length > 0) {
+        if (this.bucket.tryTake()) this.waiting.shift()?.();
+        else await this.sleep(this.bucket.untilNext());
+      }
+    } finally {
+      this.handing = false;
+    }
   }
 
   /** A watch opened (by client-node's Watch): counted, never throttled. */
