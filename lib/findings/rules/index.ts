@@ -10,6 +10,7 @@ import { APPLICATION_UID } from './application-uid';
 import { K8S_ANNOTATIONS } from './k8s-annotations';
 import { ALPHA_ANNOTATIONS } from './alpha-annotations';
 import { INJECTION_NAMESPACES } from './injection';
+import { WEBHOOK } from './webhook';
 import type { AnalyzerRule, RuleClaim, RuleContext } from './rule';
 import type { KubeObject } from '../../kube/types';
 
@@ -18,6 +19,7 @@ export const RULES: readonly AnalyzerRule[] = [
   K8S_ANNOTATIONS,
   ALPHA_ANNOTATIONS,
   INJECTION_NAMESPACES,
+  WEBHOOK,
 ];
 
 export const RULE_CATALOG: readonly FindingCatalogEntry[] = RULES.flatMap((r) => r.catalog.entries);
