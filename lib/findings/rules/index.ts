@@ -11,6 +11,7 @@ import { K8S_ANNOTATIONS } from './k8s-annotations';
 import { ALPHA_ANNOTATIONS } from './alpha-annotations';
 import { INJECTION_NAMESPACES } from './injection';
 import { WEBHOOK } from './webhook';
+import { INJECTION_IMAGE } from './injection-image';
 import type { AnalyzerRule, RuleClaim, RuleContext } from './rule';
 import type { KubeObject } from '../../kube/types';
 
@@ -20,6 +21,7 @@ export const RULES: readonly AnalyzerRule[] = [
   ALPHA_ANNOTATIONS,
   INJECTION_NAMESPACES,
   WEBHOOK,
+  INJECTION_IMAGE,
 ];
 
 export const RULE_CATALOG: readonly FindingCatalogEntry[] = RULES.flatMap((r) => r.catalog.entries);
