@@ -7,10 +7,22 @@ import type { FindingCatalogEntry, Finding } from '../types';
 import { guarded } from '../guard';
 import type { Screened } from '../screen';
 import { APPLICATION_UID } from './application-uid';
+import { K8S_ANNOTATIONS } from './k8s-annotations';
+import { ALPHA_ANNOTATIONS } from './alpha-annotations';
+import { INJECTION_NAMESPACES } from './injection';
+import { WEBHOOK } from './webhook';
+import { INJECTION_IMAGE } from './injection-image';
 import type { AnalyzerRule, RuleClaim, RuleContext } from './rule';
 import type { KubeObject } from '../../kube/types';
 
-export const RULES: readonly AnalyzerRule[] = [APPLICATION_UID];
+export const RULES: readonly AnalyzerRule[] = [
+  APPLICATION_UID,
+  K8S_ANNOTATIONS,
+  ALPHA_ANNOTATIONS,
+  INJECTION_NAMESPACES,
+  WEBHOOK,
+  INJECTION_IMAGE,
+];
 
 export const RULE_CATALOG: readonly FindingCatalogEntry[] = RULES.flatMap((r) => r.catalog.entries);
 
