@@ -15,7 +15,7 @@ export type StartupMode =
 
 import type { Verdict } from './verdicts';
 import type { ContainerInstance, PodRestart } from './instances';
-import type { DrainOrder } from './drain-order';
+import type { DrainOrder } from './drain-order-types';
 
 export type { Verdict };
 
