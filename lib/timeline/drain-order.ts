@@ -17,7 +17,7 @@ import { DEFAULT_DRAIN_MS } from './proxyconfig';
 import { containerStatus } from './status';
 import { deletionStartMs } from './instances';
 import { toIso, toMs } from './time';
-import type { DrainOrder, DrainOrderStep } from './drain-order-types';
+import type { DrainOrder, DrainOrderStep, DrainStart } from './drain-order-types';
 
 export type { DrainOrder, DrainOrderStep, DrainStart } from './drain-order-types';
 
