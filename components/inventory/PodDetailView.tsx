@@ -1,5 +1,6 @@
 import type { PodDetail } from './api';
 import { Badge, Card } from '../ui/Card';
+import { DrainOrderTable } from '../timeline/DrainOrderTable';
 import { shortTime } from './format';
 import { PodLink } from './PodLink';
 import { tryParsePodRef } from '../../lib/refs/pod-ref';
@@ -84,6 +85,17 @@ export function PodDetailView({ detail }: { detail: PodDetail }) {
       </Card>
       <IpSpans detail={detail} />
       <Failures detail={detail} />
+      {detail.drainOrder ? (
+        <Card title="Drain order at deletion">
+          <DrainOrderTable order={detail.drainOrder} />
+        </Card>
+      ) : (
+        detail.drainOrderProblem && (
+          <p className="text-xs text-slate-500" data-testid="drain-order-problem">
+            Drain order: {detail.drainOrderProblem}
+          </p>
+        )
+      )}
       <Transitions detail={detail} />
       <OtherIncarnations detail={detail} />
       <Card title="Annotations">

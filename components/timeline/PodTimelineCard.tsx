@@ -5,6 +5,7 @@ import { QueryBoundary } from '../data/QueryBoundary';
 import { shortTime } from '../inventory/format';
 import { Badge, Card } from '../ui/Card';
 import { PodLink } from '../inventory/PodLink';
+import { DrainOrderTable } from './DrainOrderTable';
 import { FixBlock } from './FixBlock';
 import { GanttChart } from './GanttChart';
 import { gapText, VERDICT_HELP, VERDICT_TONE } from './format';
@@ -52,9 +53,11 @@ function Facts({ v }: { v: PodTimelineView }) {
 }
 
 function Verdicts({ v }: { v: PodTimelineView }) {
-  if (v.excluded) return <p className="text-sm text-slate-600">{v.excluded}</p>;
+  if (v.excluded && v.verdicts.length === 0)
+    return <p className="text-sm text-slate-600">{v.excluded}</p>;
   return (
     <div className="space-y-3">
+      {v.excluded && <p className="text-sm text-slate-600">{v.excluded}</p>}
       {v.verdicts.map((x) => (
         <div key={x.code + x.verdict} className="rounded border border-slate-200 p-2">
           <div className="mb-1 text-sm">
@@ -156,6 +159,7 @@ export function PodTimelineCard({
             <div className="mt-3">
               <Verdicts v={v} />
             </div>
+            {v.drainOrder && <DrainOrderTable order={v.drainOrder} />}
             <Markers v={v} />
             <p className="mt-2 text-[11px] text-slate-500">
               Built from the pod&apos;s status, {v.inputs.events} event(s) and{' '}

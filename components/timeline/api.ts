@@ -16,6 +16,7 @@ import { fetchJson } from '../data/fetchJson';
 import { podPath } from '../../lib/refs/pod-ref';
 
 export type {
+  DrainOrderView,
   FixSchema,
   GanttMarkerView,
   InjectionInfo,

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { LatePartsSchema } from './late';
+import { DrainOrderSchema } from './timelines';
 
 /** Where the Istio proxy of a pod lives: none, a classic sidecar, or a native (init) sidecar. */
 export const ProxyPlacementSchema = z.enum([
@@ -207,6 +208,12 @@ export const PodDetailSchema = z.object({
   ),
   /** Failing requests the history store recorded against this pod; null when it could not be read. */
   failures: PodFailuresSchema.nullable(),
+  /**
+   * The order of its shutdown at deletion, as Timelines analysed the pod (the same figures);
+   * null with `drainOrderProblem` saying why (outside the mesh, a gateway, not analysed).
+   */
+  drainOrder: DrainOrderSchema.nullable().optional(),
+  drainOrderProblem: z.string().nullable().optional(),
   /** The other pods of this namespace and name: the live one (deletion null), then deleted ones. */
   otherIncarnations: z.array(
     z.object({

@@ -23,6 +23,47 @@ export const ConfidenceSchema = z.enum(['high', 'medium', 'low']);
 
 export const FixSchema = z.object({ why: z.string(), yaml: z.string().optional() });
 
+export const DrainStartSchema = z.enum([
+  'classic-sigterm',
+  'native-prestop',
+  'native-after-apps',
+  'ztunnel',
+]);
+
+/** One instant of a pod's shutdown at deletion (lib/timeline/drain-order.ts). */
+export const DrainOrderStepSchema = z.object({
+  what: z.enum([
+    'deletion',
+    'app-sigterm',
+    'proxy-drain',
+    'app-exit',
+    'proxy-exit',
+    'last-failure',
+  ]),
+  at: z.string().nullable(),
+  afterDeletionMs: z.number().nullable(),
+  source: z.string(),
+  unknown: z.string().nullable(),
+});
+
+export const DrainOrderSchema = z.object({
+  drainStart: DrainStartSchema,
+  drainStartWhy: z.string(),
+  exitOnZero: z.boolean().nullable(),
+  drainMs: z.number().nullable(),
+  appPreStopSeconds: z.number().nullable(),
+  drainWhileAppServesMs: z.number().nullable(),
+  steps: z.array(DrainOrderStepSchema),
+  failures: z
+    .object({
+      count: z.number(),
+      toTerminating: z.number(),
+      toGone: z.number(),
+      lastAfterDeletionMs: z.number().nullable(),
+    })
+    .nullable(),
+});
+
 export const FleetRowSchema = z.object({
   namespace: z.string(),
   name: z.string(),
@@ -48,6 +89,8 @@ export const FleetRowSchema = z.object({
   startedAt: z.string().nullable(),
   deleted: z.boolean(),
   deletedAt: z.string().nullable(),
+  /** How its proxy starts draining at deletion (the pod page has the whole order); null: none. */
+  drainStart: DrainStartSchema.nullable().optional(),
 });
 
 export const WorkloadGapsSchema = z.object({
@@ -256,6 +299,8 @@ export const PodTimelineViewSchema = z.object({
   gapMs: z.number().nullable(),
   restarts: z.number(),
   verdicts: z.array(VerdictViewSchema),
+  /** The order of its shutdown at deletion; null: outside the mesh, or a gateway. */
+  drainOrder: DrainOrderSchema.nullable(),
   gantt: PodGanttSchema,
   notes: z.array(z.string()),
   /** What the timeline was built from. */
@@ -268,6 +313,7 @@ export type TimelineFleet = z.infer<typeof TimelineFleetSchema>;
 export type TimelinePage = z.infer<typeof TimelinePageSchema>;
 export type TimelinePagedFleet = z.infer<typeof TimelinePagedFleetSchema>;
 export type PodTimelineView = z.infer<typeof PodTimelineViewSchema>;
+export type DrainOrderView = z.infer<typeof DrainOrderSchema>;
 export type GanttRowView = z.infer<typeof GanttRowSchema>;
 export type GanttMarkerView = z.infer<typeof GanttMarkerSchema>;
 export type PodGanttView = z.infer<typeof PodGanttSchema>;

@@ -36,6 +36,7 @@ export const EXPOSURE_CODES: ReadonlySet<string> = new Set([
   'MDX0101', // app started before its sidecar was ready
   'MDX0105', // proxy stops before the app has finished
   'MDX0106', // shutdown needs more than the grace period
+  'MDX0118', // native sidecar drains at the deletion while the app serves
   'MDX0301', // namespace without default Sidecar
   'MDX0503', // TCP only because of a well-known port
   'MDX0507', // external host through PassthroughCluster

@@ -60,6 +60,7 @@ export function toFleetRow(
     startedAt: pod.status?.startTime ?? pod.metadata.creationTimestamp ?? null,
     deleted: deleted !== null,
     deletedAt: deleted?.deletedAt ?? null,
+    drainStart: t.drainOrder?.drainStart ?? null,
   };
 }
 

@@ -11,6 +11,8 @@ import { detectMode } from './mode';
 import { estimateProxyReady } from './proxyready';
 import { holdRedundant, nativeBlocked, nativeStuck } from './native';
 import { judgeShutdown } from './shutdown';
+import { drainOrder } from './drain-order';
+import { judgeDrainOrder } from './drain-verdicts';
 import { judgeStartup } from './startup';
 import type { ToYaml } from './fix';
 import { containerStatus, firstRun } from './status';
@@ -119,6 +121,7 @@ export function analyzePod(pod: Pod, ctx: AnalyzeContext = {}): PodTimeline {
           : null;
   // a native proxy that never got ready blocks the app: that, not the start order, is the verdict
   const blocked = nativeBlocked(pod, mode, apps);
+  const order = drainOrder(pod, mode, ctx.terminationFailures ?? null);
   const judged = [
     instanceNote(
       blocked ?? judgeStartup({ pod: cur.pod, mode, ready, apps, workload, ...toYamlOf(ctx) }),
@@ -127,6 +130,7 @@ export function analyzePod(pod: Pod, ctx: AnalyzeContext = {}): PodTimeline {
     holdRedundant(pod, mode),
     ...judgeShutdown(pod, mode, workload, ctx.toYaml, ctx.terminationFailures ?? null),
     nativeStuck(pod, mode, ctx.transitions ?? []),
+    ...judgeDrainOrder(pod, order, workload, ctx.toYaml),
     ...judgeInstances(pod, lifecycle),
   ].filter((v): v is NonNullable<typeof v> => v !== null);
   // one fix per pod: the fixes of its findings merged into one patch
@@ -155,6 +159,7 @@ export function analyzePod(pod: Pod, ctx: AnalyzeContext = {}): PodTimeline {
     proxyRestarts: proxyStatus?.restartCount ?? 0,
     instances: lifecycle.instances,
     podRestart: lifecycle.podRestart,
+    drainOrder: order,
     verdicts,
     notes: [...mode.notes, ...ready.notes],
   };

@@ -119,6 +119,20 @@ export const TIMELINE = defineCatalog<Verdict | 'mode-flip'>('timeline', {
     description:
       'An app container ended after the pod deletion started with a non-zero exit (143: SIGTERM not handled; 137: SIGKILL at the grace deadline). The exit belongs to the shutdown, not to a failed start.',
   },
+  'native-drain-at-deletion': {
+    code: 'MDX0118',
+    severity: 'warning',
+    title: 'Native sidecar drains at the deletion while the app serves',
+    description:
+      "Istio's injector gives a native istio-proxy the preStop `pilot-agent request POST drain`, and the kubelet runs a sidecar's preStop when the pod's termination starts (Kubernetes 1.29+): the proxy drains while the app still serves (istio#60649) and adds `connection: close` to the app's outbound requests (istio#51855). Raised where the pod's shutdown showed it: the app served after the drain began, or requests failed while it terminated.",
+  },
+  'ambient-gone-before-ztunnel': {
+    code: 'MDX0119',
+    severity: 'warning',
+    title: 'Ambient pod gone before the ztunnels removed it',
+    description:
+      'Requests to an ambient pod failed while it terminated or after it was gone: the ztunnels still held the workload and sent to it (istio#58514). A preStop sleep keeps the pod serving until they have removed it.',
+  },
   unknown: {
     code: 'MDX0107',
     severity: 'info',

@@ -172,7 +172,7 @@ describe('gantt, fleet, findings', () => {
     expect(f.map((x) => [x.code, x.severity])).toEqual([['MDX0101', 'warning']]);
     expect(f[0]?.subject).toEqual({ kind: 'Pod', namespace: 'shop', name: 'web-7d9f8b6c5d-abcde' });
     const codes = timelineCatalog().map((c) => c.code);
-    expect(new Set(codes).size).toBe(17);
+    expect(new Set(codes).size).toBe(19);
     expect(codes.every((c) => /^MDX01\d\d$/.test(c))).toBe(true);
   });
 });

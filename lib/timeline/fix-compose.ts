@@ -22,6 +22,7 @@ import { DEFAULT_GRACE_S } from './proxyconfig';
 import { parseDurationMs } from './time';
 import type { FixNeeds, VerdictResult, Workload } from './types';
 import { isJsonObject } from '../json-object';
+import { mergeSleeps, preStopSleepContainers } from './fix-prestop';
 import { stringify } from 'yaml';
 
 type Json = Record<string, unknown>;
@@ -54,7 +55,12 @@ export function composeNeeds(all: readonly FixNeeds[], graceS: number): FixNeeds
     const cover = Math.ceil(drain / 1000) + GRACE_OVER_DRAIN_S;
     if (cover > Math.max(grace ?? 0, graceS)) grace = cover;
   }
-  return { proxyConfig: config, graceSeconds: grace };
+  const sleeps = mergeSleeps(all);
+  return {
+    proxyConfig: config,
+    graceSeconds: grace,
+    ...(sleeps ? { preStopSleepSeconds: sleeps } : {}),
+  };
 }
 
 /**
@@ -82,6 +88,11 @@ export function unanswered(merged: FixNeeds, need: FixNeeds): string | null {
     if (JSON.stringify(got) !== JSON.stringify(v))
       return `${k} is ${JSON.stringify(got)}, not ${JSON.stringify(v)}`;
   }
+  for (const [c, sec] of Object.entries(need.preStopSleepSeconds ?? {})) {
+    const have = merged.preStopSleepSeconds?.[c];
+    if (have === undefined || have < sec)
+      return `the preStop sleep of ${c} is ${have ?? 'unset'}, shorter than ${sec} s`;
+  }
   if (need.graceSeconds !== null && (merged.graceSeconds ?? 0) < need.graceSeconds)
     return `terminationGracePeriodSeconds ${merged.graceSeconds ?? 'unchanged'} is less than ${need.graceSeconds}`;
   return null;
@@ -103,17 +114,23 @@ export function mergedFix(
       annotations: { [PROXY_CONFIG_ANNOTATION]: mergedProxyConfig(pod, needs.proxyConfig) },
     };
   }
-  if (needs.graceSeconds !== null)
-    template.spec = { terminationGracePeriodSeconds: needs.graceSeconds };
+  const spec: Json = {};
+  const sleeps = needs.preStopSleepSeconds;
+  if (sleeps) spec.containers = preStopSleepContainers(sleeps);
+  if (needs.graceSeconds !== null) spec.terminationGracePeriodSeconds = needs.graceSeconds;
+  if (Object.keys(spec).length > 0) template.spec = spec;
   const keys = [
     ...Object.keys(needs.proxyConfig),
+    ...(sleeps ? ['preStop sleep'] : []),
     ...(needs.graceSeconds !== null ? ['terminationGracePeriodSeconds'] : []),
   ];
   return {
     why:
       why ??
       `one patch for ${answers.join(', ')}: ${keys.join(', ')} set once, for every finding of this object`,
-    yaml: (writes ? proxyConfigLostNote(pod) : '') + templatePatch(w, template, toYaml),
+    yaml:
+      (writes ? proxyConfigLostNote(pod) : '') +
+      templatePatch(w, template, toYaml, sleeps ? 'strategic' : 'merge'),
   };
 }
 
@@ -135,7 +152,7 @@ function exitOnZeroAlternative(
   return mergedFix(
     pod,
     w,
-    { proxyConfig: config, graceSeconds: merged.graceSeconds },
+    { ...merged, proxyConfig: config },
     [],
     toYaml,
     'or, on top of the same patch, let the proxy drain until the app has closed its connections (then MINIMUM_DRAIN_DURATION applies)',

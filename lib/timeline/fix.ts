@@ -64,18 +64,24 @@ export function memoYaml(max = 5_000): ToYaml {
 }
 
 /** The merge patch for the workload that owns the pod, with how to apply it. */
-export function templatePatch(w: Workload, template: Json, toYaml: ToYaml = yamlText): string {
+export function templatePatch(
+  w: Workload,
+  template: Json,
+  toYaml: ToYaml = yamlText,
+  /** strategic: lists of containers are merged by name (a merge patch would replace them). */
+  type: 'merge' | 'strategic' = 'merge',
+): string {
   const ns = w.namespace;
   if (ROLLING.has(w.kind)) {
     return (
-      `# kubectl -n ${ns} patch ${w.kind.toLowerCase()} ${w.name} --type merge --patch-file fix.yaml\n` +
+      `# kubectl -n ${ns} patch ${w.kind.toLowerCase()} ${w.name} --type ${type} --patch-file fix.yaml\n` +
       `# (the ${w.kind} rolls its pods out with the new template)\n` +
       toYaml({ spec: { template } })
     );
   }
   if (w.kind === 'ReplicaSet') {
     return (
-      `# kubectl -n ${ns} patch replicaset ${w.name} --type merge --patch-file fix.yaml\n` +
+      `# kubectl -n ${ns} patch replicaset ${w.name} --type ${type} --patch-file fix.yaml\n` +
       '# a ReplicaSet does not replace running pods (kubectl rollout restart does not apply to it):\n' +
       `# delete its pods so that it recreates them with the new template\n` +
       toYaml({ spec: { template } })
@@ -84,7 +90,7 @@ export function templatePatch(w: Workload, template: Json, toYaml: ToYaml = yaml
   if (w.kind === 'Job' || w.kind === 'CronJob') {
     const cron = w.kind === 'CronJob' ? w.name : cronJobOf(w.name);
     const target = cron
-      ? `# kubectl -n ${ns} patch cronjob ${cron} --type merge --patch-file fix.yaml\n`
+      ? `# kubectl -n ${ns} patch cronjob ${cron} --type ${type} --patch-file fix.yaml\n`
       : '';
     return (
       `# ${workloadText(w)}: a Job's pod template cannot be changed, the fix applies to the next Job:\n` +

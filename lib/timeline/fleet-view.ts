@@ -89,11 +89,18 @@ export async function analyzeHistory(
   return out.filter((a) => inTimelinesFleet(a.timeline));
 }
 
+/** The verdicts that are findings of their workload (with a fix), on Timelines and Findings. */
 const FIXABLE: ReadonlySet<string> = new Set([
   'race',
   'race-restart',
   'drain-too-short',
   'grace-exceeded',
+  'native-drain-at-deletion',
+  'ambient-gone-before-ztunnel',
+  'pod-restart',
+  'app-crash',
+  'init-failed',
+  'exit-at-shutdown',
 ]);
 
 /**
@@ -256,6 +263,7 @@ export function buildPodView(
       evidence: v.evidence,
       fixes: v.fixes,
     })),
+    drainOrder: t.drainOrder,
     gantt: buildGantt(pod, t, events, transitions),
     notes: t.notes,
     inputs: { events: events.length, transitions: transitions.length },

@@ -9,6 +9,7 @@ import type { Pod } from '../kube/types';
 import { codeOf } from './codes';
 import { RESTART_TEXT, type ContainerInstance, type PodLifecycle } from './instances';
 import { toIso } from './time';
+import { podRestartFix, previousLogFix, shutdownExitFix } from './fix-lifecycle';
 import type { VerdictResult } from './types';
 
 const seconds = (i: ContainerInstance): number | null =>
@@ -16,7 +17,7 @@ const seconds = (i: ContainerInstance): number | null =>
     ? null
     : Math.round((i.finishedAt - i.startedAt) / 1000);
 
-function podRestartVerdict(lc: PodLifecycle): VerdictResult | null {
+function podRestartVerdict(pod: Pod, lc: PodLifecycle): VerdictResult | null {
   const r = lc.podRestart;
   if (!r) return null;
   return {
@@ -34,11 +35,11 @@ function podRestartVerdict(lc: PodLifecycle): VerdictResult | null {
       initReran: r.initReran,
       judgedInstance: 'the start after this restart (the earlier runs belong to another instance)',
     },
-    fixes: [],
+    fixes: [podRestartFix(pod, r.cause)],
   };
 }
 
-function crashVerdict(lc: PodLifecycle): VerdictResult | null {
+function crashVerdict(pod: Pod, lc: PodLifecycle): VerdictResult | null {
   const crash = lc.instances.find((i) => i.role === 'app' && i.end === 'crash');
   if (!crash) return null;
   return {
@@ -55,13 +56,21 @@ function crashVerdict(lc: PodLifecycle): VerdictResult | null {
       finishedAt: toIso(crash.finishedAt),
       proxyRestartedWithIt: false,
     },
-    fixes: [],
+    fixes: [
+      previousLogFix(
+        pod,
+        crash.container,
+        crash.reason === 'OOMKilled'
+          ? 'the app ran out of memory: raise its memory limit (its last log lines show what it was doing)'
+          : "the app's own failure: its previous run's log says why it exited",
+      ),
+    ],
   };
 }
 
 const INIT_WAITING = /CrashLoopBackOff|Error/;
 
-function initVerdict(lc: PodLifecycle): VerdictResult | null {
+function initVerdict(pod: Pod, lc: PodLifecycle): VerdictResult | null {
   const failed = lc.instances.find(
     (i) =>
       i.role === 'init' &&
@@ -83,7 +92,15 @@ function initVerdict(lc: PodLifecycle): VerdictResult | null {
       restarts: Math.max(...runs.map((i) => i.run)),
       finishedAt: toIso(last.finishedAt),
     },
-    fixes: [],
+    fixes: [
+      previousLogFix(
+        pod,
+        failed.container,
+        failed.container === 'istio-init'
+          ? "istio-init could not set up the traffic redirection (iptables, NET_ADMIN, or the node's kernel): its log says which; the Istio CNI node agent removes the init container"
+          : 'the init container failed: its log says why',
+      ),
+    ],
   };
 }
 
@@ -100,6 +117,7 @@ function shutdownExitVerdict(pod: Pod, lc: PodLifecycle): VerdictResult | null {
     x.finishedAt === null || lc.deletionStartedAt === null
       ? null
       : x.finishedAt - lc.deletionStartedAt;
+  const killedAtDeadline = x.signal === 'SIGKILL' && after !== null && after >= grace * 1000 - 2000;
   return {
     verdict: 'exit-at-shutdown',
     code: codeOf('exit-at-shutdown'),
@@ -114,18 +132,18 @@ function shutdownExitVerdict(pod: Pod, lc: PodLifecycle): VerdictResult | null {
       deletionStartedAt: toIso(lc.deletionStartedAt),
       finishedAfterDeletionMs: after,
       terminationGracePeriodSeconds: grace,
-      killedAtDeadline: x.signal === 'SIGKILL' && after !== null && after >= grace * 1000 - 2000,
+      killedAtDeadline,
     },
-    fixes: [],
+    fixes: [shutdownExitFix(pod, x.container, x.signal, killedAtDeadline, grace)],
   };
 }
 
 /** The instance verdicts of one pod, worst first. */
 export function judgeInstances(pod: Pod, lc: PodLifecycle): VerdictResult[] {
   return [
-    initVerdict(lc),
-    podRestartVerdict(lc),
-    crashVerdict(lc),
+    initVerdict(pod, lc),
+    podRestartVerdict(pod, lc),
+    crashVerdict(pod, lc),
     shutdownExitVerdict(pod, lc),
   ].filter((v): v is VerdictResult => v !== null);
 }

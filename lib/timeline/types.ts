@@ -15,6 +15,7 @@ export type StartupMode =
 
 import type { Verdict } from './verdicts';
 import type { ContainerInstance, PodRestart } from './instances';
+import type { DrainOrder } from './drain-order-types';
 
 export type { Verdict };
 
@@ -113,6 +114,8 @@ export interface FixNeeds {
   /** Keys of proxy.istio.io/config. */
   proxyConfig: Record<string, unknown>;
   graceSeconds: number | null;
+  /** A preStop `sleep` per app container, seconds (the pod serves that long after deletion). */
+  preStopSleepSeconds?: Record<string, number>;
 }
 
 export interface VerdictResult {
@@ -155,6 +158,8 @@ export interface PodTimeline {
   instances: ContainerInstance[];
   /** The last restart (or eviction) that took the app and the proxy together. */
   podRestart: PodRestart | null;
+  /** The order of its shutdown at deletion (null: outside the mesh, or a gateway). */
+  drainOrder: DrainOrder | null;
   verdicts: VerdictResult[];
   notes: string[];
 }

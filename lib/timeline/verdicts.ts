@@ -47,6 +47,16 @@ export const VERDICTS = {
     tone: 'warn',
     help: 'the proxy stops draining before the app has finished',
   },
+  'ambient-gone-before-ztunnel': {
+    rank: 2,
+    tone: 'warn',
+    help: 'requests failed after the ambient pod terminated: a ztunnel still sent to it (istio#58514)',
+  },
+  'native-drain-at-deletion': {
+    rank: 3,
+    tone: 'warn',
+    help: 'the native proxy began draining at the deletion while the app still served (istio#60649)',
+  },
   'app-crash': {
     rank: 3,
     tone: 'warn',

@@ -151,6 +151,11 @@ describe("a deleted pod's page", () => {
     const oldTimeline = await timelineOf(oldUid);
     expect(oldTimeline).toMatchObject({ uid: oldUid, deleted: true });
     expect(Date.parse(oldTimeline.deletedAt ?? '')).not.toBeNaN();
+    // the gone pod's page shows the drain order Timelines computed for it: one analysis
+    expect(oldTimeline.drainOrder).not.toBeNull();
+    expect(oldTimeline.drainOrder?.steps[0]?.what).toBe('deletion');
+    expect(old.drainOrder).toEqual(oldTimeline.drainOrder);
+    expect(old.drainOrderProblem).toBeNull();
     const noTimeline = await getTimeline('shop', name, 'no-such-uid');
     expect(noTimeline.status).toBe(404);
     const noTimelineErr = (await noTimeline.json()) as { error: { message: string } };

@@ -33,7 +33,11 @@ function leaves(f: FindingFix): Map<string, string> {
       walk(JSON.parse(v) as unknown, `${path}#`);
     }
   };
-  for (const doc of parseAllDocuments(f.yaml ?? '')) walk(doc.toJS() as unknown, '');
+  // a fix that is a command (kubectl describe, logs) is no mapping: it sets no key
+  for (const doc of parseAllDocuments(f.yaml ?? '')) {
+    const body: unknown = doc.toJS();
+    if (isJsonObject(body)) walk(body, '');
+  }
   return out;
 }
 

@@ -13,6 +13,7 @@ import { collectionPath, CORE, listEvents } from '../../kube/resources';
 import { runtimeFor } from '../../runtime/registry';
 import type { ClusterRuntime } from '../../runtime/runtime';
 import type { RequestScope } from '../../auth/identity';
+import { podTimelineFrom, runtimeSource } from '../timelines/timelines';
 
 /**
  * One pod with its labels, annotations, events and past: the deep link for a pod. A pod the
@@ -56,6 +57,7 @@ export async function getPodDetail(
     ips: podIpSpans(obj, rt.store),
     transitions: transitionsOf(rt, obj),
     failures: await failuresOf(rt, obj, null),
+    ...(await drainOrderOf(rt, obj)),
     otherIncarnations: otherIncarnations(obj, history.deletedPods()),
   };
 }
@@ -100,6 +102,7 @@ async function goneDetail(
     ips: podIpSpans(pod, rt.store),
     transitions: transitionsOf(rt, pod),
     failures: await failuresOf(rt, pod, Date.parse(deleted.deletedAt)),
+    ...(await drainOrderOf(rt, pod)),
     otherIncarnations: otherIncarnations(pod, history.deletedPods(), live),
   };
 }
@@ -134,6 +137,35 @@ async function failuresOf(
   } catch {
     // the page still shows what it has; the section says the store could not be read
     return null;
+  }
+}
+
+/**
+ * The pod's drain order as the Timelines analysis of it gives it (one analysis, cached: the page
+ * and Timelines show the same figures); why it is missing otherwise.
+ */
+async function drainOrderOf(
+  rt: ClusterRuntime,
+  pod: Pod,
+): Promise<Pick<PodDetail, 'drainOrder' | 'drainOrderProblem'>> {
+  try {
+    const view = await podTimelineFrom(
+      rt.cache,
+      runtimeSource(rt),
+      pod.metadata.namespace ?? 'default',
+      pod.metadata.name,
+      pod.metadata.uid ?? null,
+    );
+    return {
+      drainOrder: view.drainOrder,
+      drainOrderProblem:
+        view.drainOrder === null ? (view.excluded ?? 'no proxy and not in the ambient mesh') : null,
+    };
+  } catch (e) {
+    return {
+      drainOrder: null,
+      drainOrderProblem: `the pod's timeline could not be built: ${e instanceof Error ? e.message : String(e)}`,
+    };
   }
 }
 

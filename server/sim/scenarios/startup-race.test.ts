@@ -136,6 +136,9 @@ describe('startup-race', () => {
     // instance ends that are not a race (lib/timeline/instances.test.ts judges them on real
     // statuses: a node restart, a kill at shutdown)
     const elsewhere = new Set([
+      // the drain order at deletion of a native and an ambient pod (lib/timeline/drain-order.test.ts)
+      'native-drain-at-deletion',
+      'ambient-gone-before-ztunnel',
       'pod-restart',
       'app-crash',
       'init-failed',
