@@ -200,7 +200,8 @@ describe('an istioctl bug-report archive opened as a cluster', () => {
       { timeout: 60_000, interval: 200 },
     );
     expect(f.source).toMatch(/analyze/);
-    expect(f.notClaimed.map((m) => m.code)).toEqual(['IST0107', 'IST0102']);
+    // its IST0107 and IST0102 are codes meshdx checks too: compared, none left apart
+    expect(f.notClaimed.map((m) => m.code)).toEqual([]);
     await get(scopingGet, '/api/scoping');
   });
 
