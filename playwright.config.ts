@@ -46,8 +46,6 @@ export default defineConfig({
   // wall time on three workers, so four on two cores keep them busy.
   fullyParallel: false,
   workers: 4,
-  // under npm test, holds the specs until Vitest is done (the servers start beside it)
-  globalSetup: './test-support/playwright-gate.ts',
   retries: 0,
   // the run ends with its slowest tests (test-support/playwright-slowest.ts), and fails when a
   // selected test never ran (test-support/playwright-all-ran.ts)

@@ -8,7 +8,6 @@
 // whenever they want them, and the rest fills the gaps. Any failure fails the run; the output of what ran beside the tests is printed after
 // theirs, one block per command, then the time of each phase.
 import { spawn, spawnSync } from 'node:child_process';
-import fs from 'node:fs';
 import path from 'node:path';
 
 const root = path.resolve(import.meta.dirname, '..');
@@ -35,43 +34,6 @@ function restorePriority(name) {
     );
 }
 
-/**
- * Gives a command running beside the tests and every process it started their normal priority
- * back: Playwright's webServers lead process groups of their own, which restorePriority's one
- * group would miss.
- */
-function restoreTreePriority(name) {
-  const pid = groups.get(name);
-  if (pid === undefined || process.platform !== 'linux') return restorePriority(name);
-  const parent = new Map();
-  const pgrp = new Map();
-  for (const entry of fs.readdirSync('/proc')) {
-    if (!/^\d+$/.test(entry)) continue;
-    try {
-      // pid (comm) state ppid pgrp ...: comm may hold spaces, so read after its last ')'
-      const stat = fs.readFileSync(`/proc/${entry}/stat`, 'utf8');
-      const [, ppid, group] = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-      parent.set(Number(entry), Number(ppid));
-      pgrp.set(Number(entry), Number(group));
-    } catch {
-      // ended meanwhile
-    }
-  }
-  const inTree = (p) => {
-    for (let q = p, hops = 0; q > 1 && hops < 64; q = parent.get(q) ?? 0, hops++)
-      if (q === pid) return true;
-    return false;
-  };
-  const trees = new Set([...pgrp].filter(([p]) => inTree(p)).map(([, g]) => g));
-  for (const g of trees) {
-    const r = spawnSync('renice', ['-n', '0', '-g', String(g)], { encoding: 'utf8' });
-    if (r.status !== 0)
-      console.warn(
-        `meshdx test: could not restore priority: ${(r.stderr || r.error?.message || '').trim()}`,
-      );
-  }
-}
-
 // Ctrl-C or a CI timeout: the commands in their own process groups stop too
 for (const signal of ['SIGINT', 'SIGTERM'])
   process.on(signal, () => {
@@ -92,7 +54,7 @@ const secs = (ms) => `${(ms / 1000).toFixed(1)} s`;
  * returned instead of printed. Resolves with its exit code (1 when it could not start or was
  * killed by a signal, the signal named in its output).
  */
-function run(name, command, args, { capture = false, beside = false, env = {}, onChild } = {}) {
+function run(name, command, args, { capture = false, beside = false } = {}) {
   const started = Date.now();
   const niceness = beside ? BESIDE : 0;
   return new Promise((resolve) => {
@@ -108,14 +70,9 @@ function run(name, command, args, { capture = false, beside = false, env = {}, o
       // its own process group, so that its priority can be restored with its workers'
       detached: beside,
       // captured output is printed later, maybe not to a terminal: no colour codes in it
-      env: {
-        ...process.env,
-        ...(capture && !process.env.FORCE_COLOR ? { NO_COLOR: '1' } : {}),
-        ...env,
-      },
+      env: capture && !process.env.FORCE_COLOR ? { ...process.env, NO_COLOR: '1' } : process.env,
     });
     if (beside && child.pid) groups.set(name, child.pid);
-    onChild?.(child);
     const chunks = [];
     child.stdout?.on('data', (d) => chunks.push(d));
     child.stderr?.on('data', (d) => chunks.push(d));
@@ -154,29 +111,6 @@ const checking = building.then(() =>
     run(CHECKS[2], bin('prettier'), ['--check', '.'], { capture: true, beside: true }),
   ]),
 );
-// Playwright starts once the build is in, beside Vitest: its dashboards and simulators start on
-// the cores Vitest leaves idle, and its global setup (test-support/playwright-gate.ts) holds the
-// specs until the gate says go. Its output waits until then, so it does not run into Vitest's.
-const gate = path.join(root, 'test-results', 'e2e-gate');
-fs.mkdirSync(path.dirname(gate), { recursive: true });
-fs.rmSync(gate, { force: true });
-let gateOpen = false;
-const held = [];
-const e2eOut = (stream) => (d) => (gateOpen ? stream.write(d) : held.push([stream, d]));
-const e2e = building.then((b) =>
-  b.code !== 0
-    ? null
-    : run('playwright test', bin('playwright'), ['test'], {
-        // started after Vitest (a build slower than the tests): at once at full priority
-        beside: !gateOpen,
-        env: { MESHDX_E2E_GATE: gate, MESHDX_E2E_GATE_PID: String(process.pid) },
-        capture: true,
-        onChild: (child) => {
-          child.stdout?.on('data', e2eOut(process.stdout));
-          child.stderr?.on('data', e2eOut(process.stderr));
-        },
-      }),
-);
 const vitest = await run('vitest run', bin('vitest'), ['run']);
 restorePriority('next build');
 const build = await building;
@@ -186,16 +120,8 @@ report(build);
 let playwright = null;
 if (vitest.code === 0 && build.code === 0) {
   console.log('');
-  // full priority for the browser run and every server it started (each in a group of its own)
-  restoreTreePriority('playwright test');
-  fs.writeFileSync(gate, 'go');
-  gateOpen = true;
-  for (const [stream, d] of held.splice(0)) stream.write(d);
-  playwright = await e2e;
+  playwright = await run('playwright test', bin('playwright'), ['test']);
   phases.push(playwright);
-} else {
-  fs.writeFileSync(gate, 'stop');
-  await e2e;
 }
 for (const name of CHECKS) restorePriority(name);
 const checks = await checking;
