@@ -40,13 +40,18 @@ describe('injection.Analyzer on namespaces: IST0102, IST0123, IST0148', () => {
     ).toEqual([...multi, 'IST0148 bar']);
   });
 
-  it('names the conflicting labels, and leaves disabled and ambient namespaces be', () => {
+  it("names the conflicting labels, and leaves disabled, ambient and Kubernetes' namespaces be", () => {
     const fs = manifestFindings([
       ns('both', { 'istio-injection': 'enabled', 'istio.io/rev': 'canary' }),
       ns('off', { 'istio-injection': 'disabled', 'istio.io/dataplane-mode': 'ambient' }),
       ns('amb', { 'istio.io/dataplane-mode': 'ambient' }),
       ns('empty-legacy', { 'istio-injection': '' }),
       ns('istio-system'),
+      // Kubernetes' own namespaces are left out, as istioctl leaves them
+      ns('kube-system'),
+      ns('kube-public'),
+      ns('kube-node-lease'),
+      ns('local-path-storage'),
     ]).findings.filter((f) => CODES.has(f.code));
     expect(fs.map((f) => [f.code, f.severity, f.subject.name, f.evidence.labels ?? null])).toEqual([
       ['IST0123', 'warning', 'both', 'istio-injection=enabled, istio.io/rev=canary'],

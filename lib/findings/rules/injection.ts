@@ -16,6 +16,7 @@ import { defineCatalog } from '../catalog';
 import { perObject } from '../guard';
 import type { Finding } from '../types';
 import { defineRule } from './rule';
+import { SYSTEM_NAMESPACES } from '../../protocol/select';
 
 const CATALOG = defineCatalog('config', {
   namespaceNotInjected: {
@@ -93,7 +94,8 @@ function finding(
 
 function check(ns: KubeObject, byDefault: boolean): Finding[] {
   const name = ns.metadata.name;
-  if (name === ISTIO_SYSTEM) return [];
+  // istioctl skips its own namespace and Kubernetes' (inject.IgnoredNamespaces)
+  if (name === ISTIO_SYSTEM || SYSTEM_NAMESPACES.has(name)) return [];
   const labels = labelsOf(ns);
   const legacy = labels.get(LEGACY);
   const out: Finding[] = [];
