@@ -10,15 +10,15 @@ export const SYSTEM_NAMESPACES: ReadonlySet<string> = new Set([
   'local-path-storage',
 ]);
 
-/** istioctl's "Istio control plane" test: an `istio` label, or `release: istio`. */
-export function isControlPlaneService(svc: Service): boolean {
-  const l = svc.metadata.labels ?? {};
+/** istioctl's "Istio control plane" test (util.IsIstioControlPlane): an `istio` label, or `release: istio`. */
+export function isIstioControlPlane(o: Pick<Service, 'metadata'>): boolean {
+  const l = o.metadata.labels ?? {};
   return 'istio' in l || l.release === 'istio';
 }
 
 /** Whether istioctl analyze's port checks apply to the Service. */
 export function portChecksApplyTo(svc: Service): boolean {
-  return !SYSTEM_NAMESPACES.has(svc.metadata.namespace ?? 'default') && !isControlPlaneService(svc);
+  return !SYSTEM_NAMESPACES.has(svc.metadata.namespace ?? 'default') && !isIstioControlPlane(svc);
 }
 
 /** A Service selects a pod when its selector is non-empty and every pair matches (same namespace). */

@@ -8,6 +8,7 @@
 import type { KubeObject } from '../../kube/types';
 import { defineCatalog } from '../catalog';
 import type { Finding } from '../types';
+import { isIstioControlPlane } from '../../protocol/select';
 import { defineRule } from './rule';
 
 /** The UID of istio-proxy, which iptables exempts from capture. */
@@ -42,11 +43,6 @@ function reservedUidAt(podSpec: Raw | null): string | null {
   return null;
 }
 
-function isControlPlane(o: KubeObject): boolean {
-  const labels = o.metadata.labels ?? {};
-  return 'istio' in labels || labels.release === 'istio';
-}
-
 function finding(o: KubeObject, kind: string, at: string): Finding {
   const subject: Finding['subject'] = { kind, name: o.metadata.name };
   if (o.metadata.namespace !== undefined) subject.namespace = o.metadata.namespace;
@@ -78,7 +74,7 @@ export const APPLICATION_UID = defineRule({
     ];
     for (const [kind, podSpecOf] of specs) {
       for (const o of ctx.objects(kind)) {
-        if (isControlPlane(o)) continue;
+        if (isIstioControlPlane(o)) continue;
         const at = reservedUidAt(podSpecOf(o));
         if (at !== null) out.push(finding(o, kind, at));
       }
