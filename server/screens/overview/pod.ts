@@ -14,6 +14,7 @@ import { runtimeFor } from '../../runtime/registry';
 import type { ClusterRuntime } from '../../runtime/runtime';
 import type { RequestScope } from '../../auth/identity';
 import { podTimelineFrom, runtimeSource } from '../timelines/timelines';
+import { podListDetail, viewDeadline } from '../deadline';
 
 /**
  * One pod with its labels, annotations, events and past: the deep link for a pod. A pod the
@@ -30,6 +31,9 @@ export async function getPodDetail(
   const pod = requireName('pod', name);
   const rt = runtimeFor(scope);
   const t = rt.transport;
+  // asked beside the pod and its events; every answer below reads the history
+  const history = historyReadable(rt, `Pod ${podKey(ns, pod)}`);
+  history.catch(() => undefined);
   let obj: Pod;
   let events: KubeEvent[];
   try {
@@ -41,13 +45,13 @@ export async function getPodDetail(
       ),
     ]);
   } catch (e) {
-    if (isKubeError(e) && e.status === 404)
-      return uid ? incarnationDetail(rt, ns, pod, uid, null) : storedPodDetail(rt, ns, pod);
-    throw e;
+    if (!(isKubeError(e) && e.status === 404)) throw e;
+    await history;
+    return uid ? incarnationDetail(rt, ns, pod, uid, null) : storedPodDetail(rt, ns, pod);
   }
+  await history;
   // a link to an earlier pod of the name: that pod, not the one that holds the name now
   if (uid && obj.metadata.uid !== uid) return incarnationDetail(rt, ns, pod, uid, obj);
-  const history = rt.podHistory;
   // filed by name: only this incarnation's (an earlier pod of the same name had its own uid)
   events = events.filter((e) => isEventOfPod(obj, e));
   return {
@@ -58,7 +62,7 @@ export async function getPodDetail(
     transitions: transitionsOf(rt, obj),
     failures: await failuresOf(rt, obj, null),
     ...(await drainOrderOf(rt, obj)),
-    otherIncarnations: otherIncarnations(obj, history.deletedPods()),
+    otherIncarnations: otherIncarnations(obj, rt.podHistory.deletedPods()),
   };
 }
 
@@ -137,6 +141,25 @@ async function failuresOf(
   } catch {
     // the page still shows what it has; the section says the store could not be read
     return null;
+  }
+}
+
+/**
+ * A user's runtime shows meshdx's history once the user's own pod list has come in (the history
+ * is gated on it: server/runtime/history-gate.ts), so the page waits for that list within the
+ * view's deadline, as every view waits for its pods: a page opened as a user's first one, while
+ * that list is still running, is the pod, not a refusal. A list the API server refused is left
+ * to the gate, which names the refusal; any other failure is the page's error.
+ */
+async function historyReadable(rt: ClusterRuntime, view: string): Promise<void> {
+  if (rt.ownsHistory) return;
+  rt.start();
+  try {
+    await viewDeadline(rt, view).need('your pod list', rt.pods.whenListed(), () =>
+      podListDetail(rt),
+    );
+  } catch (e) {
+    if (!(isKubeError(e) && e.status === 403)) throw e;
   }
 }
 
