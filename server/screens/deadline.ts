@@ -236,6 +236,16 @@ export async function firstListWithin(
   }
 }
 
+/**
+ * Waits, within `deadline`, for the runtime's own first pod list (a user's runtime: the history
+ * it shows is gated on that list, server/runtime/history-gate.ts). A refused or failing list
+ * fails here with its error; one still running at the deadline is the 503 naming it.
+ */
+export async function ownPodList(rt: ClusterRuntime, deadline: ViewDeadline): Promise<void> {
+  rt.start();
+  await deadline.need('your pod list', rt.pods.whenListed(), () => podListDetail(rt));
+}
+
 /** The deadline of a view on a runtime (MESHDX_VIEW_DEADLINE_MS). */
 export function viewDeadline(rt: ClusterRuntime, view: string): ViewDeadline {
   return new ViewDeadline(view, rt.settings.MESHDX_VIEW_DEADLINE_MS);

@@ -14,7 +14,7 @@ import { runtimeFor } from '../../runtime/registry';
 import type { ClusterRuntime } from '../../runtime/runtime';
 import type { RequestScope } from '../../auth/identity';
 import { podTimelineFrom, runtimeSource } from '../timelines/timelines';
-import { podListDetail, viewDeadline } from '../deadline';
+import { ownPodList, viewDeadline } from '../deadline';
 
 /**
  * One pod with its labels, annotations, events and past: the deep link for a pod. A pod the
@@ -153,11 +153,8 @@ async function failuresOf(
  */
 async function historyReadable(rt: ClusterRuntime, view: string): Promise<void> {
   if (rt.ownsHistory) return;
-  rt.start();
   try {
-    await viewDeadline(rt, view).need('your pod list', rt.pods.whenListed(), () =>
-      podListDetail(rt),
-    );
+    await ownPodList(rt, viewDeadline(rt, view));
   } catch (e) {
     if (!(isKubeError(e) && e.status === 403)) throw e;
   }

@@ -36,7 +36,7 @@ import {
 } from '../incidents/failure-access';
 import { getTimelinePage } from '../timelines/timelines';
 import { windowOf } from '../window';
-import { podListDetail, viewDeadline } from '../deadline';
+import { ownPodList, viewDeadline } from '../deadline';
 import { isKubeError } from '../../kube/errors';
 
 /** Who may delete which snapshot (said by the list and in docs/operating.md). */
@@ -262,10 +262,8 @@ async function mayOpen(
  * deadline, is the error a live view gives (not a refusal: it does not tell what the user may read).
  */
 async function podsListedByUser(rt: ClusterRuntime, id: string): Promise<void> {
-  rt.start();
-  const deadline = viewDeadline(rt, `Snapshot ${id}`);
   try {
-    await deadline.need('your pod list', rt.pods.whenListed(), () => podListDetail(rt));
+    await ownPodList(rt, viewDeadline(rt, `Snapshot ${id}`));
   } catch (e) {
     if (!isKubeError(e) || e.status !== 403) throw e;
     throw new RequestError(
