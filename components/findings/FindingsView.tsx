@@ -11,6 +11,7 @@ import { GroupList } from './GroupList';
 import { countByCode, sortFindings } from './summary';
 import { useClusterContext } from '../data/useClusterContext';
 import { LateNote } from '../ui/LateNote';
+import { ReportTime } from '../ui/ReportTime';
 import { FindingTable } from './FindingTable';
 import { findingNamespace } from '../../lib/findings/links';
 import type { FindingSubject } from '../../lib/findings/types';
@@ -47,6 +48,7 @@ export function FindingsView() {
         return (
           <div className="space-y-4">
             <LateNote late={report.late} />
+            <ReportTime at={report.generatedAt} what="Findings" />
             <Card
               title={`${counted(groups.length, 'kind')} of finding, worst first`}
               testId="findings-groups-card"

@@ -9,6 +9,7 @@ import { counted } from '../../lib/text-list';
 import { Badge, Card } from '../ui/Card';
 import { useClusterContext } from '../data/useClusterContext';
 import { withContext } from '../../lib/api/context';
+import { ReportTime } from '../ui/ReportTime';
 
 const TONE = { error: 'bad', warning: 'warn', info: 'info' } as const;
 /** Codes shown here; the rest are one click away on Findings. */
@@ -57,6 +58,7 @@ export function AttentionCard() {
           return (
             <div className="space-y-2">
               {partial}
+              <ReportTime at={report.generatedAt} what="Findings" />
               <p className="text-xs text-slate-600" data-testid="attention-totals">
                 {counted(bySeverity.error, 'error')}, {counted(bySeverity.warning, 'warning')},{' '}
                 {counted(bySeverity.info, 'note')} in {counted(codes.length, 'kind')} of finding.
