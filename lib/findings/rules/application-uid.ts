@@ -10,6 +10,7 @@ import { defineCatalog } from '../catalog';
 import type { Finding } from '../types';
 import { isIstioControlPlane } from '../../protocol/select';
 import { defineRule } from './rule';
+import { obj, type Raw } from './raw';
 
 /** The UID of istio-proxy, which iptables exempts from capture. */
 const PROXY_UID = 1337;
@@ -25,9 +26,6 @@ const CATALOG = defineCatalog('config', {
   },
 });
 
-type Raw = Record<string, unknown>;
-const obj = (v: unknown): Raw | null =>
-  v !== null && typeof v === 'object' && !Array.isArray(v) ? (v as Raw) : null;
 const runAsUser = (holder: unknown): unknown => obj(obj(holder)?.securityContext)?.runAsUser;
 
 /** Where in the pod spec UID 1337 is set (`spec.securityContext`, `containers[app]`), if anywhere. */

@@ -19,6 +19,7 @@ import type { KubeObject } from '../../kube/types';
 import { defineCatalog } from '../catalog';
 import type { Finding } from '../types';
 import { defineRule } from './rule';
+import { obj, str, specOf, dataOf, stringMap } from './raw';
 
 const CATALOG = defineCatalog('config', {
   proxyImageMismatch: {
@@ -34,17 +35,6 @@ const INJECTOR_PREFIX = 'istio-sidecar-injector';
 const PROXY = 'istio-proxy';
 /** The image types Istio publishes besides the default one. */
 const IMAGE_TYPES = ['distroless', 'debug'] as const;
-
-type Raw = Record<string, unknown>;
-const obj = (v: unknown): Raw | null =>
-  v !== null && typeof v === 'object' && !Array.isArray(v) ? (v as Raw) : null;
-const str = (v: unknown): string | undefined => (typeof v === 'string' ? v : undefined);
-const specOf = (o: KubeObject): Raw | null => obj((o as KubeObject & { spec?: unknown }).spec);
-const dataOf = (o: KubeObject): Raw | null => obj((o as KubeObject & { data?: unknown }).data);
-const stringMap = (v: unknown): Record<string, string> =>
-  Object.fromEntries(
-    Object.entries(obj(v) ?? {}).filter((e): e is [string, string] => typeof e[1] === 'string'),
-  );
 
 /** The proxy image an injector ConfigMap's values give, or null when they cannot be read. */
 function injectorImage(cm: KubeObject): string | null {

@@ -16,6 +16,7 @@ import { defineCatalog } from '../catalog';
 import { perObject } from '../guard';
 import type { Finding } from '../types';
 import { defineRule } from './rule';
+import { obj } from './raw';
 import { SYSTEM_NAMESPACES } from '../../protocol/select';
 
 const CATALOG = defineCatalog('config', {
@@ -51,10 +52,6 @@ const DATAPLANE_MODE = 'istio.io/dataplane-mode';
 const INJECTOR_CONFIGMAP = 'istio-sidecar-injector';
 /** istioctl skips istio's own namespace by this name, whatever the root namespace. */
 const ISTIO_SYSTEM = 'istio-system';
-
-type Raw = Record<string, unknown>;
-const obj = (v: unknown): Raw | null =>
-  v !== null && typeof v === 'object' && !Array.isArray(v) ? (v as Raw) : null;
 
 function labelsOf(o: KubeObject): Map<string, string> {
   const out = new Map<string, string>();

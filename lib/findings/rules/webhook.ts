@@ -12,6 +12,7 @@ import { defineCatalog } from '../catalog';
 import type { Finding } from '../types';
 import { objectKey } from '../../refs/object-ref';
 import { defineRule } from './rule';
+import { obj, list, strings } from './raw';
 
 const CATALOG = defineCatalog('config', {
   invalidWebhook: {
@@ -24,12 +25,6 @@ const CATALOG = defineCatalog('config', {
 });
 
 const REVISION = 'istio.io/rev';
-
-type Raw = Record<string, unknown>;
-const obj = (v: unknown): Raw | null =>
-  v !== null && typeof v === 'object' && !Array.isArray(v) ? (v as Raw) : null;
-const list = (v: unknown): unknown[] => (Array.isArray(v) ? v : []);
-const strings = (v: unknown): string[] => list(v).filter((s): s is string => typeof s === 'string');
 
 type Labels = Readonly<Record<string, string>>;
 
