@@ -132,6 +132,8 @@ export async function runWith(argv: string[], io: CliIO, readStdin: ReadStdin): 
   let files = 0;
   /** `istioctl analyze`'s messages in the archives given, to hold beside meshdx's findings. */
   let analyzed: AnalyzeMessage[] | null = null;
+  /** Paths that are bug-report archives: a cluster's own objects, not files to add defaults to. */
+  let archives = 0;
   try {
     for (const p of args.paths) {
       const texts: { file: string; text: () => Promise<string> }[] = [];
@@ -152,6 +154,7 @@ export async function runWith(argv: string[], io: CliIO, readStdin: ReadStdin): 
         // a bug-report archive: the manifests of its cluster/ files (resources, CRs)
         const a = await archiveManifests(io, p);
         if (!a) return EXIT_USAGE;
+        archives += 1;
         texts.push(...a.texts);
         if (a.analyzed) analyzed = [...(analyzed ?? []), ...a.analyzed];
       } else {
@@ -250,7 +253,16 @@ export async function runWith(argv: string[], io: CliIO, readStdin: ReadStdin): 
     );
     return EXIT_USAGE;
   }
-  const all = manifestFindings(split.objects, { origins: split.origins, rootNamespace }).findings;
+  const all = manifestFindings(split.objects, {
+    origins: split.origins,
+    rootNamespace,
+    given: {
+      // istioctl adds its file defaults (a stand-in ingress gateway) to files, not to a cluster
+      input: archives === args.paths.length ? 'cluster' : 'files',
+      ...(mesh ? { meshConfig: mesh.mesh ?? {} } : {}),
+      ...(split.networks[0] ? { meshNetworks: split.networks[0].value } : {}),
+    },
+  }).findings;
   const silenced = applySuppressions(all, args.suppress, annotationIndexOfRaw(split.objects));
   // one severity per finding, the one its group gives it (exposure without harm is info), as
   // the dashboard's lists show it: the text, JSON and SARIF outputs agree with them
@@ -326,7 +338,12 @@ function readGivenMeshConfig(
   const first = r.errors[0];
   if (r.settings.from === 'none')
     return `${file}: ${first ? `${first.line}:${first.column}: ${first.message}` : 'no mesh config in it'}`;
-  return { origin: file, settings: r.settings, errors: r.errors };
+  return {
+    origin: file,
+    settings: r.settings,
+    errors: r.errors,
+    ...(r.mesh ? { mesh: r.mesh } : {}),
+  };
 }
 
 export const run: CliCommand = (argv, io) => runWith(argv, io, readProcessStdin);

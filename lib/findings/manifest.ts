@@ -13,6 +13,7 @@ import { hasProxy } from '../dataplane/proxy-container';
 import { injectionFindings, namespaceInjection, podInjectionOverride } from './injection';
 import { referenceFindings } from './references';
 import { ruleFindings } from './rules';
+import type { GivenMeshFiles } from './rules/rule';
 import {
   ambientNamespaces,
   screenObjects,
@@ -24,6 +25,8 @@ import { compareFindings, dedupeFindings, type Finding } from './types';
 
 export interface ManifestOptions extends ScreenOptions {
   rootNamespace?: string;
+  /** Mesh config and mesh networks files given beside the objects (GivenMeshFiles). */
+  given?: GivenMeshFiles;
 }
 
 export interface ManifestResult {
@@ -57,6 +60,7 @@ export function checkScreened(
   s: Screened,
   rootNamespace = 'istio-system',
   accessLogs: readonly ClientRecords[] = [],
+  given: GivenMeshFiles = {},
 ): Finding[] {
   const workloads = [...s.pods, ...s.templates];
   return [
@@ -74,7 +78,7 @@ export function checkScreened(
       sidecarSelectionFindings(s.sidecars, selectablePods(s), rootNamespace, ambientNamespaces(s)),
     ),
     ...guarded('references', () => referenceFindings(s)),
-    ...ruleFindings(s, rootNamespace),
+    ...ruleFindings(s, rootNamespace, given),
   ];
 }
 
@@ -84,8 +88,8 @@ export function manifestFindings(
   opts: ManifestOptions = {},
 ): ManifestResult {
   const screened = screenObjects(objects, { defaultNamespace: 'default', ...opts });
-  const findings = dedupeFindings(checkScreened(screened, opts.rootNamespace)).sort(
-    compareFindings,
-  );
+  const findings = dedupeFindings(
+    checkScreened(screened, opts.rootNamespace, [], { input: 'files', ...opts.given }),
+  ).sort(compareFindings);
   return { findings, screened };
 }

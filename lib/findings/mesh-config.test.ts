@@ -32,8 +32,14 @@ describe('splitMeshConfigs on Istio’s analyzer test data', () => {
       'analyzer/common/meshconfig.yaml',
     ]);
     expect(split.found.every((m) => m.errors.length === 0)).toBe(true);
+    // the mesh networks file (--meshNetworksFile) is split out on its own
+    expect(split.networks.map((m) => m.origin.replace(/:\d+$/, ''))).toEqual([
+      'analyzer/common/meshnetworks.yaml',
+    ]);
     // they are no Kubernetes objects: out of the objects; every other document stays
-    expect(split.objects.length).toBe(all.objects.length - split.found.length);
+    expect(split.objects.length).toBe(
+      all.objects.length - split.found.length - split.networks.length,
+    );
     expect(split.origins.length).toBe(split.objects.length);
   });
 
@@ -59,6 +65,10 @@ describe('splitMeshConfigs on Istio’s analyzer test data', () => {
         origin: 'cm.yaml:1',
         settings: { from: 'configmap', hold: true, rootNamespace: 'istio-config' },
         errors: [],
+        mesh: {
+          rootNamespace: 'istio-config',
+          defaultConfig: { holdApplicationUntilProxyStarts: true },
+        },
       },
     ]);
   });

@@ -13,6 +13,8 @@ export interface FoundMeshConfig {
   origin: string;
   settings: MeshSettings;
   errors: TimelineInputProblem[];
+  /** The mesh config itself, as parsed (RuleContext.meshConfig). */
+  mesh?: Record<string, unknown>;
 }
 
 export interface SplitMeshConfigs<T> {
@@ -21,6 +23,13 @@ export interface SplitMeshConfigs<T> {
   origins: string[];
   /** Every mesh config found, in input order. */
   found: FoundMeshConfig[];
+  /** Every mesh networks document (`networks` only: `--meshNetworksFile`), in input order. */
+  networks: { origin: string; value: Record<string, unknown> }[];
+}
+
+/** A mesh networks document as `istioctl analyze --meshNetworksFile` takes it: `networks` only. */
+function isBareMeshNetworks(o: unknown): o is Record<string, unknown> {
+  return isJsonObject(o) && Object.keys(o).length === 1 && isJsonObject(o.networks);
 }
 
 /** The istio ConfigMap (`istio`, or `istio-REVISION` of a revisioned install) or an IstioOperator. */
@@ -35,13 +44,23 @@ export function splitMeshConfigs<T>(
   objects: readonly T[],
   origins: readonly string[],
 ): SplitMeshConfigs<T> {
-  const out: SplitMeshConfigs<T> = { objects: [], origins: [], found: [] };
+  const out: SplitMeshConfigs<T> = { objects: [], origins: [], found: [], networks: [] };
   objects.forEach((o, i) => {
     const origin = origins[i] ?? `(object #${i + 1})`;
+    if (isBareMeshNetworks(o)) {
+      out.networks.push({ origin, value: o });
+      return;
+    }
     const bare = isBareMeshConfig(o);
     if (bare || (isJsonObject(o) && holdsMeshConfig(o))) {
       const read = meshConfigOfValue(o);
-      if (read) out.found.push({ origin, settings: read.settings, errors: read.errors });
+      if (read)
+        out.found.push({
+          origin,
+          settings: read.settings,
+          errors: read.errors,
+          ...(read.mesh ? { mesh: read.mesh } : {}),
+        });
     }
     if (bare) return;
     out.objects.push(o);

@@ -78,6 +78,11 @@ export interface Screened extends Pick<
   nodes: NodeInfo[];
   /** Why the Nodes could not be read (the cluster's list): subsets by node labels unchecked. */
   nodesUnknown: string | null;
+  /**
+   * Kinds that could not be read, and why (RBAC, a failing API server, the deadline): a rule
+   * that reads one is not run, since what it would say of an absent object is not known.
+   */
+  kindsUnknown: Readonly<Record<string, string>>;
   /** Objects of kinds no check reads. */
   others: number;
   /**
@@ -98,6 +103,8 @@ export interface ScreenOptions {
   gatewaysUnknown?: string | null;
   /** The Nodes could not be read (why): subsets that select by node labels are not checked. */
   nodesUnknown?: string | null;
+  /** Kinds that could not be read, and why (Screened.kindsUnknown). */
+  kindsUnknown?: Readonly<Record<string, string>>;
 }
 
 /** Problems of a string map (labels, annotations, selectors) at `path`. */
@@ -155,6 +162,7 @@ export function screenObjects(objects: readonly unknown[], opts: ScreenOptions =
     serviceEntries,
     nodes: [],
     nodesUnknown: opts.nodesUnknown ?? null,
+    kindsUnknown: opts.kindsUnknown ?? {},
     others: 0,
     objects: [],
     findings: [],

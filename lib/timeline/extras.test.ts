@@ -19,7 +19,14 @@ describe('mesh config', () => {
         'defaultConfig:\n  holdApplicationUntilProxyStarts: true\n  terminationDrainDuration: 20s\n',
       ),
     );
-    expect(cm).toEqual({ settings: { from: 'configmap', hold: true, drainMs: 20000 }, errors: [] });
+    expect(cm).toEqual({
+      settings: { from: 'configmap', hold: true, drainMs: 20000 },
+      errors: [],
+      // the mesh config itself, for the checks that read more of it than these settings
+      mesh: {
+        defaultConfig: { holdApplicationUntilProxyStarts: true, terminationDrainDuration: '20s' },
+      },
+    });
     expect(
       parseMeshConfig('meshConfig:\n  defaultConfig:\n    holdApplicationUntilProxyStarts: true\n')
         .settings.hold,
@@ -52,7 +59,9 @@ describe('mesh config', () => {
 
   it('the real analyzer meshconfig fixture has a defaultConfig without these fields', () => {
     const r = parseMeshConfig(readFixture('istio_config', 'analyzer', 'common', 'meshconfig.yaml'));
-    expect(r).toEqual({ settings: { from: 'mesh' }, errors: [] });
+    expect(r.settings).toEqual({ from: 'mesh' });
+    expect(r.errors).toEqual([]);
+    expect(Object.keys(r.mesh ?? {})).toContain('defaultConfig');
   });
 
   it('errors inside data.mesh carry a position', () => {

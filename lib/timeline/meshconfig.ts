@@ -23,6 +23,8 @@ export interface MeshSettings extends ProxySettings {
 export interface MeshConfigResult {
   settings: MeshSettings;
   errors: TimelineInputProblem[];
+  /** The mesh config itself (MeshConfig's fields, as parsed), for checks that read more of it. */
+  mesh?: Record<string, unknown>;
 }
 
 /** A Kubernetes namespace name (RFC 1123 label). */
@@ -75,6 +77,7 @@ function yamlDocs(
 
 interface Interpreted {
   settings: MeshSettings;
+  mesh?: Record<string, unknown>;
   /** The ConfigMap's data.mesh text and where it sits in the parsed value. */
   inner?: string;
   path?: (string | number)[];
@@ -95,11 +98,15 @@ function interpret(value: unknown): Interpreted | null {
     return { settings: { from: 'configmap' }, inner: data.mesh, path: ['data', 'mesh'] };
   }
   if (isJsonObject(value.spec) && isJsonObject(value.spec.meshConfig)) {
-    return { settings: fromMesh(value.spec.meshConfig, 'meshConfig') };
+    const mesh = value.spec.meshConfig;
+    return { settings: fromMesh(mesh, 'meshConfig'), mesh };
   }
-  if (isJsonObject(value.meshConfig)) return { settings: fromMesh(value.meshConfig, 'meshConfig') };
+  if (isJsonObject(value.meshConfig)) {
+    const mesh = value.meshConfig;
+    return { settings: fromMesh(mesh, 'meshConfig'), mesh };
+  }
   if ('defaultConfig' in value || 'rootNamespace' in value)
-    return { settings: fromMesh(value, 'mesh') };
+    return { settings: fromMesh(value, 'mesh'), mesh: value };
   return null;
 }
 
@@ -181,6 +188,7 @@ function readMeshText(text: string, at?: { line: number; column: number }): Mesh
   const mesh = inner.values.find(isJsonObject);
   return {
     settings: mesh ? fromMesh(mesh, 'configmap') : { from: 'configmap' },
+    ...(mesh ? { mesh } : {}),
     errors: inner.errors.map((e) => ({
       ...e,
       ...at,
@@ -195,10 +203,12 @@ function readMeshText(text: string, at?: { line: number; column: number }): Mesh
  * it holds none.
  */
 export function meshConfigOfValue(value: unknown): MeshConfigResult | null {
-  if (isBareMeshConfig(value)) return { settings: fromMesh(value, 'mesh'), errors: [] };
+  if (isBareMeshConfig(value))
+    return { settings: fromMesh(value, 'mesh'), errors: [], mesh: value };
   const r = interpret(value);
   if (!r) return null;
-  return r.inner === undefined ? { settings: r.settings, errors: [] } : readMeshText(r.inner);
+  if (r.inner !== undefined) return readMeshText(r.inner);
+  return { settings: r.settings, errors: [], ...(r.mesh ? { mesh: r.mesh } : {}) };
 }
 
 export function parseMeshConfig(text: string): MeshConfigResult {
@@ -206,17 +216,22 @@ export function parseMeshConfig(text: string): MeshConfigResult {
   for (const [i, value] of values.entries()) {
     const r = interpret(value);
     if (!r) continue;
-    if (r.inner === undefined) return { settings: r.settings, errors };
+    if (r.inner === undefined)
+      return { settings: r.settings, errors, ...(r.mesh ? { mesh: r.mesh } : {}) };
     // the errors are inside the data.mesh string, not in the file: point at the string and
     // say where inside it
     const read = readMeshText(r.inner, positionOf(text, docs[i], r.path ?? ['data', 'mesh']));
-    return { settings: read.settings, errors: [...errors, ...read.errors] };
+    return {
+      settings: read.settings,
+      errors: [...errors, ...read.errors],
+      ...(read.mesh ? { mesh: read.mesh } : {}),
+    };
   }
   if (errors.length === 0 && values.length > 0) {
     // A mesh config without defaultConfig is valid (all defaults), but say what was read.
     const first = values[0];
     if (isJsonObject(first) && first.kind === undefined)
-      return { settings: { from: 'mesh' }, errors };
+      return { settings: { from: 'mesh' }, errors, mesh: first };
     errors.push({
       line: 1,
       column: 1,

@@ -78,6 +78,7 @@ export const ALPHA_ANNOTATIONS = defineRule({
   catalog: CATALOG,
   claims: [{ code: 'IST0136', kinds: ANNOTATED_KINDS }],
   reads: ANNOTATED_KINDS,
+  perObject: true,
   check(ctx) {
     return ANNOTATED_KINDS.flatMap((kind) =>
       perObject('alpha-annotations', ctx.objects(kind), (o) => check(o, kind)),

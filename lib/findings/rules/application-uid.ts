@@ -61,6 +61,7 @@ export const APPLICATION_UID = defineRule({
   catalog: CATALOG,
   claims: [{ code: 'IST0144', kinds: ['Pod', 'Deployment'] }],
   reads: ['Pod', 'Deployment'],
+  perObject: true,
   check(ctx) {
     const out: Finding[] = [];
     const specs: [string, (o: KubeObject) => Raw | null][] = [

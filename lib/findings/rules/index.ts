@@ -12,8 +12,26 @@ import { ALPHA_ANNOTATIONS } from './alpha-annotations';
 import { INJECTION_NAMESPACES } from './injection';
 import { WEBHOOK } from './webhook';
 import { INJECTION_IMAGE } from './injection-image';
-import type { AnalyzerRule, RuleClaim, RuleContext } from './rule';
+import { ENVOY_FILTER_PATCH } from './envoy-filter-patch';
+import { DESTINATION_RULE_CA } from './destination-rule-ca';
+import { JWT_CLAIM_ROUTE } from './jwt-claim-route';
+import { BLOCKED_CIDRS } from './blocked-cidrs';
+import { SERVICE_ENTRY_ADDRESSES } from './service-entry-addresses';
+import { SERVICE_ENTRY_PROTOCOL } from './service-entry-protocol';
+import { CONFLICTING_GATEWAYS } from './conflicting-gateways';
+import { GATEWAY_SERVICE_PORT } from './gateway-service-port';
+import { K8S_GATEWAY_SELECTOR } from './k8s-gateway-selector';
+import { K8S_GATEWAY_CRD_VERSION } from './k8s-gateway-crd-version';
+import { TELEMETRY_SELECTOR } from './telemetry-selector';
+import { TELEMETRY_PROVIDER } from './telemetry-provider';
+import { TELEMETRY_LIGHTSTEP } from './telemetry-lightstep';
+import { DEPRECATED_FIELDS } from './deprecated-fields';
+import { NEGATIVE_CONDITIONS } from './negative-conditions';
+import { EXTERNAL_CONTROL_PLANE } from './external-control-plane';
+import { MESH_NETWORKS } from './mesh-networks';
+import type { AnalyzerRule, GivenMeshFiles, RuleClaim, RuleContext } from './rule';
 import type { KubeObject } from '../../kube/types';
+import { meshConfigOfValue } from '../../timeline/meshconfig';
 
 export const RULES: readonly AnalyzerRule[] = [
   APPLICATION_UID,
@@ -22,6 +40,23 @@ export const RULES: readonly AnalyzerRule[] = [
   INJECTION_NAMESPACES,
   WEBHOOK,
   INJECTION_IMAGE,
+  ENVOY_FILTER_PATCH,
+  DESTINATION_RULE_CA,
+  JWT_CLAIM_ROUTE,
+  BLOCKED_CIDRS,
+  SERVICE_ENTRY_ADDRESSES,
+  SERVICE_ENTRY_PROTOCOL,
+  CONFLICTING_GATEWAYS,
+  GATEWAY_SERVICE_PORT,
+  K8S_GATEWAY_SELECTOR,
+  K8S_GATEWAY_CRD_VERSION,
+  TELEMETRY_SELECTOR,
+  TELEMETRY_PROVIDER,
+  TELEMETRY_LIGHTSTEP,
+  DEPRECATED_FIELDS,
+  NEGATIVE_CONDITIONS,
+  EXTERNAL_CONTROL_PLANE,
+  MESH_NETWORKS,
 ];
 
 export const RULE_CATALOG: readonly FindingCatalogEntry[] = RULES.flatMap((r) => r.catalog.entries);
@@ -35,7 +70,12 @@ export const RULE_CLAIMS: readonly (RuleClaim & { analyzer: string })[] = RULES.
 export const RULE_KINDS: ReadonlySet<string> = new Set(RULES.flatMap((r) => r.reads));
 
 /** Run every rule on the screened objects; a rule that throws is an MDX0003, the others run. */
-export function ruleFindings(screened: Screened, rootNamespace: string): Finding[] {
+export function ruleFindings(
+  screened: Screened,
+  rootNamespace: string,
+  given: GivenMeshFiles = {},
+): Finding[] {
+  const { meshConfig } = given;
   const byKind = new Map<string, KubeObject[]>();
   for (const o of screened.objects) {
     const kind = o.kind ?? '';
@@ -44,9 +84,48 @@ export function ruleFindings(screened: Screened, rootNamespace: string): Finding
     else list.push(o);
   }
   const ctx: RuleContext = {
+    input: given.input ?? 'cluster',
     screened,
     rootNamespace,
+    meshConfig:
+      meshConfig !== undefined
+        ? meshConfig
+        : meshConfigOfConfigMaps(byKind.get('ConfigMap') ?? [], rootNamespace),
+    meshNetworksGiven: given.meshNetworks ?? null,
     objects: (kind) => byKind.get(kind) ?? [],
   };
-  return RULES.flatMap((r) => guarded(r.id, () => r.check(ctx)));
+  return RULES.flatMap((r) =>
+    unreadInputs(r, screened).length > 0 ? [] : guarded(r.id, () => r.check(ctx)),
+  );
+}
+
+/** The kinds a rule reads that could not be read (Screened.kindsUnknown), with why. */
+function unreadInputs(rule: AnalyzerRule, screened: Screened): { kind: string; why: string }[] {
+  if (rule.perObject === true) return [];
+  return rule.reads.flatMap((kind) => {
+    const why = screened.kindsUnknown[kind];
+    return why === undefined ? [] : [{ kind, why }];
+  });
+}
+
+/** The rules not run because a kind they read could not be read: said, never silently empty. */
+export function rulesNotRun(
+  screened: Screened,
+): { rule: string; codes: string[]; unread: { kind: string; why: string }[] }[] {
+  return RULES.flatMap((r) => {
+    const unread = unreadInputs(r, screened);
+    return unread.length === 0
+      ? []
+      : [{ rule: r.id, codes: r.catalog.entries.map((e) => e.code), unread }];
+  });
+}
+
+/** The mesh config of the `istio` ConfigMap: the root namespace's, else the first one's. */
+function meshConfigOfConfigMaps(
+  configMaps: readonly KubeObject[],
+  root: string,
+): Record<string, unknown> | null {
+  const istio = configMaps.filter((c) => c.metadata.name === 'istio');
+  const cm = istio.find((c) => c.metadata.namespace === root) ?? istio[0];
+  return cm === undefined ? null : (meshConfigOfValue(cm)?.mesh ?? null);
 }

@@ -161,6 +161,7 @@ export const K8S_ANNOTATIONS = defineRule({
     { code: 'IST0135', kinds: ANNOTATED_KINDS },
   ],
   reads: ANNOTATED_KINDS,
+  perObject: true,
   check(ctx) {
     return ANNOTATED_KINDS.flatMap((kind) =>
       perObject('k8s-annotations', ctx.objects(kind), (o) => check(o, kind)),

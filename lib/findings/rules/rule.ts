@@ -19,11 +19,37 @@ export interface RuleClaim {
 
 /** What a check reads: the screened objects, and every object of a kind by its name. */
 export interface RuleContext {
+  /**
+   * Files (manifests, a dump read by the CLI: istioctl adds its file defaults to them,
+   * ./file-defaults.ts) or a cluster's own objects (a live cluster, an archive): nothing assumed.
+   */
+  input: 'files' | 'cluster';
   screened: Screened;
   /** The namespace of Istio's root config (istio-system unless the mesh config says else). */
   rootNamespace: string;
+  /**
+   * The mesh config (MeshConfig's fields as parsed): the one given beside the objects, else the
+   * `istio` ConfigMap's of the root namespace (else any `istio` ConfigMap's); null when none is
+   * among them, which is not the same as a mesh config of defaults.
+   */
+  meshConfig: Readonly<Record<string, unknown>> | null;
+  /**
+   * Mesh networks given beside the objects (the file `istioctl analyze --meshNetworksFile`
+   * takes: a document of `networks` only); null when none was (then the `istio` ConfigMap's
+   * `meshNetworks` key is the cluster's).
+   */
+  meshNetworksGiven: Readonly<Record<string, unknown>> | null;
   /** Every object of `kind` that was read with readable metadata, namespace defaulted. */
   objects(kind: string): readonly KubeObject[];
+}
+
+/** What was given beside the objects: a mesh config file, a mesh networks file. */
+export interface GivenMeshFiles {
+  /** RuleContext.input; a cluster's unless said. */
+  input?: 'files' | 'cluster';
+  /** undefined: none given, the `istio` ConfigMap's is read; null: none at all. */
+  meshConfig?: Record<string, unknown> | null;
+  meshNetworks?: Record<string, unknown> | null;
 }
 
 export interface AnalyzerRule<K extends string = string> {
@@ -35,6 +61,12 @@ export interface AnalyzerRule<K extends string = string> {
   claims: readonly RuleClaim[];
   /** Kinds whose objects the check reads (the server lists these). */
   reads: readonly string[];
+  /**
+   * Each finding is about one object read on its own (its annotations, its UID), never about an
+   * object that is absent: a kind that could not be read only narrows what is checked, and the
+   * rule runs on the rest. Otherwise a rule with an unread input is not run (rulesNotRun).
+   */
+  perObject?: boolean;
   check(ctx: RuleContext): Finding[];
 }
 
