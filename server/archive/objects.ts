@@ -5,6 +5,7 @@
  */
 import type { ArchiveIndex } from '../../lib/archive/read';
 import type { KubeObject } from '../../lib/kube/types';
+import { KIND_RESOURCES } from '../../lib/kube/resource-kinds';
 
 interface Kind {
   group: string;
@@ -12,47 +13,12 @@ interface Kind {
   namespaced: boolean;
 }
 
-/** kind -> its resource, for the kinds a bug-report holds (`kubectl get all,...` and Istio's CRs). */
-const KINDS: Record<string, Kind> = {
-  Pod: { group: '', plural: 'pods', namespaced: true },
-  Service: { group: '', plural: 'services', namespaced: true },
-  Endpoints: { group: '', plural: 'endpoints', namespaced: true },
-  ConfigMap: { group: '', plural: 'configmaps', namespaced: true },
-  Event: { group: '', plural: 'events', namespaced: true },
-  Namespace: { group: '', plural: 'namespaces', namespaced: false },
-  Node: { group: '', plural: 'nodes', namespaced: false },
-  Secret: { group: '', plural: 'secrets', namespaced: true },
-  ServiceAccount: { group: '', plural: 'serviceaccounts', namespaced: true },
-  Deployment: { group: 'apps', plural: 'deployments', namespaced: true },
-  ReplicaSet: { group: 'apps', plural: 'replicasets', namespaced: true },
-  StatefulSet: { group: 'apps', plural: 'statefulsets', namespaced: true },
-  DaemonSet: { group: 'apps', plural: 'daemonsets', namespaced: true },
-  Job: { group: 'batch', plural: 'jobs', namespaced: true },
-  CronJob: { group: 'batch', plural: 'cronjobs', namespaced: true },
-  EndpointSlice: { group: 'discovery.k8s.io', plural: 'endpointslices', namespaced: true },
-  Ingress: { group: 'networking.k8s.io', plural: 'ingresses', namespaced: true },
-  NetworkPolicy: { group: 'networking.k8s.io', plural: 'networkpolicies', namespaced: true },
-  HorizontalPodAutoscaler: {
-    group: 'autoscaling',
-    plural: 'horizontalpodautoscalers',
-    namespaced: true,
-  },
-  MutatingWebhookConfiguration: {
-    group: 'admissionregistration.k8s.io',
-    plural: 'mutatingwebhookconfigurations',
-    namespaced: false,
-  },
-  ValidatingWebhookConfiguration: {
-    group: 'admissionregistration.k8s.io',
-    plural: 'validatingwebhookconfigurations',
-    namespaced: false,
-  },
-  CustomResourceDefinition: {
-    group: 'apiextensions.k8s.io',
-    plural: 'customresourcedefinitions',
-    namespaced: false,
-  },
-};
+/** kind -> its resource, for the kinds Kubernetes itself serves (a bug-report's `kubectl get all,...`). */
+const KINDS: Record<string, Kind> = Object.fromEntries(
+  Object.entries(KIND_RESOURCES)
+    .filter(([, r]) => !r.crd)
+    .map(([kind, r]) => [kind, { group: r.group, plural: r.plural, namespaced: r.namespaced }]),
+);
 
 /** The versions Istio's CRDs serve (v1 from 1.22, v1beta1, v1alpha3/v1alpha1 before). */
 export const ISTIO_VERSIONS = ['v1', 'v1beta1', 'v1alpha3', 'v1alpha1'];

@@ -69,7 +69,16 @@ export interface ListOptions {
   labelSelector?: string;
   fieldSelector?: string;
   timeoutMs?: number;
+  /** The Accept header (a metadata-only list: METADATA_ONLY_ACCEPT). */
+  accept?: string;
 }
+
+/**
+ * Asks the API server for the objects' metadata only (a PartialObjectMetadataList), plain JSON
+ * from a server that does not offer it: for kinds whose bodies are large and never read (CRDs).
+ */
+export const METADATA_ONLY_ACCEPT =
+  'application/json;as=PartialObjectMetadataList;g=meta.k8s.io;v=v1,application/json';
 
 export interface Listed<T> {
   /** The objects meshdx can read. */
@@ -108,6 +117,7 @@ export async function listResource<T extends KubeObject>(
   const list = await t.getJson<KubeList<T>>(collectionPath(rt, opts.namespace), {
     query: { labelSelector: opts.labelSelector, fieldSelector: opts.fieldSelector },
     timeoutMs: opts.timeoutMs ?? 30_000,
+    ...(opts.accept !== undefined ? { accept: opts.accept } : {}),
   });
   if (!list || !Array.isArray(list.items)) {
     throw new KubeError('protocol', `${collectionPath(rt, opts.namespace)} did not return a list`);

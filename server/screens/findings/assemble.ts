@@ -8,7 +8,8 @@ import { groupFindings, withHarmSeverity } from '../../../lib/findings/group';
 import { inventoryFindings } from '../../../lib/findings/inventory';
 import { checkScreened } from '../../../lib/findings/manifest';
 import { ALL_CATALOG } from '../../../lib/findings/registry';
-import { screenLists, suppressibleObjects } from '../../../lib/findings/screen';
+import { screenLists, suppressibleObjects, type Screened } from '../../../lib/findings/screen';
+import { RULE_KINDS, rulesNotRun } from '../../../lib/findings/rules';
 import { annotationIndex, applySuppressions } from '../../../lib/findings/suppress';
 import { dedupeFindings } from '../../../lib/findings/types';
 import { buildInventory } from '../../../lib/inventory/build';
@@ -20,6 +21,7 @@ import type {
   listNamespaces,
   listServices,
 } from '../../kube/resources';
+import type { KindLists } from '../../kube/kind-lists';
 import type { ClusterRuntime } from '../../runtime/runtime';
 import type { incidentsOf } from '../incidents/incidents';
 import type { ambientOf } from '../overview/ambient';
@@ -56,12 +58,47 @@ export type Lists = [
   Awaited<ReturnType<typeof listGatewaysForRoutes>>,
   /** The Nodes (unknown: why they could not be read). */
   { items: unknown[]; unknown: string | null },
+  /** The other kinds the rules read (RULE_INPUT_KINDS). */
+  KindLists,
 ];
+
+/** The kinds every report lists itself (makeBase's lists). */
+const BASE_KINDS: ReadonlySet<string> = new Set([
+  'Namespace',
+  'Pod',
+  'Service',
+  'Sidecar',
+  'DestinationRule',
+  'VirtualService',
+  'ServiceEntry',
+  'Gateway',
+  'Node',
+]);
+/** The kinds the analyzer rules read beyond the base lists: listed for them (listKinds). */
+export const RULE_INPUT_KINDS: readonly string[] = [...RULE_KINDS].filter(
+  (k) => !BASE_KINDS.has(k),
+);
+/** Kinds read in Istio's root namespace only: the mesh config and the injector's ConfigMaps. */
+export const ruleInputNamespace =
+  (root: string) =>
+  (kind: string): string | undefined =>
+    kind === 'ConfigMap' ? root : undefined;
+
+/** Every rule input unknown, for one reason (the deadline passed before they were read). */
+export function unreadRuleInputs(why: string): KindLists {
+  return {
+    items: {},
+    unknown: Object.fromEntries(RULE_INPUT_KINDS.map((k) => [k, why])),
+    declined: {},
+    notInstalled: [],
+    namespaceOnly: {},
+  };
+}
 
 /** The screened objects and the inventory made of them, from the lists and the pods. */
 export function makeBase(
   rt: ClusterRuntime,
-  [namespaces, serviceList, istio, rootNamespace, gateways, nodes]: Lists,
+  [namespaces, serviceList, istio, rootNamespace, gateways, nodes, ruleInputs]: Lists,
   pods: unknown[],
   podsPartial: string | null,
 ): Base {
@@ -77,8 +114,13 @@ export function makeBase(
       ServiceEntry: istio.serviceEntries,
       Gateway: gateways.items,
       Node: nodes.items,
+      ...ruleInputs.items,
     },
-    { gatewaysUnknown: gateways.unknown, nodesUnknown: nodes.unknown },
+    {
+      gatewaysUnknown: gateways.unknown,
+      nodesUnknown: nodes.unknown,
+      kindsUnknown: { ...ruleInputs.declined, ...ruleInputs.unknown },
+    },
   );
   const inv = buildInventory({
     namespaces: screened.namespaces,
@@ -94,6 +136,7 @@ export function makeBase(
   return {
     podsPartial,
     screened,
+    ruleInputs,
     services: serviceList.items.length,
     inv,
     root: inv.rootNamespace,
@@ -105,6 +148,8 @@ export interface Base {
   /** While the first pod list runs: how far it got (the pods are those read so far). */
   podsPartial: string | null;
   screened: ReturnType<typeof screenLists>;
+  /** What the rules' own kinds gave (read, not installed, unknown). */
+  ruleInputs: KindLists;
   services: number;
   inv: ReturnType<typeof buildInventory>;
   root: string;
@@ -118,7 +163,7 @@ const counted = (n: number, noun: string) => `${n} ${noun}${n === 1 ? '' : 's'}`
 /** The report of the parts in: config findings always, each analysis once it is in. */
 export function assemble(
   rt: ClusterRuntime,
-  { podsPartial, screened, services, inv, root }: Base,
+  { podsPartial, screened, ruleInputs, services, inv, root }: Base,
   parts: Parts,
   late: readonly LatePart[],
 ): FindingsReport {
@@ -196,6 +241,7 @@ export function assemble(
             ok: false,
             detail: `${screened.gatewaysUnknown}: the gateways VirtualServices name are not checked (IST0101, IST0132)`,
           },
+      ruleInputsSource(screened, ruleInputs),
       timelines.ok
         ? { name: 'timelines analysis', ok: true, detail: `${timelines.findings.length} findings` }
         : { name: 'timelines analysis', ok: false, detail: timelines.error },
@@ -214,5 +260,51 @@ export function assemble(
     ...(silenced.suppressed > 0
       ? { suppressed: { count: silenced.suppressed, by: silenced.counts } }
       : {}),
+  };
+}
+
+/**
+ * The rules' own kinds as a source: how many of each were read, which are not installed, and
+ * for a kind that could not be read, why and which rules were not run for it.
+ */
+function ruleInputsSource(screened: Screened, r: KindLists): Source {
+  const read = Object.entries(r.items)
+    .filter(([k]) => !r.notInstalled.includes(k))
+    .map(
+      ([k, items]) =>
+        `${k} ${items.length}${r.namespaceOnly[k] ? ` (in ${r.namespaceOnly[k]})` : ''}`,
+    );
+  const parts = [
+    read.length > 0 ? `read: ${read.join(', ')}` : '',
+    r.notInstalled.length > 0 ? `not installed: ${r.notInstalled.join(', ')}` : '',
+  ].filter((x) => x !== '');
+  const notRun = rulesNotRun(screened);
+  const codesFor = (kinds: readonly string[]) =>
+    [
+      ...new Set(
+        notRun.flatMap((n) => (n.unread.some((u) => kinds.includes(u.kind)) ? n.codes : [])),
+      ),
+    ].sort();
+  const declined = Object.entries(r.declined).map(([k, w]) => {
+    const codes = codesFor([k]);
+    return `${k} not read: ${w}${codes.length > 0 ? `: not checked ${codes.join(', ')}` : ''}`;
+  });
+  const unknown = Object.entries(r.unknown);
+  if (unknown.length === 0)
+    return {
+      name: 'rule inputs',
+      ok: true,
+      detail: [...parts, ...declined].join('; ') || 'no other kind read',
+    };
+  const why = unknown.map(([k, w]) => `${k} (${w})`).join('; ');
+  const codes = codesFor(unknown.map(([k]) => k));
+  return {
+    name: 'rule inputs',
+    ok: false,
+    detail: [
+      `not read: ${why}${codes.length > 0 ? `: not checked ${codes.join(', ')}` : ''}`,
+      ...parts,
+      ...declined,
+    ].join('; '),
   };
 }

@@ -9,6 +9,7 @@ import {
   listServices,
 } from '../../kube/resources';
 import { runtimeFor } from '../../runtime/registry';
+import { listKinds } from '../../kube/kind-lists';
 import { Memo } from '../../runtime/memo';
 import { scopingOf } from '../scoping/scoping';
 import { incidentsOf } from '../incidents/incidents';
@@ -22,6 +23,9 @@ import {
   assemble,
   makeBase,
   PART,
+  RULE_INPUT_KINDS,
+  ruleInputNamespace,
+  unreadRuleInputs,
   type Base,
   type Lists,
   type Outcome,
@@ -257,6 +261,18 @@ function startFindingsRun(
         )
         .then((r) =>
           r.ok ? r.value : { items: [], unknown: `not read in time: ${r.late.detail}` },
+        ),
+      // the other kinds the analyzer rules read (Deployments, webhooks, Istio's other CRDs)
+      d
+        .within(
+          'rule inputs',
+          rt
+            .rootNamespace()
+            .then((root) => listKinds(t, RULE_INPUT_KINDS, ruleInputNamespace(root), 10_000)),
+        )
+        .then(
+          (r) => (r.ok ? r.value : unreadRuleInputs(`not read in time: ${r.late.detail}`)),
+          (e: unknown) => unreadRuleInputs(e instanceof Error ? e.message : String(e)),
         ),
     ]).then((l) => (lists = l));
     // the whole report needs every pod; a first answer, after MESHDX_FIRST_ANSWER_MS, the pods
