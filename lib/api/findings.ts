@@ -96,7 +96,7 @@ export const FindingsReportSchema = z.object({
   late: LatePartsSchema,
   /** On an archive with `analyze/` output: istioctl's messages beside meshdx's findings. */
   istioctl: IstioctlComparisonSchema.optional(),
-  /** Findings silenced (galley.istio.io/analyze-suppress), how many and by what. */
+  /** Findings silenced (galley.istio.io/analyze-suppress, kiali.io/ignore-validations), how many and by what. */
   suppressed: z
     .object({
       count: z.number().int().nonnegative(),

@@ -124,4 +124,34 @@ describe('applying suppressions to the findings of istioctl injection test input
       findings.filter((f) => f.subject.name === target.subject.name).length,
     );
   });
+
+  it("honours Kiali's kiali.io/ignore-validations: empty ignores all, else the codes listed", () => {
+    const target = missing[0];
+    if (target === undefined) throw new Error('no IST0103 finding');
+    const on = (value: string) =>
+      annotationIndexOfRaw([
+        {
+          kind: target.subject.kind,
+          metadata: {
+            name: target.subject.name,
+            namespace: target.subject.namespace,
+            annotations: { 'kiali.io/ignore-validations': value },
+          },
+        },
+      ]);
+    const ofTarget = findings.filter((f) => f.subject.name === target.subject.name).length;
+    const where = `Pod ${objectKey(target.subject.namespace ?? '', target.subject.name)}`;
+    const empty = applySuppressions(findings, [], on(''));
+    expect(empty.suppressed).toBe(ofTarget);
+    expect(empty.counts[0]?.by).toBe(
+      `annotation kiali.io/ignore-validations (empty: every finding) on ${where}`,
+    );
+    const listed = applySuppressions(findings, [], on('KIA0101, IST0103'));
+    expect(listed.suppressed).toBe(1);
+    expect(listed.counts[0]?.by).toBe(
+      `annotation kiali.io/ignore-validations=KIA0101, IST0103 on ${where}`,
+    );
+    // Kiali's own codes name Kiali's checks: they silence none of meshdx's
+    expect(applySuppressions(findings, [], on('KIA0101')).suppressed).toBe(0);
+  });
 });

@@ -2,8 +2,10 @@
  * Suppressions as istioctl analyze has them: `--suppress "CODE=Kind name.namespace"` (the
  * resource as istioctl names it, `*` matching any run of characters: `IST0103=Pod *.testing`)
  * and the `galley.istio.io/analyze-suppress` annotation on the object a finding is about (codes
- * separated by commas, `*` for every code). A suppressed finding is not shown; how many were
- * suppressed, and by which rule, is. Pure.
+ * separated by commas, `*` for every code). Kiali's `kiali.io/ignore-validations` is honoured
+ * beside it, as Kiali reads it: an empty value ignores every finding on the object, else the
+ * codes it lists, separated by commas (Kiali's own KIA codes name Kiali's checks, not meshdx's).
+ * A suppressed finding is not shown; how many were suppressed, and by which rule, is. Pure.
  */
 import { isJsonObject } from '../json-object';
 import { subjectKey } from '../refs/object-ref';
@@ -11,6 +13,9 @@ import { catalogEntry } from './registry';
 import type { Finding } from './types';
 
 export const SUPPRESS_ANNOTATION = 'galley.istio.io/analyze-suppress';
+export const KIALI_IGNORE_ANNOTATION = 'kiali.io/ignore-validations';
+/** The annotations that silence findings on the object they are on. */
+const SILENCING = [SUPPRESS_ANNOTATION, KIALI_IGNORE_ANNOTATION] as const;
 
 export interface SuppressRule {
   code: string;
@@ -72,7 +77,8 @@ export function annotationIndex(
   const out = new Map<string, Readonly<Record<string, string>>>();
   for (const o of objects) {
     const a = o.metadata.annotations;
-    if (o.kind === undefined || a === undefined || a[SUPPRESS_ANNOTATION] === undefined) continue;
+    if (o.kind === undefined || a === undefined || SILENCING.every((k) => a[k] === undefined))
+      continue;
     out.set(subjectKey(o.kind, o.metadata.namespace, o.metadata.name), a);
   }
   return out;
@@ -92,9 +98,12 @@ export function annotationIndexOfRaw(
     const m = o.metadata;
     const a = m.annotations;
     if (typeof m.name !== 'string' || !isJsonObject(a)) continue;
-    const v = a[SUPPRESS_ANNOTATION];
-    if (typeof v !== 'string') continue;
-    const annotations = { [SUPPRESS_ANNOTATION]: v };
+    const annotations: Record<string, string> = {};
+    for (const k of SILENCING) {
+      const v = a[k];
+      if (typeof v === 'string') annotations[k] = v;
+    }
+    if (Object.keys(annotations).length === 0) continue;
     const ns = typeof m.namespace === 'string' ? m.namespace : undefined;
     typed.push({ kind: o.kind, metadata: { name: m.name, namespace: ns, annotations } });
     if (ns === undefined) {
@@ -108,7 +117,7 @@ export function annotationIndexOfRaw(
 }
 
 export interface SuppressedCount {
-  /** `--suppress CODE=RESOURCE` or `annotation galley.istio.io/analyze-suppress on Kind ns/name`. */
+  /** `--suppress CODE=RESOURCE`, or `annotation galley.istio.io/analyze-suppress=... on Kind ns/name` (or kiali.io/ignore-validations). */
   by: string;
   count: number;
 }
@@ -153,9 +162,15 @@ function suppressedBy(
   annotations: AnnotationIndex,
 ): string | null {
   const s = f.subject;
-  const a = annotations.get(subjectKey(s.kind, s.namespace, s.name))?.[SUPPRESS_ANNOTATION];
+  const on = annotations.get(subjectKey(s.kind, s.namespace, s.name));
+  const where = `${s.kind} ${s.namespace ? `${s.namespace}/` : ''}${s.name}`;
+  const a = on?.[SUPPRESS_ANNOTATION];
   if (a !== undefined && a !== '' && a.split(',').some((c) => c === '*' || c === f.code)) {
-    return `annotation ${SUPPRESS_ANNOTATION}=${a} on ${s.kind} ${s.namespace ? `${s.namespace}/` : ''}${s.name}`;
+    return `annotation ${SUPPRESS_ANNOTATION}=${a} on ${where}`;
+  }
+  const k = on?.[KIALI_IGNORE_ANNOTATION];
+  if (k !== undefined && (k.trim() === '' || k.split(',').some((c) => c.trim() === f.code))) {
+    return `annotation ${KIALI_IGNORE_ANNOTATION}${k.trim() === '' ? ' (empty: every finding)' : `=${k}`} on ${where}`;
   }
   const name = istioResourceName(s);
   const rule = rules.find((r) => r.code === f.code && globMatch(r.resource, name));

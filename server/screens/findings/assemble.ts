@@ -209,7 +209,8 @@ export function assemble(
     ...(incidents.ok ? incidents.findings : []),
     ...(ambient.ok ? ambient.findings : []),
   ]);
-  // the galley.istio.io/analyze-suppress annotation silences a finding here as in the CLI
+  // the galley.istio.io/analyze-suppress and kiali.io/ignore-validations annotations silence a
+  // finding here as in the CLI
   const silenced = applySuppressions(all, [], annotationIndex(suppressibleObjects(screened)));
   // one severity per finding: the one its group gives it (exposure without harm is info)
   const findings = withHarmSeverity(silenced.kept);
