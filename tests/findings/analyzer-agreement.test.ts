@@ -7,6 +7,7 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
+import * as prettier from 'prettier';
 import { describe, expect, it } from 'vitest';
 import { runWith } from '../../cli/commands/findings';
 import { ISTIOCTL_CLAIMS, type IstioctlClaim } from '../../lib/findings/claims';
@@ -143,7 +144,7 @@ describe('meshdx findings agrees with istioctl analyze on its test grid', () => 
     expect([...got.entries()].sort()).toEqual([...expected.entries()].sort());
   });
 
-  it('prints the score per claimed code', () => {
+  it('prints the score per claimed code', async () => {
     const lines = [...scores.entries()]
       .sort(([a], [b]) => a.localeCompare(b))
       .map(
@@ -172,5 +173,52 @@ describe('meshdx findings agrees with istioctl analyze on its test grid', () => 
       expect(s.falsePositives).toEqual([]);
       expect(s.misses).toEqual([]);
     }
+    // docs/analyzers.md states the score per code: it is this run's, or the test fails
+    // (MESHDX_WRITE_SCORES=1 writes this run's table into it)
+    const table = scoreTable([...scores.entries()]);
+    const doc = fs.readFileSync(SCORES_DOC, 'utf8');
+    const start = doc.indexOf(TABLE_START);
+    const end = doc.indexOf(TABLE_END);
+    expect(start, `${SCORES_DOC} has the ${TABLE_START} marker`).toBeGreaterThanOrEqual(0);
+    expect(end).toBeGreaterThan(start);
+    // as Prettier writes it (npm run check formats the docs)
+    const now = await prettier.format(
+      `${doc.slice(0, start + TABLE_START.length)}\n${table}\n${doc.slice(end)}`,
+      { ...(await prettier.resolveConfig(SCORES_DOC)), filepath: SCORES_DOC },
+    );
+    if (process.env.MESHDX_WRITE_SCORES === '1' && doc !== now) {
+      fs.writeFileSync(SCORES_DOC, now);
+      console.log(`${SCORES_DOC} written: run the test again to check it`);
+    }
+    expect(doc, 'docs/analyzers.md states the scores of this run').toBe(now);
   });
 });
+
+const SCORES_DOC = path.resolve(import.meta.dirname, '..', '..', 'docs', 'analyzers.md');
+const TABLE_START = '<!-- scores: written by tests/findings/analyzer-agreement.test.ts -->';
+const TABLE_END = '<!-- end of scores -->';
+
+/** The score per claimed code as docs/analyzers.md shows it, with the analyzer it follows. */
+function scoreTable(entries: [string, Score][]): string {
+  const analyzers = (code: string) =>
+    [...new Set(ISTIOCTL_CLAIMS.filter((c) => c.code === code).map((c) => c.analyzer))]
+      .sort()
+      .join(', ');
+  const rows = entries
+    .sort(([a], [b]) => a.localeCompare(b))
+    .map(
+      ([code, s]) =>
+        `| ${code} | ${analyzers(code)} | ${s.cases} | ${s.truePositives}/${s.expected} | ${s.falsePositives.length} | ${s.misses.length} |`,
+    );
+  const total = entries.reduce(
+    (t, [, s]) => ({ tp: t.tp + s.truePositives, exp: t.exp + s.expected }),
+    { tp: 0, exp: 0 },
+  );
+  return [
+    `${entries.length} codes claimed; ${total.tp}/${total.exp} expected findings found over ${relevant.length} cases.`,
+    '',
+    '| code | istioctl analyzer | cases | found | false positives | misses |',
+    '| ---- | ----------------- | ----- | ----- | --------------- | ------ |',
+    ...rows,
+  ].join('\n');
+}
