@@ -76,3 +76,24 @@ test("Overview's findings show before the report is whole, filled in as the repo
   await expect(card.getByTestId('attention-partial')).toHaveCount(0, { timeout: 60_000 });
   await expect(card.locator('[data-attention-code]').first()).toBeVisible();
 });
+
+test("a finding's link opens the view that shows its evidence: a race's pod on Timelines", async ({
+  page,
+}) => {
+  await page.goto(`${demo}/findings?code=MDX0102`);
+  const row = page.locator('[data-testid="findings-list"] tr[data-code="MDX0102"]').first();
+  await expect(row).toBeVisible({ timeout: 60_000 });
+  const link = row.getByTestId('finding-link').filter({ hasText: 'Timelines' });
+  const href = (await link.getAttribute('href')) ?? '';
+  const pod = new URL(href, demo).searchParams.get('pod');
+  expect(pod, `the link names the workload's example pod: ${href}`).toBeTruthy();
+  await link.click();
+  await expect(page).toHaveURL(/\/timelines\?/);
+  // the pod the finding was judged on, open, with the race verdict and its fix
+  const card = page.getByTestId('pod-detail');
+  await expect(card).toContainText(pod!, { timeout: 60_000 });
+  await expect(card.locator('[data-testid^="pod-fix-race"]').first()).toContainText(
+    'holdApplicationUntilProxyStarts',
+  );
+  await snap(page, 'findings-link-to-timelines');
+});
