@@ -6,7 +6,7 @@ export function ReportTime({ at, what }: { at: string; what: string }) {
   const t = /T(\d\d:\d\d:\d\d)/.exec(at)?.[1];
   return (
     <p className="text-xs text-slate-500" data-testid="report-time" data-generated-at={at}>
-      {what} as made at {t ? `${t} UTC` : at}
+      {what} report made at {t ? `${t} UTC` : at}
     </p>
   );
 }
