@@ -35,10 +35,27 @@ type KindList =
   | { kind: string; ok: true; items: unknown[] }
   | { kind: string; ok: false; notInstalled: boolean; why: string; declined?: true };
 
+/** The versions each API group serves, from one discovery request (`/apis`). */
+type Served = ReadonlyMap<string, ReadonlySet<string>>;
+
+async function servedGroups(t: KubeTransport, timeoutMs: number): Promise<Served> {
+  const apis = await t.getJson<{ groups?: { name?: string; versions?: { version?: string }[] }[] }>(
+    '/apis',
+    { timeoutMs },
+  );
+  const out = new Map<string, Set<string>>([['', new Set(['v1'])]]);
+  for (const g of apis.groups ?? []) {
+    if (typeof g.name !== 'string') continue;
+    out.set(g.name, new Set((g.versions ?? []).flatMap((v) => (v.version ? [v.version] : []))));
+  }
+  return out;
+}
+
 async function listKind(
   t: KubeTransport,
   kind: string,
   namespace: string | undefined,
+  served: Served,
   timeoutMs: number,
 ): Promise<KindList> {
   const res = kindResource(kind);
@@ -49,32 +66,43 @@ async function listKind(
       notInstalled: false,
       why: `meshdx does not know where ${kind} is served`,
     };
-  let last: unknown = null;
-  for (const version of res.versions) {
-    try {
-      const l = await listResource<KubeObject>(
-        t,
-        { group: res.group, version, plural: res.plural, namespaced: res.namespaced },
-        {
-          ...(namespace !== undefined ? { namespace } : {}),
-          ...(METADATA_ONLY.has(kind) ? { accept: METADATA_ONLY_ACCEPT } : {}),
-          timeoutMs,
-        },
-      );
-      const apiVersion = res.group === '' ? version : `${res.group}/${version}`;
-      // a metadata-only list's items say PartialObjectMetadata: they are objects of this kind
-      return { kind, ok: true, items: l.items.map((o) => ({ ...o, apiVersion, kind })) };
-    } catch (e) {
-      last = e;
-      if (!(isKubeError(e) && e.status === 404)) break;
-    }
-  }
-  const notFound = isKubeError(last) && last.status === 404;
   const where = `${res.plural}${res.group ? `.${res.group}` : ''}`;
-  if (notFound && res.crd)
-    return { kind, ok: false, notInstalled: true, why: `${where}: not installed` };
-  const why = last instanceof Error ? last.message : String(last);
-  return { kind, ok: false, notInstalled: false, why: `${where}: ${why}` };
+  // the newest version the API server says it serves: one request per kind, none for a CRD that
+  // is not installed (each probe of a version not served would be a round trip of its own)
+  const groupVersions = served.get(res.group);
+  const version = res.versions.find((v) => groupVersions?.has(v));
+  if (version === undefined) {
+    const why = groupVersions
+      ? `${res.group} serves none of ${res.versions.join(', ')}`
+      : `${res.group} is not served`;
+    return res.crd
+      ? { kind, ok: false, notInstalled: true, why: `${where}: not installed (${why})` }
+      : { kind, ok: false, notInstalled: false, why: `${where}: ${why}` };
+  }
+  try {
+    const l = await listResource<KubeObject>(
+      t,
+      { group: res.group, version, plural: res.plural, namespaced: res.namespaced },
+      {
+        ...(namespace !== undefined ? { namespace } : {}),
+        ...(METADATA_ONLY.has(kind) ? { accept: METADATA_ONLY_ACCEPT } : {}),
+        timeoutMs,
+      },
+    );
+    const apiVersion = res.group === '' ? version : `${res.group}/${version}`;
+    // a metadata-only list's items say PartialObjectMetadata: they are objects of this kind
+    return { kind, ok: true, items: l.items.map((o) => ({ ...o, apiVersion, kind })) };
+  } catch (e) {
+    // served by discovery but 404 now: the CRD was removed in between
+    if (isKubeError(e) && e.status === 404 && res.crd)
+      return { kind, ok: false, notInstalled: true, why: `${where}: not installed` };
+    return {
+      kind,
+      ok: false,
+      notInstalled: false,
+      why: `${where}: ${e instanceof Error ? e.message : String(e)}`,
+    };
+  }
 }
 
 /**
@@ -94,20 +122,34 @@ export async function listKinds(
     notInstalled: [],
     namespaceOnly: {},
   };
+  let served: Served;
+  try {
+    served = await servedGroups(t, timeoutMs);
+  } catch (e) {
+    // without discovery only the core group is known to be served
+    const why = `API discovery (/apis) failed: ${e instanceof Error ? e.message : String(e)}`;
+    served = new Map([['', new Set(['v1'])]]);
+    for (const k of kinds) {
+      const r = kindResource(k);
+      if (r !== null && r.group !== '') out.unknown[k] = why;
+    }
+  }
   const lists = await Promise.all(
-    kinds.map((k) => {
-      if (k === 'Secret')
-        return Promise.resolve<KindList>({
-          kind: k,
-          ok: false,
-          notInstalled: false,
-          why: 'meshdx does not read Secrets (they hold credentials)',
-          declined: true,
-        });
-      const ns = namespaceOf(k);
-      if (ns !== undefined) out.namespaceOnly[k] = ns;
-      return listKind(t, k, ns, timeoutMs);
-    }),
+    kinds
+      .filter((k) => out.unknown[k] === undefined)
+      .map((k) => {
+        if (k === 'Secret')
+          return Promise.resolve<KindList>({
+            kind: k,
+            ok: false,
+            notInstalled: false,
+            why: 'meshdx does not read Secrets (they hold credentials)',
+            declined: true,
+          });
+        const ns = namespaceOf(k);
+        if (ns !== undefined) out.namespaceOnly[k] = ns;
+        return listKind(t, k, ns, served, timeoutMs);
+      }),
   );
   for (const l of lists) {
     if (l.ok) out.items[l.kind] = l.items;

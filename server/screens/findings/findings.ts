@@ -53,8 +53,12 @@ export async function getFindings(
   scope: RequestScope,
   opts: FindingsOptions = {},
 ): Promise<FindingsReport> {
+  // the cluster's description (is it an archive?) is asked beside the report, not after it: on a
+  // slow API server it would otherwise add a round trip past the view's deadline
+  const infoAsked = getClusterInfo(scope);
+  infoAsked.catch(() => undefined);
   const report = await findingsReportOf(scope, opts);
-  const info = await getClusterInfo(scope);
+  const info = await infoAsked;
   if (!info.archive || report.late) return report;
   const istioctl = await archiveAnalyzeBeside(runtimeFor(scope), report);
   return istioctl ? { ...report, istioctl } : report;
