@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { defineCatalog, mergeCatalogs } from './catalog';
+import { defineCatalog, mergeCatalogs, withSharedEntries } from './catalog';
 import { ISTIOCTL_CLAIMS } from './claims';
 import { ALL_CATALOG, catalogEntry } from './registry';
 import { readFixture } from '../../test-support/fixtures';
@@ -50,5 +50,32 @@ describe('one catalog of every code', () => {
       /MDX0099 is defined by platform and scoping/,
     );
     expect(mergeCatalogs(a.entries, a.entries)).toHaveLength(1);
+  });
+
+  it('shares an entry between catalogs as the one object, so a merge keeps its code once', () => {
+    const base = defineCatalog('config', {
+      missing: {
+        code: 'IST0101',
+        severity: 'error',
+        title: 'ReferencedResourceNotFound',
+        description: 'x',
+      },
+    });
+    const own = defineCatalog('config', {
+      port: {
+        code: 'IST0162',
+        severity: 'warning',
+        title: 'GatewayPortNotDefinedOnService',
+        description: 'y',
+      },
+    });
+    const both = withSharedEntries(own, { missing: base.byKey.missing });
+    expect(both.entries.map((e) => e.code)).toEqual(['IST0101', 'IST0162']);
+    expect(both.code).toEqual({ port: 'IST0162', missing: 'IST0101' });
+    expect(both.byKey.missing).toBe(base.byKey.missing);
+    expect(mergeCatalogs(base.entries, both.entries).map((e) => e.code)).toEqual([
+      'IST0101',
+      'IST0162',
+    ]);
   });
 });

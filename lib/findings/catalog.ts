@@ -46,3 +46,21 @@ export function mergeCatalogs(
   }
   return [...out.values()].sort((a, b) => a.code.localeCompare(b.code));
 }
+
+/**
+ * A rule's catalog with entries it shares with other checks (the one IST0101 entry every
+ * analyzer reporting a missing reference uses): the same entry objects, so that the merged
+ * catalog holds each code once.
+ */
+export function withSharedEntries<K extends string, S extends string>(
+  own: Catalog<K>,
+  shared: Readonly<Record<S, FindingCatalogEntry>>,
+): Catalog<K | S> {
+  const byKey = { ...own.byKey, ...shared } as Record<K | S, FindingCatalogEntry>;
+  const code = { ...own.code } as Record<K | S, string>;
+  for (const key of Object.keys(shared) as S[]) code[key] = shared[key].code;
+  const entries = [...own.entries, ...Object.values<FindingCatalogEntry>(shared)].sort((a, b) =>
+    a.code.localeCompare(b.code),
+  );
+  return { domain: own.domain, byKey, code, entries };
+}

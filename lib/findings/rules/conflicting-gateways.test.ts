@@ -1,6 +1,5 @@
-import fs from 'node:fs';
-import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { upstreamObjects } from '../../../test-support/analyzer-inputs';
 import { readFixture } from '../../../test-support/fixtures';
 import { parseManifestText } from '../input';
 import { manifestFindings } from '../manifest';
@@ -9,14 +8,7 @@ import { objectKey } from '../../refs/object-ref';
 const objectsOf = (text: string, file: string) =>
   parseManifestText(text, file).objects.map((o) => o.object);
 const grid = (file: string) => objectsOf(readFixture('istio_config', 'analyzer', file), file);
-const upstream = (file: string) =>
-  objectsOf(
-    fs.readFileSync(
-      path.resolve(import.meta.dirname, '../../../tests/data/istio-analyzer', file),
-      'utf8',
-    ),
-    file,
-  );
+const upstream = upstreamObjects;
 /** Files (istioctl adds its default ingress to them), or a cluster's own objects. */
 type Input = 'files' | 'cluster';
 const run = (objects: unknown[], input: Input = 'files') =>

@@ -17,7 +17,7 @@
  * the Istio namespace: a cluster's objects hold istiod's pods there.
  */
 import type { KubeObject } from '../../kube/types';
-import { defineCatalog } from '../catalog';
+import { defineCatalog, withSharedEntries } from '../catalog';
 import { CONFIG } from '../codes';
 import type { Finding } from '../types';
 import { screenGateway } from '../gateway-hosts';
@@ -35,14 +35,8 @@ const OWN = defineCatalog('config', {
       "A Gateway server listens on a port that no Service in front of its gateway pods exposes (as port or targetPort): the gateway's Envoy listens there, but clients going through the gateway's Service (its load balancer) cannot reach that port.",
   },
 });
-const REFERENCE = CONFIG.byKey.referenceNotFound;
 /** The rule's codes: its own IST0162 and the shared IST0101 entry (one object for both). */
-const CATALOG = {
-  domain: OWN.domain,
-  byKey: { ...OWN.byKey, referenceNotFound: REFERENCE },
-  code: { ...OWN.code, referenceNotFound: REFERENCE.code },
-  entries: [REFERENCE, ...OWN.entries].sort((a, b) => a.code.localeCompare(b.code)),
-};
+const CATALOG = withSharedEntries(OWN, { referenceNotFound: CONFIG.byKey.referenceNotFound });
 
 /** Istio's networking Gateway (not a Gateway API one), told apart as the screen does. */
 export function isIstioGateway(o: KubeObject): boolean {

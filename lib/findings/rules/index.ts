@@ -29,6 +29,16 @@ import { DEPRECATED_FIELDS } from './deprecated-fields';
 import { NEGATIVE_CONDITIONS } from './negative-conditions';
 import { EXTERNAL_CONTROL_PLANE } from './external-control-plane';
 import { MESH_NETWORKS } from './mesh-networks';
+import { CONFLICTING_MESH_GATEWAY_HOSTS } from './conflicting-mesh-gateway-hosts';
+import { INTERNAL_GATEWAY_REF } from './internal-gateway-ref';
+import { SIDECAR_AMBIENT } from './sidecar-ambient';
+import { TELEMETRY_WORKLOAD_SELECTOR } from './telemetry-workload-selector';
+import { IMAGE_AUTO } from './image-auto';
+import { GATEWAY_CERTIFICATE } from './gateway-certificate';
+import { INGRESS_SUBSET } from './ingress-subset';
+import { AUTHORIZATION_POLICIES } from './authorization-policies';
+import { GATEWAY_SECRET } from './gateway-secret';
+import { VIRTUAL_SERVICE_UNREACHABLE } from './virtual-service-unreachable';
 import type { AnalyzerRule, GivenMeshFiles, RuleClaim, RuleContext } from './rule';
 import type { KubeObject } from '../../kube/types';
 import { meshConfigOfValue } from '../../timeline/meshconfig';
@@ -57,6 +67,16 @@ export const RULES: readonly AnalyzerRule[] = [
   NEGATIVE_CONDITIONS,
   EXTERNAL_CONTROL_PLANE,
   MESH_NETWORKS,
+  CONFLICTING_MESH_GATEWAY_HOSTS,
+  INTERNAL_GATEWAY_REF,
+  SIDECAR_AMBIENT,
+  TELEMETRY_WORKLOAD_SELECTOR,
+  IMAGE_AUTO,
+  GATEWAY_CERTIFICATE,
+  INGRESS_SUBSET,
+  AUTHORIZATION_POLICIES,
+  GATEWAY_SECRET,
+  VIRTUAL_SERVICE_UNREACHABLE,
 ];
 
 export const RULE_CATALOG: readonly FindingCatalogEntry[] = RULES.flatMap((r) => r.catalog.entries);

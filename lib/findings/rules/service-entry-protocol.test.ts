@@ -1,6 +1,5 @@
-import fs from 'node:fs';
-import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { upstreamObjects } from '../../../test-support/analyzer-inputs';
 import { readFixture } from '../../../test-support/fixtures';
 import { parseManifestText } from '../input';
 import { manifestFindings } from '../manifest';
@@ -10,14 +9,7 @@ const objectsOf = (text: string, file: string) =>
   parseManifestText(text, file).objects.map((o) => o.object);
 const grid = (file: string) => objectsOf(readFixture('istio_config', 'analyzer', file), file);
 /** An upstream case's input kept in tests/data/istio-analyzer (PROVENANCE.md there). */
-const upstream = (file: string) =>
-  objectsOf(
-    fs.readFileSync(
-      path.resolve(import.meta.dirname, '../../../tests/data/istio-analyzer', file),
-      'utf8',
-    ),
-    file,
-  );
+const upstream = upstreamObjects;
 const run = (objects: unknown[]) => manifestFindings(objects).findings;
 const found = (objects: unknown[]) =>
   run(objects)

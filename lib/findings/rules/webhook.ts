@@ -12,6 +12,7 @@ import { defineCatalog } from '../catalog';
 import type { Finding } from '../types';
 import { objectKey } from '../../refs/object-ref';
 import { defineRule } from './rule';
+import { labelSelectorMatches } from './label-selector';
 import { obj, list, strings } from './raw';
 
 const CATALOG = defineCatalog('config', {
@@ -27,40 +28,6 @@ const CATALOG = defineCatalog('config', {
 const REVISION = 'istio.io/rev';
 
 type Labels = Readonly<Record<string, string>>;
-
-/** A Kubernetes label selector on a set of labels; absent matches all, malformed matches none. */
-function selects(selector: unknown, labels: Labels): boolean {
-  if (selector === undefined || selector === null) return true;
-  const s = obj(selector);
-  if (s === null) return false;
-  for (const [k, v] of Object.entries(obj(s.matchLabels) ?? {})) {
-    if (typeof v !== 'string' || labels[k] !== v) return false;
-  }
-  for (const raw of list(s.matchExpressions)) {
-    const e = obj(raw);
-    const key = e?.key;
-    if (e === null || typeof key !== 'string') return false;
-    const values = strings(e.values);
-    const has = Object.hasOwn(labels, key);
-    switch (e.operator) {
-      case 'In':
-        if (values.length === 0 || !has || !values.includes(labels[key] ?? '')) return false;
-        break;
-      case 'NotIn':
-        if (values.length === 0 || (has && values.includes(labels[key] ?? ''))) return false;
-        break;
-      case 'Exists':
-        if (values.length > 0 || !has) return false;
-        break;
-      case 'DoesNotExist':
-        if (values.length > 0 || has) return false;
-        break;
-      default:
-        return false;
-    }
-  }
-  return true;
-}
 
 interface Hook {
   /** "configuration/webhook", as istioctl names a webhook. */
@@ -144,7 +111,9 @@ function overlaps(hooks: readonly Hook[], revisions: Set<string>): Finding[] {
   for (const nl of nsLabels) {
     for (const pl of podLabels) {
       const matched = hooks.filter(
-        (h) => selects(h.namespaceSelector, nl) && selects(h.objectSelector, pl),
+        (h) =>
+          labelSelectorMatches(h.namespaceSelector, nl) &&
+          labelSelectorMatches(h.objectSelector, pl),
       );
       const ids = [...new Set(matched.map((h) => h.id))].sort();
       if (ids.length < 2) continue;
