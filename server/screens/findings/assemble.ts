@@ -280,15 +280,14 @@ function ruleInputsSource(screened: Screened, r: KindLists): Source {
     r.notInstalled.length > 0 ? `not installed: ${r.notInstalled.join(', ')}` : '',
   ].filter((x) => x !== '');
   const notRun = rulesNotRun(screened);
+  // the rules not run for these kinds, each with its codes (a code may have other checks too)
   const codesFor = (kinds: readonly string[]) =>
-    [
-      ...new Set(
-        notRun.flatMap((n) => (n.unread.some((u) => kinds.includes(u.kind)) ? n.codes : [])),
-      ),
-    ].sort();
+    notRun
+      .filter((n) => n.unread.some((u) => kinds.includes(u.kind)))
+      .map((n) => `${n.rule} (${n.codes.join(', ')})`);
   const declined = Object.entries(r.declined).map(([k, w]) => {
     const codes = codesFor([k]);
-    return `${k} not read: ${w}${codes.length > 0 ? `: not checked ${codes.join(', ')}` : ''}`;
+    return `${k} not read: ${w}${codes.length > 0 ? `: not run ${codes.join(', ')}` : ''}`;
   });
   const unknown = Object.entries(r.unknown);
   if (unknown.length === 0)
@@ -303,7 +302,7 @@ function ruleInputsSource(screened: Screened, r: KindLists): Source {
     name: 'rule inputs',
     ok: false,
     detail: [
-      `not read: ${why}${codes.length > 0 ? `: not checked ${codes.join(', ')}` : ''}`,
+      `not read: ${why}${codes.length > 0 ? `: not run ${codes.join(', ')}` : ''}`,
       ...parts,
       ...declined,
     ].join('; '),
