@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runtimeOn, simClient } from '../../test-support/simulator';
 import type { ClusterRuntime } from '../runtime/runtime';
 import { listKinds } from './kind-lists';
+import { forwardRequest } from '../../test-support/api-forward';
 
 const c = simClient('demo');
 const inRoot = (k: string) => (k === 'ConfigMap' ? 'istio-system' : undefined);
@@ -68,20 +69,7 @@ describe('listKinds through an API server that refuses', () => {
         );
       if (p.startsWith('/apis/telemetry.istio.io/'))
         return status(404, 'NotFound', 'the server could not find the requested resource');
-      const up = http.request(
-        {
-          host: sim.hostname,
-          port: sim.port,
-          path: req.url,
-          method: req.method,
-          headers: req.headers,
-        },
-        (answer) => {
-          res.writeHead(answer.statusCode ?? 502, answer.headers);
-          answer.pipe(res);
-        },
-      );
-      req.pipe(up);
+      forwardRequest(req, res, sim);
     });
     await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve));
     const kc = new KubeConfig();

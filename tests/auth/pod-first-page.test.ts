@@ -8,6 +8,7 @@ import type { RequestScope } from '../../server/auth/identity';
 import { resetRegistry } from '../../server/runtime/registry';
 import { getPodDetail } from '../../server/screens/overview/pod';
 import { restoreMeshdx, startAuthCluster, USERS, type AuthCluster } from './harness';
+import { forwardRequest } from '../../test-support/api-forward';
 
 /**
  * The pod page as the first page a user opens: meshdx's history is shown to a user once the
@@ -28,25 +29,10 @@ beforeAll(async () => {
   const sim = new URL(c.sim.url);
   proxy = http.createServer((req, res) => {
     const url = new URL(req.url ?? '/', 'http://x');
-    const forward = () => {
-      const up = http.request(
-        {
-          host: sim.hostname,
-          port: sim.port,
-          path: req.url,
-          method: req.method,
-          headers: req.headers,
-        },
-        (answer) => {
-          res.writeHead(answer.statusCode ?? 502, answer.headers);
-          answer.pipe(res);
-          answer.on('end', () => {
-            if (/^\/api\/v1\/namespaces\/shop\/pods\/[^/]+$/.test(url.pathname)) podAnswered();
-          });
-        },
-      );
-      req.pipe(up);
-    };
+    const forward = () =>
+      forwardRequest(req, res, sim, () => {
+        if (/^\/api\/v1\/namespaces\/shop\/pods\/[^/]+$/.test(url.pathname)) podAnswered();
+      });
     // the first list of pods cluster-wide: answered 500 ms after the page's pod was
     if (url.pathname === '/api/v1/pods' && url.searchParams.get('watch') !== 'true') {
       heldLists += 1;

@@ -1,13 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { upstreamObjects } from '../../../test-support/analyzer-inputs';
-import { readFixture } from '../../../test-support/fixtures';
-import { parseManifestText } from '../input';
+import { gridObjects, upstreamObjects } from '../../../test-support/analyzer-inputs';
 import { manifestFindings } from '../manifest';
 import { objectKey } from '../../refs/object-ref';
 
-const objectsOf = (text: string, file: string) =>
-  parseManifestText(text, file).objects.map((o) => o.object);
-const grid = (file: string) => objectsOf(readFixture('istio_config', 'analyzer', file), file);
+const grid = gridObjects;
 const upstream = upstreamObjects;
 /** Files (istioctl adds its default ingress to them), or a cluster's own objects. */
 type Input = 'files' | 'cluster';

@@ -1,14 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { upstreamObjects } from '../../../test-support/analyzer-inputs';
-import { readFixture } from '../../../test-support/fixtures';
-import { parseManifestText } from '../input';
+import { gridObjects, upstreamObjects } from '../../../test-support/analyzer-inputs';
 import { manifestFindings } from '../manifest';
 import { objectKey } from '../../refs/object-ref';
 import { CONFLICTING_MESH_GATEWAY_HOSTS } from './conflicting-mesh-gateway-hosts';
 
-const objectsOf = (text: string, file: string) =>
-  parseManifestText(text, file).objects.map((o) => o.object);
-const grid = (file: string) => objectsOf(readFixture('istio_config', 'analyzer', file), file);
+const grid = gridObjects;
 const upstream = upstreamObjects;
 const run = (objects: unknown[]) => manifestFindings(objects).findings;
 const found = (objects: unknown[]) =>

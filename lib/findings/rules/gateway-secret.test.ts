@@ -1,8 +1,7 @@
 import { parseAllDocuments } from 'yaml';
 import { describe, expect, it } from 'vitest';
-import { upstreamObjects } from '../../../test-support/analyzer-inputs';
+import { gridObjects, upstreamObjects } from '../../../test-support/analyzer-inputs';
 import { readFixture } from '../../../test-support/fixtures';
-import { parseManifestText } from '../input';
 import { manifestFindings } from '../manifest';
 import { objectKey } from '../../refs/object-ref';
 import { credentialProblem } from './gateway-secret';
@@ -10,10 +9,8 @@ import { screenObjects } from '../screen';
 import { ruleFindings, rulesNotRun } from '.';
 import { certificateValidity } from './x509-validity';
 
-const objectsOf = (text: string, file: string) =>
-  parseManifestText(text, file).objects.map((o) => o.object);
 const upstream = upstreamObjects;
-const grid = (file: string) => objectsOf(readFixture('istio_config', 'analyzer', file), file);
+const grid = gridObjects;
 type Input = 'files' | 'cluster';
 const found = (objects: unknown[], input: Input = 'files') =>
   manifestFindings(objects, { given: { input } })

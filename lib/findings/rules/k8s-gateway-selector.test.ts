@@ -1,13 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { readFixture } from '../../../test-support/fixtures';
-import { parseManifestText } from '../input';
+import { gridObjects } from '../../../test-support/analyzer-inputs';
 import { manifestFindings } from '../manifest';
 import { objectKey } from '../../refs/object-ref';
 
-const grid = (file: string) =>
-  parseManifestText(readFixture('istio_config', 'analyzer', file), file).objects.map(
-    (o) => o.object,
-  );
+const grid = gridObjects;
 const run = (objects: unknown[]) => manifestFindings(objects).findings;
 const found = (objects: unknown[]) =>
   run(objects)

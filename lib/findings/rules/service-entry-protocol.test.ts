@@ -1,13 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { upstreamObjects } from '../../../test-support/analyzer-inputs';
-import { readFixture } from '../../../test-support/fixtures';
-import { parseManifestText } from '../input';
+import { gridObjects, upstreamObjects } from '../../../test-support/analyzer-inputs';
 import { manifestFindings } from '../manifest';
 import { objectKey } from '../../refs/object-ref';
 
-const objectsOf = (text: string, file: string) =>
-  parseManifestText(text, file).objects.map((o) => o.object);
-const grid = (file: string) => objectsOf(readFixture('istio_config', 'analyzer', file), file);
+const grid = gridObjects;
 /** An upstream case's input kept in tests/data/istio-analyzer (PROVENANCE.md there). */
 const upstream = upstreamObjects;
 const run = (objects: unknown[]) => manifestFindings(objects).findings;
