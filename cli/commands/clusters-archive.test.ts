@@ -99,4 +99,40 @@ describe('meshdx clusters ARCHIVE', () => {
     expect(f.out).toContain('only meshdx: IST0101 (VirtualService testns/all)');
     expect(f.out).not.toMatch(/binary data/);
   });
+
+  it('judges no Gateway credential of an archive, which holds no Secrets, and says so', async () => {
+    const gatewayFile = path.join(dir, 'gateway-credential.tar.gz');
+    const gateway = [
+      'apiVersion: networking.istio.io/v1',
+      'kind: Gateway',
+      'metadata: {name: web, namespace: default}',
+      'spec:',
+      '  selector: {istio: ingressgateway}',
+      '  servers:',
+      '  - port: {number: 443, name: https, protocol: HTTPS}',
+      '    hosts: [web.example.com]',
+      '    tls: {mode: SIMPLE, credentialName: web-cert}',
+    ].join('\n');
+    const entries = bugReportEntries().map((e) =>
+      e.name.endsWith('cluster/crs')
+        ? { ...e, body: `${String(e.body)}---\n${gateway}\n` }
+        : e.name.endsWith('analyze/allNamespaces')
+          ? {
+              ...e,
+              body: `${String(e.body)}Error [IST0161] (Gateway default/web) Gateway refers to invalid secret web-cert\n`,
+            }
+          : e,
+    );
+    fs.writeFileSync(gatewayFile, await packTarGz(entries));
+    const f = fakeIO(dir);
+    await findings([gatewayFile, '--json'], f);
+    const out = JSON.parse(f.out) as {
+      findings: { code: string }[];
+      istioctlAnalyze: { onlyIstioctl: { code: string }[]; notClaimed: { code: string }[] };
+    };
+    // a missing Secret is not known to be missing: the archive left every Secret out
+    expect(out.findings.map((x) => x.code)).not.toContain('IST0161');
+    expect(out.istioctlAnalyze.onlyIstioctl.map((m) => m.code)).not.toContain('IST0161');
+    expect(out.istioctlAnalyze.notClaimed.map((m) => m.code)).toContain('IST0161');
+  });
 });

@@ -20,6 +20,8 @@ import { parseMeshConfig } from '../../lib/timeline/meshconfig';
 import { DEFAULT_ROOT_NAMESPACE } from '../../lib/scoping/visibility';
 import { archiveInputKind } from './archive-input';
 import { compareWithAnalyze, type AnalyzeMessage } from '../../lib/archive/analyze';
+import { isJsonObject } from '../../lib/json-object';
+import { codesNotChecked } from '../../lib/findings/claims';
 import { analyzeJson, analyzeText, archiveManifests } from './findings-archive';
 import { expand, FindingsInputError, readFile } from './findings-sources';
 
@@ -253,16 +255,24 @@ export async function runWith(argv: string[], io: CliIO, readStdin: ReadStdin): 
     );
     return EXIT_USAGE;
   }
-  const all = manifestFindings(split.objects, {
+  const onlyArchives = archives === args.paths.length;
+  const hasSecrets = split.objects.some((o) => isJsonObject(o) && o.kind === 'Secret');
+  const result = manifestFindings(split.objects, {
     origins: split.origins,
     rootNamespace,
+    // istioctl bug-report leaves Secrets out: the checks that need them cannot judge an archive
+    ...(onlyArchives && !hasSecrets
+      ? { kindsUnknown: { Secret: 'an istioctl bug-report archive holds no Secrets' } }
+      : {}),
     given: {
       // istioctl adds its file defaults (a stand-in ingress gateway) to files, not to a cluster
-      input: archives === args.paths.length ? 'cluster' : 'files',
+      input: onlyArchives ? 'cluster' : 'files',
       ...(mesh ? { meshConfig: mesh.mesh ?? {} } : {}),
       ...(split.networks[0] ? { meshNetworks: split.networks[0].value } : {}),
     },
-  }).findings;
+  });
+  const all = result.findings;
+  const notChecked = new Set(codesNotChecked(result.screened));
   const silenced = applySuppressions(all, args.suppress, annotationIndexOfRaw(split.objects));
   // one severity per finding, the one its group gives it (exposure without harm is info), as
   // the dashboard's lists show it: the text, JSON and SARIF outputs agree with them
@@ -297,7 +307,9 @@ export async function runWith(argv: string[], io: CliIO, readStdin: ReadStdin): 
       meshConfig: mesh ? { origin: mesh.origin, rootNamespace } : null,
       suppressed: { count: silenced.suppressed, by: silenced.counts },
       summary: { files, objects: split.objects.length, findings: findings.length, errors },
-      ...(analyzed ? { istioctlAnalyze: analyzeJson(compareWithAnalyze(findings, analyzed)) } : {}),
+      ...(analyzed
+        ? { istioctlAnalyze: analyzeJson(compareWithAnalyze(findings, analyzed, notChecked)) }
+        : {}),
     };
     io.stdout(`${JSON.stringify(out, null, 2)}\n`);
   } else {
@@ -307,7 +319,7 @@ export async function runWith(argv: string[], io: CliIO, readStdin: ReadStdin): 
     );
     if (mesh) io.stdout(`mesh config: ${mesh.origin} (root namespace ${rootNamespace})\n`);
     if (silenced.suppressed > 0) io.stdout(suppressedText(silenced.suppressed, silenced.counts));
-    if (analyzed) io.stdout(analyzeText(compareWithAnalyze(findings, analyzed)));
+    if (analyzed) io.stdout(analyzeText(compareWithAnalyze(findings, analyzed, notChecked)));
   }
   if (unreadable.length > 0) {
     io.stderr(`meshdx findings: ${unreadable.length} part(s) could not be read:\n`);

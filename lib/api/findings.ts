@@ -94,6 +94,8 @@ export const FindingsReportSchema = z.object({
   sources: z.array(z.object({ name: z.string(), ok: z.boolean(), detail: z.string() })).optional(),
   /** Analyses not done by the view's deadline: their findings are missing, not absent. */
   late: LatePartsSchema,
+  /** istioctl codes no check could judge (a rule's input kind unread: rulesNotRun). */
+  notChecked: z.array(z.string()).optional(),
   /** On an archive with `analyze/` output: istioctl's messages beside meshdx's findings. */
   istioctl: IstioctlComparisonSchema.optional(),
   /** Findings silenced (galley.istio.io/analyze-suppress, kiali.io/ignore-validations), how many and by what. */

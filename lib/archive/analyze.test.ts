@@ -64,4 +64,14 @@ describe("the archive's istioctl analyze output beside meshdx's findings", () =>
     expect(c.notClaimed.map((m) => m.code)).toEqual(['IST0106']);
     expect(c.onlyIstioctl.concat(c.agreed).map((m) => m.code)).not.toContain('IST0106');
   });
+
+  it('sets apart a claimed code no check could judge here (its inputs unread)', () => {
+    const { messages } = parseAnalyzeOutput(OUTPUT);
+    const secret = { ...messages[0]!, code: 'IST0161', kind: 'Gateway', name: 'gw' };
+    const judged = compareWithAnalyze([], [secret]);
+    expect(judged.onlyIstioctl.map((m) => m.code)).toEqual(['IST0161']);
+    const unjudged = compareWithAnalyze([], [secret], new Set(['IST0161']));
+    expect(unjudged.onlyIstioctl).toEqual([]);
+    expect(unjudged.notClaimed.map((m) => m.code)).toEqual(['IST0161']);
+  });
 });

@@ -4,7 +4,8 @@
  * analyzers use) the reference types. tests/findings/analyzer-agreement.test.ts holds meshdx to
  * it on istioctl's own test inputs; a code meshdx cannot get right is not listed.
  */
-import { RULE_CLAIMS } from './rules';
+import { RULE_CLAIMS, RULES, rulesNotRun } from './rules';
+import type { Screened } from './screen';
 import type { Finding } from './types';
 
 export interface IstioctlClaim {
@@ -74,4 +75,20 @@ export function claimOf(f: Finding): IstioctlClaim | undefined {
       c.kinds.includes(f.subject.kind) &&
       (c.reftypes === undefined || c.reftypes.includes(String(f.evidence.reftype))),
   );
+}
+
+/**
+ * istioctl codes no check judged on these objects: claimed by a rule not run (an input kind
+ * unread) and by no check that ran. An istioctl message of such a code is neither agreed nor
+ * disputed (lib/archive/analyze).
+ */
+export function codesNotChecked(screened: Screened): string[] {
+  const notRun = new Set(rulesNotRun(screened).map((n) => n.rule));
+  if (notRun.size === 0) return [];
+  const skipped = RULES.filter((r) => notRun.has(r.id));
+  const skippedAnalyzers = new Set(skipped.map((r) => r.analyzer));
+  const codes = new Set(skipped.flatMap((r) => r.claims.map((c) => c.code)));
+  // a code some check that ran claims too (another analyzer's) is judged there
+  for (const c of ISTIOCTL_CLAIMS) if (!skippedAnalyzers.has(c.analyzer)) codes.delete(c.code);
+  return [...codes].sort();
 }

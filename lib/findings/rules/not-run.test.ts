@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { screenObjects } from '../screen';
 import { ruleFindings, rulesNotRun } from '.';
+import { codesNotChecked } from '../claims';
 
 /** A Pod running as UID 1337 (IST0144) and an injector webhook pointing at a missing Service. */
 const objects = [
@@ -40,5 +41,12 @@ describe('a rule whose input could not be read', () => {
   it('runs when everything it reads was read', () => {
     const screened = screenObjects(objects, {});
     expect(rulesNotRun(screened)).toEqual([]);
+  });
+
+  it('names the istioctl codes no check judged: Secrets unread leave IST0161 and IST0126', () => {
+    const declined = screenObjects(objects, { kindsUnknown: { Secret: 'not read' } });
+    // IST0101 is claimed by checks that ran (the gateway secret rule only emits it)
+    expect(codesNotChecked(declined)).toEqual(['IST0126', 'IST0161']);
+    expect(codesNotChecked(screenObjects(objects, {}))).toEqual([]);
   });
 });

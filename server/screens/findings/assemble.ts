@@ -10,6 +10,7 @@ import { checkScreened } from '../../../lib/findings/manifest';
 import { ALL_CATALOG } from '../../../lib/findings/registry';
 import { screenLists, suppressibleObjects, type Screened } from '../../../lib/findings/screen';
 import { RULE_KINDS, rulesNotRun } from '../../../lib/findings/rules';
+import { codesNotChecked } from '../../../lib/findings/claims';
 import { annotationIndex, applySuppressions } from '../../../lib/findings/suppress';
 import { dedupeFindings } from '../../../lib/findings/types';
 import { buildInventory } from '../../../lib/inventory/build';
@@ -214,6 +215,7 @@ export function assemble(
   const silenced = applySuppressions(all, [], annotationIndex(suppressibleObjects(screened)));
   // one severity per finding: the one its group gives it (exposure without harm is info)
   const findings = withHarmSeverity(silenced.kept);
+  const notChecked = codesNotChecked(screened);
   return {
     generatedAt: new Date().toISOString(),
     catalog: [...ALL_CATALOG],
@@ -257,6 +259,7 @@ export function assemble(
         : { name: 'ambient readiness', ok: false, detail: ambient.error },
       ...sources,
     ],
+    ...(notChecked.length > 0 ? { notChecked } : {}),
     ...(late.length > 0 ? { late: [...late] } : {}),
     ...(silenced.suppressed > 0
       ? { suppressed: { count: silenced.suppressed, by: silenced.counts } }

@@ -77,7 +77,7 @@ async function archiveAnalyzeBeside(
     .catch(() => null);
   if (!res || res.status !== 200) return null;
   const parsed = parseAnalyzeOutput(res.body);
-  const c = compareWithAnalyze(report.findings, parsed.messages);
+  const c = compareWithAnalyze(report.findings, parsed.messages, new Set(report.notChecked));
   return {
     source: 'the archive’s analyze/ (istioctl analyze -A)',
     agreed: c.agreed,
