@@ -100,7 +100,8 @@ describe("the gateways VirtualServices name, on a live cluster's Findings", () =
   it('reads the Gateways and the Nodes, and says so', () => {
     const source = report.sources?.find((s) => s.name === 'gateways');
     expect(source).toMatchObject({ ok: true });
-    expect(source?.detail).toBe('1 Gateway');
+    // the test's Gateway and the waypoint of the demo's ambient namespace (a Gateway API one)
+    expect(source?.detail).toBe('2 Gateways');
     expect(report.sources?.find((s) => s.name === 'nodes')?.detail).toMatch(
       /^(1 node|[2-9]\d* nodes)$/,
     );

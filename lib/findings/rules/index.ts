@@ -39,6 +39,7 @@ import { INGRESS_SUBSET } from './ingress-subset';
 import { AUTHORIZATION_POLICIES } from './authorization-policies';
 import { GATEWAY_SECRET } from './gateway-secret';
 import { VIRTUAL_SERVICE_UNREACHABLE } from './virtual-service-unreachable';
+import { USE_WAYPOINT } from './use-waypoint';
 import type { AnalyzerRule, GivenMeshFiles, RuleClaim, RuleContext } from './rule';
 import type { KubeObject } from '../../kube/types';
 import { meshConfigOfValue } from '../../timeline/meshconfig';
@@ -77,6 +78,7 @@ export const RULES: readonly AnalyzerRule[] = [
   AUTHORIZATION_POLICIES,
   GATEWAY_SECRET,
   VIRTUAL_SERVICE_UNREACHABLE,
+  USE_WAYPOINT,
 ];
 
 export const RULE_CATALOG: readonly FindingCatalogEntry[] = RULES.flatMap((r) => r.catalog.entries);

@@ -64,6 +64,22 @@ function startZtunnels(world: World): Ztunnels {
  * with the listener's protocol as appProtocol (the waypoint's `mesh` listener is HBONE).
  */
 function startWaypoint(world: World, ns: string): Deployment {
+  // the Gateway the waypoint is (`istioctl waypoint apply`): Istio's controller makes the
+  // Service and the Deployment below from it
+  world.object('k8sgateways', {
+    apiVersion: 'gateway.networking.k8s.io/v1',
+    kind: 'Gateway',
+    metadata: {
+      name: 'waypoint',
+      namespace: ns,
+      labels: { 'istio.io/waypoint-for': 'service' },
+      creationTimestamp: new Date(world.at(-6900)).toISOString(),
+    },
+    spec: {
+      gatewayClassName: 'istio-waypoint',
+      listeners: [{ name: 'mesh', port: 15008, protocol: 'HBONE' }],
+    },
+  });
   world.service(ns, {
     name: 'waypoint',
     labels: {
