@@ -32,6 +32,36 @@ describe('requestKind', () => {
 });
 
 describe('RequestBudget', () => {
+  it('hands tokens to the lists and gets waiting before the bulk reads queued earlier', async () => {
+    let now = 0;
+    const budget = new RequestBudget(
+      { qps: 10, burst: 1, proxyConcurrency: 100 },
+      () => now,
+      async (ms) => {
+        now += ms;
+        await new Promise((r) => setImmediate(r));
+      },
+    );
+    const order: string[] = [];
+    const ask = (kind: 'proxy' | 'log' | 'list' | 'get', name: string) =>
+      budget.acquire(kind).then((release) => {
+        order.push(name);
+        release();
+      });
+    // the burst's one token goes to the first; the rest queue: three bulk, then a list and a get
+    const all = [
+      ask('get', 'first'),
+      ask('proxy', 'proxy-2'),
+      ask('log', 'log-1'),
+      ask('proxy', 'proxy-3'),
+      ask('list', 'list-1'),
+      ask('get', 'get-1'),
+    ];
+    await Promise.all(all);
+    expect(order.slice(0, 3)).toEqual(['first', 'list-1', 'get-1']);
+    expect(order.slice(3).sort()).toEqual(['log-1', 'proxy-2', 'proxy-3']);
+  });
+
   it('caps pods/proxy calls in flight and never throttles watches', async () => {
     let now = 0;
     const slept: number[] = [];

@@ -2,7 +2,8 @@
  * meshdx's own request budget against one API server, the way client-go keeps a controller's:
  *
  * - a token bucket (QPS and burst, like client-go's `flowcontrol.NewTokenBucketRateLimiter`):
- *   every request but a watch takes one token; with none left it waits its turn (FIFO). Watches
+ *   every request but a watch takes one token; with none left it waits its turn (FIFO), a
+ *   view's lists and gets before the bulk reads of proxies and logs. Watches
  *   are long-running and left out, as client-go's `Request.Watch` leaves them out ("we
  *   specifically don't want to rate limit watches"); API Priority and Fairness also treats them
  *   apart once established.
@@ -149,8 +150,14 @@ export class RequestBudget {
   private peakQps = 0;
   /** Budgeted requests per whole second (epoch s -> count), the last RATE_WINDOW_S + 1 kept. */
   private readonly perSecond = new Map<number, number>();
-  /** Requests waiting for a token, first asked first. */
+  /** Requests waiting for a token, first asked first: a view's lists and gets. */
   private readonly waiting: (() => void)[] = [];
+  /**
+   * Bulk reads waiting (pods/proxy, port-forward, logs: a scan's hundreds of proxies), served
+   * after every list and get waiting, as API Priority and Fairness gives a workload's bulk its own
+   * lower level: a view's lists never queue behind a fleet scan.
+   */
+  private readonly waitingBulk: (() => void)[] = [];
   private handing = false;
   private readonly since: number;
 
@@ -183,7 +190,7 @@ export class RequestBudget {
       };
     }
     if (kind !== 'watch') {
-      await this.token();
+      await this.token(capped || kind === 'log');
       this.noteSent();
     }
     this.counts[kind]++;
@@ -197,12 +204,13 @@ export class RequestBudget {
    * burst + QPS x t (a token reserved ahead for each waiter would let every waiter of the stall
    * go at once).
    */
-  private async token(): Promise<void> {
-    if (this.waiting.length === 0 && this.bucket.tryTake()) return;
+  private async token(bulk: boolean): Promise<void> {
+    const ahead = this.waiting.length + (bulk ? this.waitingBulk.length : 0);
+    if (ahead === 0 && this.bucket.tryTake()) return;
     const asked = this.now();
     this.throttledWaits++;
     await new Promise<void>((resolve) => {
-      this.waiting.push(resolve);
+      (bulk ? this.waitingBulk : this.waiting).push(resolve);
       void this.handOut();
     });
     this.throttledMs += this.now() - asked;
@@ -212,8 +220,8 @@ export class RequestBudget {
     if (this.handing) return;
     this.handing = true;
     try {
-      while (this.waiting.length > 0) {
-        if (this.bucket.tryTake()) this.waiting.shift()?.();
+      while (this.waiting.length + this.waitingBulk.length > 0) {
+        if (this.bucket.tryTake()) (this.waiting.shift() ?? this.waitingBulk.shift())?.();
         else await this.sleep(this.bucket.untilNext());
       }
     } finally {
