@@ -3,7 +3,7 @@ import { findingsQuery } from '@/components/findings/api';
 import { inventoryQuery } from '@/components/inventory/api';
 import { OverviewView } from '@/components/overview/OverviewView';
 import { getInventory } from '@/server/screens/overview/inventory';
-import { findingsAlongside } from '@/server/screens/findings/findings';
+import { findingsAlongside } from '@/server/screens/findings/alongside';
 
 export default async function OverviewPage({
   searchParams,

@@ -2,6 +2,7 @@
 
 import { useQuery } from '@tanstack/react-query';
 import { findingsQuery, type FindingsReport } from './api';
+import { useFindingsFollow } from './useFindingsFollow';
 import { QueryBoundary } from '../data/QueryBoundary';
 import { useViewState } from '../data/useViewState';
 import { Badge, Card } from '../ui/Card';
@@ -23,6 +24,8 @@ export function FindingsView() {
   const [state, update] = useViewState('findings');
   const ctx = useClusterContext();
   const query = useQuery(findingsQuery(ctx));
+  // a configuration change heard by the server brings the next report
+  useFindingsFollow(ctx, query.data);
   return (
     <QueryBoundary query={query} what="findings">
       {(report) => {

@@ -1,9 +1,14 @@
 /**
  * The Findings view's edge: its query (GET /api/findings, prefetched by its page and by
- * Overview's) and the wire types its components read.
+ * Overview's), the revision of the configuration changes it follows (GET /api/findings/changes)
+ * and the wire types its components read.
  */
 import { queryOptions } from '@tanstack/react-query';
-import { FindingsReportSchema } from '../../lib/api/findings';
+import {
+  FINDINGS_FOLLOW_POLL_MS,
+  FindingsChangesSchema,
+  FindingsReportSchema,
+} from '../../lib/api/findings';
 import { withContext } from '../../lib/api/context';
 import { fetchJson } from '../data/fetchJson';
 
@@ -16,5 +21,15 @@ export const findingsQuery = (context: string | null) =>
       fetchJson(withContext('/api/findings', context), (d) => FindingsReportSchema.parse(d)),
     staleTime: 5_000,
     // a first answer names the analyses still running: asked again until the report is whole
-    refetchInterval: (q) => (q.state.data?.late && q.state.data.late.length > 0 ? 2_000 : false),
+    refetchInterval: (q) => (q.state.data?.late && q.state.data.late.length > 0 ? 1_000 : false),
+  });
+
+export const findingsChangesQuery = (context: string | null) =>
+  queryOptions({
+    queryKey: ['findings-changes', context ?? ''] as const,
+    queryFn: () =>
+      fetchJson(withContext('/api/findings/changes', context), (d) =>
+        FindingsChangesSchema.parse(d),
+      ),
+    refetchInterval: FINDINGS_FOLLOW_POLL_MS,
   });

@@ -3,6 +3,7 @@
 import { useQuery } from '@tanstack/react-query';
 import Link from 'next/link';
 import { findingsQuery } from '../findings/api';
+import { useFindingsFollow } from '../findings/useFindingsFollow';
 import { QueryBoundary } from '../data/QueryBoundary';
 import { countByCode, severityTotals } from '../findings/summary';
 import { counted } from '../../lib/text-list';
@@ -23,6 +24,8 @@ const SHOWN = 8;
 export function AttentionCard() {
   const ctx = useClusterContext();
   const query = useQuery(findingsQuery(ctx));
+  // a configuration change heard by the server brings the next report
+  useFindingsFollow(ctx, query.data);
   return (
     <Card title="Needs attention (all views, worst first)" testId="attention-card">
       <QueryBoundary query={query} what="findings">

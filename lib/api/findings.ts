@@ -98,6 +98,17 @@ export const FindingsReportSchema = z.object({
   notChecked: z.array(z.string()).optional(),
   /** On an archive with `analyze/` output: istioctl's messages beside meshdx's findings. */
   istioctl: IstioctlComparisonSchema.optional(),
+  /**
+   * Live reports: the revision of the configuration changes heard when the report was begun
+   * (the browser asks for a new report when the revision it polls has moved past it), and the
+   * kinds whose changes are not heard as they happen (the report's cache time covers them).
+   */
+  follow: z
+    .object({
+      revision: z.number().int().nonnegative(),
+      unwatched: z.array(z.object({ kind: z.string(), why: z.string() })),
+    })
+    .optional(),
   /** Findings silenced (galley.istio.io/analyze-suppress, kiali.io/ignore-validations), how many and by what. */
   suppressed: z
     .object({
@@ -107,3 +118,14 @@ export const FindingsReportSchema = z.object({
     .optional(),
 });
 export type FindingsReport = z.infer<typeof FindingsReportSchema>;
+
+/** How often a page showing findings asks whether the configuration changed (ms). */
+export const FINDINGS_FOLLOW_POLL_MS = 1_000;
+
+/** GET /api/findings/changes: the revision of the configuration changes heard, polled. */
+export const FindingsChangesSchema = z.object({
+  revision: z.number().int().nonnegative(),
+  /** Kinds whose changes are heard as they happen. */
+  watched: z.number().int().nonnegative(),
+});
+export type FindingsChanges = z.infer<typeof FindingsChangesSchema>;

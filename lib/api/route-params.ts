@@ -40,6 +40,7 @@ export const ROUTE_PARAMS = {
   '/api/cluster': { query: {} },
   '/api/contexts': { query: {} },
   '/api/findings': { query: {} },
+  '/api/findings/changes': { query: {} },
   '/api/health': { query: {} },
   '/api/incidents': { query: INCIDENT_FILTERS },
   '/api/incidents/live': { query: { ...INCIDENT_FILTERS, since: 'time' } },

@@ -5,7 +5,7 @@
  * kind that could not be read (RBAC, a failing API server) is unknown with the API server's
  * reason, so that no rule judges what was not read (Screened.kindsUnknown).
  */
-import { kindResource } from '../../lib/kube/resource-kinds';
+import { kindResource, type KindResource } from '../../lib/kube/resource-kinds';
 import type { KubeObject } from '../../lib/kube/types';
 import { isKubeError } from './errors';
 import { listResource, METADATA_ONLY_ACCEPT } from './resources';
@@ -36,9 +36,9 @@ type KindList =
   | { kind: string; ok: false; notInstalled: boolean; why: string; declined?: true };
 
 /** The versions each API group serves, from one discovery request (`/apis`). */
-type Served = ReadonlyMap<string, ReadonlySet<string>>;
+export type Served = ReadonlyMap<string, ReadonlySet<string>>;
 
-async function servedGroups(t: KubeTransport, timeoutMs: number): Promise<Served> {
+export async function servedGroups(t: KubeTransport, timeoutMs: number): Promise<Served> {
   const apis = await t.getJson<{ groups?: { name?: string; versions?: { version?: string }[] }[] }>(
     '/apis',
     { timeoutMs },
@@ -51,24 +51,24 @@ async function servedGroups(t: KubeTransport, timeoutMs: number): Promise<Served
   return out;
 }
 
-async function listKind(
-  t: KubeTransport,
-  kind: string,
-  namespace: string | undefined,
-  served: Served,
-  timeoutMs: number,
-): Promise<KindList> {
-  const res = kindResource(kind);
+/** Where a kind is served now: its resource at the newest version served, or why none is. */
+export type ServedKind =
+  | { ok: true; res: KindResource; version: string; apiVersion: string; where: string }
+  | { ok: false; notInstalled: boolean; why: string };
+
+/**
+ * The newest version of `kind` the API server says it serves (one discovery answers for every
+ * kind: no probe of a version that is not served). A CRD that is not installed is `notInstalled`.
+ * `kind` may be `group/Kind` where two groups serve a kind of that name.
+ */
+export function servedResource(kind: string, served: Served): ServedKind {
+  // `group/Kind` tells kinds of one name apart (gateway.networking.k8s.io/Gateway)
+  const slash = kind.lastIndexOf('/');
+  const res =
+    slash < 0 ? kindResource(kind) : kindResource(kind.slice(slash + 1), kind.slice(0, slash));
   if (res === null)
-    return {
-      kind,
-      ok: false,
-      notInstalled: false,
-      why: `meshdx does not know where ${kind} is served`,
-    };
+    return { ok: false, notInstalled: false, why: `meshdx does not know where ${kind} is served` };
   const where = `${res.plural}${res.group ? `.${res.group}` : ''}`;
-  // the newest version the API server says it serves: one request per kind, none for a CRD that
-  // is not installed (each probe of a version not served would be a round trip of its own)
   const groupVersions = served.get(res.group);
   const version = res.versions.find((v) => groupVersions?.has(v));
   if (version === undefined) {
@@ -76,9 +76,23 @@ async function listKind(
       ? `${res.group} serves none of ${res.versions.join(', ')}`
       : `${res.group} is not served`;
     return res.crd
-      ? { kind, ok: false, notInstalled: true, why: `${where}: not installed (${why})` }
-      : { kind, ok: false, notInstalled: false, why: `${where}: ${why}` };
+      ? { ok: false, notInstalled: true, why: `${where}: not installed (${why})` }
+      : { ok: false, notInstalled: false, why: `${where}: ${why}` };
   }
+  const apiVersion = res.group === '' ? version : `${res.group}/${version}`;
+  return { ok: true, res, version, apiVersion, where };
+}
+
+async function listKind(
+  t: KubeTransport,
+  kind: string,
+  namespace: string | undefined,
+  served: Served,
+  timeoutMs: number,
+): Promise<KindList> {
+  const r = servedResource(kind, served);
+  if (!r.ok) return { kind, ok: false, notInstalled: r.notInstalled, why: r.why };
+  const { res, version, apiVersion, where } = r;
   try {
     const l = await listResource<KubeObject>(
       t,
@@ -89,7 +103,6 @@ async function listKind(
         timeoutMs,
       },
     );
-    const apiVersion = res.group === '' ? version : `${res.group}/${version}`;
     // a metadata-only list's items say PartialObjectMetadata: they are objects of this kind
     return { kind, ok: true, items: l.items.map((o) => ({ ...o, apiVersion, kind })) };
   } catch (e) {

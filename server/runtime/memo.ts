@@ -7,6 +7,8 @@
 export class Memo<T> {
   private job: Promise<T> | null = null;
   private done: { at: number; value: T } | null = null;
+  /** Bumped by clear(): a computation started before it does not fill the cache. */
+  private epoch = 0;
 
   constructor(
     readonly ttlMs: number,
@@ -37,6 +39,7 @@ export class Memo<T> {
   start(compute: () => Promise<T>): Promise<T> {
     if (this.job) return this.job;
     let job: Promise<T>;
+    const epoch = this.epoch;
     try {
       job = compute();
     } catch (e) {
@@ -44,7 +47,7 @@ export class Memo<T> {
     }
     const tracked = job
       .then((value) => {
-        this.done = { at: this.now(), value };
+        if (this.epoch === epoch) this.done = { at: this.now(), value };
         return value;
       })
       .finally(() => {
@@ -54,7 +57,12 @@ export class Memo<T> {
     return tracked;
   }
 
+  /**
+   * Forgets the answer and the running computation (its callers still get its answer, but it is
+   * not kept): the next caller starts anew.
+   */
   clear(): void {
+    this.epoch++;
     this.job = null;
     this.done = null;
   }

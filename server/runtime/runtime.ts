@@ -16,6 +16,7 @@ import { gatedHistory } from './history-gate';
 import { EnvoyInitTimes } from '../envoy/init-times';
 import type { MeshdxEnv } from '../env';
 import { WatchFeed } from '../kube/feed';
+import { ConfigChanges } from '../kube/config-watch';
 import { CORE } from '../kube/resources';
 import type { ClusterSource } from '../kube/source';
 import { KubeTransport } from '../kube/transport';
@@ -89,6 +90,8 @@ export class ClusterRuntime {
   /** What happened to each pod: live ones from the cache, the pods that were from the store. */
   readonly podHistory: StorePodHistory;
   readonly envoyInit = new EnvoyInitTimes();
+  /** Changes to the configuration the findings read, heard as they happen (started on first use). */
+  readonly configChanges: ConfigChanges;
   private readonly screens = new Map<string, unknown>();
   private stopped = false;
   /**
@@ -119,6 +122,7 @@ export class ClusterRuntime {
       now,
     });
     this.events = new WatchFeed<KubeEvent>(this.transport, this.kc, CORE.events, { now });
+    this.configChanges = new ConfigChanges(this.transport, this.kc);
     this.cache = new ClusterCache(
       this.transport,
       { pods: this.pods, events: this.events },
@@ -216,6 +220,7 @@ export class ClusterRuntime {
     this.cache.stop();
     this.pods.stop();
     this.events.stop();
+    this.configChanges.stop();
     this.screens.clear();
     this.transport.close();
     if (!this.ownsHistory) return;

@@ -6,11 +6,8 @@ import { faultKey } from '../../server/sim/store/faults';
 import { asMeshdx } from '../../server/auth/identity';
 import { runtimeFor } from '../../server/runtime/registry';
 import type { Memo } from '../../server/runtime/memo';
-import {
-  findingsAlongside,
-  findingsScreen,
-  getWholeFindings,
-} from '../../server/screens/findings/findings';
+import { findingsScreen, getWholeFindings } from '../../server/screens/findings/findings';
+import { findingsAlongside } from '../../server/screens/findings/alongside';
 import { url, useEdgeCluster } from '../edges/support';
 import { GATHER_GUARD_MS, NO_DEADLINE_FOR_COMPLETENESS } from '../../test-support/deadlines';
 

@@ -61,6 +61,8 @@ describe('runtime screen keys', () => {
     expect([...byName.keys()].sort()).toEqual([
       'cluster-info',
       'findings',
+      'findings-follow',
+      'findings-logs',
       'findings-run',
       'incident-layers',
       'incidents-follows',

@@ -12,6 +12,7 @@ import { groupWorkloads, pickLogWorkloads } from '../../../lib/protocol/select';
 import { mapBounded } from '../../../lib/proxies/pool';
 import { podLogs } from '../../kube/logs';
 import type { KubeTransport } from '../../kube/transport';
+import { defineScreen, type ClusterRuntime } from '../../runtime/runtime';
 import { podKey } from '../../../lib/refs/pod-ref';
 
 export interface FindingsOptions {
@@ -97,4 +98,38 @@ export async function readAccessLogs(
     if (r.entry !== null) logs.push(r.entry);
   }
   return { logs, sources };
+}
+
+type LogsRead = Awaited<ReturnType<typeof readAccessLogs>>;
+/** The access logs read last, and when: shared by the runs of the cache time. */
+const findingsLogsScreen = defineScreen<{
+  last: { at: number; job: Promise<LogsRead>; progress: LogProgress } | null;
+}>('findings-logs', () => ({ last: null }));
+
+/**
+ * The access logs a report reads: what a run started within `ttlMs` (the report's cache time) read (or is
+ * reading), else read now. They are what the proxies logged, not configuration: a report made
+ * again for a configuration change does not read every workload's log again (a `kubectl apply`
+ * would otherwise wait for 20 log reads through the API server). `share` false (a run with its
+ * own options): read now, not shared.
+ */
+export function sharedLogs(
+  rt: ClusterRuntime,
+  share: boolean,
+  ttlMs: number,
+  read: (progress: LogProgress) => Promise<LogsRead>,
+): { job: Promise<LogsRead>; progress: LogProgress } {
+  const state = rt.screen(findingsLogsScreen);
+  const last = state.last;
+  if (share && last && Date.now() - last.at < ttlMs) return last;
+  const progress: LogProgress = { read: 0, of: null };
+  const job = read(progress);
+  if (!share) return { job, progress };
+  const entry = { at: Date.now(), job, progress };
+  state.last = entry;
+  // a failed read is not shared: the next run reads again
+  job.catch(() => {
+    if (state.last === entry) state.last = null;
+  });
+  return entry;
 }

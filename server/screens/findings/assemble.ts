@@ -79,6 +79,25 @@ const BASE_KINDS: ReadonlySet<string> = new Set([
 export const RULE_INPUT_KINDS: readonly string[] = [...RULE_KINDS].filter(
   (k) => !BASE_KINDS.has(k),
 );
+/**
+ * The kinds whose changes the Findings screen hears as they happen (ConfigChanges): what the
+ * report lists, but Pods and Nodes (they change all the time: the report's cache time covers
+ * them), Secrets (not read) and CRDs (megabytes of schema per object); Gateway API's Gateways
+ * beside Istio's.
+ */
+export const CHANGE_KINDS: readonly string[] = [
+  'Namespace',
+  'Service',
+  'Sidecar',
+  'DestinationRule',
+  'VirtualService',
+  'ServiceEntry',
+  'Gateway',
+  'gateway.networking.k8s.io/Gateway',
+  'PeerAuthentication',
+  ...RULE_INPUT_KINDS.filter((k) => k !== 'Secret' && k !== 'CustomResourceDefinition'),
+];
+
 /** Kinds read in Istio's root namespace only: the mesh config and the injector's ConfigMaps. */
 export const ruleInputNamespace =
   (root: string) =>

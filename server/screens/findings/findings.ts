@@ -1,5 +1,5 @@
-import type { FindingsReport, IstioctlComparison } from '../../../lib/api/findings';
-import { compareWithAnalyze, parseAnalyzeOutput } from '../../../lib/archive/analyze';
+import type { FindingsChanges, FindingsReport } from '../../../lib/api/findings';
+import { archiveAnalyzeBeside } from './archive-analyze';
 import { getClusterInfo } from '../cluster/info';
 import {
   listGatewaysForRoutes,
@@ -18,9 +18,11 @@ import { timelineFleetOf } from '../timelines/timelines';
 import { lastReads, podListDetail, viewDeadline } from '../deadline';
 import type { RequestScope } from '../../auth/identity';
 import { defineScreen, type ClusterRuntime } from '../../runtime/runtime';
-import { readAccessLogs, type FindingsOptions, type LogProgress } from './access-logs';
+import { readAccessLogs, sharedLogs, type FindingsOptions, type LogProgress } from './access-logs';
+import type { Pod, Service } from '../../../lib/kube/types';
 import {
   assemble,
+  CHANGE_KINDS,
   makeBase,
   PART,
   RULE_INPUT_KINDS,
@@ -64,30 +66,6 @@ export async function getFindings(
   return istioctl ? { ...report, istioctl } : report;
 }
 
-/**
- * An archive's `analyze/` output (served by its API server at /meshdx/archive/analyze) beside
- * the report's findings; null when the archive has none (its header says why).
- */
-async function archiveAnalyzeBeside(
-  rt: ClusterRuntime,
-  report: FindingsReport,
-): Promise<IstioctlComparison | null> {
-  const res = await rt.transport
-    .request('/meshdx/archive/analyze', { timeoutMs: 10_000, accept: 'text/plain' })
-    .catch(() => null);
-  if (!res || res.status !== 200) return null;
-  const parsed = parseAnalyzeOutput(res.body);
-  const c = compareWithAnalyze(report.findings, parsed.messages, new Set(report.notChecked));
-  return {
-    source: 'the archive’s analyze/ (istioctl analyze -A)',
-    agreed: c.agreed,
-    onlyIstioctl: c.onlyIstioctl,
-    onlyMeshdx: c.onlyMeshdx.map((f) => ({ code: f.code, subject: f.subject })),
-    notClaimed: c.notClaimed,
-    unreadLines: parsed.problems.length,
-  };
-}
-
 async function findingsReportOf(
   scope: RequestScope,
   opts: FindingsOptions,
@@ -100,42 +78,6 @@ async function findingsReportOf(
   // the whole report if it is in first, else what is in once the lists are
   await Promise.race([job, current.listed]);
   return current.soFar() ?? job;
-}
-
-/** How long a page waits for the findings past its own view, at most. */
-const ALONGSIDE_GRACE_MS = 250;
-
-/**
- * The first findings answer for a page whose own view is `alongside` (Overview's inventory):
- * both wait for the same lists, so the findings are mostly in with it and the page arrives with
- * them. Not in by then (and a short grace): a rejection, so the page is never held back by the
- * findings and the browser asks for them itself.
- */
-export async function findingsAlongside(
-  scope: RequestScope,
-  alongside: Promise<unknown>,
-): Promise<FindingsReport> {
-  const first = getFindings(scope);
-  // not waited for below: its failure is the browser's to show when it asks
-  first.catch(() => undefined);
-  const notYet = Symbol('not yet');
-  let timer: NodeJS.Timeout | undefined;
-  const by = alongside.then(
-    () => undefined,
-    () => undefined,
-  );
-  const r = await Promise.race([
-    first,
-    by.then(
-      () =>
-        new Promise<typeof notYet>((resolve) => {
-          timer = setTimeout(() => resolve(notYet), ALONGSIDE_GRACE_MS);
-        }),
-    ),
-  ]).finally(() => clearTimeout(timer));
-  if (r === notYet)
-    throw new Error('the findings were not in with the page: the browser asks for them');
-  return r;
 }
 
 /** The whole report (every analysis in, or late by the view's deadline), not a first answer. */
@@ -153,11 +95,44 @@ const findingsRunScreen = defineScreen<{ run: FindingsRun | null }>('findings-ru
   run: null,
 }));
 
+/** While a report was asked for this recently, a configuration change starts the next one. */
+const FOLLOW_ASKED_MS = 10 * 60_000;
+/** Changes this close together (a `kubectl apply -f dir/`) make one report. */
+const FOLLOW_SETTLE_MS = 150;
+
+/**
+ * A configuration change heard (rt.configChanges) drops the cached report, and, while someone
+ * is looking (a report asked for within FOLLOW_ASKED_MS), starts the next one at once, so the
+ * browser polling the revision finds it made or under way.
+ */
+const findingsFollowScreen = defineScreen('findings-follow', (rt) => {
+  const follow = { asked: 0, timer: undefined as NodeJS.Timeout | undefined };
+  rt.configChanges.onChange(() => {
+    rt.screen(findingsScreen).clear();
+    if (Date.now() - follow.asked > FOLLOW_ASKED_MS || follow.timer) return;
+    follow.timer = setTimeout(() => {
+      follow.timer = undefined;
+      if (rt.isStopped) return;
+      findingsJob(rt).job.catch(() => undefined);
+    }, FOLLOW_SETTLE_MS);
+    follow.timer.unref?.();
+  });
+  return follow;
+});
+
+/** The revision of the configuration changes heard, for the browser to poll. */
+export function findingsChanges(scope: RequestScope): FindingsChanges {
+  const rt = runtimeFor(scope);
+  const s = rt.configChanges.status();
+  return { revision: s.revision, watched: s.watched.length };
+}
+
 /** The runtime's fresh report, or the computation running (joined) or started. */
 function findingsJob(rt: ClusterRuntime): {
   job: Promise<FindingsReport>;
   run: () => FindingsRun | null;
 } {
+  rt.screen(findingsFollowScreen).asked = Date.now();
   const memo = rt.screen(findingsScreen);
   const fresh = memo.fresh();
   if (fresh !== null) return { job: Promise.resolve(fresh), run: () => null };
@@ -209,12 +184,39 @@ function startFindingsRun(
     logConcurrency: opts.logConcurrency ?? 4,
   };
   const t = rt.transport;
+  // the changes heard from here on are past this report: the browser asks again when it sees them
+  const revision = rt.configChanges.revision;
+  const watchedAsked = rt
+    .rootNamespace()
+    .then((root) => rt.configChanges.ensure(CHANGE_KINDS, ruleInputNamespace(root)));
+  watchedAsked.catch(() => undefined);
+  const follow = () => {
+    const st = rt.configChanges.status();
+    return {
+      revision,
+      unwatched: [
+        ...Object.entries(st.unwatched).map(([kind, why]) => ({ kind, why })),
+        {
+          kind: 'Pod',
+          why: 'pods change all the time: their findings follow at the report’s cache time',
+        },
+      ],
+    };
+  };
   // the lists every finding is made from are needed; each analysis is taken if done by then
   const d = viewDeadline(rt, 'Findings');
   const reads = lastReads(rt);
   const parts: Parts = {};
   const partsAt: Partial<Record<keyof Parts, number>> = {};
-  const progress: LogProgress = { read: 0, of: null };
+  let progress: LogProgress = { read: 0, of: null };
+  // the logs, read by this run or shared with the run before it (sharedLogs)
+  const readLogs = (pods: readonly Pod[], services: readonly Service[]) => {
+    const shared = sharedLogs(rt, Object.keys(opts).length === 0, FINDINGS_CACHE_MS, (p) =>
+      readAccessLogs(t, pods, services, o, p),
+    );
+    progress = shared.progress;
+    return shared.job;
+  };
   let base: Base | null = null;
   let markListed: () => void = () => undefined;
   const listed = new Promise<void>((resolve) => {
@@ -315,7 +317,7 @@ function startFindingsRun(
       }
     };
     await Promise.all([
-      settle(PART.logs, readAccessLogs(t, pods.items, services.items, o, progress)).then((r) => {
+      settle(PART.logs, readLogs(pods.items, services.items)).then((r) => {
         parts.logs = r;
         partsAt.logs = Date.now();
       }),
@@ -336,7 +338,7 @@ function startFindingsRun(
         partsAt.ambient = Date.now();
       }),
     ]);
-    return assemble(rt, base, parts, d.late);
+    return { ...assemble(rt, base, parts, d.late), follow: follow() };
   })();
   return {
     report,
@@ -381,7 +383,7 @@ function startFindingsRun(
           }
           return { part: PART[k], detail: `${running}: the report fills in as it finishes` };
         });
-      return assemble(rt, now, shown, [...late, ...pending]);
+      return { ...assemble(rt, now, shown, [...late, ...pending]), follow: follow() };
     },
   };
 }
