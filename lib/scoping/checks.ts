@@ -162,8 +162,12 @@ export function egressHostFindings(sidecars: readonly Sidecar[], model: MeshMode
         code: C.egressHostNoService,
         severity: 'warning',
         subject: sidecarSubject(s),
-        evidence: { host: h.raw },
-        fix: { why: 'A typo or a removed service: the host adds nothing; correct or remove it.' },
+        evidence: { host: h.raw, ...(h.exclude ? { exclusion: true } : {}) },
+        fix: {
+          why: h.exclude
+            ? 'A typo or a removed service: the exclusion matches no host, so it excludes nothing; correct or remove it.'
+            : 'A typo or a removed service: the host adds nothing; correct or remove it.',
+        },
       });
     }
   }

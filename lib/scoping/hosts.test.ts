@@ -41,6 +41,27 @@ describe('parseEgressHost', () => {
     expect(kinds).toEqual(['any', 'own', 'none', 'named']);
   });
 
+  it('reads the exclusions of Istio 1.31 (~ns/*, ~ns/host, ~/host) and keeps ~/* as none', () => {
+    const ok = (raw: string) => {
+      const r = parseEgressHost(raw);
+      if (!r.ok) throw new Error(r.error.message);
+      return r.host;
+    };
+    expect(ok('~dev/*')).toMatchObject({
+      namespace: { kind: 'named', name: 'dev' },
+      exclude: true,
+    });
+    expect(ok('~dev/a.dev.svc.cluster.local')).toMatchObject({
+      namespace: { kind: 'named', name: 'dev' },
+      dns: 'a.dev.svc.cluster.local',
+      exclude: true,
+    });
+    expect(ok('~/api.example.com')).toMatchObject({ namespace: { kind: 'any' }, exclude: true });
+    expect(ok('~/*')).toEqual({ raw: '~/*', namespace: { kind: 'none' }, dns: '*' });
+    for (const bad of ['~~/*', '~./x', '~*/x', '~Bad_NS/*'])
+      expect(parseEgressHost(bad).ok).toBe(false);
+  });
+
   it('keeps wildcard-prefix and exact DNS parts, lowercased', () => {
     const p = parseEgressHost('prod/*.Example.com');
     expect(p.ok && p.host.dns).toBe('*.example.com');

@@ -16,6 +16,12 @@ export interface EgressHost {
   namespace: EgressNamespace;
   /** `*`, `*.suffix` or an exact hostname (lowercased). */
   dns: string;
+  /**
+   * An exclusion (Istio 1.31, istio/istio#60581): `~ns/*` every host of `ns`, `~ns/host` that
+   * host of `ns`, `~/host` that host in any namespace. A listener selects a host one of its
+   * other hosts includes and no exclusion matches. (`~/*` is still "import nothing".)
+   */
+  exclude?: true;
 }
 
 export interface HostError {
@@ -57,9 +63,19 @@ export function parseEgressHost(raw: string, index = -1): ParsedEgressHost {
   const nsPart = text.slice(0, slash);
   const dnsPart = text.slice(slash + 1).toLowerCase();
   if (dnsPart.includes('/')) return fail(`egress host "${raw}" has more than one "/"`);
+  if (!validDnsPattern(dnsPart)) return fail(`egress host "${raw}": invalid DNS name "${dnsPart}"`);
+  // `~/*` imports nothing; `~` before anything else excludes (`~` alone: from any namespace)
+  if (nsPart.startsWith('~') && !(nsPart === '~' && dnsPart === '*')) {
+    // the documented forms only: `~NAME/...` and `~/HOST` (not `~./`, `~*/`)
+    const excluded = nsPart === '~' ? { kind: 'any' as const } : parseNamespace(nsPart.slice(1));
+    if (!excluded || (nsPart !== '~' && excluded.kind !== 'named'))
+      return fail(
+        `egress host "${raw}": invalid namespace "${nsPart}" (an exclusion is ~NAMESPACE/HOST or ~/HOST)`,
+      );
+    return { ok: true, host: { raw, namespace: excluded, dns: dnsPart, exclude: true } };
+  }
   const namespace = parseNamespace(nsPart);
   if (!namespace) return fail(`egress host "${raw}": invalid namespace "${nsPart}"`);
-  if (!validDnsPattern(dnsPart)) return fail(`egress host "${raw}": invalid DNS name "${dnsPart}"`);
   return { ok: true, host: { raw, namespace, dns: dnsPart } };
 }
 
@@ -95,7 +111,10 @@ export function dnsMatches(pattern: string, hostname: string): boolean {
   return p === h;
 }
 
-/** Does egress host `host` of a Sidecar in `sidecarNamespace` select `hostname` in `serviceNamespace`? */
+/**
+ * Does egress host `host` of a Sidecar in `sidecarNamespace` match `hostname` in
+ * `serviceNamespace`? (An exclusion matches what it excludes: egressSelects combines them.)
+ */
 export function egressHostMatches(
   host: EgressHost,
   sidecarNamespace: string,
@@ -115,6 +134,25 @@ export function egressHostMatches(
       break;
   }
   return dnsMatches(host.dns, hostname);
+}
+
+/**
+ * Does a listener with egress hosts `hosts` select `hostname` of `serviceNamespace`: one host
+ * includes it and no exclusion (`~ns/...`, `~/host`) matches it.
+ */
+export function egressSelects(
+  hosts: readonly EgressHost[],
+  sidecarNamespace: string,
+  serviceNamespace: string,
+  hostname: string,
+): boolean {
+  let included = false;
+  for (const h of hosts) {
+    if (!egressHostMatches(h, sidecarNamespace, serviceNamespace, hostname)) continue;
+    if (h.exclude) return false;
+    included = true;
+  }
+  return included;
 }
 
 /**

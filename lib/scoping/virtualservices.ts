@@ -111,11 +111,12 @@ export function hostsOverlap(a: string, b: string): boolean {
   return hostSubsetOf(a, b) || hostSubsetOf(b, a);
 }
 
-/** Does egress host `h` of a listener applied in `configNamespace` take VirtualService `vs`? */
-export function egressHostImportsVs(
+/** Does egress host `h` of a listener applied in `configNamespace` match host `vh` of `vs`? */
+function egressHostMatchesVsHost(
   h: EgressHost,
   configNamespace: string,
   vs: MeshVirtualService,
+  vh: string,
 ): boolean {
   const ns = vs.ref.namespace;
   switch (h.namespace.kind) {
@@ -130,7 +131,16 @@ export function egressHostImportsVs(
     case 'any':
       break;
   }
-  return vs.hosts.some((vh) => vh === h.dns || hostsOverlap(vh, h.dns));
+  return vh === h.dns || hostsOverlap(vh, h.dns);
+}
+
+/** Does egress host `h` of a listener applied in `configNamespace` take VirtualService `vs`? */
+export function egressHostImportsVs(
+  h: EgressHost,
+  configNamespace: string,
+  vs: MeshVirtualService,
+): boolean {
+  return !h.exclude && vs.hosts.some((vh) => egressHostMatchesVsHost(h, configNamespace, vs, vh));
 }
 
 /**
@@ -145,5 +155,15 @@ export function listenerImportsVs(
 ): boolean {
   if (!vs.mesh || vs.hosts.length === 0) return false;
   if (!isExportedTo(vs.exportTo, vs.ref.namespace, configNamespace)) return false;
-  return hosts.some((h) => egressHostImportsVs(h, configNamespace, vs));
+  // a host excluded on one entry keeps the VirtualService while another of its hosts qualifies
+  // (istio/istio#60581): it goes only when every host an egress host takes is excluded
+  return vs.hosts.some((vh) => {
+    let taken = false;
+    for (const h of hosts) {
+      if (!egressHostMatchesVsHost(h, configNamespace, vs, vh)) continue;
+      if (h.exclude) return false;
+      taken = true;
+    }
+    return taken;
+  });
 }

@@ -178,6 +178,24 @@ describe('visibleServices rules', () => {
     expect(r.services).toEqual([]);
   });
 
+  it('~ns/* and ~/host exclude from what the other hosts include (Istio 1.31)', () => {
+    const seen = (hosts: string[]) =>
+      names(visibleServices(pod('p', 'prod'), services, [], [sidecar('d', 'prod', hosts)]));
+    expect(seen(['*/*', '~dev/*'])).toEqual(['a.prod:80+9090', 'istiod.istio-system:15010+15012']);
+    expect(seen(['*/*', '~/b.dev.svc.cluster.local'])).toEqual([
+      'a.prod:80+9090',
+      'istiod.istio-system:15010+15012',
+    ]);
+    // an exclusion of a host in another namespace than the one holding it excludes nothing
+    expect(seen(['*/*', '~prod/b.dev.svc.cluster.local'])).toHaveLength(3);
+    // exclusion wins over inclusion, whatever the order
+    expect(seen(['~istio-system/*', 'istio-system/*', './*'])).toEqual(['a.prod:80+9090']);
+    // an exclusion alone includes nothing
+    expect(seen(['~dev/*'])).toEqual([]);
+    // `~/*` still imports nothing
+    expect(seen(['~/*'])).toEqual([]);
+  });
+
   it('a root default with ./* means the pod namespace', () => {
     const r = visibleServices(
       pod('p', 'dev'),

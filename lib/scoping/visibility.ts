@@ -4,7 +4,7 @@
  */
 import type { Pod, Service, ServiceEntry, Sidecar, VirtualService } from '../kube/types';
 import {
-  egressHostMatches,
+  egressSelects,
   isExportedTo,
   parseEgressHosts,
   serviceExportTo,
@@ -312,8 +312,7 @@ export function visibleInScope(
       rule.port === undefined ? svc.ports : svc.ports.filter((p) => p.port === rule.port);
     const picked = new Map<string, VisibleService>();
     for (const { entry } of exported) {
-      if (!rule.hosts.some((h) => egressHostMatches(h, sidecarNs, entry.namespace, entry.hostname)))
-        continue;
+      if (!egressSelects(rule.hosts, sidecarNs, entry.namespace, entry.hostname)) continue;
       if (portsOf(entry).length === 0) continue;
       const prev = picked.get(entry.hostname);
       if (

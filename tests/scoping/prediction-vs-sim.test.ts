@@ -5,7 +5,7 @@
  * Istio wrong; each case names the istio/istio code that decides it.
  */
 import { describe, expect, it } from 'vitest';
-import type { DestinationRule, Pod, Service } from '../../lib/kube/types';
+import type { DestinationRule, Pod, Service, Sidecar } from '../../lib/kube/types';
 import { podProxy } from '../../lib/dataplane/proxy-container';
 import { inboundClusterKeys } from '../../lib/scoping/inbound';
 import { proxyVersionOf } from '../../lib/scoping/proxy';
@@ -16,6 +16,7 @@ import {
   makeDestinationRule,
   makePod,
   makeService,
+  makeSidecar,
   worldOf,
   type WorldObjects,
 } from '../../server/sim/mesh/testworld';
@@ -43,7 +44,7 @@ function predicted(w: WorldObjects, pod: Pod): number {
     (w.destinationrules ?? []) as DestinationRule[],
     'istio-system',
   );
-  const scope = createScopeResolver(model, []).scopeOf(pod);
+  const scope = createScopeResolver(model, (w.sidecars ?? []) as Sidecar[]).scopeOf(pod);
   return scope.outbound + inboundClusterKeys(pod, services, proxyVersionOf(pod)).length;
 }
 
@@ -60,6 +61,18 @@ function expectAgreement(w: WorldObjects): void {
 describe('Scoping predicts the clusters the simulated proxies report', () => {
   it('on bookinfo (services, ports, DestinationRule subsets, inbound)', () => {
     expectAgreement(bookinfo());
+  });
+
+  it('drops what an exclusion names (Istio 1.31 ~ns/host, ~/host: selectServices)', () => {
+    for (const hosts of [
+      ['*/*', '~default/reviews.default.svc.cluster.local'],
+      ['*/*', '~/ratings.default.svc.cluster.local'],
+      ['./*', '~default/*'],
+    ]) {
+      const w = bookinfo();
+      w.sidecars = [makeSidecar('default', 'default', hosts)];
+      expectAgreement(w);
+    }
   });
 
   it('merges two DestinationRules for one host in one namespace (mergeDestinationRule)', () => {

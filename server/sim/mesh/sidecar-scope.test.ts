@@ -121,6 +121,24 @@ describe('the simulator imports hosts as istiod would', () => {
     expect(visible(makeSidecar('default', 'istio-system', ['./*']))).toHaveLength(3);
   });
 
+  it('exclusions of Istio 1.31: ~ns/*, ~ns/host and ~/host drop what the others import', () => {
+    const all = visible(undefined);
+    expect(visible(makeSidecar('default', 'shop', ['*/*', '~money/*']))).toEqual(
+      all.filter((h) => !h.includes('.money.')),
+    );
+    expect(
+      visible(makeSidecar('default', 'shop', ['*/*', '~money/pay.money.svc.cluster.local'])),
+    ).toEqual(all.filter((h) => !h.startsWith('pay.money.')));
+    expect(
+      visible(makeSidecar('default', 'shop', ['*/*', '~/web.shop.svc.cluster.local'])),
+    ).toEqual(all.filter((h) => !h.startsWith('web.shop.')));
+    // a namespace's exclusion does not reach a host of another namespace
+    expect(
+      visible(makeSidecar('default', 'shop', ['*/*', '~shop/pay.money.svc.cluster.local'])),
+    ).toEqual(all);
+    expect(visible(makeSidecar('default', 'shop', ['~money/*']))).toEqual([]);
+  });
+
   it('a listener with a port keeps that port only', () => {
     const sc = makeSidecar('default', 'shop', []);
     sc.spec.egress = [{ port: { number: 9090, protocol: 'GRPC', name: 'grpc' }, hosts: ['./*'] }];

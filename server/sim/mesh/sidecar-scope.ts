@@ -63,6 +63,11 @@ export interface SimEgressListener {
   /** The listener's port when services must match it (needsPortMatch). */
   matchPort?: number;
   hostsByNamespace: ReadonlyMap<string, HostClassification>;
+  /**
+   * Excluded hosts by namespace (`~ns/host`; `~/host` under `*`), Istio 1.31: a host included
+   * above is dropped when one of these matches it.
+   */
+  excludedByNamespace: ReadonlyMap<string, HostClassification>;
   virtualServices: PushVirtualService[];
   services: SimService[];
 }
@@ -112,15 +117,31 @@ function matchingService(
   return matchPort === undefined ? s : serviceMatchingListenerPort(s, matchPort);
 }
 
+/** Is host `h` of namespace `ns` excluded by the listener (its namespace's or `~/host`)? */
+function excluded(
+  excludedByNamespace: ReadonlyMap<string, HostClassification>,
+  ns: string,
+  h: string,
+  vs = false,
+): boolean {
+  for (const key of [ns, WILDCARD_NAMESPACE]) {
+    const hc = excludedByNamespace.get(key);
+    if (hc && (vs ? hc.vsMatches(h) : hc.matches(h))) return true;
+  }
+  return false;
+}
+
 function selectServices(
   exported: readonly SimService[],
   configNamespace: string,
   hostsByNamespace: ReadonlyMap<string, HostClassification>,
+  excludedByNamespace: ReadonlyMap<string, HostClassification>,
   matchPort: number | undefined,
 ): SimService[] {
   const imported: SimService[] = [];
   const wildcard = hostsByNamespace.get(WILDCARD_NAMESPACE);
   for (const s of exported) {
+    if (excluded(excludedByNamespace, s.namespace, s.hostname)) continue;
     const own = hostsByNamespace.get(s.namespace);
     if (own) {
       const svc = matchingService(own, s, matchPort);
@@ -153,12 +174,18 @@ function selectServices(
 function selectVirtualServices(
   visible: readonly PushVirtualService[],
   hostsByNamespace: ReadonlyMap<string, HostClassification>,
+  excludedByNamespace: ReadonlyMap<string, HostClassification>,
 ): PushVirtualService[] {
   const out: PushVirtualService[] = [];
   const taken = new Set<PushVirtualService>();
   const consider = (vs: PushVirtualService, hosts: HostClassification | undefined) => {
     if (!hosts || taken.has(vs)) return;
-    if (vs.hosts.some((h) => hosts.vsMatches(h))) {
+    // a VirtualService stays while one of its hosts is taken and not excluded
+    if (
+      vs.hosts.some(
+        (h) => hosts.vsMatches(h) && !excluded(excludedByNamespace, vs.namespace, h, true),
+      )
+    ) {
       out.push(vs);
       taken.add(vs);
     }
@@ -176,26 +203,34 @@ function convertListener(
   listener: Egress,
 ): SimEgressListener {
   const hostsByNamespace = new Map<string, HostClassification>();
+  const excludedByNamespace = new Map<string, HostClassification>();
   for (const raw of Array.isArray(listener.hosts) ? listener.hosts : []) {
     if (typeof raw !== 'string' || raw.split('/').length !== 2) continue; // istiod logs and skips
     const [written = '', name = ''] = raw.split('/');
-    const ns = written === CURRENT_NAMESPACE ? configNamespace : written;
-    let hc = hostsByNamespace.get(ns);
-    if (!hc) hostsByNamespace.set(ns, (hc = new HostClassification()));
+    // `~/*` is the namespace "~", which holds nothing; `~ns/...` and `~/host` exclude
+    const exclusion = written.startsWith('~') && !(written === '~' && name === '*');
+    const into = exclusion ? excludedByNamespace : hostsByNamespace;
+    const key = exclusion ? written.slice(1) || WILDCARD_NAMESPACE : written;
+    const ns = key === CURRENT_NAMESPACE ? configNamespace : key;
+    let hc = into.get(ns);
+    if (!hc) into.set(ns, (hc = new HostClassification()));
     hc.add(name.toLowerCase());
   }
   const matchPort = needsPortMatch(listener);
   return {
     matchPort,
     hostsByNamespace,
+    excludedByNamespace,
     virtualServices: selectVirtualServices(
       push.virtualServicesFor(configNamespace),
       hostsByNamespace,
+      excludedByNamespace,
     ),
     services: selectServices(
       push.servicesExportedToNamespace(configNamespace),
       configNamespace,
       hostsByNamespace,
+      excludedByNamespace,
       matchPort,
     ),
   };
@@ -375,6 +410,7 @@ export function gatewaySidecarScope(push: PushContext, configNamespace: string):
     egressListeners: [
       {
         hostsByNamespace: new Map(),
+        excludedByNamespace: new Map(),
         virtualServices: push.virtualServicesFor(configNamespace),
         services,
       },
