@@ -13,10 +13,14 @@ export class ApiRequestError extends Error {
   }
 }
 
-export async function fetchJson<T>(url: string, parse: (data: unknown) => T): Promise<T> {
+export async function fetchJson<T>(
+  url: string,
+  parse: (data: unknown) => T,
+  opts: { signal?: AbortSignal } = {},
+): Promise<T> {
   let res: Response;
   try {
-    res = await fetch(url, { headers: { Accept: 'application/json' } });
+    res = await fetch(url, { headers: { Accept: 'application/json' }, signal: opts.signal });
   } catch (e) {
     throw new ApiRequestError(
       0,

@@ -1,14 +1,10 @@
 /**
  * The Findings view's edge: its query (GET /api/findings, prefetched by its page and by
- * Overview's), the revision of the configuration changes it follows (GET /api/findings/changes)
- * and the wire types its components read.
+ * Overview's) and the wire types its components read (its follow of the configuration:
+ * useFindingsFollow.ts).
  */
 import { queryOptions } from '@tanstack/react-query';
-import {
-  FINDINGS_FOLLOW_POLL_MS,
-  FindingsChangesSchema,
-  FindingsReportSchema,
-} from '../../lib/api/findings';
+import { FindingsReportSchema } from '../../lib/api/findings';
 import { withContext } from '../../lib/api/context';
 import { fetchJson } from '../data/fetchJson';
 
@@ -22,14 +18,4 @@ export const findingsQuery = (context: string | null) =>
     staleTime: 5_000,
     // a first answer names the analyses still running: asked again until the report is whole
     refetchInterval: (q) => (q.state.data?.late && q.state.data.late.length > 0 ? 1_000 : false),
-  });
-
-export const findingsChangesQuery = (context: string | null) =>
-  queryOptions({
-    queryKey: ['findings-changes', context ?? ''] as const,
-    queryFn: () =>
-      fetchJson(withContext('/api/findings/changes', context), (d) =>
-        FindingsChangesSchema.parse(d),
-      ),
-    refetchInterval: FINDINGS_FOLLOW_POLL_MS,
   });

@@ -119,7 +119,7 @@ export const FindingsReportSchema = z.object({
 });
 export type FindingsReport = z.infer<typeof FindingsReportSchema>;
 
-/** How often a page showing findings asks whether the configuration changed (ms). */
+/** How long a page following the findings waits before asking again after a failed ask (ms). */
 export const FINDINGS_FOLLOW_POLL_MS = 1_000;
 
 /** GET /api/findings/changes: the revision of the configuration changes heard, polled. */

@@ -40,7 +40,8 @@ export const ROUTE_PARAMS = {
   '/api/cluster': { query: {} },
   '/api/contexts': { query: {} },
   '/api/findings': { query: {} },
-  '/api/findings/changes': { query: {} },
+  // after: the revision the page knows; the answer is held until the revision is past it
+  '/api/findings/changes': { query: { after: 'count' } },
   '/api/health': { query: {} },
   '/api/incidents': { query: INCIDENT_FILTERS },
   '/api/incidents/live': { query: { ...INCIDENT_FILTERS, since: 'time' } },

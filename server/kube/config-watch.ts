@@ -101,6 +101,25 @@ export class ConfigChanges {
     return this.rev;
   }
 
+  /**
+   * The revision once it is past `after`: at once when it already is, else at the next change,
+   * else the current one after `timeoutMs` (a long poll, as a watch answers: the browser learns
+   * of a change as it is heard instead of at its next poll).
+   */
+  changedAfter(after: number, timeoutMs: number): Promise<number> {
+    if (this.rev > after || this.stopped) return Promise.resolve(this.rev);
+    return new Promise((resolve) => {
+      const done = () => {
+        clearTimeout(timer);
+        off();
+        resolve(this.rev);
+      };
+      const timer = setTimeout(done, timeoutMs);
+      timer.unref?.();
+      const off = this.onChange(done);
+    });
+  }
+
   /** Calls `fn` after each change (with the new revision); returns the unsubscribe. */
   onChange(fn: (revision: number) => void): () => void {
     this.listeners.add(fn);

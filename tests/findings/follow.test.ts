@@ -12,11 +12,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { asMeshdx } from '../../server/auth/identity';
 import { configSignature } from '../../server/kube/config-watch';
 import { runtimeFor } from '../../server/runtime/registry';
-import {
-  findingsChanges,
-  getFindings,
-  getWholeFindings,
-} from '../../server/screens/findings/findings';
+import { getFindings, getWholeFindings } from '../../server/screens/findings/findings';
+import { findingsChanges } from '../../server/screens/findings/changes';
 import { runtimeOnSimulator, type SimRuntime } from '../../test-support/sim-runtime';
 import { CHILD_PROCESS_GUARD_MS } from '../../test-support/deadlines';
 import { KUBECTL, requireKubectl } from '../sim/kubectl-harness';
@@ -38,7 +35,7 @@ const kubectl = async (...args: string[]) =>
   ).stdout;
 
 /** Polls `check` on the test's own clock, up to `ms` (generous: a busy machine is slow). */
-async function until<T>(what: string, check: () => T | null | Promise<T | null>, ms = 30_000) {
+async function until<T>(what: string, check: () => T | null | Promise<T | null>, ms = 90_000) {
   const end = Date.now() + ms;
   for (;;) {
     const v = await check();
@@ -85,13 +82,20 @@ describe('the live findings follow kubectl apply', () => {
     // Pods are named as followed only at the cache time; nothing else is unwatched here
     expect(first.follow?.unwatched.map((u) => u.kind)).toEqual(['Pod']);
 
+    // nothing changed yet: a long poll past the current revision is still waiting
+    const waiting = findingsChanges(scope, 0).then(() => 'answered');
+    const first100 = await Promise.race([
+      waiting,
+      new Promise((r) => setTimeout(() => r('waiting'), 100)),
+    ]);
+    expect(first100).toBe('waiting');
+
     const file = path.join(env.dir, 'policy.yaml');
     fs.writeFileSync(file, POLICY);
     expect(await kubectl('apply', '-f', file)).toMatch(/api-get-only created/);
-    const heard = await until('the change heard', () => {
-      const c = findingsChanges(scope);
-      return c.revision > 0 ? c : null;
-    });
+    // the long poll GET /api/findings/changes?after=0 is answered when the change is heard
+    const heard = await findingsChanges(scope, 0);
+    expect(heard.revision).toBeGreaterThan(0);
     expect(heard.watched).toBeGreaterThan(10);
 
     // the cached report was dropped: the next one is begun after the change and holds it
@@ -104,14 +108,12 @@ describe('the live findings follow kubectl apply', () => {
 
     // deleting it is heard too, and the finding goes
     await kubectl('delete', 'authorizationpolicy', '-n', 'mesh-ambient', 'api-get-only');
-    await until('the deletion heard', () =>
-      findingsChanges(scope).revision > heard.revision ? true : null,
-    );
+    expect((await findingsChanges(scope, heard.revision)).revision).toBeGreaterThan(heard.revision);
     await until('a report without it', async () => {
       const r = await getFindings(scope);
       return r.follow && r.follow.revision > heard.revision && !r.findings.some(isNew) ? r : null;
     });
-  }, 120_000);
+  }, 240_000);
 });
 
 describe('configSignature', () => {

@@ -32,6 +32,16 @@ export interface LogProgress {
   of: number | null;
 }
 
+/** The options of a report's log reads, defaults filled in. */
+export function logOptions(opts: FindingsOptions): Required<FindingsOptions> {
+  return {
+    maxLogPods: opts.maxLogPods ?? 20,
+    logTailLines: opts.logTailLines ?? 2000,
+    logTimeoutMs: opts.logTimeoutMs ?? 5000,
+    logConcurrency: opts.logConcurrency ?? 4,
+  };
+}
+
 /** Access logs of one running pod per meshed workload (up to max), each a source in the report. */
 export async function readAccessLogs(
   t: KubeTransport,

@@ -41,6 +41,28 @@ export interface Parts {
   ambient?: Outcome<Awaited<ReturnType<typeof ambientOf>>>;
 }
 
+/** What an analysis of Parts gives when it succeeds. */
+export type PartValue<K extends keyof Parts> =
+  NonNullable<Parts[K]> extends Outcome<infer T> ? T : never;
+
+/** A report being made: the whole of it, and the report of what is in so far. */
+export interface FindingsRun {
+  report: Promise<FindingsReport>;
+  /** Settles once the lists every finding is made from are in. */
+  listed: Promise<void>;
+  /** The report of the parts in now, the rest named late; null until the lists are in. */
+  soFar(): FindingsReport | null;
+  /** The analyses in so far, each with when it came in (Date.now()). */
+  readonly parts: Parts;
+  readonly partsAt: Partial<Record<keyof Parts, number>>;
+  /** The revision of the configuration changes this run was begun at. */
+  readonly revision: number;
+  /** Begun after a configuration change the run before it had not seen. */
+  readonly afterChange: boolean;
+  /** Settles once the analyses of the configuration are in (not the proxies' measurements). */
+  readonly configIn: Promise<void>;
+}
+
 /** Each part as the report's sources and late parts name it. */
 export const PART: Record<keyof Parts, string> = {
   logs: 'istio-proxy logs',

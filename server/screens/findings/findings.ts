@@ -1,4 +1,4 @@
-import type { FindingsChanges, FindingsReport } from '../../../lib/api/findings';
+import type { FindingsReport } from '../../../lib/api/findings';
 import { archiveAnalyzeBeside } from './archive-analyze';
 import { getClusterInfo } from '../cluster/info';
 import {
@@ -18,7 +18,13 @@ import { timelineFleetOf } from '../timelines/timelines';
 import { lastReads, podListDetail, viewDeadline } from '../deadline';
 import type { RequestScope } from '../../auth/identity';
 import { defineScreen, type ClusterRuntime } from '../../runtime/runtime';
-import { readAccessLogs, sharedLogs, type FindingsOptions, type LogProgress } from './access-logs';
+import {
+  logOptions,
+  readAccessLogs,
+  sharedLogs,
+  type FindingsOptions,
+  type LogProgress,
+} from './access-logs';
 import type { Pod, Service } from '../../../lib/kube/types';
 import {
   assemble,
@@ -29,8 +35,9 @@ import {
   ruleInputNamespace,
   unreadRuleInputs,
   type Base,
+  type FindingsRun,
   type Lists,
-  type Outcome,
+  type PartValue,
   type Parts,
 } from './assemble';
 
@@ -75,10 +82,19 @@ async function findingsReportOf(
   const { job, run } = findingsJob(rt);
   const current = run();
   if (!current) return job;
-  // the whole report if it is in first, else what is in once the lists are
-  await Promise.race([job, current.listed]);
+  // the whole report if in first, else what is in once the lists are; made for a change, once
+  // the analyses of the configuration are in too (what stands in for them predates the change)
+  let timer: NodeJS.Timeout | undefined;
+  const grace = () => new Promise((r) => (timer = setTimeout(r, AFTER_CHANGE_GRACE_MS)));
+  const waited = current.afterChange
+    ? Promise.race([current.configIn, current.listed.then(grace)])
+    : current.listed;
+  await Promise.race([job, waited]).finally(() => clearTimeout(timer));
   return current.soFar() ?? job;
 }
+
+/** How long past its lists a report made for a configuration change is waited for, at most. */
+const AFTER_CHANGE_GRACE_MS = 1_500;
 
 /** The whole report (every analysis in, or late by the view's deadline), not a first answer. */
 export function getWholeFindings(scope: RequestScope): Promise<FindingsReport> {
@@ -120,13 +136,6 @@ const findingsFollowScreen = defineScreen('findings-follow', (rt) => {
   return follow;
 });
 
-/** The revision of the configuration changes heard, for the browser to poll. */
-export function findingsChanges(scope: RequestScope): FindingsChanges {
-  const rt = runtimeFor(scope);
-  const s = rt.configChanges.status();
-  return { revision: s.revision, watched: s.watched.length };
-}
-
 /** The runtime's fresh report, or the computation running (joined) or started. */
 function findingsJob(rt: ClusterRuntime): {
   job: Promise<FindingsReport>;
@@ -141,7 +150,11 @@ function findingsJob(rt: ClusterRuntime): {
     // what the last run found stands in for its analyses until this run's are in
     const last = state.run;
     // its analyses only (a run that kept the run before it would keep every run before)
-    const run = startFindingsRun(rt, {}, last && { parts: last.parts, partsAt: last.partsAt });
+    const run = startFindingsRun(
+      rt,
+      {},
+      last && { parts: last.parts, partsAt: last.partsAt, revision: last.revision },
+    );
     state.run = run;
     return run.report;
   });
@@ -155,18 +168,6 @@ function findingsJob(rt: ClusterRuntime): {
   return { job, run: () => state.run };
 }
 
-/** A report being made: the whole of it, and the report of what is in so far. */
-interface FindingsRun {
-  report: Promise<FindingsReport>;
-  /** Settles once the lists every finding is made from are in. */
-  listed: Promise<void>;
-  /** The report of the parts in now, the rest named late; null until the lists are in. */
-  soFar(): FindingsReport | null;
-  /** The analyses in so far, each with when it came in (Date.now()). */
-  readonly parts: Parts;
-  readonly partsAt: Partial<Record<keyof Parts, number>>;
-}
-
 /**
  * `earlier`: the run before this one, whose analyses that succeeded stand in for this run's
  * until they are in (named late with their age): a report asked again after its cache expired
@@ -175,14 +176,9 @@ interface FindingsRun {
 function startFindingsRun(
   rt: ClusterRuntime,
   opts: FindingsOptions,
-  earlier: Pick<FindingsRun, 'parts' | 'partsAt'> | null = null,
+  earlier: Pick<FindingsRun, 'parts' | 'partsAt' | 'revision'> | null = null,
 ): FindingsRun {
-  const o: Required<FindingsOptions> = {
-    maxLogPods: opts.maxLogPods ?? 20,
-    logTailLines: opts.logTailLines ?? 2000,
-    logTimeoutMs: opts.logTimeoutMs ?? 5000,
-    logConcurrency: opts.logConcurrency ?? 4,
-  };
+  const o = logOptions(opts);
   const t = rt.transport;
   // the changes heard from here on are past this report: the browser asks again when it sees them
   const revision = rt.configChanges.revision;
@@ -222,6 +218,8 @@ function startFindingsRun(
   const listed = new Promise<void>((resolve) => {
     markListed = resolve;
   });
+  let markConfigIn: () => void = () => undefined;
+  const configIn = new Promise<void>((resolve) => (markConfigIn = resolve));
   let lists: Lists | null = null;
   // while a big cluster's first pod list runs, a first answer made of the pods read so far
   let early = false;
@@ -308,35 +306,29 @@ function startFindingsRun(
     await new Promise((resolve) => setImmediate(resolve));
     const pods = { items: base.screened.pods };
     const services = { items: base.screened.services };
-    const settle = async <T>(part: string, work: Promise<T>): Promise<Outcome<T>> => {
-      try {
-        const r = await d.within(part, work);
-        return r.ok ? r : { ok: false, error: `late: ${r.late.detail}` };
-      } catch (e) {
-        return { ok: false, error: e instanceof Error ? e.message : String(e) };
-      }
-    };
+    // each analysis in parts once done (or late by the view's deadline, or failed)
+    const analysis = <K extends keyof Parts>(k: K, work: Promise<PartValue<K>>): Promise<void> =>
+      d.within(PART[k], work).then(
+        (r) => {
+          parts[k] = (r.ok ? r : { ok: false, error: `late: ${r.late.detail}` }) as Parts[K];
+          partsAt[k] = Date.now();
+        },
+        (e: unknown) => {
+          parts[k] = { ok: false, error: e instanceof Error ? e.message : String(e) } as Parts[K];
+          partsAt[k] = Date.now();
+        },
+      );
+    // the analyses of the configuration (not Scoping's and the logs' measurements of the proxies)
+    const ofConfig = [
+      analysis('timelines', timelineFleetOf(rt, d)),
+      analysis('incidents', incidentsOf(rt, {})),
+      analysis('ambient', ambientOf(rt)),
+    ];
+    void Promise.all(ofConfig).then(markConfigIn);
     await Promise.all([
-      settle(PART.logs, readLogs(pods.items, services.items)).then((r) => {
-        parts.logs = r;
-        partsAt.logs = Date.now();
-      }),
-      settle(PART.timelines, timelineFleetOf(rt, d)).then((r) => {
-        parts.timelines = r;
-        partsAt.timelines = Date.now();
-      }),
-      settle(PART.scoping, scopingOf(rt)).then((r) => {
-        parts.scoping = r;
-        partsAt.scoping = Date.now();
-      }),
-      settle(PART.incidents, incidentsOf(rt, {})).then((r) => {
-        parts.incidents = r;
-        partsAt.incidents = Date.now();
-      }),
-      settle(PART.ambient, ambientOf(rt)).then((r) => {
-        parts.ambient = r;
-        partsAt.ambient = Date.now();
-      }),
+      ...ofConfig,
+      analysis('logs', readLogs(pods.items, services.items)),
+      analysis('scoping', scopingOf(rt)),
     ]);
     return { ...assemble(rt, base, parts, d.late), follow: follow() };
   })();
@@ -345,6 +337,9 @@ function startFindingsRun(
     listed,
     parts,
     partsAt,
+    revision,
+    afterChange: earlier !== null && revision > earlier.revision,
+    configIn,
     soFar: () => {
       let now = base;
       const late = [...d.late];

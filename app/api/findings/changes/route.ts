@@ -1,12 +1,15 @@
 import { routeQuery, scoped } from '@/app/api/_lib/params';
-import { findingsChanges } from '@/server/screens/findings/findings';
+import { findingsChanges } from '@/server/screens/findings/changes';
 
 export const dynamic = 'force-dynamic';
 
-/** The revision of the configuration changes heard: the Findings page polls it (FOLLOW_POLL_MS). */
+/**
+ * The revision of the configuration changes heard; with `after`, held until it is past it (a
+ * long poll: the Findings page follows it, components/findings/useFindingsFollow.ts).
+ */
 export function GET(req: Request) {
   return scoped(req, async (scope) => {
-    await routeQuery(scope, '/api/findings/changes', new URL(req.url).searchParams);
-    return findingsChanges(scope);
+    const q = await routeQuery(scope, '/api/findings/changes', new URL(req.url).searchParams);
+    return findingsChanges(scope, q.values.after ?? null);
   });
 }
