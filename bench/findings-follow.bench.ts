@@ -1,5 +1,6 @@
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
+import { l7PolicyYaml } from '../test-support/l7-policy';
 import { startNextServer } from './next-server';
 import { startSimProcess, type BenchResult } from './support';
 
@@ -21,22 +22,6 @@ interface Report {
   late?: unknown[];
   follow?: { revision: number };
 }
-
-const policy = (name: string) => `apiVersion: security.istio.io/v1
-kind: AuthorizationPolicy
-metadata:
-  name: ${name}
-  namespace: mesh-ambient
-spec:
-  selector:
-    matchLabels:
-      app: api
-  action: ALLOW
-  rules:
-  - to:
-    - operation:
-        methods: ["GET"]
-`;
 
 export async function run(): Promise<BenchResult[]> {
   const sim = await startSimProcess('demo');
@@ -67,7 +52,7 @@ export async function run(): Promise<BenchResult[]> {
       const name = `bench-get-only-${i}`;
       const shows = (r: Report) =>
         r.findings.some((f) => f.code === 'MDX0601' && f.subject.name === name);
-      await kubectl(policy(name), 'apply', '-f', '-');
+      await kubectl(l7PolicyYaml(name), 'apply', '-f', '-');
       const t0 = Date.now();
       // the page's follow: a long poll answered when the change is heard
       const begun = report.follow?.revision ?? 0;

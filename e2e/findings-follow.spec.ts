@@ -2,6 +2,7 @@ import { execFile } from 'node:child_process';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { expect, test } from '@playwright/test';
+import { l7PolicyYaml } from '../test-support/l7-policy';
 import { base, DEMO_DATA, PORTS, snap } from './support';
 
 const run = promisify(execFile);
@@ -30,20 +31,7 @@ test('an L7 AuthorizationPolicy applied with kubectl shows on an open Findings p
   await expect(page.getByText(/Findings report made at/)).toBeVisible();
   const row = list.locator('tr[data-code="MDX0601"]', { hasText: name });
   await expect(row).toHaveCount(0);
-  await kubectl(
-    [
-      'apiVersion: security.istio.io/v1',
-      'kind: AuthorizationPolicy',
-      `metadata: {name: ${name}, namespace: mesh-ambient}`,
-      'spec:',
-      '  selector: {matchLabels: {app: api}}',
-      '  action: ALLOW',
-      '  rules: [{to: [{operation: {methods: ["GET"]}}]}]',
-    ].join('\n'),
-    'apply',
-    '-f',
-    '-',
-  );
+  await kubectl(l7PolicyYaml(name), 'apply', '-f', '-');
   const applied = Date.now();
   try {
     await expect(row.first()).toBeVisible({ timeout: 30_000 });

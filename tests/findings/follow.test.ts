@@ -18,6 +18,7 @@ import { runtimeOnSimulator, type SimRuntime } from '../../test-support/sim-runt
 import { CHILD_PROCESS_GUARD_MS } from '../../test-support/deadlines';
 import { KUBECTL, requireKubectl } from '../sim/kubectl-harness';
 import type { KubeObject } from '../../lib/kube/types';
+import { l7PolicyYaml } from '../../test-support/l7-policy';
 
 requireKubectl('the findings follow test (it applies a policy with kubectl)');
 
@@ -44,22 +45,6 @@ async function until<T>(what: string, check: () => T | null | Promise<T | null>,
     await new Promise((r) => setTimeout(r, 50));
   }
 }
-
-const POLICY = `apiVersion: security.istio.io/v1
-kind: AuthorizationPolicy
-metadata:
-  name: api-get-only
-  namespace: mesh-ambient
-spec:
-  selector:
-    matchLabels:
-      app: api
-  action: ALLOW
-  rules:
-  - to:
-    - operation:
-        methods: ["GET"]
-`;
 
 beforeAll(async () => {
   env = await runtimeOnSimulator({ scenario: 'ambient' });
@@ -91,7 +76,7 @@ describe('the live findings follow kubectl apply', () => {
     expect(first100).toBe('waiting');
 
     const file = path.join(env.dir, 'policy.yaml');
-    fs.writeFileSync(file, POLICY);
+    fs.writeFileSync(file, l7PolicyYaml('api-get-only'));
     expect(await kubectl('apply', '-f', file)).toMatch(/api-get-only created/);
     // the long poll GET /api/findings/changes?after=0 is answered when the change is heard
     const heard = await findingsChanges(scope, 0);

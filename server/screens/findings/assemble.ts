@@ -107,17 +107,17 @@ export const RULE_INPUT_KINDS: readonly string[] = [...RULE_KINDS].filter(
  * them), Secrets (not read) and CRDs (megabytes of schema per object); Gateway API's Gateways
  * beside Istio's.
  */
+const NOT_FOLLOWED: ReadonlySet<string> = new Set([
+  'Pod',
+  'Node',
+  'Secret',
+  'CustomResourceDefinition',
+]);
 export const CHANGE_KINDS: readonly string[] = [
-  'Namespace',
-  'Service',
-  'Sidecar',
-  'DestinationRule',
-  'VirtualService',
-  'ServiceEntry',
-  'Gateway',
+  ...[...BASE_KINDS, ...RULE_INPUT_KINDS].filter((k) => !NOT_FOLLOWED.has(k)),
   'gateway.networking.k8s.io/Gateway',
+  // read by the ambient analysis
   'PeerAuthentication',
-  ...RULE_INPUT_KINDS.filter((k) => k !== 'Secret' && k !== 'CustomResourceDefinition'),
 ];
 
 /** Kinds read in Istio's root namespace only: the mesh config and the injector's ConfigMaps. */
