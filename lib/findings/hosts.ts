@@ -63,20 +63,46 @@ function wildcardMatch(pattern: string, host: string): boolean {
 }
 
 /**
+ * A registry indexed once per report, so that a lookup does not scan every host: its entries
+ * by host name and its wildcard hosts, each list in the registry's order (the first match of a
+ * scan is the first of its list).
+ */
+export interface HostIndex {
+  entries: readonly RegistryHost[];
+  byHost: ReadonlyMap<string, readonly RegistryHost[]>;
+  /** The entries whose host starts with `*`: the only ones that match by suffix. */
+  wildcards: readonly RegistryHost[];
+}
+
+export function indexHosts(registry: readonly RegistryHost[] | HostIndex): HostIndex {
+  if ('byHost' in registry) return registry;
+  const byHost = new Map<string, RegistryHost[]>();
+  for (const r of registry) {
+    const l = byHost.get(r.host);
+    if (l === undefined) byHost.set(r.host, [r]);
+    else l.push(r);
+  }
+  return { entries: registry, byHost, wildcards: registry.filter((r) => r.host.startsWith('*')) };
+}
+
+/**
  * The registry entry a reference from `fromNamespace` reaches: exact host first, then a
  * wildcard ServiceEntry host covering it, then (for a wildcard reference) any host it covers.
  */
 export function lookupHost(
-  registry: readonly RegistryHost[],
+  registry: readonly RegistryHost[] | HostIndex,
   host: string,
   fromNamespace: string,
 ): RegistryHost | undefined {
+  const index = indexHosts(registry);
   const fqdn = toFqdn(host, fromNamespace);
-  const visible = registry.filter((r) => r.visibleIn.has('*') || r.visibleIn.has(fromNamespace));
+  const sees = (r: RegistryHost) => r.visibleIn.has('*') || r.visibleIn.has(fromNamespace);
   return (
-    visible.find((r) => r.host === fqdn) ??
-    visible.find((r) => wildcardMatch(r.host, fqdn)) ??
-    (fqdn.startsWith('*') ? visible.find((r) => wildcardMatch(fqdn, r.host)) : undefined)
+    index.byHost.get(fqdn)?.find(sees) ??
+    index.wildcards.find((r) => sees(r) && wildcardMatch(r.host, fqdn)) ??
+    (fqdn.startsWith('*')
+      ? index.entries.find((r) => sees(r) && wildcardMatch(fqdn, r.host))
+      : undefined)
   );
 }
 
@@ -114,13 +140,14 @@ export function podsOf<P extends Pick<Pod, 'metadata'>>(
  * the VirtualService's namespace whose suffix covers it.
  */
 export function destinationHost(
-  registry: readonly RegistryHost[],
+  registry: readonly RegistryHost[] | HostIndex,
   host: string,
   fromNamespace: string,
   exportTo: readonly string[] | undefined,
 ): RegistryHost | undefined {
+  const index = indexHosts(registry);
   const fqdn = toFqdn(host, fromNamespace);
-  const exact = registry.filter((r) => r.host === fqdn);
+  const exact = index.byHost.get(fqdn) ?? [];
   const scopes = (exportTo !== undefined && exportTo.length > 0 ? exportTo : ['.']).map((e) =>
     e === '.' ? fromNamespace : e,
   );
@@ -128,11 +155,9 @@ export function destinationHost(
   return (
     exact.find((r) => r.visibleIn.has('*')) ??
     exact.find((r) => scopes.some((sc) => r.visibleIn.has(sc))) ??
-    registry.find(
+    index.wildcards.find(
       (r) =>
-        r.host.startsWith('*') &&
-        (r.visibleIn.has('*') || r.visibleIn.has(fromNamespace)) &&
-        bare.endsWith(r.host.slice(1)),
+        (r.visibleIn.has('*') || r.visibleIn.has(fromNamespace)) && bare.endsWith(r.host.slice(1)),
     )
   );
 }

@@ -11,10 +11,12 @@ import { perObject } from './guard';
 import {
   buildRegistry,
   destinationHost,
+  indexHosts,
   lookupHost,
   podsOf,
   registryPorts,
   toFqdn,
+  type HostIndex,
   type RegistryHost,
 } from './hosts';
 import { selectablePods, type Screened } from './screen';
@@ -97,15 +99,16 @@ const vsSubject = (vs: VirtualService) => ({
 export function virtualServiceReferenceFindings(
   virtualServices: readonly VirtualService[],
   destinationRules: readonly DestinationRule[],
-  registry: readonly RegistryHost[],
+  registry: readonly RegistryHost[] | HostIndex,
 ): Finding[] {
+  const hosts = indexHosts(registry);
   const subsets = definedSubsets(destinationRules);
   const sev = CONFIG.byKey.referenceNotFound.severity;
   return perObject('virtualservice-references', virtualServices, (vs) => {
     const ns = vs.metadata.namespace ?? 'default';
     const out: Finding[] = [];
     for (const d of routeDestinations(vs)) {
-      const entry = destinationHost(registry, d.host, ns, vs.spec.exportTo);
+      const entry = destinationHost(hosts, d.host, ns, vs.spec.exportTo);
       if (entry === undefined) {
         const named = d.host === '' ? 'no host' : `host ${d.host}`;
         out.push({
@@ -224,15 +227,24 @@ function subsetMatches(sel: Record<string, string>, labels: Record<string, strin
  */
 export function destinationRuleFindings(
   destinationRules: readonly DestinationRule[],
-  registry: readonly RegistryHost[],
+  registry: readonly RegistryHost[] | HostIndex,
   pods: readonly SelectablePod[],
   nodes: ReadonlyMap<string, Record<string, string>>,
   nodesUnknown: string | null = null,
 ): Finding[] {
+  const hosts = indexHosts(registry);
+  // podsOf takes the pods of its host's namespace: each DestinationRule looks at those only
+  const podsByNamespace = new Map<string, SelectablePod[]>();
+  for (const p of pods) {
+    const pns = p.metadata.namespace ?? 'default';
+    const l = podsByNamespace.get(pns);
+    if (l === undefined) podsByNamespace.set(pns, [p]);
+    else l.push(p);
+  }
   return perObject('destinationrule-references', destinationRules, (dr) => {
     const ns = dr.metadata.namespace ?? 'default';
     const subject = { kind: 'DestinationRule', namespace: ns, name: dr.metadata.name };
-    const entry = lookupHost(registry, dr.spec.host, ns);
+    const entry = lookupHost(hosts, dr.spec.host, ns);
     if (entry === undefined) {
       return [
         {
@@ -247,7 +259,7 @@ export function destinationRuleFindings(
         },
       ];
     }
-    const backing = podsOf(entry, pods);
+    const backing = podsOf(entry, podsByNamespace.get(entry.namespace) ?? []);
     if (backing === null) return [];
     const out: Finding[] = [];
     for (const s of dr.spec.subsets ?? []) {
@@ -347,7 +359,7 @@ export function virtualServiceGatewayFindings(
 
 /** Every reference check on screened objects. */
 export function referenceFindings(s: Screened): Finding[] {
-  const registry = buildRegistry(s.services, s.serviceEntries);
+  const registry = indexHosts(buildRegistry(s.services, s.serviceEntries));
   const nodes = new Map(s.nodes.map((n) => [n.name, n.labels]));
   return [
     ...virtualServiceReferenceFindings(s.virtualServices, s.destinationRules, registry),

@@ -17,6 +17,7 @@ interface PortUse {
 
 function usesOf(pod: Pod, services: readonly Service[]): PortUse[] {
   const out: PortUse[] = [];
+  // `services`: those of the pod's namespace (a Service selects pods of its own only, select.ts)
   for (const svc of services) {
     if (!selects(svc, pod) || !portChecksApplyTo(svc)) continue;
     for (const sp of svc.spec.ports ?? []) {
@@ -59,15 +60,15 @@ export function multiplexFindings(
   meshed: (p: Pod) => boolean = hasProxy,
 ): Finding[] {
   const out: Finding[] = [];
+  const servicesByNamespace = groupBy(services, (s) => s.metadata.namespace ?? '');
   for (const w of groupWorkloads(pods.filter(meshed))) {
     const subject = { kind: w.kind, namespace: w.namespace, name: w.name };
-    const uses = usesOf(w.pod, services);
+    const uses = usesOf(w.pod, servicesByNamespace.get(w.pod.metadata.namespace ?? '') ?? []);
     for (const [target, list] of groupBy(uses, (u) => u.target)) {
       const protocols = [...new Set(list.map((u) => u.protocol))].sort();
       const ports = [...new Set(list.map((u) => u.port))].sort((a, b) => a - b);
-      const svcs = [...new Set(list.map((u) => u.service.metadata.name))].sort();
-      const servicePorts = list.map(describe).join(', ');
       if (protocols.length > 1) {
+        const servicePorts = list.map(describe).join(', ');
         const first = list.find((u) => u.protocol !== 'auto' && u.protocol !== 'TCP') ?? list[0];
         out.push({
           code: CODES.multiplexedPort,
@@ -96,6 +97,7 @@ export function multiplexFindings(
         });
       }
       if (ports.length > 1) {
+        const svcs = [...new Set(list.map((u) => u.service.metadata.name))].sort();
         out.push({
           code: CODES.conflictingTargetPort,
           severity: 'warning',
