@@ -54,6 +54,22 @@ export function formatGroups(groups: readonly FindingGroup[]): string {
   return `${lines.join('\n')}`;
 }
 
+/** A finding as `meshdx findings --json` lists it. */
+export function findingJson(f: Finding) {
+  return {
+    code: f.code,
+    severity: f.severity,
+    subject: {
+      kind: f.subject.kind,
+      namespace: f.subject.namespace ?? null,
+      name: f.subject.name,
+    },
+    ...(f.part ? { part: f.part } : {}),
+    evidence: f.evidence,
+    fix: f.fix ?? null,
+  };
+}
+
 /** How many findings were suppressed, and by what (one line per rule or annotation). */
 export function suppressedText(total: number, counts: readonly SuppressedCount[]): string {
   return `${total} suppressed:\n${counts.map((c) => `  ${c.count} by ${c.by}\n`).join('')}`;

@@ -124,6 +124,7 @@ describe('meshdx findings', () => {
       'unreadable',
       'groups',
       'meshConfig',
+      'istiod',
       'suppressed',
       'summary',
     ]);
@@ -142,6 +143,7 @@ describe('meshdx findings', () => {
       'part',
       'evidence',
       'fix',
+      'istio',
     ]);
     expect(out.unreadable).toEqual([]);
     expect(out.summary).toMatchObject({ files: 1, objects: 6 });

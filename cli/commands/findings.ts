@@ -2,7 +2,7 @@ import path from 'node:path';
 import type { CliCommand, CliIO, InputLimits } from '../io';
 import { depthError, EXIT_FAIL, EXIT_OK, EXIT_USAGE, limitsOf, readDocument } from '../io';
 import { groupFindings, withHarmSeverity } from '../../lib/findings/group';
-import { formatGroups, suppressedText } from './findings-text';
+import { findingJson, formatGroups, suppressedText } from './findings-text';
 import { parseManifestText, type Unreadable } from '../../lib/findings/input';
 import { manifestFindings } from '../../lib/findings/manifest';
 import {
@@ -23,11 +23,20 @@ import { compareWithAnalyze, type AnalyzeMessage } from '../../lib/archive/analy
 import { isJsonObject } from '../../lib/json-object';
 import { codesNotChecked } from '../../lib/findings/claims';
 import { analyzeJson, analyzeText, archiveManifests } from './findings-archive';
+import {
+  cliIstiod,
+  findingIstio,
+  givenIstiodVersion,
+  istiodJson,
+  istiodText,
+} from './findings-istiod';
+import { judgeByIstiod } from '../../lib/findings/istiod-report';
+import type { IstiodVersions } from '../../lib/findings/istiod';
 import { expand, FindingsInputError, readFile } from './findings-sources';
 
 /** What `meshdx findings --help` prints, and what a wrong use is told. */
 export const USAGE =
-  'usage: meshdx findings PATH... [--json] [--max-mb N] [--mesh-config FILE] [--suppress CODE=RESOURCE]...\n' +
+  'usage: meshdx findings PATH... [--json] [--max-mb N] [--mesh-config FILE] [--istiod-version V] [--suppress CODE=RESOURCE]...\n' +
   '  PATH "-" reads standard input. --format text|json|sarif (--json = --format json): SARIF 2.1.0\n' +
   '    places each finding on the file and line of its object, for CI code scanning.\n' +
   '  --suppress, -S CODE=RESOURCE: as istioctl analyze, e.g. "IST0103=Pod mypod.testing" or\n' +
@@ -35,7 +44,9 @@ export const USAGE =
   `    ${SUPPRESS_ANNOTATION}: "CODE,CODE" (or "*") on an object silences its findings too.\n` +
   '  --mesh-config FILE: the mesh config (a bare mesh config, the istio ConfigMap, or an IstioOperator);\n' +
   '    without it, the first one among the PATHs is used. Its rootNamespace is where a Sidecar\n' +
-  '    without selector applies mesh-wide (default istio-system).\n';
+  '    without selector applies mesh-wide (default istio-system).\n' +
+  '  --istiod-version V: judge each finding against istiod V (1.24, 1.27.0-beta.1); without it, the\n' +
+  '    istiod Pods or Deployment among the PATHs, else unknown. Findings not for it are listed apart.\n';
 export const DEFAULT_MAX_MB = 64;
 
 export type ReadStdin = (maxBytes: number) => Promise<{ text: string } | { tooLarge: true }>;
@@ -62,6 +73,7 @@ interface Args {
   warnings: string[];
   maxMb: number;
   meshConfig: string | null;
+  istiod: IstiodVersions | null;
 }
 
 function parseArgs(argv: string[]): Args | string {
@@ -69,6 +81,7 @@ function parseArgs(argv: string[]): Args | string {
   let format: Format = 'text';
   let maxMb = DEFAULT_MAX_MB;
   let meshConfig: string | null = null;
+  let istiod: IstiodVersions | null = null;
   const suppress: SuppressRule[] = [];
   const warnings: string[] = [];
   for (let i = 0; i < argv.length; i++) {
@@ -102,6 +115,10 @@ function parseArgs(argv: string[]): Args | string {
       const v = value();
       if (!v || v.startsWith('--')) return '--mesh-config needs a FILE';
       meshConfig = v;
+    } else if (a === '--istiod-version') {
+      const v = givenIstiodVersion(value() ?? '');
+      if (typeof v === 'string') return v;
+      istiod = v;
     } else if (a === '--max-mb') {
       const v = Number(value());
       if (!Number.isFinite(v) || v <= 0) return '--max-mb needs a positive number of MiB';
@@ -110,7 +127,7 @@ function parseArgs(argv: string[]): Args | string {
     else paths.push(a);
   }
   if (paths.length === 0) return 'expected at least one PATH';
-  return { paths, format, maxMb, meshConfig, suppress, warnings };
+  return { paths, format, maxMb, meshConfig, istiod, suppress, warnings };
 }
 
 const mib = (n: number) => `${(n / 1024 / 1024).toFixed(1)} MiB`;
@@ -276,7 +293,12 @@ export async function runWith(argv: string[], io: CliIO, readStdin: ReadStdin): 
   const silenced = applySuppressions(all, args.suppress, annotationIndexOfRaw(split.objects));
   // one severity per finding, the one its group gives it (exposure without harm is info), as
   // the dashboard's lists show it: the text, JSON and SARIF outputs agree with them
-  const findings = withHarmSeverity(silenced.kept);
+  // judged against istiod: a finding of a code not for it is listed apart, in no count
+  const judged = judgeByIstiod(
+    withHarmSeverity(silenced.kept),
+    cliIstiod(args.istiod, result.screened),
+  );
+  const findings = judged.findings;
   const groups = groupFindings(findings);
   const errors = findings.filter((f) => f.severity === 'error').length;
   if (args.format === 'sarif') {
@@ -284,6 +306,7 @@ export async function runWith(argv: string[], io: CliIO, readStdin: ReadStdin): 
     const log = toSarif({
       findings,
       silenced: silenced.silenced,
+      istiod: judged.istiod,
       locate: (f) => locate(f.subject),
       version: meshdxVersion(),
     });
@@ -291,22 +314,21 @@ export async function runWith(argv: string[], io: CliIO, readStdin: ReadStdin): 
   } else if (args.format === 'json') {
     const out = {
       findings: findings.map((f) => ({
-        code: f.code,
-        severity: f.severity,
-        subject: {
-          kind: f.subject.kind,
-          namespace: f.subject.namespace ?? null,
-          name: f.subject.name,
-        },
-        ...(f.part ? { part: f.part } : {}),
-        evidence: f.evidence,
-        fix: f.fix ?? null,
+        ...findingJson(f),
+        istio: findingIstio(f.code, judged.istiod),
       })),
       unreadable,
       groups,
       meshConfig: mesh ? { origin: mesh.origin, rootNamespace } : null,
+      istiod: istiodJson(judged.istiod, findingJson),
       suppressed: { count: silenced.suppressed, by: silenced.counts },
-      summary: { files, objects: split.objects.length, findings: findings.length, errors },
+      summary: {
+        files,
+        objects: split.objects.length,
+        findings: findings.length,
+        errors,
+        notForIstiod: judged.istiod.notApplicable.length,
+      },
       ...(analyzed
         ? { istioctlAnalyze: analyzeJson(compareWithAnalyze(findings, analyzed, notChecked)) }
         : {}),
@@ -318,6 +340,7 @@ export async function runWith(argv: string[], io: CliIO, readStdin: ReadStdin): 
       `${findings.length} findings in ${groups.length} groups (${errors} errors) from ${split.objects.length} objects in ${files} files\n`,
     );
     if (mesh) io.stdout(`mesh config: ${mesh.origin} (root namespace ${rootNamespace})\n`);
+    io.stdout(istiodText(judged.istiod));
     if (silenced.suppressed > 0) io.stdout(suppressedText(silenced.suppressed, silenced.counts));
     if (analyzed) io.stdout(analyzeText(compareWithAnalyze(findings, analyzed, notChecked)));
   }

@@ -14,6 +14,8 @@ import { useClusterContext } from '../data/useClusterContext';
 import { LateNote } from '../ui/LateNote';
 import { ReportTime } from '../ui/ReportTime';
 import { FindingTable } from './FindingTable';
+import { IstiodNote } from './IstiodNote';
+import { istioApplicabilityText } from '../../lib/findings/istiod';
 import { findingNamespace } from '../../lib/findings/links';
 import type { FindingSubject } from '../../lib/findings/types';
 import { counted } from '../../lib/text-list';
@@ -48,15 +50,25 @@ export function FindingsView() {
         const namespaces = [
           ...new Set(report.findings.flatMap((f) => findingNamespace(f.subject) ?? [])),
         ].sort();
+        // each code's Istio versions, and whether they take in the cluster's istiod
+        const istioText = (code: string) => {
+          const e = titles.get(code);
+          return e ? istioApplicabilityText(e.istio, report.istiod) : undefined;
+        };
         return (
           <div className="space-y-4">
             <LateNote late={report.late} />
             <ReportTime at={report.generatedAt} what="Findings" />
+            <IstiodNote
+              istiod={report.istiod}
+              notApplicable={(report.istiod?.notApplicable ?? []).filter(inScope)}
+              catalog={titles}
+            />
             <Card
               title={`${counted(groups.length, 'kind')} of finding, worst first`}
               testId="findings-groups-card"
             >
-              <GroupList groups={groups} domains={domains} />
+              <GroupList groups={groups} domains={domains} istio={istioText} />
             </Card>
             <Card title="By code (click to filter)" testId="findings-by-code">
               <div className="flex flex-wrap gap-2">
@@ -65,6 +77,7 @@ export function FindingsView() {
                     key={c.code}
                     type="button"
                     data-code-count={c.code}
+                    title={istioText(c.code)}
                     onClick={() => update({ code: state.code === c.code ? undefined : c.code })}
                     className={`rounded border px-2 py-1 text-left text-xs ${state.code === c.code ? 'border-sky-500 bg-sky-50' : 'border-slate-200 bg-white hover:bg-slate-50'}`}
                   >

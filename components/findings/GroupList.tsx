@@ -24,8 +24,11 @@ const who = (s: FindingGroup['objects'][number]['subject']) =>
 export function GroupList({
   groups,
   domains,
+  istio,
 }: {
   groups: FindingGroup[];
+  /** Each code's Istio versions and whether they take in the cluster's istiod, when known. */
+  istio?: (code: string) => string | undefined;
   /**
    * Each code's domain (its catalog entry's): the views that show its findings, linked from
    * each object. Absent (a view's own groups, as on Timelines): no links to other views.
@@ -46,6 +49,11 @@ export function GroupList({
                 ? `harm seen on ${g.harmed} of ${g.count}`
                 : `exposure only: no harm seen on ${g.count === 1 ? 'it' : `any of ${g.count}`}`}
             </span>
+            {istio?.(g.code) && (
+              <span className="text-xs text-slate-500" data-testid="group-istio">
+                {istio(g.code)}
+              </span>
+            )}
           </div>
           {g.fix && (
             <details className="mt-1" data-testid="group-fix">

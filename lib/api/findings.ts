@@ -76,6 +76,32 @@ export const IstioctlComparisonSchema = z.object({
 });
 export type IstioctlComparison = z.infer<typeof IstioctlComparisonSchema>;
 
+const IstioApplicabilitySchema = z.object({
+  since: z.string(),
+  until: z.string().optional(),
+  byDefault: z.string().optional(),
+  why: z.string(),
+});
+
+/** One istiod (a revision) whose release its image tag names (lib/findings/istiod.ts). */
+export const IstiodReleaseSchema = z.object({
+  minor: z.string(),
+  version: z.string(),
+  preRelease: z.boolean(),
+  revision: z.string(),
+  from: z.string(),
+});
+
+export const IstiodJudgementSchema = z.object({
+  /** The istiods whose release is known, newest first; empty: unknown. */
+  releases: z.array(IstiodReleaseSchema),
+  /** Why (part of) the version is unknown; null when every istiod seen says its release. */
+  unknown: z.string().nullable(),
+  /** Findings of codes whose Istio versions leave out every istiod of the cluster. */
+  notApplicable: z.array(FindingSchema),
+});
+export type IstiodJudgement = z.infer<typeof IstiodJudgementSchema>;
+
 export const FindingsReportSchema = z.object({
   generatedAt: z.string(),
   catalog: z.array(
@@ -85,6 +111,8 @@ export const FindingsReportSchema = z.object({
       title: z.string(),
       description: z.string(),
       domain: z.string().optional(),
+      /** The Istio versions the code applies to (lib/findings/types.ts IstioApplicability). */
+      istio: IstioApplicabilitySchema,
     }),
   ),
   findings: z.array(FindingSchema),
@@ -98,6 +126,11 @@ export const FindingsReportSchema = z.object({
   notChecked: z.array(z.string()).optional(),
   /** On an archive with `analyze/` output: istioctl's messages beside meshdx's findings. */
   istioctl: IstioctlComparisonSchema.optional(),
+  /**
+   * The istiod version the findings were judged against (or why it is unknown), and the
+   * findings of codes not for it: listed here apart, in no count (lib/findings/istiod.ts).
+   */
+  istiod: IstiodJudgementSchema.optional(),
   /**
    * Live reports: the revision of the configuration changes heard when the report was begun
    * (the browser asks for a new report when the revision it polls has moved past it), and the

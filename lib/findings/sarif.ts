@@ -7,6 +7,8 @@
  */
 import type { Log, ReportingDescriptor, Result } from 'sarif';
 import { catalogEntry } from './registry';
+import { istioRangeText } from './istio-version';
+import { istiodVersionText, istioVerdict, type IstiodVersions } from './istiod';
 import type { Finding, Severity } from './types';
 import { isJsonObject } from '../json-object';
 import { subjectKey } from '../refs/object-ref';
@@ -46,6 +48,11 @@ function messageOf(f: Finding): string {
   return `${subjectText(f.subject)}${part}: ${catalogEntry(f.code)?.title ?? f.code}${facts ? ` (${facts})` : ''}.${why}`;
 }
 
+const istioRangeTextOf = (code: string) => {
+  const e = catalogEntry(code);
+  return e ? istioRangeText(e.istio) : 'versions unknown';
+};
+
 /** A file path as a SARIF artifact URI (relative, forward slashes, escaped). */
 export function artifactUri(file: string): string {
   return encodeURI(file.split('\\').join('/'));
@@ -57,12 +64,23 @@ export interface SarifInput {
   /** Where the subject of a finding was read, when it was read from a file. */
   locate: (f: Finding) => ObjectLocation | undefined;
   version: string;
+  /**
+   * The istiod judged against and the findings not for it: those are results suppressed
+   * (external, "not for istiod X"), each rule and result says the Istio versions and verdict.
+   */
+  istiod?: IstiodVersions & { notApplicable: readonly Finding[] };
 }
 
 export function toSarif(input: SarifInput): Log {
+  const istiod = input.istiod;
+  const notFor = istiod ? `not for istiod ${istiodVersionText(istiod)}` : '';
   const all = [
     ...input.findings.map((finding) => ({ finding, by: null as string | null })),
     ...(input.silenced ?? []),
+    ...(istiod?.notApplicable ?? []).map((finding) => ({
+      finding,
+      by: `${notFor} (${istioRangeTextOf(finding.code)})`,
+    })),
   ];
   const codes = [...new Set(all.map((x) => x.finding.code))].sort();
   const rules: ReportingDescriptor[] = codes.map((code) => {
@@ -73,6 +91,7 @@ export function toSarif(input: SarifInput): Log {
       shortDescription: { text: e?.title ?? code },
       fullDescription: { text: e?.description ?? code },
       defaultConfiguration: { level: LEVEL[e?.severity ?? 'warning'] },
+      ...(e ? { properties: { istioVersions: istioRangeText(e.istio), istio: e.istio } } : {}),
       ...(code.startsWith('IST')
         ? {
             helpUri: `https://istio.io/latest/docs/reference/config/analysis/${code.toLowerCase()}/`,
@@ -82,6 +101,7 @@ export function toSarif(input: SarifInput): Log {
   });
   const results: Result[] = all.map(({ finding: f, by }) => {
     const at = input.locate(f);
+    const e = catalogEntry(f.code);
     return {
       ruleId: f.code,
       ruleIndex: codes.indexOf(f.code),
@@ -100,6 +120,7 @@ export function toSarif(input: SarifInput): Log {
           logicalLocations: [{ fullyQualifiedName: subjectText(f.subject), kind: 'resource' }],
         },
       ],
+      ...(istiod && e ? { properties: { istioVerdict: istioVerdict(e.istio, istiod) } } : {}),
       ...(by === null
         ? {}
         : {
@@ -124,6 +145,16 @@ export function toSarif(input: SarifInput): Log {
             rules,
           },
         },
+        ...(istiod
+          ? {
+              properties: {
+                istiod:
+                  istiod.releases.length > 0
+                    ? istiodVersionText(istiod)
+                    : `unknown: ${istiod.unknown ?? 'not read'}`,
+              },
+            }
+          : {}),
         results,
       },
     ],

@@ -60,12 +60,44 @@ export interface Finding {
 export type FindingDomain =
   'platform' | 'config' | 'timeline' | 'proxies' | 'scoping' | 'incidents' | 'protocol' | 'ambient';
 
+/** An Istio release line, `major.minor` (`1.24`): what a finding's versions are counted in. */
+export type IstioMinor = `${number}.${number}`;
+
+/**
+ * The Istio versions a finding applies to, judged against the cluster's istiod version
+ * (lib/findings/istiod.ts). Bounds are release lines: a patch or a pre-release of 1.27 is 1.27.
+ */
+export interface IstioApplicability {
+  /**
+   * The first release where the check's subject exists and behaves as the finding says: the
+   * release that added the resource, field or behaviour it judges (an ambient finding: the
+   * first with that feature, or ambient's GA, 1.24, for advice on moving to it). For an IST
+   * code, no later than the release whose istioctl analyze first reports the code, unless
+   * meshdx's check judges a later form of it (IST0165: the internal names of 1.28).
+   * Where the first release is not known from evidence: the earliest that can be supported,
+   * which `why` says. `1.0` for what holds of any Istio (Kubernetes' behaviour of a pod).
+   */
+  since: IstioMinor;
+  /** The first release where it no longer holds (exclusive), when a release changed the verdict. */
+  until?: IstioMinor;
+  /**
+   * Between `since` and this release the subject exists only when opted in (native sidecars:
+   * ENABLE_NATIVE_SIDECARS=true from 1.19, Istio's default from 1.27); a finding made from what
+   * the cluster shows applies either way.
+   */
+  byDefault?: IstioMinor;
+  /** The evidence for the bounds (the Istio source or release that shows them). */
+  why: string;
+}
+
 export interface FindingCatalogEntry {
   code: string;
   severity: Severity;
   title: string;
   description: string;
   domain: FindingDomain;
+  /** The Istio versions it applies to. */
+  istio: IstioApplicability;
 }
 
 /**

@@ -14,6 +14,7 @@ export const SCOPING = defineCatalog('scoping', {
     title: 'NamespaceWithoutDefaultSidecar',
     description:
       'Meshed pods in a namespace with no default Sidecar receive the configuration of every service in the mesh.',
+    istio: { since: '1.1', why: "The Sidecar resource is first in Istio 1.1.0's CRDs." },
   },
   rootSelector: {
     code: 'MDX0302',
@@ -21,18 +22,21 @@ export const SCOPING = defineCatalog('scoping', {
     title: 'RootSidecarWithWorkloadSelector',
     description:
       'A Sidecar in the root namespace that has a workloadSelector is not the mesh-wide default: it applies only to matching pods of the root namespace.',
+    istio: { since: '1.1', why: "The Sidecar resource is first in Istio 1.1.0's CRDs." },
   },
   egressHostNoService: {
     code: 'MDX0303',
     severity: 'warning',
     title: 'EgressHostMatchesNoService',
     description: 'A Sidecar egress host selects no service or ServiceEntry host in the registry.',
+    istio: { since: '1.1', why: "The Sidecar resource is first in Istio 1.1.0's CRDs." },
   },
   invalidEgressHost: {
     code: 'MDX0304',
     severity: 'error',
     title: 'InvalidEgressHost',
     description: 'A Sidecar egress host is not NAMESPACE/DNSNAME and selects nothing.',
+    istio: { since: '1.1', why: "The Sidecar resource is first in Istio 1.1.0's CRDs." },
   },
   noneOnCallingWorkload: {
     code: 'MDX0305',
@@ -40,6 +44,7 @@ export const SCOPING = defineCatalog('scoping', {
     title: 'NoneEgressOnCallingWorkload',
     description:
       'A Sidecar with `~/*` strips all outbound config, but the workload it applies to makes outbound calls.',
+    istio: { since: '1.1', why: "The Sidecar resource is first in Istio 1.1.0's CRDs." },
   },
   observedCutOff: {
     code: 'MDX0306',
@@ -47,6 +52,7 @@ export const SCOPING = defineCatalog('scoping', {
     title: 'ObservedDestinationCutOff',
     description:
       'A destination the workload was seen calling is not visible under the Sidecar that applies to it: those calls go to PassthroughCluster or fail.',
+    istio: { since: '1.1', why: "The Sidecar resource is first in Istio 1.1.0's CRDs." },
   },
   windowShort: {
     code: 'MDX0307',
@@ -54,6 +60,7 @@ export const SCOPING = defineCatalog('scoping', {
     title: 'ObservationWindowTooShort',
     description:
       'Observed destinations cover too short (or an unknown) time window: rare calls (batch jobs, failover) may be missing from generated Sidecars.',
+    istio: { since: '1.1', why: "The Sidecar resource is first in Istio 1.1.0's CRDs." },
   },
   workloadUnobserved: {
     code: 'MDX0308',
@@ -61,6 +68,7 @@ export const SCOPING = defineCatalog('scoping', {
     title: 'WorkloadUnobserved',
     description:
       'No traffic source could be read for a workload: its destinations are unknown, so no Sidecar is generated from them.',
+    istio: { since: '1.1', why: "The Sidecar resource is first in Istio 1.1.0's CRDs." },
   },
   virtualServiceDestination: {
     code: 'MDX0309',
@@ -68,6 +76,7 @@ export const SCOPING = defineCatalog('scoping', {
     title: 'VisibleThroughVirtualService',
     description:
       'A host no egress host selects is still visible: a VirtualService the Sidecar imports routes to it, so istiod adds its destination ports (counted in the predicted clusters).',
+    istio: { since: '1.1', why: "The Sidecar resource is first in Istio 1.1.0's CRDs." },
   },
   virtualServiceNotImported: {
     code: 'MDX0310',
@@ -75,18 +84,27 @@ export const SCOPING = defineCatalog('scoping', {
     title: 'VirtualServiceNoLongerImported',
     description:
       "A VirtualService that routes a workload's observed calls today would not be imported under the proposed Sidecar: its routing rules (retries, splits, rewrites) stop applying.",
+    istio: { since: '1.1', why: "The Sidecar resource is first in Istio 1.1.0's CRDs." },
   },
   conflictingSelectors: {
     code: 'IST0110',
     severity: 'error',
     title: 'ConflictingSidecarWorkloadSelectors',
     description: 'A Sidecar resource selects the same workloads as another Sidecar resource.',
+    istio: {
+      since: '1.1',
+      why: "The Sidecar resource is first in Istio 1.1.0's CRDs. istioctl analyze reports IST0110 since 1.4.",
+    },
   },
   multipleDefaults: {
     code: 'IST0111',
     severity: 'error',
     title: 'MultipleSidecarsWithoutWorkloadSelectors',
     description: 'More than one Sidecar resource in a namespace has no workload selector.',
+    istio: {
+      since: '1.1',
+      why: "The Sidecar resource is first in Istio 1.1.0's CRDs. istioctl analyze reports IST0111 since 1.4.",
+    },
   },
 });
 

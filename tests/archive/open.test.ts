@@ -193,8 +193,12 @@ describe('an istioctl bug-report archive opened as a cluster', () => {
       async () => {
         const r = await get<{
           istioctl?: { source: string; notClaimed: { code: string }[]; agreed: unknown[] };
+          istiod?: { releases: unknown[]; unknown: string | null };
         }>(findingsGet, '/api/findings');
         if (!r.istioctl) throw new Error('no istioctl comparison yet');
+        // this archive holds no istiod pod: the findings are judged by no Istio version
+        expect(r.istiod).toMatchObject({ releases: [] });
+        expect(r.istiod?.unknown).toMatch(/^no istiod Pod or Deployment among the objects read/);
         return r.istioctl;
       },
       { timeout: 60_000, interval: 200 },

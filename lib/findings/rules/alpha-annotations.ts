@@ -26,6 +26,10 @@ const CATALOG = defineCatalog('config', {
     title: 'AlphaAnnotation',
     description:
       'A resource uses an annotation of an alpha-phase Istio feature, which may be incompletely supported and change between releases.',
+    istio: {
+      since: '1.9',
+      why: "istioctl analyze reports IST0136 since 1.9; an annotation's phase is judged by Istio 1.31's annotation catalog (k8s-annotation-catalog.ts), which an older istiod may not share.",
+    },
   },
 });
 

@@ -70,7 +70,13 @@ describe('IST0144 InvalidApplicationUID', () => {
 
 describe('defineRule', () => {
   const catalog = defineCatalog('config', {
-    x: { code: 'IST9999', severity: 'info', title: 'X', description: 'x' },
+    x: {
+      code: 'IST9999',
+      severity: 'info',
+      title: 'X',
+      description: 'x',
+      istio: { since: '1.0', why: 'a test entry' },
+    },
   });
   it('refuses a rule that claims a code outside its catalog, or claims without an analyzer', () => {
     const check = () => [];

@@ -34,6 +34,10 @@ const OWN = defineCatalog('config', {
     title: 'NoMatchingWorkloadsFound',
     description:
       'An AuthorizationPolicy applies to no workload of the mesh (its selector matches no mesh pod, or its namespace has none): a policy meant to deny protects nothing, and a selector typo goes unnoticed until the workload it was meant for is exposed.',
+    istio: {
+      since: '1.4',
+      why: 'AuthorizationPolicy (security.istio.io) is first in Istio 1.4.0; istioctl analyze reports IST0127 since 1.7.',
+    },
   },
 });
 /** The rule's codes: its own IST0127 and the shared IST0101 entry (one object for both). */
@@ -106,6 +110,19 @@ export const AUTHORIZATION_POLICIES = defineRule({
       }));
     const ingress = assumedIngress(ctx)?.pod;
     if (ingress !== undefined && (injected.get(ingress.namespace) ?? false)) meshPods.push(ingress);
+    // a policy outside the root namespace is judged by its own namespace's mesh pods
+    const meshPodsByNamespace = new Map<string, typeof meshPods>();
+    for (const p of meshPods) {
+      const l = meshPodsByNamespace.get(p.namespace);
+      if (l === undefined) meshPodsByNamespace.set(p.namespace, [p]);
+      else l.push(p);
+    }
+    // an exact name (no `*`) matches as namespaceMatches compares it: case aside
+    const namesLowered = new Set(namespaces.map((n) => n.toLowerCase()));
+    const anyMatches = (exp: string) =>
+      exp.startsWith('*') || exp.endsWith('*')
+        ? namespaces.some((n) => namespaceMatches(n, exp))
+        : namesLowered.has(exp.toLowerCase());
     const out: Finding[] = [];
     for (const ap of ctx.objects('AuthorizationPolicy')) {
       const ns = ap.metadata.namespace ?? 'default';
@@ -116,7 +133,7 @@ export const AUTHORIZATION_POLICIES = defineRule({
       const selector = selectorOf(spec);
       const meshWide = ns === ctx.rootNamespace;
       if (selector !== null && !(meshWide && selector === undefined)) {
-        const candidates = meshWide ? meshPods : meshPods.filter((p) => p.namespace === ns);
+        const candidates = meshWide ? meshPods : (meshPodsByNamespace.get(ns) ?? []);
         const matched = candidates.some((p) => labelSetMatches(selector ?? {}, p.labels));
         if (!matched) {
           const labels = selector === undefined ? '' : labelSetText(selector);
@@ -143,7 +160,7 @@ export const AUTHORIZATION_POLICIES = defineRule({
             ...strings(source.notNamespaces).map((exp, k) => ({ exp, at: `notNamespaces[${k}]` })),
           ];
           for (const { exp, at } of refs) {
-            if (namespaces.some((n) => namespaceMatches(n, exp))) continue;
+            if (anyMatches(exp)) continue;
             out.push({
               code: CATALOG.code.referenceNotFound,
               severity: CATALOG.byKey.referenceNotFound.severity,

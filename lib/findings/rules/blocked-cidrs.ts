@@ -22,6 +22,10 @@ const CATALOG = defineCatalog('config', {
     title: 'JwksUriFetchUnrestricted',
     description:
       'RequestAuthentications exist but istiod has no BLOCKED_CIDRS_IN_JWKS_URIS: istiod fetches every jwksUri itself from inside the cluster, so anyone allowed to create a RequestAuthentication can make it request internal addresses (cloud metadata, cluster services) on their behalf.',
+    istio: {
+      since: '1.29',
+      why: 'BLOCKED_CIDRS_IN_JWKS_URIS, which the finding asks istiod to set, is first in Istio 1.29.0; istioctl analyze reports IST0175 since 1.30.',
+    },
   },
 });
 

@@ -34,6 +34,10 @@ const CATALOG = defineCatalog('config', {
     title: 'ConflictingGateways',
     description:
       'Two Gateways select the same gateway pods and declare a server on the same port with a host in common: Envoy gets one listener and route for that port and host, so only one of the servers (its TLS settings, its bound VirtualServices) is applied and the other is silently ignored.',
+    istio: {
+      since: '1.0',
+      why: "Gateways selecting pods and serving hosts by port are Istio 1.0's; istioctl analyze reports IST0145 since 1.11.",
+    },
   },
 });
 

@@ -22,6 +22,10 @@ const CATALOG = defineCatalog('config', {
     title: 'NoServerCertificateVerificationDestinationLevel',
     description:
       "A DestinationRule originates TLS (SIMPLE or MUTUAL) without caCertificates: the client does not verify the server's certificate, so anyone who can intercept the traffic to that host can impersonate it.",
+    istio: {
+      since: '1.0',
+      why: "DestinationRule TLS origination and its caCertificates are Istio 1.0's; istioctl analyze reports IST0128 since 1.7.",
+    },
   },
   portLevel: {
     code: 'IST0129',
@@ -29,6 +33,10 @@ const CATALOG = defineCatalog('config', {
     title: 'NoServerCertificateVerificationPortLevel',
     description:
       "A DestinationRule originates TLS (SIMPLE or MUTUAL) on a port without caCertificates: the client does not verify the server's certificate on that port, so anyone who can intercept that traffic can impersonate the server.",
+    istio: {
+      since: '1.0',
+      why: "DestinationRule TLS origination and its caCertificates are Istio 1.0's; istioctl analyze reports IST0129 since 1.7.",
+    },
   },
 });
 

@@ -29,6 +29,10 @@ const CATALOG = defineCatalog('config', {
     title: 'EnvoyFilterUsesRelativeOperation',
     description:
       'An EnvoyFilter without a priority uses a relative patch operation (INSERT_BEFORE, INSERT_AFTER, REPLACE, REMOVE): it only applies if the object it is relative to is already there, and without a priority the order filters apply in is their creation order, so a recreated or added filter can silently stop applying.',
+    istio: {
+      since: '1.11',
+      why: "EnvoyFilter's priority, which the finding says is missing, is first in Istio 1.11.0's CRDs (relative patch operations in configPatches from 1.3); istioctl analyze reports IST0151 since 1.14.",
+    },
   },
   replace: {
     code: 'IST0152',
@@ -36,6 +40,10 @@ const CATALOG = defineCatalog('config', {
     title: 'EnvoyFilterUsesReplaceOperationIncorrectly',
     description:
       'An EnvoyFilter patch uses REPLACE on an object other than an HTTP filter, a network filter or a virtual host: istiod does not apply it, so the change the filter was written for never reaches the proxies.',
+    istio: {
+      since: '1.3',
+      why: 'EnvoyFilter configPatches (the operation and applyTo the finding judges) are first in Istio 1.3.0; istioctl analyze reports IST0152 since 1.15.',
+    },
   },
   add: {
     code: 'IST0153',
@@ -43,6 +51,10 @@ const CATALOG = defineCatalog('config', {
     title: 'EnvoyFilterUsesAddOperationIncorrectly',
     description:
       'An EnvoyFilter patch uses ADD with applyTo ROUTE_CONFIGURATION or HTTP_ROUTE: istiod ignores ADD there, so the route change never reaches the proxies.',
+    istio: {
+      since: '1.3',
+      why: 'EnvoyFilter configPatches (the operation and applyTo the finding judges) are first in Istio 1.3.0; istioctl analyze reports IST0153 since 1.15.',
+    },
   },
   remove: {
     code: 'IST0154',
@@ -50,6 +62,10 @@ const CATALOG = defineCatalog('config', {
     title: 'EnvoyFilterUsesRemoveOperationIncorrectly',
     description:
       'An EnvoyFilter patch uses REMOVE with applyTo ROUTE_CONFIGURATION or HTTP_ROUTE: istiod ignores REMOVE there, so the route meant to be removed stays.',
+    istio: {
+      since: '1.3',
+      why: 'EnvoyFilter configPatches (the operation and applyTo the finding judges) are first in Istio 1.3.0; istioctl analyze reports IST0154 since 1.15.',
+    },
   },
   relativeProxyVersion: {
     code: 'IST0155',
@@ -57,6 +73,10 @@ const CATALOG = defineCatalog('config', {
     title: 'EnvoyFilterUsesRelativeOperationWithProxyVersion',
     description:
       'An EnvoyFilter without a priority uses a relative patch operation on a filter name that another patch matches by proxyVersion: after an upgrade the proxyVersion match changes, the patches apply in another order and the relative one can stop applying.',
+    istio: {
+      since: '1.11',
+      why: "EnvoyFilter's priority is first in Istio 1.11.0's CRDs; istioctl analyze reports IST0155 since 1.15.",
+    },
   },
 });
 type Key = keyof typeof CATALOG.byKey;

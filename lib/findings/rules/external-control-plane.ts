@@ -22,6 +22,10 @@ const CATALOG = defineCatalog('config', {
     title: 'InvalidExternalControlPlaneConfig',
     description:
       'An Istio webhook gives no address for the external control plane (no url and no service) or a url that cannot be parsed: the API server cannot call istiod, so pods are not injected or config is not validated.',
+    istio: {
+      since: '1.6',
+      why: "The external control plane's webhook settings (istiodRemote, injectionURL) are first in Istio 1.6.0; istioctl analyze reports IST0163 since 1.20.",
+    },
   },
   addressIsNotAHostname: {
     code: 'IST0164',
@@ -29,6 +33,10 @@ const CATALOG = defineCatalog('config', {
     title: 'ExternalControlPlaneAddressIsNotAHostname',
     description:
       "An Istio webhook reaches the external control plane at an IP address rather than a hostname: the address breaks when the gateway's IP changes, and the serving certificate must carry the IP. Not recommended in production.",
+    istio: {
+      since: '1.6',
+      why: "The external control plane's webhook settings (istiodRemote, injectionURL) are first in Istio 1.6.0; istioctl analyze reports IST0164 since 1.20.",
+    },
   },
 });
 

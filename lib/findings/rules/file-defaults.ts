@@ -39,11 +39,19 @@ export function assumedIngress(ctx: RuleContext): AssumedIngress | null {
 }
 
 /** The pods gateway selectors are matched against: the inputs' and the assumed ingress's. */
-export function gatewayPods(ctx: RuleContext, assumed: AssumedIngress | null): GatewayPodLabels[] {
-  const pods = ctx.objects('Pod').map((p) => ({
+export function gatewayPods(
+  ctx: RuleContext,
+  assumed: AssumedIngress | null,
+): readonly GatewayPodLabels[] {
+  // several rules match gateways against every pod: the pods' labels are read once per report
+  const pods = ctx.derived ? ctx.derived(podLabels) : podLabels(ctx);
+  return assumed === null ? pods : [...pods, assumed.pod];
+}
+
+function podLabels(ctx: RuleContext): readonly GatewayPodLabels[] {
+  return ctx.objects('Pod').map((p) => ({
     namespace: p.metadata.namespace ?? 'default',
     name: p.metadata.name,
     labels: stringMap(p.metadata.labels),
   }));
-  return assumed === null ? pods : [...pods, assumed.pod];
 }

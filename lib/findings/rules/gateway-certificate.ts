@@ -30,6 +30,10 @@ const CATALOG = defineCatalog('config', {
     title: 'GatewayDuplicateCertificate',
     description:
       'Two Gateways on the same gateway pods serve TLS with the same certificate: clients (HTTP/2, browsers) reuse one connection for every host the certificate covers, and requests for the other Gateway’s hosts on that connection get 404s.',
+    istio: {
+      since: '1.0',
+      why: "Gateway TLS servers are Istio 1.0's (credentialName from 1.1); istioctl analyze reports IST0138 since 1.10.",
+    },
   },
 });
 

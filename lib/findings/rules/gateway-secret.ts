@@ -38,6 +38,10 @@ const OWN = defineCatalog('config', {
     title: 'InvalidGatewayCredential',
     description:
       "A Gateway server's TLS credential (the Secret named by credentialName) holds no usable certificate: keys missing or empty, not a PEM certificate, or a certificate expired or not yet valid. The gateway does not serve TLS on that server: clients get connection resets or handshake failures.",
+    istio: {
+      since: '1.1',
+      why: "Gateway servers' credentialName is first in Istio 1.1.0; istioctl analyze reports IST0161 since 1.18.",
+    },
   },
 });
 /** The rule's codes: its own IST0161 and the shared IST0101 entry (one object for both). */

@@ -33,6 +33,10 @@ const OWN = defineCatalog('config', {
     title: 'GatewayPortNotDefinedOnService',
     description:
       "A Gateway server listens on a port that no Service in front of its gateway pods exposes (as port or targetPort): the gateway's Envoy listens there, but clients going through the gateway's Service (its load balancer) cannot reach that port.",
+    istio: {
+      since: '1.0',
+      why: "Gateway servers and the Services of their pods are Istio 1.0's; istioctl analyze reports IST0162 since 1.20.",
+    },
   },
 });
 /** The rule's codes: its own IST0162 and the shared IST0101 entry (one object for both). */

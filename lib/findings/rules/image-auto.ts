@@ -24,6 +24,10 @@ const CATALOG = defineCatalog('config', {
     title: 'ImageAutoWithoutInjectionWarning',
     description:
       'A Deployment asks for sidecar injection with `image: auto` on its istio-proxy container, but no Istio injector webhook selects its namespace and pod labels: its pods will be created with an image named `auto`, which does not exist, and never start.',
+    istio: {
+      since: '1.9',
+      why: "Injection with `image: auto` is first in Istio 1.9.0's injector; istioctl analyze reports IST0146 since 1.11.",
+    },
   },
   imageAutoError: {
     code: 'IST0147',
@@ -31,6 +35,10 @@ const CATALOG = defineCatalog('config', {
     title: 'ImageAutoWithoutInjectionError',
     description:
       'A Pod has `image: auto` on its istio-proxy container: the injector never replaced it (the pod was not injected), so the container pulls an image named `auto`, which does not exist, and the pod does not run.',
+    istio: {
+      since: '1.9',
+      why: "Injection with `image: auto` is first in Istio 1.9.0's injector; istioctl analyze reports IST0147 since 1.11.",
+    },
   },
 });
 

@@ -40,6 +40,8 @@ import { AUTHORIZATION_POLICIES } from './authorization-policies';
 import { GATEWAY_SECRET } from './gateway-secret';
 import { VIRTUAL_SERVICE_UNREACHABLE } from './virtual-service-unreachable';
 import { USE_WAYPOINT } from './use-waypoint';
+import { SIDECAR_NO_EGRESS } from './sidecar-no-egress';
+import { SERVICE_ENTRY_CONFLICTS } from './service-entry-conflicts';
 import type { AnalyzerRule, GivenMeshFiles, RuleClaim, RuleContext } from './rule';
 import type { KubeObject } from '../../kube/types';
 import { meshConfigOfValue } from '../../timeline/meshconfig';
@@ -79,6 +81,8 @@ export const RULES: readonly AnalyzerRule[] = [
   GATEWAY_SECRET,
   VIRTUAL_SERVICE_UNREACHABLE,
   USE_WAYPOINT,
+  SIDECAR_NO_EGRESS,
+  SERVICE_ENTRY_CONFLICTS,
 ];
 
 export const RULE_CATALOG: readonly FindingCatalogEntry[] = RULES.flatMap((r) => r.catalog.entries);
@@ -105,6 +109,8 @@ export function ruleFindings(
     if (list === undefined) byKind.set(kind, [o]);
     else list.push(o);
   }
+  /** RuleContext.derived's values, by the function that made each. */
+  const derived = new Map<(c: RuleContext) => unknown, unknown>();
   const ctx: RuleContext = {
     input: given.input ?? 'cluster',
     screened,
@@ -115,6 +121,10 @@ export function ruleFindings(
         : meshConfigOfConfigMaps(byKind.get('ConfigMap') ?? [], rootNamespace),
     meshNetworksGiven: given.meshNetworks ?? null,
     objects: (kind) => byKind.get(kind) ?? [],
+    derived<T>(make: (c: RuleContext) => T): T {
+      if (!derived.has(make)) derived.set(make, make(ctx));
+      return derived.get(make) as T;
+    },
   };
   return RULES.flatMap((r) =>
     unreadInputs(r, screened).length > 0 ? [] : guarded(r.id, () => r.check(ctx)),

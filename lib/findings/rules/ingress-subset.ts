@@ -26,6 +26,10 @@ const CATALOG = defineCatalog('config', {
     title: 'IngressRouteRulesNotAffected',
     description:
       "A gateway's VirtualService routes to a host without a subset while the mesh's VirtualService for that host routes by subset: requests coming in through the gateway skip that subset routing (a canary split or version pinning does not apply to them).",
+    istio: {
+      since: '1.0',
+      why: "Gateway and mesh VirtualServices with subsets are Istio 1.0's; istioctl analyze reports IST0140 since 1.10.",
+    },
   },
 });
 
@@ -70,6 +74,15 @@ export const INGRESS_SUBSET = defineRule({
       const key = objectKey(vs.metadata.namespace ?? 'default', vs.metadata.name);
       return destinations.length === 0 ? [] : [{ key, destinations }];
     });
+    // those destinations by host, in bySubset's order (each with its VirtualService and index)
+    const byHost = new Map<string, { key: string; d: Route; i: number }[]>();
+    for (const other of bySubset) {
+      other.destinations.forEach((d, i) => {
+        const l = byHost.get(d.host);
+        if (l === undefined) byHost.set(d.host, [{ key: other.key, d, i }]);
+        else l.push({ key: other.key, d, i });
+      });
+    }
     const out: Finding[] = [];
     for (const vs of virtualServices) {
       if (list(specOf(vs)?.gateways).length === 0) continue;
@@ -77,27 +90,24 @@ export const INGRESS_SUBSET = defineRule({
       const self = objectKey(ns, vs.metadata.name);
       for (const r of httpRoutes(vs)) {
         if (r.subset !== '') continue;
-        for (const other of bySubset) {
-          other.destinations.forEach((d, i) => {
-            if (d.host !== r.host) return;
-            out.push({
-              code: CATALOG.code.ingressSubsetIgnored,
-              severity: CATALOG.byKey.ingressSubsetIgnored.severity,
-              subject: { kind: 'VirtualService', namespace: ns, name: vs.metadata.name },
-              part: {
-                kind: 'destination',
-                name: `http[${r.rule}].route[${r.route}] ~ ${other.key} #${i}`,
-              },
-              evidence: {
-                host: r.host,
-                subsetVirtualService: other.key,
-                subset: d.subset,
-                gatewayVirtualService: self,
-              },
-              fix: {
-                why: `Route to the subsets in this gateway VirtualService too (as ${other.key} does for ${r.host}), or bind ${other.key} to the gateway as well.`,
-              },
-            });
+        for (const { key: otherKey, d, i } of byHost.get(r.host) ?? []) {
+          out.push({
+            code: CATALOG.code.ingressSubsetIgnored,
+            severity: CATALOG.byKey.ingressSubsetIgnored.severity,
+            subject: { kind: 'VirtualService', namespace: ns, name: vs.metadata.name },
+            part: {
+              kind: 'destination',
+              name: `http[${r.rule}].route[${r.route}] ~ ${otherKey} #${i}`,
+            },
+            evidence: {
+              host: r.host,
+              subsetVirtualService: otherKey,
+              subset: d.subset,
+              gatewayVirtualService: self,
+            },
+            fix: {
+              why: `Route to the subsets in this gateway VirtualService too (as ${otherKey} does for ${r.host}), or bind ${otherKey} to the gateway as well.`,
+            },
           });
         }
       }

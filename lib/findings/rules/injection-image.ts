@@ -28,6 +28,10 @@ const CATALOG = defineCatalog('config', {
     title: 'PodsIstioProxyImageMismatchInNamespace',
     description:
       'Pods of an injected namespace run an istio-proxy image other than the one the injector would inject now (often after an upgrade of the control plane): they run the old proxy until they are restarted.',
+    istio: {
+      since: '1.5',
+      why: "The injector ConfigMap's values, which give the image injected now, are first in Istio 1.5.0's charts; istioctl analyze reports IST0158 since 1.18.",
+    },
   },
 });
 

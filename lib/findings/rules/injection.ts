@@ -26,6 +26,10 @@ const CATALOG = defineCatalog('config', {
     title: 'NamespaceNotInjected',
     description:
       'A namespace has no injection label (istio-injection or istio.io/rev): its pods get no sidecar, unless they ask for one.',
+    istio: {
+      since: '1.0',
+      why: "The injection labels are Istio 1.0's; istioctl analyze reports IST0102 since 1.4.",
+    },
   },
   multipleInjectionLabels: {
     code: 'IST0123',
@@ -33,6 +37,10 @@ const CATALOG = defineCatalog('config', {
     title: 'NamespaceMultipleInjectionLabels',
     description:
       'A namespace has more than one kind of injection label (istio-injection, istio.io/rev, istio.io/dataplane-mode): which injector or dataplane serves its pods is undefined.',
+    istio: {
+      since: '1.5',
+      why: 'istio.io/rev, the second kind of injection label, is first in Istio 1.5.0 (istio.io/dataplane-mode in 1.18.0); istioctl analyze reports IST0123 since 1.6.',
+    },
   },
   injectionEnabledByDefault: {
     code: 'IST0148',
@@ -40,6 +48,10 @@ const CATALOG = defineCatalog('config', {
     title: 'NamespaceInjectionEnabledByDefault',
     description:
       'A namespace without injection labels is injected anyway, because Istio is installed with sidecarInjectorWebhook.enableNamespacesByDefault.',
+    istio: {
+      since: '1.0',
+      why: "sidecarInjectorWebhook.enableNamespacesByDefault is in Istio 1.0's charts; istioctl analyze reports IST0148 since 1.12.",
+    },
   },
 });
 

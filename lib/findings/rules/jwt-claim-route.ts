@@ -31,6 +31,10 @@ const CATALOG = defineCatalog('config', {
     title: 'JwtClaimBasedRoutingWithoutRequestAuthN',
     description:
       'A VirtualService routes on a JWT claim (@request.auth.claims) at a gateway whose pods no RequestAuthentication applies to: the token is never validated there, the claims never exist, and the claim-based route never matches.',
+    istio: {
+      since: '1.12',
+      why: "VirtualService routing on @request.auth.claims is first in Istio 1.12.0's networking code; istioctl analyze reports IST0149 since 1.12.",
+    },
   },
 });
 

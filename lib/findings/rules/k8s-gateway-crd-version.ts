@@ -21,6 +21,10 @@ const CATALOG = defineCatalog('config', {
     title: 'GatewayAPICRDVersionBelowMinimum',
     description:
       'A Gateway API CRD is installed at a bundle version older than this Istio version requires: istiod does not watch it, so every resource of that kind (TLSRoute, TCPRoute...) is ignored: routes attach to nothing and the listeners they need are never programmed, with no error on the resources themselves.',
+    istio: {
+      since: '1.31',
+      why: 'istiod ignores Gateway API CRDs below its minimum bundle versions (pkg/config/schema/gatewayapi/minimumversions.go) since 1.31.0, the minimums this check uses; istioctl analyze reports IST0176 since 1.31.',
+    },
   },
 });
 

@@ -20,6 +20,10 @@ const CATALOG = defineCatalog('config', {
     title: 'IneffectiveSelector',
     description:
       'A policy (AuthorizationPolicy, RequestAuthentication, Telemetry, WasmPlugin) picks the pods of a Kubernetes Gateway API gateway by workload selector: Istio does not apply selectors to such gateways, so the policy is silently not enforced there (an AuthorizationPolicy meant to deny lets traffic through). Bind it with targetRefs to the Gateway instead.',
+    istio: {
+      since: '1.21',
+      why: 'istioctl analyze reports IST0166 since 1.21, and the targetRefs the fix binds with are first in Istio 1.22.0; no evidence of how older istiods applied selectors to Gateway API gateways.',
+    },
   },
 });
 

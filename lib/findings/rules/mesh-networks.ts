@@ -30,6 +30,10 @@ const CATALOG = defineCatalog('config', {
     title: 'UnknownMeshNetworksServiceRegistry',
     description:
       'A network of the mesh networks takes its endpoints from a service registry (cluster) istiod does not know: none of its endpoints join that network, so cross-network traffic to them does not go through the network gateway.',
+    istio: {
+      since: '1.1',
+      why: 'meshNetworks is first in Istio 1.1.0; istioctl analyze reports IST0126 since 1.6.',
+    },
   },
 });
 

@@ -23,6 +23,10 @@ const CATALOG = defineCatalog('config', {
     title: 'NegativeConditionStatus',
     description:
       'A status condition says the object is not in effect (not bound to its waypoint, not accepted by ztunnel or the waypoint, a Gateway or route not accepted, programmed or resolved): the traffic policy or route it holds is not applied.',
+    istio: {
+      since: '1.12',
+      why: 'istiod writes the Gateway API conditions it reads (gateway.networking.k8s.io) since 1.12.0, the waypoint and ztunnel ones (istio.io/WaypointBound, ZtunnelAccepted, WaypointAccepted) since 1.24.0; istioctl analyze reports IST0171 since 1.25.',
+    },
   },
 });
 

@@ -21,10 +21,26 @@ export const strings = (v: unknown): string[] =>
 export const objects = (v: unknown): Raw[] =>
   list(v).filter((x): x is Raw => asJsonObject(x) !== null);
 /** The string entries of an object value (a label or annotation map). */
-export const stringMap = (v: unknown): Record<string, string> =>
-  Object.fromEntries(
-    Object.entries(obj(v) ?? {}).filter((e): e is [string, string] => typeof e[1] === 'string'),
-  );
+export const stringMap = (v: unknown): Record<string, string> => {
+  // one loop, no entry arrays: rules read every pod's labels with it, more than once
+  const out: Record<string, string> = {};
+  const o = obj(v);
+  if (o === null) return out;
+  for (const k of Object.keys(o)) {
+    const x = o[k];
+    if (typeof x !== 'string') continue;
+    // an own `__proto__` key stays a label (as Object.fromEntries keeps it), not a prototype
+    if (k === '__proto__')
+      Object.defineProperty(out, k, {
+        value: x,
+        enumerable: true,
+        writable: true,
+        configurable: true,
+      });
+    else out[k] = x;
+  }
+  return out;
+};
 /** An object's `spec`, when it is an object. */
 export const specOf = (o: KubeObject): Raw | null =>
   obj((o as KubeObject & { spec?: unknown }).spec);

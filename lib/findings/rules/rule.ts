@@ -41,6 +41,12 @@ export interface RuleContext {
   meshNetworksGiven: Readonly<Record<string, unknown>> | null;
   /** Every object of `kind` that was read with readable metadata, namespace defaulted. */
   objects(kind: string): readonly KubeObject[];
+  /**
+   * What `make` derives from the objects (a view several rules read, such as every pod's
+   * labels), made once per report and shared: the same value for the same `make`, never to be
+   * changed by a rule. Absent (a context made by hand): each asks `make` itself.
+   */
+  derived?<T>(make: (ctx: RuleContext) => T): T;
 }
 
 /** What was given beside the objects: a mesh config file, a mesh networks file. */

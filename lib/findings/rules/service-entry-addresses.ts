@@ -22,6 +22,10 @@ const CATALOG = defineCatalog('config', {
     title: 'ServiceEntryAddressesRequired',
     description:
       'A ServiceEntry serves a TCP port (or one without protocol) with no virtual IP (spec.addresses) and the mesh does not allocate one: sidecars cannot tell its traffic from other TCP traffic to the same port, so the entry takes the whole port (0.0.0.0:port) and either captures connections meant for other destinations on that port or loses them to them.',
+    istio: {
+      since: '1.0',
+      why: "ServiceEntry addresses are Istio 1.0's (DNS auto-allocation, ISTIO_META_DNS_AUTO_ALLOCATE, from 1.12); istioctl analyze reports IST0134 since 1.9.",
+    },
   },
 });
 

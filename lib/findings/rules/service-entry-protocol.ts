@@ -24,6 +24,10 @@ const CATALOG = defineCatalog('config', {
     title: 'ConflictingServiceEntryProtocol',
     description:
       'Several ServiceEntries seen by the same namespaces declare one host and port with different protocols (HTTP and HTTPS, say): a sidecar builds one listener and filter chain per host and port, so one protocol wins and clients of the others get the wrong handling on that port (plain HTTP sent to a TLS port, TLS parsed as HTTP).',
+    istio: {
+      since: '1.0',
+      why: "ServiceEntry hosts and ports with protocols are Istio 1.0's; istioctl analyze reports IST0177 since 1.31. 1.0 is the earliest supported: no evidence of how older istiods chose between the protocols.",
+    },
   },
 });
 

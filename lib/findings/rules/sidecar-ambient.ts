@@ -29,6 +29,10 @@ const CATALOG = defineCatalog('config', {
     title: 'IneffectivePolicy',
     description:
       'A Sidecar applies only to workloads in the ambient mesh, which run no sidecar proxy: its egress, ingress and outbound settings are never applied, and whoever wrote it believes traffic is restricted or tuned when it is not.',
+    istio: {
+      since: '1.18',
+      why: 'Ambient (istio.io/dataplane-mode) is first in Istio 1.18.0, and an ambient workload runs no sidecar on any ambient release; istioctl analyze reports IST0167 since 1.21.',
+    },
   },
 });
 

@@ -22,6 +22,10 @@ const CATALOG = defineCatalog('config', {
     title: 'InvalidTelemetryProvider',
     description:
       'A Telemetry access logging entry names no provider while the mesh config sets no default access log provider: istiod ignores the entry, so the access logs (or the filter) it was written for never happen.',
+    istio: {
+      since: '1.11',
+      why: "The mesh config's defaultProviders.accessLogging, which the finding looks for, is first in Istio 1.11.0; istioctl analyze reports IST0157 since 1.17.",
+    },
   },
 });
 

@@ -25,6 +25,10 @@ const CATALOG = defineCatalog('config', {
     title: 'MultipleTelemetriesWithoutWorkloadSelectors',
     description:
       'Several Telemetries of one namespace select no workload: each applies to the whole namespace (the whole mesh in the root namespace) and which one wins is undefined, so metrics, access logs or tracing may not be configured as either says.',
+    istio: {
+      since: '1.10',
+      why: "Telemetry (its CRD and istiod's Telemetries) is first in Istio 1.10.0; istioctl analyze reports IST0160 since 1.18.",
+    },
   },
 });
 

@@ -31,6 +31,10 @@ const OWN = defineCatalog('config', {
     title: 'ConflictingTelemetryWorkloadSelectors',
     description:
       'Several Telemetries select the same workload pod: istiod merges them in an undefined order, so the metrics, access logs or tracing that pod gets may be neither of them as written.',
+    istio: {
+      since: '1.10',
+      why: "Telemetry (its CRD and istiod's Telemetries) is first in Istio 1.10.0; istioctl analyze reports IST0159 since 1.18.",
+    },
   },
 });
 /** The rule's codes: its own IST0159 and the shared IST0101 entry (one object for both). */

@@ -23,6 +23,7 @@ const CATALOG = defineCatalog('ambient', {
     title: 'use-waypoint names no waypoint',
     description:
       'istio.io/use-waypoint names a Gateway that does not exist or is not a waypoint (class istio-waypoint): the traffic it should carry goes through no waypoint, so its L7 policies and routes are not applied.',
+    istio: { since: '1.22', why: 'istio.io/use-waypoint is first in Istio 1.22.0.' },
   },
 });
 

@@ -30,6 +30,10 @@ const CATALOG = defineCatalog('config', {
     title: 'VirtualServiceUnreachableRule',
     description:
       'A VirtualService rule is never used: an earlier rule without matches takes all traffic, or every match of the rule is already taken by earlier rules. Whatever it routes to, retries or rewrites never applies.',
+    istio: {
+      since: '1.0',
+      why: "VirtualService HTTP rules and matches are Istio 1.0's; istioctl analyze reports IST0130 since 1.8.",
+    },
   },
   ineffectiveMatch: {
     code: 'IST0131',
@@ -37,6 +41,10 @@ const CATALOG = defineCatalog('config', {
     title: 'VirtualServiceIneffectiveMatch',
     description:
       'A match of a VirtualService rule is never used: an earlier match is the same or covers it (a shorter URI prefix), so requests it was written for take the earlier route.',
+    istio: {
+      since: '1.0',
+      why: "VirtualService HTTP rules and matches are Istio 1.0's; istioctl analyze reports IST0131 since 1.8.",
+    },
   },
 });
 

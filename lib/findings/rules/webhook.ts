@@ -22,6 +22,10 @@ const CATALOG = defineCatalog('config', {
     title: 'InvalidWebhook',
     description:
       'An Istio injector webhook overlaps with another (a pod would be injected twice) or calls a control plane Service that does not exist (pods of the namespaces it serves are not admitted or not injected).',
+    istio: {
+      since: '1.0',
+      why: "Injector webhooks are Istio 1.0's (revisions, which make two overlap, from 1.5); istioctl analyze reports IST0139 since 1.10.",
+    },
   },
 });
 

@@ -6,6 +6,7 @@ import type { FindingsReport } from '../../../lib/api/findings';
 import type { LatePart } from '../../../lib/api/late';
 import { groupFindings, withHarmSeverity } from '../../../lib/findings/group';
 import { inventoryFindings } from '../../../lib/findings/inventory';
+import { istiodOfScreened, judgeByIstiod } from '../../../lib/findings/istiod-report';
 import { checkScreened } from '../../../lib/findings/manifest';
 import { ALL_CATALOG } from '../../../lib/findings/registry';
 import { screenLists, suppressibleObjects, type Screened } from '../../../lib/findings/screen';
@@ -255,12 +256,24 @@ export function assemble(
   // finding here as in the CLI
   const silenced = applySuppressions(all, [], annotationIndex(suppressibleObjects(screened)));
   // one severity per finding: the one its group gives it (exposure without harm is info)
-  const findings = withHarmSeverity(silenced.kept);
+  // judged against the cluster's istiod (its image tag): a finding of a code not for it is
+  // listed apart, in no count
+  const judged = judgeByIstiod(
+    withHarmSeverity(silenced.kept),
+    istiodOfScreened(
+      screened,
+      podsPartial
+        ? `no istiod among the pods read so far (${podsPartial})`
+        : 'no istiod Pod or Deployment among the objects read (a cluster of an external control plane runs none)',
+    ),
+  );
+  const findings = judged.findings;
   const notChecked = codesNotChecked(screened);
   return {
     generatedAt: new Date().toISOString(),
     catalog: [...ALL_CATALOG],
     findings,
+    istiod: judged.istiod,
     groups: groupFindings(findings, {
       rootNamespace: root,
       istioNamespace: rt.settings.MESHDX_ISTIO_NAMESPACE,
