@@ -146,9 +146,22 @@ export function egressSelects(
   serviceNamespace: string,
   hostname: string,
 ): boolean {
+  return takenUnlessExcluded(hosts, (h) =>
+    egressHostMatches(h, sidecarNamespace, serviceNamespace, hostname),
+  );
+}
+
+/**
+ * Istio 1.31's rule for a listener's hosts: something is taken when one host that `matches` it
+ * includes it and no exclusion that `matches` it is among them (exclusion over inclusion).
+ */
+export function takenUnlessExcluded(
+  hosts: readonly EgressHost[],
+  matches: (h: EgressHost) => boolean,
+): boolean {
   let included = false;
   for (const h of hosts) {
-    if (!egressHostMatches(h, sidecarNamespace, serviceNamespace, hostname)) continue;
+    if (!matches(h)) continue;
     if (h.exclude) return false;
     included = true;
   }

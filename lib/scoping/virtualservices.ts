@@ -7,7 +7,7 @@
  * egress hosts do not name it (collectImportedServices).
  */
 import type { VirtualService } from '../kube/types';
-import { isExportedTo, resolveShortHost, type EgressHost } from './hosts';
+import { isExportedTo, resolveShortHost, takenUnlessExcluded, type EgressHost } from './hosts';
 import type { ObjectRef } from '../refs/object-ref';
 import { DEFAULT_CLUSTER_DOMAIN } from '../refs/service-host';
 
@@ -157,13 +157,7 @@ export function listenerImportsVs(
   if (!isExportedTo(vs.exportTo, vs.ref.namespace, configNamespace)) return false;
   // a host excluded on one entry keeps the VirtualService while another of its hosts qualifies
   // (istio/istio#60581): it goes only when every host an egress host takes is excluded
-  return vs.hosts.some((vh) => {
-    let taken = false;
-    for (const h of hosts) {
-      if (!egressHostMatchesVsHost(h, configNamespace, vs, vh)) continue;
-      if (h.exclude) return false;
-      taken = true;
-    }
-    return taken;
-  });
+  return vs.hosts.some((vh) =>
+    takenUnlessExcluded(hosts, (h) => egressHostMatchesVsHost(h, configNamespace, vs, vh)),
+  );
 }

@@ -27,37 +27,17 @@
  * Gateways (DefaultSidecarScopeForGateway): every service exported to their namespace.
  */
 import type { Sidecar, VirtualService } from '../../../lib/kube/types';
-import { hostsMatch, hostSubsetOf, isWildcard, resolveShortname } from './istio-model/hosts';
+import { hostSubsetOf, resolveShortname } from './istio-model/hosts';
+import {
+  excluded,
+  fileEgressHosts,
+  WILDCARD_NAMESPACE,
+  type HostClassification,
+} from './istio-model/host-classification';
 import type { PushContext, PushVirtualService } from './istio-model/push-context';
 import type { SimPort, SimService } from './istio-model/service-registry';
 
 export { hostSubsetOf };
-
-const WILDCARD_NAMESPACE = '*';
-const CURRENT_NAMESPACE = '.';
-
-/** hostClassification: one namespace's egress hosts. */
-class HostClassification {
-  readonly exact = new Set<string>();
-  readonly all: string[] = [];
-
-  add(host: string): void {
-    if (!isWildcard(host)) this.exact.add(host);
-    this.all.push(host);
-  }
-
-  /** Matches: a service host is one of them or a subset of a wildcard among them. */
-  matches(h: string): boolean {
-    if (this.exact.has(h)) return true;
-    return this.all.some((i) => (isWildcard(h) || isWildcard(i)) && hostSubsetOf(h, i));
-  }
-
-  /** VSMatches, outside gateway semantics: a VirtualService host matching either way. */
-  vsMatches(h: string): boolean {
-    if (this.exact.has(h)) return true;
-    return this.all.some((i) => (isWildcard(h) || isWildcard(i)) && hostsMatch(h, i));
-  }
-}
 
 export interface SimEgressListener {
   /** The listener's port when services must match it (needsPortMatch). */
@@ -115,20 +95,6 @@ function matchingService(
 ): SimService | null {
   if (!hosts.matches(s.hostname)) return null;
   return matchPort === undefined ? s : serviceMatchingListenerPort(s, matchPort);
-}
-
-/** Is host `h` of namespace `ns` excluded by the listener (its namespace's or `~/host`)? */
-function excluded(
-  excludedByNamespace: ReadonlyMap<string, HostClassification>,
-  ns: string,
-  h: string,
-  vs = false,
-): boolean {
-  for (const key of [ns, WILDCARD_NAMESPACE]) {
-    const hc = excludedByNamespace.get(key);
-    if (hc && (vs ? hc.vsMatches(h) : hc.matches(h))) return true;
-  }
-  return false;
 }
 
 function selectServices(
@@ -202,20 +168,10 @@ function convertListener(
   configNamespace: string,
   listener: Egress,
 ): SimEgressListener {
-  const hostsByNamespace = new Map<string, HostClassification>();
-  const excludedByNamespace = new Map<string, HostClassification>();
-  for (const raw of Array.isArray(listener.hosts) ? listener.hosts : []) {
-    if (typeof raw !== 'string' || raw.split('/').length !== 2) continue; // istiod logs and skips
-    const [written = '', name = ''] = raw.split('/');
-    // `~/*` is the namespace "~", which holds nothing; `~ns/...` and `~/host` exclude
-    const exclusion = written.startsWith('~') && !(written === '~' && name === '*');
-    const into = exclusion ? excludedByNamespace : hostsByNamespace;
-    const key = exclusion ? written.slice(1) || WILDCARD_NAMESPACE : written;
-    const ns = key === CURRENT_NAMESPACE ? configNamespace : key;
-    let hc = into.get(ns);
-    if (!hc) into.set(ns, (hc = new HostClassification()));
-    hc.add(name.toLowerCase());
-  }
+  const { hostsByNamespace, excludedByNamespace } = fileEgressHosts(
+    listener.hosts,
+    configNamespace,
+  );
   const matchPort = needsPortMatch(listener);
   return {
     matchPort,
