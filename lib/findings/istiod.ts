@@ -97,6 +97,15 @@ export function istiodVersionsOf(
 }
 
 /**
+ * The newest istiod's version among running pods (its image tag, `1.31.0-distroless`), as
+ * istiodVersionsOf reads it; null when no istiod says its release. For advice that depends on
+ * what the cluster's istiod does (Incidents' outlier advice).
+ */
+export function newestIstiodVersion(pods: readonly Pod[]): string | null {
+  return istiodVersionsOf(pods, [], '').releases[0]?.version ?? null;
+}
+
+/**
  * Whether a code's versions take in the cluster's istiod: `applies` when they take in one of its
  * istiods; `not-applicable` when they take in none and every istiod's release is known;
  * `unknown` otherwise (no version known, or an istiod whose release is not).

@@ -5,7 +5,6 @@ import { DEFAULT_RETRY_ON } from './resilience';
 import {
   ejectableHosts,
   ejectionPercentFor,
-  istiodImageVersion,
   unhealthyEndpointsNote,
   recommendForService,
   replicasFor,
@@ -13,6 +12,7 @@ import {
   uncoveredFlags,
   type ServiceEvidence,
 } from './recommend';
+import { newestIstiodVersion } from '../findings/istiod';
 
 const FQDN = 'payments.shop.svc.cluster.local';
 
@@ -200,17 +200,17 @@ describe('advice by the istiod version', () => {
       spec: { containers: [{ name: 'discovery', image }] },
     }) as Pod;
 
-  it("reads istiod's version from its image tag, the newest replica's, and nothing elsewhere", () => {
+  it("reads istiod's version as Findings reads it: the newest release its image tags name", () => {
     expect(
-      istiodImageVersion(
-        [istiod('docker.io/istio/pilot:1.30.2'), istiod('docker.io/istio/pilot:1.31.0-distroless')],
-        'istio-system',
-      ),
-    ).toBe('1.31.0');
-    expect(
-      istiodImageVersion([istiod('gcr.io/x/pilot:1.31.0', 'other')], 'istio-system'),
-    ).toBeNull();
-    expect(istiodImageVersion([istiod('gcr.io/x/pilot@sha256:abc')], 'istio-system')).toBeNull();
+      newestIstiodVersion([
+        istiod('docker.io/istio/pilot:1.30.2'),
+        istiod('docker.io/istio/pilot:1.31.0-distroless'),
+      ]),
+    ).toBe('1.31.0-distroless');
+    // an istiod in its own namespace is istiod too (Findings judges it the same way)
+    expect(newestIstiodVersion([istiod('gcr.io/x/pilot:1.29.1', 'istio-control')])).toBe('1.29.1');
+    expect(newestIstiodVersion([istiod('gcr.io/x/pilot@sha256:abc')])).toBeNull();
+    expect(newestIstiodVersion([istiod('gcr.io/x/pilot:latest')])).toBeNull();
   });
 
   it('says what 1.31 changes about not-ready endpoints, for the version the cluster runs', () => {
@@ -221,6 +221,7 @@ describe('advice by the istiod version', () => {
       /^This istiod \(1\.30\.2\) leaves not-ready endpoints out of EDS; from 1\.31/,
     );
     expect(unhealthyEndpointsNote(null)).toMatch(/^istiod's version is unknown/);
+    expect(unhealthyEndpointsNote('nightly')).toMatch(/names no Istio release/);
     const gone = recommendForService(evidence({ toTerminated: 4, istiodVersion: '1.31.1' }));
     const f = gone.find((x) => x.fix?.why?.startsWith('Client proxies still routed'));
     expect(f?.fix?.why).toContain('This istiod (1.31.1) sends not-ready endpoints');

@@ -1,6 +1,6 @@
 import type { Finding, FindingSubject } from '../findings/types';
-import type { DestinationRule, OutlierDetection, Pod } from '../kube/types';
-import { compareVersions } from '../scoping/proxy';
+import type { DestinationRule, OutlierDetection } from '../kube/types';
+import { compareIstioMinors, parseIstioRelease } from '../findings/istio-version';
 import { INCIDENT_CATALOG, type IncidentVerdict } from './codes';
 import { parseServiceFqdn } from '../refs/service-host';
 import { parseObjectKey } from '../refs/object-ref';
@@ -37,19 +37,6 @@ export interface ServiceEvidence {
   istiodVersion?: string | null;
 }
 
-/** istiod's version from its image tag (`.../pilot:1.31.0`), the newest of its replicas; null when none says. */
-export function istiodImageVersion(pods: readonly Pod[], istioNamespace: string): string | null {
-  let best: string | null = null;
-  for (const p of pods) {
-    if (p.metadata.namespace !== istioNamespace || p.metadata.labels?.app !== 'istiod') continue;
-    for (const c of p.spec?.containers ?? []) {
-      const m = /:(\d+\.\d+(?:\.\d+)?)(?:[-@].*)?$/.exec(c.image ?? '');
-      if (m?.[1] && (best === null || compareVersions(m[1], best) > 0)) best = m[1];
-    }
-  }
-  return best;
-}
-
 /**
  * What istiod does with a not-ready endpoint, by its version: before 1.31 it leaves it out of
  * EDS; from 1.31 it sends it (as unhealthy) unless the DestinationRule's outlierDetection sets
@@ -58,7 +45,10 @@ export function istiodImageVersion(pods: readonly Pod[], istioNamespace: string)
 export function unhealthyEndpointsNote(version: string | null | undefined): string {
   if (version === null || version === undefined)
     return "istiod's version is unknown: before 1.31 it leaves not-ready endpoints out of EDS; from 1.31 it sends them as unhealthy unless outlierDetection.minHealthPercent is set (PILOT_AUTO_SEND_UNHEALTHY_ENDPOINTS=false restores the old behaviour).";
-  return compareVersions(version, '1.31') >= 0
+  const release = parseIstioRelease(version);
+  if (release === null)
+    return `istiod's image tag (${version}) names no Istio release: before 1.31 it leaves not-ready endpoints out of EDS; from 1.31 it sends them as unhealthy unless outlierDetection.minHealthPercent is set.`;
+  return compareIstioMinors(release.minor, '1.31') >= 0
     ? `This istiod (${version}) sends not-ready endpoints to the proxies as unhealthy unless outlierDetection.minHealthPercent is set; set it in this DestinationRule's outlierDetection, or PILOT_AUTO_SEND_UNHEALTHY_ENDPOINTS=false on istiod, for a deleted pod to leave EDS when it stops being ready.`
     : `This istiod (${version}) leaves not-ready endpoints out of EDS; from 1.31 it sends them as unhealthy unless outlierDetection.minHealthPercent is set: add it before upgrading.`;
 }

@@ -1,6 +1,6 @@
 import type { IncidentsView } from '../../../lib/api/incidents';
 import { buildIncidentsView, type IncidentsInput } from '../../../lib/incidents/build';
-import { istiodImageVersion } from '../../../lib/incidents/recommend';
+import { newestIstiodVersion } from '../../../lib/findings/istiod';
 import type { LogInput } from '../../../lib/incidents/log-input';
 import type { ClientSignal } from '../../../lib/incidents/clients';
 import {
@@ -229,9 +229,7 @@ export async function buildIncidents(
     graceSeconds: graceMap(podItems),
     stale,
     ...(deps.layers ? deps.layers(window) : { layersNote: 'the layers were not read' }),
-    istiodVersion: deps.logs
-      ? null
-      : istiodImageVersion(podItems, deps.istioNamespace ?? 'istio-system'),
+    istiodVersion: deps.logs ? null : newestIstiodVersion(podItems),
   });
   return deadline && deadline.late.length > 0 ? { ...view, late: [...deadline.late] } : view;
 }
