@@ -19,6 +19,8 @@ const ENTRIES = {
   // `meshdx gather`'s cluster capture: handed to the command line by bin/meshdx.mjs, since cli/
   // reaches no server/ module itself
   'gather-entry': 'server/gather/gather.ts',
+  // bin/kubectl-meshdx.mjs: kubectl's plugin, over the command line's main
+  'kubectl-entry': 'cli/kubectl/plugin.ts',
 };
 
 /** Where bundles go: inside the project, so that they find its packages (node_modules). */
@@ -112,6 +114,11 @@ async function loadEntry(name, source) {
 /** `gatherArchive` of server/gather/gather.ts (`meshdx gather`'s capture), loaded on first use. */
 export async function loadGatherer() {
   return (await loadEntry('gather-entry', '../server/gather/gather.ts')).gatherArchive;
+}
+
+/** `kubectlPlugin` of cli/kubectl/plugin.ts (`kubectl meshdx ...`). */
+export async function loadKubectlPlugin() {
+  return (await loadEntry('kubectl-entry', '../cli/kubectl/plugin.ts')).kubectlPlugin;
 }
 
 /** The `main` of cli/main.ts, from the bundle when one can be had, else from the sources. */

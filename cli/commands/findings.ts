@@ -8,9 +8,7 @@ import { manifestFindings } from '../../lib/findings/manifest';
 import {
   annotationIndexOfRaw,
   applySuppressions,
-  parseSuppressRule,
   SUPPRESS_ANNOTATION,
-  type SuppressRule,
 } from '../../lib/findings/suppress';
 import { guessInputKind, inputKindHint } from '../../lib/findings/input-kind';
 import { objectLocator, toSarif } from '../../lib/findings/sarif';
@@ -23,20 +21,16 @@ import { compareWithAnalyze, type AnalyzeMessage } from '../../lib/archive/analy
 import { isJsonObject } from '../../lib/json-object';
 import { codesNotChecked } from '../../lib/findings/claims';
 import { analyzeJson, analyzeText, archiveManifests } from './findings-archive';
-import {
-  cliIstiod,
-  findingIstio,
-  givenIstiodVersion,
-  istiodJson,
-  istiodText,
-} from './findings-istiod';
+import { cliIstiod, findingIstio, istiodJson, istiodText } from './findings-istiod';
 import { judgeByIstiod } from '../../lib/findings/istiod-report';
-import type { IstiodVersions } from '../../lib/findings/istiod';
+import { parseFindingsArgs } from './findings-args';
+import type { Finding } from '../../lib/findings/types';
 import { expand, FindingsInputError, readFile } from './findings-sources';
 
 /** What `meshdx findings --help` prints, and what a wrong use is told. */
 export const USAGE =
   'usage: meshdx findings PATH... [--json] [--max-mb N] [--mesh-config FILE] [--istiod-version V] [--suppress CODE=RESOURCE]...\n' +
+  '    [--namespace N]... [--from-cluster]\n' +
   '  PATH "-" reads standard input. --format text|json|sarif (--json = --format json): SARIF 2.1.0\n' +
   '    places each finding on the file and line of its object, for CI code scanning.\n' +
   '  --suppress, -S CODE=RESOURCE: as istioctl analyze, e.g. "IST0103=Pod mypod.testing" or\n' +
@@ -46,8 +40,11 @@ export const USAGE =
   '    without it, the first one among the PATHs is used. Its rootNamespace is where a Sidecar\n' +
   '    without selector applies mesh-wide (default istio-system).\n' +
   '  --istiod-version V: judge each finding against istiod V (1.24, 1.27.0-beta.1); without it, the\n' +
-  '    istiod Pods or Deployment among the PATHs, else unknown. Findings not for it are listed apart.\n';
-export const DEFAULT_MAX_MB = 64;
+  '    istiod Pods or Deployment among the PATHs, else unknown. Findings not for it are listed apart.\n' +
+  '  --namespace, -n N: report the findings of objects in N (repeatable), of the Namespace N, and of\n' +
+  '    cluster-scoped objects; every object is still read, so references across namespaces hold.\n' +
+  "  --from-cluster: the PATHs hold a cluster's objects as its API server gave them (kubectl get):\n" +
+  "    istioctl's defaults for files (a stand-in ingress gateway) are not added; Secrets not read.\n";
 
 export type ReadStdin = (maxBytes: number) => Promise<{ text: string } | { tooLarge: true }>;
 
@@ -64,72 +61,6 @@ const readProcessStdin: ReadStdin = async (maxBytes) => {
   return { text: Buffer.concat(chunks).toString('utf8') };
 };
 
-type Format = 'text' | 'json' | 'sarif';
-
-interface Args {
-  paths: string[];
-  format: Format;
-  suppress: SuppressRule[];
-  warnings: string[];
-  maxMb: number;
-  meshConfig: string | null;
-  istiod: IstiodVersions | null;
-}
-
-function parseArgs(argv: string[]): Args | string {
-  const paths: string[] = [];
-  let format: Format = 'text';
-  let maxMb = DEFAULT_MAX_MB;
-  let meshConfig: string | null = null;
-  let istiod: IstiodVersions | null = null;
-  const suppress: SuppressRule[] = [];
-  const warnings: string[] = [];
-  for (let i = 0; i < argv.length; i++) {
-    const arg = argv[i] as string;
-    // `--` ends the options: a PATH named `-x` goes after it
-    if (arg === '--') {
-      paths.push(...argv.slice(i + 1));
-      break;
-    }
-    const eq = arg.startsWith('--') ? arg.indexOf('=') : -1;
-    const a = eq > 0 ? arg.slice(0, eq) : arg;
-    /** The option's value: after `=`, else the next argument (undefined when none). */
-    const value = (): string | undefined => (eq > 0 ? arg.slice(eq + 1) : argv[++i]);
-    if (a === '--json') {
-      if (eq > 0) return '--json takes no value';
-      format = 'json';
-    } else if (a === '--format') {
-      const v = value();
-      if (v !== 'text' && v !== 'json' && v !== 'sarif') {
-        return `--format needs text, json or sarif${v === undefined ? '' : ` (not ${JSON.stringify(v)})`}`;
-      }
-      format = v;
-    } else if (a === '--suppress' || a === '-S') {
-      const v = value();
-      if (v === undefined || v.startsWith('--')) return `${a} needs CODE=RESOURCE`;
-      const r = parseSuppressRule(v);
-      if ('error' in r) return `${a} ${r.error}`;
-      suppress.push(r.rule);
-      if (r.warning !== undefined) warnings.push(r.warning);
-    } else if (a === '--mesh-config') {
-      const v = value();
-      if (!v || v.startsWith('--')) return '--mesh-config needs a FILE';
-      meshConfig = v;
-    } else if (a === '--istiod-version') {
-      const v = givenIstiodVersion(value() ?? '');
-      if (typeof v === 'string') return v;
-      istiod = v;
-    } else if (a === '--max-mb') {
-      const v = Number(value());
-      if (!Number.isFinite(v) || v <= 0) return '--max-mb needs a positive number of MiB';
-      maxMb = v;
-    } else if (a.startsWith('-') && a !== '-') return `unknown option ${a}`;
-    else paths.push(a);
-  }
-  if (paths.length === 0) return 'expected at least one PATH';
-  return { paths, format, maxMb, meshConfig, istiod, suppress, warnings };
-}
-
 const mib = (n: number) => `${(n / 1024 / 1024).toFixed(1)} MiB`;
 
 /**
@@ -137,7 +68,7 @@ const mib = (n: number) => `${(n / 1024 / 1024).toFixed(1)} MiB`;
  * folders, multi-document YAML, kubectl -o yaml|json output, `-` for standard input).
  */
 export async function runWith(argv: string[], io: CliIO, readStdin: ReadStdin): Promise<number> {
-  const args = parseArgs(argv);
+  const args = parseFindingsArgs(argv);
   if (typeof args === 'string') {
     io.stderr(`meshdx findings: ${args}\n${USAGE}`);
     return EXIT_USAGE;
@@ -272,7 +203,8 @@ export async function runWith(argv: string[], io: CliIO, readStdin: ReadStdin): 
     );
     return EXIT_USAGE;
   }
-  const onlyArchives = archives === args.paths.length;
+  // a bug-report archive, or objects as the API server gave them (kubectl get): a cluster
+  const onlyArchives = archives === args.paths.length || args.fromCluster;
   const hasSecrets = split.objects.some((o) => isJsonObject(o) && o.kind === 'Secret');
   const result = manifestFindings(split.objects, {
     origins: split.origins,
@@ -288,7 +220,7 @@ export async function runWith(argv: string[], io: CliIO, readStdin: ReadStdin): 
       ...(split.networks[0] ? { meshNetworks: split.networks[0].value } : {}),
     },
   });
-  const all = result.findings;
+  const all = inNamespaces(result.findings, args.namespaces);
   const notChecked = new Set(codesNotChecked(result.screened));
   const silenced = applySuppressions(all, args.suppress, annotationIndexOfRaw(split.objects));
   // one severity per finding, the one its group gives it (exposure without harm is info), as
@@ -351,6 +283,19 @@ export async function runWith(argv: string[], io: CliIO, readStdin: ReadStdin): 
     }
   }
   return errors > 0 ? EXIT_FAIL : EXIT_OK;
+}
+
+/**
+ * The findings --namespace asks for: those of objects in the namespaces, and of the Namespaces
+ * themselves; a cluster-scoped object's (a webhook, a CRD) stays, since it acts on every namespace.
+ */
+function inNamespaces(findings: Finding[], namespaces: ReadonlySet<string> | null): Finding[] {
+  if (namespaces === null) return findings;
+  return findings.filter((f) =>
+    f.subject.namespace !== undefined && f.subject.namespace !== ''
+      ? namespaces.has(f.subject.namespace)
+      : f.subject.kind !== 'Namespace' || namespaces.has(f.subject.name),
+  );
 }
 
 /** meshdx's version, from its package.json (for the SARIF tool driver). */
