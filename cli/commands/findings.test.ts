@@ -349,3 +349,64 @@ describe('meshdx findings and the mesh config', () => {
     expect(only.err).toContain('only a mesh config');
   });
 });
+
+describe('meshdx findings --namespace and --from-cluster', () => {
+  const routes = (ns: string) => `apiVersion: networking.istio.io/v1
+kind: VirtualService
+metadata: {name: r, namespace: ${ns}}
+spec:
+  hosts: [r.example.com]
+  gateways: [istio-system/missing]
+  http: [{route: [{destination: {host: r.example.com}}]}]
+---
+apiVersion: v1
+kind: Namespace
+metadata: {name: ${ns}}
+`;
+  const file = path.join(dir, 'two-namespaces.yaml');
+  fs.writeFileSync(file, `${routes('a')}---\n${routes('b')}`);
+  const subjects = (out: JsonOut) =>
+    [
+      ...new Set(
+        out.findings.map(
+          (f) => `${f.subject.kind} ${f.subject.namespace ?? '-'} ${f.subject.name}`,
+        ),
+      ),
+    ].sort();
+
+  it('reports the namespaces asked for, and their Namespace objects, of everything read', async () => {
+    const all = io();
+    await runWith([file, '--json'], all, noStdin);
+    const allOut = JSON.parse(all.out) as JsonOut;
+    expect(subjects(allOut).some((s) => s.startsWith('VirtualService b '))).toBe(true);
+    const t = io();
+    await runWith([file, '--json', '--namespace', 'a'], t, noStdin);
+    const out = JSON.parse(t.out) as JsonOut;
+    expect(out.summary.objects).toBe(allOut.summary.objects);
+    expect(subjects(out)).toEqual(
+      subjects(allOut).filter((s) => / a /.test(s) || s === 'Namespace - a'),
+    );
+    expect(subjects(out).length).toBeGreaterThan(0);
+  });
+
+  it('refuses a namespace that cannot be one, and a value to --from-cluster', async () => {
+    const t = io();
+    expect(await runWith([file, '-n', 'Not_Valid'], t, noStdin)).toBe(2);
+    expect(t.err).toMatch(/-n: /);
+    const u = io();
+    expect(await runWith([file, '--from-cluster=yes'], u, noStdin)).toBe(2);
+    expect(u.err).toContain('--from-cluster takes no value');
+  });
+
+  it("judges a cluster's objects as a cluster: no stand-in ingress gateway is added", async () => {
+    // istioctl adds a default ingress gateway to files: the Gateway selecting it is fine there;
+    // in a cluster nothing runs it, so its selector matches no pod (IST0101)
+    const codes = async (extra: string[]) => {
+      const t = io();
+      await runWith([analyzer('gateway-correct-port.yaml'), '--json', ...extra], t, noStdin);
+      return (JSON.parse(t.out) as JsonOut).findings.map((f) => f.code);
+    };
+    expect(await codes([])).toEqual([]);
+    expect(await codes(['--from-cluster'])).toEqual(['IST0101']);
+  });
+});
