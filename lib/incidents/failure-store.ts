@@ -169,6 +169,13 @@ export interface FailureQuery extends FailureWindow {
   proxies?: readonly string[];
   /** At most this many records, oldest first (default: all). */
   limit?: number;
+  /**
+   * Only the records that reached this pod: by uid where the record has one, else by namespace
+   * and name (failuresHitting's rule, applied by the store through its pod indexes).
+   */
+  pod?: PodIdentity;
+  /** Only the records of these attributed states (`terminating`, `gone`: a termination's). */
+  states?: readonly AttributedState[];
 }
 
 /** Up to when a proxy's log has been read, so a later read asks only for what is newer. */

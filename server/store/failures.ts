@@ -37,12 +37,27 @@ export const DEFAULT_FAILURE_LIMITS: FailureLimits = {
 /** The window condition: one range of the index `failures_time` (untimed records never fall in one). */
 const IN_WINDOW = 'time BETWEEN @from AND @to';
 
+/** The query's other conditions than its window: its source proxies, the pod it reached. */
 const proxiesClause = (q: FailureQuery) =>
-  q.proxies ? ' AND proxy IN (SELECT value FROM json_each(@proxies))' : '';
+  (q.proxies ? ' AND proxy IN (SELECT value FROM json_each(@proxies))' : '') +
+  (q.pod === undefined
+    ? ''
+    : q.pod.uid
+      ? ' AND (pod_uid = @podUid OR (pod_uid IS NULL AND pod_namespace = @podNs AND pod_name = @podName))'
+      : ' AND pod_namespace = @podNs AND pod_name = @podName') +
+  (q.states ? ' AND state IN (SELECT value FROM json_each(@states))' : '');
 const windowParams = (q: FailureQuery) => ({
   from: q.fromMs,
   to: q.toMs,
   ...(q.proxies ? { proxies: JSON.stringify(q.proxies) } : {}),
+  ...(q.states ? { states: JSON.stringify(q.states) } : {}),
+  ...(q.pod !== undefined
+    ? {
+        podNs: q.pod.namespace,
+        podName: q.pod.name,
+        ...(q.pod.uid ? { podUid: q.pod.uid } : {}),
+      }
+    : {}),
 });
 
 /**

@@ -135,7 +135,9 @@ async function failuresOf(
       ? await visibleFailures(rt.store.failures, window, access)
       : { store: rt.store.failures, hidden: [] };
     return {
-      ...failuresHitting(ref, visible.store.inWindow(window), window),
+      // the store reads the records of this pod alone (its pod indexes); failuresHitting counts
+      // them by the same rule
+      ...failuresHitting(ref, visible.store.inWindow({ ...window, pod: ref }), window),
       hiddenNamespaces: visible.hidden,
     };
   } catch {

@@ -13,8 +13,8 @@ import type {
 } from '../../../lib/api/timelines';
 import { pageTimelineFleet, type TimelineQuery } from '../../../lib/timeline/fleet-page';
 import { requireName } from '../../../lib/kube/names';
-import { AnalysisCache, type FailuresOf } from '../../../lib/timeline/analysis-cache';
-import { podFailureWindow, terminationFailureIndex } from '../../../lib/incidents/pod-failures';
+import { AnalysisCache } from '../../../lib/timeline/analysis-cache';
+import { failuresOfStore, podFailuresOfStore } from './termination-failures';
 import {
   analyzeHistory,
   buildTimelineFleet,
@@ -145,35 +145,6 @@ async function meshOf(cache: ClusterCache): Promise<MeshInput> {
   return { settings: m.settings, version: m.version, from: m.from, errors: m.errors };
 }
 
-/**
- * The failing requests recorded against each pod's termination, from the failure store that
- * Incidents and the pod page read, in the pod page's window: one figure for one pod.
- */
-function failuresOfStore(store: HistoryStore, now: number): { of: FailuresOf; version: string } {
-  const stored = store.failures.inWindow({ fromMs: 0, toMs: now });
-  const index = terminationFailureIndex(stored);
-  const last = stored.reduce((m, f) => Math.max(m, f.fields.time ?? 0), 0);
-  return {
-    version: `${stored.length}@${last}`,
-    of: (pod, deleted) => {
-      const created = Date.parse(pod.metadata.creationTimestamp ?? '');
-      const gone = deleted ? Date.parse(deleted.deletedAt) : null;
-      return index(
-        {
-          namespace: pod.metadata.namespace ?? 'default',
-          name: pod.metadata.name,
-          uid: pod.metadata.uid ?? null,
-        },
-        podFailureWindow(
-          Number.isFinite(created) ? created : null,
-          gone !== null && Number.isFinite(gone) ? gone : null,
-          now,
-        ),
-      );
-    },
-  };
-}
-
 /** Lets the event loop answer what waits (I/O, other requests) before going on. */
 const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
 
@@ -231,8 +202,15 @@ export async function podTimelineFrom(
   const mesh = await meshOf(cache);
   const s = stateOf(cache, src);
   const r = resolve(cache, src, s);
-  const failures = failuresOfStore(src.store, cache.now().getTime());
-  const view = buildPodView(r.history, namespace, name, mesh, s.analysis, uid, failures.of);
+  const view = buildPodView(
+    r.history,
+    namespace,
+    name,
+    mesh,
+    s.analysis,
+    uid,
+    podFailuresOfStore(src.store, cache.now().getTime()),
+  );
   if (view) return view;
   const key = podKey(namespace, name);
   if (uid === null)
