@@ -338,6 +338,21 @@ export function planSidecars(ctx: PlanContext): Plan {
     }
   }
 
+  // a default left governing no workload (each got its own) saves nothing by exclusions
+  for (const { proposal, standard } of nsDefaults.values()) {
+    if (proposal.workloads.length > 0 || !proposal.exclusions) continue;
+    if (proposal.exclusions.proposed) {
+      proposal.hosts = standard;
+      proposal.sidecar = buildSidecar({
+        name: proposal.name,
+        namespace: proposal.namespace,
+        hosts: standard,
+        replaces: proposal.replaces ?? undefined,
+      });
+    }
+    proposal.exclusions = null;
+  }
+
   const replaced = new Set(
     proposals
       .filter((p) => p.apply)
