@@ -65,25 +65,20 @@ function wholeNamespaces(hosts: readonly string[], sidecarNs: string): Set<strin
   return out;
 }
 
-/** A host any VirtualService names: its callers may call it by that name though its routes go elsewhere. */
-function virtualServiceHost(model: MeshModel, host: string): boolean {
-  return model.virtualServices.some((v) => v.hosts.some((vh) => hostsOverlap(vh, host)));
-}
-
 /** Every host of `ns`, seen by `base`, that no governed workload called and no VirtualService names. */
 function unusedHosts(
-  model: MeshModel,
+  ctx: ExclusionContext,
   namespaces: ReadonlySet<string>,
   governed: readonly WorkloadFacts[],
   base: Scope,
 ): string[] {
   const out = new Set<string>();
-  for (const { entry } of model.registry) {
+  for (const { entry } of ctx.model.registry) {
     const h = entry.hostname;
     if (!namespaces.has(entry.namespace) || h.includes('*')) continue;
     if (!((base.byHost.get(h) ?? 0) > 0)) continue;
     if (governed.some((f) => f.usedHosts.has(h))) continue;
-    if (virtualServiceHost(model, h)) continue;
+    if (ctx.namedByVirtualService(h)) continue;
     out.add(`~${scopedHost(entry.namespace, h)}`);
   }
   return [...out].sort();
@@ -100,8 +95,27 @@ function keepsEverything(governed: readonly WorkloadFacts[], base: Scope, next: 
 export interface ExclusionContext {
   model: MeshModel;
   support: ExclusionSupport;
-  /** The scope a Sidecar of the proposal's namespace and level with these egress hosts gives. */
-  scopeFor: (hosts: readonly string[]) => Scope;
+  /**
+   * A (concrete) host some VirtualService names: its callers may call it by that name while its
+   * routes go elsewhere, so it is never excluded.
+   */
+  namedByVirtualService: (host: string) => boolean;
+}
+
+/** What every proposal's exclusions read, built once per plan. */
+export function exclusionContext(model: MeshModel, support: ExclusionSupport): ExclusionContext {
+  const exact = new Set<string>();
+  const wildcards: string[] = [];
+  for (const v of model.virtualServices)
+    for (const vh of v.hosts) {
+      if (vh.startsWith('*')) wildcards.push(vh);
+      else exact.add(vh);
+    }
+  return {
+    model,
+    support,
+    namedByVirtualService: (h) => exact.has(h) || wildcards.some((w) => hostsOverlap(w, h)),
+  };
 }
 
 /**
@@ -110,22 +124,24 @@ export interface ExclusionContext {
  */
 export function planExclusions(
   ctx: ExclusionContext,
+  /** The scope a Sidecar of the proposal's namespace and level with these egress hosts gives. */
+  scopeFor: (hosts: readonly string[]) => Scope,
   sidecarNs: string,
   hosts: readonly string[],
   governed: readonly WorkloadFacts[],
   base: Scope,
 ): ExclusionPlan | null {
   if (governed.length === 0 || governed.some((f) => !f.observed)) return null;
-  let wanted = unusedHosts(ctx.model, wholeNamespaces(hosts, sidecarNs), governed, base);
+  let wanted = unusedHosts(ctx, wholeNamespaces(hosts, sidecarNs), governed, base);
   if (wanted.length === 0) return null;
-  let scope = ctx.scopeFor([...hosts, ...wanted]);
+  let scope = scopeFor([...hosts, ...wanted]);
   // only those whose host went: one still seen (another namespace's, a VirtualService's
   // destination) saves nothing and stays out of the YAML
   const gone = (raw: string) => !scope.byHost.has(raw.slice(raw.indexOf('/') + 1));
   if (!wanted.every(gone)) {
     wanted = wanted.filter(gone);
     if (wanted.length === 0) return null;
-    scope = ctx.scopeFor([...hosts, ...wanted]);
+    scope = scopeFor([...hosts, ...wanted]);
   }
   const perProxy = base.outbound - scope.outbound;
   if (perProxy <= 0 || !keepsEverything(governed, base, scope)) return null;

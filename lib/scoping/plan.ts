@@ -6,7 +6,13 @@
  */
 import type { Pod, Sidecar } from '../kube/types';
 import { cutOffHosts, type WorkloadFacts } from './facts';
-import { planExclusions, type ExclusionPlan, type ExclusionSupport } from './exclusions';
+import {
+  exclusionContext,
+  planExclusions,
+  type ExclusionContext,
+  type ExclusionPlan,
+  type ExclusionSupport,
+} from './exclusions';
 import { buildSidecar, standardHosts } from './generate';
 import type { MeshModel, Scope, ScopeResolver } from './scopes';
 import type { SidecarSelection } from './visibility';
@@ -74,15 +80,17 @@ interface Candidate {
   hosts: string[];
   sidecar: Sidecar;
   scope: Scope;
-  exclusions: ExclusionPlan | null;
+  /** The exclusions that pay; when istiod does not read them, worked out only when asked. */
+  exclusions: () => ExclusionPlan | null;
 }
 
 /**
  * The candidate for `hosts` governing `governed`: its Sidecar and scope, with the exclusions that
- * pay added when istiod reads them (else only carried along, to be said).
+ * pay added when istiod reads them (else only said, for the proposals that are made).
  */
 function candidate(
   ctx: PlanContext,
+  excl: ExclusionContext,
   ns: string,
   level: 'namespace' | 'workload',
   hosts: string[],
@@ -92,16 +100,20 @@ function candidate(
   const sidecar = build(hosts);
   const scope = candidateScope(ctx, ns, sidecar, level);
   const scopeFor = (h: readonly string[]) => candidateScope(ctx, ns, build([...h]), level);
-  const exclusions = planExclusions(
-    { model: ctx.model, support: ctx.exclusions, scopeFor },
-    ns,
-    hosts,
-    governed,
-    scope,
-  );
-  if (!exclusions?.proposed) return { hosts, sidecar, scope, exclusions };
+  const plan = () => planExclusions(excl, scopeFor, ns, hosts, governed, scope);
+  if (excl.support.state !== 'supported') {
+    let said: ExclusionPlan | null | undefined;
+    return {
+      hosts,
+      sidecar,
+      scope,
+      exclusions: () => (said === undefined ? (said = plan()) : said),
+    };
+  }
+  const exclusions = plan();
+  if (!exclusions) return { hosts, sidecar, scope, exclusions: () => null };
   const all = [...hosts, ...exclusions.hosts];
-  return { hosts: all, sidecar: build(all), scope: exclusions.scope, exclusions };
+  return { hosts: all, sidecar: build(all), scope: exclusions.scope, exclusions: () => exclusions };
 }
 
 function union(facts: readonly WorkloadFacts[]): Set<string> {
@@ -174,6 +186,7 @@ function freeName(wanted: string, taken: Set<string>): string {
 export function planSidecars(ctx: PlanContext): Plan {
   const proposals: PlannedSidecar[] = [];
   const noSelector: string[] = [];
+  const excl = exclusionContext(ctx.model, ctx.exclusions);
   const taken = new Map<string, Set<string>>();
   for (const s of ctx.sidecars) {
     const ns = s.metadata.namespace ?? 'default';
@@ -200,6 +213,7 @@ export function planSidecars(ctx: PlanContext): Plan {
     const ns = sidecar.metadata.namespace ?? 'default';
     const c = candidate(
       ctx,
+      excl,
       ns,
       'workload',
       standardHosts(ns, union(facts), ctx.istioNamespace),
@@ -220,7 +234,7 @@ export function planSidecars(ctx: PlanContext): Plan {
       workloads: facts.map((f) => f.workload.key),
       selector: obj.spec.workloadSelector?.labels ?? null,
       hosts,
-      exclusions: c.exclusions,
+      exclusions: c.exclusions(),
       action,
       apply: true,
       sidecar: obj,
@@ -254,7 +268,7 @@ export function planSidecars(ctx: PlanContext): Plan {
       ctx.istioNamespace,
     );
     const name = existing?.metadata.name ?? freeName('default', namesIn(ns));
-    const c = candidate(ctx, ns, 'namespace', standard, governed, (hosts) =>
+    const c = candidate(ctx, excl, ns, 'namespace', standard, governed, (hosts) =>
       buildSidecar({ name, namespace: ns, hosts, replaces: existing }),
     );
     const { hosts, sidecar: obj, scope: cand } = c;
@@ -287,7 +301,7 @@ export function planSidecars(ctx: PlanContext): Plan {
       workloads: governed.map((f) => f.workload.key),
       selector: null,
       hosts,
-      exclusions: c.exclusions,
+      exclusions: c.exclusions(),
       action,
       apply: action !== 'unchanged',
       sidecar: obj,
@@ -307,7 +321,7 @@ export function planSidecars(ctx: PlanContext): Plan {
       const standard = standardHosts(ns, f.calledNamespaces, ctx.istioNamespace);
       if (def && standard.join(',') === def.standard.join(',')) continue;
       const base = def?.scope ?? f.scope;
-      const probe = candidate(ctx, ns, 'workload', standard, [f], (hosts) =>
+      const probe = candidate(ctx, excl, ns, 'workload', standard, [f], (hosts) =>
         buildSidecar({ name: f.workload.name, namespace: ns, hosts }),
       );
       const { hosts, scope: cand } = probe;
@@ -327,7 +341,7 @@ export function planSidecars(ctx: PlanContext): Plan {
         workloads: [f.workload.key],
         selector,
         hosts,
-        exclusions: probe.exclusions,
+        exclusions: probe.exclusions(),
         action: 'create',
         apply: true,
         sidecar: obj,
