@@ -73,6 +73,42 @@ test('scoping names the namespaces without Sidecars and shows the YAML that fixe
   expect(doc.kind).toBe('Sidecar');
   expect(listed).toContain(doc.metadata.namespace);
   expect(doc.spec.egress[0]?.hosts).toContain('istio-system/*');
+  // the demo's istiod is older than 1.31: no ~ exclusion in any YAML, and the view says why and what
+  // they would save on 1.31+
+  expect(doc.spec.egress[0]?.hosts.some((h) => h.startsWith('~'))).toBe(false);
+  // independent truth: the tag of the image istiod's pods run, straight from the simulator
+  const istiodPods = (await (
+    await fetch(`${simUrl()}/api/v1/namespaces/istio-system/pods?labelSelector=app%3Distiod`)
+  ).json()) as { items: { spec: { containers: { name: string; image: string }[] } }[] };
+  const tags = new Set(
+    istiodPods.items.flatMap((p) =>
+      p.spec.containers.filter((c) => c.name === 'discovery').map((c) => c.image.split(':').pop()),
+    ),
+  );
+  expect(tags.size).toBe(1);
+  const tag = [...tags][0] ?? '';
+  expect(Number(tag.split('.')[1])).toBeLessThan(31);
+  await expect(page.getByTestId('exclusions-status')).toContainText(
+    `istiod ${tag} is older than 1.31`,
+  );
+  await expect(page.getByTestId('exclusions-status')).toContainText(/would save [\d,]+ more/);
+  // a proposal whose line says what exclusions would save says the same figure once opened
+  const withExclusions = card.locator('details', { hasText: 'more with 1.31 exclusions' }).first();
+  const badge = (await withExclusions.locator('summary').textContent()) ?? '';
+  const figure = /([\d,]+) more with 1\.31 exclusions/.exec(badge)?.[1];
+  expect(figure).toBeDefined();
+  await withExclusions.locator('summary').click();
+  await expect(withExclusions.getByTestId('proposal-exclusions')).toContainText(
+    `would save ${figure} more clusters`,
+  );
+  await expect(withExclusions.getByTestId('proposal-exclusions')).toContainText(
+    'Exclusions not in this YAML',
+  );
+  expect((await withExclusions.getByTestId('sidecar-yaml').textContent()) ?? '').not.toMatch(
+    /- ~[a-z0-9-]+\//,
+  );
+  await snap(page, 'scoping-exclusions');
+  await withExclusions.locator('summary').click();
   await expect(page.getByTestId('proposal-saves').first()).toContainText(/\d[\d,]* fewer/);
   await expect(page.getByTestId('push-health')).toContainText('convergence');
   await snap(page, 'scoping-report');

@@ -16,6 +16,7 @@ import { WorkloadTable } from './WorkloadTable';
 import { YamlActions } from './YamlActions';
 import { useClusterContext } from '../data/useClusterContext';
 import { firstAndMore } from '../../lib/text-list';
+import { reportExclusionText } from './exclusions-text';
 
 /** Unscoped namespaces named in the sentence above the ranking (the ranking lists them all). */
 const UNSCOPED_NAMED = 12;
@@ -46,6 +47,7 @@ export function ScopingView() {
           (w) => w.namespace === ns && (!state.workload || w.name === state.workload),
         );
         const t = report.totals;
+        const exclusions = reportExclusionText(report);
         return (
           <div className="space-y-4">
             <div className="grid grid-cols-2 gap-3 md:grid-cols-5">
@@ -86,6 +88,11 @@ export function ScopingView() {
                   UNSCOPED_NAMED,
                 )}
                 .
+              </p>
+            )}
+            {exclusions && (
+              <p className="text-sm text-slate-700" data-testid="exclusions-status">
+                {exclusions}
               </p>
             )}
             <Card

@@ -5,6 +5,7 @@ import type { GeneratedSidecar } from './api';
 import { Badge } from '../ui/Card';
 import { num, pct } from './format';
 import { YamlActions } from './YamlActions';
+import { proposalExclusionBadge, proposalExclusionText } from './exclusions-text';
 
 /**
  * One proposed Sidecar, folded to one line (what it governs and what it saves); its warnings and
@@ -36,6 +37,11 @@ export function SidecarProposal({ g, open = false }: { g: GeneratedSidecar; open
             {g.action === 'replace' ? `replaces ${g.replaces ?? ''}` : g.action}
           </Badge>
           {!g.apply && <Badge tone="bad">not recommended to apply</Badge>}
+          {g.exclusions && (
+            <Badge tone={g.exclusions.proposed ? 'info' : 'neutral'}>
+              {proposalExclusionBadge(g)}
+            </Badge>
+          )}
           {g.warnings.some((w) => w.code === 'IST0111') && (
             <Badge tone="bad">also delete the conflicting Sidecar(s) named below</Badge>
           )}
@@ -64,6 +70,11 @@ function ProposalBody({ g, id, saved }: { g: GeneratedSidecar; id: string; saved
           {num(saved)} fewer ({pct(saved, g.clustersBefore)})
         </strong>
       </p>
+      {g.exclusions && (
+        <p className="text-sm text-slate-700" data-testid="proposal-exclusions">
+          {proposalExclusionText(g)}
+        </p>
+      )}
       {g.warnings.length > 0 && (
         <ul className="space-y-0.5 text-xs text-amber-800" data-testid={`${id}-warnings`}>
           {g.warnings.map((w, i) => (

@@ -109,6 +109,21 @@ export const GeneratedSidecarSchema = z.object({
   proxies: z.number(),
   clustersBefore: z.number(),
   clustersAfter: z.number(),
+  /**
+   * `~ns/host` exclusions (Istio 1.31+) of hosts of imported namespaces no governed workload
+   * called, that take clusters off: in `hosts` and the YAML when `proposed` (istiod reads them),
+   * else only said with why not. `clustersSaved`: over the governed proxies (included in
+   * clustersAfter when proposed, on top of it otherwise). null: none would save a cluster, or
+   * some governed workload's usage is unknown.
+   */
+  exclusions: z
+    .object({
+      hosts: z.array(z.string()),
+      proposed: z.boolean(),
+      clustersSaved: z.number(),
+      notProposed: z.string().nullable(),
+    })
+    .nullable(),
   warnings: z.array(z.object({ code: z.string(), message: z.string() })),
 });
 export type GeneratedSidecar = z.infer<typeof GeneratedSidecarSchema>;
@@ -143,6 +158,15 @@ export const ScopingReportSchema = z.object({
   namespaces: z.array(NamespaceRowSchema),
   workloads: z.array(WorkloadRowSchema),
   generated: z.array(GeneratedSidecarSchema),
+  /** Whether `~` exclusions are proposed (istiod 1.31+), and what they save or would save. */
+  exclusions: z.object({
+    support: z.enum(['supported', 'unsupported', 'unknown']),
+    /** `istiod 1.31.0`, or why they are not proposed. */
+    detail: z.string(),
+    /** Proposals with exclusions that pay (proposed or only said). */
+    proposals: z.number(),
+    clustersSaved: z.number(),
+  }),
   /** All applicable proposals as one multi-document YAML, for download. */
   generatedYaml: z.string(),
   findings: z.array(FindingSchema),

@@ -6,6 +6,13 @@
  */
 import type { Pod, Sidecar } from '../kube/types';
 import { cutOffHosts, type WorkloadFacts } from './facts';
+import {
+  exclusionContext,
+  planExclusions,
+  type ExclusionContext,
+  type ExclusionPlan,
+  type ExclusionSupport,
+} from './exclusions';
 import { buildSidecar, standardHosts } from './generate';
 import type { MeshModel, Scope, ScopeResolver } from './scopes';
 import type { SidecarSelection } from './visibility';
@@ -22,7 +29,10 @@ export interface PlannedSidecar {
   /** Workload keys (ns/name) this Sidecar governs after applying. */
   workloads: string[];
   selector: Record<string, string> | null;
+  /** Egress hosts as proposed (exclusions included when istiod reads them). */
   hosts: string[];
+  /** `~ns/host` exclusions that pay, proposed or only said (istiod older or unknown); null: none. */
+  exclusions: ExclusionPlan | null;
   action: PlanAction;
   /** The proposal is included in the predicted counts (create/replace). */
   apply: boolean;
@@ -47,6 +57,8 @@ export interface PlanContext {
   podsByNamespace: Map<string, Pod[]>;
   sidecars: readonly Sidecar[];
   istioNamespace: string;
+  /** Whether the cluster's istiod reads `~` exclusions (Istio 1.31+). */
+  exclusions: ExclusionSupport;
 }
 
 function ref(s: Sidecar): string {
@@ -62,6 +74,46 @@ function candidateScope(
   const selection: SidecarSelection = { sidecar, source: level, conflicts: [] };
   const hosts = sidecar.spec.egress?.[0]?.hosts.join(',') ?? '';
   return ctx.before.scopeWith(ns, selection, `${ns}|candidate|${hosts}`);
+}
+
+interface Candidate {
+  hosts: string[];
+  sidecar: Sidecar;
+  scope: Scope;
+  /** The exclusions that pay; when istiod does not read them, worked out only when asked. */
+  exclusions: () => ExclusionPlan | null;
+}
+
+/**
+ * The candidate for `hosts` governing `governed`: its Sidecar and scope, with the exclusions that
+ * pay added when istiod reads them (else only said, for the proposals that are made).
+ */
+function candidate(
+  ctx: PlanContext,
+  excl: ExclusionContext,
+  ns: string,
+  level: 'namespace' | 'workload',
+  hosts: string[],
+  governed: readonly WorkloadFacts[],
+  build: (hosts: string[]) => Sidecar,
+): Candidate {
+  const sidecar = build(hosts);
+  const scope = candidateScope(ctx, ns, sidecar, level);
+  const scopeFor = (h: readonly string[]) => candidateScope(ctx, ns, build([...h]), level);
+  const plan = () => planExclusions(excl, scopeFor, ns, hosts, governed, scope);
+  if (excl.support.state !== 'supported') {
+    let said: ExclusionPlan | null | undefined;
+    return {
+      hosts,
+      sidecar,
+      scope,
+      exclusions: () => (said === undefined ? (said = plan()) : said),
+    };
+  }
+  const exclusions = plan();
+  if (!exclusions) return { hosts, sidecar, scope, exclusions: () => null };
+  const all = [...hosts, ...exclusions.hosts];
+  return { hosts: all, sidecar: build(all), scope: exclusions.scope, exclusions: () => exclusions };
 }
 
 function union(facts: readonly WorkloadFacts[]): Set<string> {
@@ -134,6 +186,7 @@ function freeName(wanted: string, taken: Set<string>): string {
 export function planSidecars(ctx: PlanContext): Plan {
   const proposals: PlannedSidecar[] = [];
   const noSelector: string[] = [];
+  const excl = exclusionContext(ctx.model, ctx.exclusions);
   const taken = new Map<string, Set<string>>();
   for (const s of ctx.sidecars) {
     const ns = s.metadata.namespace ?? 'default';
@@ -158,14 +211,17 @@ export function planSidecars(ctx: PlanContext): Plan {
   }
   for (const { sidecar, facts } of byOwn.values()) {
     const ns = sidecar.metadata.namespace ?? 'default';
-    const hosts = standardHosts(ns, union(facts), ctx.istioNamespace);
-    const obj = buildSidecar({
-      name: sidecar.metadata.name,
-      namespace: ns,
-      hosts,
-      replaces: sidecar,
-    });
-    const cand = candidateScope(ctx, ns, obj, 'workload');
+    const c = candidate(
+      ctx,
+      excl,
+      ns,
+      'workload',
+      standardHosts(ns, union(facts), ctx.istioNamespace),
+      facts,
+      (hosts) =>
+        buildSidecar({ name: sidecar.metadata.name, namespace: ns, hosts, replaces: sidecar }),
+    );
+    const { hosts, sidecar: obj, scope: cand } = c;
     const cut = facts.some((f) => cutOffHosts(f, f.scope).length > 0);
     const unobserved = facts.filter((f) => !f.observed).length;
     const current = facts[0]?.scope ?? cand;
@@ -178,6 +234,7 @@ export function planSidecars(ctx: PlanContext): Plan {
       workloads: facts.map((f) => f.workload.key),
       selector: obj.spec.workloadSelector?.labels ?? null,
       hosts,
+      exclusions: c.exclusions(),
       action,
       apply: true,
       sidecar: obj,
@@ -195,17 +252,26 @@ export function planSidecars(ctx: PlanContext): Plan {
     list.push(f);
     governedBy.set(f.workload.namespace, list);
   }
-  const nsDefaults = new Map<string, { proposal: PlannedSidecar; scope: Scope }>();
+  const nsDefaults = new Map<
+    string,
+    { proposal: PlannedSidecar; standard: string[]; scope: Scope }
+  >();
   for (const [ns, governed] of [...governedBy.entries()].sort(([a], [b]) => a.localeCompare(b))) {
     if (ns === ctx.model.rootNamespace) continue;
     const current = governed[0]?.scope;
     if (!current) continue;
     const existing =
       current.selection.source === 'namespace' ? current.selection.sidecar : undefined;
-    const hosts = standardHosts(ns, union(governed.filter((f) => f.observed)), ctx.istioNamespace);
+    const standard = standardHosts(
+      ns,
+      union(governed.filter((f) => f.observed)),
+      ctx.istioNamespace,
+    );
     const name = existing?.metadata.name ?? freeName('default', namesIn(ns));
-    const obj = buildSidecar({ name, namespace: ns, hosts, replaces: existing });
-    const cand = candidateScope(ctx, ns, obj, 'namespace');
+    const c = candidate(ctx, excl, ns, 'namespace', standard, governed, (hosts) =>
+      buildSidecar({ name, namespace: ns, hosts, replaces: existing }),
+    );
+    const { hosts, sidecar: obj, scope: cand } = c;
     const cut = governed.some((f) => cutOffHosts(f, f.scope).length > 0);
     const unobserved = governed.filter((f) => !f.observed).length;
     // Two selector-less Sidecars in a namespace (IST0111): istiod uses the oldest, so the
@@ -235,6 +301,7 @@ export function planSidecars(ctx: PlanContext): Plan {
       workloads: governed.map((f) => f.workload.key),
       selector: null,
       hosts,
+      exclusions: c.exclusions(),
       action,
       apply: action !== 'unchanged',
       sidecar: obj,
@@ -243,7 +310,7 @@ export function planSidecars(ctx: PlanContext): Plan {
       warnings,
     };
     proposals.push(proposal);
-    nsDefaults.set(ns, { proposal, scope: proposal.apply ? cand : current });
+    nsDefaults.set(ns, { proposal, standard, scope: proposal.apply ? cand : current });
   }
 
   // 3. Per-workload Sidecars where a workload needs less than its namespace default gives it.
@@ -251,11 +318,13 @@ export function planSidecars(ctx: PlanContext): Plan {
     const def = nsDefaults.get(ns);
     for (const f of governed) {
       if (!f.observed) continue;
-      const hosts = standardHosts(ns, f.calledNamespaces, ctx.istioNamespace);
-      if (def && hosts.join(',') === def.proposal.hosts.join(',')) continue;
+      const standard = standardHosts(ns, f.calledNamespaces, ctx.istioNamespace);
+      if (def && standard.join(',') === def.standard.join(',')) continue;
       const base = def?.scope ?? f.scope;
-      const probe = buildSidecar({ name: f.workload.name, namespace: ns, hosts });
-      const cand = candidateScope(ctx, ns, probe, 'workload');
+      const probe = candidate(ctx, excl, ns, 'workload', standard, [f], (hosts) =>
+        buildSidecar({ name: f.workload.name, namespace: ns, hosts }),
+      );
+      const { hosts, scope: cand } = probe;
       if (cand.outbound >= base.outbound) continue;
       const selector = uniqueSelector(f.workload, ctx.podsByNamespace.get(ns) ?? []);
       if (!selector) {
@@ -272,6 +341,7 @@ export function planSidecars(ctx: PlanContext): Plan {
         workloads: [f.workload.key],
         selector,
         hosts,
+        exclusions: probe.exclusions(),
         action: 'create',
         apply: true,
         sidecar: obj,
@@ -280,6 +350,21 @@ export function planSidecars(ctx: PlanContext): Plan {
         warnings: routingWarnings(ctx, [f], cand),
       });
     }
+  }
+
+  // a default left governing no workload (each got its own) saves nothing by exclusions
+  for (const { proposal, standard } of nsDefaults.values()) {
+    if (proposal.workloads.length > 0 || !proposal.exclusions) continue;
+    if (proposal.exclusions.proposed) {
+      proposal.hosts = standard;
+      proposal.sidecar = buildSidecar({
+        name: proposal.name,
+        namespace: proposal.namespace,
+        hosts: standard,
+        replaces: proposal.replaces ?? undefined,
+      });
+    }
+    proposal.exclusions = null;
   }
 
   const replaced = new Set(

@@ -1,156 +1,19 @@
 import { describe, it, expect } from 'vitest';
 import { parse } from 'yaml';
 import { ScopingReportSchema } from '../api/scoping';
-import type { DestinationRule, Pod, Service, ServiceEntry, Sidecar } from '../kube/types';
-import { createMeshEmulator } from '../../server/sim/mesh/index';
+import type { Service, Sidecar } from '../kube/types';
+import { makeSidecar } from '../../server/sim/mesh/testworld';
 import {
-  bookinfo,
-  makePod,
-  makeService,
-  makeSidecar,
-  worldOf,
-  type WorldObjects,
-} from '../../server/sim/mesh/testworld';
+  applyGenerated,
+  inputOf,
+  RATINGS,
+  REVIEWS,
+  scopable,
+  simClusters,
+  traffic,
+  world,
+} from '../../test-support/scoping-world';
 import { buildScopingReport } from './report';
-import type { ProxyClusterCount, ScopingInput, TrafficObservation } from './types';
-
-const REVIEWS = 'reviews.default.svc.cluster.local';
-const RATINGS = 'ratings.prod.svc.cluster.local';
-
-/** What the simulator serves a proxy: every cluster name from /clusters?format=json. */
-function simClusters(w: WorldObjects, pod: Pod): string[] {
-  const mesh = createMeshEmulator(worldOf(w));
-  const r = mesh.podHttp(pod, 15000, '/clusters', new URLSearchParams('format=json'));
-  expect(r.status).toBe(200);
-  const body = JSON.parse(r.body) as { cluster_statuses: { name: string }[] };
-  return body.cluster_statuses.map((c) => c.name);
-}
-
-function simCount(w: WorldObjects, pod: Pod): ProxyClusterCount {
-  const names = simClusters(w, pod);
-  return {
-    namespace: pod.metadata.namespace ?? 'default',
-    pod: pod.metadata.name,
-    active: names.length,
-    service: names.filter((n) => n.includes('|')).length,
-  };
-}
-
-const pods = (w: WorldObjects) => (w.pods ?? []) as Pod[];
-const scopable = (w: WorldObjects) =>
-  pods(w).filter((p) => {
-    const px = p.spec.containers.find((c) => c.name === 'istio-proxy');
-    return px !== undefined && !(px.args ?? []).includes('router');
-  });
-
-function inputOf(
-  w: WorldObjects,
-  observations: TrafficObservation[],
-  counts: ProxyClusterCount[] | 'measure' = 'measure',
-  window: ScopingInput['window'] = { start: '2024-06-01T00:00:00Z', end: '2024-06-01T12:00:00Z' },
-): ScopingInput {
-  return {
-    generatedAt: '2024-06-01T12:00:00Z',
-    pods: pods(w),
-    services: (w.services ?? []) as Service[],
-    serviceEntries: (w.serviceentries ?? []) as ServiceEntry[],
-    sidecars: (w.sidecars ?? []) as Sidecar[],
-    destinationRules: (w.destinationrules ?? []) as DestinationRule[],
-    proxyCounts: counts === 'measure' ? scopable(w).map((p) => simCount(w, p)) : counts,
-    observations,
-    window,
-  };
-}
-
-/** bookinfo plus a `shop` namespace nobody calls: productpage -> reviews, reviews -> ratings.prod. */
-function world(): WorldObjects {
-  const w = bookinfo();
-  pods(w).push(makePod('cart-1', 'shop', '10.1.3.1', { labels: { app: 'cart' } }));
-  (w.services as Service[]).push(
-    makeService(
-      'cart',
-      'shop',
-      [
-        { port: 8080, name: 'http' },
-        { port: 8443, name: 'grpc' },
-      ],
-      { app: 'cart' },
-    ),
-  );
-  return w;
-}
-
-function traffic(): TrafficObservation[] {
-  return [
-    {
-      source: 'envoy-stats',
-      namespace: 'default',
-      pod: 'productpage-v1-abc',
-      available: true,
-      hits: [
-        { cluster: `outbound|9080||${REVIEWS}`, count: 42 },
-        { cluster: 'xds-grpc', count: 9 },
-        { cluster: 'inbound|9080||', count: 50 },
-      ],
-    },
-    {
-      source: 'access-log',
-      namespace: 'default',
-      pod: 'reviews-v1-aaa',
-      available: true,
-      hits: [{ cluster: `outbound|9080||${RATINGS}`, count: 7 }],
-    },
-    {
-      source: 'envoy-stats',
-      namespace: 'default',
-      pod: 'reviews-v2-bbb',
-      available: false,
-      error: 'connection refused',
-      hits: [],
-    },
-    {
-      source: 'prometheus',
-      namespace: 'default',
-      workload: 'reviews-v2-bbb',
-      available: true,
-      hits: [
-        { host: RATINGS, count: 3 },
-        { host: 'unknown', count: 1 },
-      ],
-    },
-    {
-      source: 'prometheus',
-      namespace: 'prod',
-      workload: 'ratings-v1-ccc',
-      available: true,
-      hits: [],
-    },
-    { source: 'prometheus', namespace: 'shop', workload: 'cart-1', available: true, hits: [] },
-    { source: 'prometheus', namespace: 'gone', workload: 'old', available: true, hits: [] },
-  ];
-}
-
-/** Apply the report's applicable YAML to a copy of the world, as `kubectl apply` would. */
-function applyGenerated(w: WorldObjects, yamls: string[]): WorldObjects {
-  const next: WorldObjects = { ...w, sidecars: [...((w.sidecars ?? []) as Sidecar[])] };
-  let rv = 5000;
-  for (const y of yamls) {
-    const doc = parse(y) as Sidecar;
-    const list = next.sidecars as Sidecar[];
-    const i = list.findIndex(
-      (s) =>
-        s.metadata.name === doc.metadata.name && s.metadata.namespace === doc.metadata.namespace,
-    );
-    const created = i >= 0 ? list[i]?.metadata.creationTimestamp : '2024-06-01T12:30:00Z';
-    const obj = {
-      ...doc,
-      metadata: { ...doc.metadata, creationTimestamp: created, resourceVersion: String(rv++) },
-    };
-    if (i >= 0) list[i] = obj;
-    else list.push(obj);
-  }
-  return next;
-}
 
 describe('buildScopingReport on an unscoped mesh', () => {
   const w = world();

@@ -7,6 +7,7 @@
 import { sumMeasured } from '../api/measured';
 import type { GeneratedSidecar, ScopingReport, WorkloadRow } from '../api/scoping';
 import type { Finding } from '../findings/types';
+import { istiodVersionsOf } from '../findings/istiod';
 import type { Pod } from '../kube/types';
 import {
   egressHostFindings,
@@ -17,6 +18,7 @@ import {
   workloadFindings,
 } from './checks';
 import { SCOPING_CATALOG } from './codes';
+import { exclusionSupport } from './exclusions';
 import { cutOffHosts, workloadFacts } from './facts';
 import { sidecarYaml } from './generate';
 import { indexTraffic } from './observations';
@@ -50,6 +52,9 @@ export function buildScopingReport(input: ScopingInput): ScopingReport {
   const podsByNamespace = new Map<string, Pod[]>();
   for (const p of input.pods)
     podsByNamespace.set(nsOf(p), [...(podsByNamespace.get(nsOf(p)) ?? []), p]);
+  const support = exclusionSupport(
+    istiodVersionsOf(input.pods, [], `no istiod image among the ${input.pods.length} pods read`),
+  );
   const plan = planSidecars({
     model,
     before,
@@ -57,6 +62,7 @@ export function buildScopingReport(input: ScopingInput): ScopingReport {
     podsByNamespace,
     sidecars: input.sidecars,
     istioNamespace: istioNs,
+    exclusions: support,
   });
   const after = createScopeResolver(model, plan.afterSidecars);
 
@@ -123,6 +129,15 @@ export function buildScopingReport(input: ScopingInput): ScopingReport {
       proxies: figs.length,
       clustersBefore: figs.reduce((n, x) => n + x.current, 0),
       clustersAfter: figs.reduce((n, x) => n + (p.apply ? x.predicted : x.current), 0),
+      exclusions: p.exclusions
+        ? {
+            hosts: p.exclusions.hosts,
+            proposed: p.exclusions.proposed,
+            // per governed proxy, from the same candidate scope the prediction uses
+            clustersSaved: p.exclusions.perProxy * figs.length,
+            notProposed: p.exclusions.notProposed,
+          }
+        : null,
       warnings: p.warnings,
     };
   });
@@ -185,6 +200,12 @@ export function buildScopingReport(input: ScopingInput): ScopingReport {
     namespaces,
     workloads: rows,
     generated,
+    exclusions: {
+      support: support.state,
+      detail: support.state === 'supported' ? `istiod ${support.istiod}` : support.why,
+      proposals: generated.filter((g) => g.exclusions !== null).length,
+      clustersSaved: generated.reduce((n, g) => n + (g.exclusions?.clustersSaved ?? 0), 0),
+    },
     generatedYaml: generated
       .filter((g) => g.apply)
       .map((g) => g.yaml)

@@ -21,6 +21,8 @@ import {
   type WorldObjects,
 } from '../../server/sim/mesh/testworld';
 import { podKeyOfObject } from '../../lib/refs/pod-ref';
+import { buildScopingReport } from '../../lib/scoping/report';
+import { applyGenerated, inputOf, traffic, world } from '../../test-support/scoping-world';
 
 /** Service clusters (outbound + inbound) the simulated proxy reports in its config_dump. */
 function simulated(w: WorldObjects, pod: Pod): number {
@@ -72,6 +74,28 @@ describe('Scoping predicts the clusters the simulated proxies report', () => {
       const w = bookinfo();
       w.sidecars = [makeSidecar('default', 'default', hosts)];
       expectAgreement(w);
+    }
+  });
+
+  it('serves exactly the clusters predicted for the proposed Sidecars with exclusions', () => {
+    // the proposals Scoping makes for an istiod that reads ~ exclusions, applied as kubectl would
+    const w = world();
+    const istiod = ((w.pods ?? []) as Pod[]).find((p) => p.metadata.labels?.app === 'istiod');
+    if (istiod)
+      istiod.spec.containers = [{ name: 'discovery', image: 'docker.io/istio/pilot:1.31.0' }];
+    const report = buildScopingReport(inputOf(w, traffic()));
+    const proposed = report.generated.filter((g) => g.apply);
+    expect(proposed.filter((g) => g.exclusions?.proposed).length).toBeGreaterThan(1);
+    const applied = applyGenerated(
+      w,
+      proposed.map((g) => g.yaml),
+    );
+    expectAgreement(applied);
+    // and the report's own per-proxy prediction is what the simulated proxy then reports
+    for (const row of report.workloads.flatMap((r) => r.proxies)) {
+      const pod = sidecarPods(applied).find((p) => p.metadata.name === row.pod);
+      if (!pod) throw new Error(`no pod ${row.pod}`);
+      expect(row.clusters.predicted - row.nonService, row.pod).toBe(simulated(applied, pod));
     }
   });
 
