@@ -71,6 +71,17 @@ async function ask(base: string, url: string): Promise<Answer> {
   return { url, status: r.status, ms: took, code, late, unknownAsZero };
 }
 
+/** An answer, or the failure to get one as an answer of status 0 (timed from `t0`). */
+const askOrFailure = (base: string, url: string, t0: bigint): Promise<Answer> =>
+  ask(base, url).catch((e: unknown): Answer => ({
+    url,
+    status: 0,
+    ms: ms(t0),
+    code: e instanceof Error ? e.message : String(e),
+    late: 0,
+    unknownAsZero: null,
+  }));
+
 export async function run(): Promise<BenchResult[]> {
   // MESHDX_VIEWS_ONLY=findings-first (or all-at-once) runs that measurement alone
   if (process.env.MESHDX_VIEWS_ONLY === 'findings-first') return [await findingsFirstAnswer()];
@@ -90,18 +101,7 @@ export async function run(): Promise<BenchResult[]> {
       const failures: string[] = [];
       for (const [view, urls] of VIEWS) {
         const t0 = process.hrtime.bigint();
-        const answers = await Promise.all(
-          urls.map((u) =>
-            ask(server.url, u).catch((e: unknown): Answer => ({
-              url: u,
-              status: 0,
-              ms: ms(t0),
-              code: e instanceof Error ? e.message : String(e),
-              late: 0,
-              unknownAsZero: null,
-            })),
-          ),
-        );
+        const answers = await Promise.all(urls.map((u) => askOrFailure(server.url, u, t0)));
         const took = ms(t0);
         slowest = Math.max(slowest, took);
         for (const a of answers) {
@@ -153,18 +153,7 @@ async function allAtOnce(): Promise<BenchResult> {
     try {
       const t0 = process.hrtime.bigint();
       const urls = VIEWS.flatMap(([, u]) => u);
-      const answers = await Promise.all(
-        urls.map((u) =>
-          ask(server.url, u).catch((e: unknown): Answer => ({
-            url: u,
-            status: 0,
-            ms: ms(t0),
-            code: e instanceof Error ? e.message : String(e),
-            late: 0,
-            unknownAsZero: null,
-          })),
-        ),
-      );
+      const answers = await Promise.all(urls.map((u) => askOrFailure(server.url, u, t0)));
       const bad = answers.filter((a) => a.status !== 200 || a.unknownAsZero);
       const slowest = Math.max(...answers.map((a) => a.ms));
       const notes = answers

@@ -8,6 +8,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { RULE_KINDS } from '../../lib/findings/rules/index';
+import { CHECKED_KINDS } from '../../lib/findings/screen';
 import { kindResource } from '../../lib/kube/resource-kinds';
 import { isJsonObject } from '../../lib/json-object';
 import type { KubectlFlags } from './flags';
@@ -24,21 +25,6 @@ export type RunKubectl = (
 /** A read kubectl refused: the command and what kubectl said. */
 export class KubectlReadError extends Error {}
 
-/** What the screen reads beside the rules' own kinds: workloads, their templates, the nodes. */
-const SCREEN_KINDS = [
-  'Namespace',
-  'Pod',
-  'Service',
-  'Sidecar',
-  'DestinationRule',
-  'VirtualService',
-  'ServiceEntry',
-  'Gateway',
-  'Node',
-  'Deployment',
-  'StatefulSet',
-  'DaemonSet',
-];
 /**
  * Kinds read apart: Secrets never (credentials; istioctl's bug-report leaves them out too), the
  * ConfigMaps of Istio's root namespace only (the mesh config, the injector's templates), the
@@ -114,7 +100,7 @@ export async function captureForFindings(
   const namespaced: string[] = [];
   const clusterWide: string[] = ['namespaces'];
   const notServed: string[] = [];
-  for (const kind of [...new Set([...SCREEN_KINDS, ...RULE_KINDS])].sort()) {
+  for (const kind of [...new Set([...CHECKED_KINDS, ...RULE_KINDS])].sort()) {
     if (APART.has(kind)) continue;
     const res = kindResource(kind);
     if (res === null) continue;

@@ -128,7 +128,8 @@ function templatePod(o: Obj, ns: string): Pod {
   };
 }
 
-const CHECKED_KINDS: ReadonlySet<string> = new Set([
+/** The kinds the screen itself reads (beyond the analyzer rules' own `reads`). */
+export const CHECKED_KINDS: ReadonlySet<string> = new Set([
   'Namespace',
   'Pod',
   'Service',
