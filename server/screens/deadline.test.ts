@@ -99,8 +99,25 @@ describe('ViewDeadline', () => {
     expect(third.late).toEqual([]);
   });
 
+  it('stops waiting before the deadline by the margin its answer needs (a tenth, at most 2 s)', async () => {
+    for (const [deadline, waits] of [
+      [10_000, 9_000],
+      [30_000, 28_000],
+    ] as const) {
+      const d = new ViewDeadline('Scoping', deadline);
+      const t0 = Date.now();
+      const r = await Promise.all([
+        d.within('proxies', after(60_000, 1)),
+        vi.advanceTimersByTimeAsync(waits),
+      ]);
+      expect(r[0].ok).toBe(false);
+      expect(Date.now() - t0).toBe(waits);
+      expect(d.late[0]?.detail).toBe(`not read within the ${deadline} ms deadline`);
+    }
+  });
+
   it('waits for a part it does well without only its share of the time left', async () => {
-    const d = new ViewDeadline('Incidents', 200);
+    const d = new ViewDeadline('Incidents', 200, Date.now, 0);
     const t0 = Date.now();
     const pending = d.withinShare('pod history', after(1_000, 1), 0.25, () => 'Events listing');
     await vi.advanceTimersByTimeAsync(50);

@@ -16,6 +16,15 @@ export type Within<T> = { ok: true; value: T } | { ok: false; late: LatePart };
 
 const TIMED_OUT = Symbol('late');
 
+/**
+ * What a view keeps of its deadline to build its answer once it stops waiting (a tenth, at most
+ * 2 s): with every view asked at once on a busy server, assembling the answers after the last
+ * wait took about 2 s, so views that waited the whole deadline answered past it.
+ */
+export function answerMarginMs(deadlineMs: number): number {
+  return Math.min(2_000, Math.round(deadlineMs / 10));
+}
+
 export class ViewDeadline {
   private readonly started = Date.now();
   readonly late: LatePart[] = [];
@@ -25,11 +34,13 @@ export class ViewDeadline {
     readonly view: string,
     readonly deadlineMs: number,
     private readonly now: () => number = Date.now,
+    /** Of the deadline, what is kept to build the answer after the waits (answerMarginMs). */
+    private readonly marginMs: number = answerMarginMs(deadlineMs),
   ) {}
 
-  /** Milliseconds left (never below 0). */
+  /** Milliseconds left to wait (never below 0): the deadline less the answer's margin. */
   remaining(): number {
-    return Math.max(0, this.deadlineMs - (this.now() - this.started));
+    return Math.max(0, this.deadlineMs - this.marginMs - (this.now() - this.started));
   }
 
   /**
@@ -68,7 +79,8 @@ export class ViewDeadline {
     share: number,
     detail?: () => string,
   ): Promise<Within<T>> {
-    const sub = new ViewDeadline(this.view, Math.round(this.remaining() * share), this.now);
+    // a share of what is left to wait: the margin is kept already
+    const sub = new ViewDeadline(this.view, Math.round(this.remaining() * share), this.now, 0);
     const r = await sub.within(part, work, detail);
     if (r.ok) return r;
     r.late.detail = `not in after ${sub.deadlineMs} ms (its share of the ${this.deadlineMs} ms deadline)${detail ? `: ${detail()}` : ''}`;
