@@ -86,6 +86,18 @@ function heldBy(model: XdsModel, client: PodEntry, d: Dying, at: number): boolea
   );
 }
 
+/**
+ * How the clients' requests reach the pods when not through their own Envoys (ambient: through
+ * their node's ztunnel, which logs them and holds the endpoints).
+ */
+export interface PhantomWire {
+  ok(client: PodEntry, route: Route, at: number, ip: string): void;
+  /** Writes a failed request to a deleted pod; returns the log line. */
+  fail(client: PodEntry, route: Route, at: number, target: PodEntry): string;
+  /** Whether the client's path still sends to the deleted pod at `at`. */
+  holds(client: PodEntry, service: string, target: PodEntry, at: number): boolean;
+}
+
 /** Run the phantom-503 story on an existing `shop`-like namespace built from PHANTOM_TABLES. */
 export function runPhantomStory(
   world: World,
@@ -97,6 +109,7 @@ export function runPhantomStory(
    * keep a gone host; without it, the story's fixed windows.
    */
   layers?: XdsModel,
+  wire?: PhantomWire,
 ): void {
   const record: PhantomTruth[] = truths.get(world.ctx.logs) ?? [];
   truths.set(world.ctx.logs, record);
@@ -122,7 +135,8 @@ export function runPhantomStory(
       for (const route of [payRoute, invRoute]) {
         const b = readyBackends(world, route.service);
         const pick = b[world.ids.int(0, Math.max(0, b.length - 1))];
-        if (pick !== undefined)
+        if (pick !== undefined && wire !== undefined) wire.ok(c, route, at, pick.plan.ip);
+        else if (pick !== undefined)
           writeAccess(world, c, okEntry(world, c, route, at, pick.plan.ip), json);
       }
       for (const st of stale) {
@@ -145,6 +159,20 @@ export function runPhantomStory(
       }
       for (const d of dying) {
         if (at < d.from) continue;
+        if (wire !== undefined) {
+          const svcKey = objectKey(NS, d.route.service.metadata.name);
+          if (!wire.holds(c, svcKey, d.entry, at)) continue;
+          record.push({
+            time: new Date(at + 3).toISOString(),
+            client: c.plan.name,
+            line: wire.fail(c, d.route, at + 3, d.entry),
+            ip: d.entry.plan.ip,
+            flags: 'UF',
+            podName: d.entry.plan.name,
+            podUid: d.entry.plan.uid,
+          });
+          continue;
+        }
         if (layers !== undefined ? !heldBy(layers, c, d, at) : at >= untilOf(d)) continue;
         const kind = kinds[k++ % kinds.length] ?? 'UC';
         const e = {
@@ -211,7 +239,7 @@ export function runPhantomStory(
         }),
       );
     }
-    for (const c of pods.get('checkout') ?? []) {
+    for (const c of wire === undefined ? (pods.get('checkout') ?? []) : []) {
       world.log(
         c,
         'istio-proxy',

@@ -7,6 +7,7 @@ import {
   phantomTruth,
   type PhantomTruth,
 } from './phantom-503';
+import { phantomSlowZtunnel } from './phantom-ambient';
 import { harness } from './testing/fakes';
 
 /** Per deleted pod and client: how long the client kept failing on it (first to last 503). */
@@ -56,5 +57,14 @@ describe('phantom-503 with one slow layer: the clients fail exactly as long as t
     const slowClient = new Set(long.map(([k]) => k.split(' ')[1]));
     expect(slowClient.size).toBe(1);
     expect(new Set(short.map(([k]) => k.split(' ')[1])).size).toBe(1);
+  });
+
+  it("ambient, ztunnels 12 s late: every client fails on each deleted pod for 12 s, logged by its node's ztunnel", () => {
+    const { truth, spans } = windows(phantomSlowZtunnel);
+    expect(truth.length).toBeGreaterThan(20);
+    for (const [k, span] of spans) expect(span, k).toBe(12_000);
+    // the lines are ztunnel's, at error level with the connection's error
+    for (const t of truth)
+      expect(t.line).toMatch(/\terror\taccess\tconnection complete\t.*error="io error/);
   });
 });
