@@ -69,6 +69,8 @@ const AFTER_GONE_MS = 3000;
 /** The second replaced payments pod stays in the clients' /clusters this long after removal. */
 const STALE_FOR_MS = 240_000;
 const STALE_EVERY_MS = 5000;
+/** With the layer model, a deleted pod is a target this long at most after its deletion started. */
+const FOLLOW_DELETED_MS = 10 * 60_000;
 
 const untilOf = (d: Dying): number =>
   d.afterGoneMs !== undefined && d.entry.plan.removeAt !== undefined
@@ -129,6 +131,26 @@ export function runPhantomStory(
   const kinds: FailureKind[] = ['UC', 'UF', 'URX'];
   let k = 0;
 
+  // with the layer model, any pod whose deletion started is a target while a client's path still
+  // holds it, whoever deleted it (the story, or a `kubectl rollout restart` through the API)
+  const routeOf = (e: PodEntry): Route | undefined =>
+    e.dep.spec.name === 'payments'
+      ? payRoute
+      : e.dep.spec.name === 'inventory'
+        ? invRoute
+        : undefined;
+  const deleting = (at: number): Dying[] => {
+    const out = [...dying];
+    for (const e of world.entriesIn(NS)) {
+      const del = e.plan.deleteAt;
+      if (del === undefined || del > at || at - del > FOLLOW_DELETED_MS) continue;
+      const route = routeOf(e);
+      if (route !== undefined && !out.some((d) => d.entry === e))
+        out.push({ entry: e, from: del, until: del, route });
+    }
+    return out;
+  };
+
   every(world, 1000, 60_000, (at) => {
     for (const c of clients()) {
       const json = c.plan.name === jsonClient;
@@ -157,7 +179,7 @@ export function runPhantomStory(
           podUid: st.target.plan.uid,
         });
       }
-      for (const d of dying) {
+      for (const d of layers !== undefined ? deleting(at) : dying) {
         if (at < d.from) continue;
         if (wire !== undefined) {
           const svcKey = objectKey(NS, d.route.service.metadata.name);
