@@ -215,6 +215,8 @@ export const LayerTimelineSchema = z.object({
   failures: z.number(),
   after: z.number(),
   before: z.number(),
+  /** How late each instant may be (the longest gap between the reads that dated one); absent before it was kept. */
+  readGapMs: z.number().nullable().default(null),
   sentence: z.string(),
 });
 export type LayerTimelineRow = z.infer<typeof LayerTimelineSchema>;

@@ -64,6 +64,9 @@ export function layerSentence(t: LayerTimeline, samplingMs: number | null): stri
     const inHeld = t.steps.find((s) => s.layer === t.held)?.failures ?? 0;
     text += ` Held longest by ${LAYER_NAME[t.held]} (${secs(t.heldMs)}): ${inHeld} of ${t.failures} failures fell there.`;
   }
-  if (samplingMs !== null) text += ` Layers read every ${secs(samplingMs)}.`;
+  // how often the layers were read around these changes (a sampler slowed down elsewhere in its
+  // life does not make these instants less precise), else how often it reads
+  const every = t.readGapMs ?? samplingMs;
+  if (every !== null) text += ` Layers read every ${secs(every)}.`;
   return text;
 }

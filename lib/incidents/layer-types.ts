@@ -81,5 +81,10 @@ export interface LayerTimeline {
   /** Failing requests after the client's Envoy let go, and before the deletion started. */
   after: number;
   before: number;
+  /**
+   * The longest time between the two reads that dated one of this timeline's instants: how late
+   * each may be (null: none dated). The sampler's period is what it tries; this is what it did.
+   */
+  readGapMs: number | null;
   sentence: string;
 }

@@ -178,4 +178,23 @@ describe('layerTimelines', () => {
       "ztunnel-7xk2p's workload table: unknown (not read: /config_dump not read: connection refused)",
     );
   });
+
+  it('says how often the layers were read around these changes, not the slowest gap of the sampler', () => {
+    const events = [
+      ev('slice-not-ready', 500, { ip: IP }),
+      ev('eds-sent', 1000, { proxy: CLIENT, detail: 'v2' }),
+      // the Envoy read 2 s apart around its drop
+      {
+        ...ev('envoy-dropped', 21_000, { ip: IP, proxy: CLIENT, detail: 'healthy' }),
+        since: T + 19_000,
+      },
+    ];
+    const [t] = layerTimelines(inputs(events, [fail(5000)], { samplingMs: 35_700 }));
+    expect(t?.readGapMs).toBe(2000);
+    expect(t?.sentence).toMatch(/Layers read every 2\.0 s\.$/);
+    // nothing dated: the sampler's own figure
+    const [none] = layerTimelines(inputs([], [fail(5000)], { samplingMs: 35_700 }));
+    expect(none?.readGapMs).toBeNull();
+    expect(none?.sentence).toMatch(/Layers read every 35\.7 s\.$/);
+  });
 });

@@ -68,7 +68,12 @@ interface LastLayer {
   detail: string | null;
   /** The client's own layer was not read, its instant from syncz alone. */
   fromSyncz: boolean;
+  /** The time between the two reads that dated `at` (null: not dated). */
+  gapMs: number | null;
 }
+
+const gapOf = (e: LayerEvent | undefined): number | null =>
+  e === undefined ? null : e.at - e.since;
 
 /** A client that is an Envoy: when it ACKed the push that removed the host, or its read without it. */
 function envoyPath(
@@ -136,6 +141,7 @@ function envoyPath(
     inferred,
     detail: dropped?.detail || null,
     fromSyncz: dropped === undefined && envoyAt !== null,
+    gapMs: envoyAt === null ? null : envoyAt === acked?.at ? gapOf(acked) : gapOf(dropped),
   };
 }
 
@@ -165,6 +171,7 @@ function ztunnelPath(
     inferred: pushed !== undefined && !late,
     detail: own?.detail ?? null,
     fromSyncz: false,
+    gapMs: gapOf(own),
   };
 }
 
@@ -273,6 +280,7 @@ function timelineOf(
       heldMs = s.delayMs;
     }
   const end = envoyAt;
+  const gaps = [gapOf(slice), gapOf(pushed), last.gapMs].filter((g): g is number => g !== null);
   const t: LayerTimeline = {
     ip,
     pod: holder.pod,
@@ -288,6 +296,7 @@ function timelineOf(
     failures: fails.length,
     after: end === null ? 0 : fails.filter((x) => x >= end).length,
     before: d === null ? 0 : fails.filter((x) => x < d).length,
+    readGapMs: gaps.length > 0 ? Math.max(...gaps) : null,
     sentence: '',
   };
   return { ...t, sentence: layerSentence(t, inputs.samplingMs) };
