@@ -197,4 +197,24 @@ describe('layerTimelines', () => {
     expect(none?.readGapMs).toBeNull();
     expect(none?.sentence).toMatch(/Layers read every 35\.7 s\.$/);
   });
+
+  it('dates a push no read saw sent by the time its nonce names, not by its ACK', () => {
+    // pushes every 3 s, reads every 4 s: the sent nonce of the push that removed the host was
+    // replaced before a read saw it; istiod's PushVersion names its second
+    const nonce = '2026-11-01T12:00:00Z/41' + 'a3f0c2d4-9b1e-4c7a-8f55-0e2d6b7c9a11';
+    const events = [
+      ev('slice-not-ready', 500, { ip: IP }),
+      ev('eds-sent', 4000, { proxy: CLIENT, detail: '2026-11-01T12:00:03Z/42' + 'b' }),
+      ev('eds-acked', 20_500, { proxy: CLIENT, detail: nonce }),
+      ev('envoy-dropped', 20_500, { ip: IP, proxy: CLIENT, detail: 'healthy' }),
+    ];
+    const [t] = layerTimelines(inputs(events, [fail(5000)]));
+    // pushed at 12:00:00 by its nonce, not before the read that saw the EndpointSlice change
+    expect(t?.steps.map((s) => [s.layer, s.delayMs])).toEqual([
+      ['endpointslice', 500],
+      ['istiod', 0],
+      ['envoy', 20_000],
+    ]);
+    expect(t?.held).toBe('envoy');
+  });
 });

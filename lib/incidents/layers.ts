@@ -9,6 +9,7 @@
  */
 import type { LayerEvent } from './layer-events';
 import { layerSentence } from './layer-sentence';
+import { nonceSentAt } from '../proxies/staleness';
 import type {
   HoldingLayer,
   LayerHolder,
@@ -75,6 +76,18 @@ interface LastLayer {
 const gapOf = (e: LayerEvent | undefined): number | null =>
   e === undefined ? null : e.at - e.since;
 
+/**
+ * When a push no read saw sent was made: its nonce names it (istiod's PushVersion, RFC 3339 to
+ * the second), and it carried the EndpointSlice's change, so not before the read that saw that
+ * change; a nonce that names no time leaves its ACK, the latest it can have been sent.
+ */
+function namedPush(acked: LayerEvent, slice: LayerEvent | undefined): LayerEvent {
+  const named = nonceSentAt(acked.detail);
+  if (named === null || named > acked.at) return acked;
+  const at = Math.max(named, Math.min(slice?.at ?? named, acked.at));
+  return { ...acked, kind: 'eds-sent', at, since: Math.min(named, at) };
+}
+
 /** A client that is an Envoy: when it ACKed the push that removed the host, or its read without it. */
 function envoyPath(
   ev: readonly LayerEvent[],
@@ -103,14 +116,14 @@ function envoyPath(
         (e) => e.kind === 'eds-acked' && e.proxy === client && e.at > since && e.at <= dropped.at,
         since,
       ) ?? last(ev, (e) => e.kind === 'eds-acked' && e.proxy === client, dropped.at);
-    // a push sent and ACKed between two reads shows only as its ACK: it was sent by then
+    // a push no read saw sent (sent and ACKed, or sent and superseded, between two reads)
     pushed =
       acked !== undefined
         ? (last(
             ev,
             (e) => e.kind === 'eds-sent' && e.proxy === client && e.detail === acked?.detail,
             acked.at,
-          ) ?? acked)
+          ) ?? namedPush(acked, slice))
         : undefined;
   } else if (slice !== undefined) {
     inferred = true;
