@@ -20,7 +20,7 @@ const env = { NEXT_TELEMETRY_DISABLED: '1', PATH: process.env.PATH ?? '' };
  */
 const CLOCK_SPECS = ['incidents.spec.ts', 'incidents-live.spec.ts', 'findings-follow.spec.ts'];
 /** Roll Deployments and move clocks further (a live minute) on a third demo, and read what is left. */
-const ROLLOUT_SPECS = ['invariants*.spec.ts', 'a11y-gone.spec.ts'];
+const ROLLOUT_SPECS = ['invariants*.spec.ts', 'a11y-gone.spec.ts', 'incidents-layers.spec.ts'];
 /** A demo's command: the scenarios on a fixed clock, its own history store and kubeconfigs. */
 const demoServer = (port: number, scenarios: string, db: string, dataDir?: string) => ({
   command: `node bin/demo.mjs --port ${port} --scenario ${scenarios} --clock 2026-11-01T12:00:00Z --fresh-history${dataDir ? ` --data-dir ${dataDir}` : ''}`,
@@ -91,10 +91,11 @@ export default defineConfig({
       'e2e-history-clock',
       DEMO_DATA.clockDemo,
     ),
-    // and a third for the rollouts ('rollouts' above), with the ambient scenario
+    // and a third for the rollouts ('rollouts' above), with the ambient scenario and a
+    // phantom-503 whose layers (EndpointSlice, istiod, each proxy's ACK) have their own delays
     demoServer(
       PORTS.rolloutDemo,
-      'demo,phantom-503,phantom-cross-ns,ambient',
+      'demo,phantom-503,phantom-cross-ns,ambient,phantom-503-slow-ack',
       'e2e-history-rollout',
       DEMO_DATA.rolloutDemo,
     ),

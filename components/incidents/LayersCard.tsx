@@ -12,7 +12,11 @@ const LAYER_LABEL: Record<string, string> = {
   endpointslice: 'EndpointSlice',
   istiod: "istiod's push",
   envoy: "client's Envoy",
+  ztunnel: "client's ztunnel",
 };
+
+/** The columns: the client's own layer is its Envoy, or in ambient its node's ztunnel. */
+const COLUMNS = ['EndpointSlice', "istiod's push", "client's Envoy or ztunnel"];
 
 function podText(key: string) {
   const ref = tryParsePodRef(key);
@@ -21,7 +25,7 @@ function podText(key: string) {
 
 /**
  * For each failing IP and client proxy, the layer that still held the deleted pod's IP: the
- * EndpointSlice, istiod's push, or the client's Envoy, each with the delay it added and the
+ * EndpointSlice, istiod's push, or the client's Envoy (in ambient its ztunnel), each with the delay it added and the
  * failures that fell in it, and the sentence to paste into the incident.
  */
 export function LayersCard({ view }: { view: IncidentsView }) {
@@ -40,9 +44,9 @@ export function LayersCard({ view }: { view: IncidentsView }) {
               <th className="py-1 pr-2">pod (IP)</th>
               <th className="py-1 pr-2">client</th>
               <th className="py-1 pr-2">held by</th>
-              {timelines[0]?.steps.map((s) => (
-                <th key={s.layer} className="py-1 pr-2">
-                  {LAYER_LABEL[s.layer]}
+              {COLUMNS.map((c) => (
+                <th key={c} className="py-1 pr-2">
+                  {c}
                 </th>
               ))}
               <th className="py-1">what to paste</th>
@@ -64,6 +68,7 @@ export function LayersCard({ view }: { view: IncidentsView }) {
                 </td>
                 {t.steps.map((s) => (
                   <td key={s.layer} className="py-1 pr-2" title={s.unknown ?? s.note ?? undefined}>
+                    {s.layer === 'ztunnel' ? 'ztunnel ' : ''}
                     {s.delayMs !== null ? `+${fmtDuration(s.delayMs)}` : 'unknown'}
                     {s.failures > 0 ? ` · ${s.failures} failed` : ''}
                   </td>

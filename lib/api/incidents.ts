@@ -178,8 +178,10 @@ export const LagPointSchema = z.object({
   pairs: z.number(),
 });
 
+const HoldingLayerSchema = z.enum(['endpointslice', 'istiod', 'envoy', 'ztunnel']);
+
 export const LayerStepSchema = z.object({
-  layer: z.enum(['endpointslice', 'istiod', 'envoy']),
+  layer: HoldingLayerSchema,
   at: z.number().nullable(),
   delayMs: z.number().nullable(),
   unknown: z.string().nullable(),
@@ -196,12 +198,25 @@ export const LayerTimelineSchema = z.object({
   goneAt: z.number().nullable(),
   shardsAt: z.number().nullable(),
   steps: z.array(LayerStepSchema),
-  held: z.enum(['endpointslice', 'istiod', 'envoy']).nullable(),
+  held: HoldingLayerSchema.nullable(),
   heldMs: z.number().nullable(),
   health: z.string().nullable(),
+  /** Every ztunnel seen dropping the workload (ambient); absent in a view frozen before they were read. */
+  ztunnels: z
+    .array(
+      z.object({
+        ztunnel: z.string(),
+        at: z.number(),
+        delayMs: z.number().nullable(),
+        status: z.string(),
+      }),
+    )
+    .default([]),
   failures: z.number(),
   after: z.number(),
   before: z.number(),
+  /** How late each instant may be (the longest gap between the reads that dated one); absent before it was kept. */
+  readGapMs: z.number().nullable().default(null),
   sentence: z.string(),
 });
 export type LayerTimelineRow = z.infer<typeof LayerTimelineSchema>;

@@ -109,4 +109,59 @@ describe('observeLayers', () => {
     ]);
     expect(d.state.problems).toEqual({});
   });
+
+  it("dates a ztunnel's drop of a workload: removed, or no longer Healthy (it sends only to healthy ones)", () => {
+    const Z = 'istio-system/ztunnel-7xk2p';
+    const base: LayerSample = {
+      at: 1000,
+      slices: new Map(),
+      shards: new Map(),
+      eds: new Map(),
+      envoys: new Map(),
+      ztunnels: new Map([
+        [
+          Z,
+          new Map([
+            ['10.0.0.1', 'Healthy'],
+            ['10.0.0.2', 'Healthy'],
+            ['10.0.0.3', 'Unhealthy'],
+          ]),
+        ],
+      ]),
+    };
+    const first = observeLayers(EMPTY_LAYER_STATE, base);
+    expect(first.events).toEqual([]);
+    const unread = observeLayers(first.state, {
+      ...base,
+      at: 1500,
+      ztunnels: new Map([[Z, { problem: 'connection refused' }]]),
+    });
+    expect(unread.events).toEqual([]);
+    expect(unread.state.problems[`ztunnel ${Z}`]).toBe('connection refused');
+    const next = observeLayers(unread.state, {
+      ...base,
+      at: 2000,
+      ztunnels: new Map([[Z, new Map([['10.0.0.2', 'Unhealthy']])]]),
+    });
+    // dated from the last read that held it, not the one that failed
+    expect(next.events).toEqual([
+      {
+        kind: 'ztunnel-dropped',
+        at: 2000,
+        since: 1000,
+        ip: '10.0.0.1',
+        proxy: Z,
+        detail: 'removed',
+      },
+      {
+        kind: 'ztunnel-dropped',
+        at: 2000,
+        since: 1000,
+        ip: '10.0.0.2',
+        proxy: Z,
+        detail: 'Unhealthy',
+      },
+    ]);
+    expect(next.state.problems[`ztunnel ${Z}`]).toBeUndefined();
+  });
 });

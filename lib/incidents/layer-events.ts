@@ -2,7 +2,8 @@
  * What each layer that can hold a pod's IP held at one instant, and the changes between two such
  * samples: the EndpointSlices (the controller's view), istiod's endpoint shards
  * (`/debug/endpointShardz`), istiod's EDS nonces per proxy (`/debug/syncz`: sent vs ACKed), and
- * the hosts of a client's Envoy (`/clusters`, with their health). A layer not read in a sample is
+ * the hosts of a client's Envoy (`/clusters`, with their health), and the workload table of a
+ * ztunnel (ambient: its `/config_dump` workloads, with their status). A layer not read in a sample is
  * carried over from its last read, and its problem kept: a change is dated only between two reads
  * of its own layer.
  */
@@ -35,6 +36,8 @@ export interface LayerSample {
   eds: ReadonlyMap<string, EdsNonces> | LayerProblem;
   /** Per client pod key: its Envoy's hosts by IP with their health (`healthy`, `/failed_outlier_check`...). */
   envoys: ReadonlyMap<string, ReadonlyMap<string, string> | LayerProblem>;
+  /** Per ztunnel pod key: its workloads by IP with their status (`Healthy`, `Unhealthy`...). */
+  ztunnels?: ReadonlyMap<string, ReadonlyMap<string, string> | LayerProblem>;
 }
 
 export type LayerEventKind =
@@ -44,7 +47,8 @@ export type LayerEventKind =
   | 'shard-dropped'
   | 'eds-sent'
   | 'eds-acked'
-  | 'envoy-dropped';
+  | 'envoy-dropped'
+  | 'ztunnel-dropped';
 
 /** One change seen between two reads of a layer: after `since` (the read before), by `at`. */
 export interface LayerEvent {
@@ -53,9 +57,12 @@ export interface LayerEvent {
   since: number;
   /** The endpoint's IP ('' for a proxy's nonces). */
   ip: string;
-  /** The proxy's pod key for eds-* and envoy-dropped ('' otherwise). */
+  /** The proxy's pod key for eds-*, envoy-dropped and ztunnel-dropped ('' otherwise). */
   proxy: string;
-  /** The nonce (eds-*), or the host's last health in the Envoy (envoy-dropped). */
+  /**
+   * The nonce (eds-*), the host's last health in the Envoy (envoy-dropped), or what the ztunnel
+   * holds now (ztunnel-dropped: the workload's status, `removed` when it is gone from the table).
+   */
   detail: string;
 }
 
@@ -70,6 +77,7 @@ export interface LayerState {
   shards: Read<ReadonlyMap<string, ShardHealth>> | null;
   eds: Read<ReadonlyMap<string, EdsNonces>> | null;
   envoys: ReadonlyMap<string, Read<ReadonlyMap<string, string>>>;
+  ztunnels?: ReadonlyMap<string, Read<ReadonlyMap<string, string>>>;
   problems: Readonly<Record<string, string>>;
 }
 
@@ -78,6 +86,7 @@ export const EMPTY_LAYER_STATE: LayerState = {
   shards: null,
   eds: null,
   envoys: new Map(),
+  ztunnels: new Map(),
   problems: {},
 };
 
@@ -161,7 +170,29 @@ export function observeLayers(
     }
     envoys.set(proxy, { at, value: hosts });
   }
-  return { state: { slices, shards, eds, envoys, problems }, events };
+
+  // a ztunnel lets go of a workload when it removes it or stops calling it Healthy (it sends
+  // only to healthy workloads): the first read without a Healthy entry for an IP it had
+  const ztunnels = new Map(prev.ztunnels ?? []);
+  for (const k of Object.keys(problems)) if (k.startsWith('ztunnel ')) delete problems[k];
+  for (const [proxy, table] of sample.ztunnels ?? []) {
+    const key = `ztunnel ${proxy}`;
+    if (isProblem(table)) {
+      problems[key] = table.problem;
+      continue;
+    }
+    delete problems[key];
+    const was = ztunnels.get(proxy);
+    if (was) {
+      for (const [ip, status] of was.value) {
+        const now = table.get(ip);
+        if (status === 'Healthy' && now !== 'Healthy')
+          push('ztunnel-dropped', was.at, ip, proxy, now ?? 'removed');
+      }
+    }
+    ztunnels.set(proxy, { at, value: table });
+  }
+  return { state: { slices, shards, eds, envoys, ztunnels, problems }, events };
 }
 
 /** Istio's HealthStatus (pilot/pkg/model/service.go): 1 Healthy, 2 UnHealthy, 3 Draining, 4 Terminating; or its name. */

@@ -1,83 +1,32 @@
 /**
  * The layer that held a deleted pod's IP: for each failing IP and client proxy, when the
  * EndpointSlice marked the endpoint not ready, when istiod pushed the change to that client
- * (its EDS nonce sent), when the client ACKed it and its Envoy dropped the host, the delay each
+ * (its EDS nonce sent), when the client ACKed it and its Envoy dropped the host (or, when the
+ * client is a ztunnel, when that ztunnel dropped the workload from its table), the delay each
  * layer added after the one before, and which of those spans the failures fell in. Each instant
  * is the first read that saw the change (layer-events.ts), so it is late by at most one sampling
  * period; a layer not seen is unknown with its reason, never 0.
  */
 import type { LayerEvent } from './layer-events';
+import { layerSentence } from './layer-sentence';
+import { nonceSentAt } from '../proxies/staleness';
+import type {
+  HoldingLayer,
+  LayerHolder,
+  LayerInputs,
+  LayerStep,
+  LayerTimeline,
+  ZtunnelDrop,
+} from './layer-types';
 
-export type HoldingLayer = 'endpointslice' | 'istiod' | 'envoy';
-
-/** The pod that held the IP, from the IP history. */
-export interface LayerHolder {
-  pod: string;
-  deletionStartedAt: number | null;
-  goneAt: number | null;
-}
-
-/** A failing request to an IP from a client proxy (pod key), and the pod that held the IP then. */
-export interface LayerFailure {
-  time: number;
-  client: string;
-  ip: string;
-  holder: LayerHolder;
-}
-
-export interface LayerInputs {
-  events: readonly LayerEvent[];
-  failures: readonly LayerFailure[];
-  /** Why a layer was not read, by layer (`endpointslice`, `istiod`, `syncz`, `envoy NS/POD`). */
-  problems: Readonly<Record<string, string>>;
-  /** When the layers were first read (null: never), and how often. */
-  firstSampleAt: number | null;
-  samplingMs: number | null;
-}
-
-export interface LayerStep {
-  layer: HoldingLayer;
-  /** When this layer let go (first read that saw it), null when unknown. */
-  at: number | null;
-  /** How long after the layer before it (the deletion start for the EndpointSlice). */
-  delayMs: number | null;
-  /** Why `at` is unknown. */
-  unknown: string | null;
-  /** Failing requests that fell between the layer before letting go and this one. */
-  failures: number;
-  /** How `at` was found when not read directly (the client's Envoy not read: from syncz alone). */
-  note: string | null;
-}
-
-export interface LayerTimeline {
-  ip: string;
-  pod: string;
-  client: string;
-  deletionStartedAt: number | null;
-  goneAt: number | null;
-  /** istiod's shards marked the endpoint not healthy or dropped it (null: not seen). */
-  shardsAt: number | null;
-  steps: LayerStep[];
-  /** The layer that added the longest delay, null when none was measured. */
-  held: HoldingLayer | null;
-  heldMs: number | null;
-  /** The host's health in the client's Envoy when it was last seen there. */
-  health: string | null;
-  failures: number;
-  /** Failing requests after the client's Envoy let go, and before the deletion started. */
-  after: number;
-  before: number;
-  sentence: string;
-}
-
-const LAYER_NAME: Record<HoldingLayer, string> = {
-  endpointslice: 'the EndpointSlice',
-  istiod: "istiod's push",
-  envoy: "the client's Envoy",
-};
-
-const secs = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
-const shortName = (podKey: string) => podKey.slice(podKey.indexOf('/') + 1);
+export type {
+  HoldingLayer,
+  LayerFailure,
+  LayerHolder,
+  LayerInputs,
+  LayerStep,
+  LayerTimeline,
+} from './layer-types';
 
 function first(
   events: readonly LayerEvent[],
@@ -110,23 +59,43 @@ function notSeen(inputs: LayerInputs, layer: string, since: number | null): stri
   return 'no change seen for this IP';
 }
 
-/** One IP and client: the layers' instants, delays and the failures in each span. */
-function timelineOf(
-  ip: string,
+/** The client's own last layer (its Envoy or its ztunnel), and the push that carried the change to it. */
+interface LastLayer {
+  pushed: LayerEvent | undefined;
+  at: number | null;
+  /** The push was not seen carried to this client: the first one after the EndpointSlice changed. */
+  inferred: boolean;
+  /** What the client's layer held last (its Envoy's host health, the ztunnel's status). */
+  detail: string | null;
+  /** The client's own layer was not read, its instant from syncz alone. */
+  fromSyncz: boolean;
+  /** The time between the two reads that dated `at` (null: not dated). */
+  gapMs: number | null;
+}
+
+const gapOf = (e: LayerEvent | undefined): number | null =>
+  e === undefined ? null : e.at - e.since;
+
+/**
+ * When a push no read saw sent was made: its nonce names it (istiod's PushVersion, RFC 3339 to
+ * the second), and it carried the EndpointSlice's change, so not before the read that saw that
+ * change; a nonce that names no time leaves its ACK, the latest it can have been sent.
+ */
+function namedPush(acked: LayerEvent, slice: LayerEvent | undefined): LayerEvent {
+  const named = nonceSentAt(acked.detail);
+  if (named === null || named > acked.at) return acked;
+  const at = Math.max(named, Math.min(slice?.at ?? named, acked.at));
+  return { ...acked, kind: 'eds-sent', at, since: Math.min(named, at) };
+}
+
+/** A client that is an Envoy: when it ACKed the push that removed the host, or its read without it. */
+function envoyPath(
+  ev: readonly LayerEvent[],
   client: string,
-  holder: LayerHolder,
-  fails: readonly number[],
-  inputs: LayerInputs,
-): LayerTimeline {
-  const ev = inputs.events;
-  const d = holder.deletionStartedAt;
-  const from = d ?? Math.min(...fails);
-  const slice = first(ev, (e) => e.kind === 'slice-not-ready' && e.ip === ip, from);
-  const shard = first(
-    ev,
-    (e) => (e.kind === 'shard-unhealthy' || e.kind === 'shard-dropped') && e.ip === ip,
-    from,
-  );
+  ip: string,
+  from: number,
+  slice: LayerEvent | undefined,
+): LastLayer {
   const dropped = first(
     ev,
     (e) => e.kind === 'envoy-dropped' && e.proxy === client && e.ip === ip,
@@ -147,14 +116,14 @@ function timelineOf(
         (e) => e.kind === 'eds-acked' && e.proxy === client && e.at > since && e.at <= dropped.at,
         since,
       ) ?? last(ev, (e) => e.kind === 'eds-acked' && e.proxy === client, dropped.at);
-    // a push sent and ACKed between two reads shows only as its ACK: it was sent by then
+    // a push no read saw sent (sent and ACKed, or sent and superseded, between two reads)
     pushed =
       acked !== undefined
         ? (last(
             ev,
             (e) => e.kind === 'eds-sent' && e.proxy === client && e.detail === acked?.detail,
             acked.at,
-          ) ?? acked)
+          ) ?? namedPush(acked, slice))
         : undefined;
   } else if (slice !== undefined) {
     inferred = true;
@@ -179,6 +148,92 @@ function timelineOf(
         : dropped.at
       : (acked?.at ?? null);
 
+  return {
+    pushed,
+    at: envoyAt,
+    inferred,
+    detail: dropped?.detail || null,
+    fromSyncz: dropped === undefined && envoyAt !== null,
+    gapMs: envoyAt === null ? null : envoyAt === acked?.at ? gapOf(acked) : gapOf(dropped),
+  };
+}
+
+/**
+ * A client that is a ztunnel: when it dropped the workload (or stopped calling it Healthy). One
+ * debounced push goes to every proxy connected to istiod, so the push that carried the change is
+ * the first syncz shows sent to any proxy after the EndpointSlice changed.
+ */
+function ztunnelPath(
+  ev: readonly LayerEvent[],
+  client: string,
+  ip: string,
+  from: number,
+  slice: LayerEvent | undefined,
+): LastLayer {
+  const own = first(
+    ev,
+    (e) => e.kind === 'ztunnel-dropped' && e.proxy === client && e.ip === ip,
+    from,
+  );
+  const pushed =
+    slice !== undefined ? first(ev, (e) => e.kind === 'eds-sent', slice.at) : undefined;
+  const late = pushed !== undefined && own !== undefined && pushed.at > own.at;
+  return {
+    pushed: late ? undefined : pushed,
+    at: own?.at ?? null,
+    inferred: pushed !== undefined && !late,
+    detail: own?.detail ?? null,
+    fromSyncz: false,
+    gapMs: gapOf(own),
+  };
+}
+
+/** Every ztunnel seen dropping the IP's workload after `from`, with its delay after the push. */
+function ztunnelDrops(
+  ev: readonly LayerEvent[],
+  ip: string,
+  from: number,
+  pushAt: number | null,
+): ZtunnelDrop[] {
+  const byZ = new Map<string, LayerEvent>();
+  for (const e of ev)
+    if (e.kind === 'ztunnel-dropped' && e.ip === ip && e.at >= from) {
+      const was = byZ.get(e.proxy);
+      if (was === undefined || e.at < was.at) byZ.set(e.proxy, e);
+    }
+  return [...byZ.values()]
+    .sort((x, y) => x.at - y.at || x.proxy.localeCompare(y.proxy))
+    .map((e) => ({
+      ztunnel: e.proxy,
+      at: e.at,
+      delayMs: pushAt !== null ? e.at - pushAt : null,
+      status: e.detail,
+    }));
+}
+
+/** One IP and client: the layers' instants, delays and the failures in each span. */
+function timelineOf(
+  ip: string,
+  client: string,
+  holder: LayerHolder,
+  fails: readonly number[],
+  inputs: LayerInputs,
+): LayerTimeline {
+  const ev = inputs.events;
+  const d = holder.deletionStartedAt;
+  const from = d ?? Math.min(...fails);
+  const slice = first(ev, (e) => e.kind === 'slice-not-ready' && e.ip === ip, from);
+  const shard = first(
+    ev,
+    (e) => (e.kind === 'shard-unhealthy' || e.kind === 'shard-dropped') && e.ip === ip,
+    from,
+  );
+  const viaZtunnel = inputs.ztunnels?.includes(client) === true;
+  const last = (viaZtunnel ? ztunnelPath : envoyPath)(ev, client, ip, from, slice);
+  const pushed = last.pushed;
+  const envoyAt = last.at;
+  const lastLayer: HoldingLayer = viaZtunnel ? 'ztunnel' : 'envoy';
+  const lastProblem = `${lastLayer} ${client}`;
   const sliceAt = slice?.at ?? null;
   const pushAt = pushed?.at ?? null;
   const span = (a: number | null, b: number | null) => (a !== null && b !== null ? b - a : null);
@@ -210,25 +265,24 @@ function timelineOf(
           : null,
       failures: inSpan(sliceAt, pushAt),
       note:
-        inferred && pushAt !== null
-          ? "the first push after the EndpointSlice changed (the client's Envoy was not read)"
+        last.inferred && pushAt !== null
+          ? viaZtunnel
+            ? 'the first push syncz shows after the EndpointSlice changed (one push goes to every proxy)'
+            : "the first push after the EndpointSlice changed (the client's Envoy was not read)"
           : null,
     },
     {
-      layer: 'envoy',
+      layer: lastLayer,
       at: envoyAt,
       delayMs: span(pushAt, envoyAt),
       unknown:
         envoyAt === null
-          ? notSeen(inputs, `envoy ${client}`, d)
+          ? notSeen(inputs, lastProblem, d)
           : pushAt === null
             ? "istiod's push was not seen"
             : null,
       failures: inSpan(pushAt, envoyAt),
-      note:
-        dropped === undefined && envoyAt !== null
-          ? 'its ACK in syncz (its Envoy was not read)'
-          : null,
+      note: last.fromSyncz ? 'its ACK in syncz (its Envoy was not read)' : null,
     },
   ];
   let held: HoldingLayer | null = null;
@@ -239,6 +293,7 @@ function timelineOf(
       heldMs = s.delayMs;
     }
   const end = envoyAt;
+  const gaps = [gapOf(slice), gapOf(pushed), last.gapMs].filter((g): g is number => g !== null);
   const t: LayerTimeline = {
     ip,
     pod: holder.pod,
@@ -249,49 +304,15 @@ function timelineOf(
     steps,
     held,
     heldMs,
-    health: dropped?.detail || null,
+    health: viaZtunnel ? null : last.detail,
+    ztunnels: ztunnelDrops(ev, ip, from, pushAt),
     failures: fails.length,
     after: end === null ? 0 : fails.filter((x) => x >= end).length,
     before: d === null ? 0 : fails.filter((x) => x < d).length,
+    readGapMs: gaps.length > 0 ? Math.max(...gaps) : null,
     sentence: '',
   };
   return { ...t, sentence: layerSentence(t, inputs.samplingMs) };
-}
-
-/**
- * The sentence an SRE can paste: "payments-7d9 (10.0.1.5): the EndpointSlice marked it not
- * ready 5.0 s after its deletion started; istiod pushed 0.1 s after the EndpointSlice;
- * checkout-7f9 ACKed 20.0 s later: its Envoy kept the host, health healthy. Held longest by the
- * client's Envoy (20.0 s): 19 of 21 failures fell there."
- */
-export function layerSentence(t: LayerTimeline, samplingMs: number | null): string {
-  const [slice, push, envoy] = t.steps as [LayerStep, LayerStep, LayerStep];
-  const client = shortName(t.client);
-  const parts: string[] = [];
-  parts.push(
-    slice.delayMs !== null
-      ? `the EndpointSlice marked it not ready ${secs(slice.delayMs)} after its deletion started`
-      : `the EndpointSlice: unknown (${slice.unknown ?? 'not measured'})`,
-  );
-  parts.push(
-    push.delayMs !== null
-      ? `istiod pushed ${secs(push.delayMs)} after the EndpointSlice`
-      : `istiod's push: unknown (${push.unknown ?? 'not measured'})`,
-  );
-  const health = t.health !== null ? `, health ${t.health}` : '';
-  const kept = envoy.note === null ? `: its Envoy kept the host${health}` : ' (its Envoy not read)';
-  parts.push(
-    envoy.delayMs !== null
-      ? `${client} ACKed ${secs(envoy.delayMs)} later${kept}`
-      : `${client}'s Envoy: unknown (${envoy.unknown ?? 'not measured'})`,
-  );
-  let text = `${shortName(t.pod)} (${t.ip}): ${parts.join('; ')}.`;
-  if (t.held !== null && t.heldMs !== null) {
-    const inHeld = t.steps.find((s) => s.layer === t.held)?.failures ?? 0;
-    text += ` Held longest by ${LAYER_NAME[t.held]} (${secs(t.heldMs)}): ${inHeld} of ${t.failures} failures fell there.`;
-  }
-  if (samplingMs !== null) text += ` Layers read every ${secs(samplingMs)}.`;
-  return text;
 }
 
 /** A timeline per failing IP and client proxy, the longest-held first. */

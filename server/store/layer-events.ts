@@ -9,6 +9,7 @@ const KINDS: ReadonlySet<string> = new Set<LayerEventKind>([
   'eds-sent',
   'eds-acked',
   'envoy-dropped',
+  'ztunnel-dropped',
 ]);
 
 interface Row {

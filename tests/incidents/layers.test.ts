@@ -1,8 +1,9 @@
 /**
  * The layer that held each failing IP, through GET /api/incidents on the simulator: three
  * phantom-503 variants, each with one slow layer (the EndpointSlice controller 5 s late, istiod's
- * push 8 s after its debounce, one checkout proxy ACKing 20 s late), read by the runtime's layer
- * sampler every 500 ms of simulated time. For every failing IP and client the view must name the
+ * push 8 s after its debounce, one checkout proxy ACKing 20 s late), and ambient with every
+ * ztunnel applying pushes 12 s late (the clients' requests logged by their nodes' ztunnels), read
+ * by the runtime's layer sampler every 500 ms of simulated time. For every failing IP and client the view must name the
  * slow layer and its delay within 1 s of what the simulator was set to.
  */
 import { afterEach, describe, expect, it } from 'vitest';
@@ -67,6 +68,8 @@ function heldBy(view: IncidentsView) {
     heldMs: t.heldMs,
     steps: Object.fromEntries(t.steps.map((s) => [s.layer, s.delayMs])),
     sentence: t.sentence,
+    client: t.client,
+    ztunnels: t.ztunnels,
   }));
 }
 
@@ -112,5 +115,29 @@ describe('the layer that held each failing IP (phantom-503 variants, through the
     }
     for (const r of rows.filter((x) => !slow.includes(x)))
       expect(r.heldMs ?? 0, r.sentence).toBeLessThan(1000);
+  }, 120_000);
+
+  it("ambient, ztunnels slow to apply a push: each client's ztunnel held every IP for 12 s", async () => {
+    const { view, failing } = await runVariant('phantom-503-slow-ztunnel');
+    const rows = heldBy(view);
+    expect(failing).toBeGreaterThan(20);
+    const clients = [...new Set(rows.map((r) => r.client))];
+    expect(clients.length).toBeGreaterThan(0);
+    for (const c of clients) expect(c).toMatch(/^istio-system\/ztunnel-/);
+    // every deleted payments (5) and inventory (2) pod, from each client's ztunnel
+    expect(rows.length).toBe(7 * clients.length);
+    for (const r of rows) {
+      expect(r.held, `${r.key}: ${r.sentence}`).toBe('ztunnel');
+      expect(Math.abs((r.heldMs ?? 0) - 12_000), r.sentence).toBeLessThan(1000);
+      expect(Math.abs(r.steps.endpointslice ?? 99_999), r.sentence).toBeLessThan(1000);
+      expect(Math.abs(r.steps.istiod ?? 99_999), r.sentence).toBeLessThan(1000);
+      // the client's own ztunnel among those seen dropping the workload
+      const own = r.ztunnels.find((z) => z.ztunnel === r.client);
+      expect(Math.abs((own?.delayMs ?? 0) - 12_000), r.sentence).toBeLessThan(1000);
+      expect(r.sentence).toMatch(
+        /ztunnel-[a-z0-9-]+ dropped the workload 1\d\.\d s after the push \(Unhealthy|removed\)/,
+      );
+      expect(r.sentence).toContain("Held longest by the client's ztunnel");
+    }
   }, 120_000);
 });

@@ -3,7 +3,9 @@
  * per sample one list of EndpointSlices, per istiod replica its `/debug/syncz` and
  * `/debug/endpointShardz` (port-forward to :15014), and the `/clusters` of the few client
  * proxies whose EDS istiod shows unacknowledged (they are the ones that may still hold a gone
- * host), never a call per proxy of the fleet. The changes go to the history store, so an
+ * host), and while an endpoint the EndpointSlices let go of is followed, the `/config_dump` of
+ * the ztunnels on the nodes of its namespace's ambient pods (ambient: each holds every workload
+ * of the cluster, and sends to a gone pod until it drops it); never a call per proxy of the fleet. The changes go to the history store, so an
  * incident's link shows them after the pods are gone.
  */
 import type { EndpointSlice, Pod } from '../../../lib/kube/types';
@@ -22,6 +24,7 @@ import {
 import { parseClustersJson } from '../../../lib/incidents/stale';
 import { parseSynczNonces } from '../../../lib/proxies/staleness';
 import { parsePodKey } from '../../../lib/refs/pod-ref';
+import { NO_READER, readZtunnelConfig } from '../../../lib/ambient/ztunnel-reader';
 
 /** How the sampler reads the cluster (the runtime's transport and port-forwards in production). */
 export interface LayerReads {
@@ -33,10 +36,16 @@ export interface LayerReads {
   clusters(namespace: string, pod: string): Promise<string>;
   /** Pod keys of the running meshed pods of a namespace: the likely clients of its endpoints. */
   meshedPods(namespace: string): readonly string[];
+  /** Pod keys of the ztunnels on the nodes of a namespace's running ambient pods (its clients'). */
+  ztunnels?(namespace: string): readonly string[];
+  /** A ztunnel's admin `/config_dump` (its workload table). */
+  ztunnelDump?(namespace: string, pod: string): Promise<string>;
 }
 
 /** Client Envoys read in one sample at most (the stale ones first, then those asked for). */
 export const MAX_ENVOYS_PER_SAMPLE = 10;
+/** ztunnels read in one sample at most (a dump holds every workload of the cluster). */
+export const MAX_ZTUNNELS_PER_SAMPLE = 6;
 /** A client stays watched this many samples after its EDS was last seen unacknowledged. */
 const WATCH_SAMPLES = 3;
 /** An endpoint the EndpointSlices let go of is followed in the clients' Envoys this long at most. */
@@ -68,6 +77,23 @@ function sliceEndpoints(
   return out;
 }
 
+/** A ztunnel's workloads by IP with their status (`Healthy` when the dump says none), or why not. */
+export function ztunnelTable(text: string): Map<string, string> | LayerProblem {
+  let root: unknown;
+  try {
+    root = JSON.parse(text);
+  } catch (e) {
+    return { problem: `/config_dump is not JSON: ${why(e)}` };
+  }
+  if (!readZtunnelConfig) return { problem: NO_READER };
+  const { config, errors } = readZtunnelConfig(root);
+  const fatal = errors.find((e) => e.reason === 'not-ztunnel-dump');
+  if (fatal) return { problem: fatal.message };
+  const table = new Map<string, string>();
+  for (const w of config.workloads) for (const ip of w.ips) table.set(ip, w.status ?? 'Healthy');
+  return table;
+}
+
 export interface SamplerStore {
   recordLayerEvents(events: readonly LayerEvent[]): void;
 }
@@ -76,7 +102,10 @@ export class LayerSampler {
   private state: LayerState = EMPTY_LAYER_STATE;
   private readonly watching = new Map<string, number>();
   /** Endpoints the EndpointSlices let go of: the clients still to see drop them, until when. */
-  private readonly pending = new Map<string, { clients: Set<string>; until: number }>();
+  private readonly pending = new Map<
+    string,
+    { clients: Set<string>; ztunnels: Set<string>; until: number }
+  >();
   private readonly nsOf = new Map<string, string>();
   firstSampleAt: number | null = null;
   lastSampleAt: number | null = null;
@@ -145,6 +174,7 @@ export class LayerSampler {
         }
       }),
     );
+    const ztunnels = await this.readZtunnels();
     for (const [k, until] of this.watching) if (until <= this.samples) this.watching.delete(k);
     // a client whose Envoy no longer has a pending endpoint has let go of it
     for (const [ip, p] of this.pending) {
@@ -153,9 +183,22 @@ export class LayerSampler {
         if (hosts !== undefined && !('problem' in hosts) && !(hosts as Map<string, string>).has(ip))
           p.clients.delete(c);
       }
-      if (p.clients.size === 0 || p.until <= now) this.pending.delete(ip);
+      for (const z of p.ztunnels) {
+        const table = ztunnels.get(z);
+        if (table !== undefined && !('problem' in table) && table.get(ip) !== 'Healthy')
+          p.ztunnels.delete(z);
+      }
+      if ((p.clients.size === 0 && p.ztunnels.size === 0) || p.until <= now)
+        this.pending.delete(ip);
     }
-    const { state, events } = observeLayers(this.state, { at: now, slices, shards, eds, envoys });
+    const { state, events } = observeLayers(this.state, {
+      at: now,
+      slices,
+      shards,
+      eds,
+      envoys,
+      ztunnels,
+    });
     this.state = state;
     this.samples += 1;
     this.firstSampleAt ??= now;
@@ -177,9 +220,36 @@ export class LayerSampler {
       if (ns === undefined) continue;
       this.pending.set(ip, {
         clients: new Set(this.reads.meshedPods(ns)),
+        ztunnels: new Set(this.reads.ztunnels?.(ns) ?? []),
         until: now + PENDING_MS,
       });
     }
+  }
+
+  /**
+   * The ztunnels still to see let go of a followed endpoint, each read once. A ztunnel is read
+   * from the sample its endpoint is first followed in: the read before its drop is what dates it.
+   */
+  private async readZtunnels(): Promise<Map<string, ReadonlyMap<string, string> | LayerProblem>> {
+    const out = new Map<string, ReadonlyMap<string, string> | LayerProblem>();
+    const dump = this.reads.ztunnelDump?.bind(this.reads);
+    if (dump === undefined) return out;
+    const keys: string[] = [];
+    for (const p of this.pending.values())
+      for (const z of p.ztunnels) if (!keys.includes(z)) keys.push(z);
+    keys.splice(MAX_ZTUNNELS_PER_SAMPLE);
+    await Promise.all(
+      keys.map(async (key) => {
+        try {
+          const { namespace, name } = parsePodKey(key);
+          out.set(key, ztunnelTable(await dump(namespace, name)));
+        } catch (e) {
+          out.set(key, { problem: `/config_dump not read: ${why(e)}` });
+          for (const p of this.pending.values()) p.ztunnels.delete(key);
+        }
+      }),
+    );
+    return out;
   }
 
   private async readIstiod(): Promise<{

@@ -2,11 +2,15 @@ import type { Pod } from '../../../lib/kube/types';
 import type { LayerInputs } from '../../../lib/incidents/layers';
 import { istiodPods } from '../../envoy/istiod';
 import { hasProxy } from '../../../lib/dataplane/proxy-container';
+import { AMBIENT_REDIRECTION_ANNOTATION, isZtunnelPod } from '../../../lib/dataplane/mode';
 import { podKeyOfObject } from '../../../lib/refs/pod-ref';
 import { envoyAdminGet, portForwardGet } from '../../kube/podports';
 import { listEndpointSlices } from '../../kube/resources';
 import { defineScreen, type ClusterRuntime } from '../../runtime/runtime';
 import { LayerSampler, PENDING_MS, type LayerReads } from './layer-sampler';
+
+/** A ztunnel dump holds every workload of the cluster: a few MB at scale. */
+const MAX_ZTUNNEL_DUMP_BYTES = 64 * 1024 * 1024;
 
 /** The runtime's reads of the layers: its transport, its pod watch, port-forwards in its budget. */
 export function runtimeLayerReads(rt: ClusterRuntime): LayerReads {
@@ -31,6 +35,36 @@ export function runtimeLayerReads(rt: ClusterRuntime): LayerReads {
             hasProxy(p),
         )
         .map(podKeyOfObject),
+    ztunnels: (ns) => {
+      const pods = rt.cache.livePods();
+      // the pods ztunnel captured (the CNI marks them): their nodes' ztunnels are their clients'
+      const nodes = new Set(
+        pods
+          .filter(
+            (p) =>
+              p.metadata.namespace === ns &&
+              p.status?.phase === 'Running' &&
+              p.metadata.annotations?.[AMBIENT_REDIRECTION_ANNOTATION] === 'enabled',
+          )
+          .map((p) => p.spec?.nodeName),
+      );
+      return pods
+        .filter(
+          (p) =>
+            isZtunnelPod(p, rt.settings.MESHDX_ISTIO_NAMESPACE) &&
+            p.status?.phase === 'Running' &&
+            nodes.has(p.spec?.nodeName),
+        )
+        .map(podKeyOfObject);
+    },
+    ztunnelDump: async (ns, pod) => {
+      const res = await envoyAdminGet(rt.kc, ns, pod, '/config_dump', {
+        timeoutMs,
+        maxBytes: MAX_ZTUNNEL_DUMP_BYTES,
+      });
+      if (res.status !== 200) throw new Error(`ztunnel admin /config_dump answered ${res.status}`);
+      return res.body;
+    },
     clusters: async (ns, pod) => {
       const res = await envoyAdminGet(rt.kc, ns, pod, '/clusters?format=json', { timeoutMs });
       if (res.status !== 200) throw new Error(`Envoy admin /clusters answered ${res.status}`);
@@ -82,10 +116,23 @@ export function layerInputsFor(
   return {
     layers: {
       events,
+      ztunnels: ztunnelKeys(rt, events),
       problems,
       firstSampleAt: sampler?.firstSampleAt ?? events[0]?.since ?? null,
       samplingMs: sampler?.maxGapMs ?? sampler?.periodMs ?? null,
     },
     layersNote: notes.length > 0 ? notes.join('; ') : null,
   };
+}
+
+/** The ztunnels a failure's client may be: the live ztunnel pods and those whose drops were recorded. */
+function ztunnelKeys(rt: ClusterRuntime, events: readonly { kind: string; proxy: string }[]) {
+  const keys = new Set(
+    rt.cache
+      .livePods()
+      .filter((p) => isZtunnelPod(p, rt.settings.MESHDX_ISTIO_NAMESPACE))
+      .map(podKeyOfObject),
+  );
+  for (const e of events) if (e.kind === 'ztunnel-dropped') keys.add(e.proxy);
+  return [...keys];
 }

@@ -161,7 +161,15 @@ function recordRead(
 }
 
 /** The window's proxies the query asks about: the Client filter, else a namespace, else all. */
-function proxyFilter(q: IncidentsQuery): ((proxy: string) => boolean) | null {
+/**
+ * The proxies whose recorded failures the query shows: those asked for, else the namespace's
+ * and the clients chosen for it (ambient: the ztunnels of its pods' nodes, in istio-system, whose
+ * log is where its pods' requests are), as a fresh read of their logs would show them.
+ */
+function proxyFilter(
+  q: IncidentsQuery,
+  chosen: ReadonlySet<string>,
+): ((proxy: string) => boolean) | null {
   const asked = refList(q.client);
   if (asked.length > 0) {
     const set = new Set(asked);
@@ -169,7 +177,7 @@ function proxyFilter(q: IncidentsQuery): ((proxy: string) => boolean) | null {
   }
   if (q.namespace) {
     const ns = q.namespace;
-    return (p) => namespaceOf(p) === ns;
+    return (p) => namespaceOf(p) === ns || chosen.has(p);
   }
   return null;
 }
@@ -236,7 +244,7 @@ export function answerFromStore(
   intervals: readonly PodInterval[],
   hiddenNamespaces: readonly string[] = [],
 ): StoreAnswer {
-  const keep = proxyFilter(q);
+  const keep = proxyFilter(q, new Set([...reads.map((r) => r.source.source), ...covered]));
   const all: StoredFailure[] = store.inWindow(window);
   const stored = keep ? all.filter((f) => keep(f.source.proxy)) : all;
   const requests = storedRequests(stored, filter);

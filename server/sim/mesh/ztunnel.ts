@@ -9,12 +9,17 @@
  * Scenario hook: `sim.meshdx.io/ztunnel-stale` on a ztunnel pod, a JSON list of
  * `{name, namespace, ip, node}`: workloads this ztunnel still holds after their pods are gone
  * (a ztunnel whose xDS stream lags: the stale-EDS story of ambient).
+ *
+ * With the layer-delay model on (istio-model/xds-push.ts), a ztunnel's table follows the last
+ * push it applied, `ztunnelMs` after istiod sent it: a pod that push had ready is Healthy, gone
+ * or not; one it had not ready is Unhealthy; one it no longer listed is gone.
  */
 import { isZtunnelPod, waypointFor, ztunnelCaptures } from './istio-model/capture';
 import type { Namespace, Pod, Service } from '../../../lib/kube/types';
 import type { MeshWorld, PodHttpResponse } from './types';
+import type { XdsPush } from './istio-model/xds-push';
 import { scopedHost } from '../../../lib/refs/object-ref';
-import { podWorkloadUid } from '../../../lib/refs/pod-ref';
+import { podKey, podWorkloadUid } from '../../../lib/refs/pod-ref';
 
 export const ZTUNNEL_STALE_ANNOTATION = 'sim.meshdx.io/ztunnel-stale';
 
@@ -96,6 +101,43 @@ function entry(
   };
 }
 
+/** The workload table as the ztunnel's last applied push left it (see the module comment). */
+function followPush(
+  workloads: Record<string, Entry>,
+  applied: XdsPush | undefined,
+  pods: readonly Pod[],
+): void {
+  if (applied === undefined) return;
+  const live = new Set(pods.map((p) => podKey(p.metadata.namespace ?? 'default', p.metadata.name)));
+  const held = new Map<string, { ready: boolean; name: string; namespace: string; node: string }>();
+  for (const eps of applied.shards.values())
+    for (const e of eps) {
+      if (e.pod === undefined) continue;
+      const was = held.get(e.address);
+      held.set(e.address, {
+        ready: (was?.ready ?? true) && e.ready,
+        name: e.pod.name,
+        namespace: e.pod.namespace,
+        node: e.nodeName ?? '',
+      });
+    }
+  for (const w of Object.values(workloads)) {
+    const ip = w.workloadIps[0] ?? '';
+    const h = held.get(ip);
+    // a pod no Service selects, or one just started: as the pods have it
+    if (h === undefined || h.name !== w.name) continue;
+    w.status = h.ready ? 'Healthy' : 'Unhealthy';
+  }
+  for (const [ip, h] of held) {
+    if (workloads[`/${ip}`] !== undefined || live.has(podKey(h.namespace, h.name))) continue;
+    const wl = h.name.split('-').slice(0, -2).join('-') || h.name;
+    workloads[`/${ip}`] = {
+      ...entry(h.name, h.namespace, ip, h.node, wl, 'default', 'HBONE', null),
+      status: h.ready ? 'Healthy' : 'Unhealthy',
+    };
+  }
+}
+
 export function ztunnelConfigDump(ztunnel: Pod, world: MeshWorld): unknown {
   const pods = world.list('pods') as readonly Pod[];
   const namespaces = new Map(
@@ -139,6 +181,9 @@ export function ztunnelConfigDump(ztunnel: Pod, world: MeshWorld): unknown {
       null,
     );
   }
+  const model = world.xds?.();
+  if (model !== undefined)
+    followPush(workloads, model.ztunnelApplied(ztunnel, world.now().getTime()), pods);
   const svc: Record<string, unknown> = {};
   for (const s of services) {
     const ns = s.metadata.namespace ?? 'default';

@@ -19,23 +19,23 @@ export const AMBIENT_NS = 'mesh-ambient';
 export const MIGRATING_NS = 'mesh-migrating';
 export const LAGGING_NODE = 'sim-node-2';
 
-const AMBIENT_LABELS = { 'istio.io/dataplane-mode': 'ambient' };
+export const AMBIENT_LABELS = { 'istio.io/dataplane-mode': 'ambient' };
 const CAPTURED = { 'ambient.istio.io/redirection': 'enabled' };
 const ZTUNNEL_IMAGE = 'docker.io/istio/ztunnel:1.27.3';
 
 const http = (name: string, port = 8080) => ({ name, ports: [{ name: 'http', port }] });
 
-function ambientWorkload(w: WorkloadSpec): WorkloadSpec {
+export function ambientWorkload(w: WorkloadSpec): WorkloadSpec {
   return { ...w, mode: 'none', annotations: { ...CAPTURED, ...w.annotations } };
 }
 
-interface Ztunnels {
+export interface Ztunnels {
   dep: Deployment;
   byNode: Map<string, PodEntry>;
 }
 
 /** ztunnel's DaemonSet: one pod per node, pinned to it (no sidecar, it is the node proxy). */
-function startZtunnels(world: World): Ztunnels {
+export function startZtunnels(world: World): Ztunnels {
   const dep = world.deployment('istio-system', {
     name: 'ztunnel',
     replicas: NODES.length,
@@ -112,7 +112,8 @@ function podOf(e: PodEntry): Pod | undefined {
   return e.pod;
 }
 
-function ztunnelLine(
+/** One ztunnel access-log line (text), as ztunnel writes a finished connection. */
+export function ztunnelLine(
   at: number,
   level: 'info' | 'error',
   src: Pod,

@@ -2,6 +2,7 @@ import type { Scenario } from '../world/types';
 import { startupRace } from './startup-race';
 import { phantom503, phantomSlowAck, phantomSlowPush, phantomSlowSlices } from './phantom-503';
 import { phantomOtlp } from './phantom-otlp';
+import { phantomSlowZtunnel } from './phantom-ambient';
 import { phantomCrossNs } from './phantom-cross-ns';
 import { unscopedMesh } from './unscoped-mesh';
 import { portNaming } from './port-naming';
@@ -17,6 +18,7 @@ const ALL: readonly Scenario[] = [
   phantomSlowSlices,
   phantomSlowPush,
   phantomSlowAck,
+  phantomSlowZtunnel,
   phantomOtlp,
   phantomCrossNs,
   unscopedMesh,

@@ -69,6 +69,8 @@ const AFTER_GONE_MS = 3000;
 /** The second replaced payments pod stays in the clients' /clusters this long after removal. */
 const STALE_FOR_MS = 240_000;
 const STALE_EVERY_MS = 5000;
+/** With the layer model, a deleted pod is a target this long at most after its deletion started. */
+const FOLLOW_DELETED_MS = 10 * 60_000;
 
 const untilOf = (d: Dying): number =>
   d.afterGoneMs !== undefined && d.entry.plan.removeAt !== undefined
@@ -86,6 +88,18 @@ function heldBy(model: XdsModel, client: PodEntry, d: Dying, at: number): boolea
   );
 }
 
+/**
+ * How the clients' requests reach the pods when not through their own Envoys (ambient: through
+ * their node's ztunnel, which logs them and holds the endpoints).
+ */
+export interface PhantomWire {
+  ok(client: PodEntry, route: Route, at: number, ip: string): void;
+  /** Writes a failed request to a deleted pod; returns the log line. */
+  fail(client: PodEntry, route: Route, at: number, target: PodEntry): string;
+  /** Whether the client's path still sends to the deleted pod at `at`. */
+  holds(client: PodEntry, service: string, target: PodEntry, at: number): boolean;
+}
+
 /** Run the phantom-503 story on an existing `shop`-like namespace built from PHANTOM_TABLES. */
 export function runPhantomStory(
   world: World,
@@ -97,6 +111,7 @@ export function runPhantomStory(
    * keep a gone host; without it, the story's fixed windows.
    */
   layers?: XdsModel,
+  wire?: PhantomWire,
 ): void {
   const record: PhantomTruth[] = truths.get(world.ctx.logs) ?? [];
   truths.set(world.ctx.logs, record);
@@ -116,13 +131,34 @@ export function runPhantomStory(
   const kinds: FailureKind[] = ['UC', 'UF', 'URX'];
   let k = 0;
 
+  // with the layer model, any pod whose deletion started is a target while a client's path still
+  // holds it, whoever deleted it (the story, or a `kubectl rollout restart` through the API)
+  const routeOf = (e: PodEntry): Route | undefined =>
+    e.dep.spec.name === 'payments'
+      ? payRoute
+      : e.dep.spec.name === 'inventory'
+        ? invRoute
+        : undefined;
+  const deleting = (at: number): Dying[] => {
+    const out = [...dying];
+    for (const e of world.entriesIn(NS)) {
+      const del = e.plan.deleteAt;
+      if (del === undefined || del > at || at - del > FOLLOW_DELETED_MS) continue;
+      const route = routeOf(e);
+      if (route !== undefined && !out.some((d) => d.entry === e))
+        out.push({ entry: e, from: del, until: del, route });
+    }
+    return out;
+  };
+
   every(world, 1000, 60_000, (at) => {
     for (const c of clients()) {
       const json = c.plan.name === jsonClient;
       for (const route of [payRoute, invRoute]) {
         const b = readyBackends(world, route.service);
         const pick = b[world.ids.int(0, Math.max(0, b.length - 1))];
-        if (pick !== undefined)
+        if (pick !== undefined && wire !== undefined) wire.ok(c, route, at, pick.plan.ip);
+        else if (pick !== undefined)
           writeAccess(world, c, okEntry(world, c, route, at, pick.plan.ip), json);
       }
       for (const st of stale) {
@@ -143,8 +179,22 @@ export function runPhantomStory(
           podUid: st.target.plan.uid,
         });
       }
-      for (const d of dying) {
+      for (const d of layers !== undefined ? deleting(at) : dying) {
         if (at < d.from) continue;
+        if (wire !== undefined) {
+          const svcKey = objectKey(NS, d.route.service.metadata.name);
+          if (!wire.holds(c, svcKey, d.entry, at)) continue;
+          record.push({
+            time: new Date(at + 3).toISOString(),
+            client: c.plan.name,
+            line: wire.fail(c, d.route, at + 3, d.entry),
+            ip: d.entry.plan.ip,
+            flags: 'UF',
+            podName: d.entry.plan.name,
+            podUid: d.entry.plan.uid,
+          });
+          continue;
+        }
         if (layers !== undefined ? !heldBy(layers, c, d, at) : at >= untilOf(d)) continue;
         const kind = kinds[k++ % kinds.length] ?? 'UC';
         const e = {
@@ -211,7 +261,7 @@ export function runPhantomStory(
         }),
       );
     }
-    for (const c of pods.get('checkout') ?? []) {
+    for (const c of wire === undefined ? (pods.get('checkout') ?? []) : []) {
       world.log(
         c,
         'istio-proxy',

@@ -19,6 +19,7 @@ describe('scenario registry', () => {
       'phantom-503-slow-ack',
       'phantom-503-slow-push',
       'phantom-503-slow-slices',
+      'phantom-503-slow-ztunnel',
       'phantom-cross-ns',
       'port-naming',
       'scale',

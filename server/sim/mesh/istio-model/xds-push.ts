@@ -13,6 +13,11 @@
  *   push reaches the proxies `pushQueueMs` later (a full push queue, a slow push context);
  * - each proxy ACKs a push `ackMs` after it was sent (its own `ackMsByPod` when set); until then
  *   its Envoy serves the endpoints of the last push it ACKed;
+ * - each ztunnel (ambient) applies a push to its workload table `ztunnelMs` after it was sent
+ *   (its own `ztunnelMsByPod` when set: a ztunnel whose xDS client or proxy is busy, istio#58514):
+ *   until then it holds the workloads of the last push it applied and keeps sending to a pod
+ *   that push had ready, gone or not. (istiod's ambient index reads pods, not EndpointSlices; the
+ *   model feeds it the same endpoint changes, so a scenario slowing ztunnel leaves sliceLagMs 0);
  * - istiod leaves endpoints that are not ready out of EDS (PILOT_SEND_UNHEALTHY_ENDPOINTS off, as
  *   before 1.31 and in 1.31 without outlierDetection.minHealthPercent).
  */
@@ -26,6 +31,9 @@ export interface XdsTiming {
   pushQueueMs: number;
   ackMs: number;
   ackMsByPod: Readonly<Record<string, number>>;
+  ztunnelMs: number;
+  /** By ztunnel pod name. */
+  ztunnelMsByPod: Readonly<Record<string, number>>;
 }
 
 export const DEFAULT_XDS_TIMING: XdsTiming = {
@@ -35,6 +43,8 @@ export const DEFAULT_XDS_TIMING: XdsTiming = {
   pushQueueMs: 0,
   ackMs: 50,
   ackMsByPod: {},
+  ztunnelMs: 50,
+  ztunnelMsByPod: {},
 };
 
 /** One endpoint in istiod's shard of a Service, as its EndpointSlice had it. */
@@ -196,6 +206,21 @@ export class XdsModel {
     return push.version + uuid(`${push.version}|${proxyKey}|eds`);
   }
 
+  ztunnelMsOf(podName: string): number {
+    return this.timing.ztunnelMsByPod[podName] ?? this.timing.ztunnelMs;
+  }
+
+  /** The last push a ztunnel applied to its workload table by `at`, undefined when none. */
+  ztunnelApplied(ztunnel: Pod, at: number): XdsPush | undefined {
+    const delay = this.ztunnelMsOf(ztunnel.metadata.name);
+    let applied: XdsPush | undefined;
+    for (const p of this.pushes) {
+      if (p.at + delay > at) break;
+      applied = p;
+    }
+    return applied;
+  }
+
   /** The endpoints of a Service a proxy's Envoy has from its last ACKed push, undefined when none. */
   ackedEndpoints(pod: Pod, service: string, at: number): readonly ShardEndpoint[] | undefined {
     const { acked } = this.stateOf(pod, at);
@@ -209,8 +234,12 @@ export function xdsTimingFrom(
   params: Readonly<Record<string, string>>,
   base: XdsTiming = DEFAULT_XDS_TIMING,
 ): XdsTiming {
-  const t: XdsTiming = { ...base, ackMsByPod: { ...base.ackMsByPod } };
-  const num = (k: keyof Omit<XdsTiming, 'ackMsByPod'>) => {
+  const t: XdsTiming = {
+    ...base,
+    ackMsByPod: { ...base.ackMsByPod },
+    ztunnelMsByPod: { ...base.ztunnelMsByPod },
+  };
+  const num = (k: keyof Omit<XdsTiming, 'ackMsByPod' | 'ztunnelMsByPod'>) => {
     const raw = params[k];
     if (raw === undefined) return;
     const v = Number(raw);
@@ -223,5 +252,6 @@ export function xdsTimingFrom(
   num('debounceMaxMs');
   num('pushQueueMs');
   num('ackMs');
+  num('ztunnelMs');
   return t;
 }

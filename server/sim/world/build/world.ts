@@ -170,6 +170,11 @@ export class World {
     return node;
   }
 
+  /** Every pod entry of a namespace, the removed ones too (oldest first). */
+  entriesIn(ns: string): readonly PodEntry[] {
+    return this.pods.get(ns) ?? [];
+  }
+
   livePods(ns?: string): PodEntry[] {
     const lists = ns === undefined ? [...this.pods.values()] : [this.pods.get(ns) ?? []];
     return lists.flat().filter((e) => !e.removed && e.pod !== undefined);
