@@ -35,6 +35,7 @@ const ROUTES: readonly [RegExp, string[], () => Promise<RouteModule>][] = [
   [/^\/api\/session$/, [], () => import('../app/api/session/route')],
   [/^\/api\/session\/logout$/, [], () => import('../app/api/session/logout/route')],
   [/^\/api\/health$/, [], () => import('../app/api/health/route')],
+  [/^\/api\/metrics$/, [], () => import('../app/api/metrics/route')],
 ];
 
 export interface RouteServer {
