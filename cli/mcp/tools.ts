@@ -179,7 +179,7 @@ export async function unscopedProxies(
   });
   return {
     ok: true,
-    summary: `${data.totals.unscopedProxies} of ${data.totals.proxies} proxies carry the whole mesh (no Sidecar selects them)${data.totals.sidecarUnknown > 0 ? `, ${data.totals.sidecarUnknown} unknown` : ''}; Scoping proposes ${data.sidecars.length} Sidecars.`,
+    summary: `${a.namespace ? `${data.namespaces.reduce((n, x) => n + x.unscopedProxies, 0)} proxies in ${a.namespace}, ` : ''}${data.totals.unscopedProxies} of ${data.totals.proxies} in the mesh carry the whole mesh (no Sidecar selects them)${data.totals.sidecarUnknown > 0 ? `, ${data.totals.sidecarUnknown} unknown` : ''}; Scoping proposes ${data.sidecars.length} Sidecars${a.namespace ? ` for ${a.namespace}` : ''}.`,
     data,
   };
 }
