@@ -44,6 +44,10 @@ const COMMANDS: Record<string, { summary: string; load: () => Promise<CommandMod
     summary: 'report --url URL [--out DIR] [--pdf] [...]    screenshot report of a running meshdx',
     load: () => import('./commands/report'),
   },
+  mcp: {
+    summary: 'mcp --url URL [--listen PORT] [--token-file F] read-only MCP server over a dashboard',
+    load: () => import('./commands/mcp'),
+  },
 };
 
 function usage(): string {

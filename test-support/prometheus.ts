@@ -7,6 +7,8 @@ import { EVENT_WAIT_GUARD_MS } from './deadlines';
 
 /** Debian's Prometheus (package `prometheus`), installed by .ci/run and scripts/ensure-tools. */
 export const PROMETHEUS_BIN = process.env.PROMETHEUS_PATH ?? '/usr/bin/prometheus';
+/** Prometheus' own checker, beside it in the same package. */
+export const PROMTOOL_BIN = path.join(path.dirname(PROMETHEUS_BIN), 'promtool');
 
 export interface RunningPrometheus {
   url: string;
@@ -25,6 +27,8 @@ export async function startPrometheus(target: {
   hostPort: string;
   metricsPath: string;
   scrapeSeconds: number;
+  /** The scrape job's name (its `job` label). */
+  job?: string;
 }): Promise<RunningPrometheus> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'meshdx-prometheus-'));
   const config = path.join(dir, 'prometheus.yml');
@@ -35,7 +39,7 @@ export async function startPrometheus(target: {
       `  scrape_interval: ${target.scrapeSeconds}s`,
       `  evaluation_interval: ${target.scrapeSeconds}s`,
       'scrape_configs:',
-      '  - job_name: kube-state-metrics',
+      `  - job_name: ${target.job ?? 'kube-state-metrics'}`,
       `    metrics_path: ${target.metricsPath}`,
       '    static_configs:',
       `      - targets: ['${target.hostPort}']`,
@@ -115,4 +119,6 @@ export async function waitForQuery(
 export function requirePrometheus(): void {
   if (!fs.existsSync(PROMETHEUS_BIN))
     throw new Error(`prometheus tests need ${PROMETHEUS_BIN} (apt-get install -y prometheus)`);
+  if (!fs.existsSync(PROMTOOL_BIN))
+    throw new Error(`prometheus tests need ${PROMTOOL_BIN} (apt-get install -y prometheus)`);
 }

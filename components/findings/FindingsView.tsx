@@ -7,7 +7,7 @@ import { QueryBoundary } from '../data/QueryBoundary';
 import { useViewState } from '../data/useViewState';
 import { Badge, Card } from '../ui/Card';
 import { FilterBar, SelectFilter } from '../ui/Filters';
-import { narrowGroups } from '../../lib/findings/group';
+import { findingsShown } from '../../lib/findings/view-filter';
 import { GroupList } from './GroupList';
 import { countByCode, sortFindings } from './summary';
 import { useClusterContext } from '../data/useClusterContext';
@@ -16,8 +16,6 @@ import { ReportTime } from '../ui/ReportTime';
 import { FindingTable } from './FindingTable';
 import { IstiodNote } from './IstiodNote';
 import { istioApplicabilityText } from '../../lib/findings/istiod';
-import { findingNamespace } from '../../lib/findings/links';
-import type { FindingSubject } from '../../lib/findings/types';
 import { counted } from '../../lib/text-list';
 
 const tone = { error: 'bad', warning: 'warn', info: 'info' } as const;
@@ -33,23 +31,11 @@ export function FindingsView() {
       {(report) => {
         const titles = new Map(report.catalog.map((c) => [c.code, c]));
         const domains = new Map(report.catalog.map((c) => [c.code, c.domain]));
-        // a finding is in a namespace by its subject's namespace, or the Namespace it is about
-        const inScope = (f: { subject: FindingSubject }) =>
-          !state.namespace || findingNamespace(f.subject) === state.namespace;
-        const inNamespace = report.findings.filter(inScope);
+        // what the view shows of the report for its URL state (lib/findings/view-filter.ts)
+        const shown = findingsShown(report, state);
+        const { inNamespace, groups, namespaces } = shown;
         const codes = countByCode(inNamespace, report.catalog);
-        const rows = sortFindings(inNamespace).filter(
-          (f) =>
-            (!state.code || f.code === state.code) &&
-            (!state.severity || f.severity === state.severity),
-        );
-        const groups = narrowGroups(
-          (report.groups ?? []).filter((g) => !state.code || g.code === state.code),
-          inScope,
-        ).filter((g) => !state.severity || g.severity === state.severity);
-        const namespaces = [
-          ...new Set(report.findings.flatMap((f) => findingNamespace(f.subject) ?? [])),
-        ].sort();
+        const rows = sortFindings(shown.rows);
         // each code's Istio versions, and whether they take in the cluster's istiod
         const istioText = (code: string) => {
           const e = titles.get(code);
@@ -61,7 +47,7 @@ export function FindingsView() {
             <ReportTime at={report.generatedAt} what="Findings" />
             <IstiodNote
               istiod={report.istiod}
-              notApplicable={(report.istiod?.notApplicable ?? []).filter(inScope)}
+              notApplicable={shown.notApplicable}
               catalog={titles}
             />
             <Card

@@ -49,6 +49,7 @@ export const ROUTE_PARAMS = {
     query: { namespace: 'namespace', service: 'text', ip: 'ip', format: 'format', ...WINDOW },
   },
   '/api/inventory': { query: { namespace: 'namespace' } },
+  '/api/metrics': { query: {} },
   '/api/pods': {
     query: { namespace: 'namespace', ip: 'ip', meshed: 'flag', q: 'text', limit: 'limit' },
   },

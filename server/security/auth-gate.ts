@@ -8,13 +8,14 @@ import { cookieValue, SESSION_COOKIE } from '../auth/session';
 import type { AuthSettings } from '../auth/identity';
 import { isApiPath, type Refusal } from './guard';
 
-/** Paths served without an identity: the login itself, the session API, the kubelet's probe, assets. */
+/** Paths served without an identity: the login itself, the session API, the kubelet's probe, the Prometheus scrape, assets. */
 export function isOpenPath(pathname: string): boolean {
   return (
     pathname === '/login' ||
     pathname === '/api/session' ||
     pathname === '/api/session/logout' ||
     pathname === '/api/health' ||
+    pathname === '/api/metrics' ||
     pathname.startsWith('/_next/') ||
     pathname === '/favicon.ico'
   );

@@ -179,6 +179,36 @@ describe('meshdx: help and wrong flags, from the real command line', () => {
     );
   }, 120_000);
 
+  it('meshdx mcp: its usage, a wrong flag, a missing --url, a bad port, a token file over HTTP', async () => {
+    const [help, bogus] = await Promise.all([
+      meshdx(['mcp', '--url', 'http://127.0.0.1:3000', '--help']),
+      meshdx(['mcp', '--url', 'http://127.0.0.1:3000', '--bogus']),
+    ]);
+    expect(help.code).toBe(0);
+    expect(help.stderr).toBe('');
+    expect(help.stdout).toMatch(/^usage: meshdx mcp --url URL /);
+    expectUsageError(bogus, 'mcp', 'unknown option --bogus');
+    fs.writeFileSync(path.join(dir, 'token'), 'abc\n');
+    const cases: [string[], string][] = [
+      [[], '--url is required'],
+      [['--url'], '--url needs a value'],
+      [['--url', 'ftp://x'], 'only http:// and https://'],
+      [['--url', 'http://127.0.0.1:3000', '--listen', '0'], '--listen wants a port number'],
+      [['--url', 'http://127.0.0.1:3000', '--host', '0.0.0.0'], '--host is for --listen'],
+      [
+        ['--url', 'http://127.0.0.1:3000', '--listen', '3600', '--token-file', 'token'],
+        '--token-file is for stdio',
+      ],
+      [['--url', 'http://127.0.0.1:3000', '--token-file', 'none'], '--token-file none: ENOENT'],
+      [['--url', 'http://127.0.0.1:3000', 'extra'], 'unexpected argument extra'],
+    ];
+    for (const [args, reason] of cases) {
+      const io = fakeIO(dir);
+      const code = await main(['mcp', ...args], io);
+      expectUsageError({ code, stdout: io.out, stderr: io.err }, 'mcp', reason);
+    }
+  });
+
   it('reads what follows `--` as files, help included', async () => {
     const [r, f] = await Promise.all([
       meshdx(['timeline', '--', '-h']),

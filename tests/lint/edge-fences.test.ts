@@ -36,7 +36,9 @@ describe('cli/ is fenced from server/ (eslint.config.mjs)', () => {
     const code = [
       "import { parseAccessLog } from '../../lib/accesslog/parser';",
       "import { io } from '../io';",
-      'export const all = [parseAccessLog, io];',
+      // the MCP SDK's server side is a package (meshdx mcp), not meshdx's server/
+      "import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';",
+      'export const all = [parseAccessLog, io, McpServer];',
     ].join('\n');
     expect(await refused('cli/commands/probe.ts', code)).toEqual([]);
     const test =

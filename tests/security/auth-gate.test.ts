@@ -32,12 +32,13 @@ describe('the proxy’s identity gate', () => {
     ).toBeNull();
   });
 
-  it('the login, the session API, the kubelet probe and assets are open in every mode', () => {
+  it('the login, the session API, the kubelet probe, the scrape and assets are open in every mode', () => {
     for (const p of [
       '/login',
       '/api/session',
       '/api/session/logout',
       '/api/health',
+      '/api/metrics',
       '/_next/static/x.js',
     ])
       for (const mode of ['token', 'header'] as const)
