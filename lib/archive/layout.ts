@@ -27,6 +27,13 @@ export const TOP_LEVEL = [
   'cni',
 ];
 
+/**
+ * The cluster's events as the API served them (a List YAML, with their exact times), beside
+ * istioctl's `cluster/events` table (ages, to the second at best): what `meshdx gather` adds to
+ * its `meshdx/` folder, read instead of the table where it is there.
+ */
+export const GATHERED_EVENTS_FILE = 'meshdx/events.yaml';
+
 /** The files of a proxy's folder, by what meshdx reads them for. */
 export type ProxyFileKind =
   | 'configDump'

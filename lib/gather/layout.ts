@@ -93,6 +93,12 @@ export const ISTIOD_DEBUG_FILES: readonly string[] = [
   'debug/ambientz',
 ];
 
+/**
+ * istiod's own Prometheus metrics (pilot's :15014 `/metrics`), kept beside its debug folder as
+ * `istio/<ns>/<pod>/metrics` (istioctl names the file after the URL it asked).
+ */
+export const ISTIOD_METRICS_FILE = 'metrics';
+
 /** The Envoy config dump sections left out of an archive: the proxy's certificates and keys. */
 export function isSecretsSection(type: unknown): boolean {
   return typeof type === 'string' && /\.SecretsConfigDump$/.test(type);

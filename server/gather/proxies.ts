@@ -10,6 +10,7 @@ import { configDumpWithoutSecrets } from '../../lib/gather/config-dump';
 import type { GatherSkipped, GatherUnreachable } from '../../lib/gather/extras';
 import {
   ISTIOD_DEBUG_FILES,
+  ISTIOD_METRICS_FILE,
   PROXY_ADMIN_FILES,
   PROXY_LOG_FILE,
   ZTUNNEL_ADMIN_FILES,
@@ -155,7 +156,7 @@ async function captureLog(c: CaptureContext, pod: Pod, container: string, entry:
 export async function captureIstiod(c: CaptureContext, pod: Pod): Promise<void> {
   const ns = pod.metadata.namespace ?? 'istio-system';
   const name = pod.metadata.name;
-  for (const file of ISTIOD_DEBUG_FILES) {
+  for (const file of [...ISTIOD_DEBUG_FILES, ISTIOD_METRICS_FILE]) {
     let res: BytesResponse;
     try {
       res = await portForwardGetBytes(c.kc, ns, name, ISTIOD_PORT, `/${file}`, {
