@@ -6,7 +6,22 @@
  * log covers only the window istioctl was given, and may have been cut by it.
  */
 
-/** `tailLines`, `sinceTime` (by each line's leading RFC 3339 time when it has one) and `limitBytes`. */
+/**
+ * When a line of the log was written, as near as the line says: the kubelet's own time is not
+ * kept (istioctl reads logs without --timestamps), so the line's leading RFC 3339 time (Istio's
+ * agent and Envoy's own log), else an access record's start (`[2026-...]` in Envoy's default
+ * text format, `"start_time"` in its JSON one). Null: the line carries no time.
+ */
+function lineTime(line: string): number | null {
+  const m =
+    /^(\d{4}-\d\d-\d\dT[\d:.]+Z)/.exec(line) ??
+    /^\[(\d{4}-\d\d-\d\dT[\d:.]+Z)\]/.exec(line) ??
+    /^\{.*?"start_time":"(\d{4}-\d\d-\d\dT[\d:.]+Z)"/.exec(line);
+  const t = m?.[1] ? Date.parse(m[1]) : NaN;
+  return Number.isNaN(t) ? null : t;
+}
+
+/** `tailLines`, `sinceTime` (by each line's own time when it has one) and `limitBytes`. */
 export function logSlice(text: string, q: URLSearchParams): string {
   let lines = text.split('\n');
   if (lines[lines.length - 1] === '') lines.pop();
@@ -15,8 +30,8 @@ export function logSlice(text: string, q: URLSearchParams): string {
     const t = Date.parse(since);
     if (!Number.isNaN(t))
       lines = lines.filter((l) => {
-        const m = /^(\d{4}-\d\d-\d\dT[\d:.]+Z)/.exec(l);
-        return !m?.[1] || Date.parse(m[1]) >= t;
+        const at = lineTime(l);
+        return at === null || at >= t;
       });
   }
   const tail = q.get('tailLines');
