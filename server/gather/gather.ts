@@ -1,6 +1,6 @@
 /**
  * `meshdx gather`: one cluster's evidence written as an `istioctl bug-report` archive (the layout
- * of lib/gather/layout.ts, so anything that reads istioctl's archive reads it), plus what only
+ * of lib/archive/layout.ts, so anything that reads istioctl's archive reads it), plus what only
  * meshdx keeps (lib/gather/extras.ts): the history store's pod IP intervals and recorded failing
  * requests of the window. Read-only, through the runtime's client code (server/kube, the same
  * port-forward and pods/log reads), within meshdx's request budget (server/kube/budget.ts), one
@@ -12,7 +12,6 @@ import packageJson from '../../package.json';
 import type { KubeEvent, KubeObject, Pod } from '../../lib/kube/types';
 import { hasProxy, podProxy } from '../../lib/dataplane/proxy-container';
 import { isZtunnelPod } from '../../lib/dataplane/mode';
-import { GATHERED_EVENTS_FILE } from '../../lib/archive/layout';
 import { eventsTable } from '../../lib/gather/events-table';
 import {
   GATHER_FAILURES,
@@ -23,7 +22,7 @@ import {
   type GatherManifest,
   type GatherSkipped,
 } from '../../lib/gather/extras';
-import { clusterEntry, proxyEntry, topEntry } from '../../lib/gather/layout';
+import { clusterEntry, GATHERED_EVENTS_FILE, proxyEntry, topEntry } from '../../lib/archive/layout';
 import {
   LIST_YAML_HEAD,
   LIST_YAML_NO_ITEMS,

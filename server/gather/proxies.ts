@@ -10,6 +10,7 @@ import { configDumpWithoutSecrets } from '../../lib/gather/config-dump';
 import type { GatherSkipped, GatherUnreachable } from '../../lib/gather/extras';
 import {
   ISTIOD_DEBUG_FILES,
+  ISTIOD_LOG_FILE,
   ISTIOD_METRICS_FILE,
   PROXY_ADMIN_FILES,
   PROXY_LOG_FILE,
@@ -17,7 +18,7 @@ import {
   istiodEntry,
   joinedProxyLog,
   proxyEntry,
-} from '../../lib/gather/layout';
+} from '../../lib/archive/layout';
 import { failureReason } from '../envoy/reason';
 import { isKubeError } from '../kube/errors';
 import { podLogs } from '../kube/logs';
@@ -187,5 +188,5 @@ export async function captureIstiod(c: CaptureContext, pod: Pod): Promise<void> 
     }
     await c.out.add(istiodEntry(ns, name, file), res.bytes);
   }
-  await captureLog(c, pod, 'discovery', istiodEntry(ns, name, 'discovery.log'));
+  await captureLog(c, pod, 'discovery', istiodEntry(ns, name, ISTIOD_LOG_FILE));
 }
