@@ -21,18 +21,22 @@ function lineTime(line: string): number | null {
   return Number.isNaN(t) ? null : t;
 }
 
-/** `tailLines`, `sinceTime` (by each line's own time when it has one) and `limitBytes`. */
+/** `tailLines`, `sinceTime` (by the time each line, or the entry it continues, prints) and `limitBytes`. */
 export function logSlice(text: string, q: URLSearchParams): string {
   let lines = text.split('\n');
   if (lines[lines.length - 1] === '') lines.pop();
   const since = q.get('sinceTime');
   if (since) {
     const t = Date.parse(since);
-    if (!Number.isNaN(t))
+    if (!Number.isNaN(t)) {
+      // a line without a time continues the entry before it (the agent's multi-line mesh
+      // config): it goes with that entry; one before any timed line is kept
+      let entry: number | null = null;
       lines = lines.filter((l) => {
-        const at = lineTime(l);
-        return at === null || at >= t;
+        entry = lineTime(l) ?? entry;
+        return entry === null || entry >= t;
       });
+    }
   }
   const tail = q.get('tailLines');
   if (tail && /^\d+$/.test(tail)) lines = lines.slice(Math.max(0, lines.length - Number(tail)));
