@@ -127,6 +127,14 @@ export default defineConfig({
         env,
       };
     }),
+    // an archive gathered of phantom-503, served by `meshdx open` (e2e/archive-open.spec.ts)
+    {
+      command: `${path.join(root, 'node_modules', '.bin', 'tsx')} e2e/fixtures/archive-server.ts --port ${PORTS.archive}`,
+      url: `http://127.0.0.1:${PORTS.archive}/api/cluster`,
+      timeout: 240_000,
+      reuseExistingServer: false,
+      env,
+    },
     // the demo on the wall clock with a real Prometheus scraping it every second (Debian's
     // package, which `npm test` and .ci/run install; without it this server fails to start,
     // naming the missing binary)

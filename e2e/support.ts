@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { waitForData } from '../cli/report/capture';
 
-/** Ports from MESHDX_E2E_PORT (default 3107) up to +7, so two checkouts can run their e2e at once. */
+/** Ports from MESHDX_E2E_PORT (default 3107) up to +8, so two checkouts can run their e2e at once. */
 const first = Number(process.env.MESHDX_E2E_PORT ?? 3107);
 export const PORTS = {
   demo: first,
@@ -25,6 +25,8 @@ export const PORTS = {
    * the others instead of after the clock specs, whose clusters they would move.
    */
   rolloutDemo: first + 7,
+  /** `meshdx open` on an archive gathered of phantom-503 (e2e/fixtures/archive-server.ts). */
+  archive: first + 8,
 };
 /** Where each demo's simulators write their kubeconfigs (`npm run demo -- --data-dir`). */
 export const DEMO_DATA = {

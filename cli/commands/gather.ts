@@ -11,7 +11,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { parseSince } from '../../lib/gather/layout';
+import { parseSince } from '../../lib/gather/since';
 import { podKey } from '../../lib/refs/pod-ref';
 import { namespaceProblem } from '../../lib/refs/ref-error';
 import type { CliCommand, CliIO } from '../io';

@@ -5,7 +5,13 @@
  * start with `bug-report/` as istioctl writes them; an archive repacked from the unpacked folder
  * (or one made with `--dir`) may have another first folder or none: the root is the folder
  * under which these names are found.
+ *
+ * One description for both sides: the reader (archiveLayout, what `meshdx open` and the CLI
+ * find in any archive) and the writer (the entry names `meshdx gather` writes, under
+ * `bug-report/` as istioctl does; istio/istio tools/bug-report pkg/bugreport, pkg/content,
+ * pkg/common; ../shared/fixtures/bug_report/istioctl-bug-report-archive-structure.md).
  */
+import { podKey } from '../refs/pod-ref';
 import type { ArchiveEntry } from './contents';
 
 /**
@@ -27,6 +33,26 @@ export const TOP_LEVEL = [
   'cni',
 ];
 
+/**
+ * The cluster's events as the API served them (a List YAML, with their exact times), beside
+ * istioctl's `cluster/events` table (ages, to the second at best): what `meshdx gather` adds to
+ * its `meshdx/` folder, read instead of the table where it is there.
+ */
+export const GATHERED_EVENTS_FILE = 'meshdx/events.yaml';
+
+/** A sidecar's config dump file: the name holds `?include_eds` literally (with endpoints). */
+export const CONFIG_DUMP_WITH_EDS = 'config_dump?include_eds';
+/** The proxy container's log, with the previous container's appended when it restarted. */
+export const PROXY_LOG_FILE = 'istio-proxy.log';
+/** istiod's discovery container log in its folder. */
+export const ISTIOD_LOG_FILE = 'discovery.log';
+
+/**
+ * istiod's own Prometheus metrics (pilot's :15014 `/metrics`), kept beside its debug folder as
+ * `istio/<ns>/<pod>/metrics` (istioctl names the file after the URL it asked).
+ */
+export const ISTIOD_METRICS_FILE = 'metrics';
+
 /** The files of a proxy's folder, by what meshdx reads them for. */
 export type ProxyFileKind =
   | 'configDump'
@@ -41,11 +67,11 @@ export type ProxyFileKind =
   | 'netstat';
 
 const PROXY_FILES: Record<string, ProxyFileKind> = {
-  'config_dump?include_eds': 'configDump',
+  [CONFIG_DUMP_WITH_EDS]: 'configDump',
   config_dump: 'configDump',
   clusters: 'clusters',
   'stats/prometheus': 'stats',
-  'istio-proxy.log': 'log',
+  [PROXY_LOG_FILE]: 'log',
   server_info: 'serverInfo',
   listeners: 'listeners',
   certs: 'certs',
@@ -141,9 +167,9 @@ export function archiveLayout(entries: ArchiveEntry[]): ArchiveLayout {
       const kind = PROXY_FILES[file];
       // `config_dump?include_eds` wins over a plain `config_dump` when a folder has both
       if (kind === 'configDump') {
-        if (file === 'config_dump?include_eds' || !p.files.configDump) {
+        if (file === CONFIG_DUMP_WITH_EDS || !p.files.configDump) {
           p.files.configDump = rel;
-          p.edsIncluded = file === 'config_dump?include_eds';
+          p.edsIncluded = file === CONFIG_DUMP_WITH_EDS;
         }
       } else if (kind) p.files[kind] = rel;
       else layout.other.push(rel);
@@ -153,12 +179,101 @@ export function archiveLayout(entries: ArchiveEntry[]): ArchiveLayout {
       istiods.set(key, d);
       const file = parts.slice(3).join('/');
       if (parts[3] === 'debug' && parts.length === 5 && parts[4]) d.debug[parts[4]] = rel;
-      else if (file === 'discovery.log') d.log = rel;
-      else if (file === 'metrics') d.metrics = rel;
+      else if (file === ISTIOD_LOG_FILE) d.log = rel;
+      else if (file === ISTIOD_METRICS_FILE) d.metrics = rel;
       else layout.other.push(rel);
     } else layout.other.push(rel);
   }
   layout.proxies = [...proxies.values()];
   layout.istiods = [...istiods.values()];
   return layout;
+}
+
+/* What `meshdx gather` writes, named as istioctl names it. */
+
+export const ARCHIVE_ROOT = 'bug-report';
+
+/** A file of the cluster folder (`cluster/k8s-resources`, `cluster/events`...). */
+export function clusterEntry(file: string): string {
+  return `${ARCHIVE_ROOT}/cluster/${file}`;
+}
+
+/** A file of one proxy's folder (`proxies/<ns>/<pod>/<file>`). */
+export function proxyEntry(namespace: string, pod: string, file: string): string {
+  return `${ARCHIVE_ROOT}/proxies/${podKey(namespace, pod)}/${file}`;
+}
+
+/** A file of one istiod replica's folder (`istio/<ns>/<pod>/<file>`). */
+export function istiodEntry(namespace: string, pod: string, file: string): string {
+  return `${ARCHIVE_ROOT}/istio/${podKey(namespace, pod)}/${file}`;
+}
+
+/** An entry at the archive's top (`versions`, `bug-report.log`). */
+export function topEntry(file: string): string {
+  return `${ARCHIVE_ROOT}/${file}`;
+}
+
+/**
+ * What a sidecar's, gateway's or waypoint's Envoy admin gives, by the archive file it is kept in:
+ * the full config dump with EDS (the file name holds `?include_eds` literally), Envoy's text
+ * /clusters, its Prometheus stats and server_info.
+ */
+export const PROXY_ADMIN_FILES: readonly { file: string; path: string }[] = [
+  { file: CONFIG_DUMP_WITH_EDS, path: `/${CONFIG_DUMP_WITH_EDS}` },
+  { file: 'clusters', path: '/clusters' },
+  { file: 'stats/prometheus', path: '/stats/prometheus' },
+  { file: 'server_info', path: '/server_info' },
+];
+
+/** A ztunnel pod's folder holds its admin's /config_dump only (ambient). */
+export const ZTUNNEL_ADMIN_FILES: readonly { file: string; path: string }[] = [
+  { file: 'config_dump', path: '/config_dump' },
+];
+
+/** The separators istioctl writes around a restarted container's previous log. */
+export const PREVIOUS_LOG_PRESENT =
+  '========= Previous log present (appended at the end) =========';
+export const PREVIOUS_LOG = '========= Previous log =========';
+
+/** The current log, then the previous container's when there is one, as istioctl joins them. */
+export function joinedProxyLog(current: string, previous: string | null): string {
+  if (previous === null || previous.trim() === '') return current;
+  return `${PREVIOUS_LOG_PRESENT}\n\n${current}\n\n${PREVIOUS_LOG}\n\n${previous}`;
+}
+
+/** The current log and the previous container's (null: none) of a joined istio-proxy.log. */
+export function splitProxyLog(text: string): { current: string; previous: string | null } {
+  if (!text.startsWith(PREVIOUS_LOG_PRESENT)) return { current: text, previous: null };
+  const rest = text.slice(PREVIOUS_LOG_PRESENT.length).replace(/^\r?\n/, '');
+  const at = rest.indexOf(PREVIOUS_LOG);
+  if (at < 0) return { current: rest, previous: null };
+  return {
+    current: rest.slice(0, at),
+    previous: rest.slice(at + PREVIOUS_LOG.length).replace(/^\r?\n/, ''),
+  };
+}
+
+/** istiod's debug endpoints a bug-report keeps (pilot's :15014 `/debug/<name>`). */
+export const ISTIOD_DEBUG_FILES: readonly string[] = [
+  'debug/adsz',
+  'debug/syncz',
+  'debug/registryz',
+  'debug/endpointz',
+  'debug/endpointShardz',
+  'debug/configz',
+  'debug/resourcesz',
+  'debug/authorizationz',
+  'debug/push_status',
+  'debug/inject',
+  'debug/mesh',
+  'debug/networkz',
+  'debug/telemetryz',
+  'debug/clusterz',
+  'debug/instancesz',
+  'debug/ambientz',
+];
+
+/** The Envoy config dump sections left out of an archive: the proxy's certificates and keys. */
+export function isSecretsSection(type: unknown): boolean {
+  return typeof type === 'string' && /\.SecretsConfigDump$/.test(type);
 }

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { archivePath } from './layout';
+import { archivePath, GATHERED_EVENTS_FILE } from './layout';
 import { describe, expect, it } from 'vitest';
 import {
   ARCHIVE_PROXIES,
@@ -123,6 +123,45 @@ describe('an istioctl bug-report archive of real files, indexed', () => {
     // the newest status time of the pods it holds
     expect(dumped.capture.how).toMatch(/newest timestamp in the archive’s objects/);
     expect(dumped.capture.time).not.toBeNull();
+  });
+
+  it('dates it by its files though a node put an object a little past them, by its objects when the files are far older', async () => {
+    const newestObject = (await indexOf(bugReportEntries({ mtime: new Date(0) }))).capture.time;
+    expect(newestObject).not.toBeNull();
+    const at = (ms: number) => new Date((newestObject?.getTime() ?? 0) + ms);
+    // a kubelet's clock a minute ahead of the machine that wrote the files
+    const skewed = await indexOf(bugReportEntries({ mtime: at(-60_000) }));
+    expect(skewed.capture.time?.toISOString()).toBe(at(-60_000).toISOString());
+    expect(skewed.capture.how).toMatch(/newest file time/);
+    // files an hour older than what they hold: repacked with fixed times
+    const repacked = await indexOf(bugReportEntries({ mtime: at(-3_600_000) }));
+    expect(repacked.capture.time?.toISOString()).toBe(newestObject?.toISOString());
+    expect(repacked.capture.how).toMatch(/later than its file times/);
+  });
+
+  it("reads a gathered archive's events with their exact times instead of the table's ages", async () => {
+    const table = (await indexOf()).events ?? [];
+    expect(table.length).toBeGreaterThan(0);
+    const exact = {
+      apiVersion: 'v1',
+      kind: 'Event',
+      metadata: { name: 'p.1', namespace: 'default' },
+      involvedObject: { kind: 'Pod', name: 'p', namespace: 'default' },
+      reason: 'Unhealthy',
+      type: 'Warning',
+      message: 'Readiness probe failed',
+      firstTimestamp: '2026-03-04T05:01:02Z',
+      lastTimestamp: '2026-03-04T05:03:04Z',
+      count: 3,
+    };
+    const ix = await indexOf([
+      ...bugReportEntries(),
+      {
+        name: `bug-report/${GATHERED_EVENTS_FILE}`,
+        body: `apiVersion: v1\nkind: List\nitems:\n- ${JSON.stringify(exact)}\n`,
+      },
+    ]);
+    expect(ix.events).toEqual([exact]);
   });
 
   it('reads the same archive unpacked, as a folder, whatever its first folder is named', async () => {

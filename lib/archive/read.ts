@@ -6,6 +6,7 @@ import { readArchiveFolder, type ArchiveFs } from './folder';
 import {
   archiveLayout,
   archivePath,
+  GATHERED_EVENTS_FILE,
   type ArchiveIstiod,
   type ArchiveLayout,
   type ArchiveProxy,
@@ -89,6 +90,9 @@ function newestObjectTime(objects: KubeObject[]): number | null {
   return newest;
 }
 
+/** How far a node's clock may run ahead of the machine that wrote the archive's files. */
+const CLOCK_SKEW_MS = 5 * 60 * 1000;
+
 function captureOf(entries: ArchiveEntry[], objects: KubeObject[]): ArchiveCapture {
   let newest: number | null = null;
   for (const e of entries) {
@@ -96,7 +100,10 @@ function captureOf(entries: ArchiveEntry[], objects: KubeObject[]): ArchiveCaptu
     if (t !== undefined && (newest === null || t > newest)) newest = t;
   }
   const fromObjects = newestObjectTime(objects);
-  if (newest !== null && (fromObjects === null || newest >= fromObjects))
+  // an object's time a little past the files' (a node's clock ahead of the capturing machine's)
+  // does not make the file times wrong; only one far past them does (an archive repacked with
+  // fixed file times, as reproducible tars have)
+  if (newest !== null && (fromObjects === null || newest + CLOCK_SKEW_MS >= fromObjects))
     return {
       time: new Date(newest),
       how: 'the newest file time in the archive (istioctl writes each file as it gathers it)',
@@ -142,6 +149,16 @@ export async function indexArchive(contents: ArchiveContents, name: string): Pro
     const table = parseEventsTable((await read(eventsRel)).toString('utf8'), capture.time);
     events = table.events;
     parseProblems.push(...table.problems.map((p) => ({ ...p, entry: eventsRel })));
+  }
+  // a gathered archive's events with their exact times: the table's ages are rounded (a pod's
+  // probe failures minutes ago are to the minute), the times the views line them up by are not
+  if (layout.other.includes(GATHERED_EVENTS_FILE)) {
+    const exact = collectArchiveObjects([
+      { entry: GATHERED_EVENTS_FILE, text: (await read(GATHERED_EVENTS_FILE)).toString('utf8') },
+    ]);
+    if (exact.problems.length === 0)
+      events = exact.objects.filter((o): o is KubeEvent => o.kind === 'Event');
+    else parseProblems.push(...exact.problems);
   }
   const missing: ArchiveMissing[] = [];
   // istioctl writes no file for an empty answer: with the cluster dump there (k8s-resources), a

@@ -3,7 +3,7 @@
  * SecretsConfigDump (the proxy's certificates and keys, which meshdx never keeps), the rest as
  * Envoy wrote it. Envoy writes the dump as `{"configs": [...]}` with a `@type` per section.
  */
-import { isSecretsSection } from './layout';
+import { isSecretsSection } from '../archive/layout';
 
 export type CleanDump = { text: string; droppedSecrets: boolean } | { error: string };
 

@@ -5,13 +5,8 @@ import type { KubeEvent } from '../kube/types';
 import { configDumpWithoutSecrets } from './config-dump';
 import { humanDuration } from '../kube/kubectl-events';
 import { eventsTable } from './events-table';
-import {
-  joinedProxyLog,
-  parseSince,
-  PREVIOUS_LOG,
-  PREVIOUS_LOG_PRESENT,
-  proxyEntry,
-} from './layout';
+import { joinedProxyLog, PREVIOUS_LOG, PREVIOUS_LOG_PRESENT, proxyEntry } from '../archive/layout';
+import { parseSince } from './since';
 import { LIST_YAML_HEAD, LIST_YAML_TAIL, listYamlItems } from './list-yaml';
 
 const S = 1000;

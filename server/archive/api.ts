@@ -5,21 +5,23 @@
  * `istio-proxy.log`, pods/proxy and pods/portforward for the proxies' Envoy admin and
  * Prometheus listener and istiod's debug port, from their files. meshdx reaches it through the
  * same client code as any cluster: a kubeconfig context per archive is the only difference.
- * Its `Date` header is the archive's capture time (plus the time since it opened), so the
+ * Its `Date` header is the archive's capture time (it does not run on), so the
  * runtime's clock is the capture's. `GET /meshdx/archive` says what it serves, when it was
  * captured and what it lacks.
  */
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { WebSocketServer, type RawData, type WebSocket } from 'ws';
-import { ARCHIVE_PLATFORM, type ArchiveInfo } from '../../lib/api/cluster';
+import { ARCHIVE_PLATFORM } from '../../lib/api/cluster';
 import type { ArchiveIndex } from '../../lib/archive/read';
 import type { KubeObject } from '../../lib/kube/types';
-import { ServedArchiveObjects, ISTIO_VERSIONS } from './objects';
+import { BUILT_IN_GROUPS, ServedArchiveObjects, ISTIO_VERSIONS } from './objects';
 import { logSlice } from './pod-log';
-import { splitProxyLog } from '../../lib/gather/layout';
+import { archivePath, PROXY_LOG_FILE, splitProxyLog } from '../../lib/archive/layout';
 import { envoyAdminAnswer, istiodDebugAnswer, type ArchivePortAnswer } from './proxy-files';
 import { fieldSelectorTest, labelSelectorTest } from './selectors';
+import { GATEWAY_API_GROUP as GATEWAY_API } from '../kube/resources';
+import { archiveSummary, archiveListUnknown } from './unknown';
 
 export interface ArchiveApiServer {
   url: string;
@@ -46,51 +48,11 @@ function json(res: http.ServerResponse, body: unknown): void {
   res.end(JSON.stringify(body));
 }
 
-/** Which resources the archive cannot list whole, and why (a list of them would be a wrong figure). */
-function unknownBecause(index: ArchiveIndex, group: string, plural: string): string | null {
-  const m = (part: string): string | null => {
-    const reason = index.missing.find((x) => x.part === part)?.reason;
-    return reason ? `${part} ${reason}` : null;
-  };
-  if (group.endsWith('istio.io')) return m('cluster/crs');
-  if (plural === 'events') return m('cluster/events');
-  if (
-    ['nodes', 'namespaces', 'customresourcedefinitions'].includes(plural) &&
-    index.layout.cluster['k8s-cluster-resources']
-  )
-    return null;
-  if (plural === 'nodes' && index.layout.cluster.nodes) return null;
-  return m('cluster/k8s-resources');
-}
-
-/** What `GET /meshdx/archive` answers: the archive behind this API server. */
-export function archiveSummary(index: ArchiveIndex): ArchiveInfo {
-  return {
-    name: index.name,
-    format: index.format,
-    capturedAt: index.capture.time?.toISOString() ?? null,
-    capturedHow: index.capture.how,
-    entries: index.entries.length,
-    proxies: index.proxies.length,
-    istiods: index.istiods.length,
-    missing: index.missing,
-    problems: [
-      ...index.problems,
-      ...index.parseProblems.map((p) => ({
-        entry: p.entry,
-        reason: p.reason,
-        message: `line ${p.line}: ${p.message}`,
-      })),
-    ],
-  };
-}
-
 export async function startArchiveApiServer(
   index: ArchiveIndex,
   opts: { port?: number; host?: string } = {},
 ): Promise<ArchiveApiServer> {
   const objects = new ServedArchiveObjects(index);
-  const openedAt = Date.now();
   const captured = index.capture.time?.getTime() ?? null;
   const proxies = new Map(index.proxies.map((p) => [JSON.stringify([p.namespace, p.pod]), p]));
   const istiods = new Map(index.istiods.map((d) => [JSON.stringify([d.namespace, d.pod]), d]));
@@ -136,7 +98,9 @@ export async function startArchiveApiServer(
 
   async function handle(req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
     const url = new URL(req.url ?? '/', 'http://archive');
-    const now = captured === null ? Date.now() : captured + (Date.now() - openedAt);
+    // the archive is one instant: "now" stays its capture time, however long it is open (a
+    // clock that ran on would age every pod and move every window away from what was captured)
+    const now = captured ?? Date.now();
     res.setHeader('Date', new Date(now).toUTCString());
     if (req.method !== 'GET')
       return status(res, 405, 'MethodNotAllowed', `the archive ${index.name} is read-only`);
@@ -162,6 +126,12 @@ export async function startArchiveApiServer(
       // archive kept their objects (a list of them without cluster/crs answers why it cannot)
       for (const g of ['networking.istio.io', 'security.istio.io', 'telemetry.istio.io'])
         groups.set(g, new Set(ISTIO_VERSIONS));
+      // and Kubernetes' own groups are served by every API server, whatever objects it has
+      for (const [g, vs] of BUILT_IN_GROUPS) groups.set(g, new Set(vs));
+      // Gateway API is installed where its CRDs are; an archive without CRDs cannot say, and
+      // serves the group so that its lists answer that (archiveListUnknown), not "not installed"
+      if (!objects.all().some((r) => r.plural === 'customresourcedefinitions'))
+        groups.set(GATEWAY_API, new Set(['v1', 'v1beta1']));
       for (const r of objects.all())
         if (r.group) groups.set(r.group, new Set([...(groups.get(r.group) ?? []), ...r.versions]));
       return json(res, {
@@ -184,13 +154,23 @@ export async function startArchiveApiServer(
     if (plural === 'pods' && rawName && sub === 'log' && ns) {
       const proxy = proxies.get(JSON.stringify([ns, rawName]));
       const container = url.searchParams.get('container') ?? 'istio-proxy';
-      if (!proxy?.files.log || container !== 'istio-proxy')
+      if (!proxy?.files.log || container !== 'istio-proxy') {
+        // why this proxy's log is not there, when the archive says (a window it logged nothing in)
+        const why =
+          container === 'istio-proxy'
+            ? index.missing.find(
+                (x) =>
+                  x.part === archivePath('proxies', ns, rawName, PROXY_LOG_FILE) ||
+                  x.part === `${archivePath('proxies', ns, rawName)}/`,
+              )?.reason
+            : undefined;
         return status(
           res,
           404,
           'NotFound',
-          `the archive ${index.name} holds no ${container} log of ${rawName}: istioctl bug-report keeps the istio-proxy log of the proxies it gathers`,
+          `the archive ${index.name} holds no ${container} log of ${rawName}: ${why ?? 'istioctl bug-report keeps the istio-proxy log of the proxies it gathers'}`,
         );
+      }
       const parts = splitProxyLog((await index.read(proxy.files.log)).toString('utf8'));
       const which = url.searchParams.get('previous') === 'true' ? parts.previous : parts.current;
       if (which === null)
@@ -213,15 +193,15 @@ export async function startArchiveApiServer(
     const watching =
       url.searchParams.get('watch') === 'true' || url.searchParams.get('watch') === '1';
     const r = objects.resource(group, version, plural);
-    if (!r)
+    const why = archiveListUnknown(index, group, plural);
+    if (!r && !(group === GATEWAY_API && why))
       return status(
         res,
         404,
         'NotFound',
         `the server could not find the requested resource (the archive ${index.name} holds no ${group ? `${group}/` : ''}${plural})`,
       );
-    const why = unknownBecause(index, group, plural);
-    if (why)
+    if (why || !r)
       return status(
         res,
         503,

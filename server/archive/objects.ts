@@ -5,7 +5,7 @@
  */
 import type { ArchiveIndex } from '../../lib/archive/read';
 import type { KubeObject } from '../../lib/kube/types';
-import { KIND_RESOURCES } from '../../lib/kube/resource-kinds';
+import { KIND_RESOURCES, kindResource } from '../../lib/kube/resource-kinds';
 
 interface Kind {
   group: string;
@@ -30,12 +30,31 @@ function groupOf(apiVersion: string | undefined): { group: string; version: stri
 }
 
 /** A resource's plural from its kind, as Kubernetes lowercases and pluralises CRD kinds. */
-function pluralOf(kind: string): string {
+function pluralOf(kind: string, group: string): string {
+  const declared = kindResource(kind, group);
+  if (declared && declared.group === group) return declared.plural;
   const k = kind.toLowerCase();
   if (k.endsWith('s')) return `${k}es`;
-  if (k.endsWith('y')) return `${k.slice(0, -1)}ies`;
+  // a consonant's y: policy -> policies; a vowel's stays: gateway -> gateways
+  if (/[^aeiou]y$/.test(k)) return `${k.slice(0, -1)}ies`;
   return `${k}s`;
 }
+
+interface CrdSpec {
+  spec?: {
+    group?: string;
+    scope?: string;
+    names?: { plural?: string };
+    versions?: { name?: string; served?: boolean }[];
+  };
+}
+
+/** The groups Kubernetes itself serves (not by a CRD), with their versions, newest first. */
+export const BUILT_IN_GROUPS: ReadonlyMap<string, readonly string[]> = new Map(
+  Object.values(KIND_RESOURCES)
+    .filter((r) => !r.crd && r.group !== '')
+    .map((r) => [r.group, r.versions]),
+);
 
 export interface ServedResource {
   group: string;
@@ -57,7 +76,7 @@ export class ServedArchiveObjects {
       const istio = group.endsWith('istio.io');
       const kind: Kind = known ?? {
         group,
-        plural: pluralOf(o.kind),
+        plural: pluralOf(o.kind, group),
         namespaced: o.metadata.namespace !== undefined,
       };
       const key = JSON.stringify([kind.group, kind.plural]);
@@ -78,6 +97,25 @@ export class ServedArchiveObjects {
         metadata: { ...o.metadata, resourceVersion: o.metadata.resourceVersion ?? '1' },
       });
       if (o.metadata.namespace) seenNamespaces.add(o.metadata.namespace);
+    }
+    // a CustomResourceDefinition of the archive (k8s-cluster-resources) is a resource the
+    // cluster served, with or without objects: its list is empty, not a 404
+    for (const crd of index.objects) {
+      if (crd.kind !== 'CustomResourceDefinition') continue;
+      const spec = (crd as CrdSpec).spec;
+      const plural = spec?.names?.plural;
+      const versions = (spec?.versions ?? []).filter((v) => v.served !== false && v.name);
+      if (!spec?.group || !plural || versions.length === 0) continue;
+      const key = JSON.stringify([spec.group, plural]);
+      const r = this.resources.get(key) ?? {
+        group: spec.group,
+        plural,
+        namespaced: spec.scope !== 'Cluster',
+        versions: new Set<string>(),
+        objects: [],
+      };
+      for (const v of versions) r.versions.add(v.name as string);
+      this.resources.set(key, r);
     }
     // `kubectl get namespaces` is in k8s-cluster-resources; without it, a namespace is known to
     // exist because objects are in it (and only that is said of it)

@@ -6,18 +6,37 @@
  * log covers only the window istioctl was given, and may have been cut by it.
  */
 
-/** `tailLines`, `sinceTime` (by each line's leading RFC 3339 time when it has one) and `limitBytes`. */
+/**
+ * When a line of the log was written, as near as the line says: the kubelet's own time is not
+ * kept (istioctl reads logs without --timestamps), so the line's leading RFC 3339 time (Istio's
+ * agent and Envoy's own log), else an access record's start (`[2026-...]` in Envoy's default
+ * text format, `"start_time"` in its JSON one). Null: the line carries no time.
+ */
+function lineTime(line: string): number | null {
+  const m =
+    /^(\d{4}-\d\d-\d\dT[\d:.]+Z)/.exec(line) ??
+    /^\[(\d{4}-\d\d-\d\dT[\d:.]+Z)\]/.exec(line) ??
+    /^\{.*?"start_time":"(\d{4}-\d\d-\d\dT[\d:.]+Z)"/.exec(line);
+  const t = m?.[1] ? Date.parse(m[1]) : NaN;
+  return Number.isNaN(t) ? null : t;
+}
+
+/** `tailLines`, `sinceTime` (by the time each line, or the entry it continues, prints) and `limitBytes`. */
 export function logSlice(text: string, q: URLSearchParams): string {
   let lines = text.split('\n');
   if (lines[lines.length - 1] === '') lines.pop();
   const since = q.get('sinceTime');
   if (since) {
     const t = Date.parse(since);
-    if (!Number.isNaN(t))
+    if (!Number.isNaN(t)) {
+      // a line without a time continues the entry before it (the agent's multi-line mesh
+      // config): it goes with that entry; one before any timed line is kept
+      let entry: number | null = null;
       lines = lines.filter((l) => {
-        const m = /^(\d{4}-\d\d-\d\dT[\d:.]+Z)/.exec(l);
-        return !m?.[1] || Date.parse(m[1]) >= t;
+        entry = lineTime(l) ?? entry;
+        return entry === null || entry >= t;
       });
+    }
   }
   const tail = q.get('tailLines');
   if (tail && /^\d+$/.test(tail)) lines = lines.slice(Math.max(0, lines.length - Number(tail)));

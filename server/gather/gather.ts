@@ -1,6 +1,6 @@
 /**
  * `meshdx gather`: one cluster's evidence written as an `istioctl bug-report` archive (the layout
- * of lib/gather/layout.ts, so anything that reads istioctl's archive reads it), plus what only
+ * of lib/archive/layout.ts, so anything that reads istioctl's archive reads it), plus what only
  * meshdx keeps (lib/gather/extras.ts): the history store's pod IP intervals and recorded failing
  * requests of the window. Read-only, through the runtime's client code (server/kube, the same
  * port-forward and pods/log reads), within meshdx's request budget (server/kube/budget.ts), one
@@ -10,7 +10,7 @@
 import path from 'node:path';
 import packageJson from '../../package.json';
 import type { KubeEvent, KubeObject, Pod } from '../../lib/kube/types';
-import { hasProxy } from '../../lib/dataplane/proxy-container';
+import { hasProxy, podProxy } from '../../lib/dataplane/proxy-container';
 import { isZtunnelPod } from '../../lib/dataplane/mode';
 import { eventsTable } from '../../lib/gather/events-table';
 import {
@@ -22,7 +22,7 @@ import {
   type GatherManifest,
   type GatherSkipped,
 } from '../../lib/gather/extras';
-import { clusterEntry, proxyEntry, topEntry } from '../../lib/gather/layout';
+import { clusterEntry, GATHERED_EVENTS_FILE, proxyEntry, topEntry } from '../../lib/archive/layout';
 import {
   LIST_YAML_HEAD,
   LIST_YAML_NO_ITEMS,
@@ -63,9 +63,13 @@ async function eachLimited<T>(items: readonly T[], n: number, fn: (x: T) => Prom
 
 /** Why a pod has no proxy to ask (a terminating pod's still does: it drains), or null. */
 function noProxyRunning(p: Pod): string | null {
-  if (p.status?.phase !== 'Running') return `the pod's phase is ${p.status?.phase ?? 'unknown'}`;
-  if (!p.status.podIP) return 'the pod has no IP';
-  return null;
+  if (!p.status?.podIP) return 'the pod has no IP';
+  if (p.status.phase === 'Running') return null;
+  // a native sidecar runs before the app containers: its pod is Pending while the app waits (on
+  // the proxy, an image, a failing init step), the pod one most wants the proxy's files of
+  const proxy = podProxy(p);
+  if (p.status.phase === 'Pending' && proxy?.status?.state?.running) return null;
+  return `the pod's phase is ${p.status.phase ?? 'unknown'}${proxy ? ` and its ${proxy.container.name} is not running` : ''}`;
 }
 
 /** The `versions` file: the API server's, istiod's and the proxies' versions. */
@@ -107,7 +111,9 @@ export const gatherArchive: Gatherer = async (req: GatherRequest): Promise<Gathe
     phase(
       `cluster: ${source.context} at ${source.server} (${version.gitVersion ?? 'version unknown'}), window ${new Date(fromMs).toISOString()} to ${new Date(toMs).toISOString()}`,
     );
-    out = new ArchiveOut(req.out, () => t.clusterNow());
+    // each entry dated by the cluster's clock as its newest answer gave it (whole seconds, as a
+    // tar keeps them): the archive's capture time is then the cluster's, not one run on locally
+    out = new ArchiveOut(req.out, () => t.clusterSaid());
     const archive = out;
     const ns = req.namespaces;
     await archive.add(clusterEntry('cluster-context'), `${source.context}\n${source.server}\n`);
@@ -175,6 +181,13 @@ export const gatherArchive: Gatherer = async (req: GatherRequest): Promise<Gathe
         reason: 'the cluster listed no events: istioctl writes no file for an empty answer',
       });
     else await archive.add(clusterEntry('events'), table);
+    // and the events themselves, whose times the table rounds to ages
+    await archive.add(
+      topEntry(GATHERED_EVENTS_FILE),
+      LIST_YAML_HEAD +
+        (events.length > 0 ? listYamlItems(events, 'v1', 'Event') : LIST_YAML_NO_ITEMS) +
+        LIST_YAML_TAIL,
+    );
     skipped.push({
       part: 'cluster/secrets',
       reason: 'meshdx never reads Secrets, not even their names: the file is not written',
@@ -255,7 +268,7 @@ export const gatherArchive: Gatherer = async (req: GatherRequest): Promise<Gathe
       topEntry('versions'),
       versionsText(version.gitVersion ?? 'unknown', istiods, capture.versions),
     );
-    const capturedAt = t.clusterNow();
+    const capturedAt = t.clusterSaid();
     const budget = t.budgetStats();
     const manifest: GatherManifest = {
       format: 'meshdx-gather',

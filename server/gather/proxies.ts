@@ -10,13 +10,15 @@ import { configDumpWithoutSecrets } from '../../lib/gather/config-dump';
 import type { GatherSkipped, GatherUnreachable } from '../../lib/gather/extras';
 import {
   ISTIOD_DEBUG_FILES,
+  ISTIOD_LOG_FILE,
+  ISTIOD_METRICS_FILE,
   PROXY_ADMIN_FILES,
   PROXY_LOG_FILE,
   ZTUNNEL_ADMIN_FILES,
   istiodEntry,
   joinedProxyLog,
   proxyEntry,
-} from '../../lib/gather/layout';
+} from '../../lib/archive/layout';
 import { failureReason } from '../envoy/reason';
 import { isKubeError } from '../kube/errors';
 import { podLogs } from '../kube/logs';
@@ -155,7 +157,7 @@ async function captureLog(c: CaptureContext, pod: Pod, container: string, entry:
 export async function captureIstiod(c: CaptureContext, pod: Pod): Promise<void> {
   const ns = pod.metadata.namespace ?? 'istio-system';
   const name = pod.metadata.name;
-  for (const file of ISTIOD_DEBUG_FILES) {
+  for (const file of [...ISTIOD_DEBUG_FILES, ISTIOD_METRICS_FILE]) {
     let res: BytesResponse;
     try {
       res = await portForwardGetBytes(c.kc, ns, name, ISTIOD_PORT, `/${file}`, {
@@ -186,5 +188,5 @@ export async function captureIstiod(c: CaptureContext, pod: Pod): Promise<void> 
     }
     await c.out.add(istiodEntry(ns, name, file), res.bytes);
   }
-  await captureLog(c, pod, 'discovery', istiodEntry(ns, name, 'discovery.log'));
+  await captureLog(c, pod, 'discovery', istiodEntry(ns, name, ISTIOD_LOG_FILE));
 }

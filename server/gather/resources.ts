@@ -72,6 +72,21 @@ export const CLUSTER_RESOURCE_KINDS: readonly GatherKind[] = [
 const NET = ['v1', 'v1beta1', 'v1alpha3'] as const;
 const SEC = ['v1', 'v1beta1'] as const;
 
+const GW = ['v1', 'v1beta1'] as const;
+const GATEWAY_API_GROUP = 'gateway.networking.k8s.io';
+
+/**
+ * Gateway API's resources, which Istio programs (waypoints, gateways, routes): kept in
+ * `cluster/crs` beside Istio's own (istioctl keeps only the istio.io groups there; a reader of
+ * its archive takes the extra objects as any other), a group the cluster does not serve skipped.
+ */
+const GATEWAY_API_KINDS: readonly GatherKind[] = [
+  k('gateway.networking.k8s.io', 'v1', 'gatewayclasses', 'GatewayClass', false, GW),
+  k('gateway.networking.k8s.io', 'v1', 'gateways', 'Gateway', true, GW),
+  k('gateway.networking.k8s.io', 'v1', 'httproutes', 'HTTPRoute', true, GW),
+  k('gateway.networking.k8s.io', 'v1', 'grpcroutes', 'GRPCRoute', true, GW),
+];
+
 /** `cluster/crs` where the CRDs cannot be listed: Istio's custom resources meshdx knows. */
 export const ISTIO_CR_KINDS: readonly GatherKind[] = [
   k('networking.istio.io', 'v1', 'virtualservices', 'VirtualService', true, NET),
@@ -85,6 +100,7 @@ export const ISTIO_CR_KINDS: readonly GatherKind[] = [
   k('security.istio.io', 'v1', 'peerauthentications', 'PeerAuthentication', true, SEC),
   k('security.istio.io', 'v1', 'requestauthentications', 'RequestAuthentication', true, SEC),
   k('telemetry.istio.io', 'v1', 'telemetries', 'Telemetry', true, ['v1', 'v1alpha1']),
+  ...GATEWAY_API_KINDS,
 ];
 
 const PAGE = 500;
@@ -122,7 +138,8 @@ export async function istioCrKinds(
         for (const crd of items as CrdObject[]) {
           const spec = crd.spec ?? {};
           const group = spec.group ?? '';
-          if (group !== 'istio.io' && !group.endsWith('.istio.io')) continue;
+          if (group !== 'istio.io' && !group.endsWith('.istio.io') && group !== GATEWAY_API_GROUP)
+            continue;
           const versions = (spec.versions ?? []).filter((v) => v.served !== false && v.name);
           const version = (versions.find((v) => v.storage) ?? versions[0])?.name;
           const { plural, kind } = spec.names ?? {};
@@ -137,7 +154,7 @@ export async function istioCrKinds(
       problem: `the CustomResourceDefinitions cannot be listed (${failureReason(e)}): the Istio kinds meshdx knows are listed instead`,
     };
   }
-  if (kinds.length === 0)
+  if (!kinds.some((x) => x.group !== GATEWAY_API_GROUP))
     return {
       kinds: ISTIO_CR_KINDS,
       problem:

@@ -14,7 +14,7 @@ import {
   readGatherExtras,
   type GatherExtras,
 } from '../../lib/gather/extras';
-import { ARCHIVE_ROOT } from '../../lib/gather/layout';
+import { ARCHIVE_ROOT } from '../../lib/archive/layout';
 import { openHistoryStore } from '../store/history-store';
 
 /** The archive's meshdx files, each read through the archive's bounded reader. */

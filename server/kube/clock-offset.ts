@@ -14,6 +14,7 @@ export class ClockOffset {
   private low = -Infinity;
   private high = Infinity;
   private samples = 0;
+  private said: number | null = null;
 
   /** One answer: its `Date` header and the local times the request was sent and answered. */
   observe(dateHeader: string | undefined, sentAt: number, receivedAt: number): void {
@@ -30,6 +31,15 @@ export class ClockOffset {
       this.high = Math.min(this.high, high);
     }
     this.samples++;
+    this.said = date;
+  }
+
+  /**
+   * The time the cluster's newest answer said it was (whole seconds), or null before any: what
+   * the cluster itself last told, where `now()` adds the local time since.
+   */
+  lastSaid(): Date | null {
+    return this.said === null ? null : new Date(this.said);
   }
 
   /** Best estimate in ms (0 before any answer with a `Date` header). */

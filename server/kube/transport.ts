@@ -259,6 +259,11 @@ export class KubeTransport {
     return this.clock.now();
   }
 
+  /** The time the API server's newest answer gave (its `Date`), else clusterNow(). */
+  clusterSaid(): Date {
+    return this.clock.lastSaid() ?? this.clock.now();
+  }
+
   async getJson<T>(pathname: string, opts: RequestOptions = {}): Promise<T> {
     const res = await this.request(pathname, opts);
     try {

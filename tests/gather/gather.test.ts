@@ -49,6 +49,13 @@ const ISTIO_PLURALS: SimKind[] = [
   'telemetries',
 ];
 
+const GATEWAY_API_PLURALS: SimKind[] = [
+  'k8sgateways',
+  'httproutes',
+  'grpcroutes',
+  'gatewayclasses',
+];
+
 async function gather(name: string, ...flags: string[]) {
   const io = Object.assign(fakeIO(dir), { gatherer: gatherArchive });
   const out = path.join(dir, name);
@@ -305,8 +312,10 @@ describe('meshdx gather of the demo simulator', () => {
     await demo?.close();
   });
 
-  it("holds the demo's Istio resources, its ztunnels' config dumps and every namespace", () => {
-    const istio = ISTIO_PLURALS.flatMap((k) => demo.store.list(k));
+  it("holds the demo's Istio and Gateway API resources, its ztunnels' config dumps and every namespace", () => {
+    // Gateway API's beside Istio's: the waypoint is a Gateway of it
+    const istio = [...ISTIO_PLURALS, ...GATEWAY_API_PLURALS].flatMap((k) => demo.store.list(k));
+    expect(demo.store.list('k8sgateways').length).toBeGreaterThan(0);
     expect(istio.length).toBeGreaterThan(0);
     const crs = listItems(shot.text('bug-report/cluster/crs'));
     expect(crs.map((i) => podKey(meta(i).namespace ?? '', meta(i).name)).sort()).toEqual(
